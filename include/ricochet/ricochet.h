@@ -1,0 +1,17 @@
+/* ricochet: a 2D collision world for games.
+ *
+ * Include this one header: #include <ricochet/ricochet.h>
+ *
+ *   math.h      vectors, rotations, transforms, boxes
+ *   id.h        generation-checked body and shape ids
+ *   geometry.h  pure geometry: rays, clipping, casts, distances, contact manifolds
+ */
+#ifndef RICOCHET_H
+#define RICOCHET_H
+
+#include "base.h"
+#include "geometry.h"
+#include "id.h"
+#include "math.h"
+
+#endif

@@ -1,0 +1,223 @@
+/* Rays and swept circles against prepared shapes. A swept circle against a shape is a ray
+ * against the shape grown by the radius; for convex shapes the grown boundary is made of the
+ * edges pushed out along their normals and arcs at the vertices, and the first point of the
+ * ray's line on any of those pieces is the line's entry into the grown shape. */
+#include "shapes/shapes.h"
+
+#include <math.h>
+
+static void set_hit(rc_ray_hit *hit, float t, rc_vec2 point, rc_vec2 normal, bool started_inside) {
+    if (hit != NULL) {
+        hit->t = t;
+        hit->point = point;
+        hit->normal = normal;
+        hit->started_inside = started_inside;
+        hit->shape = RC_NULL_SHAPE_ID;
+        hit->body = RC_NULL_BODY_ID;
+    }
+}
+
+static bool cast_inputs_valid(rc_vec2 origin, rc_vec2 translation, float radius) {
+    return rc_vec2_is_finite(origin) && rc_vec2_is_finite(translation) && rc_is_finite(radius) && radius >= 0.0f &&
+           (translation.x != 0.0f || translation.y != 0.0f);
+}
+
+bool rc_ray_cast_polygon(const rc_polygon *polygon, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
+    if (polygon == NULL || polygon->count < 3 || !cast_inputs_valid(origin, translation, 0.0f)) {
+        return false;
+    }
+    rc_vec2 d = translation;
+    float dlen = rc_length(d);
+    float parallel_tol = RC_REL_TOL * dlen;
+    /* Cyrus-Beck on the line: line_in is where it enters through the last entering edge,
+       line_out where it leaves through the first leaving edge. */
+    float line_in = -INFINITY, line_out = INFINITY;
+    float in_facing = 0.0f;
+    int in_index = -1;
+    int grazed = -1; /* a parallel edge whose line holds the origin */
+    for (int i = 0; i < polygon->count; ++i) {
+        rc_vec2 n = polygon->normals[i];
+        float dist = rc_dot(n, rc_sub(polygon->vertices[i], origin));
+        float facing = rc_dot(n, d);
+        if (fabsf(facing) <= parallel_tol) {
+            if (dist < 0.0f) {
+                return false;
+            }
+            if (dist == 0.0f) {
+                grazed = i;
+            }
+            continue;
+        }
+        float tc = dist / facing;
+        if (facing < 0.0f) {
+            if (tc > line_in || (tc == line_in && facing < in_facing)) {
+                line_in = tc;
+                in_facing = facing;
+                in_index = i;
+            }
+        } else if (tc < line_out) {
+            line_out = tc;
+        }
+        if (line_in > line_out || line_in > 1.0f || line_out <= 0.0f) {
+            return false; /* misses, lies beyond the ray, behind it, or the ray leaves at once */
+        }
+    }
+    if (in_index < 0) {
+        return false; /* only parallel edges: the polygon has no extent across the ray */
+    }
+    if (line_in >= 0.0f) {
+        set_hit(hit, line_in, rc_mul_add(origin, line_in, d), polygon->normals[in_index], false);
+        return true;
+    }
+    /* the line entered before the origin and leaves after it: the origin is inside, unless it
+       sits on an edge the ray runs along */
+    if (grazed >= 0) {
+        set_hit(hit, 0.0f, origin, polygon->normals[grazed], false);
+        return true;
+    }
+    set_hit(hit, 0.0f, origin, polygon->normals[in_index], true);
+    return true;
+}
+
+/* ---- swept circles ------------------------------------------------------------------------- */
+
+/* Where the line origin + t d first meets a piece of a grown boundary, over all t. */
+typedef struct line_entry {
+    float t;
+    rc_vec2 normal;       /* outward normal of the grown shape there */
+    rc_vec2 touch;        /* the point of the original shape the circle touches */
+} line_entry;
+
+/* The line against the segment a..b pushed out by r along its unit outward normal n. Only an
+ * entering crossing (against n) can be the first. */
+static void enter_offset_edge(line_entry *best, rc_vec2 origin, rc_vec2 d, float dlen, rc_vec2 a, rc_vec2 b,
+                              rc_vec2 n, float r) {
+    float facing = rc_dot(n, d);
+    if (facing >= -RC_REL_TOL * dlen) {
+        return;
+    }
+    rc_vec2 e = rc_sub(b, a);
+    /* distance from the origin to the pushed-out line, measured along n */
+    float dist = rc_dot(n, rc_sub(a, origin)) + r;
+    float t = dist / facing;
+    if (t >= best->t) {
+        return;
+    }
+    /* is the crossing within the edge? project the touch point on the original edge */
+    rc_vec2 p = rc_mul_add(origin, t, d);
+    float ee = rc_dot(e, e);
+    float s = rc_dot(rc_sub(p, a), e);
+    if (s < 0.0f || s > ee) {
+        return;
+    }
+    best->t = t;
+    best->normal = n;
+    best->touch = rc_mul_add(p, -r, n);
+}
+
+/* The line against the circle of radius r about c: its first root. */
+static void enter_vertex(line_entry *best, rc_vec2 origin, rc_vec2 u, float dlen, rc_vec2 c, float r) {
+    rc_vec2 m = rc_sub(origin, c);
+    float s = -rc_dot(m, u);
+    rc_vec2 closest = rc_mul_add(m, s, u);
+    float h2 = rc_dot(closest, closest);
+    float rr = r * r;
+    if (h2 > rr) {
+        return;
+    }
+    float enter = s - sqrtf(rr - h2);
+    float t = enter / dlen;
+    if (t >= best->t) {
+        return;
+    }
+    rc_vec2 n = rc_normalize(rc_mul_add(m, enter, u));
+    if (n.x == 0.0f && n.y == 0.0f) {
+        n = rc_neg(u);
+    }
+    best->t = t;
+    best->normal = n;
+    best->touch = c;
+}
+
+/* Turn a line entry into the answer of a sweep whose origin is inside (by distance) or not. */
+static bool finish_sweep(const line_entry *entry, bool inside, rc_vec2 origin, float tol_t,
+                         rc_ray_hit *hit) {
+    if (inside) {
+        set_hit(hit, 0.0f, origin, entry->normal, true);
+        return true;
+    }
+    if (!(entry->t <= 1.0f) || entry->t < -tol_t) {
+        return false; /* no entry, entry beyond the sweep, or the shape is behind */
+    }
+    /* an entry a rounding behind the origin is an origin on the grown boundary moving in */
+    float t = entry->t > 0.0f ? entry->t : 0.0f;
+    set_hit(hit, t, entry->touch, entry->normal, false);
+    return true;
+}
+
+bool rc_circle_cast_circle(rc_circle shape, rc_vec2 origin, float radius, rc_vec2 translation, rc_ray_hit *hit) {
+    if (!cast_inputs_valid(origin, translation, radius) || !rc_vec2_is_finite(shape.center) ||
+        !rc_is_finite(shape.radius) || shape.radius < 0.0f) {
+        return false;
+    }
+    rc_ray_hit h;
+    if (!rc_ray_circle(origin, translation, shape.center, shape.radius + radius, &h)) {
+        return false;
+    }
+    if (!h.started_inside) {
+        h.point = rc_mul_add(shape.center, shape.radius, h.normal);
+    }
+    if (hit != NULL) {
+        *hit = h;
+    }
+    return true;
+}
+
+bool rc_circle_cast_polygon(const rc_polygon *shape, rc_vec2 origin, float radius, rc_vec2 translation,
+                            rc_ray_hit *hit) {
+    if (shape == NULL || shape->count < 3 || !cast_inputs_valid(origin, translation, radius)) {
+        return false;
+    }
+    if (radius == 0.0f) {
+        return rc_ray_cast_polygon(shape, origin, translation, hit);
+    }
+    float dlen = rc_length(translation);
+    rc_vec2 u = rc_scale(1.0f / dlen, translation);
+    line_entry entry = {INFINITY, rc_neg(u), origin};
+    for (int i = 0; i < shape->count; ++i) {
+        int j = i + 1 < shape->count ? i + 1 : 0;
+        enter_offset_edge(&entry, origin, translation, dlen, shape->vertices[i], shape->vertices[j], shape->normals[i],
+                          radius);
+        enter_vertex(&entry, origin, u, dlen, shape->vertices[i], radius);
+    }
+    rc_distance_result dist = rc_point_distance_polygon(shape, origin);
+    float scale = rc_length(rc_sub(origin, shape->centroid)) + rc_polygon_max_extent(shape) + radius;
+    float tol_t = RC_REL_TOL * scale / dlen;
+    return finish_sweep(&entry, dist.distance < radius, origin, tol_t, hit);
+}
+
+bool rc_circle_cast_segment(rc_vec2 a, rc_vec2 b, rc_vec2 origin, float radius, rc_vec2 translation,
+                            rc_ray_hit *hit) {
+    if (!rc_vec2_is_finite(a) || !rc_vec2_is_finite(b) || !cast_inputs_valid(origin, translation, radius)) {
+        return false;
+    }
+    if (radius == 0.0f) {
+        return rc_ray_segment(origin, translation, a, b, hit);
+    }
+    float dlen = rc_length(translation);
+    rc_vec2 u = rc_scale(1.0f / dlen, translation);
+    line_entry entry = {INFINITY, rc_neg(u), origin};
+    rc_vec2 e = rc_sub(b, a);
+    float elen = rc_length(e);
+    if (elen > 0.0f) {
+        rc_vec2 n = rc_scale(1.0f / elen, rc_right_perp(e));
+        enter_offset_edge(&entry, origin, translation, dlen, a, b, n, radius);
+        enter_offset_edge(&entry, origin, translation, dlen, b, a, rc_neg(n), radius);
+    }
+    enter_vertex(&entry, origin, u, dlen, a, radius);
+    enter_vertex(&entry, origin, u, dlen, b, radius);
+    rc_distance_result dist = rc_point_distance_segment(a, b, origin);
+    float scale = rc_length(rc_sub(origin, a)) + elen + radius;
+    float tol_t = RC_REL_TOL * scale / dlen;
+    return finish_sweep(&entry, dist.distance < radius, origin, tol_t, hit);
+}

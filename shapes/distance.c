@@ -1,0 +1,72 @@
+/* Nearest boundary points and signed distances. */
+#include "shapes/shapes.h"
+
+#include <math.h>
+
+rc_distance_result rc_point_distance_circle(rc_circle circle, rc_vec2 p) {
+    rc_distance_result r;
+    rc_vec2 rel = rc_sub(p, circle.center);
+    float len = rc_length(rel);
+    /* at the exact centre every direction is nearest; take +x */
+    r.normal = len > 0.0f ? rc_scale(1.0f / len, rel) : rc_v2(1.0f, 0.0f);
+    r.point = rc_mul_add(circle.center, circle.radius, r.normal);
+    r.distance = len - circle.radius;
+    return r;
+}
+
+rc_distance_result rc_point_distance_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
+    rc_distance_result r;
+    r.point = rc_nearest_point_on_segment(a, b, p);
+    rc_vec2 rel = rc_sub(p, r.point);
+    float len = rc_length(rel);
+    r.distance = len;
+    if (len > 0.0f) {
+        r.normal = rc_scale(1.0f / len, rel);
+    } else {
+        rc_vec2 e = rc_normalize(rc_sub(b, a));
+        r.normal = (e.x == 0.0f && e.y == 0.0f) ? rc_v2(1.0f, 0.0f) : rc_left_perp(e);
+    }
+    return r;
+}
+
+rc_distance_result rc_point_distance_polygon(const rc_polygon *polygon, rc_vec2 p) {
+    /* The edge line that p is furthest outside of (or least inside of) decides inside from
+       outside; inside, the nearest boundary point lies on that edge; outside, it is the
+       nearest point over all edges. */
+    int count = polygon->count;
+    float max_sep = -INFINITY;
+    int face = 0;
+    for (int i = 0; i < count; ++i) {
+        float sep = rc_dot(polygon->normals[i], rc_sub(p, polygon->vertices[i]));
+        if (sep > max_sep) {
+            max_sep = sep;
+            face = i;
+        }
+    }
+    rc_distance_result r;
+    if (max_sep <= 0.0f) {
+        r.distance = max_sep;
+        r.normal = polygon->normals[face];
+        r.point = rc_mul_add(p, -max_sep, r.normal);
+        return r;
+    }
+    float best = INFINITY;
+    r.point = p;
+    r.normal = polygon->normals[face];
+    for (int i = 0; i < count; ++i) {
+        int j = i + 1 < count ? i + 1 : 0;
+        rc_vec2 q = rc_nearest_point_on_segment(polygon->vertices[i], polygon->vertices[j], p);
+        float dd = rc_distance_squared(q, p);
+        if (dd < best) {
+            best = dd;
+            r.point = q;
+        }
+    }
+    rc_vec2 rel = rc_sub(p, r.point);
+    float len = rc_length(rel);
+    r.distance = len;
+    if (len > 0.0f) {
+        r.normal = rc_scale(1.0f / len, rel);
+    }
+    return r;
+}

@@ -1,0 +1,372 @@
+/* The seed algorithms, rebuilt without their flaws: ray against segment and against any
+ * simple polygon (articles 000/001), Cyrus-Beck clipping and the convex point test (002),
+ * ray against circle with both roots (003), the divide-free crossing rule and the nearest
+ * point on a segment (004). */
+#include "shapes/shapes.h"
+
+#include <math.h>
+
+static void set_hit(rc_ray_hit *hit, float t, rc_vec2 point, rc_vec2 normal, bool started_inside) {
+    if (hit != NULL) {
+        hit->t = t;
+        hit->point = point;
+        hit->normal = normal;
+        hit->started_inside = started_inside;
+        hit->shape = RC_NULL_SHAPE_ID;
+        hit->body = RC_NULL_BODY_ID;
+    }
+}
+
+static float clamp01(float t) { return t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t); }
+
+static bool points_finite(const rc_vec2 *v, int n) {
+    for (int i = 0; i < n; ++i) {
+        if (!rc_vec2_is_finite(v[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Twice the signed area, in double: positive for counter-clockwise. Taken about v[0] so that
+ * polygons far from the origin keep their precision. */
+static double signed_area2(const rc_vec2 *v, int n) {
+    double sum = 0.0;
+    double x0 = v[0].x, y0 = v[0].y;
+    for (int i = 1; i + 1 < n; ++i) {
+        double ax = v[i].x - x0, ay = v[i].y - y0;
+        double bx = v[i + 1].x - x0, by = v[i + 1].y - y0;
+        sum += ax * by - ay * bx;
+    }
+    return sum;
+}
+
+bool rc_ray_segment(rc_vec2 origin, rc_vec2 translation, rc_vec2 a, rc_vec2 b, rc_ray_hit *hit) {
+    if (!rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation) || !rc_vec2_is_finite(a) ||
+        !rc_vec2_is_finite(b)) {
+        return false;
+    }
+    rc_vec2 d = translation;
+    rc_vec2 e = rc_sub(b, a);
+    float dlen = rc_length(d);
+    float elen = rc_length(e);
+    if (dlen == 0.0f || elen == 0.0f) {
+        return false;
+    }
+    /* origin + t d = a + s e; crossing both sides with e and with d gives t and s */
+    float denom = rc_cross(d, e);
+    if (fabsf(denom) <= RC_REL_TOL * dlen * elen) {
+        return false; /* parallel: a wall with no thickness is not hit edge-on */
+    }
+    rc_vec2 w = rc_sub(a, origin);
+    float tn = rc_cross(w, e);
+    float sn = rc_cross(w, d);
+    if (denom < 0.0f) {
+        denom = -denom;
+        tn = -tn;
+        sn = -sn;
+    }
+    /* compare before dividing: both fractions must lie in [0, 1] */
+    if (tn < 0.0f || tn > denom || sn < 0.0f || sn > denom) {
+        return false;
+    }
+    float t = clamp01(tn / denom);
+    rc_vec2 n = rc_scale(1.0f / elen, rc_right_perp(e));
+    if (rc_dot(n, d) > 0.0f) {
+        n = rc_neg(n);
+    }
+    set_hit(hit, t, rc_mul_add(origin, t, d), n, false);
+    return true;
+}
+
+bool rc_point_in_polygon(rc_vec2 p, const rc_vec2 *v, int n) {
+    if (v == NULL || n < 3 || !rc_vec2_is_finite(p)) {
+        return false;
+    }
+    /* Count the edges that cross the horizontal ray from p towards +x. An edge counts when its
+       ends lie on different sides of the line y = p.y (one strictly above, one on or below)
+       and its crossing lies right of p; the crossing's x is compared without dividing by the
+       edge's height. Double precision makes the products exact for floats of similar size. */
+    bool inside = false;
+    double px = p.x, py = p.y;
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        double xi = v[i].x, yi = v[i].y, xj = v[j].x, yj = v[j].y;
+        bool above_i = yi > py;
+        bool above_j = yj > py;
+        if (above_i != above_j) {
+            /* crossing x > px  <=>  (xj - px) * (yi - yj) - (yj - py) * (xi - xj) has the sign of (yi - yj) */
+            double lhs = (xj - px) * (yi - yj) - (yj - py) * (xi - xj);
+            if ((lhs > 0.0) == above_i) {
+                inside = !inside;
+            }
+        }
+    }
+    return inside;
+}
+
+bool rc_point_in_convex(rc_vec2 p, const rc_vec2 *v, int n) {
+    if (v == NULL || n < 3 || !rc_vec2_is_finite(p) || !points_finite(v, n)) {
+        return false;
+    }
+    double area = signed_area2(v, n);
+    if (area == 0.0) {
+        return false;
+    }
+    double sign = area > 0.0 ? 1.0 : -1.0;
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        double ex = (double)v[i].x - v[j].x, ey = (double)v[i].y - v[j].y;
+        double wx = (double)p.x - v[j].x, wy = (double)p.y - v[j].y;
+        if (sign * (ex * wy - ey * wx) < 0.0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+rc_vec2 rc_nearest_point_on_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
+    rc_vec2 e = rc_sub(b, a);
+    /* the two dot products of the seed: projections measured from each end */
+    float from_a = rc_dot(rc_sub(p, a), e);
+    if (from_a <= 0.0f) {
+        return a;
+    }
+    float from_b = rc_dot(rc_sub(p, b), rc_neg(e));
+    if (from_b <= 0.0f) {
+        return b;
+    }
+    float s = from_a / (from_a + from_b);
+    return rc_mul_add(a, s, e);
+}
+
+bool rc_ray_circle(rc_vec2 origin, rc_vec2 translation, rc_vec2 center, float radius, rc_ray_hit *hit) {
+    if (!rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation) || !rc_vec2_is_finite(center) ||
+        !rc_is_finite(radius) || radius < 0.0f) {
+        return false;
+    }
+    float len = rc_length(translation);
+    if (len == 0.0f) {
+        return false;
+    }
+    rc_vec2 u = rc_scale(1.0f / len, translation);
+    rc_vec2 m = rc_sub(origin, center);
+    /* s: distance along the ray to the point nearest the centre. Measuring the chord from there
+       (rather than solving the quadratic in t directly) avoids cancellation. */
+    float s = -rc_dot(m, u);
+    rc_vec2 closest = rc_mul_add(m, s, u);
+    float h2 = rc_dot(closest, closest);
+    float rr = radius * radius;
+    float mm = rc_dot(m, m);
+    if (mm < rr) {
+        /* started inside: the line came in through the first root, behind the origin */
+        float half = sqrtf(fmaxf(rr - h2, 0.0f));
+        rc_vec2 entry = rc_mul_add(m, s - half, u);
+        rc_vec2 n = rc_normalize(entry);
+        if (n.x == 0.0f && n.y == 0.0f) {
+            n = rc_neg(u);
+        }
+        set_hit(hit, 0.0f, origin, n, true);
+        return true;
+    }
+    if (h2 > rr) {
+        return false;
+    }
+    float half = sqrtf(rr - h2);
+    float enter = s - half;
+    if (enter < 0.0f) {
+        /* The origin is on or outside the circle, so the chord lies wholly ahead or wholly
+           behind. Ahead (s > 0) with a negative entry is rounding at an origin on the circle. */
+        if (s <= 0.0f) {
+            return false;
+        }
+        enter = 0.0f;
+    }
+    if (enter > len) {
+        return false;
+    }
+    float t = clamp01(enter / len);
+    rc_vec2 rel = rc_mul_add(m, enter, u);
+    rc_vec2 n = rc_normalize(rel);
+    if (n.x == 0.0f && n.y == 0.0f) {
+        n = rc_neg(u); /* radius 0: a point hit head-on */
+    }
+    set_hit(hit, t, rc_mul_add(origin, t, translation), n, false);
+    return true;
+}
+
+bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_clip *clip) {
+    if (v == NULL || n < 3 || !rc_vec2_is_finite(a) || !rc_vec2_is_finite(b) || !points_finite(v, n)) {
+        return false;
+    }
+    rc_vec2 d = rc_sub(b, a);
+    float dlen = rc_length(d);
+    if (dlen == 0.0f) {
+        return false;
+    }
+    double area = signed_area2(v, n);
+    if (area == 0.0) {
+        return false;
+    }
+    float sign = area > 0.0 ? 1.0f : -1.0f;
+    /* Where the infinite line enters and leaves, and through which edges; the segment's part
+       is that interval cut to [0, 1]. */
+    float line_in = -INFINITY, line_out = INFINITY;
+    float in_facing = 0.0f, out_facing = 0.0f;
+    rc_vec2 n_in = rc_scale(-1.0f / dlen, d), n_out = rc_scale(1.0f / dlen, d);
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        rc_vec2 e = rc_sub(v[i], v[j]);
+        float elen = rc_length(e);
+        if (elen == 0.0f) {
+            continue; /* repeated vertex */
+        }
+        rc_vec2 normal = rc_scale(sign / elen, rc_right_perp(e));
+        /* dist >= 0: a is on the inner side of this edge's line */
+        float dist = rc_dot(normal, rc_sub(v[j], a));
+        float facing = rc_dot(normal, d);
+        if (fabsf(facing) <= RC_REL_TOL * dlen) {
+            if (dist < 0.0f) {
+                return false; /* parallel and outside: the line never enters */
+            }
+            continue;
+        }
+        float tc = dist / facing;
+        if (facing < 0.0f) {
+            /* entering; at a vertex keep the edge met more squarely */
+            if (tc > line_in || (tc == line_in && facing < in_facing)) {
+                line_in = tc;
+                in_facing = facing;
+                n_in = normal;
+            }
+        } else if (tc < line_out || (tc == line_out && facing > out_facing)) {
+            line_out = tc;
+            out_facing = facing;
+            n_out = normal;
+        }
+    }
+    float t_near = line_in > 0.0f ? line_in : 0.0f;
+    float t_far = line_out < 1.0f ? line_out : 1.0f;
+    if (t_near > t_far) {
+        return false;
+    }
+    if (clip != NULL) {
+        clip->t_near = t_near;
+        clip->t_far = t_far;
+        clip->n_near = n_in;
+        clip->n_far = n_out;
+    }
+    return true;
+}
+
+/* ---- ray against any simple polygon ------------------------------------------------------- */
+
+bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n, rc_ray_hit *hit) {
+    if (v == NULL || n < 3 || !rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation) || !points_finite(v, n)) {
+        return false;
+    }
+    rc_vec2 d = translation;
+    float dlen = rc_length(d);
+    if (dlen == 0.0f) {
+        return false;
+    }
+    double area = signed_area2(v, n);
+    if (area == 0.0) {
+        return false;
+    }
+    float sign = area > 0.0 ? 1.0f : -1.0f;
+
+    /* The size of the numbers in play sets the tolerance for "on the boundary" and "at t = 0". */
+    float extent = 0.0f;
+    for (int i = 0; i < n; ++i) {
+        rc_vec2 r = rc_sub(v[i], origin);
+        extent = fmaxf(extent, fmaxf(fabsf(r.x), fabsf(r.y)));
+    }
+    float tol_len = RC_REL_TOL * (extent + dlen);
+    float tol_t = tol_len / dlen;
+
+    /* One pass over the edges collects: the first entering crossing from t = 0 on (the hit),
+       the first strictly ahead (the hit when a start on the boundary leaves at once), the last
+       entering crossing behind (the normal for a start inside), the first crossing of any kind
+       ahead (to classify a start on the boundary), and the boundary edges through the origin. */
+    typedef struct candidate {
+        float t, facing;
+        rc_vec2 normal;
+    } candidate;
+    candidate from_zero = {INFINITY, 0.0f, {0.0f, 0.0f}};
+    candidate ahead = from_zero;
+    candidate behind = {-INFINITY, 0.0f, rc_scale(-1.0f / dlen, d)};
+    candidate boundary = {0.0f, INFINITY, {0.0f, 0.0f}};
+    float first_event = INFINITY;
+    bool on_boundary = false;
+
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        rc_vec2 a = v[j];
+        rc_vec2 e = rc_sub(v[i], a);
+        float elen = rc_length(e);
+        if (elen == 0.0f) {
+            continue;
+        }
+        rc_vec2 normal = rc_scale(sign / elen, rc_right_perp(e));
+        float facing = rc_dot(normal, d);
+
+        if (rc_distance(rc_nearest_point_on_segment(a, v[i], origin), origin) <= tol_len) {
+            on_boundary = true;
+            if (facing < boundary.facing) {
+                boundary.facing = facing;
+                boundary.normal = normal;
+            }
+        }
+
+        float denom = rc_cross(d, e);
+        if (fabsf(denom) <= RC_REL_TOL * dlen * elen) {
+            continue; /* parallel: the edges at its ends report any touch */
+        }
+        rc_vec2 w = rc_sub(a, origin);
+        float t = rc_cross(w, e) / denom;
+        float s = rc_cross(w, d) / denom;
+        if (s < 0.0f || s > 1.0f) {
+            continue;
+        }
+        if (t > tol_t && t < first_event) {
+            first_event = t;
+        }
+        if (facing >= 0.0f) {
+            continue; /* leaving the polygon here */
+        }
+        /* at a vertex two edges give the same t: keep the one met more squarely */
+        if (t >= -tol_t && (t < from_zero.t || (t == from_zero.t && facing < from_zero.facing))) {
+            from_zero = (candidate){t, facing, normal};
+        }
+        if (t > tol_t && (t < ahead.t || (t == ahead.t && facing < ahead.facing))) {
+            ahead = (candidate){t, facing, normal};
+        }
+        if (t < -tol_t && (t > behind.t || (t == behind.t && facing < behind.facing))) {
+            behind = (candidate){t, facing, normal};
+        }
+    }
+
+    candidate best = from_zero;
+    if (on_boundary) {
+        /* Does the ray go into the polygon (or along its boundary) from here? Nothing is
+           crossed before the next event, so one sample halfway there decides. */
+        float tm = 0.5f * (first_event < 1.0f ? first_event : 1.0f);
+        rc_vec2 pm = rc_mul_add(origin, tm, d);
+        bool goes_in = rc_point_in_polygon(pm, v, n);
+        for (int i = 0, j = n - 1; i < n && !goes_in; j = i++) {
+            goes_in = rc_distance(rc_nearest_point_on_segment(v[j], v[i], pm), pm) <= tol_len;
+        }
+        if (goes_in) {
+            set_hit(hit, 0.0f, origin, boundary.normal, false);
+            return true;
+        }
+        best = ahead; /* leaving at once: only a later entry counts */
+    } else if (rc_point_in_polygon(origin, v, n)) {
+        set_hit(hit, 0.0f, origin, behind.normal, true);
+        return true;
+    }
+
+    if (best.t > 1.0f) {
+        return false;
+    }
+    float t = clamp01(best.t);
+    set_hit(hit, t, rc_mul_add(origin, t, d), best.normal, false);
+    return true;
+}

@@ -1,0 +1,78 @@
+/* Cosine and sine without the C library, so that every compiler and optimisation level gives
+ * the same bits: the argument is reduced by multiples of pi/2 in double precision (Cody-Waite,
+ * the constant split in two so the product with the quadrant count is exact) and the
+ * remainder, at most pi/4, goes through Taylor polynomials accurate far beyond float. Only
+ * +, -, * and a float conversion are used, all correctly rounded IEEE operations. */
+#include "shapes/shapes.h"
+
+#include <math.h>
+
+/* pi/2 split: the high part has its low 20 bits zero, so k * PIO2_HI is exact for |k| < 2^20. */
+static const double PIO2_HI = 1.57079632673412561417e+00;
+static const double PIO2_LO = 6.07710050650619224932e-11;
+static const double TWO_OVER_PI = 6.36619772367581382433e-01;
+
+static double sin_poly(double x) {
+    double x2 = x * x;
+    /* x - x^3/3! + ... - x^15/15!; the first omitted term is below 1e-17 for |x| <= pi/4 */
+    double p = -1.0 / 1307674368000.0;
+    p = p * x2 + 1.0 / 6227020800.0;
+    p = p * x2 - 1.0 / 39916800.0;
+    p = p * x2 + 1.0 / 362880.0;
+    p = p * x2 - 1.0 / 5040.0;
+    p = p * x2 + 1.0 / 120.0;
+    p = p * x2 - 1.0 / 6.0;
+    return x + x * x2 * p;
+}
+
+static double cos_poly(double x) {
+    double x2 = x * x;
+    double p = 1.0 / 20922789888000.0;
+    p = p * x2 - 1.0 / 87178291200.0;
+    p = p * x2 + 1.0 / 479001600.0;
+    p = p * x2 - 1.0 / 3628800.0;
+    p = p * x2 + 1.0 / 40320.0;
+    p = p * x2 - 1.0 / 720.0;
+    p = p * x2 + 1.0 / 24.0;
+    p = p * x2 - 0.5;
+    return 1.0 + x2 * p;
+}
+
+rc_rot rc_rot_from_angle(float angle) {
+    if (!rc_is_finite(angle)) {
+        return RC_ROT_IDENTITY;
+    }
+    double x = (double)angle;
+    if (x > 1.0e6 || x < -1.0e6) {
+        /* fmod is exact on every platform; beyond this range a float angle has no fraction of a
+           turn left to speak of anyway */
+        x = fmod(x, 6.28318530717958647692);
+    }
+    double kf = x * TWO_OVER_PI;
+    /* round half away from zero; a cast truncates identically everywhere */
+    double k = (double)(int64_t)(kf + (kf >= 0.0 ? 0.5 : -0.5));
+    double r = (x - k * PIO2_HI) - k * PIO2_LO;
+    double s = sin_poly(r);
+    double c = cos_poly(r);
+    int64_t quadrant = (int64_t)k & 3;
+    rc_rot q;
+    switch (quadrant) {
+    case 0:
+        q.c = (float)c;
+        q.s = (float)s;
+        break;
+    case 1:
+        q.c = (float)-s;
+        q.s = (float)c;
+        break;
+    case 2:
+        q.c = (float)-c;
+        q.s = (float)-s;
+        break;
+    default:
+        q.c = (float)s;
+        q.s = (float)-c;
+        break;
+    }
+    return q;
+}
