@@ -1,0 +1,58 @@
+# A thin front over CMake. The README's two commands are `make test` and `make demo`.
+#   make deps    install missing build dependencies (Debian: apt-get, see .ci/deps)
+#   make build   configure and build build/ (RelWithDebInfo, warnings are errors)
+#   make test    deps, then ctest in build/ and in build-asan/ (ASan + UBSan, Debug)
+#   make demo    deps, build, run build/samples/demo (or build/samples/rays)
+#   make bench   deps, Release build in build-bench/, run the bench's `run_bench` target
+#   make clean   remove the build directories
+# Extra configure options: make build CMAKE_ARGS='-DRICOCHET_BUILD_BENCH=OFF'
+
+CMAKE      ?= cmake
+CTEST      ?= ctest
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_ARGS ?=
+BUILD      := build
+ASAN       := build-asan
+BENCH      := build-bench
+
+MAKEFLAGS  += --no-print-directory
+
+# Each step runs CMake, which parallelises by itself; keep the steps in order.
+.NOTPARALLEL:
+.PHONY: all deps build build-asan test demo bench clean
+
+all: build
+
+deps:
+	@bash .ci/deps
+
+build:
+	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRICOCHET_WERROR=ON $(CMAKE_ARGS)
+	$(CMAKE) --build $(BUILD) --parallel $(JOBS)
+
+build-asan:
+	$(CMAKE) -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DRICOCHET_WERROR=ON -DRICOCHET_SANITIZE=ON $(CMAKE_ARGS)
+	$(CMAKE) --build $(ASAN) --parallel $(JOBS)
+
+# Both suites run even when the first fails; the target fails if either did.
+test: deps build build-asan
+	@status=0; \
+	echo "== ctest: $(BUILD)"; (cd $(BUILD) && $(CTEST) --output-on-failure -j $(JOBS)) || status=1; \
+	echo "== ctest: $(ASAN) (AddressSanitizer + UndefinedBehaviorSanitizer)"; \
+	(cd $(ASAN) && $(CTEST) --output-on-failure -j $(JOBS)) || status=1; \
+	exit $$status
+
+demo: deps build
+	@if [ -x $(BUILD)/samples/demo ]; then exec $(BUILD)/samples/demo; \
+	elif [ -x $(BUILD)/samples/rays ]; then exec $(BUILD)/samples/rays; \
+	else echo "make demo: no samples/demo.c or samples/rays.c program built" >&2; exit 1; fi
+
+bench: deps
+	@test -f bench/CMakeLists.txt || { echo "make bench: bench/CMakeLists.txt does not exist yet" >&2; exit 1; }
+	$(CMAKE) -S . -B $(BENCH) -DCMAKE_BUILD_TYPE=Release -DRICOCHET_WERROR=ON -DRICOCHET_BUILD_BENCH=ON \
+	  -DRICOCHET_BUILD_TESTS=OFF -DRICOCHET_BUILD_SAMPLES=OFF $(CMAKE_ARGS)
+	$(CMAKE) --build $(BENCH) --parallel $(JOBS)
+	$(CMAKE) --build $(BENCH) --target run_bench
+
+clean:
+	rm -rf $(BUILD) $(ASAN) $(BENCH)
