@@ -1,0 +1,63 @@
+#include "core/memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void *default_alloc(size_t size, size_t align, void *user) {
+    (void)user;
+    (void)align; /* malloc's alignment covers the 16 the library asks for */
+    return malloc(size);
+}
+
+static void default_free(void *ptr, size_t size, void *user) {
+    (void)size;
+    (void)user;
+    free(ptr);
+}
+
+rc_allocator rc_mem_resolve(rc_allocator allocator) {
+    if (allocator.alloc == NULL || allocator.free == NULL) {
+        allocator.alloc = default_alloc;
+        allocator.free = default_free;
+        allocator.user = NULL;
+    }
+    return allocator;
+}
+
+void *rc_mem_alloc(const rc_allocator *allocator, size_t size) {
+    if (size == 0) {
+        return NULL;
+    }
+    return allocator->alloc(size, 16, allocator->user);
+}
+
+void rc_mem_free(const rc_allocator *allocator, void *ptr, size_t size) {
+    if (ptr != NULL) {
+        allocator->free(ptr, size, allocator->user);
+    }
+}
+
+bool rc_mem_reserve(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count, int32_t needed,
+                    size_t elem_size) {
+    if (needed <= *capacity) {
+        return true;
+    }
+    if (needed < 0 || needed > INT32_MAX / 2) {
+        return false;
+    }
+    int32_t grown = *capacity > 8 ? 2 * *capacity : 16;
+    if (grown < needed) {
+        grown = needed;
+    }
+    void *next = rc_mem_alloc(allocator, (size_t)grown * elem_size);
+    if (next == NULL) {
+        return false;
+    }
+    if (*array != NULL) {
+        memcpy(next, *array, (size_t)count * elem_size);
+        rc_mem_free(allocator, *array, (size_t)*capacity * elem_size);
+    }
+    *array = next;
+    *capacity = grown;
+    return true;
+}

@@ -1,0 +1,23 @@
+/* core/: what every module shares.
+ *
+ * Owns: the path from a module to the user's allocator hook (rc_allocator). Every byte the
+ * library holds is asked for here and given back here with its size. */
+#ifndef RICOCHET_CORE_MEMORY_H
+#define RICOCHET_CORE_MEMORY_H
+
+#include <ricochet/base.h>
+
+/* The allocator with malloc/free filled in where the user left NULL. */
+rc_allocator rc_mem_resolve(rc_allocator allocator);
+
+/* size bytes aligned to 16, or NULL. Zero bytes gives NULL. */
+void *rc_mem_alloc(const rc_allocator *allocator, size_t size);
+void rc_mem_free(const rc_allocator *allocator, void *ptr, size_t size);
+
+/* Make room for at least needed elements of elem_size bytes in *array, whose capacity is
+ * *capacity: grows to max(needed, 2 * capacity, 16), copying the count elements in use. On
+ * failure returns false and leaves *array and *capacity as they were. */
+bool rc_mem_reserve(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count, int32_t needed,
+                    size_t elem_size);
+
+#endif

@@ -1,0 +1,113 @@
+/* ricochet: grid.h
+ * The broadphase on its own: a hierarchical uniform grid of axis-aligned boxes ("proxies"),
+ * each carrying a user index. The world uses one internally; a game may use one directly for
+ * its own objects.
+ *
+ * How it works. Proxies live in the cells of a grid level whose cells are at least as large
+ * as the proxy, so each proxy sits in at most 2 x 2 cells: level 0 has the base cell size and
+ * each level above doubles it. Cells are kept in a hash table per level, so the plane has no
+ * bounds and memory follows the occupied cells only. Queries visit the cells they need on
+ * each occupied level; rays walk their cells in exact order (Amanatides-Woo) and stop as soon
+ * as the callback has clipped the ray short of the next cell. Every proxy is reported at most
+ * once per query, without any per-proxy marks, so queries never write to the grid and may run
+ * concurrently from several threads while nothing modifies it.
+ *
+ * Boxes are closed: boxes that touch overlap, and a ray that touches a box reaches it.
+ * Cell coordinates saturate at +-2^30 cells, so astronomically distant boxes share border
+ * cells: answers stay correct, only slower.
+ *
+ * Errors: functions that can fail return false or -1 and change nothing. The grid never
+ * aborts on bad input. */
+#ifndef RICOCHET_GRID_H
+#define RICOCHET_GRID_H
+
+#include "math.h"
+
+RC_EXTERN_C_BEGIN
+
+typedef struct rc_grid rc_grid;
+
+typedef struct rc_grid_def {
+    /* Edge length of level-0 cells, in world units. 0 chooses it from the proxies: a power
+     * of two near the median proxy size, re-chosen (and the grid rebuilt) as the population
+     * grows. */
+    float cell_size;
+    /* Memory source; all NULL means malloc/free. */
+    rc_allocator allocator;
+} rc_grid_def;
+
+RC_API rc_grid_def rc_grid_default_def(void);
+
+/* NULL when def is NULL, the cell size is negative or not finite, or memory runs out. */
+RC_API rc_grid *rc_grid_create(const rc_grid_def *def);
+RC_API void rc_grid_destroy(rc_grid *grid);
+
+/* Add a box; returns its proxy id (>= 0), or -1 when the box is not valid (NaN, infinite,
+ * lower > upper) or memory runs out. The new proxy counts as moved for rc_grid_update_pairs. */
+RC_API int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user);
+
+/* Give a proxy a new box. The proxy changes cells only when its cell range changes; it
+ * always counts as moved for rc_grid_update_pairs. False for a bad id or box, or when memory
+ * runs out (the proxy keeps its old box). */
+RC_API bool rc_grid_move(rc_grid *grid, int32_t proxy, rc_aabb box);
+
+/* Remove a proxy; its id may be handed out again by a later insert. False for a bad id. */
+RC_API bool rc_grid_remove(rc_grid *grid, int32_t proxy);
+
+RC_API bool rc_grid_is_proxy(const rc_grid *grid, int32_t proxy);
+/* The stored box and user index of a live proxy (a zero box and -1 for a bad id). */
+RC_API rc_aabb rc_grid_get_box(const rc_grid *grid, int32_t proxy);
+RC_API int32_t rc_grid_get_user(const rc_grid *grid, int32_t proxy);
+RC_API int32_t rc_grid_proxy_count(const rc_grid *grid);
+/* The level-0 cell size in use (the chosen one when automatic). */
+RC_API float rc_grid_cell_size(const rc_grid *grid);
+
+/* Return true to go on, false to stop the query. */
+typedef bool rc_grid_query_fn(int32_t proxy, int32_t user, void *context);
+
+/* Every proxy whose box overlaps (or touches) box, once each. */
+RC_API void rc_grid_query_aabb(const rc_grid *grid, rc_aabb box, rc_grid_query_fn *fn, void *context);
+/* Every proxy whose box contains (or has on its boundary) the point, once each. */
+RC_API void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *fn, void *context);
+
+/* Called for each proxy whose box the ray origin + t * translation, 0 <= t <= max_fraction,
+ * reaches, at most once per proxy, roughly in order of distance (cell by cell). Return the
+ * new max fraction: a value below the current one clips the ray (0 ends the walk once the
+ * current cell is done), a value at or above it changes nothing, a negative value stops the
+ * walk at once. */
+typedef float rc_grid_ray_fn(int32_t proxy, int32_t user, float max_fraction, void *context);
+
+RC_API void rc_grid_cast_ray(const rc_grid *grid, rc_vec2 origin, rc_vec2 translation, float max_fraction,
+                             rc_grid_ray_fn *fn, void *context);
+
+typedef void rc_grid_pair_fn(int32_t proxy_a, int32_t user_a, int32_t proxy_b, int32_t user_b, void *context);
+
+/* Report every pair of proxies with overlapping boxes of which at least one has been
+ * inserted or moved since the last call, each pair exactly once, then forget the moves.
+ * Pairs of proxies that have not moved are not reported again (keep them yourself, as the
+ * world does with its contacts). */
+RC_API void rc_grid_update_pairs(rc_grid *grid, rc_grid_pair_fn *fn, void *context);
+
+/* Report every pair of proxies with overlapping boxes, each exactly once. Does not touch the
+ * record of moves. */
+RC_API void rc_grid_find_all_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context);
+
+/* Statistics for tuning and tests. */
+typedef struct rc_grid_stats {
+    int32_t proxies;
+    int32_t levels_in_use;
+    int32_t cells;         /* occupied cells over all levels */
+    int32_t entries;       /* proxy-in-cell records */
+    size_t bytes;          /* memory held */
+    int32_t rebuilds;      /* automatic cell-size changes so far */
+} rc_grid_stats;
+
+RC_API rc_grid_stats rc_grid_get_stats(const rc_grid *grid);
+
+/* Visit every occupied cell (level, cell box, number of proxies in it): for debug drawing. */
+typedef void rc_grid_cell_fn(int32_t level, rc_aabb cell, int32_t count, void *context);
+RC_API void rc_grid_for_each_cell(const rc_grid *grid, rc_grid_cell_fn *fn, void *context);
+
+RC_EXTERN_C_END
+
+#endif
