@@ -1,10 +1,11 @@
 /* The hierarchical uniform grid. See <ricochet/grid.h> for what it promises.
  *
- * Layout. Proxies are three parallel arrays indexed by proxy id: boxes and cell rectangles
- * (read by every query) and the cold bookkeeping. Each level is an open-addressing hash
- * table (linear probing, backward-shift deletion, load at most 1/2) of occupied cells; a cell
- * points at a block of proxy ids in a shared pool, blocks come in power-of-two sizes and freed
- * blocks are kept per size for reuse, so memory stops growing once a scene's churn settles.
+ * Layout. Proxies are parallel arrays indexed by proxy id: boxes and cell rectangles (read by
+ * every query) and the cold bookkeeping. All occupied cells of all levels share one
+ * open-addressing hash table keyed by (level, x, y), with linear probing, backward-shift
+ * deletion and a load of at most 1/2. A cell holds its first four proxy ids inline (most
+ * cells never hold more) and the rest in a chain of fixed-size chunks from a pool with a free
+ * list, so memory stops growing once a scene's churn settles.
  *
  * Once per query without marks. A proxy sits in every cell of the rectangle of cells its box
  * touches. A box query reports it only from the cell at the lower-left corner of the overlap
@@ -13,8 +14,9 @@
  * monotonically on both axes, so it enters a rectangle once). Both tests are integer
  * comparisons and need no writes.
  *
- * Failure. Every operation that may allocate first reserves all it needs, then changes the
- * grid; when a reservation fails the grid is as it was. */
+ * Failure. Adding one proxy to one cell takes at most one table slot and one chunk, so what a
+ * change needs is known before it is made: every operation reserves first and then changes
+ * the grid, and rc_grid_reserve lets a caller make a batch of moves that cannot fail. */
 #include "broadphase/broadphase.h"
 
 #include "core/memory.h"
@@ -25,9 +27,9 @@
 
 #define LEVEL_COUNT 64
 #define CELL_LIMIT 1073741824 /* 2^30: cell coordinates saturate here */
-#define FREE_SLOT UINT32_MAX
-#define NO_BLOCK UINT32_MAX
-#define BLOCK_CLASSES 32
+#define NONE UINT32_MAX
+#define INLINE_ENTRIES 4
+#define CHUNK_ENTRIES 7
 #define SIZE_BINS 64
 #define FIRST_SIZE_CHECK 64
 
@@ -35,19 +37,23 @@ typedef struct cell_rect {
     int32_t lx, ly, hx, hy;
 } cell_rect;
 
+/* 32 bytes: a table slot is free when count is 0. */
 typedef struct grid_cell {
     int32_t x, y;
-    uint32_t offset; /* first entry in the pool; FREE_SLOT marks an unused table slot */
-    uint32_t count;
-    uint32_t block_class; /* the block holds 1 << block_class entries */
+    uint32_t meta;  /* count << 6 | level */
+    uint32_t chunk; /* the chunk holding the newest overflow entries, or NONE */
+    uint32_t entries[INLINE_ENTRIES];
 } grid_cell;
+
+typedef struct grid_chunk {
+    uint32_t next;
+    uint32_t entries[CHUNK_ENTRIES];
+} grid_chunk;
 
 typedef struct grid_level {
     float size, inv;
     int32_t proxies;
     int32_t cells;
-    uint32_t capacity; /* table slots: 0 or a power of two */
-    grid_cell *table;
 } grid_level;
 
 /* Everything that depends on the cell size; rebuilt whole when the automatic size changes. */
@@ -55,9 +61,13 @@ typedef struct grid_store {
     float base_size;
     uint64_t used_levels; /* bit l: level l holds proxies */
     grid_level levels[LEVEL_COUNT];
-    uint32_t *pool;
-    uint32_t pool_used, pool_capacity;
-    uint32_t free_blocks[BLOCK_CLASSES];
+    grid_cell *table;
+    uint32_t capacity; /* table slots: 0 or a power of two */
+    int32_t cells;
+    grid_chunk *chunks;
+    int32_t chunk_capacity, chunk_high;
+    uint32_t free_chunk;
+    int32_t free_chunks;
 } grid_store;
 
 typedef struct grid_proxy {
@@ -75,12 +85,12 @@ struct rc_grid {
     rc_aabb *boxes;
     cell_rect *rects;
     grid_proxy *proxies;
-    int32_t capacity; /* of the three proxy arrays */
+    int32_t *moved; /* ids moved since the last update_pairs; as long as the proxy arrays */
+    int32_t capacity; /* of the proxy arrays */
     int32_t high;     /* slots ever handed out */
     int32_t free_list;
     int32_t live;
-    int32_t *moved;
-    int32_t moved_count, moved_capacity;
+    int32_t moved_count;
     int32_t size_bins[SIZE_BINS];
     int32_t next_size_check;
     int32_t rebuilds;
@@ -148,13 +158,16 @@ static float power_of_two(int32_t e) {
     return v;
 }
 
-static uint32_t cell_hash(int32_t x, int32_t y) {
-    uint32_t h = (uint32_t)x * 0x9E3779B1u ^ (uint32_t)y * 0x85EBCA77u;
+static uint32_t cell_hash(int32_t level, int32_t x, int32_t y) {
+    uint32_t h = (uint32_t)x * 0x9E3779B1u ^ (uint32_t)y * 0x85EBCA77u ^ (uint32_t)level * 0xC2B2AE3Du;
     h ^= h >> 15;
     h *= 0x2C1B3C6Du;
     h ^= h >> 12;
     return h;
 }
+
+static uint32_t cell_count(const grid_cell *c) { return c->meta >> 6; }
+static int32_t cell_level(const grid_cell *c) { return (int32_t)(c->meta & 63u); }
 
 static bool box_overlaps(rc_aabb a, rc_aabb b) { return rc_aabb_overlaps(a, b); }
 
@@ -180,7 +193,7 @@ static bool segment_reaches_box(rc_vec2 origin, rc_vec2 d, float max_t, rc_aabb 
     return t0 <= t1;
 }
 
-/* ---- cell store: tables and the entry pool -------------------------------------------------- */
+/* ---- cell store ----------------------------------------------------------------------------- */
 
 static void store_init(grid_store *s, float base_size) {
     memset(s, 0, sizeof *s);
@@ -192,214 +205,219 @@ static void store_init(grid_store *s, float base_size) {
         s->levels[l].inv = 1.0f / s->levels[l].size; /* 0 for infinite cells: all in cell (0, 0) */
         size *= 2.0f;
     }
-    for (int32_t c = 0; c < BLOCK_CLASSES; ++c) {
-        s->free_blocks[c] = NO_BLOCK;
-    }
+    s->free_chunk = NONE;
 }
 
 static void store_free(const rc_allocator *a, grid_store *s) {
-    for (int32_t l = 0; l < LEVEL_COUNT; ++l) {
-        rc_mem_free(a, s->levels[l].table, sizeof(grid_cell) * s->levels[l].capacity);
-    }
-    rc_mem_free(a, s->pool, sizeof(uint32_t) * s->pool_capacity);
+    rc_mem_free(a, s->table, sizeof(grid_cell) * s->capacity);
+    rc_mem_free(a, s->chunks, sizeof(grid_chunk) * (size_t)s->chunk_capacity);
     store_init(s, s->base_size);
 }
 
-static uint32_t find_cell(const grid_level *level, int32_t x, int32_t y) {
-    if (level->capacity == 0) {
-        return FREE_SLOT;
+static uint32_t find_cell(const grid_store *s, int32_t level, int32_t x, int32_t y) {
+    if (s->capacity == 0) {
+        return NONE;
     }
-    uint32_t mask = level->capacity - 1;
-    uint32_t i = cell_hash(x, y) & mask;
+    uint32_t mask = s->capacity - 1;
+    uint32_t i = cell_hash(level, x, y) & mask;
     for (;;) {
-        const grid_cell *c = &level->table[i];
-        if (c->offset == FREE_SLOT) {
-            return FREE_SLOT;
+        const grid_cell *c = &s->table[i];
+        if (c->meta == 0) {
+            return NONE;
         }
-        if (c->x == x && c->y == y) {
+        if (c->x == x && c->y == y && cell_level(c) == level) {
             return i;
         }
         i = (i + 1) & mask;
     }
 }
 
-/* Room in the table for extra more cells at load <= 1/2. */
-static bool reserve_table(const rc_allocator *a, grid_level *level, int32_t extra) {
-    uint64_t needed = 2u * ((uint64_t)level->cells + (uint64_t)extra);
-    if (needed <= level->capacity) {
-        return true;
-    }
-    uint64_t capacity = level->capacity ? level->capacity : 16;
-    while (capacity < needed) {
-        capacity *= 2;
-    }
-    if (capacity > (1u << 30)) {
-        return false;
-    }
-    grid_cell *table = rc_mem_alloc(a, sizeof(grid_cell) * capacity);
-    if (table == NULL) {
-        return false;
-    }
-    for (uint64_t i = 0; i < capacity; ++i) {
-        table[i].offset = FREE_SLOT;
-    }
-    uint32_t mask = (uint32_t)capacity - 1;
-    for (uint32_t i = 0; i < level->capacity; ++i) {
-        grid_cell c = level->table[i];
-        if (c.offset == FREE_SLOT) {
-            continue;
+/* Room for `additions` more proxy-in-cell entries: each may open a cell and take a chunk. */
+static bool store_reserve(const rc_allocator *a, grid_store *s, int64_t additions) {
+    uint64_t needed = 2u * ((uint64_t)s->cells + (uint64_t)additions);
+    if (needed > s->capacity) {
+        uint64_t capacity = s->capacity ? s->capacity : 64;
+        while (capacity < needed) {
+            capacity *= 2;
         }
-        uint32_t j = cell_hash(c.x, c.y) & mask;
-        while (table[j].offset != FREE_SLOT) {
-            j = (j + 1) & mask;
+        if (capacity > (1u << 30)) {
+            return false;
         }
-        table[j] = c;
-    }
-    rc_mem_free(a, level->table, sizeof(grid_cell) * level->capacity);
-    level->table = table;
-    level->capacity = (uint32_t)capacity;
-    return true;
-}
-
-static bool reserve_pool(const rc_allocator *a, grid_store *s, uint64_t extra) {
-    uint64_t needed = (uint64_t)s->pool_used + extra;
-    if (needed <= s->pool_capacity) {
-        return true;
-    }
-    uint64_t capacity = s->pool_capacity ? 2u * (uint64_t)s->pool_capacity : 1024;
-    if (capacity < needed) {
-        capacity = needed;
-    }
-    if (capacity > UINT32_MAX / 2) {
-        return false;
-    }
-    uint32_t *pool = rc_mem_alloc(a, sizeof(uint32_t) * capacity);
-    if (pool == NULL) {
-        return false;
-    }
-    if (s->pool != NULL) {
-        memcpy(pool, s->pool, sizeof(uint32_t) * s->pool_used);
-        rc_mem_free(a, s->pool, sizeof(uint32_t) * s->pool_capacity);
-    }
-    s->pool = pool;
-    s->pool_capacity = (uint32_t)capacity;
-    return true;
-}
-
-/* Reserve what adding one entry to each cell of rect (skipping those in skip, when given)
- * may take. */
-static bool reserve_cells(const rc_allocator *a, grid_store *s, int32_t level_index, cell_rect rect,
-                          const cell_rect *skip) {
-    grid_level *level = &s->levels[level_index];
-    int32_t new_cells = 0;
-    uint64_t pool_need = 0;
-    for (int32_t y = rect.ly; y <= rect.hy; ++y) {
-        for (int32_t x = rect.lx; x <= rect.hx; ++x) {
-            if (skip != NULL && rect_contains(*skip, x, y)) {
+        grid_cell *table = rc_mem_alloc(a, sizeof(grid_cell) * capacity);
+        if (table == NULL) {
+            return false;
+        }
+        memset(table, 0, sizeof(grid_cell) * capacity);
+        uint32_t mask = (uint32_t)capacity - 1;
+        for (uint32_t i = 0; i < s->capacity; ++i) {
+            const grid_cell *c = &s->table[i];
+            if (c->meta == 0) {
                 continue;
             }
-            uint32_t slot = find_cell(level, x, y);
-            if (slot == FREE_SLOT) {
-                ++new_cells;
-                pool_need += 2;
-            } else if (level->table[slot].count == (1u << level->table[slot].block_class)) {
-                pool_need += 2u << level->table[slot].block_class;
+            uint32_t j = cell_hash(cell_level(c), c->x, c->y) & mask;
+            while (table[j].meta != 0) {
+                j = (j + 1) & mask;
             }
+            table[j] = *c;
+        }
+        rc_mem_free(a, s->table, sizeof(grid_cell) * s->capacity);
+        s->table = table;
+        s->capacity = (uint32_t)capacity;
+    }
+    int64_t spare = (int64_t)s->free_chunks + (s->chunk_capacity - s->chunk_high);
+    if (spare < additions) {
+        int64_t want = (int64_t)s->chunk_high + (additions - s->free_chunks);
+        if (want > INT32_MAX / 2) {
+            return false;
+        }
+        if (!rc_mem_reserve(a, (void **)&s->chunks, &s->chunk_capacity, s->chunk_high, (int32_t)want,
+                            sizeof(grid_chunk))) {
+            return false;
         }
     }
-    return reserve_table(a, level, new_cells) && reserve_pool(a, s, pool_need);
+    return true;
 }
 
-static uint32_t block_take(grid_store *s, uint32_t block_class) {
-    uint32_t offset = s->free_blocks[block_class];
-    if (offset != NO_BLOCK) {
-        s->free_blocks[block_class] = s->pool[offset];
-        return offset;
+static uint32_t chunk_take(grid_store *s) {
+    uint32_t c = s->free_chunk;
+    if (c != NONE) {
+        s->free_chunk = s->chunks[c].next;
+        s->free_chunks--;
+        return c;
     }
-    offset = s->pool_used;
-    s->pool_used += 1u << block_class;
-    return offset;
+    return (uint32_t)s->chunk_high++;
 }
 
-static void block_give(grid_store *s, uint32_t offset, uint32_t block_class) {
-    s->pool[offset] = s->free_blocks[block_class];
-    s->free_blocks[block_class] = offset;
+static void chunk_give(grid_store *s, uint32_t c) {
+    s->chunks[c].next = s->free_chunk;
+    s->free_chunk = c;
+    s->free_chunks++;
 }
 
-/* Add an entry; the room was reserved. */
-static void cell_add(grid_store *s, grid_level *level, int32_t x, int32_t y, uint32_t entry) {
-    uint32_t slot = find_cell(level, x, y);
+/* Entries in the newest chunk of a cell holding count entries (count > INLINE_ENTRIES). */
+static uint32_t head_fill(uint32_t count) { return (count - INLINE_ENTRIES - 1) % CHUNK_ENTRIES + 1; }
+
+/* Add an entry to a cell; the room was reserved. */
+static void cell_add(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry) {
+    uint32_t slot = find_cell(s, level, x, y);
     grid_cell *c;
-    if (slot == FREE_SLOT) {
-        uint32_t mask = level->capacity - 1;
-        slot = cell_hash(x, y) & mask;
-        while (level->table[slot].offset != FREE_SLOT) {
+    if (slot == NONE) {
+        uint32_t mask = s->capacity - 1;
+        slot = cell_hash(level, x, y) & mask;
+        while (s->table[slot].meta != 0) {
             slot = (slot + 1) & mask;
         }
-        c = &level->table[slot];
+        c = &s->table[slot];
         c->x = x;
         c->y = y;
-        c->count = 0;
-        c->block_class = 1;
-        c->offset = block_take(s, 1);
-        level->cells++;
+        c->meta = (uint32_t)level;
+        c->chunk = NONE;
+        s->cells++;
+        s->levels[level].cells++;
     } else {
-        c = &level->table[slot];
-        if (c->count == (1u << c->block_class)) {
-            uint32_t offset = block_take(s, c->block_class + 1);
-            memcpy(&s->pool[offset], &s->pool[c->offset], sizeof(uint32_t) * c->count);
-            block_give(s, c->offset, c->block_class);
-            c->offset = offset;
-            c->block_class++;
-        }
+        c = &s->table[slot];
     }
-    s->pool[c->offset + c->count++] = entry;
+    uint32_t count = cell_count(c);
+    if (count < INLINE_ENTRIES) {
+        c->entries[count] = entry;
+    } else if (count == INLINE_ENTRIES || head_fill(count) == CHUNK_ENTRIES) {
+        uint32_t k = chunk_take(s);
+        s->chunks[k].next = c->chunk;
+        s->chunks[k].entries[0] = entry;
+        c->chunk = k;
+    } else {
+        s->chunks[c->chunk].entries[head_fill(count)] = entry;
+    }
+    c->meta += 1u << 6;
 }
 
-static void table_delete(grid_level *level, uint32_t slot) {
-    uint32_t mask = level->capacity - 1;
+static void table_delete(grid_store *s, uint32_t slot) {
+    uint32_t mask = s->capacity - 1;
     uint32_t hole = slot;
-    level->table[hole].offset = FREE_SLOT;
+    s->table[hole].meta = 0;
     uint32_t j = hole;
     for (;;) {
         j = (j + 1) & mask;
-        grid_cell *c = &level->table[j];
-        if (c->offset == FREE_SLOT) {
+        grid_cell *c = &s->table[j];
+        if (c->meta == 0) {
             break;
         }
-        uint32_t home = cell_hash(c->x, c->y) & mask;
-        /* the entry at j may stay only if its home lies cyclically in (hole, j] */
+        uint32_t home = cell_hash(cell_level(c), c->x, c->y) & mask;
+        /* the cell at j may stay only if its home lies cyclically in (hole, j] */
         bool stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
         if (!stays) {
-            level->table[hole] = *c;
-            c->offset = FREE_SLOT;
+            s->table[hole] = *c;
+            c->meta = 0;
             hole = j;
         }
     }
-    level->cells--;
 }
 
-static void cell_remove(grid_store *s, grid_level *level, int32_t x, int32_t y, uint32_t entry) {
-    uint32_t slot = find_cell(level, x, y);
-    if (slot == FREE_SLOT) {
+static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry) {
+    uint32_t slot = find_cell(s, level, x, y);
+    if (slot == NONE) {
         return;
     }
-    grid_cell *c = &level->table[slot];
-    uint32_t *e = &s->pool[c->offset];
-    for (uint32_t i = 0; i < c->count; ++i) {
-        if (e[i] == entry) {
-            e[i] = e[--c->count];
-            break;
+    grid_cell *c = &s->table[slot];
+    uint32_t count = cell_count(c);
+    /* the last entry fills the hole */
+    uint32_t *last;
+    if (count <= INLINE_ENTRIES) {
+        last = &c->entries[count - 1];
+    } else {
+        last = &s->chunks[c->chunk].entries[head_fill(count) - 1];
+    }
+    uint32_t *hole = NULL;
+    for (uint32_t i = 0; i < count && i < INLINE_ENTRIES && hole == NULL; ++i) {
+        if (c->entries[i] == entry) {
+            hole = &c->entries[i];
         }
     }
-    if (c->count == 0) {
-        block_give(s, c->offset, c->block_class);
-        table_delete(level, slot);
+    for (uint32_t k = c->chunk, n = count > INLINE_ENTRIES ? head_fill(count) : 0; k != NONE && hole == NULL;
+         k = s->chunks[k].next, n = CHUNK_ENTRIES) {
+        for (uint32_t i = 0; i < n; ++i) {
+            if (s->chunks[k].entries[i] == entry) {
+                hole = &s->chunks[k].entries[i];
+                break;
+            }
+        }
+    }
+    if (hole == NULL) {
+        return;
+    }
+    *hole = *last;
+    if (count > INLINE_ENTRIES && head_fill(count) == 1) {
+        uint32_t k = c->chunk;
+        c->chunk = s->chunks[k].next;
+        chunk_give(s, k);
+    }
+    c->meta -= 1u << 6;
+    if (count == 1) {
+        s->cells--;
+        s->levels[level].cells--;
+        table_delete(s, slot);
     }
 }
 
-static void rect_add(grid_store *s, int32_t level_index, cell_rect r, const cell_rect *skip, uint32_t entry) {
-    grid_level *level = &s->levels[level_index];
+/* Call fn for every entry of a cell; stop when it returns false. */
+#define FOR_EACH_ENTRY(store, cell, id, body)                                                                          \
+    do {                                                                                                               \
+        uint32_t count_ = cell_count(cell);                                                                            \
+        uint32_t inline_ = count_ < INLINE_ENTRIES ? count_ : INLINE_ENTRIES;                                          \
+        for (uint32_t i_ = 0; i_ < inline_; ++i_) {                                                                    \
+            uint32_t id = (cell)->entries[i_];                                                                         \
+            body                                                                                                       \
+        }                                                                                                              \
+        uint32_t n_ = count_ > INLINE_ENTRIES ? head_fill(count_) : 0;                                                 \
+        for (uint32_t k_ = (cell)->chunk; k_ != NONE; k_ = (store)->chunks[k_].next, n_ = CHUNK_ENTRIES) {             \
+            for (uint32_t i_ = 0; i_ < n_; ++i_) {                                                                     \
+                uint32_t id = (store)->chunks[k_].entries[i_];                                                         \
+                body                                                                                                   \
+            }                                                                                                          \
+        }                                                                                                              \
+    } while (0)
+
+static void rect_add(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t entry) {
     for (int32_t y = r.ly; y <= r.hy; ++y) {
         for (int32_t x = r.lx; x <= r.hx; ++x) {
             if (skip == NULL || !rect_contains(*skip, x, y)) {
@@ -409,8 +427,7 @@ static void rect_add(grid_store *s, int32_t level_index, cell_rect r, const cell
     }
 }
 
-static void rect_remove(grid_store *s, int32_t level_index, cell_rect r, const cell_rect *skip, uint32_t entry) {
-    grid_level *level = &s->levels[level_index];
+static void rect_remove(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t entry) {
     for (int32_t y = r.ly; y <= r.hy; ++y) {
         for (int32_t x = r.lx; x <= r.hx; ++x) {
             if (skip == NULL || !rect_contains(*skip, x, y)) {
@@ -418,6 +435,19 @@ static void rect_remove(grid_store *s, int32_t level_index, cell_rect r, const c
             }
         }
     }
+}
+
+/* How many cells of r lie outside skip (all of them when skip is NULL). */
+static int64_t rect_additions(cell_rect r, const cell_rect *skip) {
+    int64_t n = rect_cells(r);
+    if (skip != NULL) {
+        int64_t ox = (int64_t)(r.hx < skip->hx ? r.hx : skip->hx) - max_i32(r.lx, skip->lx) + 1;
+        int64_t oy = (int64_t)(r.hy < skip->hy ? r.hy : skip->hy) - max_i32(r.ly, skip->ly) + 1;
+        if (ox > 0 && oy > 0) {
+            n -= ox * oy;
+        }
+    }
+    return n;
 }
 
 static void level_count(grid_store *s, int32_t level_index, int32_t delta) {
@@ -456,20 +486,26 @@ rc_grid *rc_grid_create(const rc_grid_def *def) {
     return grid;
 }
 
+static void free_proxy_arrays(const rc_allocator *a, rc_aabb *boxes, cell_rect *rects, grid_proxy *proxies,
+                              int32_t *moved, int32_t capacity) {
+    rc_mem_free(a, boxes, sizeof(rc_aabb) * (size_t)capacity);
+    rc_mem_free(a, rects, sizeof(cell_rect) * (size_t)capacity);
+    rc_mem_free(a, proxies, sizeof(grid_proxy) * (size_t)capacity);
+    rc_mem_free(a, moved, sizeof(int32_t) * (size_t)capacity);
+}
+
 void rc_grid_destroy(rc_grid *grid) {
     if (grid == NULL) {
         return;
     }
     rc_allocator a = grid->allocator;
     store_free(&a, &grid->store);
-    rc_mem_free(&a, grid->boxes, sizeof(rc_aabb) * (size_t)grid->capacity);
-    rc_mem_free(&a, grid->rects, sizeof(cell_rect) * (size_t)grid->capacity);
-    rc_mem_free(&a, grid->proxies, sizeof(grid_proxy) * (size_t)grid->capacity);
-    rc_mem_free(&a, grid->moved, sizeof(int32_t) * (size_t)grid->moved_capacity);
+    free_proxy_arrays(&a, grid->boxes, grid->rects, grid->proxies, grid->moved, grid->capacity);
     rc_mem_free(&a, grid, sizeof *grid);
 }
 
-/* Grow the three proxy arrays together, or none of them. */
+/* Grow the proxy arrays together, or none of them. The moved list is as long as they are, so
+ * marking a proxy as moved never allocates. */
 static bool reserve_proxies(rc_grid *grid, int32_t needed) {
     if (needed <= grid->capacity) {
         return true;
@@ -485,30 +521,24 @@ static bool reserve_proxies(rc_grid *grid, int32_t needed) {
     rc_aabb *boxes = rc_mem_alloc(a, sizeof(rc_aabb) * (size_t)capacity);
     cell_rect *rects = rc_mem_alloc(a, sizeof(cell_rect) * (size_t)capacity);
     grid_proxy *proxies = rc_mem_alloc(a, sizeof(grid_proxy) * (size_t)capacity);
-    if (boxes == NULL || rects == NULL || proxies == NULL) {
-        rc_mem_free(a, boxes, sizeof(rc_aabb) * (size_t)capacity);
-        rc_mem_free(a, rects, sizeof(cell_rect) * (size_t)capacity);
-        rc_mem_free(a, proxies, sizeof(grid_proxy) * (size_t)capacity);
+    int32_t *moved = rc_mem_alloc(a, sizeof(int32_t) * (size_t)capacity);
+    if (boxes == NULL || rects == NULL || proxies == NULL || moved == NULL) {
+        free_proxy_arrays(a, boxes, rects, proxies, moved, capacity);
         return false;
     }
     if (grid->high > 0) {
         memcpy(boxes, grid->boxes, sizeof(rc_aabb) * (size_t)grid->high);
         memcpy(rects, grid->rects, sizeof(cell_rect) * (size_t)grid->high);
         memcpy(proxies, grid->proxies, sizeof(grid_proxy) * (size_t)grid->high);
+        memcpy(moved, grid->moved, sizeof(int32_t) * (size_t)grid->moved_count);
     }
-    rc_mem_free(a, grid->boxes, sizeof(rc_aabb) * (size_t)grid->capacity);
-    rc_mem_free(a, grid->rects, sizeof(cell_rect) * (size_t)grid->capacity);
-    rc_mem_free(a, grid->proxies, sizeof(grid_proxy) * (size_t)grid->capacity);
+    free_proxy_arrays(a, grid->boxes, grid->rects, grid->proxies, grid->moved, grid->capacity);
     grid->boxes = boxes;
     grid->rects = rects;
     grid->proxies = proxies;
+    grid->moved = moved;
     grid->capacity = capacity;
     return true;
-}
-
-static bool reserve_moved(rc_grid *grid) {
-    return rc_mem_reserve(&grid->allocator, (void **)&grid->moved, &grid->moved_capacity, grid->moved_count,
-                          grid->moved_count + 1, sizeof(int32_t));
 }
 
 static void mark_moved(rc_grid *grid, int32_t id) {
@@ -544,31 +574,26 @@ static bool rebuild(rc_grid *grid, float base_size) {
     const rc_allocator *a = &grid->allocator;
     grid_store fresh;
     store_init(&fresh, base_size);
-    cell_rect *rects = NULL;
-    if (grid->capacity > 0) {
-        rects = rc_mem_alloc(a, sizeof(cell_rect) * (size_t)grid->capacity);
-        if (rects == NULL) {
-            return false;
+    cell_rect *rects = rc_mem_alloc(a, sizeof(cell_rect) * (size_t)grid->capacity);
+    int64_t additions = 0;
+    for (int32_t id = 0; id < grid->high && rects != NULL; ++id) {
+        if (grid->proxies[id].level >= 0) {
+            int32_t l = level_for(&fresh, grid->boxes[id]);
+            rects[id] = rect_of(&fresh.levels[l], grid->boxes[id]);
+            additions += rect_cells(rects[id]);
         }
     }
-    for (int32_t id = 0; id < grid->high; ++id) {
-        if (grid->proxies[id].level < 0) {
-            continue;
-        }
-        int32_t l = level_for(&fresh, grid->boxes[id]);
-        cell_rect r = rect_of(&fresh.levels[l], grid->boxes[id]);
-        if (!reserve_cells(a, &fresh, l, r, NULL)) {
-            store_free(a, &fresh);
-            rc_mem_free(a, rects, sizeof(cell_rect) * (size_t)grid->capacity);
-            return false;
-        }
-        rect_add(&fresh, l, r, NULL, (uint32_t)id);
-        level_count(&fresh, l, 1);
-        rects[id] = r;
+    if (rects == NULL || !store_reserve(a, &fresh, additions)) {
+        store_free(a, &fresh);
+        rc_mem_free(a, rects, sizeof(cell_rect) * (size_t)grid->capacity);
+        return false;
     }
     for (int32_t id = 0; id < grid->high; ++id) {
         if (grid->proxies[id].level >= 0) {
-            grid->proxies[id].level = level_for(&fresh, grid->boxes[id]);
+            int32_t l = level_for(&fresh, grid->boxes[id]);
+            rect_add(&fresh, l, rects[id], NULL, (uint32_t)id);
+            level_count(&fresh, l, 1);
+            grid->proxies[id].level = l;
         }
     }
     store_free(a, &grid->store);
@@ -596,20 +621,20 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     if (grid == NULL || !rc_aabb_is_valid(box)) {
         return -1;
     }
-    if (grid->automatic && grid->live == 0 && grid->store.used_levels == 0 && grid->store.pool_used == 0) {
+    if (grid->automatic && grid->live == 0 && grid->store.cells == 0) {
         /* the first proxy gives the first guess at the cell size */
-        store_free(&grid->allocator, &grid->store);
-        store_init(&grid->store, cell_size_for_bin(size_bin(box_size(box))));
+        float guess = cell_size_for_bin(size_bin(box_size(box)));
+        if (guess != grid->store.base_size) {
+            store_free(&grid->allocator, &grid->store);
+            store_init(&grid->store, guess);
+        }
     }
     if (grid->free_list < 0 && !reserve_proxies(grid, grid->high + 1)) {
         return -1;
     }
-    if (!reserve_moved(grid)) {
-        return -1;
-    }
     int32_t l = level_for(&grid->store, box);
     cell_rect r = rect_of(&grid->store.levels[l], box);
-    if (!reserve_cells(&grid->allocator, &grid->store, l, r, NULL)) {
+    if (!store_reserve(&grid->allocator, &grid->store, rect_cells(r))) {
         return -1;
     }
     int32_t id;
@@ -638,11 +663,27 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     return id;
 }
 
-bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
+int32_t rc_grid_move_additions(const rc_grid *grid, int32_t id, rc_aabb box) {
     if (!is_live(grid, id) || !rc_aabb_is_valid(box)) {
+        return 0;
+    }
+    int32_t l = level_for(&grid->store, box);
+    cell_rect r = rect_of(&grid->store.levels[l], box);
+    if (l != grid->proxies[id].level) {
+        return (int32_t)rect_cells(r);
+    }
+    return (int32_t)rect_additions(r, &grid->rects[id]);
+}
+
+bool rc_grid_reserve(rc_grid *grid, int32_t additions) {
+    if (grid == NULL || additions < 0) {
         return false;
     }
-    if (!grid->proxies[id].moved && !reserve_moved(grid)) {
+    return store_reserve(&grid->allocator, &grid->store, additions);
+}
+
+bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
+    if (!is_live(grid, id) || !rc_aabb_is_valid(box)) {
         return false;
     }
     grid_proxy *p = &grid->proxies[id];
@@ -651,13 +692,13 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
     int32_t l = level_for(&grid->store, box);
     cell_rect r = rect_of(&grid->store.levels[l], box);
     if (l != old_level || !rect_equal(r, old_rect)) {
-        const cell_rect *keep = l == old_level ? &old_rect : NULL;
-        if (!reserve_cells(&grid->allocator, &grid->store, l, r, keep)) {
+        const cell_rect *keep_old = l == old_level ? &old_rect : NULL;
+        const cell_rect *keep_new = l == old_level ? &r : NULL;
+        if (!store_reserve(&grid->allocator, &grid->store, rect_additions(r, keep_old))) {
             return false;
         }
-        const cell_rect *keep_new = l == old_level ? &r : NULL;
         rect_remove(&grid->store, old_level, old_rect, keep_new, (uint32_t)id);
-        rect_add(&grid->store, l, r, keep, (uint32_t)id);
+        rect_add(&grid->store, l, r, keep_old, (uint32_t)id);
         if (l != old_level) {
             level_count(&grid->store, old_level, -1);
             level_count(&grid->store, l, 1);
@@ -706,21 +747,17 @@ int32_t rc_grid_proxy_count(const rc_grid *grid) { return grid != NULL ? grid->l
 
 float rc_grid_cell_size(const rc_grid *grid) { return grid != NULL ? grid->store.base_size : 0.0f; }
 
-/* ---- box and point queries ------------------------------------------------------------------ */
+/* ---- visiting cells ------------------------------------------------------------------------- */
 
-/* Visit the occupied cells of rect on a level: by lookup when the rectangle is small, by a
- * sweep over the table when it has more cells than the table holds. Returns false if fn
- * asked to stop. */
 typedef bool cell_visit_fn(const grid_cell *cell, void *context);
 
-static bool visit_rect(const grid_level *level, cell_rect r, cell_visit_fn *fn, void *context) {
-    if (level->capacity == 0) {
-        return true;
-    }
-    if (rect_cells(r) > (int64_t)level->cells) {
-        for (uint32_t i = 0; i < level->capacity; ++i) {
-            const grid_cell *c = &level->table[i];
-            if (c->offset != FREE_SLOT && rect_contains(r, c->x, c->y) && !fn(c, context)) {
+/* Visit the occupied cells of rect on a level: by lookup when the rectangle is small, by a
+ * sweep over the table when it spans more cells than the level has. False if fn stopped. */
+static bool visit_rect(const grid_store *s, int32_t level, cell_rect r, cell_visit_fn *fn, void *context) {
+    if (rect_cells(r) > (int64_t)s->levels[level].cells) {
+        for (uint32_t i = 0; i < s->capacity; ++i) {
+            const grid_cell *c = &s->table[i];
+            if (c->meta != 0 && cell_level(c) == level && rect_contains(r, c->x, c->y) && !fn(c, context)) {
                 return false;
             }
         }
@@ -728,14 +765,16 @@ static bool visit_rect(const grid_level *level, cell_rect r, cell_visit_fn *fn, 
     }
     for (int32_t y = r.ly; y <= r.hy; ++y) {
         for (int32_t x = r.lx; x <= r.hx; ++x) {
-            uint32_t slot = find_cell(level, x, y);
-            if (slot != FREE_SLOT && !fn(&level->table[slot], context)) {
+            uint32_t slot = find_cell(s, level, x, y);
+            if (slot != NONE && !fn(&s->table[slot], context)) {
                 return false;
             }
         }
     }
     return true;
 }
+
+/* ---- box and point queries ------------------------------------------------------------------ */
 
 typedef struct box_query {
     const rc_grid *grid;
@@ -748,18 +787,14 @@ typedef struct box_query {
 static bool box_query_cell(const grid_cell *cell, void *context) {
     box_query *q = context;
     const rc_grid *grid = q->grid;
-    const uint32_t *entries = &grid->store.pool[cell->offset];
-    for (uint32_t i = 0; i < cell->count; ++i) {
-        int32_t id = (int32_t)entries[i];
+    FOR_EACH_ENTRY(&grid->store, cell, id, {
         cell_rect r = grid->rects[id];
         /* report from the lower-left cell of the overlap of the two rectangles only */
-        if (max_i32(r.lx, q->rect.lx) != cell->x || max_i32(r.ly, q->rect.ly) != cell->y) {
-            continue;
-        }
-        if (box_overlaps(grid->boxes[id], q->box) && !q->fn(id, grid->proxies[id].user, q->context)) {
+        if (max_i32(r.lx, q->rect.lx) == cell->x && max_i32(r.ly, q->rect.ly) == cell->y &&
+            box_overlaps(grid->boxes[id], q->box) && !q->fn((int32_t)id, grid->proxies[id].user, q->context)) {
             return false;
         }
-    }
+    });
     return true;
 }
 
@@ -770,9 +805,8 @@ void rc_grid_query_aabb(const rc_grid *grid, rc_aabb box, rc_grid_query_fn *fn, 
     box_query q = {grid, box, {0, 0, 0, 0}, fn, context};
     for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
         int32_t l = __builtin_ctzll(used);
-        const grid_level *level = &grid->store.levels[l];
-        q.rect = rect_of(level, box);
-        if (!visit_rect(level, q.rect, box_query_cell, &q)) {
+        q.rect = rect_of(&grid->store.levels[l], box);
+        if (!visit_rect(&grid->store, l, q.rect, box_query_cell, &q)) {
             return;
         }
     }
@@ -782,20 +816,20 @@ void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *f
     if (grid == NULL || fn == NULL || !rc_vec2_is_finite(point)) {
         return;
     }
-    for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
-        const grid_level *level = &grid->store.levels[__builtin_ctzll(used)];
-        uint32_t slot = find_cell(level, cell_coord(point.x * level->inv), cell_coord(point.y * level->inv));
-        if (slot == FREE_SLOT) {
+    const grid_store *s = &grid->store;
+    for (uint64_t used = s->used_levels; used != 0; used &= used - 1) {
+        int32_t l = __builtin_ctzll(used);
+        const grid_level *level = &s->levels[l];
+        uint32_t slot = find_cell(s, l, cell_coord(point.x * level->inv), cell_coord(point.y * level->inv));
+        if (slot == NONE) {
             continue;
         }
-        const grid_cell *cell = &level->table[slot];
-        const uint32_t *entries = &grid->store.pool[cell->offset];
-        for (uint32_t i = 0; i < cell->count; ++i) {
-            int32_t id = (int32_t)entries[i];
-            if (rc_aabb_contains_point(grid->boxes[id], point) && !fn(id, grid->proxies[id].user, context)) {
+        const grid_cell *cell = &s->table[slot];
+        FOR_EACH_ENTRY(s, cell, id, {
+            if (rc_aabb_contains_point(grid->boxes[id], point) && !fn((int32_t)id, grid->proxies[id].user, context)) {
                 return;
             }
-        }
+        });
     }
 }
 
@@ -811,12 +845,12 @@ typedef struct ray_walk {
 } ray_walk;
 
 /* Offer a proxy to the callback if the ray still reaches its box. */
-static void ray_offer(ray_walk *w, int32_t id) {
+static void ray_offer(ray_walk *w, uint32_t id) {
     const rc_grid *grid = w->grid;
     if (!segment_reaches_box(w->origin, w->translation, w->max_t, grid->boxes[id])) {
         return;
     }
-    float r = w->fn(id, grid->proxies[id].user, w->max_t, w->context);
+    float r = w->fn((int32_t)id, grid->proxies[id].user, w->max_t, w->context);
     if (r < 0.0f) {
         w->stopped = true;
     } else if (r < w->max_t) {
@@ -825,28 +859,32 @@ static void ray_offer(ray_walk *w, int32_t id) {
 }
 
 /* The fallback for walks that would be very long or leave the range of cell coordinates:
- * every occupied cell whose box the ray reaches, each proxy from its lowest cell only. */
-static bool ray_scan_level(ray_walk *w, const grid_level *level) {
+ * every occupied cell of the level, each proxy from its lowest cell only. */
+static bool ray_scan_level(ray_walk *w, int32_t level) {
     const rc_grid *grid = w->grid;
-    for (uint32_t i = 0; i < level->capacity && !w->stopped; ++i) {
-        const grid_cell *cell = &level->table[i];
-        if (cell->offset == FREE_SLOT) {
+    const grid_store *s = &grid->store;
+    for (uint32_t i = 0; i < s->capacity; ++i) {
+        const grid_cell *cell = &s->table[i];
+        if (cell->meta == 0 || cell_level(cell) != level) {
             continue;
         }
-        const uint32_t *entries = &grid->store.pool[cell->offset];
-        for (uint32_t k = 0; k < cell->count && !w->stopped; ++k) {
-            int32_t id = (int32_t)entries[k];
+        FOR_EACH_ENTRY(s, cell, id, {
             cell_rect r = grid->rects[id];
             if (r.lx == cell->x && r.ly == cell->y) {
                 ray_offer(w, id);
+                if (w->stopped) {
+                    return false;
+                }
             }
-        }
+        });
     }
-    return !w->stopped;
+    return true;
 }
 
-static bool ray_walk_level(ray_walk *w, const grid_level *level) {
+static bool ray_walk_level(ray_walk *w, int32_t l) {
     const rc_grid *grid = w->grid;
+    const grid_store *s = &grid->store;
+    const grid_level *level = &s->levels[l];
     float inv = level->inv;
     /* in cell units, where cell boundaries are the integers */
     float ox = w->origin.x * inv, oy = w->origin.y * inv;
@@ -854,36 +892,32 @@ static bool ray_walk_level(ray_walk *w, const grid_level *level) {
     float ex = ox + w->max_t * dx, ey = oy + w->max_t * dy;
     float limit = (float)(CELL_LIMIT - 2);
     if (!(fabsf(ox) < limit && fabsf(oy) < limit && fabsf(ex) < limit && fabsf(ey) < limit)) {
-        return ray_scan_level(w, level);
+        return ray_scan_level(w, l);
     }
     int32_t cx = cell_coord(ox), cy = cell_coord(oy);
-    int32_t end_x = cell_coord(ex), end_y = cell_coord(ey);
-    int64_t steps = llabs((int64_t)end_x - cx) + llabs((int64_t)end_y - cy) + 2;
+    int64_t steps = llabs((int64_t)cell_coord(ex) - cx) + llabs((int64_t)cell_coord(ey) - cy) + 2;
     if (steps > 4 * (int64_t)level->cells + 64) {
-        return ray_scan_level(w, level);
+        return ray_scan_level(w, l);
     }
     int32_t sx = dx > 0.0f ? 1 : (dx < 0.0f ? -1 : 0);
     int32_t sy = dy > 0.0f ? 1 : (dy < 0.0f ? -1 : 0);
     float inv_dx = sx != 0 ? 1.0f / dx : 0.0f;
     float inv_dy = sy != 0 ? 1.0f / dy : 0.0f;
-    int32_t px = cx, py = cy; /* the previous cell; equal to the current one at the start */
+    int32_t px = cx, py = cy; /* the previous cell */
     bool first = true;
     for (; steps > 0; --steps) {
-        uint32_t slot = find_cell(level, cx, cy);
-        if (slot != FREE_SLOT) {
-            const grid_cell *cell = &level->table[slot];
-            const uint32_t *entries = &grid->store.pool[cell->offset];
-            for (uint32_t k = 0; k < cell->count; ++k) {
-                int32_t id = (int32_t)entries[k];
+        uint32_t slot = find_cell(s, l, cx, cy);
+        if (slot != NONE) {
+            const grid_cell *cell = &s->table[slot];
+            FOR_EACH_ENTRY(s, cell, id, {
                 /* offered in the first cell of the walk inside its rectangle only */
-                if (!first && rect_contains(grid->rects[id], px, py)) {
-                    continue;
+                if (first || !rect_contains(grid->rects[id], px, py)) {
+                    ray_offer(w, id);
+                    if (w->stopped) {
+                        return false;
+                    }
                 }
-                ray_offer(w, id);
-                if (w->stopped) {
-                    return false;
-                }
-            }
+            });
         }
         /* the ray parameter at the next vertical and horizontal cell boundaries */
         float tx = sx > 0 ? ((float)(cx + 1) - ox) * inv_dx : (sx < 0 ? ((float)cx - ox) * inv_dx : INFINITY);
@@ -914,7 +948,7 @@ void rc_grid_cast_ray(const rc_grid *grid, rc_vec2 origin, rc_vec2 translation, 
     }
     ray_walk w = {grid, origin, translation, max_fraction, false, fn, context};
     for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
-        if (!ray_walk_level(&w, &grid->store.levels[__builtin_ctzll(used)])) {
+        if (!ray_walk_level(&w, __builtin_ctzll(used))) {
             return;
         }
     }
@@ -924,7 +958,7 @@ void rc_grid_cast_ray(const rc_grid *grid, rc_vec2 origin, rc_vec2 translation, 
 
 typedef struct pair_scan {
     const rc_grid *grid;
-    int32_t id;
+    uint32_t id;
     cell_rect rect; /* of the scanning proxy, on the level being scanned */
     bool all_moved; /* treat every proxy as moved */
     bool finer;     /* scanning a finer level than the proxy's own */
@@ -932,46 +966,37 @@ typedef struct pair_scan {
     void *context;
 } pair_scan;
 
-static bool moved_flag(const pair_scan *s, int32_t id) { return s->all_moved || s->grid->proxies[id].moved; }
-
 static bool pair_scan_cell(const grid_cell *cell, void *context) {
     pair_scan *s = context;
     const rc_grid *grid = s->grid;
-    const uint32_t *entries = &grid->store.pool[cell->offset];
-    int32_t me = s->id;
+    uint32_t me = s->id;
     int32_t my_level = grid->proxies[me].level;
-    for (uint32_t i = 0; i < cell->count; ++i) {
-        int32_t other = (int32_t)entries[i];
-        if (other == me) {
-            continue;
-        }
-        if (moved_flag(s, other)) {
+    FOR_EACH_ENTRY(&grid->store, cell, other, {
+        bool skip = other == me;
+        if (!skip && (s->all_moved || grid->proxies[other].moved)) {
             /* both moved: the same level reports from the lower id, across levels from the
                finer proxy, whose scan of the coarser levels finds the pair */
-            if (s->finer || (grid->proxies[other].level == my_level && other < me)) {
-                continue;
+            skip = s->finer || (grid->proxies[other].level == my_level && other < me);
+        }
+        if (!skip) {
+            cell_rect r = grid->rects[other];
+            if (max_i32(r.lx, s->rect.lx) == cell->x && max_i32(r.ly, s->rect.ly) == cell->y &&
+                box_overlaps(grid->boxes[me], grid->boxes[other])) {
+                s->fn((int32_t)me, grid->proxies[me].user, (int32_t)other, grid->proxies[other].user, s->context);
             }
         }
-        cell_rect r = grid->rects[other];
-        if (max_i32(r.lx, s->rect.lx) != cell->x || max_i32(r.ly, s->rect.ly) != cell->y) {
-            continue;
-        }
-        if (box_overlaps(grid->boxes[me], grid->boxes[other])) {
-            s->fn(me, grid->proxies[me].user, other, grid->proxies[other].user, s->context);
-        }
-    }
+    });
     return true;
 }
 
 static void scan_pairs_of(const rc_grid *grid, int32_t id, bool all_moved, rc_grid_pair_fn *fn, void *context) {
     int32_t own = grid->proxies[id].level;
-    pair_scan s = {grid, id, grid->rects[id], all_moved, false, fn, context};
+    pair_scan s = {grid, (uint32_t)id, grid->rects[id], all_moved, false, fn, context};
     for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
         int32_t l = __builtin_ctzll(used);
-        const grid_level *level = &grid->store.levels[l];
-        s.rect = l == own ? grid->rects[id] : rect_of(level, grid->boxes[id]);
+        s.rect = l == own ? grid->rects[id] : rect_of(&grid->store.levels[l], grid->boxes[id]);
         s.finer = l < own;
-        visit_rect(level, s.rect, pair_scan_cell, &s);
+        visit_rect(&grid->store, l, s.rect, pair_scan_cell, &s);
     }
 }
 
@@ -1012,20 +1037,16 @@ rc_grid_stats rc_grid_get_stats(const rc_grid *grid) {
     if (grid == NULL) {
         return st;
     }
+    const grid_store *s = &grid->store;
     st.proxies = grid->live;
     st.rebuilds = grid->rebuilds;
-    st.bytes = sizeof *grid + (size_t)grid->capacity * (sizeof(rc_aabb) + sizeof(cell_rect) + sizeof(grid_proxy)) +
-               (size_t)grid->moved_capacity * sizeof(int32_t) + (size_t)grid->store.pool_capacity * sizeof(uint32_t);
-    for (int32_t l = 0; l < LEVEL_COUNT; ++l) {
-        const grid_level *level = &grid->store.levels[l];
-        st.levels_in_use += level->proxies > 0;
-        st.cells += level->cells;
-        st.bytes += (size_t)level->capacity * sizeof(grid_cell);
-        for (uint32_t i = 0; i < level->capacity; ++i) {
-            if (level->table[i].offset != FREE_SLOT) {
-                st.entries += (int32_t)level->table[i].count;
-            }
-        }
+    st.cells = s->cells;
+    st.levels_in_use = __builtin_popcountll(s->used_levels);
+    st.bytes = sizeof *grid +
+               (size_t)grid->capacity * (sizeof(rc_aabb) + sizeof(cell_rect) + sizeof(grid_proxy) + sizeof(int32_t)) +
+               (size_t)s->capacity * sizeof(grid_cell) + (size_t)s->chunk_capacity * sizeof(grid_chunk);
+    for (uint32_t i = 0; i < s->capacity; ++i) {
+        st.entries += (int32_t)cell_count(&s->table[i]);
     }
     return st;
 }
@@ -1034,17 +1055,14 @@ void rc_grid_for_each_cell(const rc_grid *grid, rc_grid_cell_fn *fn, void *conte
     if (grid == NULL || fn == NULL) {
         return;
     }
-    for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
-        int32_t l = __builtin_ctzll(used);
-        const grid_level *level = &grid->store.levels[l];
-        for (uint32_t i = 0; i < level->capacity; ++i) {
-            const grid_cell *c = &level->table[i];
-            if (c->offset == FREE_SLOT) {
-                continue;
-            }
-            rc_aabb box = {{(float)c->x * level->size, (float)c->y * level->size},
-                           {(float)(c->x + 1) * level->size, (float)(c->y + 1) * level->size}};
-            fn(l, box, (int32_t)c->count, context);
+    const grid_store *s = &grid->store;
+    for (uint32_t i = 0; i < s->capacity; ++i) {
+        const grid_cell *c = &s->table[i];
+        if (c->meta == 0) {
+            continue;
         }
+        float size = s->levels[cell_level(c)].size;
+        rc_aabb box = {{(float)c->x * size, (float)c->y * size}, {(float)(c->x + 1) * size, (float)(c->y + 1) * size}};
+        fn(cell_level(c), box, (int32_t)cell_count(c), context);
     }
 }

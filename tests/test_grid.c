@@ -771,6 +771,50 @@ START_TEST(allocation_failure_changes_nothing) {
 }
 END_TEST
 
+START_TEST(reserved_moves_cannot_fail) {
+    /* sum the additions of a batch of moves, reserve them, then let every further allocation
+       fail: the whole batch still goes through */
+    counting c = {0, 0, 0};
+    rc_grid_def def = {0};
+    def.allocator = (rc_allocator){count_alloc, count_free, &c};
+    scene s = {rc_grid_create(&def), {NULL, NULL, NULL}, NULL, {777u}, 100.0f, 0};
+    for (int i = 0; i < 500; ++i) {
+        scene_insert(&s);
+    }
+    for (int round = 0; round < 20; ++round) {
+        rc_aabb boxes[200];
+        int32_t ids[200];
+        int32_t additions = 0;
+        for (int k = 0; k < 200; ++k) {
+            ids[k] = random_live(&s);
+            boxes[k] = uniform(&s.r) < 0.5 ? random_box(&s.r, 100.0f) : s.m.boxes[ids[k]];
+            if (uniform(&s.r) < 0.5) {
+                boxes[k].lower.x += 3.0f;
+                boxes[k].upper.x += 3.0f;
+            }
+            int32_t add = rc_grid_move_additions(s.grid, ids[k], boxes[k]);
+            EXPECT(add >= 0 && add <= 4, "a move adds %d entries", add);
+            additions += add;
+        }
+        ck_assert(rc_grid_reserve(s.grid, additions));
+        c.fail_at = c.allocations + 1; /* nothing more may be allocated */
+        for (int k = 0; k < 200; ++k) {
+            EXPECT(rc_grid_move(s.grid, ids[k], boxes[k]), "reserved move failed");
+            s.m.boxes[ids[k]] = boxes[k];
+        }
+        c.fail_at = 0;
+        rc_grid_update_pairs(s.grid, NULL, NULL);
+        check_all_pairs(s.grid, &s.m);
+    }
+    ck_assert(!rc_grid_reserve(s.grid, -1));
+    ck_assert_int_eq(rc_grid_move_additions(s.grid, -1, (rc_aabb){{0, 0}, {1, 1}}), 0);
+    rc_grid_destroy(s.grid);
+    ck_assert_int_eq(c.live_bytes, 0);
+    mirror_free(&s.m);
+    arrfree(s.moved);
+}
+END_TEST
+
 static Suite *grid_suite(void) {
     Suite *s = suite_create("grid");
     TCase *t = tcase_create("brute force");
@@ -788,6 +832,7 @@ static Suite *grid_suite(void) {
     tcase_add_test(t, extreme_coordinates);
     tcase_add_test(t, memory_is_stable_under_churn);
     tcase_add_test(t, allocation_failure_changes_nothing);
+    tcase_add_test(t, reserved_moves_cannot_fail);
     suite_add_tcase(s, t);
     return s;
 }

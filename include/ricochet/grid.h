@@ -51,6 +51,15 @@ RC_API int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user);
  * runs out (the proxy keeps its old box). */
 RC_API bool rc_grid_move(rc_grid *grid, int32_t proxy, rc_aabb box);
 
+/* How many proxy-in-cell entries moving the proxy to box would add (0 when it stays in its
+ * cells, at most 4). With rc_grid_reserve this lets a caller make a batch of moves that cannot
+ * fail: sum the additions, reserve, then move. 0 for a bad id or box. */
+RC_API int32_t rc_grid_move_additions(const rc_grid *grid, int32_t proxy, rc_aabb box);
+
+/* Make room so that moves adding up to `additions` entries in total cannot run out of memory.
+ * False (and nothing changed) when memory runs out or additions is negative. */
+RC_API bool rc_grid_reserve(rc_grid *grid, int32_t additions);
+
 /* Remove a proxy; its id may be handed out again by a later insert. False for a bad id. */
 RC_API bool rc_grid_remove(rc_grid *grid, int32_t proxy);
 
