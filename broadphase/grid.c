@@ -21,6 +21,7 @@
 
 #include "core/memory.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -833,21 +834,38 @@ void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *f
     }
 }
 
-/* ---- rays ----------------------------------------------------------------------------------- */
+/* ---- rays and swept circles ------------------------------------------------------------------ */
 
+/* A ray walk offers every proxy whose box, grown by radius on every side, the segment reaches.
+ * On a level with cells of size s it walks the cells of the centre line and looks k =
+ * ceil(radius / s) cells to either side: the first cell's (2k+1)^2 window, then at each step
+ * the strip of 2k+1 cells the window gains. A proxy is offered from the first walk cell whose
+ * window meets its rectangle: the walk cell is inside the rectangle grown by k, the previous
+ * one is not. Within a window or strip it is offered from one cell only. */
 typedef struct ray_walk {
     const rc_grid *grid;
     rc_vec2 origin, translation;
+    float radius;
     float max_t;
     bool stopped;
     rc_grid_ray_fn *fn;
     void *context;
 } ray_walk;
 
-/* Offer a proxy to the callback if the ray still reaches its box. */
+static rc_aabb grow_box(rc_aabb b, float r) {
+    rc_aabb g = {{b.lower.x - r, b.lower.y - r}, {b.upper.x + r, b.upper.y + r}};
+    return g;
+}
+
+/* Offer a proxy to the callback if the walk still reaches its grown box. The box is grown by
+ * a further few float roundings of its coordinates so that a touch at its very edge is not
+ * lost to rounding in the slab test; the callback's exact test decides. */
 static void ray_offer(ray_walk *w, uint32_t id) {
     const rc_grid *grid = w->grid;
-    if (!segment_reaches_box(w->origin, w->translation, w->max_t, grid->boxes[id])) {
+    rc_aabb b = grid->boxes[id];
+    float size = fmaxf(fmaxf(fabsf(b.lower.x), fabsf(b.upper.x)), fmaxf(fabsf(b.lower.y), fabsf(b.upper.y)));
+    float margin = w->radius + 4.0f * FLT_EPSILON * (size + w->radius);
+    if (!segment_reaches_box(w->origin, w->translation, w->max_t, grow_box(b, margin))) {
         return;
     }
     float r = w->fn((int32_t)id, grid->proxies[id].user, w->max_t, w->context);
@@ -858,8 +876,8 @@ static void ray_offer(ray_walk *w, uint32_t id) {
     }
 }
 
-/* The fallback for walks that would be very long or leave the range of cell coordinates:
- * every occupied cell of the level, each proxy from its lowest cell only. */
+/* The fallback for walks that would be very long, very wide, or leave the range of cell
+ * coordinates: every occupied cell of the level, each proxy from its lowest cell only. */
 static bool ray_scan_level(ray_walk *w, int32_t level) {
     const rc_grid *grid = w->grid;
     const grid_store *s = &grid->store;
@@ -881,37 +899,27 @@ static bool ray_scan_level(ray_walk *w, int32_t level) {
     return true;
 }
 
-static bool ray_walk_level(ray_walk *w, int32_t l) {
+static cell_rect grow_rect(cell_rect r, int32_t k) {
+    cell_rect g = {r.lx - k, r.ly - k, r.hx + k, r.hy + k};
+    return g;
+}
+
+/* Offer the proxies of the cells in `strip` (a window or the strip a step adds) that the
+ * previous walk cell's window did not reach; each once, from the strip's lowest cell in it. */
+static bool ray_visit_strip(ray_walk *w, int32_t l, cell_rect strip, bool first, int32_t px, int32_t py, int32_t k) {
     const rc_grid *grid = w->grid;
     const grid_store *s = &grid->store;
-    const grid_level *level = &s->levels[l];
-    float inv = level->inv;
-    /* in cell units, where cell boundaries are the integers */
-    float ox = w->origin.x * inv, oy = w->origin.y * inv;
-    float dx = w->translation.x * inv, dy = w->translation.y * inv;
-    float ex = ox + w->max_t * dx, ey = oy + w->max_t * dy;
-    float limit = (float)(CELL_LIMIT - 2);
-    if (!(fabsf(ox) < limit && fabsf(oy) < limit && fabsf(ex) < limit && fabsf(ey) < limit)) {
-        return ray_scan_level(w, l);
-    }
-    int32_t cx = cell_coord(ox), cy = cell_coord(oy);
-    int64_t steps = llabs((int64_t)cell_coord(ex) - cx) + llabs((int64_t)cell_coord(ey) - cy) + 2;
-    if (steps > 4 * (int64_t)level->cells + 64) {
-        return ray_scan_level(w, l);
-    }
-    int32_t sx = dx > 0.0f ? 1 : (dx < 0.0f ? -1 : 0);
-    int32_t sy = dy > 0.0f ? 1 : (dy < 0.0f ? -1 : 0);
-    float inv_dx = sx != 0 ? 1.0f / dx : 0.0f;
-    float inv_dy = sy != 0 ? 1.0f / dy : 0.0f;
-    int32_t px = cx, py = cy; /* the previous cell */
-    bool first = true;
-    for (; steps > 0; --steps) {
-        uint32_t slot = find_cell(s, l, cx, cy);
-        if (slot != NONE) {
+    for (int32_t y = strip.ly; y <= strip.hy; ++y) {
+        for (int32_t x = strip.lx; x <= strip.hx; ++x) {
+            uint32_t slot = find_cell(s, l, x, y);
+            if (slot == NONE) {
+                continue;
+            }
             const grid_cell *cell = &s->table[slot];
             FOR_EACH_ENTRY(s, cell, id, {
-                /* offered in the first cell of the walk inside its rectangle only */
-                if (first || !rect_contains(grid->rects[id], px, py)) {
+                cell_rect r = grid->rects[id];
+                if (max_i32(r.lx, strip.lx) == x && max_i32(r.ly, strip.ly) == y &&
+                    (first || !rect_contains(grow_rect(r, k), px, py))) {
                     ray_offer(w, id);
                     if (w->stopped) {
                         return false;
@@ -919,39 +927,85 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
                 }
             });
         }
+    }
+    return true;
+}
+
+static bool ray_walk_level(ray_walk *w, int32_t l) {
+    const grid_store *s = &w->grid->store;
+    const grid_level *level = &s->levels[l];
+    float inv = level->inv;
+    /* in cell units, where cell boundaries are the integers */
+    float ox = w->origin.x * inv, oy = w->origin.y * inv;
+    float dx = w->translation.x * inv, dy = w->translation.y * inv;
+    float ex = ox + w->max_t * dx, ey = oy + w->max_t * dy;
+    float reach = ceilf(w->radius * inv);
+    float limit = (float)(CELL_LIMIT / 2);
+    if (!(fabsf(ox) < limit && fabsf(oy) < limit && fabsf(ex) < limit && fabsf(ey) < limit && reach < limit)) {
+        return ray_scan_level(w, l);
+    }
+    int32_t k = (int32_t)reach;
+    int32_t cx = cell_coord(ox), cy = cell_coord(oy);
+    int64_t steps = llabs((int64_t)cell_coord(ex) - cx) + llabs((int64_t)cell_coord(ey) - cy) + 2;
+    int64_t width = 2 * (int64_t)k + 1;
+    if (width * (steps + width) > 4 * (int64_t)level->cells + 64) {
+        return ray_scan_level(w, l);
+    }
+    int32_t sx = dx > 0.0f ? 1 : (dx < 0.0f ? -1 : 0);
+    int32_t sy = dy > 0.0f ? 1 : (dy < 0.0f ? -1 : 0);
+    float inv_dx = sx != 0 ? 1.0f / dx : 0.0f;
+    float inv_dy = sy != 0 ? 1.0f / dy : 0.0f;
+    cell_rect strip = {cx - k, cy - k, cx + k, cy + k};
+    if (!ray_visit_strip(w, l, strip, true, cx, cy, k)) {
+        return false;
+    }
+    for (; steps > 0; --steps) {
         /* the ray parameter at the next vertical and horizontal cell boundaries */
         float tx = sx > 0 ? ((float)(cx + 1) - ox) * inv_dx : (sx < 0 ? ((float)cx - ox) * inv_dx : INFINITY);
         float ty = sy > 0 ? ((float)(cy + 1) - oy) * inv_dy : (sy < 0 ? ((float)cy - oy) * inv_dy : INFINITY);
-        px = cx;
-        py = cy;
-        first = false;
+        int32_t px = cx, py = cy;
         if (tx <= ty) {
             if (tx > w->max_t) {
                 break;
             }
             cx += sx;
+            strip = (cell_rect){cx + sx * k, cy - k, cx + sx * k, cy + k};
         } else {
             if (ty > w->max_t) {
                 break;
             }
             cy += sy;
+            strip = (cell_rect){cx - k, cy + sy * k, cx + k, cy + sy * k};
+        }
+        if (!ray_visit_strip(w, l, strip, false, px, py, k)) {
+            return false;
         }
     }
     return true;
 }
 
-void rc_grid_cast_ray(const rc_grid *grid, rc_vec2 origin, rc_vec2 translation, float max_fraction,
-                      rc_grid_ray_fn *fn, void *context) {
+static void cast(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
+                 rc_grid_ray_fn *fn, void *context) {
     if (grid == NULL || fn == NULL || !rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation) ||
-        !rc_is_finite(max_fraction) || max_fraction < 0.0f) {
+        !rc_is_finite(max_fraction) || max_fraction < 0.0f || !rc_is_finite(radius) || radius < 0.0f) {
         return;
     }
-    ray_walk w = {grid, origin, translation, max_fraction, false, fn, context};
+    ray_walk w = {grid, origin, translation, radius, max_fraction, false, fn, context};
     for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
         if (!ray_walk_level(&w, __builtin_ctzll(used))) {
             return;
         }
     }
+}
+
+void rc_grid_cast_ray(const rc_grid *grid, rc_vec2 origin, rc_vec2 translation, float max_fraction,
+                      rc_grid_ray_fn *fn, void *context) {
+    cast(grid, origin, 0.0f, translation, max_fraction, fn, context);
+}
+
+void rc_grid_cast_circle(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
+                         rc_grid_ray_fn *fn, void *context) {
+    cast(grid, origin, radius, translation, max_fraction, fn, context);
 }
 
 /* ---- pairs ---------------------------------------------------------------------------------- */

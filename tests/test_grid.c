@@ -215,38 +215,69 @@ static float ray_fn(int32_t proxy, int32_t user, float max_fraction, void *conte
     return t >= 0.0 ? (float)t : max_fraction;
 }
 
-static void check_ray(const rc_grid *g, const mirror *m, rc_vec2 o, rc_vec2 d) {
-    /* every box the segment reaches, once each */
+static rc_aabb grown(rc_aabb b, double r) {
+    rc_aabb g = {{(float)(b.lower.x - r), (float)(b.lower.y - r)}, {(float)(b.upper.x + r), (float)(b.upper.y + r)}};
+    return g;
+}
+
+/* A walk of a circle of radius r (0: a ray): it must offer every box that the centre's path
+ * reaches once grown by r, each once; it may also offer a box missed by no more than a few
+ * float roundings (the exact shape test decides those). */
+static void check_cast(const rc_grid *g, const mirror *m, rc_vec2 o, float r, rc_vec2 d) {
     ray_collect all = {m, o, d, NULL, false, INFINITY, -1};
-    rc_grid_cast_ray(g, o, d, 1.0f, ray_fn, &all);
+    if (r == 0.0f) {
+        rc_grid_cast_ray(g, o, d, 1.0f, ray_fn, &all);
+    } else {
+        rc_grid_cast_circle(g, o, r, d, 1.0f, ray_fn, &all);
+    }
+    sort_unique(all.ids, "cast walk");
     int32_t *want = NULL;
     double best = INFINITY;
     for (int32_t id = 0; id < arrlen(m->boxes); ++id) {
         if (!m->live[id]) {
             continue;
         }
-        double t = segment_entry_d(o, d, 1.0, m->boxes[id]);
+        double t = segment_entry_d(o, d, 1.0, grown(m->boxes[id], r));
         if (t >= 0.0) {
             arrput(want, id);
             best = t < best ? t : best;
         }
     }
-    assert_same_set(all.ids, want, "ray walk");
+    /* every wanted box offered */
+    ptrdiff_t j = 0;
+    for (ptrdiff_t i = 0; i < arrlen(want); ++i) {
+        while (j < arrlen(all.ids) && all.ids[j] < want[i]) {
+            ++j;
+        }
+        EXPECT(j < arrlen(all.ids) && all.ids[j] == want[i], "cast walk (r %g) missed proxy %d", (double)r, want[i]);
+    }
+    /* every offered box reached within rounding */
+    for (ptrdiff_t i = 0; i < arrlen(all.ids); ++i) {
+        rc_aabb b = m->boxes[all.ids[i]];
+        double size = fmax(fmax(fabs(b.lower.x), fabs(b.upper.x)), fmax(fabs(b.lower.y), fabs(b.upper.y)));
+        double slack = r + 1e-6 * (size + r);
+        EXPECT(segment_entry_d(o, d, 1.0, grown(b, slack)) >= 0.0, "cast walk offered proxy %d it does not reach",
+               all.ids[i]);
+    }
 
     /* clipping keeps the nearest: the walk may stop early but never before the nearest box */
-    ray_collect near = {m, o, d, NULL, true, INFINITY, -1};
-    rc_grid_cast_ray(g, o, d, 1.0f, ray_fn, &near);
-    if (arrlen(want) == 0) {
-        EXPECT(arrlen(near.ids) == 0, "clipped walk offered boxes the ray does not reach");
-    } else {
-        EXPECT(fabs(near.best - best) <= 1e-6 * (1.0 + best), "clipped walk found %.9g, nearest is %.9g",
-                      near.best, best);
+    if (r == 0.0f) {
+        ray_collect near = {m, o, d, NULL, true, INFINITY, -1};
+        rc_grid_cast_ray(g, o, d, 1.0f, ray_fn, &near);
+        if (arrlen(want) == 0) {
+            EXPECT(near.best == INFINITY || near.best <= 1e-6, "clipped walk found a box the ray does not reach");
+        } else {
+            EXPECT(fabs(near.best - best) <= 1e-6 * (1.0 + best), "clipped walk found %.9g, nearest is %.9g",
+                   near.best, best);
+        }
+        sort_unique(near.ids, "clipped ray walk");
+        arrfree(near.ids);
     }
-    sort_unique(near.ids, "clipped ray walk");
     arrfree(all.ids);
-    arrfree(near.ids);
     arrfree(want);
 }
+
+static void check_ray(const rc_grid *g, const mirror *m, rc_vec2 o, rc_vec2 d) { check_cast(g, m, o, 0.0f, d); }
 
 typedef struct pair_collect {
     uint64_t *keys;
@@ -400,6 +431,8 @@ static void scene_check(scene *s, int queries) {
             d.y = 0.0f; /* axis-aligned rays run along cell boundaries */
         }
         check_ray(s->grid, &s->m, o, d);
+        float radius = uniform(&s->r) < 0.5 ? range(&s->r, 0.0, 4.0) : (float)pow(2.0, -4.0 + 12.0 * uniform(&s->r));
+        check_cast(s->grid, &s->m, o, radius, d);
     }
     check_all_pairs(s->grid, &s->m);
     EXPECT(rc_grid_proxy_count(s->grid) == mirror_live_count(&s->m), "proxy count differs");

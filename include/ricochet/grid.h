@@ -83,11 +83,17 @@ RC_API void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_quer
  * reaches, at most once per proxy, roughly in order of distance (cell by cell). Return the
  * new max fraction: a value below the current one clips the ray (0 ends the walk once the
  * current cell is done), a value at or above it changes nothing, a negative value stops the
- * walk at once. */
+ * walk at once. A proxy whose box the ray misses by no more than a few float roundings may be
+ * offered too: the callback's exact test decides. */
 typedef float rc_grid_ray_fn(int32_t proxy, int32_t user, float max_fraction, void *context);
 
 RC_API void rc_grid_cast_ray(const rc_grid *grid, rc_vec2 origin, rc_vec2 translation, float max_fraction,
                              rc_grid_ray_fn *fn, void *context);
+
+/* The same walk for a circle of the given radius swept from origin along translation: every
+ * proxy whose box, grown by radius on all sides, the centre's path reaches. */
+RC_API void rc_grid_cast_circle(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation,
+                                float max_fraction, rc_grid_ray_fn *fn, void *context);
 
 typedef void rc_grid_pair_fn(int32_t proxy_a, int32_t user_a, int32_t proxy_b, int32_t user_b, void *context);
 

@@ -5,13 +5,17 @@
  *   math.h      vectors, rotations, transforms, boxes
  *   id.h        generation-checked body and shape ids
  *   geometry.h  pure geometry: rays, clipping, casts, distances, contact manifolds
+ *   grid.h      the broadphase grid, usable on its own
+ *   world.h     the world: bodies, shapes, step, queries, events
  */
 #ifndef RICOCHET_H
 #define RICOCHET_H
 
 #include "base.h"
 #include "geometry.h"
+#include "grid.h"
 #include "id.h"
 #include "math.h"
+#include "world.h"
 
 #endif

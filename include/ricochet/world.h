@@ -1,0 +1,337 @@
+/* ricochet: world.h
+ * The world: bodies carrying shapes, the step, queries and events.
+ *
+ * Units. Lengths in world units (metres suggested), time in seconds, angles in radians,
+ * mass in density * area. The defaults of the tuning values below assume metre-sized objects;
+ * a game working in pixels scales them.
+ *
+ * Ownership. The world owns every body and shape; ids are handles (see id.h). Pointers
+ * returned by event and query functions point into the world and stay valid until the next
+ * call that changes the world (step, create, destroy, set).
+ *
+ * Errors. Every function checks its arguments: NaN or infinite numbers, NULL pointers,
+ * negative counts, ids that are null, stale (destroyed) or forged, a time step that is not
+ * finite and positive. A bad call returns its error value (false, a null id, a zero vector,
+ * -1 or 0 as documented), leaves the world exactly as it was, records a message readable with
+ * rc_world_last_error, and calls the world's error callback if there is one. The library
+ * never asserts or aborts on user input. A NULL world pointer is refused the same way but has
+ * nowhere to record a message.
+ *
+ * Threads. A world is not locked. Queries (the functions taking a const rc_world *) may run
+ * concurrently with each other; nothing may run concurrently with a call that changes the
+ * world. Several worlds are independent. */
+#ifndef RICOCHET_WORLD_H
+#define RICOCHET_WORLD_H
+
+#include "geometry.h"
+#include "id.h"
+#include "math.h"
+
+RC_EXTERN_C_BEGIN
+
+typedef struct rc_world rc_world;
+
+/* ---- world ----------------------------------------------------------------------------------- */
+
+/* Called with the message of every refused call. */
+typedef void rc_error_fn(const char *message, void *user);
+
+typedef struct rc_world_def {
+    rc_vec2 gravity;              /* acceleration, units/s^2; default (0, -10) */
+    float cell_size;              /* broadphase level-0 cell size; 0 (default) chooses it from the shapes */
+    rc_allocator allocator;       /* all memory of the world comes from here; NULLs mean malloc */
+    rc_error_fn *error_fn;        /* optional */
+    void *error_user;             /* passed to error_fn */
+    bool enable_sleep;            /* bodies at rest fall asleep; default true */
+    float sleep_time;             /* seconds below the sleep speeds before sleeping; default 0.5 */
+    float sleep_linear_speed;     /* units/s; default 0.05 */
+    float sleep_angular_speed;    /* rad/s; default 0.05 */
+    float restitution_threshold;  /* approach speeds below this do not bounce; units/s; default 1 */
+    float contact_skin;           /* gap kept between a swept body and the surface it stops at; default 1e-4 */
+    int32_t body_capacity;        /* expected bodies, to size storage up front; optional */
+    int32_t shape_capacity;       /* expected shapes; optional */
+} rc_world_def;
+
+RC_API rc_world_def rc_world_default_def(void);
+
+/* A new world, or NULL when def is NULL, a value in it is out of range (non-finite gravity,
+ * negative cell size or tuning values, negative capacities) or memory runs out. */
+RC_API rc_world *rc_world_create(const rc_world_def *def);
+
+/* Destroys the world with all its bodies and shapes. NULL is ignored. */
+RC_API void rc_world_destroy(rc_world *world);
+
+/* The message of the most recent refused call, "" when there was none (or after
+ * rc_world_clear_error). Never NULL; "" for a NULL world. */
+RC_API const char *rc_world_last_error(const rc_world *world);
+RC_API void rc_world_clear_error(rc_world *world);
+
+/* Advance the world by dt seconds: integrate velocities (gravity, damping), sweep bullets and
+ * dynamic circles, move the other bodies, update the broadphase for the bodies that moved,
+ * find overlapping pairs and run the narrow phase, put bodies to sleep, and buffer this step's
+ * events. False when dt is not finite and positive (or memory runs out): then nothing moved. */
+RC_API bool rc_world_step(rc_world *world, float dt);
+
+RC_API bool rc_world_set_gravity(rc_world *world, rc_vec2 gravity);
+RC_API rc_vec2 rc_world_gravity(const rc_world *world);
+
+/* Counters for the game's overlay and for tests. */
+typedef struct rc_world_counters {
+    int32_t bodies, shapes, contacts, touching_contacts;
+    int32_t awake_bodies;
+    int32_t broadphase_proxies, broadphase_cells;
+    float cell_size;     /* level-0 cell size in use */
+    size_t bytes;        /* memory the world holds */
+    int32_t steps;       /* steps taken */
+} rc_world_counters;
+
+RC_API rc_world_counters rc_world_get_counters(const rc_world *world);
+
+/* ---- bodies --------------------------------------------------------------------------------- */
+
+typedef enum rc_body_type {
+    RC_STATIC,    /* never moves by itself; zero velocity */
+    RC_KINEMATIC, /* moves by its velocity only, pushes and is not pushed */
+    RC_DYNAMIC,   /* moves by its velocity under gravity; has mass */
+} rc_body_type;
+
+typedef struct rc_body_def {
+    rc_body_type type;        /* default RC_STATIC */
+    rc_vec2 position;         /* the body origin in the world */
+    float angle;              /* radians */
+    rc_vec2 linear_velocity;  /* of the centre of mass, units/s */
+    float angular_velocity;   /* rad/s */
+    float linear_damping;     /* 1/s, >= 0; velocity is scaled by 1 / (1 + dt * damping) each step */
+    float angular_damping;    /* 1/s, >= 0 */
+    float gravity_scale;      /* default 1 */
+    bool bullet;              /* swept every step against everything that is not a bullet */
+    int32_t max_bounces;      /* bounces per step of a swept body; 0 makes it stop at its first hit; default 8 */
+    bool awake;               /* default true */
+    bool enable_sleep;        /* default true */
+    bool fixed_rotation;      /* no rotation from contacts */
+    void *user_data;
+} rc_body_def;
+
+RC_API rc_body_def rc_body_default_def(void);
+
+/* A new body, or the null id when def is bad (unknown type, non-finite values, negative
+ * damping or bounce limit) or memory runs out. */
+RC_API rc_body_id rc_body_create(rc_world *world, const rc_body_def *def);
+
+/* Destroys the body and all its shapes; their contacts end (with end events). */
+RC_API void rc_body_destroy(rc_world *world, rc_body_id body);
+
+/* True when the id names a live body of this world. Never records an error. */
+RC_API bool rc_body_is_valid(const rc_world *world, rc_body_id body);
+
+RC_API rc_body_type rc_body_get_type(const rc_world *world, rc_body_id body);
+RC_API rc_vec2 rc_body_position(const rc_world *world, rc_body_id body);
+RC_API float rc_body_angle(const rc_world *world, rc_body_id body);
+RC_API rc_transform rc_body_transform(const rc_world *world, rc_body_id body);
+RC_API rc_vec2 rc_body_linear_velocity(const rc_world *world, rc_body_id body);
+RC_API float rc_body_angular_velocity(const rc_world *world, rc_body_id body);
+RC_API float rc_body_mass(const rc_world *world, rc_body_id body);
+RC_API float rc_body_rotational_inertia(const rc_world *world, rc_body_id body); /* about the centre of mass */
+RC_API rc_vec2 rc_body_world_center(const rc_world *world, rc_body_id body);     /* centre of mass in the world */
+RC_API float rc_body_gravity_scale(const rc_world *world, rc_body_id body);
+RC_API float rc_body_linear_damping(const rc_world *world, rc_body_id body);
+RC_API float rc_body_angular_damping(const rc_world *world, rc_body_id body);
+RC_API bool rc_body_is_bullet(const rc_world *world, rc_body_id body);
+RC_API int32_t rc_body_max_bounces(const rc_world *world, rc_body_id body);
+RC_API bool rc_body_is_awake(const rc_world *world, rc_body_id body);
+RC_API void *rc_body_user_data(const rc_world *world, rc_body_id body);
+/* Fills ids with up to capacity shape ids of the body; returns how many the body has (-1 on
+ * a bad id or a NULL ids with capacity > 0). */
+RC_API int32_t rc_body_shapes(const rc_world *world, rc_body_id body, rc_shape_id *ids, int32_t capacity);
+
+/* Setters: false on a bad id or value, nothing changed. Moving a body (transform) updates its
+ * shapes and the broadphase at once and wakes it; it is a teleport, not a sweep. */
+RC_API bool rc_body_set_transform(rc_world *world, rc_body_id body, rc_vec2 position, float angle);
+RC_API bool rc_body_set_linear_velocity(rc_world *world, rc_body_id body, rc_vec2 velocity);
+RC_API bool rc_body_set_angular_velocity(rc_world *world, rc_body_id body, float velocity);
+RC_API bool rc_body_set_type(rc_world *world, rc_body_id body, rc_body_type type);
+RC_API bool rc_body_set_gravity_scale(rc_world *world, rc_body_id body, float scale);
+RC_API bool rc_body_set_linear_damping(rc_world *world, rc_body_id body, float damping);
+RC_API bool rc_body_set_angular_damping(rc_world *world, rc_body_id body, float damping);
+RC_API bool rc_body_set_bullet(rc_world *world, rc_body_id body, bool bullet);
+RC_API bool rc_body_set_max_bounces(rc_world *world, rc_body_id body, int32_t max_bounces);
+RC_API bool rc_body_set_awake(rc_world *world, rc_body_id body, bool awake);
+RC_API bool rc_body_set_user_data(rc_world *world, rc_body_id body, void *user_data);
+/* An impulse (mass * velocity) at a world point; wakes the body. Dynamic bodies only. */
+RC_API bool rc_body_apply_linear_impulse(rc_world *world, rc_body_id body, rc_vec2 impulse, rc_vec2 point);
+
+/* ---- shapes --------------------------------------------------------------------------------- */
+
+/* Which shapes may touch: A and B collide when (A.category & B.mask) and (B.category &
+ * A.mask) are both non-zero, unless they share a non-zero group: then a positive group always
+ * collides and a negative group never does. Shapes of one body never collide. */
+typedef struct rc_filter {
+    uint32_t category_bits; /* default 1 */
+    uint32_t mask_bits;     /* default all */
+    int32_t group_index;    /* default 0 */
+} rc_filter;
+
+RC_API rc_filter rc_default_filter(void);
+
+typedef struct rc_shape_def {
+    rc_vec2 offset;           /* base transform in the body frame: offset + R(angle) * (scale.x * x, scale.y * y) */
+    float angle;
+    rc_vec2 scale;            /* default (1, 1); a circle needs |scale.x| == |scale.y| */
+    float restitution;        /* bounciness, 0..1 usually; default 0 */
+    float friction;           /* default 0.6 */
+    float rolling_resistance; /* slows rolling circles, units of torque / normal force; default 0 */
+    float density;            /* mass per unit area; default 1 */
+    bool is_sensor;           /* detects overlap, never blocks; reported by sensor events */
+    bool enable_contact_events;  /* default true */
+    bool enable_sensor_events;   /* default true */
+    bool one_sided;           /* chains: walls block from their right side only (a loop's inside is free) */
+    rc_filter filter;
+    void *user_data;
+} rc_shape_def;
+
+RC_API rc_shape_def rc_shape_default_def(void);
+
+typedef enum rc_shape_type { RC_SHAPE_TYPE_CIRCLE, RC_SHAPE_TYPE_POLYGON, RC_SHAPE_TYPE_CHAIN } rc_shape_type;
+
+/* A circle of the given radius centred on the base transform's offset; its radius scales by
+ * |scale.x|. The null id on a bad body, def or radius (not finite and positive). Adding a
+ * shape to a dynamic body recomputes its mass. */
+RC_API rc_shape_id rc_shape_create_circle(rc_world *world, rc_body_id body, const rc_shape_def *def, float radius);
+
+/* A convex polygon from count points in either winding, validated and cleaned as
+ * rc_make_polygon does; the message says why input was refused. */
+RC_API rc_shape_id rc_shape_create_polygon(rc_world *world, rc_body_id body, const rc_shape_def *def,
+                                           const rc_vec2 *points, int count);
+
+/* A box of the given half extents centred on the base transform's offset. */
+RC_API rc_shape_id rc_shape_create_box(rc_world *world, rc_body_id body, const rc_shape_def *def, float half_width,
+                                       float half_height);
+
+/* Destroys one shape; its contacts end. */
+RC_API void rc_shape_destroy(rc_world *world, rc_shape_id shape);
+
+/* True when the id names a live shape of this world. Never records an error. */
+RC_API bool rc_shape_is_valid(const rc_world *world, rc_shape_id shape);
+
+RC_API rc_body_id rc_shape_body(const rc_world *world, rc_shape_id shape);
+RC_API rc_shape_type rc_shape_get_type(const rc_world *world, rc_shape_id shape);
+RC_API rc_aabb rc_shape_aabb(const rc_world *world, rc_shape_id shape);
+/* The shape placed in the world: false on a bad id or a shape of another type. */
+RC_API bool rc_shape_world_circle(const rc_world *world, rc_shape_id shape, rc_circle *circle);
+RC_API bool rc_shape_world_polygon(const rc_world *world, rc_shape_id shape, rc_polygon *polygon);
+RC_API float rc_shape_restitution(const rc_world *world, rc_shape_id shape);
+RC_API float rc_shape_friction(const rc_world *world, rc_shape_id shape);
+RC_API float rc_shape_density(const rc_world *world, rc_shape_id shape);
+RC_API rc_filter rc_shape_filter(const rc_world *world, rc_shape_id shape);
+RC_API bool rc_shape_is_sensor(const rc_world *world, rc_shape_id shape);
+RC_API void *rc_shape_user_data(const rc_world *world, rc_shape_id shape);
+
+/* Setters: false on a bad id or value, nothing changed. */
+RC_API bool rc_shape_set_base_transform(rc_world *world, rc_shape_id shape, rc_vec2 offset, float angle, rc_vec2 scale);
+RC_API bool rc_shape_set_restitution(rc_world *world, rc_shape_id shape, float restitution);
+RC_API bool rc_shape_set_friction(rc_world *world, rc_shape_id shape, float friction);
+RC_API bool rc_shape_set_density(rc_world *world, rc_shape_id shape, float density);
+RC_API bool rc_shape_set_filter(rc_world *world, rc_shape_id shape, rc_filter filter);
+RC_API bool rc_shape_set_user_data(rc_world *world, rc_shape_id shape, void *user_data);
+
+/* A ray against this one shape (see geometry.h for the hit rules); shape and body are set. */
+RC_API bool rc_shape_cast_ray(const rc_world *world, rc_shape_id shape, rc_vec2 origin, rc_vec2 translation,
+                              rc_ray_hit *hit);
+
+/* ---- queries -------------------------------------------------------------------------------- */
+
+/* Which shapes a query sees: a shape is seen when (shape.category & mask_bits) != 0 and
+ * (category_bits & shape.mask) != 0. Sensors are never seen by ray and circle casts. */
+typedef struct rc_query_filter {
+    uint32_t category_bits; /* default 1 */
+    uint32_t mask_bits;     /* default all */
+} rc_query_filter;
+
+RC_API rc_query_filter rc_default_query_filter(void);
+
+/* The closest hit along origin + t * translation, 0 <= t <= 1, over all shapes; false on a
+ * miss or bad input (a ray of zero length hits nothing). A shape containing the origin is hit
+ * at t = 0 with started_inside. Ties at the same fraction go to the lower shape id. */
+RC_API bool rc_world_cast_ray(const rc_world *world, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit);
+RC_API bool rc_world_cast_ray_filtered(const rc_world *world, rc_vec2 origin, rc_vec2 translation,
+                                       rc_query_filter filter, rc_ray_hit *hit);
+
+/* A circle of the given radius swept from origin along translation (see geometry.h); the
+ * closest hit over all shapes. */
+RC_API bool rc_world_cast_circle(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
+                                 rc_ray_hit *hit);
+RC_API bool rc_world_cast_circle_filtered(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
+                                          rc_query_filter filter, rc_ray_hit *hit);
+
+/* For each shape hit by a cast, roughly nearest first; return what the cast should do next:
+ * -1 ignores this hit (the cast goes on as before), 0 stops the cast, a fraction in (0, 1)
+ * clips the cast to it (only nearer hits follow), 1 goes on without clipping. */
+typedef float rc_cast_fn(const rc_ray_hit *hit, void *context);
+
+/* Every shape the ray hits, once each, through fn. False on bad input. */
+RC_API bool rc_world_cast_ray_all(const rc_world *world, rc_vec2 origin, rc_vec2 translation, rc_query_filter filter,
+                                  rc_cast_fn *fn, void *context);
+RC_API bool rc_world_cast_circle_all(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
+                                     rc_query_filter filter, rc_cast_fn *fn, void *context);
+
+/* For each shape found by an overlap query; return false to stop. */
+typedef bool rc_overlap_fn(rc_shape_id shape, rc_body_id body, void *context);
+
+/* Shapes whose box overlaps the box (a fast, coarse test: the shapes themselves may not). */
+RC_API int32_t rc_world_overlap_aabb(const rc_world *world, rc_aabb box, rc_query_filter filter, rc_overlap_fn *fn,
+                                     void *context);
+/* Shapes containing the point (boundary included; sensors too). */
+RC_API int32_t rc_world_overlap_point(const rc_world *world, rc_vec2 point, rc_query_filter filter, rc_overlap_fn *fn,
+                                      void *context);
+/* Shapes overlapping the disk (an explosion radius); touching counts. */
+RC_API int32_t rc_world_overlap_circle(const rc_world *world, rc_vec2 center, float radius, rc_query_filter filter,
+                                       rc_overlap_fn *fn, void *context);
+/* The overlap queries return how many shapes they reported (fn may be NULL to just count),
+ * or -1 on bad input. */
+
+/* ---- events --------------------------------------------------------------------------------- */
+
+/* Two shapes began to touch this step. Shapes of a pair are ordered by shape id. */
+typedef struct rc_contact_begin_event {
+    rc_shape_id shape_a, shape_b;
+    rc_manifold manifold; /* normal from a to b, depth and points */
+} rc_contact_begin_event;
+
+/* Two shapes stopped touching this step, or one of them was destroyed (then its id is
+ * stale); the manifold is the last one they had. */
+typedef struct rc_contact_end_event {
+    rc_shape_id shape_a, shape_b;
+    rc_manifold manifold;
+} rc_contact_end_event;
+
+typedef struct rc_contact_events {
+    const rc_contact_begin_event *begin;
+    int32_t begin_count;
+    const rc_contact_end_event *end;
+    int32_t end_count;
+} rc_contact_events;
+
+/* A shape began or stopped overlapping a sensor. */
+typedef struct rc_sensor_event {
+    rc_shape_id sensor, visitor;
+} rc_sensor_event;
+
+typedef struct rc_sensor_events {
+    const rc_sensor_event *begin;
+    int32_t begin_count;
+    const rc_sensor_event *end;
+    int32_t end_count;
+} rc_sensor_events;
+
+/* This step's events, in the order they happened; empty before the first step and for a bad
+ * world. Shape destruction between steps adds end events to the next step's lists. */
+RC_API rc_contact_events rc_world_contact_events(const rc_world *world);
+RC_API rc_sensor_events rc_world_sensor_events(const rc_world *world);
+
+/* The shapes touching a shape now: fills up to capacity, returns how many there are, -1 on a
+ * bad id (or NULL ids with capacity > 0). */
+RC_API int32_t rc_shape_contacts(const rc_world *world, rc_shape_id shape, rc_shape_id *ids, int32_t capacity);
+
+RC_EXTERN_C_END
+
+#endif

@@ -1,0 +1,431 @@
+/* Bodies: creation, destruction, mass, getters and setters. */
+#include "world/world_internal.h"
+
+#include <string.h>
+
+rc_body_def rc_body_default_def(void) {
+    rc_body_def def;
+    memset(&def, 0, sizeof def);
+    def.type = RC_STATIC;
+    def.gravity_scale = 1.0f;
+    def.max_bounces = 8;
+    def.awake = true;
+    def.enable_sleep = true;
+    return def;
+}
+
+static bool finite_non_negative(float v) { return rc_is_finite(v) && v >= 0.0f; }
+
+rc_transform rc_body_origin_from_center(rc_vec2 center, float angle, rc_vec2 local_center) {
+    rc_transform xf;
+    xf.q = rc_rot_from_angle(angle);
+    xf.p = rc_sub(center, rc_rotate(xf.q, local_center));
+    return xf;
+}
+
+void rc_body_wake(rc_body *body) {
+    if (body->type != RC_STATIC) {
+        body->awake = true;
+        body->sleep_time = 0.0f;
+    }
+}
+
+rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
+    static const char *func = "rc_body_create";
+    if (world == NULL) {
+        return RC_NULL_BODY_ID;
+    }
+    if (def == NULL) {
+        rc_fail(world, func, "def is NULL");
+        return RC_NULL_BODY_ID;
+    }
+    if (def->type != RC_STATIC && def->type != RC_KINEMATIC && def->type != RC_DYNAMIC) {
+        rc_fail(world, func, "def.type %d is not RC_STATIC, RC_KINEMATIC or RC_DYNAMIC", (int)def->type);
+        return RC_NULL_BODY_ID;
+    }
+    if (!rc_vec2_is_finite(def->position) || !rc_is_finite(def->angle) || !rc_vec2_is_finite(def->linear_velocity) ||
+        !rc_is_finite(def->angular_velocity) || !rc_is_finite(def->gravity_scale)) {
+        rc_fail(world, func, "def has a NaN or infinite position, angle, velocity or gravity scale");
+        return RC_NULL_BODY_ID;
+    }
+    if (!finite_non_negative(def->linear_damping) || !finite_non_negative(def->angular_damping)) {
+        rc_fail(world, func, "damping must be finite and >= 0 (linear %g, angular %g)", (double)def->linear_damping,
+                (double)def->angular_damping);
+        return RC_NULL_BODY_ID;
+    }
+    if (def->max_bounces < 0) {
+        rc_fail(world, func, "def.max_bounces %d is negative", (int)def->max_bounces);
+        return RC_NULL_BODY_ID;
+    }
+    /* the step's scratch grows with the bodies, so the step itself never has to */
+    if (!rc_array_reserve(world, world->bodies, world->bodies.count + 1) ||
+        !rc_array_reserve(world, world->undo, world->bodies.count + 1)) {
+        rc_fail(world, func, "out of memory");
+        return RC_NULL_BODY_ID;
+    }
+    int32_t index;
+    uint32_t generation = 1;
+    if (world->body_free >= 0) {
+        index = world->body_free;
+        world->body_free = world->bodies.data[index].next_free;
+        generation = world->bodies.data[index].generation + 1u;
+        if (generation == 0) {
+            generation = 1;
+        }
+    } else {
+        index = world->bodies.count++;
+    }
+    rc_body *b = &world->bodies.data[index];
+    memset(b, 0, sizeof *b);
+    b->type = def->type;
+    b->angle = def->angle;
+    b->xf.q = rc_rot_from_angle(def->angle);
+    b->xf.p = def->position;
+    b->center = def->position;
+    b->local_center = rc_v2(0.0f, 0.0f);
+    if (def->type != RC_STATIC) {
+        b->linear_velocity = def->linear_velocity;
+        b->angular_velocity = def->angular_velocity;
+    }
+    b->linear_damping = def->linear_damping;
+    b->angular_damping = def->angular_damping;
+    b->gravity_scale = def->gravity_scale;
+    b->max_bounces = def->max_bounces;
+    b->first_shape = -1;
+    b->generation = generation;
+    b->next_free = -1;
+    b->in_use = true;
+    b->bullet = def->bullet && def->type == RC_DYNAMIC;
+    b->awake = def->type != RC_STATIC && def->awake;
+    b->enable_sleep = def->enable_sleep;
+    b->fixed_rotation = def->fixed_rotation;
+    b->user_data = def->user_data;
+    rc_body_update_mass(world, b);
+    world->body_live++;
+    return rc_body_id_of(world, index);
+}
+
+void rc_body_destroy(rc_world *world, rc_body_id id) {
+    rc_body *b = rc_get_body(world, id, "rc_body_destroy");
+    if (b == NULL) {
+        return;
+    }
+    while (b->first_shape >= 0) {
+        rc_shape_id sid = rc_shape_id_of(world, b->first_shape);
+        rc_shape_destroy(world, sid);
+    }
+    int32_t index = (int32_t)id.index - 1;
+    b->in_use = false;
+    b->next_free = world->body_free;
+    world->body_free = index;
+    world->body_live--;
+}
+
+bool rc_body_is_valid(const rc_world *world, rc_body_id id) {
+    if (world == NULL || id.index == 0 || id.index > (uint32_t)world->bodies.count) {
+        return false;
+    }
+    const rc_body *b = &world->bodies.data[id.index - 1];
+    return b->in_use && b->generation == id.generation;
+}
+
+/* Mass, centre and inertia from the shapes; a dynamic body without mass gets mass 1 so that it
+ * still responds to impulses (a point bullet, for one). */
+void rc_body_update_mass(rc_world *world, rc_body *b) {
+    b->mass = 0.0f;
+    b->inv_mass = 0.0f;
+    b->inertia = 0.0f;
+    b->inv_inertia = 0.0f;
+    b->local_center = rc_v2(0.0f, 0.0f);
+    if (b->type != RC_DYNAMIC) {
+        b->center = b->xf.p;
+        return;
+    }
+    float mass = 0.0f, inertia_origin = 0.0f;
+    rc_vec2 weighted = {0.0f, 0.0f};
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        const rc_shape *shape = &world->shapes.data[s];
+        if (shape->density == 0.0f || shape->type == RC_SHAPE_TYPE_CHAIN) {
+            continue;
+        }
+        rc_mass_data md = rc_geometry_mass(&shape->geom, shape->density);
+        mass += md.mass;
+        weighted = rc_mul_add(weighted, md.mass, md.center);
+        /* about the body origin, by the parallel axis theorem */
+        inertia_origin += md.rotational_inertia + md.mass * rc_dot(md.center, md.center);
+    }
+    if (mass > 0.0f) {
+        b->mass = mass;
+        b->inv_mass = 1.0f / mass;
+        b->local_center = rc_scale(b->inv_mass, weighted);
+        float inertia = inertia_origin - mass * rc_dot(b->local_center, b->local_center);
+        if (inertia > 0.0f && !b->fixed_rotation) {
+            b->inertia = inertia;
+            b->inv_inertia = 1.0f / inertia;
+        }
+    } else {
+        b->mass = 1.0f;
+        b->inv_mass = 1.0f;
+    }
+    b->center = rc_transform_point(b->xf, b->local_center);
+}
+
+void rc_body_place_shapes(rc_world *world, rc_body *b) {
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        rc_shape *shape = &world->shapes.data[s];
+        rc_geometry_place(&shape->geom, b->xf);
+        /* a proxy keeps its cells when the box stays in them; moving never fails after a
+           reserve, and a teleport reserves before it calls this */
+        rc_grid_move(world->grid, shape->proxy, shape->geom.aabb);
+    }
+}
+
+/* ---- getters ---------------------------------------------------------------------------------- */
+
+#define BODY_GETTER(ret, name, zero, expr)                                                                             \
+    ret name(const rc_world *world, rc_body_id id) {                                                                  \
+        const rc_body *b = rc_get_body(world, id, #name);                                                              \
+        if (b == NULL) {                                                                                               \
+            return zero;                                                                                               \
+        }                                                                                                              \
+        return expr;                                                                                                   \
+    }
+
+static const rc_vec2 zero_vec = {0.0f, 0.0f};
+static const rc_transform identity_xf = {{0.0f, 0.0f}, {1.0f, 0.0f}};
+
+BODY_GETTER(rc_body_type, rc_body_get_type, RC_STATIC, b->type)
+BODY_GETTER(rc_vec2, rc_body_position, zero_vec, b->xf.p)
+BODY_GETTER(float, rc_body_angle, 0.0f, b->angle)
+BODY_GETTER(rc_transform, rc_body_transform, identity_xf, b->xf)
+BODY_GETTER(rc_vec2, rc_body_linear_velocity, zero_vec, b->linear_velocity)
+BODY_GETTER(float, rc_body_angular_velocity, 0.0f, b->angular_velocity)
+BODY_GETTER(float, rc_body_mass, 0.0f, b->mass)
+BODY_GETTER(float, rc_body_rotational_inertia, 0.0f, b->inertia)
+BODY_GETTER(rc_vec2, rc_body_world_center, zero_vec, b->center)
+BODY_GETTER(float, rc_body_gravity_scale, 0.0f, b->gravity_scale)
+BODY_GETTER(float, rc_body_linear_damping, 0.0f, b->linear_damping)
+BODY_GETTER(float, rc_body_angular_damping, 0.0f, b->angular_damping)
+BODY_GETTER(bool, rc_body_is_bullet, false, b->bullet)
+BODY_GETTER(int32_t, rc_body_max_bounces, 0, b->max_bounces)
+BODY_GETTER(bool, rc_body_is_awake, false, b->awake)
+BODY_GETTER(void *, rc_body_user_data, NULL, b->user_data)
+
+int32_t rc_body_shapes(const rc_world *world, rc_body_id id, rc_shape_id *ids, int32_t capacity) {
+    const rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return -1;
+    }
+    if (capacity < 0 || (ids == NULL && capacity > 0)) {
+        return rc_fail(world, __func__, "ids is NULL with capacity %d, or capacity is negative", (int)capacity), -1;
+    }
+    int32_t n = 0;
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body, ++n) {
+        if (n < capacity) {
+            ids[n] = rc_shape_id_of(world, s);
+        }
+    }
+    return n;
+}
+
+/* ---- setters ---------------------------------------------------------------------------------- */
+
+bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, float angle) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (!rc_vec2_is_finite(position) || !rc_is_finite(angle)) {
+        return rc_fail(world, __func__, "position (%g, %g) or angle %g is not finite", (double)position.x,
+                       (double)position.y, (double)angle);
+    }
+    rc_transform xf = {position, rc_rot_from_angle(angle)};
+    /* reserve the grid moves first so that nothing can fail half way */
+    int32_t additions = 0;
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        rc_shape_geometry g = world->shapes.data[s].geom;
+        rc_geometry_place(&g, xf);
+        additions += rc_grid_move_additions(world->grid, world->shapes.data[s].proxy, g.aabb);
+    }
+    if (!rc_grid_reserve(world->grid, additions)) {
+        return rc_fail(world, __func__, "out of memory");
+    }
+    b->xf = xf;
+    b->angle = angle;
+    b->center = rc_transform_point(xf, b->local_center);
+    rc_body_place_shapes(world, b);
+    rc_body_wake(b);
+    return true;
+}
+
+bool rc_body_set_linear_velocity(rc_world *world, rc_body_id id, rc_vec2 velocity) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (!rc_vec2_is_finite(velocity)) {
+        return rc_fail(world, __func__, "velocity (%g, %g) is not finite", (double)velocity.x, (double)velocity.y);
+    }
+    if (b->type == RC_STATIC) {
+        return rc_fail(world, __func__, "a static body has no velocity");
+    }
+    b->linear_velocity = velocity;
+    if (rc_dot(velocity, velocity) > 0.0f) {
+        rc_body_wake(b);
+    }
+    return true;
+}
+
+bool rc_body_set_angular_velocity(rc_world *world, rc_body_id id, float velocity) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (!rc_is_finite(velocity)) {
+        return rc_fail(world, __func__, "angular velocity %g is not finite", (double)velocity);
+    }
+    if (b->type == RC_STATIC) {
+        return rc_fail(world, __func__, "a static body has no velocity");
+    }
+    b->angular_velocity = velocity;
+    if (velocity != 0.0f) {
+        rc_body_wake(b);
+    }
+    return true;
+}
+
+bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (type != RC_STATIC && type != RC_KINEMATIC && type != RC_DYNAMIC) {
+        return rc_fail(world, __func__, "type %d is not RC_STATIC, RC_KINEMATIC or RC_DYNAMIC", (int)type);
+    }
+    if (type == b->type) {
+        return true;
+    }
+    b->type = type;
+    if (type == RC_STATIC) {
+        b->linear_velocity = rc_v2(0.0f, 0.0f);
+        b->angular_velocity = 0.0f;
+        b->awake = false;
+    } else {
+        rc_body_wake(b);
+    }
+    if (type != RC_DYNAMIC) {
+        b->bullet = false;
+    }
+    rc_body_update_mass(world, b);
+    /* the pairs a body takes part in depend on its type: let the broadphase report them again */
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        rc_grid_move(world->grid, world->shapes.data[s].proxy, world->shapes.data[s].geom.aabb);
+    }
+    return true;
+}
+
+bool rc_body_set_gravity_scale(rc_world *world, rc_body_id id, float scale) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (!rc_is_finite(scale)) {
+        return rc_fail(world, __func__, "gravity scale %g is not finite", (double)scale);
+    }
+    b->gravity_scale = scale;
+    rc_body_wake(b);
+    return true;
+}
+
+bool rc_body_set_linear_damping(rc_world *world, rc_body_id id, float damping) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (!finite_non_negative(damping)) {
+        return rc_fail(world, __func__, "damping %g must be finite and >= 0", (double)damping);
+    }
+    b->linear_damping = damping;
+    return true;
+}
+
+bool rc_body_set_angular_damping(rc_world *world, rc_body_id id, float damping) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (!finite_non_negative(damping)) {
+        return rc_fail(world, __func__, "damping %g must be finite and >= 0", (double)damping);
+    }
+    b->angular_damping = damping;
+    return true;
+}
+
+bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (bullet && b->type != RC_DYNAMIC) {
+        return rc_fail(world, __func__, "only a dynamic body can be a bullet");
+    }
+    b->bullet = bullet;
+    return true;
+}
+
+bool rc_body_set_max_bounces(rc_world *world, rc_body_id id, int32_t max_bounces) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (max_bounces < 0) {
+        return rc_fail(world, __func__, "max_bounces %d is negative", (int)max_bounces);
+    }
+    b->max_bounces = max_bounces;
+    return true;
+}
+
+bool rc_body_set_awake(rc_world *world, rc_body_id id, bool awake) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (b->type == RC_STATIC) {
+        return awake ? rc_fail(world, __func__, "a static body cannot be awake") : true;
+    }
+    if (awake) {
+        rc_body_wake(b);
+    } else {
+        b->awake = false;
+        b->sleep_time = 0.0f;
+        b->linear_velocity = rc_v2(0.0f, 0.0f);
+        b->angular_velocity = 0.0f;
+    }
+    return true;
+}
+
+bool rc_body_set_user_data(rc_world *world, rc_body_id id, void *user_data) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    b->user_data = user_data;
+    return true;
+}
+
+bool rc_body_apply_linear_impulse(rc_world *world, rc_body_id id, rc_vec2 impulse, rc_vec2 point) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (!rc_vec2_is_finite(impulse) || !rc_vec2_is_finite(point)) {
+        return rc_fail(world, __func__, "impulse or point is not finite");
+    }
+    if (b->type != RC_DYNAMIC) {
+        return rc_fail(world, __func__, "only a dynamic body takes impulses");
+    }
+    b->linear_velocity = rc_mul_add(b->linear_velocity, b->inv_mass, impulse);
+    b->angular_velocity += b->inv_inertia * rc_cross(rc_sub(point, b->center), impulse);
+    rc_body_wake(b);
+    return true;
+}

@@ -1,0 +1,205 @@
+/* Contacts: one per pair of shapes whose boxes overlap, created when the broadphase reports
+ * the pair and destroyed when the boxes part; the narrow phase decides whether the shapes
+ * touch and the changes become begin and end events. */
+#include "world/world_internal.h"
+
+#include <string.h>
+
+static uint64_t pair_key(int32_t a, int32_t b) {
+    uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
+    return (uint64_t)lo << 32 | hi;
+}
+
+bool rc_contact_reserve(rc_world *world, int32_t extra) {
+    int32_t free_slots = 0;
+    for (int32_t c = world->contact_free; c >= 0 && free_slots < extra; c = world->contacts.data[c].next_free) {
+        ++free_slots;
+    }
+    return rc_array_reserve(world, world->contacts, world->contacts.count + (extra - free_slots)) &&
+           rc_map_reserve(&world->allocator, &world->contact_map, extra);
+}
+
+static void link_edge(rc_world *world, int32_t contact, int32_t k) {
+    rc_contact *c = &world->contacts.data[contact];
+    rc_shape *s = &world->shapes.data[c->shape[k]];
+    c->edge[k].prev = -1;
+    c->edge[k].next = s->first_contact;
+    if (s->first_contact >= 0) {
+        rc_contact *head = &world->contacts.data[s->first_contact];
+        head->edge[head->shape[0] == c->shape[k] ? 0 : 1].prev = contact;
+    }
+    s->first_contact = contact;
+}
+
+static void unlink_edge(rc_world *world, int32_t contact, int32_t k) {
+    rc_contact *c = &world->contacts.data[contact];
+    int32_t shape = c->shape[k];
+    if (c->edge[k].prev >= 0) {
+        rc_contact *p = &world->contacts.data[c->edge[k].prev];
+        p->edge[p->shape[0] == shape ? 0 : 1].next = c->edge[k].next;
+    } else {
+        world->shapes.data[shape].first_contact = c->edge[k].next;
+    }
+    if (c->edge[k].next >= 0) {
+        rc_contact *n = &world->contacts.data[c->edge[k].next];
+        n->edge[n->shape[0] == shape ? 0 : 1].prev = c->edge[k].prev;
+    }
+}
+
+int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b) {
+    int32_t index;
+    if (world->contact_free >= 0) {
+        index = world->contact_free;
+        world->contact_free = world->contacts.data[index].next_free;
+    } else {
+        index = world->contacts.count++;
+    }
+    rc_contact *c = &world->contacts.data[index];
+    memset(c, 0, sizeof *c);
+    c->shape[0] = shape_a < shape_b ? shape_a : shape_b;
+    c->shape[1] = shape_a < shape_b ? shape_b : shape_a;
+    c->in_use = true;
+    c->next_free = -1;
+    c->sensor = world->shapes.data[shape_a].sensor || world->shapes.data[shape_b].sensor;
+    link_edge(world, index, 0);
+    link_edge(world, index, 1);
+    rc_map_set(&world->contact_map, pair_key(shape_a, shape_b), index);
+    world->contact_live++;
+    return index;
+}
+
+/* Event lists grow by one; the step reserves room before it runs, shape destruction between
+ * steps reserves here and drops the event if memory is short (the contact still ends). */
+static void emit_end(rc_world *world, const rc_contact *c) {
+    const rc_shape *a = &world->shapes.data[c->shape[0]];
+    const rc_shape *b = &world->shapes.data[c->shape[1]];
+    rc_shape_id ia = rc_shape_id_of(world, c->shape[0]);
+    rc_shape_id ib = rc_shape_id_of(world, c->shape[1]);
+    if (c->sensor) {
+        if ((a->sensor ? a : b)->sensor_events &&
+            rc_array_reserve(world, world->sensor_end, world->sensor_end.count + 1)) {
+            rc_sensor_event e = {a->sensor ? ia : ib, a->sensor ? ib : ia};
+            world->sensor_end.data[world->sensor_end.count++] = e;
+        }
+    } else if (a->contact_events && b->contact_events &&
+               rc_array_reserve(world, world->contact_end, world->contact_end.count + 1)) {
+        rc_contact_end_event e = {ia, ib, c->manifold};
+        world->contact_end.data[world->contact_end.count++] = e;
+    }
+}
+
+void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end_event) {
+    rc_contact *c = &world->contacts.data[contact];
+    if (emit_end_event && c->touching) {
+        emit_end(world, c);
+    }
+    rc_map_remove(&world->contact_map, pair_key(c->shape[0], c->shape[1]));
+    unlink_edge(world, contact, 0);
+    unlink_edge(world, contact, 1);
+    c->in_use = false;
+    c->next_free = world->contact_free;
+    world->contact_free = contact;
+    world->contact_live--;
+}
+
+void rc_shape_destroy_contacts(rc_world *world, int32_t shape) {
+    while (world->shapes.data[shape].first_contact >= 0) {
+        int32_t contact = world->shapes.data[shape].first_contact;
+        rc_contact *c = &world->contacts.data[contact];
+        /* the other body may have rested on this shape: let it notice */
+        int32_t other = c->shape[0] == shape ? c->shape[1] : c->shape[0];
+        rc_body_wake(&world->bodies.data[world->shapes.data[other].body]);
+        rc_contact_destroy(world, contact, true);
+    }
+}
+
+/* Room for every event the narrow phase can emit this step: each contact changes at most once. */
+bool rc_contacts_reserve_events(rc_world *world) {
+    int32_t n = world->contact_live;
+    return rc_array_reserve(world, world->contact_begin, world->contact_begin.count + n) &&
+           rc_array_reserve(world, world->contact_end, world->contact_end.count + n) &&
+           rc_array_reserve(world, world->sensor_begin, world->sensor_begin.count + n) &&
+           rc_array_reserve(world, world->sensor_end, world->sensor_end.count + n);
+}
+
+/* A body whose state can change this step: awake and able to move. */
+static bool body_active(const rc_body *b) { return b->type != RC_STATIC && b->awake; }
+
+void rc_contacts_update(rc_world *world) {
+    for (int32_t i = 0; i < world->contacts.count; ++i) {
+        rc_contact *c = &world->contacts.data[i];
+        if (!c->in_use) {
+            continue;
+        }
+        rc_shape *a = &world->shapes.data[c->shape[0]];
+        rc_shape *b = &world->shapes.data[c->shape[1]];
+        rc_body *ba = &world->bodies.data[a->body];
+        rc_body *bb = &world->bodies.data[b->body];
+        if (!body_active(ba) && !body_active(bb)) {
+            continue; /* nothing moved: nothing changed */
+        }
+        if (!rc_aabb_overlaps(a->geom.aabb, b->geom.aabb) || !rc_shapes_should_pair(world, a, b)) {
+            rc_contact_destroy(world, i, true);
+            continue;
+        }
+        rc_manifold m;
+        bool touching = rc_geometry_collide(&a->geom, &b->geom, &m);
+        if (touching) {
+            c->manifold = m;
+        }
+        if (touching == c->touching) {
+            continue;
+        }
+        c->touching = touching;
+        rc_shape_id ia = rc_shape_id_of(world, c->shape[0]);
+        rc_shape_id ib = rc_shape_id_of(world, c->shape[1]);
+        if (touching) {
+            /* something touching a sleeping body wakes it */
+            rc_body_wake(ba);
+            rc_body_wake(bb);
+        }
+        if (c->sensor) {
+            const rc_shape *sensor = a->sensor ? a : b;
+            if (sensor->sensor_events) {
+                rc_sensor_event e = {a->sensor ? ia : ib, a->sensor ? ib : ia};
+                if (touching) {
+                    world->sensor_begin.data[world->sensor_begin.count++] = e;
+                } else {
+                    world->sensor_end.data[world->sensor_end.count++] = e;
+                }
+            }
+        } else if (a->contact_events && b->contact_events) {
+            if (touching) {
+                rc_contact_begin_event e = {ia, ib, m};
+                world->contact_begin.data[world->contact_begin.count++] = e;
+            } else {
+                rc_contact_end_event e = {ia, ib, c->manifold};
+                world->contact_end.data[world->contact_end.count++] = e;
+            }
+        }
+    }
+}
+
+int32_t rc_shape_contacts(const rc_world *world, rc_shape_id id, rc_shape_id *ids, int32_t capacity) {
+    const rc_shape *s = rc_get_shape(world, id, __func__);
+    if (s == NULL) {
+        return -1;
+    }
+    if (capacity < 0 || (ids == NULL && capacity > 0)) {
+        return rc_fail(world, __func__, "ids is NULL with capacity %d, or capacity is negative", (int)capacity), -1;
+    }
+    int32_t index = (int32_t)id.index - 1;
+    int32_t n = 0;
+    for (int32_t ci = s->first_contact; ci >= 0;) {
+        const rc_contact *c = &world->contacts.data[ci];
+        int32_t k = c->shape[0] == index ? 0 : 1;
+        if (c->touching) {
+            if (n < capacity) {
+                ids[n] = rc_shape_id_of(world, c->shape[1 - k]);
+            }
+            ++n;
+        }
+        ci = c->edge[k].next;
+    }
+    return n;
+}

@@ -1,0 +1,265 @@
+/* World queries: rays and swept circles through the grid's walk, overlaps through its box and
+ * point queries; the exact tests come from shapes/. */
+#include "world/world_internal.h"
+
+#include <string.h>
+
+rc_query_filter rc_default_query_filter(void) {
+    rc_query_filter f = {1u, UINT32_MAX};
+    return f;
+}
+
+static bool visible(const rc_shape *s, rc_query_filter filter) {
+    return (s->filter.category_bits & filter.mask_bits) != 0 && (filter.category_bits & s->filter.mask_bits) != 0;
+}
+
+/* ---- casts ------------------------------------------------------------------------------------ */
+
+typedef struct cast_context {
+    const rc_world *world;
+    rc_vec2 origin, translation;
+    float radius; /* 0 for rays */
+    rc_query_filter filter;
+    /* closest mode */
+    rc_ray_hit best;
+    int32_t best_index;
+    /* callback mode */
+    rc_cast_fn *fn;
+    void *user;
+} cast_context;
+
+static bool cast_shape(const cast_context *c, int32_t index, rc_ray_hit *hit) {
+    const rc_shape *s = &c->world->shapes.data[index];
+    if (s->sensor || !visible(s, c->filter)) {
+        return false;
+    }
+    bool found = c->radius > 0.0f ? rc_geometry_circle_cast(&s->geom, c->origin, c->radius, c->translation, hit)
+                                   : rc_geometry_ray_cast(&s->geom, c->origin, c->translation, hit);
+    if (found) {
+        hit->shape = rc_shape_id_of(c->world, index);
+        hit->body = rc_body_id_of(c->world, s->body);
+    }
+    return found;
+}
+
+static float closest_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
+    (void)proxy;
+    cast_context *c = context;
+    rc_ray_hit hit;
+    if (!cast_shape(c, user, &hit) || hit.t > max_fraction) {
+        return max_fraction;
+    }
+    if (c->best_index < 0 || hit.t < c->best.t || (hit.t == c->best.t && user < c->best_index)) {
+        c->best = hit;
+        c->best_index = user;
+    }
+    return c->best.t;
+}
+
+static bool cast_inputs_ok(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
+                           const char *func) {
+    if (world == NULL) {
+        return false;
+    }
+    if (!rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation)) {
+        return rc_fail(world, func, "origin (%g, %g) or translation (%g, %g) is not finite", (double)origin.x,
+                       (double)origin.y, (double)translation.x, (double)translation.y);
+    }
+    if (!rc_is_finite(radius) || radius < 0.0f) {
+        return rc_fail(world, func, "radius %g must be finite and >= 0", (double)radius);
+    }
+    return true;
+}
+
+static bool cast_closest(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
+                         rc_query_filter filter, rc_ray_hit *hit, const char *func) {
+    if (!cast_inputs_ok(world, origin, radius, translation, func)) {
+        return false;
+    }
+    cast_context c;
+    memset(&c, 0, sizeof c);
+    c.world = world;
+    c.origin = origin;
+    c.translation = translation;
+    c.radius = radius;
+    c.filter = filter;
+    c.best_index = -1;
+    if (radius > 0.0f) {
+        rc_grid_cast_circle(world->grid, origin, radius, translation, 1.0f, closest_fn, &c);
+    } else {
+        rc_grid_cast_ray(world->grid, origin, translation, 1.0f, closest_fn, &c);
+    }
+    if (c.best_index < 0) {
+        return false;
+    }
+    if (hit != NULL) {
+        *hit = c.best;
+    }
+    return true;
+}
+
+bool rc_world_cast_ray(const rc_world *world, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
+    return cast_closest(world, origin, 0.0f, translation, rc_default_query_filter(), hit, __func__);
+}
+
+bool rc_world_cast_ray_filtered(const rc_world *world, rc_vec2 origin, rc_vec2 translation, rc_query_filter filter,
+                                rc_ray_hit *hit) {
+    return cast_closest(world, origin, 0.0f, translation, filter, hit, __func__);
+}
+
+bool rc_world_cast_circle(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation, rc_ray_hit *hit) {
+    return cast_closest(world, origin, radius, translation, rc_default_query_filter(), hit, __func__);
+}
+
+bool rc_world_cast_circle_filtered(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
+                                   rc_query_filter filter, rc_ray_hit *hit) {
+    return cast_closest(world, origin, radius, translation, filter, hit, __func__);
+}
+
+static float each_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
+    (void)proxy;
+    cast_context *c = context;
+    rc_ray_hit hit;
+    if (!cast_shape(c, user, &hit) || hit.t > max_fraction) {
+        return max_fraction;
+    }
+    float r = c->fn(&hit, c->user);
+    if (r < 0.0f) {
+        return max_fraction; /* ignore this hit */
+    }
+    if (r == 0.0f) {
+        return -1.0f; /* stop */
+    }
+    return r < max_fraction ? r : max_fraction;
+}
+
+static bool cast_each(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
+                      rc_query_filter filter, rc_cast_fn *fn, void *user, const char *func) {
+    if (!cast_inputs_ok(world, origin, radius, translation, func)) {
+        return false;
+    }
+    if (fn == NULL) {
+        return rc_fail(world, func, "fn is NULL");
+    }
+    cast_context c;
+    memset(&c, 0, sizeof c);
+    c.world = world;
+    c.origin = origin;
+    c.translation = translation;
+    c.radius = radius;
+    c.filter = filter;
+    c.fn = fn;
+    c.user = user;
+    if (radius > 0.0f) {
+        rc_grid_cast_circle(world->grid, origin, radius, translation, 1.0f, each_fn, &c);
+    } else {
+        rc_grid_cast_ray(world->grid, origin, translation, 1.0f, each_fn, &c);
+    }
+    return true;
+}
+
+bool rc_world_cast_ray_all(const rc_world *world, rc_vec2 origin, rc_vec2 translation, rc_query_filter filter,
+                           rc_cast_fn *fn, void *context) {
+    return cast_each(world, origin, 0.0f, translation, filter, fn, context, __func__);
+}
+
+bool rc_world_cast_circle_all(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
+                              rc_query_filter filter, rc_cast_fn *fn, void *context) {
+    return cast_each(world, origin, radius, translation, filter, fn, context, __func__);
+}
+
+/* ---- overlaps --------------------------------------------------------------------------------- */
+
+typedef enum overlap_kind { OVERLAP_BOX, OVERLAP_POINT, OVERLAP_CIRCLE } overlap_kind;
+
+typedef struct overlap_context {
+    const rc_world *world;
+    overlap_kind kind;
+    rc_vec2 point; /* point, or circle centre */
+    float radius;
+    rc_query_filter filter;
+    rc_overlap_fn *fn;
+    void *user;
+    int32_t count;
+} overlap_context;
+
+static bool overlap_fn(int32_t proxy, int32_t user, void *context) {
+    (void)proxy;
+    overlap_context *c = context;
+    const rc_shape *s = &c->world->shapes.data[user];
+    if (!visible(s, c->filter)) {
+        return true;
+    }
+    if (c->kind == OVERLAP_POINT && !rc_geometry_test_point(&s->geom, c->point)) {
+        return true;
+    }
+    if (c->kind == OVERLAP_CIRCLE && rc_geometry_distance(&s->geom, c->point).distance > c->radius) {
+        return true;
+    }
+    c->count++;
+    if (c->fn == NULL) {
+        return true;
+    }
+    return c->fn(rc_shape_id_of(c->world, user), rc_body_id_of(c->world, s->body), c->user);
+}
+
+static overlap_context overlap_start(const rc_world *world, overlap_kind kind, rc_query_filter filter,
+                                     rc_overlap_fn *fn, void *user) {
+    overlap_context c;
+    memset(&c, 0, sizeof c);
+    c.world = world;
+    c.kind = kind;
+    c.filter = filter;
+    c.fn = fn;
+    c.user = user;
+    return c;
+}
+
+int32_t rc_world_overlap_aabb(const rc_world *world, rc_aabb box, rc_query_filter filter, rc_overlap_fn *fn,
+                              void *context) {
+    if (world == NULL) {
+        return -1;
+    }
+    if (!rc_aabb_is_valid(box)) {
+        return rc_fail(world, __func__, "the box is not finite or has lower > upper"), -1;
+    }
+    overlap_context c = overlap_start(world, OVERLAP_BOX, filter, fn, context);
+    rc_grid_query_aabb(world->grid, box, overlap_fn, &c);
+    return c.count;
+}
+
+int32_t rc_world_overlap_point(const rc_world *world, rc_vec2 point, rc_query_filter filter, rc_overlap_fn *fn,
+                               void *context) {
+    if (world == NULL) {
+        return -1;
+    }
+    if (!rc_vec2_is_finite(point)) {
+        return rc_fail(world, __func__, "the point is not finite"), -1;
+    }
+    overlap_context c = overlap_start(world, OVERLAP_POINT, filter, fn, context);
+    c.point = point;
+    rc_grid_query_point(world->grid, point, overlap_fn, &c);
+    return c.count;
+}
+
+int32_t rc_world_overlap_circle(const rc_world *world, rc_vec2 center, float radius, rc_query_filter filter,
+                                rc_overlap_fn *fn, void *context) {
+    if (world == NULL) {
+        return -1;
+    }
+    if (!rc_vec2_is_finite(center) || !rc_is_finite(radius) || radius < 0.0f) {
+        return rc_fail(world, __func__, "the centre is not finite or the radius %g is not finite and >= 0",
+                       (double)radius),
+               -1;
+    }
+    overlap_context c = overlap_start(world, OVERLAP_CIRCLE, filter, fn, context);
+    c.point = center;
+    c.radius = radius;
+    rc_circle disk = {center, radius};
+    rc_aabb box = rc_circle_aabb(disk);
+    if (!rc_aabb_is_valid(box)) {
+        return rc_fail(world, __func__, "the circle reaches beyond float range"), -1;
+    }
+    rc_grid_query_aabb(world->grid, box, overlap_fn, &c);
+    return c.count;
+}

@@ -1,0 +1,366 @@
+/* Shapes on bodies: creation, destruction, getters and setters, pairing rules. */
+#include "world/world_internal.h"
+
+#include <string.h>
+
+rc_filter rc_default_filter(void) {
+    rc_filter f = {1u, UINT32_MAX, 0};
+    return f;
+}
+
+rc_shape_def rc_shape_default_def(void) {
+    rc_shape_def def;
+    memset(&def, 0, sizeof def);
+    def.scale = rc_v2(1.0f, 1.0f);
+    def.friction = 0.6f;
+    def.density = 1.0f;
+    def.enable_contact_events = true;
+    def.enable_sensor_events = true;
+    def.filter = rc_default_filter();
+    return def;
+}
+
+bool rc_filters_collide(rc_filter a, rc_filter b) {
+    if (a.group_index == b.group_index && a.group_index != 0) {
+        return a.group_index > 0;
+    }
+    return (a.category_bits & b.mask_bits) != 0 && (b.category_bits & a.mask_bits) != 0;
+}
+
+bool rc_shapes_should_pair(const rc_world *world, const rc_shape *a, const rc_shape *b) {
+    if (a->body == b->body || (a->sensor && b->sensor)) {
+        return false;
+    }
+    const rc_body *ba = &world->bodies.data[a->body];
+    const rc_body *bb = &world->bodies.data[b->body];
+    /* something must be able to move into something: at least one dynamic body, or a sensor
+       watching a kinematic body */
+    bool dynamic = ba->type == RC_DYNAMIC || bb->type == RC_DYNAMIC;
+    bool sensor_sees_kinematic = (a->sensor && bb->type == RC_KINEMATIC) || (b->sensor && ba->type == RC_KINEMATIC);
+    if (!dynamic && !sensor_sees_kinematic) {
+        return false;
+    }
+    return rc_filters_collide(a->filter, b->filter);
+}
+
+static bool check_def(rc_world *world, const rc_shape_def *def, const char *func) {
+    if (def == NULL) {
+        return rc_fail(world, func, "def is NULL");
+    }
+    if (!rc_is_finite(def->restitution) || def->restitution < 0.0f || !rc_is_finite(def->friction) ||
+        def->friction < 0.0f || !rc_is_finite(def->density) || def->density < 0.0f ||
+        !rc_is_finite(def->rolling_resistance) || def->rolling_resistance < 0.0f) {
+        return rc_fail(world, func,
+                       "restitution %g, friction %g, density %g and rolling resistance %g must be finite and >= 0",
+                       (double)def->restitution, (double)def->friction, (double)def->density,
+                       (double)def->rolling_resistance);
+    }
+    return true;
+}
+
+static rc_base_transform base_of(const rc_shape_def *def) {
+    rc_base_transform base = {def->offset, def->angle, def->scale};
+    return base;
+}
+
+/* Put a shape with ready geometry onto a body: slot, broadphase proxy, body list, mass. */
+static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, const rc_shape_def *def,
+                          const rc_shape_geometry *geom, rc_shape_type type, const char *func) {
+    rc_shape_geometry placed = *geom;
+    rc_geometry_place(&placed, body->xf);
+    if (!rc_aabb_is_valid(placed.aabb)) {
+        rc_fail(world, func, "the shape placed on its body reaches beyond float range");
+        return RC_NULL_SHAPE_ID;
+    }
+    if (!rc_array_reserve(world, world->shapes, world->shapes.count + 1) ||
+        !rc_array_reserve(world, world->moved_shapes, world->shapes.count + 1) ||
+        !rc_array_reserve(world, world->moved_boxes, world->shapes.count + 1)) {
+        rc_fail(world, func, "out of memory");
+        return RC_NULL_SHAPE_ID;
+    }
+    int32_t index = world->shape_free >= 0 ? world->shape_free : world->shapes.count;
+    int32_t proxy = rc_grid_insert(world->grid, placed.aabb, index);
+    if (proxy < 0) {
+        rc_fail(world, func, "out of memory");
+        return RC_NULL_SHAPE_ID;
+    }
+    uint32_t generation = 1;
+    if (world->shape_free >= 0) {
+        world->shape_free = world->shapes.data[index].next_free;
+        generation = world->shapes.data[index].generation + 1u;
+        if (generation == 0) {
+            generation = 1;
+        }
+    } else {
+        world->shapes.count++;
+    }
+    rc_shape *s = &world->shapes.data[index];
+    memset(s, 0, sizeof *s);
+    s->geom = placed;
+    s->body = (int32_t)body_id.index - 1;
+    s->proxy = proxy;
+    s->first_contact = -1;
+    s->generation = generation;
+    s->next_free = -1;
+    s->restitution = def->restitution;
+    s->friction = def->friction;
+    s->rolling_resistance = def->rolling_resistance;
+    s->density = def->density;
+    s->filter = def->filter;
+    s->type = type;
+    s->in_use = true;
+    s->sensor = def->is_sensor;
+    s->contact_events = def->enable_contact_events;
+    s->sensor_events = def->enable_sensor_events;
+    s->one_sided = def->one_sided;
+    s->user_data = def->user_data;
+    s->prev_in_body = -1;
+    s->next_in_body = body->first_shape;
+    if (body->first_shape >= 0) {
+        world->shapes.data[body->first_shape].prev_in_body = index;
+    }
+    body->first_shape = index;
+    body->shape_count++;
+    world->shape_live++;
+    rc_body_update_mass(world, body);
+    rc_body_wake(body);
+    return rc_shape_id_of(world, index);
+}
+
+rc_shape_id rc_shape_create_circle(rc_world *world, rc_body_id body_id, const rc_shape_def *def, float radius) {
+    static const char *func = "rc_shape_create_circle";
+    rc_body *body = rc_get_body(world, body_id, func);
+    if (body == NULL || !check_def(world, def, func)) {
+        return RC_NULL_SHAPE_ID;
+    }
+    rc_shape_geometry geom;
+    const char *error = rc_geometry_init_circle(&geom, radius, base_of(def));
+    if (error != NULL) {
+        rc_fail(world, func, "%s (radius %g)", error, (double)radius);
+        return RC_NULL_SHAPE_ID;
+    }
+    return attach(world, body_id, body, def, &geom, RC_SHAPE_TYPE_CIRCLE, func);
+}
+
+static rc_shape_id create_polygon_shape(rc_world *world, rc_body_id body_id, rc_body *body, const rc_shape_def *def,
+                                        const rc_polygon *local, const char *func) {
+    rc_shape_geometry geom;
+    const char *error = rc_geometry_init_polygon(&geom, local, base_of(def));
+    if (error != NULL) {
+        rc_fail(world, func, "%s", error);
+        return RC_NULL_SHAPE_ID;
+    }
+    return attach(world, body_id, body, def, &geom, RC_SHAPE_TYPE_POLYGON, func);
+}
+
+rc_shape_id rc_shape_create_polygon(rc_world *world, rc_body_id body_id, const rc_shape_def *def,
+                                    const rc_vec2 *points, int count) {
+    static const char *func = "rc_shape_create_polygon";
+    rc_body *body = rc_get_body(world, body_id, func);
+    if (body == NULL || !check_def(world, def, func)) {
+        return RC_NULL_SHAPE_ID;
+    }
+    rc_polygon local;
+    rc_polygon_error pe = rc_make_polygon(points, count, &local);
+    if (pe != RC_POLYGON_OK) {
+        rc_fail(world, func, "%s (count %d)", rc_polygon_error_string(pe), count);
+        return RC_NULL_SHAPE_ID;
+    }
+    return create_polygon_shape(world, body_id, body, def, &local, func);
+}
+
+rc_shape_id rc_shape_create_box(rc_world *world, rc_body_id body_id, const rc_shape_def *def, float half_width,
+                                float half_height) {
+    static const char *func = "rc_shape_create_box";
+    rc_body *body = rc_get_body(world, body_id, func);
+    if (body == NULL || !check_def(world, def, func)) {
+        return RC_NULL_SHAPE_ID;
+    }
+    rc_polygon local = rc_make_box(half_width, half_height);
+    if (local.count == 0) {
+        rc_fail(world, func, "half extents (%g, %g) must be finite and > 0", (double)half_width, (double)half_height);
+        return RC_NULL_SHAPE_ID;
+    }
+    return create_polygon_shape(world, body_id, body, def, &local, func);
+}
+
+void rc_shape_destroy(rc_world *world, rc_shape_id id) {
+    rc_shape *s = rc_get_shape(world, id, "rc_shape_destroy");
+    if (s == NULL) {
+        return;
+    }
+    int32_t index = (int32_t)id.index - 1;
+    rc_shape_destroy_contacts(world, index);
+    rc_grid_remove(world->grid, s->proxy);
+    rc_body *body = &world->bodies.data[s->body];
+    if (s->prev_in_body >= 0) {
+        world->shapes.data[s->prev_in_body].next_in_body = s->next_in_body;
+    } else {
+        body->first_shape = s->next_in_body;
+    }
+    if (s->next_in_body >= 0) {
+        world->shapes.data[s->next_in_body].prev_in_body = s->prev_in_body;
+    }
+    body->shape_count--;
+    s->in_use = false;
+    s->next_free = world->shape_free;
+    world->shape_free = index;
+    world->shape_live--;
+    rc_body_update_mass(world, body);
+    rc_body_wake(body);
+}
+
+bool rc_shape_is_valid(const rc_world *world, rc_shape_id id) {
+    if (world == NULL || id.index == 0 || id.index > (uint32_t)world->shapes.count) {
+        return false;
+    }
+    const rc_shape *s = &world->shapes.data[id.index - 1];
+    return s->in_use && s->generation == id.generation;
+}
+
+/* ---- getters ---------------------------------------------------------------------------------- */
+
+#define SHAPE_GETTER(ret, name, zero, expr)                                                                            \
+    ret name(const rc_world *world, rc_shape_id id) {                                                                 \
+        const rc_shape *s = rc_get_shape(world, id, #name);                                                            \
+        if (s == NULL) {                                                                                               \
+            return zero;                                                                                               \
+        }                                                                                                              \
+        return expr;                                                                                                   \
+    }
+
+static const rc_aabb zero_box = {{0.0f, 0.0f}, {0.0f, 0.0f}};
+static const rc_filter zero_filter = {0u, 0u, 0};
+
+SHAPE_GETTER(rc_body_id, rc_shape_body, RC_NULL_BODY_ID, rc_body_id_of(world, s->body))
+SHAPE_GETTER(rc_shape_type, rc_shape_get_type, RC_SHAPE_TYPE_CIRCLE, s->type)
+SHAPE_GETTER(rc_aabb, rc_shape_aabb, zero_box, s->geom.aabb)
+SHAPE_GETTER(float, rc_shape_restitution, 0.0f, s->restitution)
+SHAPE_GETTER(float, rc_shape_friction, 0.0f, s->friction)
+SHAPE_GETTER(float, rc_shape_density, 0.0f, s->density)
+SHAPE_GETTER(rc_filter, rc_shape_filter, zero_filter, s->filter)
+SHAPE_GETTER(bool, rc_shape_is_sensor, false, s->sensor)
+SHAPE_GETTER(void *, rc_shape_user_data, NULL, s->user_data)
+
+bool rc_shape_world_circle(const rc_world *world, rc_shape_id id, rc_circle *circle) {
+    const rc_shape *s = rc_get_shape(world, id, __func__);
+    if (s == NULL) {
+        return false;
+    }
+    if (circle == NULL || s->type != RC_SHAPE_TYPE_CIRCLE) {
+        return rc_fail(world, __func__, circle == NULL ? "circle is NULL" : "the shape is not a circle");
+    }
+    *circle = s->geom.world.circle;
+    return true;
+}
+
+bool rc_shape_world_polygon(const rc_world *world, rc_shape_id id, rc_polygon *polygon) {
+    const rc_shape *s = rc_get_shape(world, id, __func__);
+    if (s == NULL) {
+        return false;
+    }
+    if (polygon == NULL || s->type != RC_SHAPE_TYPE_POLYGON) {
+        return rc_fail(world, __func__, polygon == NULL ? "polygon is NULL" : "the shape is not a polygon");
+    }
+    *polygon = s->geom.world.polygon;
+    return true;
+}
+
+/* ---- setters ---------------------------------------------------------------------------------- */
+
+bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset, float angle, rc_vec2 scale) {
+    rc_shape *s = rc_get_shape(world, id, __func__);
+    if (s == NULL) {
+        return false;
+    }
+    if (s->type == RC_SHAPE_TYPE_CHAIN) {
+        return rc_fail(world, __func__, "a chain has no base transform to set");
+    }
+    rc_shape_geometry next = s->geom;
+    rc_base_transform base = {offset, angle, scale};
+    const char *error = rc_geometry_set_base(&next, base);
+    if (error != NULL) {
+        return rc_fail(world, __func__, "%s", error);
+    }
+    rc_body *body = &world->bodies.data[s->body];
+    rc_geometry_place(&next, body->xf);
+    if (!rc_aabb_is_valid(next.aabb)) {
+        return rc_fail(world, __func__, "the shape placed on its body reaches beyond float range");
+    }
+    if (!rc_grid_move(world->grid, s->proxy, next.aabb)) {
+        return rc_fail(world, __func__, "out of memory");
+    }
+    s->geom = next;
+    rc_body_update_mass(world, body);
+    rc_body_wake(body);
+    return true;
+}
+
+static bool set_material(rc_world *world, rc_shape_id id, float value, int which, const char *func) {
+    rc_shape *s = rc_get_shape(world, id, func);
+    if (s == NULL) {
+        return false;
+    }
+    if (!rc_is_finite(value) || value < 0.0f) {
+        return rc_fail(world, func, "%g must be finite and >= 0", (double)value);
+    }
+    switch (which) {
+    case 0:
+        s->restitution = value;
+        break;
+    case 1:
+        s->friction = value;
+        break;
+    default:
+        s->density = value;
+        rc_body_update_mass(world, &world->bodies.data[s->body]);
+        break;
+    }
+    return true;
+}
+
+bool rc_shape_set_restitution(rc_world *world, rc_shape_id id, float v) { return set_material(world, id, v, 0, __func__); }
+bool rc_shape_set_friction(rc_world *world, rc_shape_id id, float v) { return set_material(world, id, v, 1, __func__); }
+bool rc_shape_set_density(rc_world *world, rc_shape_id id, float v) { return set_material(world, id, v, 2, __func__); }
+
+bool rc_shape_set_filter(rc_world *world, rc_shape_id id, rc_filter filter) {
+    rc_shape *s = rc_get_shape(world, id, __func__);
+    if (s == NULL) {
+        return false;
+    }
+    s->filter = filter;
+    /* pairs that the old filter refused may now form, and contacts the new one refuses end at
+       the next step: have the broadphase report this shape's pairs again */
+    rc_grid_move(world->grid, s->proxy, s->geom.aabb);
+    rc_body_wake(&world->bodies.data[s->body]);
+    return true;
+}
+
+bool rc_shape_set_user_data(rc_world *world, rc_shape_id id, void *user_data) {
+    rc_shape *s = rc_get_shape(world, id, __func__);
+    if (s == NULL) {
+        return false;
+    }
+    s->user_data = user_data;
+    return true;
+}
+
+bool rc_shape_cast_ray(const rc_world *world, rc_shape_id id, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
+    const rc_shape *s = rc_get_shape(world, id, __func__);
+    if (s == NULL) {
+        return false;
+    }
+    if (!rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation)) {
+        return rc_fail(world, __func__, "origin or translation is not finite");
+    }
+    rc_ray_hit h;
+    if (!rc_geometry_ray_cast(&s->geom, origin, translation, &h)) {
+        return false;
+    }
+    h.shape = id;
+    h.body = rc_body_id_of(world, s->body);
+    if (hit != NULL) {
+        *hit = h;
+    }
+    return true;
+}

@@ -1,0 +1,255 @@
+/* The world itself: creation, destruction, errors, ids, counters. */
+#include "world/world_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+rc_world_def rc_world_default_def(void) {
+    rc_world_def def;
+    memset(&def, 0, sizeof def);
+    def.gravity = rc_v2(0.0f, -10.0f);
+    def.enable_sleep = true;
+    def.sleep_time = 0.5f;
+    def.sleep_linear_speed = 0.05f;
+    def.sleep_angular_speed = 0.05f;
+    def.restitution_threshold = 1.0f;
+    def.contact_skin = 1.0e-4f;
+    return def;
+}
+
+static bool non_negative(float v) { return rc_is_finite(v) && v >= 0.0f; }
+
+rc_world *rc_world_create(const rc_world_def *def) {
+    if (def == NULL || !rc_vec2_is_finite(def->gravity) || !non_negative(def->cell_size) ||
+        !non_negative(def->sleep_time) || !non_negative(def->sleep_linear_speed) ||
+        !non_negative(def->sleep_angular_speed) || !non_negative(def->restitution_threshold) ||
+        !non_negative(def->contact_skin) || def->body_capacity < 0 || def->shape_capacity < 0) {
+        return NULL;
+    }
+    rc_allocator allocator = rc_mem_resolve(def->allocator);
+    rc_world *world = rc_mem_alloc(&allocator, sizeof *world);
+    if (world == NULL) {
+        return NULL;
+    }
+    memset(world, 0, sizeof *world);
+    world->allocator = allocator;
+    world->def = *def;
+    world->def.allocator = allocator;
+    world->body_free = -1;
+    world->shape_free = -1;
+    world->contact_free = -1;
+    rc_grid_def grid_def = rc_grid_default_def();
+    grid_def.cell_size = def->cell_size;
+    grid_def.allocator = allocator;
+    world->grid = rc_grid_create(&grid_def);
+    bool ok = world->grid != NULL;
+    ok = ok && rc_array_reserve(world, world->bodies, def->body_capacity);
+    ok = ok && rc_array_reserve(world, world->undo, def->body_capacity);
+    ok = ok && rc_array_reserve(world, world->shapes, def->shape_capacity);
+    ok = ok && rc_array_reserve(world, world->moved_shapes, def->shape_capacity);
+    ok = ok && rc_array_reserve(world, world->moved_boxes, def->shape_capacity);
+    if (!ok) {
+        rc_world_destroy(world);
+        return NULL;
+    }
+    return world;
+}
+
+void rc_world_destroy(rc_world *world) {
+    if (world == NULL) {
+        return;
+    }
+    rc_grid_destroy(world->grid);
+    rc_array_free(world, world->bodies);
+    rc_array_free(world, world->shapes);
+    rc_array_free(world, world->contacts);
+    rc_map_free(&world->allocator, &world->contact_map);
+    rc_array_free(world, world->contact_begin);
+    rc_array_free(world, world->contact_end);
+    rc_array_free(world, world->sensor_begin);
+    rc_array_free(world, world->sensor_end);
+    rc_array_free(world, world->undo);
+    rc_array_free(world, world->moved_shapes);
+    rc_array_free(world, world->moved_boxes);
+    rc_array_free(world, world->new_contacts);
+    rc_allocator allocator = world->allocator;
+    rc_mem_free(&allocator, world, sizeof *world);
+}
+
+bool rc_fail(const rc_world *world, const char *func, const char *fmt, ...) {
+    if (world == NULL) {
+        return false;
+    }
+    /* the message buffer is the one thing a refused call on a const world writes */
+    rc_world *w = (rc_world *)world;
+    int n = snprintf(w->last_error, sizeof w->last_error, "%s: ", func);
+    if (n < 0 || (size_t)n >= sizeof w->last_error) {
+        n = 0;
+    }
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(w->last_error + n, sizeof w->last_error - (size_t)n, fmt, args);
+    va_end(args);
+    if (w->def.error_fn != NULL) {
+        w->def.error_fn(w->last_error, w->def.error_user);
+    }
+    return false;
+}
+
+const char *rc_world_last_error(const rc_world *world) { return world != NULL ? world->last_error : ""; }
+
+void rc_world_clear_error(rc_world *world) {
+    if (world != NULL) {
+        world->last_error[0] = '\0';
+    }
+}
+
+rc_body *rc_get_body(const rc_world *world, rc_body_id id, const char *func) {
+    if (world == NULL) {
+        return NULL;
+    }
+    if (rc_body_id_is_null(id)) {
+        rc_fail(world, func, "the body id is null");
+        return NULL;
+    }
+    int32_t index = (int32_t)id.index - 1;
+    if (id.index == 0 || id.index > (uint32_t)world->bodies.count || !world->bodies.data[index].in_use ||
+        world->bodies.data[index].generation != id.generation) {
+        rc_fail(world, func, "body id {%u, %u} names no live body (destroyed, or not from this world)", id.index,
+                id.generation);
+        return NULL;
+    }
+    return &world->bodies.data[index];
+}
+
+rc_shape *rc_get_shape(const rc_world *world, rc_shape_id id, const char *func) {
+    if (world == NULL) {
+        return NULL;
+    }
+    if (rc_shape_id_is_null(id)) {
+        rc_fail(world, func, "the shape id is null");
+        return NULL;
+    }
+    int32_t index = (int32_t)id.index - 1;
+    if (id.index == 0 || id.index > (uint32_t)world->shapes.count || !world->shapes.data[index].in_use ||
+        world->shapes.data[index].generation != id.generation) {
+        rc_fail(world, func, "shape id {%u, %u} names no live shape (destroyed, or not from this world)", id.index,
+                id.generation);
+        return NULL;
+    }
+    return &world->shapes.data[index];
+}
+
+rc_body_id rc_body_id_of(const rc_world *world, int32_t index) {
+    rc_body_id id = {(uint32_t)index + 1u, world->bodies.data[index].generation};
+    return id;
+}
+
+rc_shape_id rc_shape_id_of(const rc_world *world, int32_t index) {
+    rc_shape_id id = {(uint32_t)index + 1u, world->shapes.data[index].generation};
+    return id;
+}
+
+bool rc_world_set_gravity(rc_world *world, rc_vec2 gravity) {
+    if (world == NULL) {
+        return false;
+    }
+    if (!rc_vec2_is_finite(gravity)) {
+        return rc_fail(world, __func__, "gravity (%g, %g) is not finite", (double)gravity.x, (double)gravity.y);
+    }
+    world->def.gravity = gravity;
+    for (int32_t i = 0; i < world->bodies.count; ++i) {
+        if (world->bodies.data[i].in_use && world->bodies.data[i].type == RC_DYNAMIC) {
+            rc_body_wake(&world->bodies.data[i]);
+        }
+    }
+    return true;
+}
+
+rc_vec2 rc_world_gravity(const rc_world *world) { return world != NULL ? world->def.gravity : rc_v2(0.0f, 0.0f); }
+
+rc_world_counters rc_world_get_counters(const rc_world *world) {
+    rc_world_counters c;
+    memset(&c, 0, sizeof c);
+    if (world == NULL) {
+        return c;
+    }
+    c.bodies = world->body_live;
+    c.shapes = world->shape_live;
+    c.contacts = world->contact_live;
+    for (int32_t i = 0; i < world->contacts.count; ++i) {
+        c.touching_contacts += world->contacts.data[i].in_use && world->contacts.data[i].touching;
+    }
+    for (int32_t i = 0; i < world->bodies.count; ++i) {
+        const rc_body *b = &world->bodies.data[i];
+        c.awake_bodies += b->in_use && b->type != RC_STATIC && b->awake;
+    }
+    rc_grid_stats gs = rc_grid_get_stats(world->grid);
+    c.broadphase_proxies = gs.proxies;
+    c.broadphase_cells = gs.cells;
+    c.cell_size = rc_grid_cell_size(world->grid);
+    c.bytes = sizeof *world + gs.bytes + sizeof(rc_body) * (size_t)world->bodies.capacity +
+              sizeof(rc_shape) * (size_t)world->shapes.capacity + sizeof(rc_contact) * (size_t)world->contacts.capacity +
+              sizeof(rc_map_slot) * world->contact_map.capacity +
+              sizeof(rc_contact_begin_event) * (size_t)world->contact_begin.capacity +
+              sizeof(rc_contact_end_event) * (size_t)world->contact_end.capacity +
+              sizeof(rc_sensor_event) * (size_t)(world->sensor_begin.capacity + world->sensor_end.capacity) +
+              sizeof(rc_body_undo) * (size_t)world->undo.capacity +
+              (sizeof(int32_t) + sizeof(rc_aabb)) * (size_t)world->moved_shapes.capacity +
+              sizeof(int32_t) * (size_t)world->new_contacts.capacity;
+    c.steps = world->steps;
+    return c;
+}
+
+/* ---- event buffers ---------------------------------------------------------------------------- */
+
+/* Drop what the last step published; keep what was added since (end events of shapes
+ * destroyed between steps). */
+#define DROP_PUBLISHED(array, published)                                                                               \
+    do {                                                                                                               \
+        int32_t keep_ = (array).count - (published);                                                                   \
+        if ((published) > 0 && keep_ > 0) {                                                                            \
+            memmove((array).data, (array).data + (published), sizeof(*(array).data) * (size_t)keep_);                  \
+        }                                                                                                              \
+        (array).count = keep_;                                                                                         \
+    } while (0)
+
+void rc_events_begin_step(rc_world *world) {
+    DROP_PUBLISHED(world->contact_begin, world->published[0]);
+    DROP_PUBLISHED(world->contact_end, world->published[1]);
+    DROP_PUBLISHED(world->sensor_begin, world->published[2]);
+    DROP_PUBLISHED(world->sensor_end, world->published[3]);
+    memset(world->published, 0, sizeof world->published);
+}
+
+void rc_events_end_step(rc_world *world) {
+    world->published[0] = world->contact_begin.count;
+    world->published[1] = world->contact_end.count;
+    world->published[2] = world->sensor_begin.count;
+    world->published[3] = world->sensor_end.count;
+}
+
+rc_contact_events rc_world_contact_events(const rc_world *world) {
+    rc_contact_events e;
+    memset(&e, 0, sizeof e);
+    if (world != NULL) {
+        e.begin = world->contact_begin.data;
+        e.begin_count = world->contact_begin.count;
+        e.end = world->contact_end.data;
+        e.end_count = world->contact_end.count;
+    }
+    return e;
+}
+
+rc_sensor_events rc_world_sensor_events(const rc_world *world) {
+    rc_sensor_events e;
+    memset(&e, 0, sizeof e);
+    if (world != NULL) {
+        e.begin = world->sensor_begin.data;
+        e.begin_count = world->sensor_begin.count;
+        e.end = world->sensor_end.data;
+        e.end_count = world->sensor_end.count;
+    }
+    return e;
+}
