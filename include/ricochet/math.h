@@ -50,7 +50,9 @@ RC_INLINE rc_vec2 rc_v2(float x, float y) {
 }
 RC_INLINE rc_vec2 rc_add(rc_vec2 a, rc_vec2 b) { return rc_v2(a.x + b.x, a.y + b.y); }
 RC_INLINE rc_vec2 rc_sub(rc_vec2 a, rc_vec2 b) { return rc_v2(a.x - b.x, a.y - b.y); }
-RC_INLINE rc_vec2 rc_neg(rc_vec2 a) { return rc_v2(-a.x, -a.y); }
+/* Negation and the perpendiculars subtract from +0 so that a zero component stays +0 (a normal
+ * of (-1, -0) prints badly and compares equal anyway). */
+RC_INLINE rc_vec2 rc_neg(rc_vec2 a) { return rc_v2(0.0f - a.x, 0.0f - a.y); }
 /* s * v */
 RC_INLINE rc_vec2 rc_scale(float s, rc_vec2 v) { return rc_v2(s * v.x, s * v.y); }
 /* a + s * b */
@@ -59,9 +61,9 @@ RC_INLINE float rc_dot(rc_vec2 a, rc_vec2 b) { return a.x * b.x + a.y * b.y; }
 /* z of the 3D cross product: positive when b lies counter-clockwise of a. */
 RC_INLINE float rc_cross(rc_vec2 a, rc_vec2 b) { return a.x * b.y - a.y * b.x; }
 /* a rotated by +90 degrees */
-RC_INLINE rc_vec2 rc_left_perp(rc_vec2 a) { return rc_v2(-a.y, a.x); }
+RC_INLINE rc_vec2 rc_left_perp(rc_vec2 a) { return rc_v2(0.0f - a.y, a.x); }
 /* a rotated by -90 degrees: the outward normal direction of an edge of a counter-clockwise polygon */
-RC_INLINE rc_vec2 rc_right_perp(rc_vec2 a) { return rc_v2(a.y, -a.x); }
+RC_INLINE rc_vec2 rc_right_perp(rc_vec2 a) { return rc_v2(a.y, 0.0f - a.x); }
 RC_INLINE float rc_length_squared(rc_vec2 a) { return a.x * a.x + a.y * a.y; }
 RC_INLINE float rc_length(rc_vec2 a) { return sqrtf(a.x * a.x + a.y * a.y); }
 RC_INLINE float rc_distance(rc_vec2 a, rc_vec2 b) { return rc_length(rc_sub(b, a)); }
