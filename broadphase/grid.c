@@ -33,12 +33,21 @@
 #define CHUNK_ENTRIES 7
 #define SIZE_BINS 64
 #define FIRST_SIZE_CHECK 64
+#define WINDOW_MAX_CELLS (1 << 24)
 
 typedef struct cell_rect {
     int32_t lx, ly, hx, hy;
 } cell_rect;
 
-/* 32 bytes: a table slot is free when count is 0. */
+/* A proxy's box and the rectangle of cells it covers on its level: what every query reads,
+ * together in one 32-byte line. */
+typedef struct grid_span {
+    rc_aabb box;
+    cell_rect rect;
+} grid_span;
+
+/* 32 bytes. A cell with count 0 is free: a free table slot, or a free record whose chunk
+ * field links the free list. */
 typedef struct grid_cell {
     int32_t x, y;
     uint32_t meta;  /* count << 6 | level */
@@ -51,20 +60,37 @@ typedef struct grid_chunk {
     uint32_t entries[CHUNK_ENTRIES];
 } grid_chunk;
 
+/* A dense rectangle of cells on one level: slots[(y - y0) * w + (x - x0)] is 1 + the index of
+ * the cell's record, or 0 for an empty cell. Cells outside it live in the hash table. */
+typedef struct grid_window {
+    int32_t x0, y0, w, h;
+    uint32_t *slots;
+} grid_window;
+
 typedef struct grid_level {
     float size, inv;
     int32_t proxies;
-    int32_t cells;
+    int32_t cells;  /* occupied, in the window or hashed */
+    int32_t hashed; /* of which in the hash table */
+    grid_window window;
 } grid_level;
 
-/* Everything that depends on the cell size; rebuilt whole when the automatic size changes. */
+/* Everything that depends on the cell size and the windows; rebuilt whole when they change. */
 typedef struct grid_store {
     float base_size;
     uint64_t used_levels; /* bit l: level l holds proxies */
     grid_level levels[LEVEL_COUNT];
+    int32_t cells;
+    /* cells outside the windows: open addressing keyed by (level, x, y) */
     grid_cell *table;
     uint32_t capacity; /* table slots: 0 or a power of two */
-    int32_t cells;
+    int32_t hashed;
+    /* cells inside the windows */
+    grid_cell *records;
+    int32_t record_capacity, record_high;
+    uint32_t free_record;
+    int32_t free_records;
+    /* overflow entries */
     grid_chunk *chunks;
     int32_t chunk_capacity, chunk_high;
     uint32_t free_chunk;
@@ -83,10 +109,9 @@ struct rc_grid {
     rc_allocator allocator;
     bool automatic;
     grid_store store;
-    rc_aabb *boxes;
-    cell_rect *rects;
+    grid_span *spans;
     grid_proxy *proxies;
-    int32_t *moved; /* ids moved since the last update_pairs; as long as the proxy arrays */
+    int32_t *moved;   /* ids moved since the last update_pairs; as long as the proxy arrays */
     int32_t capacity; /* of the proxy arrays */
     int32_t high;     /* slots ever handed out */
     int32_t free_list;
@@ -124,7 +149,12 @@ static int64_t rect_cells(cell_rect r) { return ((int64_t)r.hx - r.lx + 1) * ((i
 
 static int32_t max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
 
-static float box_size(rc_aabb b) { return fmaxf(b.upper.x - b.lower.x, b.upper.y - b.lower.y); }
+/* Plain comparisons (fmaxf and fminf are library calls unless the compiler may ignore NaNs).
+ * Like them, a NaN in b leaves a: the running value is always passed first. */
+static float max_f(float a, float b) { return b > a ? b : a; }
+static float min_f(float a, float b) { return b < a ? b : a; }
+
+static float box_size(rc_aabb b) { return max_f(b.upper.x - b.lower.x, b.upper.y - b.lower.y); }
 
 /* The level whose cells are at least as large as the box. */
 static int32_t level_for(const grid_store *s, rc_aabb box) {
@@ -178,16 +208,16 @@ static bool segment_reaches_box(rc_vec2 origin, rc_vec2 d, float max_t, rc_aabb 
     if (d.x != 0.0f) {
         float inv = 1.0f / d.x;
         float a = (box.lower.x - origin.x) * inv, b = (box.upper.x - origin.x) * inv;
-        t0 = fmaxf(t0, fminf(a, b));
-        t1 = fminf(t1, fmaxf(a, b));
+        t0 = max_f(t0, min_f(a, b));
+        t1 = min_f(t1, max_f(a, b));
     } else if (origin.x < box.lower.x || origin.x > box.upper.x) {
         return false;
     }
     if (d.y != 0.0f) {
         float inv = 1.0f / d.y;
         float a = (box.lower.y - origin.y) * inv, b = (box.upper.y - origin.y) * inv;
-        t0 = fmaxf(t0, fminf(a, b));
-        t1 = fminf(t1, fmaxf(a, b));
+        t0 = max_f(t0, min_f(a, b));
+        t1 = min_f(t1, max_f(a, b));
     } else if (origin.y < box.lower.y || origin.y > box.upper.y) {
         return false;
     }
@@ -207,15 +237,31 @@ static void store_init(grid_store *s, float base_size) {
         size *= 2.0f;
     }
     s->free_chunk = NONE;
+    s->free_record = NONE;
 }
 
+static size_t window_bytes(const grid_window *w) { return sizeof(uint32_t) * (size_t)w->w * (size_t)w->h; }
+
 static void store_free(const rc_allocator *a, grid_store *s) {
+    for (int32_t l = 0; l < LEVEL_COUNT; ++l) {
+        rc_mem_free(a, s->levels[l].window.slots, window_bytes(&s->levels[l].window));
+    }
     rc_mem_free(a, s->table, sizeof(grid_cell) * s->capacity);
+    rc_mem_free(a, s->records, sizeof(grid_cell) * (size_t)s->record_capacity);
     rc_mem_free(a, s->chunks, sizeof(grid_chunk) * (size_t)s->chunk_capacity);
     store_init(s, s->base_size);
 }
 
-static uint32_t find_cell(const grid_store *s, int32_t level, int32_t x, int32_t y) {
+/* The window slot of a cell, or NONE when the cell lies outside the level's window. */
+static uint32_t window_slot(const grid_window *w, int32_t x, int32_t y) {
+    int64_t dx = (int64_t)x - w->x0, dy = (int64_t)y - w->y0;
+    if (dx < 0 || dy < 0 || dx >= w->w || dy >= w->h) {
+        return NONE;
+    }
+    return (uint32_t)(dy * w->w + dx);
+}
+
+static uint32_t find_hashed(const grid_store *s, int32_t level, int32_t x, int32_t y) {
     if (s->capacity == 0) {
         return NONE;
     }
@@ -233,9 +279,25 @@ static uint32_t find_cell(const grid_store *s, int32_t level, int32_t x, int32_t
     }
 }
 
-/* Room for `additions` more proxy-in-cell entries: each may open a cell and take a chunk. */
+/* The occupied cell (level, x, y), or NULL. */
+static const grid_cell *cell_lookup(const grid_store *s, int32_t level, int32_t x, int32_t y) {
+    const grid_window *w = &s->levels[level].window;
+    uint32_t slot = window_slot(w, x, y);
+    if (slot != NONE) {
+        uint32_t r = w->slots[slot];
+        return r != 0 ? &s->records[r - 1] : NULL;
+    }
+    if (s->levels[level].hashed == 0) {
+        return NULL;
+    }
+    uint32_t i = find_hashed(s, level, x, y);
+    return i != NONE ? &s->table[i] : NULL;
+}
+
+/* Room for `additions` more proxy-in-cell entries: each may open a cell (a table slot or a
+ * record) and take a chunk. */
 static bool store_reserve(const rc_allocator *a, grid_store *s, int64_t additions) {
-    uint64_t needed = 2u * ((uint64_t)s->cells + (uint64_t)additions);
+    uint64_t needed = 2u * ((uint64_t)s->hashed + (uint64_t)additions);
     if (needed > s->capacity) {
         uint64_t capacity = s->capacity ? s->capacity : 64;
         while (capacity < needed) {
@@ -265,16 +327,18 @@ static bool store_reserve(const rc_allocator *a, grid_store *s, int64_t addition
         s->table = table;
         s->capacity = (uint32_t)capacity;
     }
-    int64_t spare = (int64_t)s->free_chunks + (s->chunk_capacity - s->chunk_high);
-    if (spare < additions) {
-        int64_t want = (int64_t)s->chunk_high + (additions - s->free_chunks);
-        if (want > INT32_MAX / 2) {
-            return false;
-        }
-        if (!rc_mem_reserve(a, (void **)&s->chunks, &s->chunk_capacity, s->chunk_high, (int32_t)want,
-                            sizeof(grid_chunk))) {
-            return false;
-        }
+    if (additions > INT32_MAX / 4) {
+        return false;
+    }
+    if ((int64_t)s->free_records + (s->record_capacity - s->record_high) < additions &&
+        !rc_mem_reserve(a, (void **)&s->records, &s->record_capacity, s->record_high,
+                        s->record_high + (int32_t)additions - s->free_records, sizeof(grid_cell))) {
+        return false;
+    }
+    if ((int64_t)s->free_chunks + (s->chunk_capacity - s->chunk_high) < additions &&
+        !rc_mem_reserve(a, (void **)&s->chunks, &s->chunk_capacity, s->chunk_high,
+                        s->chunk_high + (int32_t)additions - s->free_chunks, sizeof(grid_chunk))) {
+        return false;
     }
     return true;
 }
@@ -295,29 +359,64 @@ static void chunk_give(grid_store *s, uint32_t c) {
     s->free_chunks++;
 }
 
+static uint32_t record_take(grid_store *s) {
+    uint32_t r = s->free_record;
+    if (r != NONE) {
+        s->free_record = s->records[r].chunk;
+        s->free_records--;
+        return r;
+    }
+    return (uint32_t)s->record_high++;
+}
+
+static void record_give(grid_store *s, uint32_t r) {
+    s->records[r].meta = 0;
+    s->records[r].chunk = s->free_record;
+    s->free_record = r;
+    s->free_records++;
+}
+
 /* Entries in the newest chunk of a cell holding count entries (count > INLINE_ENTRIES). */
 static uint32_t head_fill(uint32_t count) { return (count - INLINE_ENTRIES - 1) % CHUNK_ENTRIES + 1; }
 
-/* Add an entry to a cell; the room was reserved. */
-static void cell_add(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry) {
-    uint32_t slot = find_cell(s, level, x, y);
+/* The cell (level, x, y), opened if it is not occupied yet; the room was reserved. */
+static grid_cell *cell_open(grid_store *s, int32_t level, int32_t x, int32_t y) {
+    grid_level *lv = &s->levels[level];
+    uint32_t slot = window_slot(&lv->window, x, y);
     grid_cell *c;
-    if (slot == NONE) {
-        uint32_t mask = s->capacity - 1;
-        slot = cell_hash(level, x, y) & mask;
-        while (s->table[slot].meta != 0) {
-            slot = (slot + 1) & mask;
+    if (slot != NONE) {
+        uint32_t r = lv->window.slots[slot];
+        if (r != 0) {
+            return &s->records[r - 1];
         }
-        c = &s->table[slot];
-        c->x = x;
-        c->y = y;
-        c->meta = (uint32_t)level;
-        c->chunk = NONE;
-        s->cells++;
-        s->levels[level].cells++;
+        r = record_take(s);
+        lv->window.slots[slot] = r + 1;
+        c = &s->records[r];
     } else {
-        c = &s->table[slot];
+        uint32_t i = lv->hashed > 0 ? find_hashed(s, level, x, y) : NONE;
+        if (i != NONE) {
+            return &s->table[i];
+        }
+        uint32_t mask = s->capacity - 1;
+        i = cell_hash(level, x, y) & mask;
+        while (s->table[i].meta != 0) {
+            i = (i + 1) & mask;
+        }
+        c = &s->table[i];
+        s->hashed++;
+        lv->hashed++;
     }
+    c->x = x;
+    c->y = y;
+    c->meta = (uint32_t)level;
+    c->chunk = NONE;
+    s->cells++;
+    lv->cells++;
+    return c;
+}
+
+static void cell_add(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry) {
+    grid_cell *c = cell_open(s, level, x, y);
     uint32_t count = cell_count(c);
     if (count < INLINE_ENTRIES) {
         c->entries[count] = entry;
@@ -355,19 +454,26 @@ static void table_delete(grid_store *s, uint32_t slot) {
 }
 
 static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry) {
-    uint32_t slot = find_cell(s, level, x, y);
-    if (slot == NONE) {
-        return;
+    grid_level *lv = &s->levels[level];
+    uint32_t slot = window_slot(&lv->window, x, y);
+    uint32_t table_slot = NONE;
+    grid_cell *c;
+    if (slot != NONE) {
+        uint32_t r = lv->window.slots[slot];
+        if (r == 0) {
+            return;
+        }
+        c = &s->records[r - 1];
+    } else {
+        table_slot = find_hashed(s, level, x, y);
+        if (table_slot == NONE) {
+            return;
+        }
+        c = &s->table[table_slot];
     }
-    grid_cell *c = &s->table[slot];
     uint32_t count = cell_count(c);
     /* the last entry fills the hole */
-    uint32_t *last;
-    if (count <= INLINE_ENTRIES) {
-        last = &c->entries[count - 1];
-    } else {
-        last = &s->chunks[c->chunk].entries[head_fill(count) - 1];
-    }
+    uint32_t *last = count <= INLINE_ENTRIES ? &c->entries[count - 1] : &s->chunks[c->chunk].entries[head_fill(count) - 1];
     uint32_t *hole = NULL;
     for (uint32_t i = 0; i < count && i < INLINE_ENTRIES && hole == NULL; ++i) {
         if (c->entries[i] == entry) {
@@ -393,14 +499,23 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
         chunk_give(s, k);
     }
     c->meta -= 1u << 6;
-    if (count == 1) {
-        s->cells--;
-        s->levels[level].cells--;
-        table_delete(s, slot);
+    if (count > 1) {
+        return;
+    }
+    s->cells--;
+    lv->cells--;
+    if (slot != NONE) {
+        uint32_t r = lv->window.slots[slot] - 1;
+        lv->window.slots[slot] = 0;
+        record_give(s, r);
+    } else {
+        s->hashed--;
+        lv->hashed--;
+        table_delete(s, table_slot);
     }
 }
 
-/* Call fn for every entry of a cell; stop when it returns false. */
+/* Run body for every entry id of a cell. */
 #define FOR_EACH_ENTRY(store, cell, id, body)                                                                          \
     do {                                                                                                               \
         uint32_t count_ = cell_count(cell);                                                                            \
@@ -461,6 +576,27 @@ static void level_count(grid_store *s, int32_t level_index, int32_t delta) {
     }
 }
 
+/* Visit every occupied cell of one level, windowed and hashed; false if fn stopped. */
+typedef bool cell_visit_fn(const grid_cell *cell, void *context);
+
+static bool visit_level(const grid_store *s, int32_t level, cell_visit_fn *fn, void *context) {
+    for (int32_t i = 0; i < s->record_high; ++i) {
+        const grid_cell *c = &s->records[i];
+        if (c->meta != 0 && cell_level(c) == level && !fn(c, context)) {
+            return false;
+        }
+    }
+    if (s->levels[level].hashed > 0) {
+        for (uint32_t i = 0; i < s->capacity; ++i) {
+            const grid_cell *c = &s->table[i];
+            if (c->meta != 0 && cell_level(c) == level && !fn(c, context)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 /* ---- creation ------------------------------------------------------------------------------- */
 
 rc_grid_def rc_grid_default_def(void) {
@@ -487,10 +623,9 @@ rc_grid *rc_grid_create(const rc_grid_def *def) {
     return grid;
 }
 
-static void free_proxy_arrays(const rc_allocator *a, rc_aabb *boxes, cell_rect *rects, grid_proxy *proxies,
-                              int32_t *moved, int32_t capacity) {
-    rc_mem_free(a, boxes, sizeof(rc_aabb) * (size_t)capacity);
-    rc_mem_free(a, rects, sizeof(cell_rect) * (size_t)capacity);
+static void free_proxy_arrays(const rc_allocator *a, grid_span *spans, grid_proxy *proxies, int32_t *moved,
+                              int32_t capacity) {
+    rc_mem_free(a, spans, sizeof(grid_span) * (size_t)capacity);
     rc_mem_free(a, proxies, sizeof(grid_proxy) * (size_t)capacity);
     rc_mem_free(a, moved, sizeof(int32_t) * (size_t)capacity);
 }
@@ -501,7 +636,7 @@ void rc_grid_destroy(rc_grid *grid) {
     }
     rc_allocator a = grid->allocator;
     store_free(&a, &grid->store);
-    free_proxy_arrays(&a, grid->boxes, grid->rects, grid->proxies, grid->moved, grid->capacity);
+    free_proxy_arrays(&a, grid->spans, grid->proxies, grid->moved, grid->capacity);
     rc_mem_free(&a, grid, sizeof *grid);
 }
 
@@ -519,23 +654,20 @@ static bool reserve_proxies(rc_grid *grid, int32_t needed) {
         capacity = needed;
     }
     const rc_allocator *a = &grid->allocator;
-    rc_aabb *boxes = rc_mem_alloc(a, sizeof(rc_aabb) * (size_t)capacity);
-    cell_rect *rects = rc_mem_alloc(a, sizeof(cell_rect) * (size_t)capacity);
+    grid_span *spans = rc_mem_alloc(a, sizeof(grid_span) * (size_t)capacity);
     grid_proxy *proxies = rc_mem_alloc(a, sizeof(grid_proxy) * (size_t)capacity);
     int32_t *moved = rc_mem_alloc(a, sizeof(int32_t) * (size_t)capacity);
-    if (boxes == NULL || rects == NULL || proxies == NULL || moved == NULL) {
-        free_proxy_arrays(a, boxes, rects, proxies, moved, capacity);
+    if (spans == NULL || proxies == NULL || moved == NULL) {
+        free_proxy_arrays(a, spans, proxies, moved, capacity);
         return false;
     }
     if (grid->high > 0) {
-        memcpy(boxes, grid->boxes, sizeof(rc_aabb) * (size_t)grid->high);
-        memcpy(rects, grid->rects, sizeof(cell_rect) * (size_t)grid->high);
+        memcpy(spans, grid->spans, sizeof(grid_span) * (size_t)grid->high);
         memcpy(proxies, grid->proxies, sizeof(grid_proxy) * (size_t)grid->high);
         memcpy(moved, grid->moved, sizeof(int32_t) * (size_t)grid->moved_count);
     }
-    free_proxy_arrays(a, grid->boxes, grid->rects, grid->proxies, grid->moved, grid->capacity);
-    grid->boxes = boxes;
-    grid->rects = rects;
+    free_proxy_arrays(a, grid->spans, grid->proxies, grid->moved, grid->capacity);
+    grid->spans = spans;
     grid->proxies = proxies;
     grid->moved = moved;
     grid->capacity = capacity;
@@ -553,10 +685,12 @@ static bool is_live(const rc_grid *grid, int32_t id) {
     return grid != NULL && id >= 0 && id < grid->high && grid->proxies[id].level >= 0;
 }
 
-/* ---- automatic cell size -------------------------------------------------------------------- */
+/* ---- rebuilding: cell size and windows ------------------------------------------------------- */
 
-/* The power of two above the sizes of a histogram bin; points (bin 0) get unit cells. */
-static float cell_size_for_bin(int32_t bin) { return bin == 0 ? 1.0f : power_of_two(bin - SIZE_BINS / 2 + 1); }
+/* Cells of twice the size of the boxes of a histogram bin (the power of two above twice the
+ * bin's sizes); points (bin 0) get unit cells. Twice, because rays then cross half as many
+ * cells while each box still covers one to four: measured best on the ray benchmarks. */
+static float cell_size_for_bin(int32_t bin) { return bin == 0 ? 1.0f : power_of_two(bin - SIZE_BINS / 2 + 2); }
 
 /* The cell size for the median proxy. */
 static float chosen_cell_size(const rc_grid *grid) {
@@ -570,49 +704,140 @@ static float chosen_cell_size(const rc_grid *grid) {
     return grid->store.base_size;
 }
 
-/* Re-place every proxy with a new base cell size. On failure nothing changes. */
+/* Re-place every proxy with a base cell size and, on each level, a dense window over where its
+ * proxies are now (with room to drift) when they are dense enough to fill it. On failure
+ * nothing changes. */
 static bool rebuild(rc_grid *grid, float base_size) {
     const rc_allocator *a = &grid->allocator;
     grid_store fresh;
     store_init(&fresh, base_size);
-    cell_rect *rects = rc_mem_alloc(a, sizeof(cell_rect) * (size_t)grid->capacity);
+    grid_span *spans = rc_mem_alloc(a, sizeof(grid_span) * (size_t)grid->capacity);
+    if (spans == NULL && grid->capacity > 0) {
+        return false;
+    }
+    cell_rect bounds[LEVEL_COUNT];
+    int64_t entries[LEVEL_COUNT] = {0};
+    for (int32_t id = 0; id < grid->high; ++id) {
+        if (grid->proxies[id].level < 0) {
+            continue;
+        }
+        int32_t l = level_for(&fresh, grid->spans[id].box);
+        cell_rect r = rect_of(&fresh.levels[l], grid->spans[id].box);
+        spans[id].box = grid->spans[id].box;
+        spans[id].rect = r;
+        if (entries[l] == 0) {
+            bounds[l] = r;
+        } else {
+            bounds[l].lx = r.lx < bounds[l].lx ? r.lx : bounds[l].lx;
+            bounds[l].ly = r.ly < bounds[l].ly ? r.ly : bounds[l].ly;
+            bounds[l].hx = r.hx > bounds[l].hx ? r.hx : bounds[l].hx;
+            bounds[l].hy = r.hy > bounds[l].hy ? r.hy : bounds[l].hy;
+        }
+        entries[l] += rect_cells(r);
+    }
+    bool ok = true;
     int64_t additions = 0;
-    for (int32_t id = 0; id < grid->high && rects != NULL; ++id) {
-        if (grid->proxies[id].level >= 0) {
-            int32_t l = level_for(&fresh, grid->boxes[id]);
-            rects[id] = rect_of(&fresh.levels[l], grid->boxes[id]);
-            additions += rect_cells(rects[id]);
+    for (int32_t l = 0; l < LEVEL_COUNT && ok; ++l) {
+        additions += entries[l];
+        if (entries[l] == 0) {
+            continue;
+        }
+        int64_t w = (int64_t)bounds[l].hx - bounds[l].lx + 1, h = (int64_t)bounds[l].hy - bounds[l].ly + 1;
+        int64_t mx = w / 8 + 2, my = h / 8 + 2;
+        int64_t area = (w + 2 * mx) * (h + 2 * my);
+        /* a window costs 4 bytes a cell: worth it where the proxies fill a fair share of it */
+        if (area > WINDOW_MAX_CELLS || area > 16 * entries[l] + 4096) {
+            continue;
+        }
+        grid_window *win = &fresh.levels[l].window;
+        win->x0 = (int32_t)(bounds[l].lx - mx);
+        win->y0 = (int32_t)(bounds[l].ly - my);
+        win->w = (int32_t)(w + 2 * mx);
+        win->h = (int32_t)(h + 2 * my);
+        win->slots = rc_mem_alloc(a, window_bytes(win));
+        if (win->slots == NULL) {
+            win->w = win->h = 0;
+            ok = false;
+        } else {
+            memset(win->slots, 0, window_bytes(win));
         }
     }
-    if (rects == NULL || !store_reserve(a, &fresh, additions)) {
+    if (!ok || !store_reserve(a, &fresh, additions)) {
         store_free(a, &fresh);
-        rc_mem_free(a, rects, sizeof(cell_rect) * (size_t)grid->capacity);
+        rc_mem_free(a, spans, sizeof(grid_span) * (size_t)grid->capacity);
         return false;
+    }
+    /* Open the window cells in row order first, so that cells next to each other in space sit
+       next to each other in memory: a ray walking along a row reads neighbouring records. */
+    for (int32_t id = 0; id < grid->high; ++id) {
+        if (grid->proxies[id].level >= 0) {
+            int32_t l = level_for(&fresh, spans[id].box);
+            grid_window *win = &fresh.levels[l].window;
+            cell_rect r = spans[id].rect;
+            for (int32_t y = r.ly; y <= r.hy && win->slots != NULL; ++y) {
+                for (int32_t x = r.lx; x <= r.hx; ++x) {
+                    uint32_t slot = window_slot(win, x, y);
+                    if (slot != NONE) {
+                        win->slots[slot] = NONE; /* occupied, record to come */
+                    }
+                }
+            }
+        }
+    }
+    for (int32_t l = 0; l < LEVEL_COUNT; ++l) {
+        grid_window *win = &fresh.levels[l].window;
+        for (int64_t i = 0, n = (int64_t)win->w * win->h; i < n && win->slots != NULL; ++i) {
+            if (win->slots[i] == NONE) {
+                win->slots[i] = 0;
+                cell_open(&fresh, l, win->x0 + (int32_t)(i % win->w), win->y0 + (int32_t)(i / win->w));
+            }
+        }
     }
     for (int32_t id = 0; id < grid->high; ++id) {
         if (grid->proxies[id].level >= 0) {
-            int32_t l = level_for(&fresh, grid->boxes[id]);
-            rect_add(&fresh, l, rects[id], NULL, (uint32_t)id);
+            int32_t l = level_for(&fresh, spans[id].box);
+            rect_add(&fresh, l, spans[id].rect, NULL, (uint32_t)id);
             level_count(&fresh, l, 1);
             grid->proxies[id].level = l;
         }
     }
     store_free(a, &grid->store);
-    rc_mem_free(a, grid->rects, sizeof(cell_rect) * (size_t)grid->capacity);
+    rc_mem_free(a, grid->spans, sizeof(grid_span) * (size_t)grid->capacity);
     grid->store = fresh;
-    grid->rects = rects;
+    grid->spans = spans;
     grid->rebuilds++;
     return true;
 }
 
-static void maybe_choose_cell_size(rc_grid *grid) {
-    if (!grid->automatic || grid->live < grid->next_size_check) {
+/* Have too many cells spilled out of the windows into the hash table? */
+static bool windows_stale(const grid_store *s) {
+    for (uint64_t used = s->used_levels; used != 0; used &= used - 1) {
+        const grid_level *lv = &s->levels[__builtin_ctzll(used)];
+        if (lv->hashed > 64 && lv->hashed > lv->cells / 8) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool rc_grid_optimize(rc_grid *grid) {
+    if (grid == NULL) {
+        return false;
+    }
+    if (!windows_stale(&grid->store)) {
+        return true;
+    }
+    return rebuild(grid, grid->store.base_size);
+}
+
+static void maybe_rebuild_after_insert(rc_grid *grid) {
+    if (grid->live < grid->next_size_check) {
         return;
     }
     grid->next_size_check *= 2;
-    float chosen = chosen_cell_size(grid);
-    if (chosen != grid->store.base_size) {
-        rebuild(grid, chosen); /* on failure the old size simply stays */
+    float size = grid->automatic ? chosen_cell_size(grid) : grid->store.base_size;
+    if (size != grid->store.base_size || windows_stale(&grid->store)) {
+        rebuild(grid, size); /* on failure things simply stay as they are */
     }
 }
 
@@ -653,14 +878,14 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     p->next_free = -1;
     p->size_bin = size_bin(box_size(box));
     p->moved = was_moved;
-    grid->boxes[id] = box;
-    grid->rects[id] = r;
+    grid->spans[id].box = box;
+    grid->spans[id].rect = r;
     rect_add(&grid->store, l, r, NULL, (uint32_t)id);
     level_count(&grid->store, l, 1);
     grid->size_bins[p->size_bin]++;
     grid->live++;
     mark_moved(grid, id);
-    maybe_choose_cell_size(grid);
+    maybe_rebuild_after_insert(grid);
     return id;
 }
 
@@ -673,7 +898,7 @@ int32_t rc_grid_move_additions(const rc_grid *grid, int32_t id, rc_aabb box) {
     if (l != grid->proxies[id].level) {
         return (int32_t)rect_cells(r);
     }
-    return (int32_t)rect_additions(r, &grid->rects[id]);
+    return (int32_t)rect_additions(r, &grid->spans[id].rect);
 }
 
 bool rc_grid_reserve(rc_grid *grid, int32_t additions) {
@@ -688,8 +913,9 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
         return false;
     }
     grid_proxy *p = &grid->proxies[id];
+    grid_span *span = &grid->spans[id];
     int32_t old_level = p->level;
-    cell_rect old_rect = grid->rects[id];
+    cell_rect old_rect = span->rect;
     int32_t l = level_for(&grid->store, box);
     cell_rect r = rect_of(&grid->store.levels[l], box);
     if (l != old_level || !rect_equal(r, old_rect)) {
@@ -705,9 +931,9 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
             level_count(&grid->store, l, 1);
             p->level = l;
         }
-        grid->rects[id] = r;
+        span->rect = r;
     }
-    grid->boxes[id] = box;
+    span->box = box;
     int32_t bin = size_bin(box_size(box));
     grid->size_bins[p->size_bin]--;
     grid->size_bins[bin]++;
@@ -721,7 +947,7 @@ bool rc_grid_remove(rc_grid *grid, int32_t id) {
         return false;
     }
     grid_proxy *p = &grid->proxies[id];
-    rect_remove(&grid->store, p->level, grid->rects[id], NULL, (uint32_t)id);
+    rect_remove(&grid->store, p->level, grid->spans[id].rect, NULL, (uint32_t)id);
     level_count(&grid->store, p->level, -1);
     grid->size_bins[p->size_bin]--;
     p->level = -1;
@@ -739,7 +965,7 @@ rc_aabb rc_grid_get_box(const rc_grid *grid, int32_t proxy) {
         rc_aabb zero = {{0.0f, 0.0f}, {0.0f, 0.0f}};
         return zero;
     }
-    return grid->boxes[proxy];
+    return grid->spans[proxy].box;
 }
 
 int32_t rc_grid_get_user(const rc_grid *grid, int32_t proxy) { return is_live(grid, proxy) ? grid->proxies[proxy].user : -1; }
@@ -750,24 +976,28 @@ float rc_grid_cell_size(const rc_grid *grid) { return grid != NULL ? grid->store
 
 /* ---- visiting cells ------------------------------------------------------------------------- */
 
-typedef bool cell_visit_fn(const grid_cell *cell, void *context);
+typedef struct rect_filter {
+    cell_rect rect;
+    cell_visit_fn *fn;
+    void *context;
+} rect_filter;
+
+static bool visit_if_inside(const grid_cell *cell, void *context) {
+    const rect_filter *f = context;
+    return !rect_contains(f->rect, cell->x, cell->y) || f->fn(cell, f->context);
+}
 
 /* Visit the occupied cells of rect on a level: by lookup when the rectangle is small, by a
- * sweep over the table when it spans more cells than the level has. False if fn stopped. */
+ * sweep over the level when it spans more cells than the level has. False if fn stopped. */
 static bool visit_rect(const grid_store *s, int32_t level, cell_rect r, cell_visit_fn *fn, void *context) {
     if (rect_cells(r) > (int64_t)s->levels[level].cells) {
-        for (uint32_t i = 0; i < s->capacity; ++i) {
-            const grid_cell *c = &s->table[i];
-            if (c->meta != 0 && cell_level(c) == level && rect_contains(r, c->x, c->y) && !fn(c, context)) {
-                return false;
-            }
-        }
-        return true;
+        rect_filter f = {r, fn, context};
+        return visit_level(s, level, visit_if_inside, &f);
     }
     for (int32_t y = r.ly; y <= r.hy; ++y) {
         for (int32_t x = r.lx; x <= r.hx; ++x) {
-            uint32_t slot = find_cell(s, level, x, y);
-            if (slot != NONE && !fn(&s->table[slot], context)) {
+            const grid_cell *c = cell_lookup(s, level, x, y);
+            if (c != NULL && !fn(c, context)) {
                 return false;
             }
         }
@@ -789,10 +1019,10 @@ static bool box_query_cell(const grid_cell *cell, void *context) {
     box_query *q = context;
     const rc_grid *grid = q->grid;
     FOR_EACH_ENTRY(&grid->store, cell, id, {
-        cell_rect r = grid->rects[id];
+        const grid_span *span = &grid->spans[id];
         /* report from the lower-left cell of the overlap of the two rectangles only */
-        if (max_i32(r.lx, q->rect.lx) == cell->x && max_i32(r.ly, q->rect.ly) == cell->y &&
-            box_overlaps(grid->boxes[id], q->box) && !q->fn((int32_t)id, grid->proxies[id].user, q->context)) {
+        if (max_i32(span->rect.lx, q->rect.lx) == cell->x && max_i32(span->rect.ly, q->rect.ly) == cell->y &&
+            box_overlaps(span->box, q->box) && !q->fn((int32_t)id, grid->proxies[id].user, q->context)) {
             return false;
         }
     });
@@ -821,13 +1051,13 @@ void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *f
     for (uint64_t used = s->used_levels; used != 0; used &= used - 1) {
         int32_t l = __builtin_ctzll(used);
         const grid_level *level = &s->levels[l];
-        uint32_t slot = find_cell(s, l, cell_coord(point.x * level->inv), cell_coord(point.y * level->inv));
-        if (slot == NONE) {
+        const grid_cell *cell = cell_lookup(s, l, cell_coord(point.x * level->inv), cell_coord(point.y * level->inv));
+        if (cell == NULL) {
             continue;
         }
-        const grid_cell *cell = &s->table[slot];
         FOR_EACH_ENTRY(s, cell, id, {
-            if (rc_aabb_contains_point(grid->boxes[id], point) && !fn((int32_t)id, grid->proxies[id].user, context)) {
+            if (rc_aabb_contains_point(grid->spans[id].box, point) &&
+                !fn((int32_t)id, grid->proxies[id].user, context)) {
                 return;
             }
         });
@@ -852,20 +1082,16 @@ typedef struct ray_walk {
     void *context;
 } ray_walk;
 
-static rc_aabb grow_box(rc_aabb b, float r) {
-    rc_aabb g = {{b.lower.x - r, b.lower.y - r}, {b.upper.x + r, b.upper.y + r}};
-    return g;
-}
-
 /* Offer a proxy to the callback if the walk still reaches its grown box. The box is grown by
  * a further few float roundings of its coordinates so that a touch at its very edge is not
  * lost to rounding in the slab test; the callback's exact test decides. */
 static void ray_offer(ray_walk *w, uint32_t id) {
     const rc_grid *grid = w->grid;
-    rc_aabb b = grid->boxes[id];
-    float size = fmaxf(fmaxf(fabsf(b.lower.x), fabsf(b.upper.x)), fmaxf(fabsf(b.lower.y), fabsf(b.upper.y)));
+    rc_aabb b = grid->spans[id].box;
+    float size = max_f(max_f(fabsf(b.lower.x), fabsf(b.upper.x)), max_f(fabsf(b.lower.y), fabsf(b.upper.y)));
     float margin = w->radius + 4.0f * FLT_EPSILON * (size + w->radius);
-    if (!segment_reaches_box(w->origin, w->translation, w->max_t, grow_box(b, margin))) {
+    rc_aabb grown = {{b.lower.x - margin, b.lower.y - margin}, {b.upper.x + margin, b.upper.y + margin}};
+    if (!segment_reaches_box(w->origin, w->translation, w->max_t, grown)) {
         return;
     }
     float r = w->fn((int32_t)id, grid->proxies[id].user, w->max_t, w->context);
@@ -876,28 +1102,28 @@ static void ray_offer(ray_walk *w, uint32_t id) {
     }
 }
 
-/* The fallback for walks that would be very long, very wide, or leave the range of cell
- * coordinates: every occupied cell of the level, each proxy from its lowest cell only. */
-static bool ray_scan_level(ray_walk *w, int32_t level) {
-    const rc_grid *grid = w->grid;
-    const grid_store *s = &grid->store;
-    for (uint32_t i = 0; i < s->capacity; ++i) {
-        const grid_cell *cell = &s->table[i];
-        if (cell->meta == 0 || cell_level(cell) != level) {
-            continue;
-        }
-        FOR_EACH_ENTRY(s, cell, id, {
-            cell_rect r = grid->rects[id];
-            if (r.lx == cell->x && r.ly == cell->y) {
-                ray_offer(w, id);
-                if (w->stopped) {
-                    return false;
-                }
+typedef struct ray_scan {
+    ray_walk *walk;
+} ray_scan;
+
+static bool ray_scan_cell(const grid_cell *cell, void *context) {
+    ray_walk *w = context;
+    const grid_store *s = &w->grid->store;
+    FOR_EACH_ENTRY(s, cell, id, {
+        cell_rect r = w->grid->spans[id].rect;
+        if (r.lx == cell->x && r.ly == cell->y) {
+            ray_offer(w, id);
+            if (w->stopped) {
+                return false;
             }
-        });
-    }
+        }
+    });
     return true;
 }
+
+/* The fallback for walks that would be very long, very wide, or leave the range of cell
+ * coordinates: every occupied cell of the level, each proxy from its lowest cell only. */
+static bool ray_scan_level(ray_walk *w, int32_t level) { return visit_level(&w->grid->store, level, ray_scan_cell, w); }
 
 static cell_rect grow_rect(cell_rect r, int32_t k) {
     cell_rect g = {r.lx - k, r.ly - k, r.hx + k, r.hy + k};
@@ -911,13 +1137,12 @@ static bool ray_visit_strip(ray_walk *w, int32_t l, cell_rect strip, bool first,
     const grid_store *s = &grid->store;
     for (int32_t y = strip.ly; y <= strip.hy; ++y) {
         for (int32_t x = strip.lx; x <= strip.hx; ++x) {
-            uint32_t slot = find_cell(s, l, x, y);
-            if (slot == NONE) {
+            const grid_cell *cell = cell_lookup(s, l, x, y);
+            if (cell == NULL) {
                 continue;
             }
-            const grid_cell *cell = &s->table[slot];
             FOR_EACH_ENTRY(s, cell, id, {
-                cell_rect r = grid->rects[id];
+                cell_rect r = grid->spans[id].rect;
                 if (max_i32(r.lx, strip.lx) == x && max_i32(r.ly, strip.ly) == y &&
                     (first || !rect_contains(grow_rect(r, k), px, py))) {
                     ray_offer(w, id);
@@ -1025,6 +1250,7 @@ static bool pair_scan_cell(const grid_cell *cell, void *context) {
     const rc_grid *grid = s->grid;
     uint32_t me = s->id;
     int32_t my_level = grid->proxies[me].level;
+    rc_aabb my_box = grid->spans[me].box;
     FOR_EACH_ENTRY(&grid->store, cell, other, {
         bool skip = other == me;
         if (!skip && (s->all_moved || grid->proxies[other].moved)) {
@@ -1033,9 +1259,9 @@ static bool pair_scan_cell(const grid_cell *cell, void *context) {
             skip = s->finer || (grid->proxies[other].level == my_level && other < me);
         }
         if (!skip) {
-            cell_rect r = grid->rects[other];
-            if (max_i32(r.lx, s->rect.lx) == cell->x && max_i32(r.ly, s->rect.ly) == cell->y &&
-                box_overlaps(grid->boxes[me], grid->boxes[other])) {
+            const grid_span *span = &grid->spans[other];
+            if (max_i32(span->rect.lx, s->rect.lx) == cell->x && max_i32(span->rect.ly, s->rect.ly) == cell->y &&
+                box_overlaps(my_box, span->box)) {
                 s->fn((int32_t)me, grid->proxies[me].user, (int32_t)other, grid->proxies[other].user, s->context);
             }
         }
@@ -1045,10 +1271,10 @@ static bool pair_scan_cell(const grid_cell *cell, void *context) {
 
 static void scan_pairs_of(const rc_grid *grid, int32_t id, bool all_moved, rc_grid_pair_fn *fn, void *context) {
     int32_t own = grid->proxies[id].level;
-    pair_scan s = {grid, (uint32_t)id, grid->rects[id], all_moved, false, fn, context};
+    pair_scan s = {grid, (uint32_t)id, grid->spans[id].rect, all_moved, false, fn, context};
     for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
         int32_t l = __builtin_ctzll(used);
-        s.rect = l == own ? grid->rects[id] : rect_of(&grid->store.levels[l], grid->boxes[id]);
+        s.rect = l == own ? grid->spans[id].rect : rect_of(&grid->store.levels[l], grid->spans[id].box);
         s.finer = l < own;
         visit_rect(&grid->store, l, s.rect, pair_scan_cell, &s);
     }
@@ -1085,6 +1311,11 @@ void rc_grid_find_all_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *cont
 
 /* ---- inspection ----------------------------------------------------------------------------- */
 
+static bool count_entries(const grid_cell *cell, void *context) {
+    *(int32_t *)context += (int32_t)cell_count(cell);
+    return true;
+}
+
 rc_grid_stats rc_grid_get_stats(const rc_grid *grid) {
     rc_grid_stats st;
     memset(&st, 0, sizeof st);
@@ -1096,27 +1327,36 @@ rc_grid_stats rc_grid_get_stats(const rc_grid *grid) {
     st.rebuilds = grid->rebuilds;
     st.cells = s->cells;
     st.levels_in_use = __builtin_popcountll(s->used_levels);
-    st.bytes = sizeof *grid +
-               (size_t)grid->capacity * (sizeof(rc_aabb) + sizeof(cell_rect) + sizeof(grid_proxy) + sizeof(int32_t)) +
-               (size_t)s->capacity * sizeof(grid_cell) + (size_t)s->chunk_capacity * sizeof(grid_chunk);
-    for (uint32_t i = 0; i < s->capacity; ++i) {
-        st.entries += (int32_t)cell_count(&s->table[i]);
+    st.bytes = sizeof *grid + (size_t)grid->capacity * (sizeof(grid_span) + sizeof(grid_proxy) + sizeof(int32_t)) +
+               (size_t)s->capacity * sizeof(grid_cell) + (size_t)s->record_capacity * sizeof(grid_cell) +
+               (size_t)s->chunk_capacity * sizeof(grid_chunk);
+    for (int32_t l = 0; l < LEVEL_COUNT; ++l) {
+        st.bytes += window_bytes(&s->levels[l].window);
+        visit_level(s, l, count_entries, &st.entries);
     }
     return st;
+}
+
+typedef struct cell_report {
+    const grid_store *store;
+    rc_grid_cell_fn *fn;
+    void *context;
+} cell_report;
+
+static bool report_cell(const grid_cell *c, void *context) {
+    const cell_report *r = context;
+    float size = r->store->levels[cell_level(c)].size;
+    rc_aabb box = {{(float)c->x * size, (float)c->y * size}, {(float)(c->x + 1) * size, (float)(c->y + 1) * size}};
+    r->fn(cell_level(c), box, (int32_t)cell_count(c), r->context);
+    return true;
 }
 
 void rc_grid_for_each_cell(const rc_grid *grid, rc_grid_cell_fn *fn, void *context) {
     if (grid == NULL || fn == NULL) {
         return;
     }
-    const grid_store *s = &grid->store;
-    for (uint32_t i = 0; i < s->capacity; ++i) {
-        const grid_cell *c = &s->table[i];
-        if (c->meta == 0) {
-            continue;
-        }
-        float size = s->levels[cell_level(c)].size;
-        rc_aabb box = {{(float)c->x * size, (float)c->y * size}, {(float)(c->x + 1) * size, (float)(c->y + 1) * size}};
-        fn(cell_level(c), box, (int32_t)cell_count(c), context);
+    cell_report r = {&grid->store, fn, context};
+    for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
+        visit_level(&grid->store, __builtin_ctzll(used), report_cell, &r);
     }
 }

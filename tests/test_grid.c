@@ -540,13 +540,13 @@ START_TEST(automatic_cell_size_follows_median) {
     for (int i = 0; i < 30; ++i) {
         ck_assert_int_ge(rc_grid_insert(g, (rc_aabb){{0, 0}, {3000, 3000}}, i), 0);
     }
-    ck_assert_float_eq(rc_grid_cell_size(g), 4096.0f);
+    ck_assert_float_eq(rc_grid_cell_size(g), 8192.0f);
     for (int i = 0; i < 1000; ++i) {
         float x = range(&r, -500, 500), y = range(&r, -500, 500), sz = range(&r, 5, 7);
         ck_assert_int_ge(rc_grid_insert(g, (rc_aabb){{x, y}, {x + sz, y + sz}}, i), 0);
     }
-    /* sizes in [4, 8) give cells of 8 */
-    ck_assert_float_eq(rc_grid_cell_size(g), 8.0f);
+    /* sizes in [4, 8) give cells of 16 */
+    ck_assert_float_eq(rc_grid_cell_size(g), 16.0f);
     ck_assert_int_ge(rc_grid_get_stats(g).rebuilds, 1);
     rc_grid_destroy(g);
 

@@ -158,6 +158,8 @@ bool rc_world_step(rc_world *world, float dt) {
     rc_events_begin_step(world);
     rc_contacts_update(world);
     update_sleep(world, dt);
+    /* refit the grid's dense windows if bodies drifted out of them; failing changes nothing */
+    rc_grid_optimize(world->grid);
     rc_events_end_step(world);
     world->steps++;
     return true;

@@ -28,9 +28,9 @@ RC_EXTERN_C_BEGIN
 typedef struct rc_grid rc_grid;
 
 typedef struct rc_grid_def {
-    /* Edge length of level-0 cells, in world units. 0 chooses it from the proxies: a power
-     * of two near the median proxy size, re-chosen (and the grid rebuilt) as the population
-     * grows. */
+    /* Edge length of level-0 cells, in world units. 0 chooses it from the proxies: the power
+     * of two above twice the median proxy size, re-chosen (and the grid rebuilt) as the
+     * population grows. */
     float cell_size;
     /* Memory source; all NULL means malloc/free. */
     rc_allocator allocator;
@@ -59,6 +59,12 @@ RC_API int32_t rc_grid_move_additions(const rc_grid *grid, int32_t proxy, rc_aab
 /* Make room so that moves adding up to `additions` entries in total cannot run out of memory.
  * False (and nothing changed) when memory runs out or additions is negative. */
 RC_API bool rc_grid_reserve(rc_grid *grid, int32_t additions);
+
+/* Refit the dense cell windows to where the proxies are now, when many have moved out of them
+ * (cells outside a window are hashed: correct, but slower to reach). Call it now and then;
+ * the world does once per step. Cheap when nothing needs doing; it allocates when it
+ * rebuilds, and if that fails it changes nothing (and returns false). */
+RC_API bool rc_grid_optimize(rc_grid *grid);
 
 /* Remove a proxy; its id may be handed out again by a later insert. False for a bad id. */
 RC_API bool rc_grid_remove(rc_grid *grid, int32_t proxy);
