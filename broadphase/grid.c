@@ -847,20 +847,25 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     if (grid == NULL || !rc_aabb_is_valid(box)) {
         return -1;
     }
+    if (grid->free_list < 0 && !reserve_proxies(grid, grid->high + 1)) {
+        return -1;
+    }
+    float old_size = grid->store.base_size;
     if (grid->automatic && grid->live == 0 && grid->store.cells == 0) {
-        /* the first proxy gives the first guess at the cell size */
+        /* the first proxy gives the first guess at the cell size (the store is empty) */
         float guess = cell_size_for_bin(size_bin(box_size(box)));
-        if (guess != grid->store.base_size) {
+        if (guess != old_size) {
             store_free(&grid->allocator, &grid->store);
             store_init(&grid->store, guess);
         }
     }
-    if (grid->free_list < 0 && !reserve_proxies(grid, grid->high + 1)) {
-        return -1;
-    }
     int32_t l = level_for(&grid->store, box);
     cell_rect r = rect_of(&grid->store.levels[l], box);
     if (!store_reserve(&grid->allocator, &grid->store, rect_cells(r))) {
+        if (grid->store.base_size != old_size) {
+            store_free(&grid->allocator, &grid->store);
+            store_init(&grid->store, old_size);
+        }
         return -1;
     }
     int32_t id;

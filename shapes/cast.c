@@ -23,7 +23,14 @@ static bool cast_inputs_valid(rc_vec2 origin, rc_vec2 translation, float radius)
 }
 
 bool rc_ray_cast_polygon(const rc_polygon *polygon, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
-    if (polygon == NULL || polygon->count < 3 || !cast_inputs_valid(origin, translation, 0.0f)) {
+    if (!rc_polygon_input_ok(polygon) || !cast_inputs_valid(origin, translation, 0.0f)) {
+        return false;
+    }
+    return rc_ray_cast_polygon_core(polygon, origin, translation, hit);
+}
+
+bool rc_ray_cast_polygon_core(const rc_polygon *polygon, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
+    if (translation.x == 0.0f && translation.y == 0.0f) {
         return false;
     }
     rc_vec2 d = translation;
@@ -66,7 +73,12 @@ bool rc_ray_cast_polygon(const rc_polygon *polygon, rc_vec2 origin, rc_vec2 tran
         return false; /* only parallel edges: the polygon has no extent across the ray */
     }
     if (line_in >= 0.0f) {
-        set_hit(hit, line_in, rc_mul_add(origin, line_in, d), polygon->normals[in_index], false);
+        rc_vec2 p = rc_mul_add(origin, line_in, d);
+        rc_vec2 n = polygon->normals[in_index];
+        if (hit != NULL) {
+            n = rc_vertex_hit_normal(polygon->vertices, polygon->count, 1.0f, in_index, n, p, origin, d);
+        }
+        set_hit(hit, line_in, p, n, false);
         return true;
     }
     /* the line entered before the origin and leaves after it: the origin is inside, unless it
@@ -175,11 +187,19 @@ bool rc_circle_cast_circle(rc_circle shape, rc_vec2 origin, float radius, rc_vec
 
 bool rc_circle_cast_polygon(const rc_polygon *shape, rc_vec2 origin, float radius, rc_vec2 translation,
                             rc_ray_hit *hit) {
-    if (shape == NULL || shape->count < 3 || !cast_inputs_valid(origin, translation, radius)) {
+    if (!rc_polygon_input_ok(shape) || !cast_inputs_valid(origin, translation, radius)) {
         return false;
     }
+    return rc_circle_cast_polygon_core(shape, origin, radius, translation, hit);
+}
+
+bool rc_circle_cast_polygon_core(const rc_polygon *shape, rc_vec2 origin, float radius, rc_vec2 translation,
+                                 rc_ray_hit *hit) {
     if (radius == 0.0f) {
-        return rc_ray_cast_polygon(shape, origin, translation, hit);
+        return rc_ray_cast_polygon_core(shape, origin, translation, hit);
+    }
+    if (translation.x == 0.0f && translation.y == 0.0f) {
+        return false;
     }
     float dlen = rc_length(translation);
     rc_vec2 u = rc_scale(1.0f / dlen, translation);

@@ -50,19 +50,24 @@ rc_distance_result rc_point_distance_polygon(const rc_polygon *polygon, rc_vec2 
         r.point = rc_mul_add(p, -max_sep, r.normal);
         return r;
     }
+    /* Nearest points measured from p: in p's frame the offsets are small numbers computed
+       without the rounding of far-away absolute coordinates, so near-ties between edges are
+       decided right. */
     float best = INFINITY;
-    r.point = p;
+    rc_vec2 best_rel = {0.0f, 0.0f};
     r.normal = polygon->normals[face];
+    rc_vec2 zero = {0.0f, 0.0f};
     for (int i = 0; i < count; ++i) {
         int j = i + 1 < count ? i + 1 : 0;
-        rc_vec2 q = rc_nearest_point_on_segment(polygon->vertices[i], polygon->vertices[j], p);
-        float dd = rc_distance_squared(q, p);
+        rc_vec2 q = rc_nearest_point_on_segment(rc_sub(polygon->vertices[i], p), rc_sub(polygon->vertices[j], p), zero);
+        float dd = rc_dot(q, q);
         if (dd < best) {
             best = dd;
-            r.point = q;
+            best_rel = q;
         }
     }
-    rc_vec2 rel = rc_sub(p, r.point);
+    r.point = rc_add(p, best_rel);
+    rc_vec2 rel = rc_neg(best_rel);
     float len = rc_length(rel);
     r.distance = len;
     if (len > 0.0f) {

@@ -18,6 +18,9 @@ static void one_point(rc_manifold *m, rc_vec2 normal, rc_vec2 on_a, rc_vec2 on_b
 }
 
 bool rc_collide_circles(rc_circle a, rc_circle b, rc_manifold *m) {
+    if (!rc_circle_input_ok(a) || !rc_circle_input_ok(b)) {
+        return false;
+    }
     rc_vec2 d = rc_sub(b.center, a.center);
     float dist = rc_length(d);
     float reach = a.radius + b.radius;
@@ -38,14 +41,21 @@ static bool collide_with_distance(rc_distance_result dist, rc_circle b, rc_manif
     return true;
 }
 
-bool rc_collide_polygon_circle(const rc_polygon *a, rc_circle b, rc_manifold *m) {
-    if (a == NULL || a->count < 3) {
-        return false;
-    }
+bool rc_collide_polygon_circle_core(const rc_polygon *a, rc_circle b, rc_manifold *m) {
     return collide_with_distance(rc_point_distance_polygon(a, b.center), b, m);
 }
 
+bool rc_collide_polygon_circle(const rc_polygon *a, rc_circle b, rc_manifold *m) {
+    if (!rc_polygon_input_ok(a) || !rc_circle_input_ok(b)) {
+        return false;
+    }
+    return rc_collide_polygon_circle_core(a, b, m);
+}
+
 bool rc_collide_segment_circle(rc_vec2 a, rc_vec2 b, rc_circle circle, rc_manifold *m) {
+    if (!rc_vec2_is_finite(a) || !rc_vec2_is_finite(b) || !rc_circle_input_ok(circle)) {
+        return false;
+    }
     return collide_with_distance(rc_point_distance_segment(a, b, circle.center), circle, m);
 }
 
@@ -158,8 +168,12 @@ static bool collide_convex(const rc_polygon *a, const rc_polygon *b, rc_manifold
     return true;
 }
 
+bool rc_collide_polygons_core(const rc_polygon *a, const rc_polygon *b, rc_manifold *m) {
+    return collide_convex(a, b, m);
+}
+
 bool rc_collide_polygons(const rc_polygon *a, const rc_polygon *b, rc_manifold *m) {
-    if (a == NULL || b == NULL || a->count < 3 || b->count < 3) {
+    if (!rc_polygon_input_ok(a) || !rc_polygon_input_ok(b)) {
         return false;
     }
     return collide_convex(a, b, m);
@@ -179,10 +193,17 @@ static rc_polygon segment_polygon(rc_vec2 a, rc_vec2 b) {
     return p;
 }
 
-bool rc_collide_segment_polygon(rc_vec2 a, rc_vec2 b, const rc_polygon *polygon, rc_manifold *m) {
-    if (polygon == NULL || polygon->count < 3 || rc_vec2_equal(a, b)) {
+bool rc_collide_segment_polygon_core(rc_vec2 a, rc_vec2 b, const rc_polygon *polygon, rc_manifold *m) {
+    if (rc_vec2_equal(a, b)) {
         return false;
     }
     rc_polygon seg = segment_polygon(a, b);
     return collide_convex(&seg, polygon, m);
+}
+
+bool rc_collide_segment_polygon(rc_vec2 a, rc_vec2 b, const rc_polygon *polygon, rc_manifold *m) {
+    if (!rc_polygon_input_ok(polygon) || !rc_vec2_is_finite(a) || !rc_vec2_is_finite(b)) {
+        return false;
+    }
+    return rc_collide_segment_polygon_core(a, b, polygon, m);
 }

@@ -29,6 +29,20 @@ float rc_polygon_max_extent(const rc_polygon *p) {
     return fmaxf(box.upper.x - box.lower.x, box.upper.y - box.lower.y);
 }
 
+bool rc_polygon_input_ok(const rc_polygon *p) {
+    if (p == NULL || p->count < 3 || p->count > RC_MAX_POLYGON_VERTICES || !rc_vec2_is_finite(p->centroid)) {
+        return false;
+    }
+    for (int i = 0; i < p->count; ++i) {
+        if (!rc_vec2_is_finite(p->vertices[i]) || !rc_vec2_is_finite(p->normals[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool rc_circle_input_ok(rc_circle c) { return rc_vec2_is_finite(c.center) && rc_is_finite(c.radius) && c.radius >= 0.0f; }
+
 void rc_polygon_compute_normals(rc_polygon *p) {
     for (int i = 0; i < p->count; ++i) {
         int j = i + 1 < p->count ? i + 1 : 0;

@@ -41,6 +41,40 @@ static double signed_area2(const rc_vec2 *v, int n) {
     return sum;
 }
 
+rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_vec2 normal, rc_vec2 p,
+                             rc_vec2 origin, rc_vec2 d) {
+    int next = edge + 1 < n ? edge + 1 : 0;
+    float dlen = rc_length(d);
+    float facing = rc_dot(normal, d);
+    /* a couple of roundings of the coordinates involved, magnified where the ray meets an edge
+       at a glancing angle (t, and so p, moves by the rounding over the sine of that angle) */
+    float scale = fmaxf(fmaxf(fabsf(origin.x), fabsf(origin.y)), fmaxf(fabsf(v[edge].x), fabsf(v[edge].y))) +
+                  fmaxf(fabsf(p.x - origin.x), fabsf(p.y - origin.y));
+    /* of the two ends within that tolerance, the nearer one is the vertex the ray went through */
+    rc_vec2 chosen = normal;
+    float nearest = INFINITY;
+    for (int end_vertex = 0; end_vertex < 2; ++end_vertex) {
+        /* the other edge at this end: the one before the edge, or the one after */
+        int from = end_vertex == 0 ? (edge > 0 ? edge - 1 : n - 1) : next;
+        int to = end_vertex == 0 ? edge : (next + 1 < n ? next + 1 : 0);
+        rc_vec2 e = rc_sub(v[to], v[from]);
+        float len = rc_length(e);
+        if (len == 0.0f || dlen == 0.0f) {
+            continue;
+        }
+        rc_vec2 other = rc_scale(sign / len, rc_right_perp(e));
+        float other_facing = rc_dot(other, d);
+        float sine = fmaxf(fminf(fabsf(facing), fabsf(other_facing)) / dlen, 1.0f / 1024.0f);
+        float tol = 2.0f * FLT_EPSILON * scale / sine;
+        float dist = rc_distance(p, v[end_vertex == 0 ? edge : next]);
+        if (dist <= tol && dist < nearest) {
+            nearest = dist;
+            chosen = other_facing < facing ? other : normal;
+        }
+    }
+    return chosen;
+}
+
 bool rc_ray_segment(rc_vec2 origin, rc_vec2 translation, rc_vec2 a, rc_vec2 b, rc_ray_hit *hit) {
     if (!rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation) || !rc_vec2_is_finite(a) ||
         !rc_vec2_is_finite(b)) {
@@ -80,7 +114,7 @@ bool rc_ray_segment(rc_vec2 origin, rc_vec2 translation, rc_vec2 a, rc_vec2 b, r
 }
 
 bool rc_point_in_polygon(rc_vec2 p, const rc_vec2 *v, int n) {
-    if (v == NULL || n < 3 || !rc_vec2_is_finite(p)) {
+    if (v == NULL || n < 3 || !rc_vec2_is_finite(p) || !points_finite(v, n)) {
         return false;
     }
     /* Count the edges that cross the horizontal ray from p towards +x. An edge counts when its
@@ -212,6 +246,7 @@ bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_cl
     float line_in = -INFINITY, line_out = INFINITY;
     float in_facing = 0.0f, out_facing = 0.0f;
     rc_vec2 n_in = rc_scale(-1.0f / dlen, d), n_out = rc_scale(1.0f / dlen, d);
+    int in_edge = -1; /* index of the first vertex of the entering edge */
     for (int i = 0, j = n - 1; i < n; j = i++) {
         rc_vec2 e = rc_sub(v[i], v[j]);
         float elen = rc_length(e);
@@ -235,6 +270,7 @@ bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_cl
                 line_in = tc;
                 in_facing = facing;
                 n_in = normal;
+                in_edge = j;
             }
         } else if (tc < line_out || (tc == line_out && facing > out_facing)) {
             line_out = tc;
@@ -246,6 +282,9 @@ bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_cl
     float t_far = line_out < 1.0f ? line_out : 1.0f;
     if (t_near > t_far) {
         return false;
+    }
+    if (clip != NULL && in_edge >= 0 && rc_is_finite(line_in)) {
+        n_in = rc_vertex_hit_normal(v, n, sign, in_edge, n_in, rc_mul_add(a, line_in, d), a, d);
     }
     if (clip != NULL) {
         clip->t_near = t_near;
@@ -289,11 +328,12 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
     typedef struct candidate {
         float t, facing;
         rc_vec2 normal;
+        int edge; /* its first vertex */
     } candidate;
-    candidate from_zero = {INFINITY, 0.0f, {0.0f, 0.0f}};
+    candidate from_zero = {INFINITY, 0.0f, {0.0f, 0.0f}, -1};
     candidate ahead = from_zero;
-    candidate behind = {-INFINITY, 0.0f, rc_scale(-1.0f / dlen, d)};
-    candidate boundary = {0.0f, INFINITY, {0.0f, 0.0f}};
+    candidate behind = {-INFINITY, 0.0f, rc_scale(-1.0f / dlen, d), -1};
+    candidate boundary = {0.0f, INFINITY, {0.0f, 0.0f}, -1};
     float first_event = INFINITY;
     bool on_boundary = false;
 
@@ -333,13 +373,13 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
         }
         /* at a vertex two edges give the same t: keep the one met more squarely */
         if (t >= -tol_t && (t < from_zero.t || (t == from_zero.t && facing < from_zero.facing))) {
-            from_zero = (candidate){t, facing, normal};
+            from_zero = (candidate){t, facing, normal, j};
         }
         if (t > tol_t && (t < ahead.t || (t == ahead.t && facing < ahead.facing))) {
-            ahead = (candidate){t, facing, normal};
+            ahead = (candidate){t, facing, normal, j};
         }
         if (t < -tol_t && (t > behind.t || (t == behind.t && facing < behind.facing))) {
-            behind = (candidate){t, facing, normal};
+            behind = (candidate){t, facing, normal, j};
         }
     }
 
@@ -367,6 +407,8 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
         return false;
     }
     float t = clamp01(best.t);
-    set_hit(hit, t, rc_mul_add(origin, t, d), best.normal, false);
+    rc_vec2 point = rc_mul_add(origin, t, d);
+    rc_vec2 normal = rc_vertex_hit_normal(v, n, sign, best.edge, best.normal, rc_mul_add(origin, best.t, d), origin, d);
+    set_hit(hit, t, point, normal, false);
     return true;
 }

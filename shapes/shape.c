@@ -163,7 +163,7 @@ bool rc_geometry_ray_cast(const rc_shape_geometry *g, rc_vec2 origin, rc_vec2 tr
     case RC_SHAPE_CIRCLE:
         return rc_ray_circle(origin, translation, g->world.circle.center, g->world.circle.radius, hit);
     case RC_SHAPE_POLYGON:
-        return rc_ray_cast_polygon(&g->world.polygon, origin, translation, hit);
+        return rc_ray_cast_polygon_core(&g->world.polygon, origin, translation, hit);
     case RC_SHAPE_SEGMENT:
         return rc_ray_segment(origin, translation, g->world.segment.a, g->world.segment.b, hit);
     }
@@ -176,7 +176,7 @@ bool rc_geometry_circle_cast(const rc_shape_geometry *g, rc_vec2 origin, float r
     case RC_SHAPE_CIRCLE:
         return rc_circle_cast_circle(g->world.circle, origin, radius, translation, hit);
     case RC_SHAPE_POLYGON:
-        return rc_circle_cast_polygon(&g->world.polygon, origin, radius, translation, hit);
+        return rc_circle_cast_polygon_core(&g->world.polygon, origin, radius, translation, hit);
     case RC_SHAPE_SEGMENT:
         return rc_circle_cast_segment(g->world.segment.a, g->world.segment.b, origin, radius, translation, hit);
     }
@@ -200,9 +200,12 @@ bool rc_geometry_test_point(const rc_shape_geometry *g, rc_vec2 p) {
     case RC_SHAPE_CIRCLE:
         return rc_distance_squared(p, g->world.circle.center) <= g->world.circle.radius * g->world.circle.radius;
     case RC_SHAPE_POLYGON: {
+        /* left of every edge, measured with the edge itself rather than its stored normal, so
+           that a vertex is exactly on both of its edges: cross(e, e) and cross(e, 0) are 0 */
         const rc_polygon *poly = &g->world.polygon;
-        for (int i = 0; i < poly->count; ++i) {
-            if (rc_dot(poly->normals[i], rc_sub(p, poly->vertices[i])) > 0.0f) {
+        for (int i = 0, j = poly->count - 1; i < poly->count; j = i++) {
+            rc_vec2 e = rc_sub(poly->vertices[i], poly->vertices[j]);
+            if (rc_cross(e, rc_sub(p, poly->vertices[j])) < 0.0f) {
                 return false;
             }
         }
@@ -228,7 +231,7 @@ bool rc_geometry_collide(const rc_shape_geometry *a, const rc_shape_geometry *b,
         case RC_SHAPE_CIRCLE:
             return rc_collide_circles(a->world.circle, b->world.circle, m);
         case RC_SHAPE_POLYGON:
-            hit = rc_collide_polygon_circle(&b->world.polygon, a->world.circle, m);
+            hit = rc_collide_polygon_circle_core(&b->world.polygon, a->world.circle, m);
             break;
         case RC_SHAPE_SEGMENT:
             hit = rc_collide_segment_circle(b->world.segment.a, b->world.segment.b, a->world.circle, m);
@@ -238,11 +241,11 @@ bool rc_geometry_collide(const rc_shape_geometry *a, const rc_shape_geometry *b,
     case RC_SHAPE_POLYGON:
         switch (b->kind) {
         case RC_SHAPE_CIRCLE:
-            return rc_collide_polygon_circle(&a->world.polygon, b->world.circle, m);
+            return rc_collide_polygon_circle_core(&a->world.polygon, b->world.circle, m);
         case RC_SHAPE_POLYGON:
-            return rc_collide_polygons(&a->world.polygon, &b->world.polygon, m);
+            return rc_collide_polygons_core(&a->world.polygon, &b->world.polygon, m);
         case RC_SHAPE_SEGMENT:
-            hit = rc_collide_segment_polygon(b->world.segment.a, b->world.segment.b, &a->world.polygon, m);
+            hit = rc_collide_segment_polygon_core(b->world.segment.a, b->world.segment.b, &a->world.polygon, m);
             break;
         }
         break;
@@ -251,7 +254,7 @@ bool rc_geometry_collide(const rc_shape_geometry *a, const rc_shape_geometry *b,
         case RC_SHAPE_CIRCLE:
             return rc_collide_segment_circle(a->world.segment.a, a->world.segment.b, b->world.circle, m);
         case RC_SHAPE_POLYGON:
-            return rc_collide_segment_polygon(a->world.segment.a, a->world.segment.b, &b->world.polygon, m);
+            return rc_collide_segment_polygon_core(a->world.segment.a, a->world.segment.b, &b->world.polygon, m);
         case RC_SHAPE_SEGMENT:
             return false;
         }

@@ -79,5 +79,24 @@ bool rc_geometry_collide(const rc_shape_geometry *a, const rc_shape_geometry *b,
 /* Internal helpers shared by the files of this module. */
 float rc_polygon_max_extent(const rc_polygon *p);
 void rc_polygon_compute_normals(rc_polygon *p);
+/* A ray that meets edge `edge` (from v[edge] to v[edge + 1]) at p, right at one of the edge's
+ * ends within rounding, passes through that vertex: the two edges there give the same t up to
+ * rounding, so rounding must not pick the normal. Returns the outward unit normal of whichever
+ * of the two the ray meets more squarely (sign: +1 for counter-clockwise v, -1 for clockwise). */
+rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_vec2 normal, rc_vec2 p,
+                             rc_vec2 origin, rc_vec2 d);
+
+/* A polygon a public function may take: 3..RC_MAX_POLYGON_VERTICES vertices, all finite. */
+bool rc_polygon_input_ok(const rc_polygon *p);
+bool rc_circle_input_ok(rc_circle c);
+
+/* The public casts and collisions check their shapes, which costs a pass over the vertices;
+ * the world's shapes were checked when they were made, so it calls these unchecked cores. */
+bool rc_ray_cast_polygon_core(const rc_polygon *polygon, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit);
+bool rc_circle_cast_polygon_core(const rc_polygon *shape, rc_vec2 origin, float radius, rc_vec2 translation,
+                                 rc_ray_hit *hit);
+bool rc_collide_polygon_circle_core(const rc_polygon *a, rc_circle b, rc_manifold *m);
+bool rc_collide_polygons_core(const rc_polygon *a, const rc_polygon *b, rc_manifold *m);
+bool rc_collide_segment_polygon_core(rc_vec2 a, rc_vec2 b, const rc_polygon *polygon, rc_manifold *m);
 
 #endif

@@ -240,11 +240,16 @@ bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, flo
                        (double)position.y, (double)angle);
     }
     rc_transform xf = {position, rc_rot_from_angle(angle)};
-    /* reserve the grid moves first so that nothing can fail half way */
+    /* check every shape's new place and reserve the grid moves first, so that nothing can
+       fail half way */
     int32_t additions = 0;
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         rc_shape_geometry g = world->shapes.data[s].geom;
         rc_geometry_place(&g, xf);
+        if (!rc_aabb_is_valid(g.aabb)) {
+            return rc_fail(world, __func__, "a shape placed at (%g, %g) would reach beyond float range",
+                           (double)position.x, (double)position.y);
+        }
         additions += rc_grid_move_additions(world->grid, world->shapes.data[s].proxy, g.aabb);
     }
     if (!rc_grid_reserve(world->grid, additions)) {
@@ -254,6 +259,7 @@ bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, flo
     b->angle = angle;
     b->center = rc_transform_point(xf, b->local_center);
     rc_body_place_shapes(world, b);
+    rc_body_flag_contacts(world, b);
     rc_body_wake(b);
     return true;
 }
@@ -317,10 +323,12 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
         b->bullet = false;
     }
     rc_body_update_mass(world, b);
-    /* the pairs a body takes part in depend on its type: let the broadphase report them again */
+    /* the pairs a body takes part in depend on its type: let the broadphase report them again
+       and have the contacts it has looked at again */
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         rc_grid_move(world->grid, world->shapes.data[s].proxy, world->shapes.data[s].geom.aabb);
     }
+    rc_body_flag_contacts(world, b);
     return true;
 }
 

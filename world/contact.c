@@ -59,6 +59,7 @@ int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b) {
     c->shape[0] = shape_a < shape_b ? shape_a : shape_b;
     c->shape[1] = shape_a < shape_b ? shape_b : shape_a;
     c->in_use = true;
+    c->flagged = true; /* a new pair is looked at in its first step whatever its bodies do */
     c->next_free = -1;
     c->sensor = world->shapes.data[shape_a].sensor || world->shapes.data[shape_b].sensor;
     link_edge(world, index, 0);
@@ -102,6 +103,20 @@ void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end_event) {
     world->contact_live--;
 }
 
+void rc_shape_flag_contacts(rc_world *world, int32_t shape) {
+    for (int32_t ci = world->shapes.data[shape].first_contact; ci >= 0;) {
+        rc_contact *c = &world->contacts.data[ci];
+        c->flagged = true;
+        ci = c->edge[c->shape[0] == shape ? 0 : 1].next;
+    }
+}
+
+void rc_body_flag_contacts(rc_world *world, const rc_body *body) {
+    for (int32_t s = body->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        rc_shape_flag_contacts(world, s);
+    }
+}
+
 void rc_shape_destroy_contacts(rc_world *world, int32_t shape) {
     while (world->shapes.data[shape].first_contact >= 0) {
         int32_t contact = world->shapes.data[shape].first_contact;
@@ -135,9 +150,10 @@ void rc_contacts_update(rc_world *world) {
         rc_shape *b = &world->shapes.data[c->shape[1]];
         rc_body *ba = &world->bodies.data[a->body];
         rc_body *bb = &world->bodies.data[b->body];
-        if (!body_active(ba) && !body_active(bb)) {
+        if (!c->flagged && !body_active(ba) && !body_active(bb)) {
             continue; /* nothing moved: nothing changed */
         }
+        c->flagged = false;
         if (!rc_aabb_overlaps(a->geom.aabb, b->geom.aabb) || !rc_shapes_should_pair(world, a, b)) {
             rc_contact_destroy(world, i, true);
             continue;

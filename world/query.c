@@ -5,7 +5,7 @@
 #include <string.h>
 
 rc_query_filter rc_default_query_filter(void) {
-    rc_query_filter f = {1u, UINT32_MAX};
+    rc_query_filter f = {UINT32_MAX, UINT32_MAX};
     return f;
 }
 
@@ -19,6 +19,7 @@ typedef struct cast_context {
     const rc_world *world;
     rc_vec2 origin, translation;
     float radius; /* 0 for rays */
+    bool filtered; /* the unfiltered casts see every shape but sensors */
     rc_query_filter filter;
     /* closest mode */
     rc_ray_hit best;
@@ -30,7 +31,7 @@ typedef struct cast_context {
 
 static bool cast_shape(const cast_context *c, int32_t index, rc_ray_hit *hit) {
     const rc_shape *s = &c->world->shapes.data[index];
-    if (s->sensor || !visible(s, c->filter)) {
+    if (s->sensor || (c->filtered && !visible(s, c->filter))) {
         return false;
     }
     bool found = c->radius > 0.0f ? rc_geometry_circle_cast(&s->geom, c->origin, c->radius, c->translation, hit)
@@ -71,8 +72,9 @@ static bool cast_inputs_ok(const rc_world *world, rc_vec2 origin, float radius, 
     return true;
 }
 
+/* filter NULL: every shape but sensors. */
 static bool cast_closest(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
-                         rc_query_filter filter, rc_ray_hit *hit, const char *func) {
+                         const rc_query_filter *filter, rc_ray_hit *hit, const char *func) {
     if (!cast_inputs_ok(world, origin, radius, translation, func)) {
         return false;
     }
@@ -82,7 +84,8 @@ static bool cast_closest(const rc_world *world, rc_vec2 origin, float radius, rc
     c.origin = origin;
     c.translation = translation;
     c.radius = radius;
-    c.filter = filter;
+    c.filtered = filter != NULL;
+    c.filter = filter != NULL ? *filter : rc_default_query_filter();
     c.best_index = -1;
     if (radius > 0.0f) {
         rc_grid_cast_circle(world->grid, origin, radius, translation, 1.0f, closest_fn, &c);
@@ -99,21 +102,21 @@ static bool cast_closest(const rc_world *world, rc_vec2 origin, float radius, rc
 }
 
 bool rc_world_cast_ray(const rc_world *world, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
-    return cast_closest(world, origin, 0.0f, translation, rc_default_query_filter(), hit, __func__);
+    return cast_closest(world, origin, 0.0f, translation, NULL, hit, __func__);
 }
 
 bool rc_world_cast_ray_filtered(const rc_world *world, rc_vec2 origin, rc_vec2 translation, rc_query_filter filter,
                                 rc_ray_hit *hit) {
-    return cast_closest(world, origin, 0.0f, translation, filter, hit, __func__);
+    return cast_closest(world, origin, 0.0f, translation, &filter, hit, __func__);
 }
 
 bool rc_world_cast_circle(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation, rc_ray_hit *hit) {
-    return cast_closest(world, origin, radius, translation, rc_default_query_filter(), hit, __func__);
+    return cast_closest(world, origin, radius, translation, NULL, hit, __func__);
 }
 
 bool rc_world_cast_circle_filtered(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
                                    rc_query_filter filter, rc_ray_hit *hit) {
-    return cast_closest(world, origin, radius, translation, filter, hit, __func__);
+    return cast_closest(world, origin, radius, translation, &filter, hit, __func__);
 }
 
 static float each_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
@@ -147,6 +150,7 @@ static bool cast_each(const rc_world *world, rc_vec2 origin, float radius, rc_ve
     c.origin = origin;
     c.translation = translation;
     c.radius = radius;
+    c.filtered = true;
     c.filter = filter;
     c.fn = fn;
     c.user = user;

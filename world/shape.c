@@ -291,6 +291,7 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
         return rc_fail(world, __func__, "out of memory");
     }
     s->geom = next;
+    rc_shape_flag_contacts(world, (int32_t)id.index - 1);
     rc_body_update_mass(world, body);
     rc_body_wake(body);
     return true;
@@ -332,6 +333,7 @@ bool rc_shape_set_filter(rc_world *world, rc_shape_id id, rc_filter filter) {
     /* pairs that the old filter refused may now form, and contacts the new one refuses end at
        the next step: have the broadphase report this shape's pairs again */
     rc_grid_move(world->grid, s->proxy, s->geom.aabb);
+    rc_shape_flag_contacts(world, (int32_t)id.index - 1);
     rc_body_wake(&world->bodies.data[s->body]);
     return true;
 }

@@ -113,14 +113,13 @@ rc_body *rc_get_body(const rc_world *world, rc_body_id id, const char *func) {
         rc_fail(world, func, "the body id is null");
         return NULL;
     }
-    int32_t index = (int32_t)id.index - 1;
-    if (id.index == 0 || id.index > (uint32_t)world->bodies.count || !world->bodies.data[index].in_use ||
-        world->bodies.data[index].generation != id.generation) {
+    if (id.index == 0 || id.index > (uint32_t)world->bodies.count || !world->bodies.data[id.index - 1].in_use ||
+        world->bodies.data[id.index - 1].generation != id.generation) {
         rc_fail(world, func, "body id {%u, %u} names no live body (destroyed, or not from this world)", id.index,
                 id.generation);
         return NULL;
     }
-    return &world->bodies.data[index];
+    return &world->bodies.data[id.index - 1];
 }
 
 rc_shape *rc_get_shape(const rc_world *world, rc_shape_id id, const char *func) {
@@ -131,14 +130,13 @@ rc_shape *rc_get_shape(const rc_world *world, rc_shape_id id, const char *func) 
         rc_fail(world, func, "the shape id is null");
         return NULL;
     }
-    int32_t index = (int32_t)id.index - 1;
-    if (id.index == 0 || id.index > (uint32_t)world->shapes.count || !world->shapes.data[index].in_use ||
-        world->shapes.data[index].generation != id.generation) {
+    if (id.index == 0 || id.index > (uint32_t)world->shapes.count || !world->shapes.data[id.index - 1].in_use ||
+        world->shapes.data[id.index - 1].generation != id.generation) {
         rc_fail(world, func, "shape id {%u, %u} names no live shape (destroyed, or not from this world)", id.index,
                 id.generation);
         return NULL;
     }
-    return &world->shapes.data[index];
+    return &world->shapes.data[id.index - 1];
 }
 
 rc_body_id rc_body_id_of(const rc_world *world, int32_t index) {
@@ -204,8 +202,9 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
 
 /* ---- event buffers ---------------------------------------------------------------------------- */
 
-/* Drop what the last step published; keep what was added since (end events of shapes
- * destroyed between steps). */
+/* Each list holds what the last step published (the first published[k] entries, what the
+ * event functions return) followed by end events of shapes destroyed since, which belong to
+ * the next step. A step drops the published part and appends its own. */
 #define DROP_PUBLISHED(array, published)                                                                               \
     do {                                                                                                               \
         int32_t keep_ = (array).count - (published);                                                                   \
@@ -235,9 +234,9 @@ rc_contact_events rc_world_contact_events(const rc_world *world) {
     memset(&e, 0, sizeof e);
     if (world != NULL) {
         e.begin = world->contact_begin.data;
-        e.begin_count = world->contact_begin.count;
+        e.begin_count = world->published[0];
         e.end = world->contact_end.data;
-        e.end_count = world->contact_end.count;
+        e.end_count = world->published[1];
     }
     return e;
 }
@@ -247,9 +246,9 @@ rc_sensor_events rc_world_sensor_events(const rc_world *world) {
     memset(&e, 0, sizeof e);
     if (world != NULL) {
         e.begin = world->sensor_begin.data;
-        e.begin_count = world->sensor_begin.count;
+        e.begin_count = world->published[2];
         e.end = world->sensor_end.data;
-        e.end_count = world->sensor_end.count;
+        e.end_count = world->published[3];
     }
     return e;
 }

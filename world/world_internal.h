@@ -76,6 +76,7 @@ typedef struct rc_contact {
     rc_manifold manifold;
     int32_t next_free;
     bool in_use, touching, sensor;
+    bool flagged; /* look at it in the next step even if its bodies are still */
 } rc_contact;
 
 /* What the step may have to put back if it runs out of memory half way. */
@@ -150,6 +151,10 @@ bool rc_contact_reserve(rc_world *world, int32_t extra);
 int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b); /* needs rc_contact_reserve */
 void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end);
 void rc_shape_destroy_contacts(rc_world *world, int32_t shape);
+/* Something about the shape or body changed outside the step (a teleport, a filter, a type):
+ * its contacts are looked at in the next step even if no body there is awake. */
+void rc_shape_flag_contacts(rc_world *world, int32_t shape);
+void rc_body_flag_contacts(rc_world *world, const rc_body *body);
 bool rc_contacts_reserve_events(rc_world *world);
 void rc_contacts_update(rc_world *world);
 

@@ -241,9 +241,10 @@ RC_API bool rc_shape_cast_ray(const rc_world *world, rc_shape_id shape, rc_vec2 
 /* ---- queries -------------------------------------------------------------------------------- */
 
 /* Which shapes a query sees: a shape is seen when (shape.category & mask_bits) != 0 and
- * (category_bits & shape.mask) != 0. Sensors are never seen by ray and circle casts. */
+ * (category_bits & shape.mask) != 0. Sensors are never seen by ray and circle casts. The
+ * casts without a filter argument see every shape but sensors. */
 typedef struct rc_query_filter {
-    uint32_t category_bits; /* default 1 */
+    uint32_t category_bits; /* default all */
     uint32_t mask_bits;     /* default all */
 } rc_query_filter;
 

@@ -1,0 +1,398 @@
+/* tests/support/world_support.c: see world_support.h. */
+#include "support/world_support.h"
+
+#include <math.h>
+#include <stb_ds.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- randomness ----------------------------------------------------------------------------- */
+
+uint64_t ws_next(ws_rng *r) {
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+double ws_uniform(ws_rng *r) { return (double)(ws_next(r) >> 11) * (1.0 / 9007199254740992.0); }
+
+float ws_range(ws_rng *r, double lo, double hi) { return (float)(lo + (hi - lo) * ws_uniform(r)); }
+
+float ws_log_range(ws_rng *r, double lo, double hi) {
+    return (float)exp(log(lo) + (log(hi) - log(lo)) * ws_uniform(r));
+}
+
+int ws_int(ws_rng *r, int lo, int hi) { return lo + (int)(ws_next(r) % (uint64_t)(hi - lo + 1)); }
+
+bool ws_chance(ws_rng *r, double p) { return ws_uniform(r) < p; }
+
+/* ---- the counting allocator ----------------------------------------------------------------- */
+
+static void *ws_alloc_cb(size_t size, size_t align, void *user) {
+    ws_counting_alloc *c = user;
+    c->allocations++;
+    if ((align & (align - 1)) != 0 || align == 0 || align > 64) {
+        c->bad_aligns++;
+    }
+    if (c->allocations == c->fail_at || (c->fail_from > 0 && c->allocations >= c->fail_from)) {
+        c->failures++;
+        return NULL;
+    }
+    size_t a = align < sizeof(void *) ? sizeof(void *) : align;
+    void *p = NULL;
+    if (posix_memalign(&p, a, size == 0 ? 1 : size) != 0) {
+        return NULL;
+    }
+    hmput(c->blocks, p, size);
+    c->live_bytes += (int64_t)size;
+    c->live_blocks++;
+    if (c->live_bytes > c->peak_bytes) {
+        c->peak_bytes = c->live_bytes;
+    }
+    return p;
+}
+
+static void ws_free_cb(void *ptr, size_t size, void *user) {
+    ws_counting_alloc *c = user;
+    c->frees++;
+    if (ptr == NULL) {
+        return;
+    }
+    ptrdiff_t i = hmgeti(c->blocks, ptr);
+    if (i < 0) {
+        if (c->bad_frees++ == 0) {
+            snprintf(c->first_bad, sizeof c->first_bad, "free of unknown pointer %p (size %zu)", ptr, size);
+        }
+        return; /* never free what we did not hand out */
+    }
+    if (c->blocks[i].value != size) {
+        if (c->bad_frees++ == 0) {
+            snprintf(c->first_bad, sizeof c->first_bad, "free of %p with size %zu, allocated with size %zu", ptr, size,
+                     c->blocks[i].value);
+        }
+    }
+    c->live_bytes -= (int64_t)c->blocks[i].value;
+    c->live_blocks--;
+    (void)hmdel(c->blocks, ptr);
+    free(ptr);
+}
+
+void ws_alloc_init(ws_counting_alloc *c) { memset(c, 0, sizeof *c); }
+
+void ws_alloc_release(ws_counting_alloc *c) {
+    for (ptrdiff_t i = 0; i < hmlen(c->blocks); ++i) {
+        free(c->blocks[i].key);
+    }
+    hmfree(c->blocks);
+}
+
+rc_allocator ws_allocator(ws_counting_alloc *c) {
+    rc_allocator a = {ws_alloc_cb, ws_free_cb, c};
+    return a;
+}
+
+/* ---- the error callback --------------------------------------------------------------------- */
+
+void ws_error_fn(const char *message, void *user) {
+    ws_errors *e = user;
+    e->calls++;
+    snprintf(e->last, sizeof e->last, "%s", message != NULL ? message : "(null)");
+}
+
+/* ---- snapshots ------------------------------------------------------------------------------ */
+
+static int cmp_shape_id(const void *x, const void *y) {
+    uint64_t a = ws_shape_key(*(const rc_shape_id *)x), b = ws_shape_key(*(const rc_shape_id *)y);
+    return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+void ws_snapshot_take(ws_snapshot *s, const rc_world *world, const rc_body_id *bodies, int nbodies,
+                      const rc_shape_id *shapes, int nshapes) {
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < nbodies; ++i) {
+        ws_body_state b;
+        memset(&b, 0, sizeof b);
+        rc_body_id id = bodies[i];
+        b.valid = rc_body_is_valid(world, id);
+        if (b.valid) {
+            b.type = rc_body_get_type(world, id);
+            b.position = rc_body_position(world, id);
+            b.angle = rc_body_angle(world, id);
+            b.xf = rc_body_transform(world, id);
+            b.linear_velocity = rc_body_linear_velocity(world, id);
+            b.angular_velocity = rc_body_angular_velocity(world, id);
+            b.mass = rc_body_mass(world, id);
+            b.inertia = rc_body_rotational_inertia(world, id);
+            b.world_center = rc_body_world_center(world, id);
+            b.gravity_scale = rc_body_gravity_scale(world, id);
+            b.linear_damping = rc_body_linear_damping(world, id);
+            b.angular_damping = rc_body_angular_damping(world, id);
+            b.bullet = rc_body_is_bullet(world, id);
+            b.max_bounces = rc_body_max_bounces(world, id);
+            b.awake = rc_body_is_awake(world, id);
+            b.user_data = rc_body_user_data(world, id);
+            b.shape_count = rc_body_shapes(world, id, b.shapes, 16);
+            /* the order of the list is not part of the contract */
+            if (b.shape_count > 1) {
+                qsort(b.shapes, (size_t)(b.shape_count < 16 ? b.shape_count : 16), sizeof b.shapes[0], cmp_shape_id);
+            }
+        }
+        arrput(s->bodies, b);
+    }
+    for (int i = 0; i < nshapes; ++i) {
+        ws_shape_state sh;
+        memset(&sh, 0, sizeof sh);
+        rc_shape_id id = shapes[i];
+        sh.valid = rc_shape_is_valid(world, id);
+        if (sh.valid) {
+            sh.body = rc_shape_body(world, id);
+            sh.type = rc_shape_get_type(world, id);
+            sh.aabb = rc_shape_aabb(world, id);
+            if (sh.type == RC_SHAPE_TYPE_CIRCLE) {
+                rc_shape_world_circle(world, id, &sh.circle);
+            } else if (sh.type == RC_SHAPE_TYPE_POLYGON) {
+                rc_shape_world_polygon(world, id, &sh.polygon);
+            }
+            sh.restitution = rc_shape_restitution(world, id);
+            sh.friction = rc_shape_friction(world, id);
+            sh.density = rc_shape_density(world, id);
+            sh.filter = rc_shape_filter(world, id);
+            sh.sensor = rc_shape_is_sensor(world, id);
+            sh.user_data = rc_shape_user_data(world, id);
+            sh.contact_count = rc_shape_contacts(world, id, sh.contacts, 32);
+            if (sh.contact_count > 1) {
+                qsort(sh.contacts, (size_t)(sh.contact_count < 32 ? sh.contact_count : 32), sizeof sh.contacts[0],
+                      cmp_shape_id);
+            }
+        }
+        arrput(s->shapes, sh);
+    }
+    s->counters = rc_world_get_counters(world);
+    s->counters.bytes = 0;
+    s->gravity = rc_world_gravity(world);
+    rc_contact_events ce = rc_world_contact_events(world);
+    for (int32_t i = 0; i < ce.begin_count; ++i) {
+        arrput(s->contact_begin, ce.begin[i]);
+    }
+    for (int32_t i = 0; i < ce.end_count; ++i) {
+        arrput(s->contact_end, ce.end[i]);
+    }
+    rc_sensor_events se = rc_world_sensor_events(world);
+    for (int32_t i = 0; i < se.begin_count; ++i) {
+        arrput(s->sensor_begin, se.begin[i]);
+    }
+    for (int32_t i = 0; i < se.end_count; ++i) {
+        arrput(s->sensor_end, se.end[i]);
+    }
+}
+
+#define WS_CMP_ARRAY(field, what)                                                                                      \
+    do {                                                                                                               \
+        if (arrlen(a->field) != arrlen(b->field)) {                                                                    \
+            snprintf(why, why_size, "%s: %d entries before, %d after", what, (int)arrlen(a->field),                    \
+                     (int)arrlen(b->field));                                                                           \
+            return false;                                                                                              \
+        }                                                                                                              \
+        for (ptrdiff_t i_ = 0; i_ < arrlen(a->field); ++i_) {                                                          \
+            if (memcmp(&a->field[i_], &b->field[i_], sizeof a->field[i_]) != 0) {                                      \
+                snprintf(why, why_size, "%s: entry %d differs", what, (int)i_);                                        \
+                return false;                                                                                          \
+            }                                                                                                          \
+        }                                                                                                              \
+    } while (0)
+
+bool ws_snapshot_equal(const ws_snapshot *a, const ws_snapshot *b, char *why, size_t why_size) {
+    if (arrlen(a->bodies) != arrlen(b->bodies) || arrlen(a->shapes) != arrlen(b->shapes)) {
+        snprintf(why, why_size, "snapshots of different id lists");
+        return false;
+    }
+    for (ptrdiff_t i = 0; i < arrlen(a->bodies); ++i) {
+        const ws_body_state *x = &a->bodies[i], *y = &b->bodies[i];
+        if (memcmp(x, y, sizeof *x) != 0) {
+            snprintf(why, why_size,
+                     "body #%d: valid %d->%d, position (%g, %g)->(%g, %g), velocity (%g, %g)->(%g, %g), awake %d->%d, "
+                     "mass %g->%g, shapes %d->%d",
+                     (int)i, x->valid, y->valid, (double)x->position.x, (double)x->position.y, (double)y->position.x,
+                     (double)y->position.y, (double)x->linear_velocity.x, (double)x->linear_velocity.y,
+                     (double)y->linear_velocity.x, (double)y->linear_velocity.y, x->awake, y->awake, (double)x->mass,
+                     (double)y->mass, (int)x->shape_count, (int)y->shape_count);
+            return false;
+        }
+    }
+    for (ptrdiff_t i = 0; i < arrlen(a->shapes); ++i) {
+        const ws_shape_state *x = &a->shapes[i], *y = &b->shapes[i];
+        if (memcmp(x, y, sizeof *x) != 0) {
+            snprintf(why, why_size,
+                     "shape #%d: valid %d->%d, aabb (%g, %g, %g, %g)->(%g, %g, %g, %g), contacts %d->%d, filter "
+                     "%x/%x/%d->%x/%x/%d",
+                     (int)i, x->valid, y->valid, (double)x->aabb.lower.x, (double)x->aabb.lower.y,
+                     (double)x->aabb.upper.x, (double)x->aabb.upper.y, (double)y->aabb.lower.x, (double)y->aabb.lower.y,
+                     (double)y->aabb.upper.x, (double)y->aabb.upper.y, (int)x->contact_count, (int)y->contact_count,
+                     x->filter.category_bits, x->filter.mask_bits, (int)x->filter.group_index, y->filter.category_bits,
+                     y->filter.mask_bits, (int)y->filter.group_index);
+            return false;
+        }
+    }
+    if (memcmp(&a->counters, &b->counters, sizeof a->counters) != 0) {
+        snprintf(why, why_size,
+                 "counters: bodies %d->%d shapes %d->%d contacts %d->%d touching %d->%d awake %d->%d proxies %d->%d "
+                 "cells %d->%d cell_size %g->%g steps %d->%d",
+                 a->counters.bodies, b->counters.bodies, a->counters.shapes, b->counters.shapes, a->counters.contacts,
+                 b->counters.contacts, a->counters.touching_contacts, b->counters.touching_contacts,
+                 a->counters.awake_bodies, b->counters.awake_bodies, a->counters.broadphase_proxies,
+                 b->counters.broadphase_proxies, a->counters.broadphase_cells, b->counters.broadphase_cells,
+                 (double)a->counters.cell_size, (double)b->counters.cell_size, a->counters.steps, b->counters.steps);
+        return false;
+    }
+    if (memcmp(&a->gravity, &b->gravity, sizeof a->gravity) != 0) {
+        snprintf(why, why_size, "gravity changed");
+        return false;
+    }
+    WS_CMP_ARRAY(contact_begin, "contact begin events");
+    WS_CMP_ARRAY(contact_end, "contact end events");
+    WS_CMP_ARRAY(sensor_begin, "sensor begin events");
+    WS_CMP_ARRAY(sensor_end, "sensor end events");
+    return true;
+}
+
+void ws_snapshot_free(ws_snapshot *s) {
+    arrfree(s->bodies);
+    arrfree(s->shapes);
+    arrfree(s->contact_begin);
+    arrfree(s->contact_end);
+    arrfree(s->sensor_begin);
+    arrfree(s->sensor_end);
+}
+
+static int cmp_u64(uint64_t a, uint64_t b) { return a < b ? -1 : (a > b ? 1 : 0); }
+
+static int cmp_begin(const void *x, const void *y) {
+    const rc_contact_begin_event *a = x, *b = y;
+    int c = cmp_u64(ws_shape_key(a->shape_a), ws_shape_key(b->shape_a));
+    return c != 0 ? c : cmp_u64(ws_shape_key(a->shape_b), ws_shape_key(b->shape_b));
+}
+
+static int cmp_end(const void *x, const void *y) {
+    const rc_contact_end_event *a = x, *b = y;
+    int c = cmp_u64(ws_shape_key(a->shape_a), ws_shape_key(b->shape_a));
+    return c != 0 ? c : cmp_u64(ws_shape_key(a->shape_b), ws_shape_key(b->shape_b));
+}
+
+static int cmp_sensor(const void *x, const void *y) {
+    const rc_sensor_event *a = x, *b = y;
+    int c = cmp_u64(ws_shape_key(a->sensor), ws_shape_key(b->sensor));
+    return c != 0 ? c : cmp_u64(ws_shape_key(a->visitor), ws_shape_key(b->visitor));
+}
+
+void ws_snapshot_sort_events(ws_snapshot *s) {
+    if (arrlen(s->contact_begin) > 1) {
+        qsort(s->contact_begin, (size_t)arrlen(s->contact_begin), sizeof *s->contact_begin, cmp_begin);
+    }
+    if (arrlen(s->contact_end) > 1) {
+        qsort(s->contact_end, (size_t)arrlen(s->contact_end), sizeof *s->contact_end, cmp_end);
+    }
+    if (arrlen(s->sensor_begin) > 1) {
+        qsort(s->sensor_begin, (size_t)arrlen(s->sensor_begin), sizeof *s->sensor_begin, cmp_sensor);
+    }
+    if (arrlen(s->sensor_end) > 1) {
+        qsort(s->sensor_end, (size_t)arrlen(s->sensor_end), sizeof *s->sensor_end, cmp_sensor);
+    }
+}
+
+/* ---- brute force over shapes ---------------------------------------------------------------- */
+
+bool ws_filters_collide(rc_filter a, rc_filter b) {
+    if (a.group_index != 0 && a.group_index == b.group_index) {
+        return a.group_index > 0;
+    }
+    return (a.category_bits & b.mask_bits) != 0 && (b.category_bits & a.mask_bits) != 0;
+}
+
+bool ws_query_sees(rc_filter shape, rc_query_filter q) {
+    return (shape.category_bits & q.mask_bits) != 0 && (q.category_bits & shape.mask_bits) != 0;
+}
+
+bool ws_shapes_should_pair(const rc_world *world, rc_shape_id a, rc_shape_id b) {
+    rc_body_id ba = rc_shape_body(world, a), bb = rc_shape_body(world, b);
+    if (rc_body_id_equals(ba, bb)) {
+        return false;
+    }
+    bool sa = rc_shape_is_sensor(world, a), sb = rc_shape_is_sensor(world, b);
+    if (sa && sb) {
+        return false;
+    }
+    rc_body_type ta = rc_body_get_type(world, ba), tb = rc_body_get_type(world, bb);
+    bool dynamic = ta == RC_DYNAMIC || tb == RC_DYNAMIC;
+    bool sensor_sees_kinematic = (sa && tb == RC_KINEMATIC) || (sb && ta == RC_KINEMATIC);
+    if (!dynamic && !sensor_sees_kinematic) {
+        return false;
+    }
+    return ws_filters_collide(rc_shape_filter(world, a), rc_shape_filter(world, b));
+}
+
+bool ws_collide(const rc_world *world, rc_shape_id a, rc_shape_id b, rc_manifold *m) {
+    rc_shape_type ta = rc_shape_get_type(world, a), tb = rc_shape_get_type(world, b);
+    rc_circle ca, cb;
+    rc_polygon pa, pb;
+    if (ta == RC_SHAPE_TYPE_CIRCLE) {
+        rc_shape_world_circle(world, a, &ca);
+    } else {
+        rc_shape_world_polygon(world, a, &pa);
+    }
+    if (tb == RC_SHAPE_TYPE_CIRCLE) {
+        rc_shape_world_circle(world, b, &cb);
+    } else {
+        rc_shape_world_polygon(world, b, &pb);
+    }
+    if (ta == RC_SHAPE_TYPE_CIRCLE && tb == RC_SHAPE_TYPE_CIRCLE) {
+        return rc_collide_circles(ca, cb, m);
+    }
+    if (ta == RC_SHAPE_TYPE_POLYGON && tb == RC_SHAPE_TYPE_CIRCLE) {
+        return rc_collide_polygon_circle(&pa, cb, m);
+    }
+    if (ta == RC_SHAPE_TYPE_POLYGON && tb == RC_SHAPE_TYPE_POLYGON) {
+        return rc_collide_polygons(&pa, &pb, m);
+    }
+    /* circle a, polygon b: the pure function gives the normal from the polygon */
+    bool hit = rc_collide_polygon_circle(&pb, ca, m);
+    if (hit && m != NULL) {
+        m->normal = rc_neg(m->normal);
+    }
+    return hit;
+}
+
+bool ws_shape_less(rc_shape_id a, rc_shape_id b) { return a.index < b.index; }
+
+uint64_t ws_shape_key(rc_shape_id id) { return (uint64_t)id.index << 32 | id.generation; }
+
+ws_pair ws_pair_of(rc_shape_id a, rc_shape_id b) {
+    ws_pair p;
+    if (ws_shape_less(b, a)) {
+        rc_shape_id t = a;
+        a = b;
+        b = t;
+    }
+    p.a = ws_shape_key(a);
+    p.b = ws_shape_key(b);
+    return p;
+}
+
+int ws_random_convex(ws_rng *r, float radius, rc_vec2 *out) {
+    int n = ws_int(r, 3, RC_MAX_POLYGON_VERTICES);
+    /* sorted angles on an ellipse: convex by construction; spread them so none is collinear */
+    double angles[RC_MAX_POLYGON_VERTICES];
+    double step = 2.0 * 3.14159265358979323846 / n;
+    double start = ws_uniform(r) * 6.283185307179586;
+    for (int i = 0; i < n; ++i) {
+        angles[i] = start + step * (i + 0.15 + 0.7 * ws_uniform(r));
+    }
+    double ex = 0.6 + 0.4 * ws_uniform(r), ey = 0.6 + 0.4 * ws_uniform(r);
+    bool clockwise = ws_chance(r, 0.5);
+    for (int i = 0; i < n; ++i) {
+        int k = clockwise ? n - 1 - i : i;
+        out[i] = rc_v2((float)(radius * ex * cos(angles[k])), (float)(radius * ey * sin(angles[k])));
+    }
+    return n;
+}

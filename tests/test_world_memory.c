@@ -1,0 +1,640 @@
+/* Memory: every byte through the allocator hook, and allocation failure at every point.
+ *
+ * A counting allocator checks that each free names a live block with its allocated size (an
+ * stb_ds hash map of pointer -> size) and that the live bytes return to 0 after
+ * rc_world_destroy. Then a scripted scenario (create the world, create bodies and shapes, step
+ * with moving bodies making contacts, teleport, change shapes, destroy shapes and bodies, step
+ * again, query, destroy the world) is run once without failures to record a trace (snapshots
+ * at every step), and again with the 1st, 2nd, ... Nth allocation failing until a run sees no
+ * failure. Every call that fails must return its error value with a message containing
+ * "out of memory" (rc_world_create: NULL, with nothing leaked), call the error callback once,
+ * and leave the world exactly as it was; retried once allocation works again it must succeed,
+ * and the run must then follow the trace of the run without failures exactly. Violations are
+ * collected over all runs and reported together. */
+#include <check.h>
+#include <math.h>
+#include <stb_ds.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ricochet/ricochet.h>
+
+#include "support/world_support.h"
+
+#define EXPECT WS_EXPECT
+
+/* ---- the basics ------------------------------------------------------------------------------- */
+
+START_TEST(all_memory_goes_through_the_hook) {
+    ws_counting_alloc ca;
+    ws_alloc_init(&ca);
+    rc_world_def wd = rc_world_default_def();
+    wd.allocator = ws_allocator(&ca);
+    wd.body_capacity = 10;
+    wd.shape_capacity = 20;
+    rc_world *w = rc_world_create(&wd);
+    ck_assert_ptr_nonnull(w);
+    ck_assert(ca.live_bytes > 0);
+    ws_rng g = {5};
+    rc_body_id bodies[300];
+    for (int i = 0; i < 300; ++i) {
+        rc_body_def bd = rc_body_default_def();
+        bd.type = i % 3 == 0 ? RC_STATIC : RC_DYNAMIC;
+        bd.position = rc_v2(ws_range(&g, -50, 50), ws_range(&g, -50, 50));
+        bd.linear_velocity = bd.type == RC_DYNAMIC ? rc_v2(ws_range(&g, -5, 5), ws_range(&g, -5, 5)) : rc_v2(0, 0);
+        bodies[i] = rc_body_create(w, &bd);
+        rc_shape_def sd = rc_shape_default_def();
+        sd.is_sensor = i % 11 == 0;
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, bodies[i], &sd, ws_range(&g, 0.2, 3))));
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, bodies[i], &sd, 1.0f, ws_range(&g, 0.2, 30))));
+    }
+    for (int s = 0; s < 60; ++s) {
+        ck_assert(rc_world_step(w, 1.0f / 30.0f));
+        if (s % 10 == 5) {
+            for (int i = s; i < 300; i += 7) {
+                rc_body_destroy(w, bodies[i]);
+                rc_body_def bd = rc_body_default_def();
+                bd.type = RC_DYNAMIC;
+                bd.position = rc_v2(ws_range(&g, -500, 500), ws_range(&g, -500, 500));
+                bodies[i] = rc_body_create(w, &bd);
+                rc_shape_def sd = rc_shape_default_def();
+                ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, bodies[i], &sd, ws_range(&g, 0.2, 80))));
+            }
+        }
+    }
+    rc_world_counters c = rc_world_get_counters(w);
+    ck_assert(c.bytes > 0);
+    ck_assert_msg((int64_t)c.bytes <= ca.live_bytes,
+                  "counters.bytes %zu claims more than the allocator handed out (%lld live)", c.bytes,
+                  (long long)ca.live_bytes);
+    rc_world_destroy(w);
+    ck_assert_msg(ca.live_bytes == 0, "%lld bytes in %lld blocks still live after rc_world_destroy",
+                  (long long)ca.live_bytes, (long long)ca.live_blocks);
+    ck_assert_msg(ca.bad_frees == 0, "%lld bad frees: %s", (long long)ca.bad_frees, ca.first_bad);
+    ck_assert_int_eq((int)ca.bad_aligns, 0);
+    ck_assert(ca.allocations > 10 && ca.frees >= ca.allocations);
+    fprintf(stderr, "[memory] churn: %lld allocations, peak %lld bytes\n", (long long)ca.allocations,
+            (long long)ca.peak_bytes);
+    ws_alloc_release(&ca);
+}
+END_TEST
+
+START_TEST(queries_and_refused_calls_allocate_nothing) {
+    ws_counting_alloc ca;
+    ws_alloc_init(&ca);
+    rc_world_def wd = rc_world_default_def();
+    wd.allocator = ws_allocator(&ca);
+    rc_world *w = rc_world_create(&wd);
+    rc_body_def bd = rc_body_default_def();
+    rc_body_id b = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    for (int i = 0; i < 20; ++i) {
+        sd.offset = rc_v2((float)i * 3.0f, 0.0f);
+        rc_shape_create_box(w, b, &sd, 1.0f, 1.0f);
+    }
+    ck_assert(rc_world_step(w, 0.1f));
+    int64_t before = ca.allocations;
+    rc_query_filter f = rc_default_query_filter();
+    rc_ray_hit h;
+    ck_assert(rc_world_cast_ray(w, rc_v2(-5, 0), rc_v2(100, 0), &h));
+    ck_assert(rc_world_cast_circle(w, rc_v2(-5, 5), 4.5f, rc_v2(100, 0), &h));
+    ck_assert_int_eq(rc_world_overlap_aabb(w, (rc_aabb){{-10, -10}, {100, 10}}, f, NULL, NULL), 20);
+    ck_assert_int_eq(rc_world_overlap_point(w, rc_v2(3, 0), f, NULL, NULL), 1);
+    ck_assert_int_eq(rc_world_overlap_circle(w, rc_v2(3, 0), 5.0f, f, NULL, NULL), 4); /* x = 9 touches */
+    rc_body_create(w, NULL);
+    rc_world_step(w, -1.0f);
+    rc_body_set_transform(w, RC_NULL_BODY_ID, rc_v2(0, 0), 0.0f);
+    ck_assert_msg(ca.allocations == before, "queries and refused calls made %lld allocations",
+                  (long long)(ca.allocations - before));
+    rc_world_destroy(w);
+    ck_assert_int_eq((int)ca.live_bytes, 0);
+    ws_alloc_release(&ca);
+}
+END_TEST
+
+/* ---- failure injection --------------------------------------------------------------------- */
+
+typedef struct trace_point {
+    ws_snapshot snap;
+    uint64_t ids; /* a hash of the tracked id lists */
+} trace_point;
+
+typedef struct fn_count {
+    char *key;
+    int value;
+} fn_count;
+
+typedef struct mem_ctx {
+    ws_counting_alloc ca;
+    ws_errors errs;
+    rc_world *w;
+    rc_body_id *bodies; /* stb_ds: every body the scenario made (destroyed ones stay: invalid) */
+    rc_shape_id *shapes;
+    bool baseline;
+    trace_point *trace; /* the baseline's checkpoints */
+    int checkpoint;
+    /* this op */
+    int64_t op_failures, op_allocations;
+    int op_calls;
+    bool op_snap_taken;
+    ws_snapshot op_before;
+    /* results over all runs */
+    int violations;
+    int kinds;
+    char first[12][600];    /* the first violation of each kind (same text after "fail_at N") */
+    fn_count *failed_calls; /* function -> calls that failed cleanly */
+    fn_count *absorbed;     /* function -> calls that succeeded although an allocation failed */
+    int reordered;          /* checkpoints equal to the trace only with the events sorted */
+    int64_t *op_alloc_end;  /* baseline: allocations made by the end of each op */
+    int op_index;
+} mem_ctx;
+
+static const char *after_fail_at(const char *s) {
+    const char *c = strchr(s, ',');
+    return c != NULL ? c : s;
+}
+
+static void violation(mem_ctx *m, const char *fmt, ...) {
+    char text[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    m->violations++;
+    for (int i = 0; i < m->kinds; ++i) {
+        if (strcmp(after_fail_at(m->first[i]), after_fail_at(text)) == 0) {
+            return;
+        }
+    }
+    if (m->kinds < 12) {
+        snprintf(m->first[m->kinds++], sizeof m->first[0], "%s", text);
+    }
+}
+
+static void count_fn(fn_count **map, const char *fname) {
+    ptrdiff_t i = shgeti(*map, fname);
+    if (i < 0) {
+        shput(*map, fname, 1);
+    } else {
+        (*map)[i].value++;
+    }
+}
+
+static uint64_t ids_hash(const mem_ctx *m) {
+    uint64_t h = 1469598103934665603ull;
+    for (ptrdiff_t i = 0; i < arrlen(m->bodies); ++i) {
+        h = (h ^ ((uint64_t)m->bodies[i].index << 32 | m->bodies[i].generation)) * 1099511628211ull;
+    }
+    for (ptrdiff_t i = 0; i < arrlen(m->shapes); ++i) {
+        h = (h ^ ((uint64_t)m->shapes[i].index << 32 | m->shapes[i].generation)) * 1099511628211ull;
+    }
+    return h;
+}
+
+static void take(const mem_ctx *m, ws_snapshot *s) {
+    ws_snapshot_take(s, m->w, m->bodies, (int)arrlen(m->bodies), m->shapes, (int)arrlen(m->shapes));
+}
+
+static bool failure_pending(const mem_ctx *m) { return m->ca.fail_at > 0 && m->ca.failures == 0; }
+
+static void op_begin(mem_ctx *m) {
+    m->op_failures = m->ca.failures;
+    m->op_allocations = m->ca.allocations;
+    m->op_calls = m->errs.calls;
+    rc_world_clear_error(m->w);
+    /* until the failure the run is the baseline: snapshot only the op that will meet it */
+    m->op_snap_taken =
+        failure_pending(m) && m->op_index < arrlen(m->op_alloc_end) && m->ca.fail_at <= m->op_alloc_end[m->op_index];
+    if (m->op_snap_taken) {
+        take(m, &m->op_before);
+    }
+}
+
+/* True when the op is done (succeeded, or failed in a way already reported). */
+static bool op_end(mem_ctx *m, const char *fname, bool ok, const char *expr, int line, int attempt) {
+    bool injected = m->ca.failures > m->op_failures;
+    bool done = true;
+    if (ok) {
+        if (injected) {
+            count_fn(&m->absorbed, fname);
+        }
+    } else if (!injected) {
+        violation(m, "fail_at %lld, line %d: %s failed without an allocation failure (attempt %d): \"%s\"",
+                  (long long)m->ca.fail_at, line, expr, attempt + 1, rc_world_last_error(m->w));
+    } else {
+        const char *msg = rc_world_last_error(m->w);
+        if (strstr(msg, "out of memory") == NULL || strstr(msg, fname) == NULL) {
+            violation(m, "fail_at %lld, line %d: %s: message \"%s\" (wants %s and \"out of memory\")",
+                      (long long)m->ca.fail_at, line, expr, msg, fname);
+        }
+        if (m->errs.calls != m->op_calls + 1 || strcmp(m->errs.last, msg) != 0) {
+            violation(m, "fail_at %lld, line %d: %s: error callback called %d times with \"%s\"",
+                      (long long)m->ca.fail_at, line, expr, m->errs.calls - m->op_calls, m->errs.last);
+        }
+        if (m->op_snap_taken) {
+            ws_snapshot after;
+            take(m, &after);
+            char why[600];
+            if (!ws_snapshot_equal(&m->op_before, &after, why, sizeof why)) {
+                violation(m, "fail_at %lld, line %d: %s failed for lack of memory and changed the world: %s",
+                          (long long)m->ca.fail_at, line, expr, why);
+            }
+            ws_snapshot_free(&after);
+        }
+        count_fn(&m->failed_calls, fname);
+        done = attempt > 0; /* retry once */
+        if (attempt > 0) {
+            violation(m, "fail_at %lld, line %d: %s failed again when retried", (long long)m->ca.fail_at, line, expr);
+        }
+    }
+    if (m->op_snap_taken) {
+        ws_snapshot_free(&m->op_before);
+        m->op_snap_taken = false;
+    }
+    if (m->baseline) {
+        arrput(m->op_alloc_end, m->ca.allocations);
+    }
+    m->op_index++;
+    return done;
+}
+
+#define TRY(m, fname, expr)                                                                                            \
+    do {                                                                                                               \
+        for (int attempt_ = 0; attempt_ < 2; ++attempt_) {                                                             \
+            op_begin(m);                                                                                               \
+            bool ok_ = (expr);                                                                                         \
+            if (op_end((m), (fname), ok_, #expr, __LINE__, attempt_)) {                                                \
+                break;                                                                                                 \
+            }                                                                                                          \
+        }                                                                                                              \
+    } while (0)
+
+/* A call that cannot report failure (it returns nothing): it must complete, and the trace
+ * comparison after the next step shows whether anything (an end event) was lost. */
+#define VOID_OP(m, fname, stmt)                                                                                        \
+    do {                                                                                                               \
+        op_begin(m);                                                                                                   \
+        stmt;                                                                                                          \
+        op_end((m), (fname), true, #stmt, __LINE__, 0);                                                                \
+    } while (0)
+
+static void checkpoint(mem_ctx *m, const char *where) {
+    if (m->baseline) {
+        trace_point p;
+        take(m, &p.snap);
+        p.ids = ids_hash(m);
+        arrput(m->trace, p);
+        return;
+    }
+    EXPECT(m->checkpoint < arrlen(m->trace), "more checkpoints than the baseline");
+    trace_point *p = &m->trace[m->checkpoint++];
+    ws_snapshot now;
+    take(m, &now);
+    char why[600];
+    if (p->ids != ids_hash(m)) {
+        violation(m, "fail_at %lld, checkpoint %d (%s): the ids handed out differ from the run without failures",
+                  (long long)m->ca.fail_at, m->checkpoint, where);
+    } else if (!ws_snapshot_equal(&p->snap, &now, why, sizeof why)) {
+        /* the order of events within a step is not part of the contract: compare them sorted */
+        ws_snapshot a = p->snap, b = now;
+        ws_snapshot sa, sb;
+        memset(&sa, 0, sizeof sa);
+        memset(&sb, 0, sizeof sb);
+        for (ptrdiff_t i = 0; i < arrlen(a.contact_begin); ++i)
+            arrput(sa.contact_begin, a.contact_begin[i]);
+        for (ptrdiff_t i = 0; i < arrlen(a.contact_end); ++i)
+            arrput(sa.contact_end, a.contact_end[i]);
+        for (ptrdiff_t i = 0; i < arrlen(a.sensor_begin); ++i)
+            arrput(sa.sensor_begin, a.sensor_begin[i]);
+        for (ptrdiff_t i = 0; i < arrlen(a.sensor_end); ++i)
+            arrput(sa.sensor_end, a.sensor_end[i]);
+        for (ptrdiff_t i = 0; i < arrlen(b.contact_begin); ++i)
+            arrput(sb.contact_begin, b.contact_begin[i]);
+        for (ptrdiff_t i = 0; i < arrlen(b.contact_end); ++i)
+            arrput(sb.contact_end, b.contact_end[i]);
+        for (ptrdiff_t i = 0; i < arrlen(b.sensor_begin); ++i)
+            arrput(sb.sensor_begin, b.sensor_begin[i]);
+        for (ptrdiff_t i = 0; i < arrlen(b.sensor_end); ++i)
+            arrput(sb.sensor_end, b.sensor_end[i]);
+        ws_snapshot_sort_events(&sa);
+        ws_snapshot_sort_events(&sb);
+        /* the rest of the snapshot with the sorted lists */
+        sa.bodies = a.bodies, sa.shapes = a.shapes, sa.counters = a.counters, sa.gravity = a.gravity;
+        sb.bodies = b.bodies, sb.shapes = b.shapes, sb.counters = b.counters, sb.gravity = b.gravity;
+        if (ws_snapshot_equal(&sa, &sb, why, sizeof why)) {
+            m->reordered++;
+        } else {
+            violation(m, "fail_at %lld, checkpoint %d (%s): the world differs from the run without failures: %s",
+                      (long long)m->ca.fail_at, m->checkpoint, where, why);
+        }
+        sa.bodies = NULL, sa.shapes = NULL, sb.bodies = NULL, sb.shapes = NULL;
+        ws_snapshot_free(&sa);
+        ws_snapshot_free(&sb);
+    }
+    ws_snapshot_free(&now);
+}
+
+/* In the baseline: the touching pairs equal brute force (the scenario really makes contacts). */
+static int check_touching(mem_ctx *m) {
+    int touching = 0;
+    for (ptrdiff_t i = 0; i < arrlen(m->shapes); ++i) {
+        rc_shape_id a = m->shapes[i];
+        if (!rc_shape_is_valid(m->w, a)) {
+            continue;
+        }
+        rc_shape_id list[32];
+        int32_t n = rc_shape_contacts(m->w, a, list, 32);
+        EXPECT(n >= 0 && n <= 32, "rc_shape_contacts");
+        for (ptrdiff_t k = 0; k < arrlen(m->shapes); ++k) {
+            rc_shape_id b = m->shapes[k];
+            if (k == i || !rc_shape_is_valid(m->w, b)) {
+                continue;
+            }
+            bool want = rc_aabb_overlaps(rc_shape_aabb(m->w, a), rc_shape_aabb(m->w, b)) &&
+                        ws_shapes_should_pair(m->w, a, b) && ws_collide(m->w, a, b, NULL);
+            bool listed = false;
+            for (int32_t j = 0; j < n; ++j) {
+                listed |= rc_shape_id_equals(list[j], b);
+            }
+            EXPECT(want == listed, "baseline: pair {%u,%u} {%u,%u}: brute force %d, world %d", a.index, a.generation,
+                   b.index, b.generation, want, listed);
+            touching += want;
+        }
+    }
+    return touching / 2;
+}
+
+static void step(mem_ctx *m, int n, long *touching_total) {
+    TRY(m, "rc_world_step", rc_world_step(m->w, 1.0f / 20.0f));
+    char where[32];
+    snprintf(where, sizeof where, "after step %d", n);
+    checkpoint(m, where);
+    if (m->baseline) {
+        *touching_total += check_touching(m);
+    }
+}
+
+static rc_shape_id add_shape(mem_ctx *m, rc_body_id b, int kind, bool sensor, rc_vec2 offset) {
+    rc_shape_def sd = rc_shape_default_def();
+    sd.is_sensor = sensor;
+    sd.offset = offset;
+    rc_shape_id s = RC_NULL_SHAPE_ID;
+    if (kind == 0) {
+        TRY(m, "rc_shape_create_circle", (s = rc_shape_create_circle(m->w, b, &sd, 0.6f), !rc_shape_id_is_null(s)));
+    } else if (kind == 1) {
+        TRY(m, "rc_shape_create_box", (s = rc_shape_create_box(m->w, b, &sd, 0.5f, 0.7f), !rc_shape_id_is_null(s)));
+    } else {
+        rc_polygon p = rc_make_regular_polygon(5, 0.7f, 0.3f);
+        TRY(m, "rc_shape_create_polygon",
+            (s = rc_shape_create_polygon(m->w, b, &sd, p.vertices, p.count), !rc_shape_id_is_null(s)));
+    }
+    if (!rc_shape_id_is_null(s)) {
+        arrput(m->shapes, s);
+    }
+    return s;
+}
+
+static rc_body_id add_body(mem_ctx *m, rc_body_type type, rc_vec2 p, rc_vec2 v) {
+    rc_body_def bd = rc_body_default_def();
+    bd.type = type;
+    bd.position = p;
+    bd.linear_velocity = v;
+    rc_body_id b = RC_NULL_BODY_ID;
+    TRY(m, "rc_body_create", (b = rc_body_create(m->w, &bd), !rc_body_id_is_null(b)));
+    if (!rc_body_id_is_null(b)) {
+        arrput(m->bodies, b);
+    }
+    return b;
+}
+
+/* The first tracked shape (from index start) that touches something and wants events. */
+static rc_shape_id touching_shape(mem_ctx *m, ptrdiff_t start) {
+    for (ptrdiff_t i = start; i < arrlen(m->shapes); ++i) {
+        rc_shape_id s = m->shapes[i];
+        if (rc_shape_is_valid(m->w, s) && !rc_shape_is_sensor(m->w, s) && rc_shape_contacts(m->w, s, NULL, 0) > 0) {
+            return s;
+        }
+    }
+    return RC_NULL_SHAPE_ID;
+}
+
+static void scenario(mem_ctx *m, long *touching_total, int *end_events_after_destroy) {
+    /* the world */
+    rc_world_def wd = rc_world_default_def();
+    wd.gravity = rc_v2(0.0f, 0.0f);
+    wd.allocator = ws_allocator(&m->ca);
+    wd.error_fn = ws_error_fn;
+    wd.error_user = &m->errs;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        int64_t f0 = m->ca.failures;
+        m->w = rc_world_create(&wd);
+        if (m->w != NULL) {
+            break;
+        }
+        if (m->ca.failures == f0) {
+            violation(m, "fail_at %lld: rc_world_create returned NULL without an allocation failure",
+                      (long long)m->ca.fail_at);
+        }
+        if (m->ca.live_bytes != 0) {
+            violation(m, "fail_at %lld: rc_world_create failed and leaked %lld bytes", (long long)m->ca.fail_at,
+                      (long long)m->ca.live_bytes);
+        }
+        count_fn(&m->failed_calls, "rc_world_create");
+    }
+    EXPECT(m->w != NULL, "no world");
+    /* 64 bodies on an 8 x 8 grid, moving towards the middle and each other */
+    ws_rng g = {0xA110C};
+    for (int i = 0; i < 64; ++i) {
+        rc_body_type type = i % 6 == 0 ? RC_STATIC : (i % 9 == 4 ? RC_KINEMATIC : RC_DYNAMIC);
+        rc_vec2 p = rc_v2(-8.75f + 2.5f * (float)(i % 8), -8.75f + 2.5f * (float)(i / 8));
+        rc_vec2 v =
+            type == RC_STATIC ? rc_v2(0, 0) : rc_v2(ws_range(&g, -3, 3) - 0.3f * p.x, ws_range(&g, -3, 3) - 0.3f * p.y);
+        if (i % 13 == 7) {
+            v = rc_v2(0, 0); /* some rest: they fall asleep */
+        }
+        rc_body_id b = add_body(m, type, p, v);
+        add_shape(m, b, i % 3, i % 7 == 3, rc_v2(0, 0));
+        if (i % 5 == 1) {
+            add_shape(m, b, (i + 1) % 3, false, rc_v2(0.4f, 0.2f));
+        }
+    }
+    for (int n = 1; n <= 10; ++n) {
+        step(m, n, touching_total);
+    }
+    /* changes that move proxies to new cells, grow arrays and end contacts */
+    TRY(m, "rc_body_set_transform", rc_body_set_transform(m->w, m->bodies[3], rc_v2(1000.0f, -1000.0f), 0.5f));
+    TRY(m, "rc_body_set_transform", rc_body_set_transform(m->w, m->bodies[10], rc_v2(0.0f, 0.0f), 1.0f));
+    TRY(m, "rc_body_set_transform", rc_body_set_transform(m->w, m->bodies[0], rc_v2(-3.0f, 40.0f), 0.0f));
+    TRY(m, "rc_shape_set_base_transform",
+        rc_shape_set_base_transform(m->w, m->shapes[5], rc_v2(0.5f, 0.0f), 0.3f, rc_v2(6.0f, 6.0f)));
+    TRY(m, "rc_shape_set_base_transform",
+        rc_shape_set_base_transform(m->w, m->shapes[6], rc_v2(0.0f, 0.0f), 0.0f, rc_v2(-40.0f, 2.0f)));
+    TRY(m, "rc_shape_set_filter", rc_shape_set_filter(m->w, m->shapes[8], (rc_filter){2u, 2u, 0}));
+    /* scattered teleports: each lands in cells nobody uses yet */
+    for (int i = 0; i < 24; ++i) {
+        rc_body_id b = m->bodies[20 + i];
+        rc_vec2 p = rc_v2(ws_range(&g, -3000, 3000), ws_range(&g, -3000, 3000));
+        TRY(m, "rc_body_set_transform", rc_body_set_transform(m->w, b, p, 0.25f * (float)i));
+    }
+    for (int i = 0; i < 4; ++i) {
+        TRY(m, "rc_shape_set_base_transform",
+            rc_shape_set_base_transform(m->w, m->shapes[30 + i], rc_v2(0, 0), 0.0f,
+                                        rc_v2(20.0f + 30.0f * i, 20.0f + 30.0f * i)));
+    }
+    for (int n = 100; n <= 103; ++n) {
+        step(m, n, touching_total);
+    }
+    for (int i = 0; i < 40; ++i) {
+        rc_body_id b = add_body(m, RC_DYNAMIC, rc_v2(-8.0f + 1.3f * (float)i, 3.0f), rc_v2(0.0f, -2.0f));
+        add_shape(m, b, i % 3, i == 4, rc_v2(0, 0));
+    }
+    /* destroy touching shapes and a touching body between steps: end events in the next step */
+    rc_shape_id victim = touching_shape(m, 0);
+    EXPECT(!rc_shape_id_is_null(victim), "nothing touches");
+    int32_t partners = rc_shape_contacts(m->w, victim, NULL, 0);
+    VOID_OP(m, "rc_shape_destroy", rc_shape_destroy(m->w, victim));
+    rc_shape_id victim2 = touching_shape(m, 10);
+    if (!rc_shape_id_is_null(victim2)) {
+        partners += rc_shape_contacts(m->w, victim2, NULL, 0);
+        VOID_OP(m, "rc_shape_destroy", rc_shape_destroy(m->w, victim2));
+    }
+    rc_shape_id victim3 = touching_shape(m, 20);
+    if (!rc_shape_id_is_null(victim3)) {
+        rc_body_id vb = rc_shape_body(m->w, victim3);
+        rc_shape_id ids[4];
+        int32_t n = rc_body_shapes(m->w, vb, ids, 4);
+        for (int32_t k = 0; k < n; ++k) {
+            partners += rc_shape_contacts(m->w, ids[k], NULL, 0);
+        }
+        VOID_OP(m, "rc_body_destroy", rc_body_destroy(m->w, vb));
+    }
+    (void)partners;
+    step(m, 11, touching_total);
+    *end_events_after_destroy = rc_world_contact_events(m->w).end_count + rc_world_sensor_events(m->w).end_count;
+    for (int n = 12; n <= 20; ++n) {
+        step(m, n, touching_total);
+    }
+    /* queries allocate nothing and see the world */
+    int64_t before = m->ca.allocations;
+    rc_query_filter all = {UINT32_MAX, UINT32_MAX};
+    rc_ray_hit h;
+    bool hit = rc_world_cast_ray(m->w, rc_v2(-20.0f, 0.1f), rc_v2(40.0f, 0.0f), &h);
+    rc_world_cast_circle(m->w, rc_v2(-20.0f, 0.1f), 0.5f, rc_v2(40.0f, 0.0f), &h);
+    int32_t in_box = rc_world_overlap_aabb(m->w, (rc_aabb){{-50, -50}, {50, 50}}, all, NULL, NULL);
+    rc_world_overlap_point(m->w, rc_v2(0, 0), all, NULL, NULL);
+    rc_world_overlap_circle(m->w, rc_v2(0, 0), 5.0f, all, NULL, NULL);
+    if (m->ca.allocations != before) {
+        violation(m, "fail_at %lld: queries allocated", (long long)m->ca.fail_at);
+    }
+    if (m->baseline) {
+        EXPECT(hit && in_box > 20, "the scenario's queries see nothing");
+    }
+    rc_world_destroy(m->w);
+    m->w = NULL;
+}
+
+static void ctx_free_run(mem_ctx *m) {
+    arrfree(m->bodies);
+    arrfree(m->shapes);
+    m->checkpoint = 0;
+    m->op_index = 0;
+    ws_alloc_release(&m->ca);
+}
+
+START_TEST(allocation_failure_at_every_point) {
+    mem_ctx m;
+    memset(&m, 0, sizeof m);
+    /* the run without failures: the trace */
+    ws_alloc_init(&m.ca);
+    m.baseline = true;
+    long touching = 0;
+    int base_ends = 0;
+    scenario(&m, &touching, &base_ends);
+    ck_assert_msg(m.violations == 0, "the run without failures: %s", m.first[0]);
+    ck_assert_msg(m.ca.live_bytes == 0 && m.ca.bad_frees == 0, "baseline: %lld live bytes, %lld bad frees (%s)",
+                  (long long)m.ca.live_bytes, (long long)m.ca.bad_frees, m.ca.first_bad);
+    int64_t points = m.ca.allocations;
+    ck_assert(touching > 20 && base_ends > 0);
+    ctx_free_run(&m);
+    m.baseline = false;
+    /* fail the 1st, 2nd, ... allocation until a run sees none */
+    int runs = 0;
+    int lost_end_runs = 0;
+    for (int64_t k = 1;; ++k) {
+        ws_alloc_init(&m.ca);
+        m.ca.fail_at = k;
+        m.errs.calls = 0;
+        int ends = 0;
+        long t = 0;
+        scenario(&m, &t, &ends);
+        runs++;
+        if (ends != base_ends) {
+            lost_end_runs++;
+        }
+        if (m.ca.live_bytes != 0) {
+            violation(&m, "fail_at %lld: %lld bytes leaked", (long long)k, (long long)m.ca.live_bytes);
+        }
+        if (m.ca.bad_frees != 0) {
+            violation(&m, "fail_at %lld: %s", (long long)k, m.ca.first_bad);
+        }
+        bool failed = m.ca.failures > 0;
+        ctx_free_run(&m);
+        if (!failed) {
+            break;
+        }
+        EXPECT(k < 100000, "runaway");
+    }
+    fprintf(stderr, "[memory] %lld allocation points in the scenario; %d runs with a failing allocation\n",
+            (long long)points, runs - 1);
+    fprintf(stderr, "[memory] calls refused for lack of memory (and then retried):");
+    for (ptrdiff_t i = 0; i < shlen(m.failed_calls); ++i) {
+        fprintf(stderr, " %s x%d", m.failed_calls[i].key, m.failed_calls[i].value);
+    }
+    fprintf(stderr, "\n[memory] calls that succeeded although an allocation failed:");
+    for (ptrdiff_t i = 0; i < shlen(m.absorbed); ++i) {
+        fprintf(stderr, " %s x%d", m.absorbed[i].key, m.absorbed[i].value);
+    }
+    fprintf(stderr, "\n[memory] runs whose step after the destructions reported a different number of end events: %d\n",
+            lost_end_runs);
+    fprintf(stderr,
+            "[memory] checkpoints equal to the trace only with each step's events sorted (order differs after a "
+            "retried step): %d\n",
+            m.reordered);
+    for (int i = 0; i < m.kinds; ++i) {
+        fprintf(stderr, "[memory] violation (first of its kind): %s\n", m.first[i]);
+    }
+    for (ptrdiff_t i = 0; i < arrlen(m.trace); ++i) {
+        ws_snapshot_free(&m.trace[i].snap);
+    }
+    arrfree(m.trace);
+    arrfree(m.op_alloc_end);
+    int violations = m.violations;
+    char first[600];
+    snprintf(first, sizeof first, "%s", m.first[0]);
+    shfree(m.failed_calls);
+    shfree(m.absorbed);
+    ck_assert_msg(violations == 0, "%d violations over %d runs (%d kinds, listed on stderr); the first: %s", violations,
+                  runs, m.kinds, first);
+}
+END_TEST
+
+static Suite *memory_suite(void) {
+    Suite *s = suite_create("world_memory");
+    TCase *t = tcase_create("memory");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, all_memory_goes_through_the_hook);
+    tcase_add_test(t, queries_and_refused_calls_allocate_nothing);
+    tcase_add_test(t, allocation_failure_at_every_point);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void) {
+    SRunner *r = srunner_create(memory_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
