@@ -26,10 +26,11 @@ bool rc_ray_cast_polygon(const rc_polygon *polygon, rc_vec2 origin, rc_vec2 tran
     if (!rc_polygon_input_ok(polygon) || !cast_inputs_valid(origin, translation, 0.0f)) {
         return false;
     }
-    return rc_ray_cast_polygon_core(polygon, origin, translation, hit);
+    rc_convex view = rc_convex_of(polygon);
+    return rc_convex_ray_cast(&view, origin, translation, hit);
 }
 
-bool rc_ray_cast_polygon_core(const rc_polygon *polygon, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
+bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
     if (translation.x == 0.0f && translation.y == 0.0f) {
         return false;
     }
@@ -190,13 +191,13 @@ bool rc_circle_cast_polygon(const rc_polygon *shape, rc_vec2 origin, float radiu
     if (!rc_polygon_input_ok(shape) || !cast_inputs_valid(origin, translation, radius)) {
         return false;
     }
-    return rc_circle_cast_polygon_core(shape, origin, radius, translation, hit);
+    rc_convex view = rc_convex_of(shape);
+    return rc_convex_circle_cast(&view, origin, radius, translation, hit);
 }
 
-bool rc_circle_cast_polygon_core(const rc_polygon *shape, rc_vec2 origin, float radius, rc_vec2 translation,
-                                 rc_ray_hit *hit) {
+bool rc_convex_circle_cast(const rc_convex *shape, rc_vec2 origin, float radius, rc_vec2 translation, rc_ray_hit *hit) {
     if (radius == 0.0f) {
-        return rc_ray_cast_polygon_core(shape, origin, translation, hit);
+        return rc_convex_ray_cast(shape, origin, translation, hit);
     }
     if (translation.x == 0.0f && translation.y == 0.0f) {
         return false;
@@ -210,8 +211,8 @@ bool rc_circle_cast_polygon_core(const rc_polygon *shape, rc_vec2 origin, float 
                           radius);
         enter_vertex(&entry, origin, u, dlen, shape->vertices[i], radius);
     }
-    rc_distance_result dist = rc_point_distance_polygon(shape, origin);
-    float scale = rc_length(rc_sub(origin, shape->centroid)) + rc_polygon_max_extent(shape) + radius;
+    rc_distance_result dist = rc_convex_distance(shape, origin);
+    float scale = rc_length(rc_sub(origin, shape->centroid)) + rc_convex_max_extent(shape) + radius;
     float tol_t = RC_REL_TOL * scale / dlen;
     return finish_sweep(&entry, dist.distance < radius, origin, tol_t, hit);
 }

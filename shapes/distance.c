@@ -30,6 +30,11 @@ rc_distance_result rc_point_distance_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
 }
 
 rc_distance_result rc_point_distance_polygon(const rc_polygon *polygon, rc_vec2 p) {
+    rc_convex view = rc_convex_of(polygon);
+    return rc_convex_distance(&view, p);
+}
+
+rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
     /* The edge line that p is furthest outside of (or least inside of) decides inside from
        outside; inside, the nearest boundary point lies on that edge; outside, it is the
        nearest point over all edges. */
@@ -74,4 +79,16 @@ rc_distance_result rc_point_distance_polygon(const rc_polygon *polygon, rc_vec2 
         r.normal = rc_scale(1.0f / len, rel);
     }
     return r;
+}
+
+bool rc_convex_test_point(const rc_convex *polygon, rc_vec2 p) {
+    /* left of every edge, measured with the edge itself rather than its stored normal, so that
+       a vertex is exactly on both of its edges: cross(e, e) and cross(e, 0) are 0 */
+    for (int i = 0, j = polygon->count - 1; i < polygon->count; j = i++) {
+        rc_vec2 e = rc_sub(polygon->vertices[i], polygon->vertices[j]);
+        if (rc_cross(e, rc_sub(p, polygon->vertices[j])) < 0.0f) {
+            return false;
+        }
+    }
+    return true;
 }

@@ -41,15 +41,16 @@ static bool collide_with_distance(rc_distance_result dist, rc_circle b, rc_manif
     return true;
 }
 
-bool rc_collide_polygon_circle_core(const rc_polygon *a, rc_circle b, rc_manifold *m) {
-    return collide_with_distance(rc_point_distance_polygon(a, b.center), b, m);
+bool rc_convex_collide_circle(const rc_convex *a, rc_circle b, rc_manifold *m) {
+    return collide_with_distance(rc_convex_distance(a, b.center), b, m);
 }
 
 bool rc_collide_polygon_circle(const rc_polygon *a, rc_circle b, rc_manifold *m) {
     if (!rc_polygon_input_ok(a) || !rc_circle_input_ok(b)) {
         return false;
     }
-    return rc_collide_polygon_circle_core(a, b, m);
+    rc_convex view = rc_convex_of(a);
+    return rc_convex_collide_circle(&view, b, m);
 }
 
 bool rc_collide_segment_circle(rc_vec2 a, rc_vec2 b, rc_circle circle, rc_manifold *m) {
@@ -60,7 +61,7 @@ bool rc_collide_segment_circle(rc_vec2 a, rc_vec2 b, rc_circle circle, rc_manifo
 }
 
 /* The largest separation of b from a's edge lines, and which edge gives it. */
-static float max_separation(const rc_polygon *a, const rc_polygon *b, int *edge) {
+static float max_separation(const rc_convex *a, const rc_convex *b, int *edge) {
     float best = -INFINITY;
     *edge = 0;
     for (int i = 0; i < a->count; ++i) {
@@ -97,7 +98,7 @@ static int clip_to_plane(rc_vec2 out[2], const rc_vec2 in[2], rc_vec2 n, float o
 }
 
 /* Polygons here may have count 2: a segment as a two-sided polygon. */
-static bool collide_convex(const rc_polygon *a, const rc_polygon *b, rc_manifold *m) {
+bool rc_convex_collide(const rc_convex *a, const rc_convex *b, rc_manifold *m) {
     int edge_a, edge_b;
     float sep_a = max_separation(a, b, &edge_a);
     if (sep_a > 0.0f) {
@@ -112,10 +113,10 @@ static bool collide_convex(const rc_polygon *a, const rc_polygon *b, rc_manifold
     }
     /* Prefer a's edge as the reference unless b's is clearly better, so that a resting
        contact does not flicker between the two. */
-    float size = fmaxf(rc_polygon_max_extent(a), rc_polygon_max_extent(b));
+    float size = fmaxf(rc_convex_max_extent(a), rc_convex_max_extent(b));
     bool flip = sep_b > sep_a + 1.0e-3f * size;
-    const rc_polygon *ref = flip ? b : a;
-    const rc_polygon *inc = flip ? a : b;
+    const rc_convex *ref = flip ? b : a;
+    const rc_convex *inc = flip ? a : b;
     int e = flip ? edge_b : edge_a;
     rc_vec2 ref_n = ref->normals[e];
     rc_vec2 v1 = ref->vertices[e];
@@ -168,42 +169,30 @@ static bool collide_convex(const rc_polygon *a, const rc_polygon *b, rc_manifold
     return true;
 }
 
-bool rc_collide_polygons_core(const rc_polygon *a, const rc_polygon *b, rc_manifold *m) {
-    return collide_convex(a, b, m);
-}
-
 bool rc_collide_polygons(const rc_polygon *a, const rc_polygon *b, rc_manifold *m) {
     if (!rc_polygon_input_ok(a) || !rc_polygon_input_ok(b)) {
         return false;
     }
-    return collide_convex(a, b, m);
+    rc_convex va = rc_convex_of(a), vb = rc_convex_of(b);
+    return rc_convex_collide(&va, &vb, m);
 }
 
-/* The segment a..b as a polygon of two vertices whose two edges face opposite ways. */
-static rc_polygon segment_polygon(rc_vec2 a, rc_vec2 b) {
-    rc_polygon p;
-    memset(&p, 0, sizeof p);
-    p.count = 2;
-    p.vertices[0] = a;
-    p.vertices[1] = b;
-    rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(b, a)));
-    p.normals[0] = n;
-    p.normals[1] = rc_neg(n);
-    p.centroid = rc_lerp(a, b, 0.5f);
-    return p;
-}
-
-bool rc_collide_segment_polygon_core(rc_vec2 a, rc_vec2 b, const rc_polygon *polygon, rc_manifold *m) {
+/* The segment a..b taken as a polygon of two vertices whose two edges face opposite ways. */
+bool rc_segment_collide_convex(rc_vec2 a, rc_vec2 b, const rc_convex *polygon, rc_manifold *m) {
     if (rc_vec2_equal(a, b)) {
         return false;
     }
-    rc_polygon seg = segment_polygon(a, b);
-    return collide_convex(&seg, polygon, m);
+    rc_vec2 vertices[2] = {a, b};
+    rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(b, a)));
+    rc_vec2 normals[2] = {n, rc_neg(n)};
+    rc_convex seg = {vertices, normals, 2, rc_lerp(a, b, 0.5f)};
+    return rc_convex_collide(&seg, polygon, m);
 }
 
 bool rc_collide_segment_polygon(rc_vec2 a, rc_vec2 b, const rc_polygon *polygon, rc_manifold *m) {
     if (!rc_polygon_input_ok(polygon) || !rc_vec2_is_finite(a) || !rc_vec2_is_finite(b)) {
         return false;
     }
-    return rc_collide_segment_polygon_core(a, b, polygon, m);
+    rc_convex view = rc_convex_of(polygon);
+    return rc_segment_collide_convex(a, b, &view, m);
 }

@@ -24,9 +24,13 @@ const char *rc_polygon_error_string(rc_polygon_error error) {
     return "unknown polygon error";
 }
 
-float rc_polygon_max_extent(const rc_polygon *p) {
-    rc_aabb box = rc_polygon_aabb(p);
-    return fmaxf(box.upper.x - box.lower.x, box.upper.y - box.lower.y);
+float rc_convex_max_extent(const rc_convex *p) {
+    rc_vec2 lower = p->vertices[0], upper = p->vertices[0];
+    for (int i = 1; i < p->count; ++i) {
+        lower = rc_min(lower, p->vertices[i]);
+        upper = rc_max(upper, p->vertices[i]);
+    }
+    return fmaxf(upper.x - lower.x, upper.y - lower.y);
 }
 
 bool rc_polygon_input_ok(const rc_polygon *p) {

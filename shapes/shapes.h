@@ -1,9 +1,10 @@
 /* shapes/: the geometry module.
  *
- * Owns: the pure functions of <ricochet/geometry.h> and <ricochet/math.h>, and the shape
- * geometry record the world keeps per shape (rc_shape_geometry): the shape as defined, its
- * base transform (offset, angle, scale), and the data cached from it in the body frame and in
- * the world (vertices, normals, radius, box). Knows nothing of bodies, ids or the world. */
+ * Owns: the pure functions of <ricochet/geometry.h> and <ricochet/math.h>; base transforms
+ * (offset, angle, scale under a body) and placing a shape's numbers in the world; and the
+ * queries on placed shapes, which read them through views (rc_shape_view) so that the owner
+ * of the numbers (the world) can keep them as compactly as it likes. Allocates nothing and
+ * knows nothing of bodies, ids or the world. */
 #ifndef RICOCHET_SHAPES_H
 #define RICOCHET_SHAPES_H
 
@@ -22,62 +23,101 @@ typedef enum rc_shape_kind {
     RC_SHAPE_SEGMENT, /* one segment of a chain: a two-sided wall */
 } rc_shape_kind;
 
-/* A shape's base transform, applied in the body frame: offset + R(angle) * (scale.x * x, scale.y * y). */
+typedef struct rc_segment {
+    rc_vec2 a, b;
+} rc_segment;
+
+/* A convex polygon's numbers, held elsewhere: count vertices counter-clockwise and the unit
+ * outward normal of each edge (normals[i] for vertices[i] -> vertices[i + 1]). */
+typedef struct rc_convex {
+    const rc_vec2 *vertices;
+    const rc_vec2 *normals;
+    int count;
+    rc_vec2 centroid;
+} rc_convex;
+
+RC_INLINE rc_convex rc_convex_of(const rc_polygon *p) {
+    rc_convex c = {p->vertices, p->normals, p->count, p->centroid};
+    return c;
+}
+
+/* A placed shape, as every query on it reads it. */
+typedef struct rc_shape_view {
+    rc_shape_kind kind;
+    union {
+        rc_circle circle;
+        rc_convex polygon;
+        rc_segment segment;
+    } u;
+} rc_shape_view;
+
+/* ---- base transforms and placement ---------------------------------------------------------- */
+
+/* A shape's base transform as given: in the body frame a local point v goes to
+ * offset + R(angle) * (scale.x * v.x, scale.y * v.y). */
 typedef struct rc_base_transform {
     rc_vec2 offset;
     float angle;
     rc_vec2 scale;
 } rc_base_transform;
 
-typedef struct rc_segment {
-    rc_vec2 a, b;
-} rc_segment;
+/* The same, ready to apply: the rotation computed once. */
+typedef struct rc_base {
+    rc_vec2 offset;
+    rc_rot q;
+    rc_vec2 scale;
+} rc_base;
 
-/* A shape's geometry at three stages: as defined (local), with its base transform applied
- * (body frame), and placed by its body's transform (world). The world-stage data and box are
- * what every query reads; they are recomputed whenever the body moves or the base transform
- * is set. */
-typedef struct rc_shape_geometry {
-    rc_shape_kind kind;
-    rc_base_transform base;
-    union {
-        rc_circle circle;
-        rc_polygon polygon;
-        rc_segment segment;
-    } local, body, world;
-    rc_aabb aabb; /* world box, tight */
-} rc_shape_geometry;
+/* Check a base transform for a shape kind and prepare it. NULL on success, else a static
+ * message (non-finite values, a zero scale, a circle scaled non-uniformly). */
+const char *rc_base_make(rc_base_transform in, rc_shape_kind kind, rc_base *out);
 
-/* Initialise from a definition. Returns NULL on success, else a static message naming what is
- * wrong (scale zero or non-finite, a circle scaled non-uniformly, a polygon that the scale
- * flattens to no area). On failure *g is untouched. The world stage is left for
- * rc_geometry_place. */
-const char *rc_geometry_init_circle(rc_shape_geometry *g, float radius, rc_base_transform base);
-const char *rc_geometry_init_polygon(rc_shape_geometry *g, const rc_polygon *local, rc_base_transform base);
-const char *rc_geometry_init_segment(rc_shape_geometry *g, rc_vec2 a, rc_vec2 b);
+/* Does the polygon keep its area and its vertices under the base transform (no scale so
+ * extreme that it flattens the outline)? NULL, or a message. */
+const char *rc_base_check_polygon(const rc_base *base, const rc_convex *local);
 
-/* Replace the base transform; same errors as the init functions, *g untouched on failure.
- * The caller places the shape again afterwards. */
-const char *rc_geometry_set_base(rc_shape_geometry *g, rc_base_transform base);
+/* A local point in the body frame, evaluated as the API states it. */
+rc_vec2 rc_base_apply(const rc_base *base, rc_vec2 v);
 
-/* Recompute the world stage and box from the body's transform. */
-void rc_geometry_place(rc_shape_geometry *g, rc_transform body);
+/* A circle about the local origin with local_radius, placed under base and body. */
+rc_circle rc_place_circle(const rc_base *base, float local_radius, rc_transform body);
 
-/* Mass properties in the body frame. Segments have none. */
-rc_mass_data rc_geometry_mass(const rc_shape_geometry *g, float density);
+/* A convex polygon placed under base and body: world vertices and normals into the caller's
+ * arrays of count entries (counter-clockwise even when the base mirrors it), the centroid,
+ * and the box. */
+void rc_place_polygon(const rc_base *base, const rc_convex *local, rc_transform body, rc_vec2 *vertices,
+                      rc_vec2 *normals, rc_vec2 *centroid, rc_aabb *box);
 
-/* Queries on the world stage. */
-bool rc_geometry_ray_cast(const rc_shape_geometry *g, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit);
-bool rc_geometry_circle_cast(const rc_shape_geometry *g, rc_vec2 origin, float radius, rc_vec2 translation,
-                             rc_ray_hit *hit);
-rc_distance_result rc_geometry_distance(const rc_shape_geometry *g, rc_vec2 p);
-bool rc_geometry_test_point(const rc_shape_geometry *g, rc_vec2 p);
+/* The same in the body frame, as a whole polygon (for mass properties). */
+rc_polygon rc_base_polygon(const rc_base *base, const rc_convex *local);
+
+/* ---- queries on placed shapes --------------------------------------------------------------- */
+
+rc_aabb rc_view_aabb(const rc_shape_view *s);
+bool rc_view_ray_cast(const rc_shape_view *s, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit);
+bool rc_view_circle_cast(const rc_shape_view *s, rc_vec2 origin, float radius, rc_vec2 translation, rc_ray_hit *hit);
+rc_distance_result rc_view_distance(const rc_shape_view *s, rc_vec2 p);
+/* Inside or on the boundary; segments have no inside. */
+bool rc_view_test_point(const rc_shape_view *s, rc_vec2 p);
 /* The manifold between two placed shapes, normal from a to b. Segment against segment never
  * collides (walls do not touch walls). */
-bool rc_geometry_collide(const rc_shape_geometry *a, const rc_shape_geometry *b, rc_manifold *m);
+bool rc_view_collide(const rc_shape_view *a, const rc_shape_view *b, rc_manifold *m);
 
-/* Internal helpers shared by the files of this module. */
-float rc_polygon_max_extent(const rc_polygon *p);
+/* ---- the cores behind the public functions ---------------------------------------------------- */
+
+/* The public casts and collisions check their shapes, which costs a pass over the vertices;
+ * placed shapes were checked when they were made, so the views call these unchecked cores. */
+bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit);
+bool rc_convex_circle_cast(const rc_convex *shape, rc_vec2 origin, float radius, rc_vec2 translation, rc_ray_hit *hit);
+rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p);
+bool rc_convex_test_point(const rc_convex *polygon, rc_vec2 p);
+bool rc_convex_collide_circle(const rc_convex *a, rc_circle b, rc_manifold *m);
+bool rc_convex_collide(const rc_convex *a, const rc_convex *b, rc_manifold *m);
+bool rc_segment_collide_convex(rc_vec2 a, rc_vec2 b, const rc_convex *polygon, rc_manifold *m);
+
+/* ---- helpers shared by the files of this module ---------------------------------------------- */
+
+float rc_convex_max_extent(const rc_convex *p);
 void rc_polygon_compute_normals(rc_polygon *p);
 /* A ray that meets edge `edge` (from v[edge] to v[edge + 1]) at p, right at one of the edge's
  * ends within rounding, passes through that vertex: the two edges there give the same t up to
@@ -89,14 +129,5 @@ rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_v
 /* A polygon a public function may take: 3..RC_MAX_POLYGON_VERTICES vertices, all finite. */
 bool rc_polygon_input_ok(const rc_polygon *p);
 bool rc_circle_input_ok(rc_circle c);
-
-/* The public casts and collisions check their shapes, which costs a pass over the vertices;
- * the world's shapes were checked when they were made, so it calls these unchecked cores. */
-bool rc_ray_cast_polygon_core(const rc_polygon *polygon, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit);
-bool rc_circle_cast_polygon_core(const rc_polygon *shape, rc_vec2 origin, float radius, rc_vec2 translation,
-                                 rc_ray_hit *hit);
-bool rc_collide_polygon_circle_core(const rc_polygon *a, rc_circle b, rc_manifold *m);
-bool rc_collide_polygons_core(const rc_polygon *a, const rc_polygon *b, rc_manifold *m);
-bool rc_collide_segment_polygon_core(rc_vec2 a, rc_vec2 b, const rc_polygon *polygon, rc_manifold *m);
 
 #endif

@@ -873,7 +873,8 @@ START_TEST(random_collide_polygons) {
         scales sb = scales_of(ref_from(a.centroid), b.vertices, b.count, NULL, 0);
         s.S = fmax(s.S, sb.S);
         s.Lx = fmax(s.Lx, sb.Lx);
-        double size = fmax(rc_polygon_max_extent(&a), rc_polygon_max_extent(&b));
+        rc_convex va = rc_convex_of(&a), vb = rc_convex_of(&b);
+        double size = fmax(rc_convex_max_extent(&va), rc_convex_max_extent(&vb));
         rc_manifold m;
         memset(&m, 0x7f, sizeof m);
         bool got = rc_collide_polygons(&a, &b, &m);
@@ -891,7 +892,7 @@ START_TEST(random_collide_polygons) {
         sb = scales_of(ref_from(seg[0]), b.vertices, b.count, NULL, 0);
         s2.S = fmax(s2.S, sb.S);
         s2.Lx = fmax(s2.Lx, sb.Lx);
-        size = fmax(ref_dist(ref_from(seg[0]), ref_from(seg[1])), rc_polygon_max_extent(&b));
+        size = fmax(ref_dist(ref_from(seg[0]), ref_from(seg[1])), rc_convex_max_extent(&vb));
         memset(&m, 0x7f, sizeof m);
         got = rc_collide_segment_polygon(seg[0], seg[1], &b, &m);
         if (!compare_convex_manifold(&ts, got, &m, seg, 2, b.vertices, b.count, s2, size)) {

@@ -148,7 +148,7 @@ void rc_body_update_mass(rc_world *world, rc_body *b) {
         if (shape->density == 0.0f || shape->type == RC_SHAPE_TYPE_CHAIN) {
             continue;
         }
-        rc_mass_data md = rc_geometry_mass(&shape->geom, shape->density);
+        rc_mass_data md = rc_shape_mass(world, shape);
         mass += md.mass;
         weighted = rc_mul_add(weighted, md.mass, md.center);
         /* about the body origin, by the parallel axis theorem */
@@ -173,10 +173,10 @@ void rc_body_update_mass(rc_world *world, rc_body *b) {
 void rc_body_place_shapes(rc_world *world, rc_body *b) {
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         rc_shape *shape = &world->shapes.data[s];
-        rc_geometry_place(&shape->geom, b->xf);
+        rc_shape_place(world, shape, b->xf);
         /* a proxy keeps its cells when the box stays in them; moving never fails after a
            reserve, and a teleport reserves before it calls this */
-        rc_grid_move(world->grid, shape->proxy, shape->geom.aabb);
+        rc_grid_move(world->grid, shape->proxy, shape->aabb);
     }
 }
 
@@ -244,13 +244,12 @@ bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, flo
        fail half way */
     int32_t additions = 0;
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        rc_shape_geometry g = world->shapes.data[s].geom;
-        rc_geometry_place(&g, xf);
-        if (!rc_aabb_is_valid(g.aabb)) {
+        rc_aabb box = rc_shape_box_at(world, &world->shapes.data[s], xf);
+        if (!rc_aabb_is_valid(box)) {
             return rc_fail(world, __func__, "a shape placed at (%g, %g) would reach beyond float range",
                            (double)position.x, (double)position.y);
         }
-        additions += rc_grid_move_additions(world->grid, world->shapes.data[s].proxy, g.aabb);
+        additions += rc_grid_move_additions(world->grid, world->shapes.data[s].proxy, box);
     }
     if (!rc_grid_reserve(world->grid, additions)) {
         return rc_fail(world, __func__, "out of memory");
@@ -326,7 +325,7 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     /* the pairs a body takes part in depend on its type: let the broadphase report them again
        and have the contacts it has looked at again */
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        rc_grid_move(world->grid, world->shapes.data[s].proxy, world->shapes.data[s].geom.aabb);
+        rc_grid_move(world->grid, world->shapes.data[s].proxy, world->shapes.data[s].aabb);
     }
     rc_body_flag_contacts(world, b);
     return true;

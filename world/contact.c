@@ -154,12 +154,13 @@ void rc_contacts_update(rc_world *world) {
             continue; /* nothing moved: nothing changed */
         }
         c->flagged = false;
-        if (!rc_aabb_overlaps(a->geom.aabb, b->geom.aabb) || !rc_shapes_should_pair(world, a, b)) {
+        if (!rc_aabb_overlaps(a->aabb, b->aabb) || !rc_shapes_should_pair(world, a, b)) {
             rc_contact_destroy(world, i, true);
             continue;
         }
         rc_manifold m;
-        bool touching = rc_geometry_collide(&a->geom, &b->geom, &m);
+        rc_shape_view va = rc_shape_view_of(world, a), vb = rc_shape_view_of(world, b);
+        bool touching = rc_view_collide(&va, &vb, &m);
         if (touching) {
             c->manifold = m;
         }

@@ -34,8 +34,9 @@ static bool cast_shape(const cast_context *c, int32_t index, rc_ray_hit *hit) {
     if (s->sensor || (c->filtered && !visible(s, c->filter))) {
         return false;
     }
-    bool found = c->radius > 0.0f ? rc_geometry_circle_cast(&s->geom, c->origin, c->radius, c->translation, hit)
-                                   : rc_geometry_ray_cast(&s->geom, c->origin, c->translation, hit);
+    rc_shape_view v = rc_shape_view_of(c->world, s);
+    bool found = c->radius > 0.0f ? rc_view_circle_cast(&v, c->origin, c->radius, c->translation, hit)
+                                   : rc_view_ray_cast(&v, c->origin, c->translation, hit);
     if (found) {
         hit->shape = rc_shape_id_of(c->world, index);
         hit->body = rc_body_id_of(c->world, s->body);
@@ -194,11 +195,12 @@ static bool overlap_fn(int32_t proxy, int32_t user, void *context) {
     if (!visible(s, c->filter)) {
         return true;
     }
-    if (c->kind == OVERLAP_POINT && !rc_geometry_test_point(&s->geom, c->point)) {
-        return true;
-    }
-    if (c->kind == OVERLAP_CIRCLE && rc_geometry_distance(&s->geom, c->point).distance > c->radius) {
-        return true;
+    if (c->kind != OVERLAP_BOX) {
+        rc_shape_view v = rc_shape_view_of(c->world, s);
+        if (c->kind == OVERLAP_POINT ? !rc_view_test_point(&v, c->point)
+                                     : rc_view_distance(&v, c->point).distance > c->radius) {
+            return true;
+        }
     }
     c->count++;
     if (c->fn == NULL) {

@@ -1,6 +1,7 @@
 /* Shapes on bodies: creation, destruction, getters and setters, pairing rules. */
 #include "world/world_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 rc_filter rc_default_filter(void) {
@@ -58,28 +59,140 @@ static bool check_def(rc_world *world, const rc_shape_def *def, const char *func
     return true;
 }
 
+static bool scaled_radius_ok(float radius, float scale_x) {
+    float r = radius * fabsf(scale_x);
+    return rc_is_finite(r) && r > 0.0f;
+}
+
 static rc_base_transform base_of(const rc_shape_def *def) {
     rc_base_transform base = {def->offset, def->angle, def->scale};
     return base;
 }
 
-/* Put a shape with ready geometry onto a body: slot, broadphase proxy, body list, mass. */
+/* ---- the polygon pool ------------------------------------------------------------------------ */
+
+static rc_vec2 *poly_block(const rc_world *world, const rc_shape *s) { return world->poly_pool.data + s->poly; }
+
+/* Room for one more block of count vertices. */
+static bool poly_reserve(rc_world *world, int count) {
+    if (world->poly_free[count] != UINT32_MAX) {
+        return true;
+    }
+    return rc_array_reserve(world, world->poly_pool, world->poly_pool.count + RC_POLY_BLOCK(count));
+}
+
+static uint32_t poly_take(rc_world *world, int count) {
+    uint32_t block = world->poly_free[count];
+    if (block != UINT32_MAX) {
+        memcpy(&world->poly_free[count], &world->poly_pool.data[block], sizeof(uint32_t));
+        return block;
+    }
+    block = (uint32_t)world->poly_pool.count;
+    world->poly_pool.count += RC_POLY_BLOCK(count);
+    return block;
+}
+
+static void poly_give(rc_world *world, uint32_t block, int count) {
+    /* a free block keeps the next free one in its first entry */
+    memcpy(&world->poly_pool.data[block], &world->poly_free[count], sizeof(uint32_t));
+    world->poly_free[count] = block;
+}
+
+/* ---- placed numbers --------------------------------------------------------------------------- */
+
+rc_convex rc_shape_local(const rc_world *world, const rc_shape *s) {
+    const rc_vec2 *b = poly_block(world, s);
+    int n = s->count;
+    rc_convex c = {b + 2 * n, b + 3 * n, n, b[4 * n + 1]};
+    return c;
+}
+
+rc_shape_view rc_shape_view_of(const rc_world *world, const rc_shape *s) {
+    rc_shape_view v;
+    v.kind = (rc_shape_kind)s->kind;
+    if (s->kind == RC_SHAPE_POLYGON) {
+        const rc_vec2 *b = poly_block(world, s);
+        int n = s->count;
+        rc_convex c = {b, b + n, n, b[4 * n]};
+        v.u.polygon = c;
+    } else {
+        v.u.circle = s->circle;
+    }
+    return v;
+}
+
+void rc_shape_place(rc_world *world, rc_shape *s, rc_transform body) {
+    if (s->kind == RC_SHAPE_POLYGON) {
+        rc_vec2 *b = world->poly_pool.data + s->poly;
+        rc_convex local = rc_shape_local(world, s);
+        rc_place_polygon(&s->base, &local, body, b, b + s->count, &b[4 * s->count], &s->aabb);
+    } else {
+        s->circle = rc_place_circle(&s->base, s->local_radius, body);
+        s->aabb = rc_circle_aabb(s->circle);
+    }
+}
+
+rc_aabb rc_shape_box_at(const rc_world *world, const rc_shape *s, rc_transform body) {
+    rc_aabb box;
+    if (s->kind == RC_SHAPE_POLYGON) {
+        rc_vec2 vertices[RC_MAX_POLYGON_VERTICES], normals[RC_MAX_POLYGON_VERTICES], centroid;
+        rc_convex local = rc_shape_local(world, s);
+        rc_place_polygon(&s->base, &local, body, vertices, normals, &centroid, &box);
+    } else {
+        box = rc_circle_aabb(rc_place_circle(&s->base, s->local_radius, body));
+    }
+    return box;
+}
+
+rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *s) {
+    if (s->kind == RC_SHAPE_POLYGON) {
+        rc_convex local = rc_shape_local(world, s);
+        rc_polygon body_frame = rc_base_polygon(&s->base, &local);
+        return rc_compute_polygon_mass(&body_frame, s->density);
+    }
+    rc_circle c = rc_place_circle(&s->base, s->local_radius, (rc_transform)RC_TRANSFORM_IDENTITY);
+    return rc_compute_circle_mass(c, s->density);
+}
+
+/* ---- creation --------------------------------------------------------------------------------- */
+
+/* Put a shape onto a body: slot, numbers, broadphase proxy, body list, mass. local is the
+ * polygon for polygon shapes and NULL for circles. */
 static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, const rc_shape_def *def,
-                          const rc_shape_geometry *geom, rc_shape_type type, const char *func) {
-    rc_shape_geometry placed = *geom;
-    rc_geometry_place(&placed, body->xf);
-    if (!rc_aabb_is_valid(placed.aabb)) {
+                          const rc_base *base, const rc_polygon *local, float radius, const char *func) {
+    /* the new record, placed, before anything in the world changes */
+    rc_shape s;
+    memset(&s, 0, sizeof s);
+    s.kind = local != NULL ? RC_SHAPE_POLYGON : RC_SHAPE_CIRCLE;
+    s.type = local != NULL ? RC_SHAPE_TYPE_POLYGON : RC_SHAPE_TYPE_CIRCLE;
+    s.count = (uint8_t)(local != NULL ? local->count : 0);
+    s.base = *base;
+    s.local_radius = radius;
+    rc_vec2 numbers[RC_POLY_BLOCK(RC_MAX_POLYGON_VERTICES)];
+    if (local != NULL) {
+        int n = local->count;
+        memcpy(numbers + 2 * n, local->vertices, sizeof(rc_vec2) * (size_t)n);
+        memcpy(numbers + 3 * n, local->normals, sizeof(rc_vec2) * (size_t)n);
+        numbers[4 * n + 1] = local->centroid;
+        rc_convex lc = {numbers + 2 * n, numbers + 3 * n, n, local->centroid};
+        rc_place_polygon(base, &lc, body->xf, numbers, numbers + n, &numbers[4 * n], &s.aabb);
+    } else {
+        s.circle = rc_place_circle(base, radius, body->xf);
+        s.aabb = rc_circle_aabb(s.circle);
+    }
+    if (!rc_aabb_is_valid(s.aabb)) {
         rc_fail(world, func, "the shape placed on its body reaches beyond float range");
         return RC_NULL_SHAPE_ID;
     }
     if (!rc_array_reserve(world, world->shapes, world->shapes.count + 1) ||
         !rc_array_reserve(world, world->moved_shapes, world->shapes.count + 1) ||
-        !rc_array_reserve(world, world->moved_boxes, world->shapes.count + 1)) {
+        !rc_array_reserve(world, world->moved_boxes, world->shapes.count + 1) ||
+        (local != NULL && !poly_reserve(world, local->count))) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
     }
     int32_t index = world->shape_free >= 0 ? world->shape_free : world->shapes.count;
-    int32_t proxy = rc_grid_insert(world->grid, placed.aabb, index);
+    int32_t proxy = rc_grid_insert(world->grid, s.aabb, index);
     if (proxy < 0) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
@@ -94,28 +207,29 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     } else {
         world->shapes.count++;
     }
-    rc_shape *s = &world->shapes.data[index];
-    memset(s, 0, sizeof *s);
-    s->geom = placed;
-    s->body = (int32_t)body_id.index - 1;
-    s->proxy = proxy;
-    s->first_contact = -1;
-    s->generation = generation;
-    s->next_free = -1;
-    s->restitution = def->restitution;
-    s->friction = def->friction;
-    s->rolling_resistance = def->rolling_resistance;
-    s->density = def->density;
-    s->filter = def->filter;
-    s->type = type;
-    s->in_use = true;
-    s->sensor = def->is_sensor;
-    s->contact_events = def->enable_contact_events;
-    s->sensor_events = def->enable_sensor_events;
-    s->one_sided = def->one_sided;
-    s->user_data = def->user_data;
-    s->prev_in_body = -1;
-    s->next_in_body = body->first_shape;
+    if (local != NULL) {
+        s.poly = poly_take(world, local->count);
+        memcpy(world->poly_pool.data + s.poly, numbers, sizeof(rc_vec2) * (size_t)RC_POLY_BLOCK(local->count));
+    }
+    s.body = (int32_t)body_id.index - 1;
+    s.proxy = proxy;
+    s.first_contact = -1;
+    s.generation = generation;
+    s.next_free = -1;
+    s.restitution = def->restitution;
+    s.friction = def->friction;
+    s.rolling_resistance = def->rolling_resistance;
+    s.density = def->density;
+    s.filter = def->filter;
+    s.in_use = true;
+    s.sensor = def->is_sensor;
+    s.contact_events = def->enable_contact_events;
+    s.sensor_events = def->enable_sensor_events;
+    s.one_sided = def->one_sided;
+    s.user_data = def->user_data;
+    s.prev_in_body = -1;
+    s.next_in_body = body->first_shape;
+    world->shapes.data[index] = s;
     if (body->first_shape >= 0) {
         world->shapes.data[body->first_shape].prev_in_body = index;
     }
@@ -133,24 +247,35 @@ rc_shape_id rc_shape_create_circle(rc_world *world, rc_body_id body_id, const rc
     if (body == NULL || !check_def(world, def, func)) {
         return RC_NULL_SHAPE_ID;
     }
-    rc_shape_geometry geom;
-    const char *error = rc_geometry_init_circle(&geom, radius, base_of(def));
+    if (!rc_is_finite(radius) || radius <= 0.0f) {
+        rc_fail(world, func, "a circle's radius must be finite and greater than zero (radius %g)", (double)radius);
+        return RC_NULL_SHAPE_ID;
+    }
+    rc_base base;
+    const char *error = rc_base_make(base_of(def), RC_SHAPE_CIRCLE, &base);
+    if (error == NULL && !scaled_radius_ok(radius, def->scale.x)) {
+        error = "the scaled radius is zero or too large for a float";
+    }
     if (error != NULL) {
         rc_fail(world, func, "%s (radius %g)", error, (double)radius);
         return RC_NULL_SHAPE_ID;
     }
-    return attach(world, body_id, body, def, &geom, RC_SHAPE_TYPE_CIRCLE, func);
+    return attach(world, body_id, body, def, &base, NULL, radius, func);
 }
 
 static rc_shape_id create_polygon_shape(rc_world *world, rc_body_id body_id, rc_body *body, const rc_shape_def *def,
                                         const rc_polygon *local, const char *func) {
-    rc_shape_geometry geom;
-    const char *error = rc_geometry_init_polygon(&geom, local, base_of(def));
+    rc_base base;
+    const char *error = rc_base_make(base_of(def), RC_SHAPE_POLYGON, &base);
+    if (error == NULL) {
+        rc_convex view = rc_convex_of(local);
+        error = rc_base_check_polygon(&base, &view);
+    }
     if (error != NULL) {
         rc_fail(world, func, "%s", error);
         return RC_NULL_SHAPE_ID;
     }
-    return attach(world, body_id, body, def, &geom, RC_SHAPE_TYPE_POLYGON, func);
+    return attach(world, body_id, body, def, &base, local, 0.0f, func);
 }
 
 rc_shape_id rc_shape_create_polygon(rc_world *world, rc_body_id body_id, const rc_shape_def *def,
@@ -202,6 +327,9 @@ void rc_shape_destroy(rc_world *world, rc_shape_id id) {
         world->shapes.data[s->next_in_body].prev_in_body = s->prev_in_body;
     }
     body->shape_count--;
+    if (s->kind == RC_SHAPE_POLYGON) {
+        poly_give(world, s->poly, s->count);
+    }
     s->in_use = false;
     s->next_free = world->shape_free;
     world->shape_free = index;
@@ -234,7 +362,7 @@ static const rc_filter zero_filter = {0u, 0u, 0};
 
 SHAPE_GETTER(rc_body_id, rc_shape_body, RC_NULL_BODY_ID, rc_body_id_of(world, s->body))
 SHAPE_GETTER(rc_shape_type, rc_shape_get_type, RC_SHAPE_TYPE_CIRCLE, s->type)
-SHAPE_GETTER(rc_aabb, rc_shape_aabb, zero_box, s->geom.aabb)
+SHAPE_GETTER(rc_aabb, rc_shape_aabb, zero_box, s->aabb)
 SHAPE_GETTER(float, rc_shape_restitution, 0.0f, s->restitution)
 SHAPE_GETTER(float, rc_shape_friction, 0.0f, s->friction)
 SHAPE_GETTER(float, rc_shape_density, 0.0f, s->density)
@@ -250,7 +378,7 @@ bool rc_shape_world_circle(const rc_world *world, rc_shape_id id, rc_circle *cir
     if (circle == NULL || s->type != RC_SHAPE_TYPE_CIRCLE) {
         return rc_fail(world, __func__, circle == NULL ? "circle is NULL" : "the shape is not a circle");
     }
-    *circle = s->geom.world.circle;
+    *circle = s->circle;
     return true;
 }
 
@@ -262,7 +390,12 @@ bool rc_shape_world_polygon(const rc_world *world, rc_shape_id id, rc_polygon *p
     if (polygon == NULL || s->type != RC_SHAPE_TYPE_POLYGON) {
         return rc_fail(world, __func__, polygon == NULL ? "polygon is NULL" : "the shape is not a polygon");
     }
-    *polygon = s->geom.world.polygon;
+    rc_shape_view v = rc_shape_view_of(world, s);
+    memset(polygon, 0, sizeof *polygon);
+    polygon->count = v.u.polygon.count;
+    memcpy(polygon->vertices, v.u.polygon.vertices, sizeof(rc_vec2) * (size_t)polygon->count);
+    memcpy(polygon->normals, v.u.polygon.normals, sizeof(rc_vec2) * (size_t)polygon->count);
+    polygon->centroid = v.u.polygon.centroid;
     return true;
 }
 
@@ -276,21 +409,31 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     if (s->type == RC_SHAPE_TYPE_CHAIN) {
         return rc_fail(world, __func__, "a chain has no base transform to set");
     }
-    rc_shape_geometry next = s->geom;
-    rc_base_transform base = {offset, angle, scale};
-    const char *error = rc_geometry_set_base(&next, base);
+    rc_base_transform given = {offset, angle, scale};
+    rc_base base;
+    const char *error = rc_base_make(given, (rc_shape_kind)s->kind, &base);
+    if (error == NULL && s->kind == RC_SHAPE_POLYGON) {
+        rc_convex local = rc_shape_local(world, s);
+        error = rc_base_check_polygon(&base, &local);
+    }
+    if (error == NULL && s->kind == RC_SHAPE_CIRCLE && !scaled_radius_ok(s->local_radius, scale.x)) {
+        error = "the scaled radius is zero or too large for a float";
+    }
     if (error != NULL) {
         return rc_fail(world, __func__, "%s", error);
     }
     rc_body *body = &world->bodies.data[s->body];
-    rc_geometry_place(&next, body->xf);
-    if (!rc_aabb_is_valid(next.aabb)) {
+    rc_shape trial = *s;
+    trial.base = base;
+    rc_aabb box = rc_shape_box_at(world, &trial, body->xf);
+    if (!rc_aabb_is_valid(box)) {
         return rc_fail(world, __func__, "the shape placed on its body reaches beyond float range");
     }
-    if (!rc_grid_move(world->grid, s->proxy, next.aabb)) {
+    if (!rc_grid_move(world->grid, s->proxy, box)) {
         return rc_fail(world, __func__, "out of memory");
     }
-    s->geom = next;
+    s->base = base;
+    rc_shape_place(world, s, body->xf);
     rc_shape_flag_contacts(world, (int32_t)id.index - 1);
     rc_body_update_mass(world, body);
     rc_body_wake(body);
@@ -332,7 +475,7 @@ bool rc_shape_set_filter(rc_world *world, rc_shape_id id, rc_filter filter) {
     s->filter = filter;
     /* pairs that the old filter refused may now form, and contacts the new one refuses end at
        the next step: have the broadphase report this shape's pairs again */
-    rc_grid_move(world->grid, s->proxy, s->geom.aabb);
+    rc_grid_move(world->grid, s->proxy, s->aabb);
     rc_shape_flag_contacts(world, (int32_t)id.index - 1);
     rc_body_wake(&world->bodies.data[s->body]);
     return true;
@@ -356,7 +499,8 @@ bool rc_shape_cast_ray(const rc_world *world, rc_shape_id id, rc_vec2 origin, rc
         return rc_fail(world, __func__, "origin or translation is not finite");
     }
     rc_ray_hit h;
-    if (!rc_geometry_ray_cast(&s->geom, origin, translation, &h)) {
+    rc_shape_view v = rc_shape_view_of(world, s);
+    if (!rc_view_ray_cast(&v, origin, translation, &h)) {
         return false;
     }
     h.shape = id;

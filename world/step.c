@@ -50,9 +50,9 @@ static void integrate_positions(rc_world *world, float dt) {
         b->xf = rc_body_origin_from_center(b->center, b->angle, b->local_center);
         for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
             rc_shape *shape = &world->shapes.data[s];
-            rc_geometry_place(&shape->geom, b->xf);
+            rc_shape_place(world, shape, b->xf);
             world->moved_shapes.data[world->moved_shapes.count++] = s;
-            world->moved_boxes.data[world->moved_boxes.count++] = shape->geom.aabb;
+            world->moved_boxes.data[world->moved_boxes.count++] = shape->aabb;
         }
     }
 }

@@ -38,6 +38,9 @@ rc_world *rc_world_create(const rc_world_def *def) {
     world->def.allocator = allocator;
     world->body_free = -1;
     world->shape_free = -1;
+    for (int n = 0; n <= RC_MAX_POLYGON_VERTICES; ++n) {
+        world->poly_free[n] = UINT32_MAX;
+    }
     world->contact_free = -1;
     rc_grid_def grid_def = rc_grid_default_def();
     grid_def.cell_size = def->cell_size;
@@ -63,6 +66,7 @@ void rc_world_destroy(rc_world *world) {
     rc_grid_destroy(world->grid);
     rc_array_free(world, world->bodies);
     rc_array_free(world, world->shapes);
+    rc_array_free(world, world->poly_pool);
     rc_array_free(world, world->contacts);
     rc_map_free(&world->allocator, &world->contact_map);
     rc_array_free(world, world->contact_begin);
@@ -188,7 +192,8 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
     c.broadphase_cells = gs.cells;
     c.cell_size = rc_grid_cell_size(world->grid);
     c.bytes = sizeof *world + gs.bytes + sizeof(rc_body) * (size_t)world->bodies.capacity +
-              sizeof(rc_shape) * (size_t)world->shapes.capacity + sizeof(rc_contact) * (size_t)world->contacts.capacity +
+              sizeof(rc_shape) * (size_t)world->shapes.capacity + sizeof(rc_vec2) * (size_t)world->poly_pool.capacity +
+              sizeof(rc_contact) * (size_t)world->contacts.capacity +
               sizeof(rc_map_slot) * world->contact_map.capacity +
               sizeof(rc_contact_begin_event) * (size_t)world->contact_begin.capacity +
               sizeof(rc_contact_end_event) * (size_t)world->contact_end.capacity +

@@ -50,20 +50,33 @@ typedef struct rc_body {
     void *user_data;
 } rc_body;
 
+/* A shape: 128 bytes of what every query reads first (kind, filter, body, where its numbers
+ * are, its box) and what the world keeps about it. A circle's placed numbers sit here; a
+ * polygon's (placed and local vertices and normals) in the world's polygon pool. */
 typedef struct rc_shape {
-    rc_shape_geometry geom;
+    uint8_t kind;  /* rc_shape_kind */
+    uint8_t count; /* polygon vertices */
+    uint8_t type;  /* rc_shape_type */
+    bool in_use, sensor, contact_events, sensor_events, one_sided;
+    rc_filter filter;
     int32_t body;
-    int32_t next_in_body, prev_in_body;
+    uint32_t poly;    /* polygons: first entry of their block in world->poly_pool */
+    rc_circle circle; /* circles: placed */
+    rc_aabb aabb;     /* placed, tight */
+    rc_base base;
+    float local_radius; /* circles */
+    float restitution, friction, rolling_resistance, density;
     int32_t proxy;
     int32_t first_contact; /* head of this shape's contact list, -1 when none */
+    int32_t next_in_body, prev_in_body;
     uint32_t generation;
     int32_t next_free;
-    float restitution, friction, rolling_resistance, density;
-    rc_filter filter;
-    rc_shape_type type;
-    bool in_use, sensor, contact_events, sensor_events, one_sided;
     void *user_data;
 } rc_shape;
+
+/* A polygon's block in the pool: placed vertices and normals, local vertices and normals,
+ * then the placed and local centroids. Blocks of one vertex count share a free list. */
+#define RC_POLY_BLOCK(count) (4 * (count) + 2)
 
 /* A contact sits in the lists of both its shapes: edge k links it in the list of shape[k]. */
 typedef struct rc_contact_edge {
@@ -97,6 +110,8 @@ struct rc_world {
     int32_t body_free, body_live;
     RC_ARRAY(rc_shape) shapes;
     int32_t shape_free, shape_live;
+    RC_ARRAY(rc_vec2) poly_pool;
+    uint32_t poly_free[RC_MAX_POLYGON_VERTICES + 1]; /* by vertex count; UINT32_MAX when empty */
     RC_ARRAY(rc_contact) contacts;
     int32_t contact_free, contact_live;
     rc_map contact_map; /* pair key -> contact index */
@@ -135,6 +150,16 @@ rc_body *rc_get_body(const rc_world *world, rc_body_id id, const char *func);
 rc_shape *rc_get_shape(const rc_world *world, rc_shape_id id, const char *func);
 rc_body_id rc_body_id_of(const rc_world *world, int32_t index);
 rc_shape_id rc_shape_id_of(const rc_world *world, int32_t index);
+
+/* Shape internals. */
+rc_shape_view rc_shape_view_of(const rc_world *world, const rc_shape *shape);
+/* The shape's local polygon (numbers as defined, before the base transform). */
+rc_convex rc_shape_local(const rc_world *world, const rc_shape *shape);
+/* Place the shape under a body transform: its numbers and box. */
+void rc_shape_place(rc_world *world, rc_shape *shape, rc_transform body);
+/* The box the shape would have under a body transform, without placing it. */
+rc_aabb rc_shape_box_at(const rc_world *world, const rc_shape *shape, rc_transform body);
+rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *shape);
 
 /* Body internals. */
 void rc_body_update_mass(rc_world *world, rc_body *body);
