@@ -1285,11 +1285,125 @@ static void scan_pairs_of(const rc_grid *grid, int32_t id, bool all_moved, rc_gr
     }
 }
 
+/* When most proxies moved, going cell by cell is cheaper than proxy by proxy: each cell's
+ * entries are read once and each pair in it looked at once. Pairs within a level come from
+ * the cells; pairs across levels from the finer proxy's look at the coarser levels. */
+typedef struct cell_pairs {
+    const rc_grid *grid;
+    bool all_moved;
+    rc_grid_pair_fn *fn;
+    void *context;
+} cell_pairs;
+
+/* Walks a cell's entries one by one, for the loops that need two walks at once. */
+typedef struct entry_walk {
+    const grid_store *store;
+    const grid_cell *cell;
+    uint32_t index, chunk, in_chunk, chunk_fill;
+} entry_walk;
+
+static entry_walk entry_walk_start(const grid_store *s, const grid_cell *cell) {
+    uint32_t count = cell_count(cell);
+    entry_walk w = {s, cell, 0, cell->chunk, 0, count > INLINE_ENTRIES ? head_fill(count) : 0};
+    return w;
+}
+
+static bool entry_walk_next(entry_walk *w, uint32_t *id) {
+    if (w->index < INLINE_ENTRIES && w->index < cell_count(w->cell)) {
+        *id = w->cell->entries[w->index++];
+        return true;
+    }
+    while (w->chunk != NONE && w->in_chunk == w->chunk_fill) {
+        w->chunk = w->store->chunks[w->chunk].next;
+        w->in_chunk = 0;
+        w->chunk_fill = CHUNK_ENTRIES;
+    }
+    if (w->chunk == NONE) {
+        return false;
+    }
+    *id = w->store->chunks[w->chunk].entries[w->in_chunk++];
+    return true;
+}
+
+static void report_cell_pair(const cell_pairs *c, const grid_cell *cell, uint32_t a, uint32_t b) {
+    const rc_grid *grid = c->grid;
+    if (!c->all_moved && !grid->proxies[a].moved && !grid->proxies[b].moved) {
+        return;
+    }
+    const grid_span *sa = &grid->spans[a], *sb = &grid->spans[b];
+    /* report from the lower-left cell both share only */
+    if (max_i32(sa->rect.lx, sb->rect.lx) != cell->x || max_i32(sa->rect.ly, sb->rect.ly) != cell->y ||
+        !box_overlaps(sa->box, sb->box)) {
+        return;
+    }
+    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    c->fn((int32_t)lo, grid->proxies[lo].user, (int32_t)hi, grid->proxies[hi].user, c->context);
+}
+
+static bool cell_pairs_cell(const grid_cell *cell, void *context) {
+    const cell_pairs *c = context;
+    const grid_store *s = &c->grid->store;
+    entry_walk outer = entry_walk_start(s, cell);
+    uint32_t a;
+    while (entry_walk_next(&outer, &a)) {
+        entry_walk inner = outer; /* the entries after a */
+        uint32_t b;
+        while (entry_walk_next(&inner, &b)) {
+            report_cell_pair(c, cell, a, b);
+        }
+    }
+    return true;
+}
+
+/* The pairs of one proxy with the proxies of coarser levels, from the finer side. */
+static bool coarser_pairs_cell(const grid_cell *cell, void *context) {
+    pair_scan *s = context;
+    const rc_grid *grid = s->grid;
+    uint32_t me = s->id;
+    rc_aabb my_box = grid->spans[me].box;
+    bool me_moved = s->all_moved || grid->proxies[me].moved;
+    FOR_EACH_ENTRY(&grid->store, cell, other, {
+        const grid_span *span = &grid->spans[other];
+        if ((me_moved || grid->proxies[other].moved) && max_i32(span->rect.lx, s->rect.lx) == cell->x &&
+            max_i32(span->rect.ly, s->rect.ly) == cell->y && box_overlaps(my_box, span->box)) {
+            s->fn((int32_t)me, grid->proxies[me].user, (int32_t)other, grid->proxies[other].user, s->context);
+        }
+    });
+    return true;
+}
+
+static void pairs_cell_by_cell(const rc_grid *grid, bool all_moved, rc_grid_pair_fn *fn, void *context) {
+    const grid_store *s = &grid->store;
+    cell_pairs c = {grid, all_moved, fn, context};
+    uint64_t used = s->used_levels;
+    for (uint64_t u = used; u != 0; u &= u - 1) {
+        visit_level(s, __builtin_ctzll(u), cell_pairs_cell, &c);
+    }
+    if ((used & (used - 1)) == 0) {
+        return; /* one level: no pairs across levels */
+    }
+    for (int32_t id = 0; id < grid->high; ++id) {
+        int32_t own = grid->proxies[id].level;
+        if (own < 0) {
+            continue;
+        }
+        pair_scan ps = {grid, (uint32_t)id, grid->spans[id].rect, all_moved, false, fn, context};
+        uint64_t coarser = own + 1 < LEVEL_COUNT ? used >> (own + 1) : 0;
+        for (uint64_t u = coarser; u != 0; u &= u - 1) {
+            int32_t l = own + 1 + __builtin_ctzll(u);
+            ps.rect = rect_of(&s->levels[l], grid->spans[id].box);
+            visit_rect(s, l, ps.rect, coarser_pairs_cell, &ps);
+        }
+    }
+}
+
 void rc_grid_update_pairs(rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
     if (grid == NULL) {
         return;
     }
-    if (fn != NULL) {
+    if (fn != NULL && grid->moved_count >= grid->live / 4) {
+        pairs_cell_by_cell(grid, false, fn, context);
+    } else if (fn != NULL) {
         for (int32_t i = 0; i < grid->moved_count; ++i) {
             int32_t id = grid->moved[i];
             if (grid->proxies[id].level >= 0) {
@@ -1307,11 +1421,7 @@ void rc_grid_find_all_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *cont
     if (grid == NULL || fn == NULL) {
         return;
     }
-    for (int32_t id = 0; id < grid->high; ++id) {
-        if (grid->proxies[id].level >= 0) {
-            scan_pairs_of(grid, id, true, fn, context);
-        }
-    }
+    pairs_cell_by_cell(grid, true, fn, context);
 }
 
 /* ---- inspection ----------------------------------------------------------------------------- */

@@ -150,11 +150,12 @@ void rc_contacts_update(rc_world *world) {
         rc_shape *b = &world->shapes.data[c->shape[1]];
         rc_body *ba = &world->bodies.data[a->body];
         rc_body *bb = &world->bodies.data[b->body];
-        if (!c->flagged && !body_active(ba) && !body_active(bb)) {
+        bool recheck = c->flagged; /* a filter, type or shape changed: may they pair at all? */
+        if (!recheck && !body_active(ba) && !body_active(bb)) {
             continue; /* nothing moved: nothing changed */
         }
         c->flagged = false;
-        if (!rc_aabb_overlaps(a->aabb, b->aabb) || !rc_shapes_should_pair(world, a, b)) {
+        if (!rc_aabb_overlaps(a->aabb, b->aabb) || (recheck && !rc_shapes_should_pair(world, a, b))) {
             rc_contact_destroy(world, i, true);
             continue;
         }

@@ -46,8 +46,11 @@ static void integrate_positions(rc_world *world, float dt) {
             continue;
         }
         b->center = rc_mul_add(b->center, dt, b->linear_velocity);
-        b->angle += dt * b->angular_velocity;
-        b->xf = rc_body_origin_from_center(b->center, b->angle, b->local_center);
+        if (b->angular_velocity != 0.0f) {
+            b->angle += dt * b->angular_velocity;
+            b->xf.q = rc_rot_from_angle(b->angle);
+        }
+        b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
         for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
             rc_shape *shape = &world->shapes.data[s];
             rc_shape_place(world, shape, b->xf);
@@ -80,13 +83,12 @@ static void collect_pair(int32_t proxy_a, int32_t user_a, int32_t proxy_b, int32
     if (world->pair_failed) {
         return;
     }
-    const rc_shape *a = &world->shapes.data[user_a];
-    const rc_shape *b = &world->shapes.data[user_b];
-    if (!rc_shapes_should_pair(world, a, b)) {
-        return;
-    }
+    /* most pairs of moving bodies are contacts already: look that up before the shapes */
     uint32_t lo = (uint32_t)(user_a < user_b ? user_a : user_b), hi = (uint32_t)(user_a < user_b ? user_b : user_a);
     if (rc_map_get(&world->contact_map, (uint64_t)lo << 32 | hi) >= 0) {
+        return;
+    }
+    if (!rc_shapes_should_pair(world, &world->shapes.data[user_a], &world->shapes.data[user_b])) {
         return;
     }
     if (!rc_contact_reserve(world, 1) ||
