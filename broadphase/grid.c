@@ -35,6 +35,12 @@
 #define FIRST_SIZE_CHECK 64
 #define WINDOW_MAX_CELLS (1 << 24)
 
+#if defined(__GNUC__) || defined(__clang__)
+#define RC_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define RC_PREFETCH(p) ((void)(p))
+#endif
+
 typedef struct cell_rect {
     int32_t lx, ly, hx, hy;
 } cell_rect;
@@ -201,28 +207,6 @@ static uint32_t cell_count(const grid_cell *c) { return c->meta >> 6; }
 static int32_t cell_level(const grid_cell *c) { return (int32_t)(c->meta & 63u); }
 
 static bool box_overlaps(rc_aabb a, rc_aabb b) { return rc_aabb_overlaps(a, b); }
-
-/* Does origin + t * d, 0 <= t <= max_t, reach the closed box? */
-static bool segment_reaches_box(rc_vec2 origin, rc_vec2 d, float max_t, rc_aabb box) {
-    float t0 = 0.0f, t1 = max_t;
-    if (d.x != 0.0f) {
-        float inv = 1.0f / d.x;
-        float a = (box.lower.x - origin.x) * inv, b = (box.upper.x - origin.x) * inv;
-        t0 = max_f(t0, min_f(a, b));
-        t1 = min_f(t1, max_f(a, b));
-    } else if (origin.x < box.lower.x || origin.x > box.upper.x) {
-        return false;
-    }
-    if (d.y != 0.0f) {
-        float inv = 1.0f / d.y;
-        float a = (box.lower.y - origin.y) * inv, b = (box.upper.y - origin.y) * inv;
-        t0 = max_f(t0, min_f(a, b));
-        t1 = min_f(t1, max_f(a, b));
-    } else if (origin.y < box.lower.y || origin.y > box.upper.y) {
-        return false;
-    }
-    return t0 <= t1;
-}
 
 /* ---- cell store ----------------------------------------------------------------------------- */
 
@@ -599,6 +583,8 @@ static bool visit_level(const grid_store *s, int32_t level, cell_visit_fn *fn, v
 
 /* ---- creation ------------------------------------------------------------------------------- */
 
+static bool reserve_proxies(rc_grid *grid, int32_t needed);
+
 rc_grid_def rc_grid_default_def(void) {
     rc_grid_def def;
     memset(&def, 0, sizeof def);
@@ -606,7 +592,7 @@ rc_grid_def rc_grid_default_def(void) {
 }
 
 rc_grid *rc_grid_create(const rc_grid_def *def) {
-    if (def == NULL || !rc_is_finite(def->cell_size) || def->cell_size < 0.0f) {
+    if (def == NULL || !rc_is_finite(def->cell_size) || def->cell_size < 0.0f || def->proxy_capacity < 0) {
         return NULL;
     }
     rc_allocator allocator = rc_mem_resolve(def->allocator);
@@ -620,6 +606,10 @@ rc_grid *rc_grid_create(const rc_grid_def *def) {
     store_init(&grid->store, grid->automatic ? 1.0f : def->cell_size);
     grid->free_list = -1;
     grid->next_size_check = FIRST_SIZE_CHECK;
+    if (def->proxy_capacity > 0 && !reserve_proxies(grid, def->proxy_capacity)) {
+        rc_grid_destroy(grid);
+        return NULL;
+    }
     return grid;
 }
 
@@ -649,7 +639,7 @@ static bool reserve_proxies(rc_grid *grid, int32_t needed) {
     if (needed > INT32_MAX / 4) {
         return false;
     }
-    int32_t capacity = grid->capacity > 8 ? 2 * grid->capacity : 16;
+    int32_t capacity = grid->capacity > 8 ? grid->capacity + grid->capacity / 2 : 16;
     if (capacity < needed) {
         capacity = needed;
     }
@@ -1080,23 +1070,43 @@ void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *f
 typedef struct ray_walk {
     const rc_grid *grid;
     rc_vec2 origin, translation;
+    rc_vec2 inv; /* 1 / translation per axis (0 where it is 0) */
     float radius;
+    float margin; /* radius, plus a few roundings of the coordinates the walk meets */
     float max_t;
     bool stopped;
     rc_grid_ray_fn *fn;
     void *context;
 } ray_walk;
 
-/* Offer a proxy to the callback if the walk still reaches its grown box. The box is grown by
- * a further few float roundings of its coordinates so that a touch at its very edge is not
- * lost to rounding in the slab test; the callback's exact test decides. */
+/* Does origin + t * d, 0 <= t <= max_t, reach the box grown by the walk's margin? The margin
+ * covers the radius of a swept circle and a few float roundings at the size of the
+ * coordinates involved, so that a touch at a box's very edge is not lost to rounding in this
+ * slab test; the callback's exact test decides. */
+static bool walk_reaches_box(const ray_walk *w, rc_aabb b) {
+    float m = w->margin;
+    float t0 = 0.0f, t1 = w->max_t;
+    if (w->inv.x != 0.0f) {
+        float a = (b.lower.x - m - w->origin.x) * w->inv.x, c = (b.upper.x + m - w->origin.x) * w->inv.x;
+        t0 = max_f(t0, min_f(a, c));
+        t1 = min_f(t1, max_f(a, c));
+    } else if (w->origin.x < b.lower.x - m || w->origin.x > b.upper.x + m) {
+        return false;
+    }
+    if (w->inv.y != 0.0f) {
+        float a = (b.lower.y - m - w->origin.y) * w->inv.y, c = (b.upper.y + m - w->origin.y) * w->inv.y;
+        t0 = max_f(t0, min_f(a, c));
+        t1 = min_f(t1, max_f(a, c));
+    } else if (w->origin.y < b.lower.y - m || w->origin.y > b.upper.y + m) {
+        return false;
+    }
+    return t0 <= t1;
+}
+
+/* Offer a proxy to the callback if the walk still reaches its box. */
 static void ray_offer(ray_walk *w, uint32_t id) {
     const rc_grid *grid = w->grid;
-    rc_aabb b = grid->spans[id].box;
-    float size = max_f(max_f(fabsf(b.lower.x), fabsf(b.upper.x)), max_f(fabsf(b.lower.y), fabsf(b.upper.y)));
-    float margin = w->radius + 4.0f * FLT_EPSILON * (size + w->radius);
-    rc_aabb grown = {{b.lower.x - margin, b.lower.y - margin}, {b.upper.x + margin, b.upper.y + margin}};
-    if (!segment_reaches_box(w->origin, w->translation, w->max_t, grown)) {
+    if (!walk_reaches_box(w, grid->spans[id].box)) {
         return;
     }
     float r = w->fn((int32_t)id, grid->proxies[id].user, w->max_t, w->context);
@@ -1146,6 +1156,10 @@ static bool ray_visit_strip(ray_walk *w, int32_t l, cell_rect strip, bool first,
             if (cell == NULL) {
                 continue;
             }
+            /* ask for all the entries' spans at once rather than one miss after another */
+            for (uint32_t i = 0, n = cell_count(cell); i < n && i < INLINE_ENTRIES; ++i) {
+                RC_PREFETCH(&grid->spans[cell->entries[i]]);
+            }
             FOR_EACH_ENTRY(s, cell, id, {
                 cell_rect r = grid->spans[id].rect;
                 if (max_i32(r.lx, strip.lx) == x && max_i32(r.ly, strip.ly) == y &&
@@ -1156,6 +1170,65 @@ static bool ray_visit_strip(ray_walk *w, int32_t l, cell_rect strip, bool first,
                     }
                 }
             });
+        }
+    }
+    return true;
+}
+
+/* The walk of a ray (radius 0) inside a level's window: cells by index, no bounds checks. */
+static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int64_t steps, float ox, float oy,
+                            float dx, float dy) {
+    const rc_grid *grid = w->grid;
+    const grid_store *s = &grid->store;
+    const grid_window *win = &s->levels[l].window;
+    int32_t sx = dx > 0.0f ? 1 : (dx < 0.0f ? -1 : 0);
+    int32_t sy = dy > 0.0f ? 1 : (dy < 0.0f ? -1 : 0);
+    float inv_dx = sx != 0 ? 1.0f / dx : 0.0f;
+    float inv_dy = sy != 0 ? 1.0f / dy : 0.0f;
+    /* the parameter at the next vertical and horizontal boundaries */
+    float tx = sx > 0 ? ((float)(cx + 1) - ox) * inv_dx : (sx < 0 ? ((float)cx - ox) * inv_dx : INFINITY);
+    float ty = sy > 0 ? ((float)(cy + 1) - oy) * inv_dy : (sy < 0 ? ((float)cy - oy) * inv_dy : INFINITY);
+    int64_t index = ((int64_t)cy - win->y0) * win->w + ((int64_t)cx - win->x0);
+    int64_t step_y = (int64_t)sy * win->w;
+    int32_t px = cx, py = cy;
+    bool first = true;
+    for (;;) {
+        uint32_t r = win->slots[index];
+        if (r != 0) {
+            const grid_cell *cell = &s->records[r - 1];
+            for (uint32_t i = 0, n = cell_count(cell); i < n && i < INLINE_ENTRIES; ++i) {
+                RC_PREFETCH(&grid->spans[cell->entries[i]]);
+            }
+            FOR_EACH_ENTRY(s, cell, id, {
+                /* offered in the first cell of the walk inside its rectangle only */
+                if (first || !rect_contains(grid->spans[id].rect, px, py)) {
+                    ray_offer(w, id);
+                    if (w->stopped) {
+                        return false;
+                    }
+                }
+            });
+        }
+        if (--steps <= 0) {
+            break;
+        }
+        px = cx;
+        py = cy;
+        first = false;
+        if (tx <= ty) {
+            if (tx > w->max_t) {
+                break;
+            }
+            cx += sx;
+            index += sx;
+            tx = ((float)(sx > 0 ? cx + 1 : cx) - ox) * inv_dx;
+        } else {
+            if (ty > w->max_t) {
+                break;
+            }
+            cy += sy;
+            index += step_y;
+            ty = ((float)(sy > 0 ? cy + 1 : cy) - oy) * inv_dy;
         }
     }
     return true;
@@ -1176,10 +1249,21 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
     }
     int32_t k = (int32_t)reach;
     int32_t cx = cell_coord(ox), cy = cell_coord(oy);
-    int64_t steps = llabs((int64_t)cell_coord(ex) - cx) + llabs((int64_t)cell_coord(ey) - cy) + 2;
+    int32_t end_x = cell_coord(ex), end_y = cell_coord(ey);
+    int64_t steps = llabs((int64_t)end_x - cx) + llabs((int64_t)end_y - cy) + 2;
     int64_t width = 2 * (int64_t)k + 1;
     if (width * (steps + width) > 4 * (int64_t)level->cells + 64) {
         return ray_scan_level(w, l);
+    }
+    /* a ray whose cells (one more each way, for rounding) all lie in the window and none in
+       the hash table takes the direct walk */
+    const grid_window *win = &level->window;
+    if (k == 0 && level->hashed == 0 && win->slots != NULL) {
+        int64_t lx = (int64_t)(cx < end_x ? cx : end_x) - 1, hx = (int64_t)(cx > end_x ? cx : end_x) + 1;
+        int64_t ly = (int64_t)(cy < end_y ? cy : end_y) - 1, hy = (int64_t)(cy > end_y ? cy : end_y) + 1;
+        if (lx >= win->x0 && ly >= win->y0 && hx < (int64_t)win->x0 + win->w && hy < (int64_t)win->y0 + win->h) {
+            return ray_walk_window(w, l, cx, cy, steps, ox, oy, dx, dy);
+        }
     }
     int32_t sx = dx > 0.0f ? 1 : (dx < 0.0f ? -1 : 0);
     int32_t sy = dy > 0.0f ? 1 : (dy < 0.0f ? -1 : 0);
@@ -1220,7 +1304,25 @@ static void cast(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 tran
         !rc_is_finite(max_fraction) || max_fraction < 0.0f || !rc_is_finite(radius) || radius < 0.0f) {
         return;
     }
-    ray_walk w = {grid, origin, translation, radius, max_fraction, false, fn, context};
+    ray_walk w;
+    w.grid = grid;
+    w.origin = origin;
+    w.translation = translation;
+    w.inv = rc_v2(translation.x != 0.0f ? 1.0f / translation.x : 0.0f, translation.y != 0.0f ? 1.0f / translation.y : 0.0f);
+    if (!rc_is_finite(w.inv.x) || !rc_is_finite(w.inv.y)) {
+        /* a component so small that its reciprocal overflows moves the ray by nothing */
+        w.inv.x = rc_is_finite(w.inv.x) ? w.inv.x : 0.0f;
+        w.inv.y = rc_is_finite(w.inv.y) ? w.inv.y : 0.0f;
+    }
+    /* the boxes the walk meets lie within the ray's reach of its ends */
+    rc_vec2 end = rc_mul_add(origin, max_fraction, translation);
+    float size = max_f(max_f(fabsf(origin.x), fabsf(origin.y)), max_f(fabsf(end.x), fabsf(end.y)));
+    w.radius = radius;
+    w.margin = radius + 4.0f * FLT_EPSILON * (size + radius);
+    w.max_t = max_fraction;
+    w.stopped = false;
+    w.fn = fn;
+    w.context = context;
     for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
         if (!ray_walk_level(&w, __builtin_ctzll(used))) {
             return;

@@ -45,7 +45,8 @@ bool rc_mem_reserve(const rc_allocator *allocator, void **array, int32_t *capaci
     if (needed < 0 || needed > INT32_MAX / 2) {
         return false;
     }
-    int32_t grown = *capacity > 8 ? 2 * *capacity : 16;
+    /* half as much again: less idle capacity, and a smaller peak while old and new coexist */
+    int32_t grown = *capacity > 8 ? *capacity + *capacity / 2 : 16;
     if (grown < needed) {
         grown = needed;
     }

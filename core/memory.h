@@ -15,7 +15,7 @@ void *rc_mem_alloc(const rc_allocator *allocator, size_t size);
 void rc_mem_free(const rc_allocator *allocator, void *ptr, size_t size);
 
 /* Make room for at least needed elements of elem_size bytes in *array, whose capacity is
- * *capacity: grows to max(needed, 2 * capacity, 16), copying the count elements in use. On
+ * *capacity: grows to max(needed, 1.5 * capacity, 16), copying the count elements in use. On
  * failure returns false and leaves *array and *capacity as they were. */
 bool rc_mem_reserve(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count, int32_t needed,
                     size_t elem_size);

@@ -30,24 +30,35 @@ bool rc_ray_cast_polygon(const rc_polygon *polygon, rc_vec2 origin, rc_vec2 tran
     return rc_convex_ray_cast(&view, origin, translation, hit);
 }
 
+/* The unit outward normal of edge i of a counter-clockwise polygon. */
+static rc_vec2 edge_normal(const rc_convex *p, int i) {
+    int j = i + 1 < p->count ? i + 1 : 0;
+    return rc_normalize(rc_right_perp(rc_sub(p->vertices[j], p->vertices[i])));
+}
+
 bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
     if (translation.x == 0.0f && translation.y == 0.0f) {
         return false;
     }
     rc_vec2 d = translation;
-    float dlen = rc_length(d);
-    float parallel_tol = RC_REL_TOL * dlen;
-    /* Cyrus-Beck on the line: line_in is where it enters through the last entering edge,
-       line_out where it leaves through the first leaving edge. */
+    float dd = rc_dot(d, d);
+    /* Cyrus-Beck on the line with each edge's outward normal taken unnormalised, as the
+       edge turned a quarter: t = dist / facing does not care about its length, and one square
+       root at the end gives the normal of the hit. line_in is where the line enters through
+       the last entering edge, line_out where it leaves through the first leaving edge. */
     float line_in = -INFINITY, line_out = INFINITY;
-    float in_facing = 0.0f;
+    float in_facing = 0.0f, in_length = 1.0f;
     int in_index = -1;
     int grazed = -1; /* a parallel edge whose line holds the origin */
-    for (int i = 0; i < polygon->count; ++i) {
-        rc_vec2 n = polygon->normals[i];
-        float dist = rc_dot(n, rc_sub(polygon->vertices[i], origin));
+    const rc_vec2 *v = polygon->vertices;
+    int count = polygon->count;
+    for (int i = 0; i < count; ++i) {
+        rc_vec2 a = v[i];
+        rc_vec2 e = rc_sub(v[i + 1 < count ? i + 1 : 0], a);
+        rc_vec2 n = rc_right_perp(e);
+        float dist = rc_dot(n, rc_sub(a, origin));
         float facing = rc_dot(n, d);
-        if (fabsf(facing) <= parallel_tol) {
+        if (facing * facing <= RC_REL_TOL * RC_REL_TOL * dd * rc_dot(e, e)) {
             if (dist < 0.0f) {
                 return false;
             }
@@ -58,10 +69,22 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
         }
         float tc = dist / facing;
         if (facing < 0.0f) {
-            if (tc > line_in || (tc == line_in && facing < in_facing)) {
+            if (tc > line_in) {
                 line_in = tc;
                 in_facing = facing;
+                in_length = -1.0f; /* the edge's length, when a tie needs it */
                 in_index = i;
+            } else if (tc == line_in) {
+                /* an exact tie at a vertex: keep the edge met more squarely */
+                if (in_length < 0.0f) {
+                    in_length = rc_length(rc_sub(v[in_index + 1 < count ? in_index + 1 : 0], v[in_index]));
+                }
+                float length = rc_length(e);
+                if (facing * in_length < in_facing * length) {
+                    in_facing = facing;
+                    in_length = length;
+                    in_index = i;
+                }
             }
         } else if (tc < line_out) {
             line_out = tc;
@@ -75,20 +98,20 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
     }
     if (line_in >= 0.0f) {
         rc_vec2 p = rc_mul_add(origin, line_in, d);
-        rc_vec2 n = polygon->normals[in_index];
         if (hit != NULL) {
-            n = rc_vertex_hit_normal(polygon->vertices, polygon->count, 1.0f, in_index, n, p, origin, d);
+            rc_vec2 n = edge_normal(polygon, in_index);
+            n = rc_vertex_hit_normal(v, count, 1.0f, in_index, n, p, origin, d);
+            set_hit(hit, line_in, p, n, false);
         }
-        set_hit(hit, line_in, p, n, false);
         return true;
     }
     /* the line entered before the origin and leaves after it: the origin is inside, unless it
        sits on an edge the ray runs along */
     if (grazed >= 0) {
-        set_hit(hit, 0.0f, origin, polygon->normals[grazed], false);
+        set_hit(hit, 0.0f, origin, edge_normal(polygon, grazed), false);
         return true;
     }
-    set_hit(hit, 0.0f, origin, polygon->normals[in_index], true);
+    set_hit(hit, 0.0f, origin, edge_normal(polygon, in_index), true);
     return true;
 }
 
@@ -207,8 +230,8 @@ bool rc_convex_circle_cast(const rc_convex *shape, rc_vec2 origin, float radius,
     line_entry entry = {INFINITY, rc_neg(u), origin};
     for (int i = 0; i < shape->count; ++i) {
         int j = i + 1 < shape->count ? i + 1 : 0;
-        enter_offset_edge(&entry, origin, translation, dlen, shape->vertices[i], shape->vertices[j], shape->normals[i],
-                          radius);
+        enter_offset_edge(&entry, origin, translation, dlen, shape->vertices[i], shape->vertices[j],
+                          edge_normal(shape, i), radius);
         enter_vertex(&entry, origin, u, dlen, shape->vertices[i], radius);
     }
     rc_distance_result dist = rc_convex_distance(shape, origin);

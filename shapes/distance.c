@@ -40,18 +40,20 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
        nearest point over all edges. */
     int count = polygon->count;
     float max_sep = -INFINITY;
-    int face = 0;
+    rc_vec2 face_normal = {0.0f, 0.0f};
     for (int i = 0; i < count; ++i) {
-        float sep = rc_dot(polygon->normals[i], rc_sub(p, polygon->vertices[i]));
+        rc_vec2 a = polygon->vertices[i];
+        rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(polygon->vertices[i + 1 < count ? i + 1 : 0], a)));
+        float sep = rc_dot(n, rc_sub(p, a));
         if (sep > max_sep) {
             max_sep = sep;
-            face = i;
+            face_normal = n;
         }
     }
     rc_distance_result r;
     if (max_sep <= 0.0f) {
         r.distance = max_sep;
-        r.normal = polygon->normals[face];
+        r.normal = face_normal;
         r.point = rc_mul_add(p, -max_sep, r.normal);
         return r;
     }
@@ -60,7 +62,7 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
        decided right. */
     float best = INFINITY;
     rc_vec2 best_rel = {0.0f, 0.0f};
-    r.normal = polygon->normals[face];
+    r.normal = face_normal;
     rc_vec2 zero = {0.0f, 0.0f};
     for (int i = 0; i < count; ++i) {
         int j = i + 1 < count ? i + 1 : 0;

@@ -36,7 +36,8 @@ rc_polygon rc_base_polygon(const rc_base *base, const rc_convex *local) {
     rc_transform identity = RC_TRANSFORM_IDENTITY;
     rc_aabb box;
     p.count = local->count;
-    rc_place_polygon(base, local, identity, p.vertices, p.normals, &p.centroid, &box);
+    rc_place_polygon(base, local, identity, p.vertices, &p.centroid, &box);
+    rc_polygon_compute_normals(&p);
     return p;
 }
 
@@ -60,27 +61,14 @@ rc_circle rc_place_circle(const rc_base *base, float local_radius, rc_transform 
 }
 
 void rc_place_polygon(const rc_base *base, const rc_convex *local, rc_transform body, rc_vec2 *vertices,
-                      rc_vec2 *normals, rc_vec2 *centroid, rc_aabb *box) {
+                      rc_vec2 *centroid, rc_aabb *box) {
     int n = local->count;
+    /* mirrored, the order reverses to stay counter-clockwise */
     bool mirror = mirrors(base);
-    /* Normals go through the inverse transpose of the scale: (n.x / sx, n.y / sy), which for
-       |sx| == |sy| is the normal with signs flipped, already of unit length. */
-    bool uniform = fabsf(base->scale.x) == fabsf(base->scale.y);
-    rc_vec2 inv_scale = {1.0f / base->scale.x, 1.0f / base->scale.y};
-    rc_vec2 signs = {base->scale.x < 0.0f ? -1.0f : 1.0f, base->scale.y < 0.0f ? -1.0f : 1.0f};
-    rc_rot q = rc_mul_rot(body.q, base->q);
     rc_vec2 lower = {INFINITY, INFINITY}, upper = {-INFINITY, -INFINITY};
     for (int k = 0; k < n; ++k) {
-        /* mirrored, the order reverses to stay counter-clockwise: world edge k is local edge
-           n - 2 - k walked backwards, with the same outward normal */
-        int vi = mirror ? n - 1 - k : k;
-        int ni = mirror ? (2 * n - 2 - k) % n : k;
-        rc_vec2 v = rc_transform_point(body, rc_base_apply(base, local->vertices[vi]));
-        rc_vec2 ln = local->normals[ni];
-        rc_vec2 m = uniform ? rc_v2(signs.x * ln.x, signs.y * ln.y)
-                            : rc_normalize(rc_v2(inv_scale.x * ln.x, inv_scale.y * ln.y));
+        rc_vec2 v = rc_transform_point(body, rc_base_apply(base, local->vertices[mirror ? n - 1 - k : k]));
         vertices[k] = v;
-        normals[k] = rc_rotate(q, m);
         lower = rc_min(lower, v);
         upper = rc_max(upper, v);
     }

@@ -44,13 +44,19 @@ static double signed_area2(const rc_vec2 *v, int n) {
 rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_vec2 normal, rc_vec2 p,
                              rc_vec2 origin, rc_vec2 d) {
     int next = edge + 1 < n ? edge + 1 : 0;
-    float dlen = rc_length(d);
-    float facing = rc_dot(normal, d);
     /* a couple of roundings of the coordinates involved, magnified where the ray meets an edge
-       at a glancing angle (t, and so p, moves by the rounding over the sine of that angle) */
+       at a glancing angle (t, and so p, moves by the rounding over the sine of that angle);
+       the sine is bounded below so that this stays a matter of rounding */
     float scale = fmaxf(fmaxf(fabsf(origin.x), fabsf(origin.y)), fmaxf(fabsf(v[edge].x), fabsf(v[edge].y))) +
                   fmaxf(fabsf(p.x - origin.x), fabsf(p.y - origin.y));
-    /* of the two ends within that tolerance, the nearer one is the vertex the ray went through */
+    float reach = 2.0f * FLT_EPSILON * scale * 1024.0f;
+    float d0 = rc_distance_squared(p, v[edge]), d1 = rc_distance_squared(p, v[next]);
+    if (fminf(d0, d1) > reach * reach) {
+        return normal; /* nowhere near a vertex: the common case, decided without a square root */
+    }
+    float dlen = rc_length(d);
+    float facing = rc_dot(normal, d);
+    /* of the two ends within tolerance, the nearer one is the vertex the ray went through */
     rc_vec2 chosen = normal;
     float nearest = INFINITY;
     for (int end_vertex = 0; end_vertex < 2; ++end_vertex) {
@@ -66,7 +72,7 @@ rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_v
         float other_facing = rc_dot(other, d);
         float sine = fmaxf(fminf(fabsf(facing), fabsf(other_facing)) / dlen, 1.0f / 1024.0f);
         float tol = 2.0f * FLT_EPSILON * scale / sine;
-        float dist = rc_distance(p, v[end_vertex == 0 ? edge : next]);
+        float dist = sqrtf(end_vertex == 0 ? d0 : d1);
         if (dist <= tol && dist < nearest) {
             nearest = dist;
             chosen = other_facing < facing ? other : normal;

@@ -251,11 +251,12 @@ static void check_cast(const rc_grid *g, const mirror *m, rc_vec2 o, float r, rc
         }
         EXPECT(j < arrlen(all.ids) && all.ids[j] == want[i], "cast walk (r %g) missed proxy %d", (double)r, want[i]);
     }
-    /* every offered box reached within rounding */
+    /* every offered box reached within rounding (of the box's and the ray's coordinates) */
+    double ray_size = fmax(fmax(fabs(o.x), fabs(o.y)), fmax(fabs((double)o.x + d.x), fabs((double)o.y + d.y)));
     for (ptrdiff_t i = 0; i < arrlen(all.ids); ++i) {
         rc_aabb b = m->boxes[all.ids[i]];
         double size = fmax(fmax(fabs(b.lower.x), fabs(b.upper.x)), fmax(fabs(b.lower.y), fabs(b.upper.y)));
-        double slack = r + 1e-6 * (size + r);
+        double slack = r + 1e-6 * (size + ray_size + r);
         EXPECT(segment_entry_d(o, d, 1.0, grown(b, slack)) >= 0.0, "cast walk offered proxy %d it does not reach",
                all.ids[i]);
     }

@@ -507,8 +507,8 @@ static void tg_place(test_geom *g, rc_transform body) {
     case RC_SHAPE_POLYGON: {
         rc_convex view = rc_convex_of(&g->local);
         g->world.polygon = g->local;
-        rc_place_polygon(&g->prepared, &view, body, g->world.polygon.vertices, g->world.polygon.normals,
-                         &g->world.polygon.centroid, &g->aabb);
+        rc_place_polygon(&g->prepared, &view, body, g->world.polygon.vertices, &g->world.polygon.centroid, &g->aabb);
+        rc_polygon_compute_normals(&g->world.polygon);
         break;
     }
     case RC_SHAPE_SEGMENT:

@@ -80,11 +80,12 @@ static bool cast_closest(const rc_world *world, rc_vec2 origin, float radius, rc
         return false;
     }
     cast_context c;
-    memset(&c, 0, sizeof c);
     c.world = world;
     c.origin = origin;
     c.translation = translation;
     c.radius = radius;
+    c.fn = NULL;
+    c.user = NULL;
     c.filtered = filter != NULL;
     c.filter = filter != NULL ? *filter : rc_default_query_filter();
     c.best_index = -1;

@@ -45,6 +45,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
     rc_grid_def grid_def = rc_grid_default_def();
     grid_def.cell_size = def->cell_size;
     grid_def.allocator = allocator;
+    grid_def.proxy_capacity = def->shape_capacity;
     world->grid = rc_grid_create(&grid_def);
     bool ok = world->grid != NULL;
     ok = ok && rc_array_reserve(world, world->bodies, def->body_capacity);
@@ -52,6 +53,8 @@ rc_world *rc_world_create(const rc_world_def *def) {
     ok = ok && rc_array_reserve(world, world->shapes, def->shape_capacity);
     ok = ok && rc_array_reserve(world, world->moved_shapes, def->shape_capacity);
     ok = ok && rc_array_reserve(world, world->moved_boxes, def->shape_capacity);
+    /* room for that many polygons of eight vertices: address space only, until used */
+    ok = ok && rc_array_reserve(world, world->poly_pool, def->shape_capacity * RC_POLY_BLOCK(RC_MAX_POLYGON_VERTICES));
     if (!ok) {
         rc_world_destroy(world);
         return NULL;

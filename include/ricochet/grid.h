@@ -34,11 +34,14 @@ typedef struct rc_grid_def {
     float cell_size;
     /* Memory source; all NULL means malloc/free. */
     rc_allocator allocator;
+    /* Expected number of proxies, to size storage once; optional. */
+    int32_t proxy_capacity;
 } rc_grid_def;
 
 RC_API rc_grid_def rc_grid_default_def(void);
 
-/* NULL when def is NULL, the cell size is negative or not finite, or memory runs out. */
+/* NULL when def is NULL, the cell size is negative or not finite, the capacity negative, or
+ * memory runs out. */
 RC_API rc_grid *rc_grid_create(const rc_grid_def *def);
 RC_API void rc_grid_destroy(rc_grid *grid);
 
