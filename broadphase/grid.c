@@ -52,6 +52,16 @@ typedef struct grid_span {
     cell_rect rect;
 } grid_span;
 
+/* A cell's entry: the proxy id in the low 28 bits, and four bits saying which neighbouring
+ * cells the proxy's rectangle also covers. Every rule that reports a proxy once per query
+ * needs only those bits, so entries that are not reported are never looked up. */
+#define ENTRY_ID_MASK ((1u << 28) - 1u)
+#define ENTRY_LEFT (1u << 28)
+#define ENTRY_RIGHT (1u << 29)
+#define ENTRY_DOWN (1u << 30)
+#define ENTRY_UP (1u << 31)
+#define MAX_PROXIES ((int32_t)ENTRY_ID_MASK)
+
 /* 32 bytes. A cell with count 0 is free: a free table slot, or a free record whose chunk
  * field links the free list. */
 typedef struct grid_cell {
@@ -66,8 +76,10 @@ typedef struct grid_chunk {
     uint32_t entries[CHUNK_ENTRIES];
 } grid_chunk;
 
-/* A dense rectangle of cells on one level: slots[(y - y0) * w + (x - x0)] is 1 + the index of
- * the cell's record, or 0 for an empty cell. Cells outside it live in the hash table. */
+/* A dense rectangle of cells on one level, w x h with both multiples of 4: the slot of a cell
+ * holds 1 + the index of its record, or 0 for an empty cell. Slots go by 4 x 4 tiles (16
+ * slots, one cache line) in row order, so a ray's next cell is usually in the line it is in,
+ * whichever way it steps. Cells outside the window live in the hash table. */
 typedef struct grid_window {
     int32_t x0, y0, w, h;
     uint32_t *slots;
@@ -148,6 +160,12 @@ static cell_rect rect_of(const grid_level *level, rc_aabb box) {
 }
 
 static bool rect_contains(cell_rect r, int32_t x, int32_t y) { return r.lx <= x && x <= r.hx && r.ly <= y && y <= r.hy; }
+
+/* The entry of proxy id in cell (x, y) of its rectangle r. */
+static uint32_t entry_of(uint32_t id, cell_rect r, int32_t x, int32_t y) {
+    return id | (r.lx < x ? ENTRY_LEFT : 0u) | (r.hx > x ? ENTRY_RIGHT : 0u) | (r.ly < y ? ENTRY_DOWN : 0u) |
+           (r.hy > y ? ENTRY_UP : 0u);
+}
 
 static bool rect_equal(cell_rect a, cell_rect b) { return a.lx == b.lx && a.ly == b.ly && a.hx == b.hx && a.hy == b.hy; }
 
@@ -236,13 +254,18 @@ static void store_free(const rc_allocator *a, grid_store *s) {
     store_init(s, s->base_size);
 }
 
+/* The slot of the cell at (dx, dy) from the window's corner, inside it. */
+static uint32_t tile_slot(const grid_window *w, uint32_t dx, uint32_t dy) {
+    return (((dy >> 2) * ((uint32_t)w->w >> 2) + (dx >> 2)) << 4) | ((dy & 3u) << 2) | (dx & 3u);
+}
+
 /* The window slot of a cell, or NONE when the cell lies outside the level's window. */
 static uint32_t window_slot(const grid_window *w, int32_t x, int32_t y) {
     int64_t dx = (int64_t)x - w->x0, dy = (int64_t)y - w->y0;
     if (dx < 0 || dy < 0 || dx >= w->w || dy >= w->h) {
         return NONE;
     }
-    return (uint32_t)(dy * w->w + dx);
+    return tile_slot(w, (uint32_t)dx, (uint32_t)dy);
 }
 
 static uint32_t find_hashed(const grid_store *s, int32_t level, int32_t x, int32_t y) {
@@ -401,6 +424,7 @@ static grid_cell *cell_open(grid_store *s, int32_t level, int32_t x, int32_t y) 
 
 static void cell_add(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry) {
     grid_cell *c = cell_open(s, level, x, y);
+    /* entry carries its neighbour bits already */
     uint32_t count = cell_count(c);
     if (count < INLINE_ENTRIES) {
         c->entries[count] = entry;
@@ -437,6 +461,7 @@ static void table_delete(grid_store *s, uint32_t slot) {
     }
 }
 
+/* Remove proxy `entry` (an id) from a cell. */
 static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry) {
     grid_level *lv = &s->levels[level];
     uint32_t slot = window_slot(&lv->window, x, y);
@@ -460,14 +485,14 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
     uint32_t *last = count <= INLINE_ENTRIES ? &c->entries[count - 1] : &s->chunks[c->chunk].entries[head_fill(count) - 1];
     uint32_t *hole = NULL;
     for (uint32_t i = 0; i < count && i < INLINE_ENTRIES && hole == NULL; ++i) {
-        if (c->entries[i] == entry) {
+        if ((c->entries[i] & ENTRY_ID_MASK) == entry) {
             hole = &c->entries[i];
         }
     }
     for (uint32_t k = c->chunk, n = count > INLINE_ENTRIES ? head_fill(count) : 0; k != NONE && hole == NULL;
          k = s->chunks[k].next, n = CHUNK_ENTRIES) {
         for (uint32_t i = 0; i < n; ++i) {
-            if (s->chunks[k].entries[i] == entry) {
+            if ((s->chunks[k].entries[i] & ENTRY_ID_MASK) == entry) {
                 hole = &s->chunks[k].entries[i];
                 break;
             }
@@ -499,7 +524,7 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
     }
 }
 
-/* Run body for every entry id of a cell. */
+/* Run body for every entry of a cell (id and neighbour bits: mask with ENTRY_ID_MASK). */
 #define FOR_EACH_ENTRY(store, cell, id, body)                                                                          \
     do {                                                                                                               \
         uint32_t count_ = cell_count(cell);                                                                            \
@@ -517,11 +542,39 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
         }                                                                                                              \
     } while (0)
 
-static void rect_add(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t entry) {
+static void rect_add(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t id) {
     for (int32_t y = r.ly; y <= r.hy; ++y) {
         for (int32_t x = r.lx; x <= r.hx; ++x) {
             if (skip == NULL || !rect_contains(*skip, x, y)) {
-                cell_add(s, level, x, y, entry);
+                cell_add(s, level, x, y, entry_of(id, r, x, y));
+            }
+        }
+    }
+}
+
+/* The proxy's rectangle changed to r but it stays in the cells of r inside kept: rewrite its
+ * neighbour bits there. */
+static void rect_refresh(grid_store *s, int32_t level, cell_rect r, cell_rect kept, uint32_t id) {
+    for (int32_t y = r.ly; y <= r.hy; ++y) {
+        for (int32_t x = r.lx; x <= r.hx; ++x) {
+            if (!rect_contains(kept, x, y)) {
+                continue;
+            }
+            grid_cell *c = (grid_cell *)cell_lookup(s, level, x, y);
+            uint32_t count = c != NULL ? cell_count(c) : 0;
+            uint32_t entry = entry_of(id, r, x, y);
+            for (uint32_t i = 0; i < count && i < INLINE_ENTRIES; ++i) {
+                if ((c->entries[i] & ENTRY_ID_MASK) == id) {
+                    c->entries[i] = entry;
+                }
+            }
+            for (uint32_t k = count > INLINE_ENTRIES ? c->chunk : NONE, n = count > INLINE_ENTRIES ? head_fill(count) : 0;
+                 k != NONE; k = s->chunks[k].next, n = CHUNK_ENTRIES) {
+                for (uint32_t i = 0; i < n; ++i) {
+                    if ((s->chunks[k].entries[i] & ENTRY_ID_MASK) == id) {
+                        s->chunks[k].entries[i] = entry;
+                    }
+                }
             }
         }
     }
@@ -636,10 +689,13 @@ static bool reserve_proxies(rc_grid *grid, int32_t needed) {
     if (needed <= grid->capacity) {
         return true;
     }
-    if (needed > INT32_MAX / 4) {
+    if (needed > MAX_PROXIES) {
         return false;
     }
     int32_t capacity = grid->capacity > 8 ? grid->capacity + grid->capacity / 2 : 16;
+    if (capacity > MAX_PROXIES) {
+        capacity = MAX_PROXIES;
+    }
     if (capacity < needed) {
         capacity = needed;
     }
@@ -742,8 +798,8 @@ static bool rebuild(rc_grid *grid, float base_size) {
         grid_window *win = &fresh.levels[l].window;
         win->x0 = (int32_t)(bounds[l].lx - mx);
         win->y0 = (int32_t)(bounds[l].ly - my);
-        win->w = (int32_t)(w + 2 * mx);
-        win->h = (int32_t)(h + 2 * my);
+        win->w = (int32_t)((w + 2 * mx + 3) & ~(int64_t)3);
+        win->h = (int32_t)((h + 2 * my + 3) & ~(int64_t)3);
         win->slots = rc_mem_alloc(a, window_bytes(win));
         if (win->slots == NULL) {
             win->w = win->h = 0;
@@ -776,10 +832,13 @@ static bool rebuild(rc_grid *grid, float base_size) {
     }
     for (int32_t l = 0; l < LEVEL_COUNT; ++l) {
         grid_window *win = &fresh.levels[l].window;
+        int64_t tiles_w = win->w >> 2;
         for (int64_t i = 0, n = (int64_t)win->w * win->h; i < n && win->slots != NULL; ++i) {
             if (win->slots[i] == NONE) {
+                int64_t tile = i >> 4, within = i & 15;
+                int64_t dx = (tile % tiles_w) * 4 + (within & 3), dy = (tile / tiles_w) * 4 + (within >> 2);
                 win->slots[i] = 0;
-                cell_open(&fresh, l, win->x0 + (int32_t)(i % win->w), win->y0 + (int32_t)(i / win->w));
+                cell_open(&fresh, l, win->x0 + (int32_t)dx, win->y0 + (int32_t)dy);
             }
         }
     }
@@ -921,6 +980,9 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
         }
         rect_remove(&grid->store, old_level, old_rect, keep_new, (uint32_t)id);
         rect_add(&grid->store, l, r, keep_old, (uint32_t)id);
+        if (keep_old != NULL) {
+            rect_refresh(&grid->store, l, r, old_rect, (uint32_t)id);
+        }
         if (l != old_level) {
             level_count(&grid->store, old_level, -1);
             level_count(&grid->store, l, 1);
@@ -1013,12 +1075,14 @@ typedef struct box_query {
 static bool box_query_cell(const grid_cell *cell, void *context) {
     box_query *q = context;
     const rc_grid *grid = q->grid;
-    FOR_EACH_ENTRY(&grid->store, cell, id, {
-        const grid_span *span = &grid->spans[id];
+    bool left_edge = q->rect.lx == cell->x, bottom_edge = q->rect.ly == cell->y;
+    FOR_EACH_ENTRY(&grid->store, cell, raw, {
         /* report from the lower-left cell of the overlap of the two rectangles only */
-        if (max_i32(span->rect.lx, q->rect.lx) == cell->x && max_i32(span->rect.ly, q->rect.ly) == cell->y &&
-            box_overlaps(span->box, q->box) && !q->fn((int32_t)id, grid->proxies[id].user, q->context)) {
-            return false;
+        if ((!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge)) {
+            uint32_t id = raw & ENTRY_ID_MASK;
+            if (box_overlaps(grid->spans[id].box, q->box) && !q->fn((int32_t)id, grid->proxies[id].user, q->context)) {
+                return false;
+            }
         }
     });
     return true;
@@ -1050,7 +1114,8 @@ void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *f
         if (cell == NULL) {
             continue;
         }
-        FOR_EACH_ENTRY(s, cell, id, {
+        FOR_EACH_ENTRY(s, cell, raw, {
+            uint32_t id = raw & ENTRY_ID_MASK;
             if (rc_aabb_contains_point(grid->spans[id].box, point) &&
                 !fn((int32_t)id, grid->proxies[id].user, context)) {
                 return;
@@ -1124,10 +1189,10 @@ typedef struct ray_scan {
 static bool ray_scan_cell(const grid_cell *cell, void *context) {
     ray_walk *w = context;
     const grid_store *s = &w->grid->store;
-    FOR_EACH_ENTRY(s, cell, id, {
-        cell_rect r = w->grid->spans[id].rect;
-        if (r.lx == cell->x && r.ly == cell->y) {
-            ray_offer(w, id);
+    FOR_EACH_ENTRY(s, cell, raw, {
+        /* from the proxy's lowest cell only */
+        if (!(raw & (ENTRY_LEFT | ENTRY_DOWN))) {
+            ray_offer(w, raw & ENTRY_ID_MASK);
             if (w->stopped) {
                 return false;
             }
@@ -1158,9 +1223,10 @@ static bool ray_visit_strip(ray_walk *w, int32_t l, cell_rect strip, bool first,
             }
             /* ask for all the entries' spans at once rather than one miss after another */
             for (uint32_t i = 0, n = cell_count(cell); i < n && i < INLINE_ENTRIES; ++i) {
-                RC_PREFETCH(&grid->spans[cell->entries[i]]);
+                RC_PREFETCH(&grid->spans[cell->entries[i] & ENTRY_ID_MASK]);
             }
-            FOR_EACH_ENTRY(s, cell, id, {
+            FOR_EACH_ENTRY(s, cell, raw, {
+                uint32_t id = raw & ENTRY_ID_MASK;
                 cell_rect r = grid->spans[id].rect;
                 if (max_i32(r.lx, strip.lx) == x && max_i32(r.ly, strip.ly) == y &&
                     (first || !rect_contains(grow_rect(r, k), px, py))) {
@@ -1175,61 +1241,83 @@ static bool ray_visit_strip(ray_walk *w, int32_t l, cell_rect strip, bool first,
     return true;
 }
 
-/* The walk of a ray (radius 0) inside a level's window: cells by index, no bounds checks. */
+/* One step of a ray's cell walk in cell units: which boundary comes first, and where. */
+typedef struct cell_stepper {
+    int32_t cx, cy;
+    float tx, ty; /* the ray parameter at the next vertical and horizontal boundaries */
+    uint32_t came_from; /* the entry bit of the cell the last step left: which neighbour it was */
+} cell_stepper;
+
+typedef struct stepper_setup {
+    int32_t sx, sy;
+    float ox, oy, inv_dx, inv_dy;
+} stepper_setup;
+
+static void stepper_advance(cell_stepper *c, const stepper_setup *u) {
+    if (c->tx <= c->ty) {
+        c->cx += u->sx;
+        c->tx = ((float)(u->sx > 0 ? c->cx + 1 : c->cx) - u->ox) * u->inv_dx;
+        c->came_from = u->sx > 0 ? ENTRY_LEFT : ENTRY_RIGHT;
+    } else {
+        c->cy += u->sy;
+        c->ty = ((float)(u->sy > 0 ? c->cy + 1 : c->cy) - u->oy) * u->inv_dy;
+        c->came_from = u->sy > 0 ? ENTRY_DOWN : ENTRY_UP;
+    }
+}
+
+static uint32_t stepper_slot(const grid_window *win, const cell_stepper *c) {
+    return tile_slot(win, (uint32_t)(c->cx - win->x0), (uint32_t)(c->cy - win->y0));
+}
+
+static void prefetch_spans(const rc_grid *grid, const grid_cell *cell) {
+    for (uint32_t i = 0, n = cell_count(cell); i < n && i < INLINE_ENTRIES; ++i) {
+        RC_PREFETCH(&grid->spans[cell->entries[i] & ENTRY_ID_MASK]);
+    }
+}
+
+/* The walk of a ray (radius 0) inside a level's window: no bounds checks, and the rule that
+ * offers a proxy once read from the entries' neighbour bits (a proxy was offered already when
+ * its rectangle covers the cell the walk came from). The walk is a chain of dependent misses
+ * (window slot, cell record, the entries' spans, then the callback's own data), so a second
+ * stepper runs two cells ahead asking for records early, and the next cell's spans are asked
+ * for one cell ahead. */
 static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int64_t steps, float ox, float oy,
                             float dx, float dy) {
     const rc_grid *grid = w->grid;
     const grid_store *s = &grid->store;
     const grid_window *win = &s->levels[l].window;
-    int32_t sx = dx > 0.0f ? 1 : (dx < 0.0f ? -1 : 0);
-    int32_t sy = dy > 0.0f ? 1 : (dy < 0.0f ? -1 : 0);
-    float inv_dx = sx != 0 ? 1.0f / dx : 0.0f;
-    float inv_dy = sy != 0 ? 1.0f / dy : 0.0f;
-    /* the parameter at the next vertical and horizontal boundaries */
-    float tx = sx > 0 ? ((float)(cx + 1) - ox) * inv_dx : (sx < 0 ? ((float)cx - ox) * inv_dx : INFINITY);
-    float ty = sy > 0 ? ((float)(cy + 1) - oy) * inv_dy : (sy < 0 ? ((float)cy - oy) * inv_dy : INFINITY);
-    int64_t index = ((int64_t)cy - win->y0) * win->w + ((int64_t)cx - win->x0);
-    int64_t step_y = (int64_t)sy * win->w;
-    int32_t px = cx, py = cy;
-    bool first = true;
+    stepper_setup u;
+    u.sx = dx > 0.0f ? 1 : (dx < 0.0f ? -1 : 0);
+    u.sy = dy > 0.0f ? 1 : (dy < 0.0f ? -1 : 0);
+    u.ox = ox;
+    u.oy = oy;
+    u.inv_dx = u.sx != 0 ? 1.0f / dx : 0.0f;
+    u.inv_dy = u.sy != 0 ? 1.0f / dy : 0.0f;
+    cell_stepper c;
+    c.cx = cx;
+    c.cy = cy;
+    c.tx = u.sx > 0 ? ((float)(cx + 1) - ox) * u.inv_dx : (u.sx < 0 ? ((float)cx - ox) * u.inv_dx : INFINITY);
+    c.ty = u.sy > 0 ? ((float)(cy + 1) - oy) * u.inv_dy : (u.sy < 0 ? ((float)cy - oy) * u.inv_dy : INFINITY);
+    c.came_from = 0; /* the first cell offers everything in it */
     for (;;) {
-        uint32_t r = win->slots[index];
+        uint32_t r = win->slots[stepper_slot(win, &c)];
         if (r != 0) {
             const grid_cell *cell = &s->records[r - 1];
-            for (uint32_t i = 0, n = cell_count(cell); i < n && i < INLINE_ENTRIES; ++i) {
-                RC_PREFETCH(&grid->spans[cell->entries[i]]);
-            }
-            FOR_EACH_ENTRY(s, cell, id, {
-                /* offered in the first cell of the walk inside its rectangle only */
-                if (first || !rect_contains(grid->spans[id].rect, px, py)) {
-                    ray_offer(w, id);
+            prefetch_spans(grid, cell);
+            uint32_t seen = c.came_from;
+            FOR_EACH_ENTRY(s, cell, raw, {
+                if (!(raw & seen)) {
+                    ray_offer(w, raw & ENTRY_ID_MASK);
                     if (w->stopped) {
                         return false;
                     }
                 }
             });
         }
-        if (--steps <= 0) {
+        if (--steps <= 0 || (c.tx <= c.ty ? c.tx : c.ty) > w->max_t) {
             break;
         }
-        px = cx;
-        py = cy;
-        first = false;
-        if (tx <= ty) {
-            if (tx > w->max_t) {
-                break;
-            }
-            cx += sx;
-            index += sx;
-            tx = ((float)(sx > 0 ? cx + 1 : cx) - ox) * inv_dx;
-        } else {
-            if (ty > w->max_t) {
-                break;
-            }
-            cy += sy;
-            index += step_y;
-            ty = ((float)(sy > 0 ? cy + 1 : cy) - oy) * inv_dy;
-        }
+        stepper_advance(&c, &u);
     }
     return true;
 }
@@ -1255,12 +1343,13 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
     if (width * (steps + width) > 4 * (int64_t)level->cells + 64) {
         return ray_scan_level(w, l);
     }
-    /* a ray whose cells (one more each way, for rounding) all lie in the window and none in
-       the hash table takes the direct walk */
+    /* a ray whose cells all lie in the window and none in the hash table takes the direct
+       walk; two more cells each way cover rounding and the walk's lookahead, which may run one
+       cell past the last */
     const grid_window *win = &level->window;
     if (k == 0 && level->hashed == 0 && win->slots != NULL) {
-        int64_t lx = (int64_t)(cx < end_x ? cx : end_x) - 1, hx = (int64_t)(cx > end_x ? cx : end_x) + 1;
-        int64_t ly = (int64_t)(cy < end_y ? cy : end_y) - 1, hy = (int64_t)(cy > end_y ? cy : end_y) + 1;
+        int64_t lx = (int64_t)(cx < end_x ? cx : end_x) - 2, hx = (int64_t)(cx > end_x ? cx : end_x) + 2;
+        int64_t ly = (int64_t)(cy < end_y ? cy : end_y) - 2, hy = (int64_t)(cy > end_y ? cy : end_y) + 2;
         if (lx >= win->x0 && ly >= win->y0 && hx < (int64_t)win->x0 + win->w && hy < (int64_t)win->y0 + win->h) {
             return ray_walk_window(w, l, cx, cy, steps, ox, oy, dx, dy);
         }
@@ -1358,19 +1447,19 @@ static bool pair_scan_cell(const grid_cell *cell, void *context) {
     uint32_t me = s->id;
     int32_t my_level = grid->proxies[me].level;
     rc_aabb my_box = grid->spans[me].box;
-    FOR_EACH_ENTRY(&grid->store, cell, other, {
+    bool left_edge = s->rect.lx == cell->x, bottom_edge = s->rect.ly == cell->y;
+    FOR_EACH_ENTRY(&grid->store, cell, raw, {
+        uint32_t other = raw & ENTRY_ID_MASK;
         bool skip = other == me;
         if (!skip && (s->all_moved || grid->proxies[other].moved)) {
             /* both moved: the same level reports from the lower id, across levels from the
                finer proxy, whose scan of the coarser levels finds the pair */
             skip = s->finer || (grid->proxies[other].level == my_level && other < me);
         }
-        if (!skip) {
-            const grid_span *span = &grid->spans[other];
-            if (max_i32(span->rect.lx, s->rect.lx) == cell->x && max_i32(span->rect.ly, s->rect.ly) == cell->y &&
-                box_overlaps(my_box, span->box)) {
-                s->fn((int32_t)me, grid->proxies[me].user, (int32_t)other, grid->proxies[other].user, s->context);
-            }
+        /* from the lower-left cell of the overlap of the two rectangles only */
+        if (!skip && (!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge) &&
+            box_overlaps(my_box, grid->spans[other].box)) {
+            s->fn((int32_t)me, grid->proxies[me].user, (int32_t)other, grid->proxies[other].user, s->context);
         }
     });
     return true;
@@ -1427,15 +1516,17 @@ static bool entry_walk_next(entry_walk *w, uint32_t *id) {
     return true;
 }
 
-static void report_cell_pair(const cell_pairs *c, const grid_cell *cell, uint32_t a, uint32_t b) {
+static void report_cell_pair(const cell_pairs *c, const grid_cell *cell, uint32_t raw_a, uint32_t raw_b) {
+    (void)cell;
     const rc_grid *grid = c->grid;
+    uint32_t a = raw_a & ENTRY_ID_MASK, b = raw_b & ENTRY_ID_MASK;
     if (!c->all_moved && !grid->proxies[a].moved && !grid->proxies[b].moved) {
         return;
     }
-    const grid_span *sa = &grid->spans[a], *sb = &grid->spans[b];
-    /* report from the lower-left cell both share only */
-    if (max_i32(sa->rect.lx, sb->rect.lx) != cell->x || max_i32(sa->rect.ly, sb->rect.ly) != cell->y ||
-        !box_overlaps(sa->box, sb->box)) {
+    /* from the lower-left cell both share only: not when both reach the cell to the left (or
+       below), which they share too */
+    uint32_t shared = raw_a & raw_b;
+    if ((shared & (ENTRY_LEFT | ENTRY_DOWN)) != 0 || !box_overlaps(grid->spans[a].box, grid->spans[b].box)) {
         return;
     }
     uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
@@ -1464,10 +1555,11 @@ static bool coarser_pairs_cell(const grid_cell *cell, void *context) {
     uint32_t me = s->id;
     rc_aabb my_box = grid->spans[me].box;
     bool me_moved = s->all_moved || grid->proxies[me].moved;
-    FOR_EACH_ENTRY(&grid->store, cell, other, {
-        const grid_span *span = &grid->spans[other];
-        if ((me_moved || grid->proxies[other].moved) && max_i32(span->rect.lx, s->rect.lx) == cell->x &&
-            max_i32(span->rect.ly, s->rect.ly) == cell->y && box_overlaps(my_box, span->box)) {
+    bool left_edge = s->rect.lx == cell->x, bottom_edge = s->rect.ly == cell->y;
+    FOR_EACH_ENTRY(&grid->store, cell, raw, {
+        uint32_t other = raw & ENTRY_ID_MASK;
+        if ((me_moved || grid->proxies[other].moved) && (!(raw & ENTRY_LEFT) || left_edge) &&
+            (!(raw & ENTRY_DOWN) || bottom_edge) && box_overlaps(my_box, grid->spans[other].box)) {
             s->fn((int32_t)me, grid->proxies[me].user, (int32_t)other, grid->proxies[other].user, s->context);
         }
     });

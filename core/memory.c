@@ -5,8 +5,11 @@
 
 static void *default_alloc(size_t size, size_t align, void *user) {
     (void)user;
-    (void)align; /* malloc's alignment covers the 16 the library asks for */
-    return malloc(size);
+    if (align <= 16) {
+        return malloc(size); /* malloc's alignment covers 16 */
+    }
+    /* aligned_alloc wants a size that is a multiple of the alignment */
+    return aligned_alloc(align, (size + align - 1) & ~(align - 1));
 }
 
 static void default_free(void *ptr, size_t size, void *user) {
@@ -24,12 +27,14 @@ rc_allocator rc_mem_resolve(rc_allocator allocator) {
     return allocator;
 }
 
-void *rc_mem_alloc(const rc_allocator *allocator, size_t size) {
+void *rc_mem_alloc_aligned(const rc_allocator *allocator, size_t size, size_t align) {
     if (size == 0) {
         return NULL;
     }
-    return allocator->alloc(size, 16, allocator->user);
+    return allocator->alloc(size, align < 16 ? 16 : align, allocator->user);
 }
+
+void *rc_mem_alloc(const rc_allocator *allocator, size_t size) { return rc_mem_alloc_aligned(allocator, size, 16); }
 
 void rc_mem_free(const rc_allocator *allocator, void *ptr, size_t size) {
     if (ptr != NULL) {
@@ -39,6 +44,11 @@ void rc_mem_free(const rc_allocator *allocator, void *ptr, size_t size) {
 
 bool rc_mem_reserve(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count, int32_t needed,
                     size_t elem_size) {
+    return rc_mem_reserve_aligned(allocator, array, capacity, count, needed, elem_size, 16);
+}
+
+bool rc_mem_reserve_aligned(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count,
+                            int32_t needed, size_t elem_size, size_t align) {
     if (needed <= *capacity) {
         return true;
     }
@@ -50,7 +60,7 @@ bool rc_mem_reserve(const rc_allocator *allocator, void **array, int32_t *capaci
     if (grown < needed) {
         grown = needed;
     }
-    void *next = rc_mem_alloc(allocator, (size_t)grown * elem_size);
+    void *next = rc_mem_alloc_aligned(allocator, (size_t)grown * elem_size, align);
     if (next == NULL) {
         return false;
     }

@@ -10,8 +10,10 @@
 /* The allocator with malloc/free filled in where the user left NULL. */
 rc_allocator rc_mem_resolve(rc_allocator allocator);
 
-/* size bytes aligned to 16, or NULL. Zero bytes gives NULL. */
+/* size bytes aligned to 16 (or to align, a power of two up to 64), or NULL. Zero bytes gives
+ * NULL. */
 void *rc_mem_alloc(const rc_allocator *allocator, size_t size);
+void *rc_mem_alloc_aligned(const rc_allocator *allocator, size_t size, size_t align);
 void rc_mem_free(const rc_allocator *allocator, void *ptr, size_t size);
 
 /* Make room for at least needed elements of elem_size bytes in *array, whose capacity is
@@ -19,5 +21,8 @@ void rc_mem_free(const rc_allocator *allocator, void *ptr, size_t size);
  * failure returns false and leaves *array and *capacity as they were. */
 bool rc_mem_reserve(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count, int32_t needed,
                     size_t elem_size);
+/* The same with the array aligned to align (a power of two up to 64). */
+bool rc_mem_reserve_aligned(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count,
+                            int32_t needed, size_t elem_size, size_t align);
 
 #endif

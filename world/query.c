@@ -35,13 +35,14 @@ static bool cast_shape(const cast_context *c, int32_t index, rc_ray_hit *hit) {
         return false;
     }
     rc_shape_view v = rc_shape_view_of(c->world, s);
-    bool found = c->radius > 0.0f ? rc_view_circle_cast(&v, c->origin, c->radius, c->translation, hit)
-                                   : rc_view_ray_cast(&v, c->origin, c->translation, hit);
-    if (found) {
-        hit->shape = rc_shape_id_of(c->world, index);
-        hit->body = rc_body_id_of(c->world, s->body);
-    }
-    return found;
+    return c->radius > 0.0f ? rc_view_circle_cast(&v, c->origin, c->radius, c->translation, hit)
+                            : rc_view_ray_cast(&v, c->origin, c->translation, hit);
+}
+
+/* The ids of a hit, filled only for the hits that are kept (they live in colder memory). */
+static void name_hit(const rc_world *world, int32_t index, rc_ray_hit *hit) {
+    hit->shape = rc_shape_id_of(world, index);
+    hit->body = rc_body_id_of(world, world->shapes.data[index].body);
 }
 
 static float closest_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
@@ -99,6 +100,7 @@ static bool cast_closest(const rc_world *world, rc_vec2 origin, float radius, rc
     }
     if (hit != NULL) {
         *hit = c.best;
+        name_hit(world, c.best_index, hit);
     }
     return true;
 }
@@ -128,6 +130,7 @@ static float each_fn(int32_t proxy, int32_t user, float max_fraction, void *cont
     if (!cast_shape(c, user, &hit) || hit.t > max_fraction) {
         return max_fraction;
     }
+    name_hit(c->world, user, &hit);
     float r = c->fn(&hit, c->user);
     if (r < 0.0f) {
         return max_fraction; /* ignore this hit */

@@ -183,7 +183,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
         rc_fail(world, func, "the shape placed on its body reaches beyond float range");
         return RC_NULL_SHAPE_ID;
     }
-    if (!rc_array_reserve(world, world->shapes, world->shapes.count + 1) ||
+    if (!rc_array_reserve_aligned(world, world->shapes, world->shapes.count + 1, 64) ||
         !rc_array_reserve(world, world->moved_shapes, world->shapes.count + 1) ||
         !rc_array_reserve(world, world->moved_boxes, world->shapes.count + 1) ||
         (local != NULL && !poly_reserve(world, local->count))) {
@@ -198,7 +198,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     }
     uint32_t generation = 1;
     if (world->shape_free >= 0) {
-        world->shape_free = world->shapes.data[index].next_free;
+        world->shape_free = world->shapes.data[index].first_contact;
         generation = world->shapes.data[index].generation + 1u;
         if (generation == 0) {
             generation = 1;
@@ -214,7 +214,6 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     s.proxy = proxy;
     s.first_contact = -1;
     s.generation = generation;
-    s.next_free = -1;
     s.restitution = def->restitution;
     s.friction = def->friction;
     s.rolling_resistance = def->rolling_resistance;
@@ -226,12 +225,8 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     s.sensor_events = def->enable_sensor_events;
     s.one_sided = def->one_sided;
     s.user_data = def->user_data;
-    s.prev_in_body = -1;
     s.next_in_body = body->first_shape;
     world->shapes.data[index] = s;
-    if (body->first_shape >= 0) {
-        world->shapes.data[body->first_shape].prev_in_body = index;
-    }
     body->first_shape = index;
     body->shape_count++;
     world->shape_live++;
@@ -317,20 +312,18 @@ void rc_shape_destroy(rc_world *world, rc_shape_id id) {
     rc_shape_destroy_contacts(world, index);
     rc_grid_remove(world->grid, s->proxy);
     rc_body *body = &world->bodies.data[s->body];
-    if (s->prev_in_body >= 0) {
-        world->shapes.data[s->prev_in_body].next_in_body = s->next_in_body;
-    } else {
-        body->first_shape = s->next_in_body;
+    /* unlink from the body's list (a body has few shapes) */
+    int32_t *link = &body->first_shape;
+    while (*link != index) {
+        link = &world->shapes.data[*link].next_in_body;
     }
-    if (s->next_in_body >= 0) {
-        world->shapes.data[s->next_in_body].prev_in_body = s->prev_in_body;
-    }
+    *link = s->next_in_body;
     body->shape_count--;
     if (s->kind == RC_SHAPE_POLYGON) {
         poly_give(world, s->poly, s->count);
     }
     s->in_use = false;
-    s->next_free = world->shape_free;
+    s->first_contact = world->shape_free;
     world->shape_free = index;
     world->shape_live--;
     rc_body_update_mass(world, body);

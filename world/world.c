@@ -50,7 +50,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
     bool ok = world->grid != NULL;
     ok = ok && rc_array_reserve(world, world->bodies, def->body_capacity);
     ok = ok && rc_array_reserve(world, world->undo, def->body_capacity);
-    ok = ok && rc_array_reserve(world, world->shapes, def->shape_capacity);
+    ok = ok && rc_array_reserve_aligned(world, world->shapes, def->shape_capacity, 64);
     ok = ok && rc_array_reserve(world, world->moved_shapes, def->shape_capacity);
     ok = ok && rc_array_reserve(world, world->moved_boxes, def->shape_capacity);
     /* room for that many polygons of eight vertices: address space only, until used */

@@ -26,6 +26,10 @@
     rc_mem_reserve(&(world)->allocator, (void **)&(array).data, &(array).capacity, (array).count, (needed),          \
                    sizeof(*(array).data))
 
+#define rc_array_reserve_aligned(world, array, needed, align)                                                          \
+    rc_mem_reserve_aligned(&(world)->allocator, (void **)&(array).data, &(array).capacity, (array).count, (needed),  \
+                           sizeof(*(array).data), (align))
+
 #define rc_array_free(world, array)                                                                                    \
     (rc_mem_free(&(world)->allocator, (array).data, sizeof(*(array).data) * (size_t)(array).capacity),               \
      (array).data = NULL, (array).count = 0, (array).capacity = 0)
@@ -50,27 +54,30 @@ typedef struct rc_body {
     void *user_data;
 } rc_body;
 
-/* A shape: 128 bytes of what every query reads first (kind, filter, body, where its numbers
- * are, its box) and what the world keeps about it. A circle's placed numbers sit here; a
- * polygon's (placed and local vertices and normals) in the world's polygon pool. */
+/* A shape: 128 bytes, kept 64-byte aligned so that everything a query reads (kind, flags,
+ * filter, body, generation, where its numbers are, a circle's placed numbers) sits in the
+ * first cache line; the rest is what the world keeps about it. A polygon's numbers (placed
+ * and local vertices) live in the world's polygon pool. */
 typedef struct rc_shape {
+    /* first line */
     uint8_t kind;  /* rc_shape_kind */
     uint8_t count; /* polygon vertices */
     uint8_t type;  /* rc_shape_type */
     bool in_use, sensor, contact_events, sensor_events, one_sided;
     rc_filter filter;
     int32_t body;
+    uint32_t generation;
     uint32_t poly;    /* polygons: first entry of their block in world->poly_pool */
     rc_circle circle; /* circles: placed */
     rc_aabb aabb;     /* placed, tight */
+    /* second line */
     rc_base base;
     float local_radius; /* circles */
     float restitution, friction, rolling_resistance, density;
     int32_t proxy;
-    int32_t first_contact; /* head of this shape's contact list, -1 when none */
-    int32_t next_in_body, prev_in_body;
-    uint32_t generation;
-    int32_t next_free;
+    int32_t first_contact; /* head of this shape's contact list (-1: none); the free list's
+                              link while the slot is free */
+    int32_t next_in_body;
     void *user_data;
 } rc_shape;
 
