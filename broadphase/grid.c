@@ -30,7 +30,8 @@
 #define CELL_LIMIT 1073741824 /* 2^30: cell coordinates saturate here */
 #define NONE UINT32_MAX
 #define INLINE_ENTRIES 4
-#define CHUNK_ENTRIES 7
+#define CHUNK_ENTRIES 5
+#define QUANTA 16384.0 /* steps of a quantised box per cell */
 #define SIZE_BINS 64
 #define FIRST_SIZE_CHECK 64
 #define WINDOW_MAX_CELLS (1 << 24)
@@ -45,35 +46,46 @@ typedef struct cell_rect {
     int32_t lx, ly, hx, hy;
 } cell_rect;
 
-/* A proxy's box and the rectangle of cells it covers on its level: what every query reads,
- * together in one 32-byte line. */
+/* A proxy's box. The rectangle of cells it covers on its level is rect_of(level, box), the
+ * same computation every time, so it is not stored. */
 typedef struct grid_span {
     rc_aabb box;
-    cell_rect rect;
 } grid_span;
 
-/* A cell's entry: the proxy id in the low 28 bits, and four bits saying which neighbouring
- * cells the proxy's rectangle also covers. Every rule that reports a proxy once per query
- * needs only those bits, so entries that are not reported are never looked up. */
-#define ENTRY_ID_MASK ((1u << 28) - 1u)
+/* A cell's entry: the proxy id in the low 27 bits, four bits saying which neighbouring cells
+ * the proxy's rectangle also covers, and a bit saying the entry holds a copy of the proxy's
+ * box. Every rule that reports a proxy once per query needs only the neighbour bits, and the
+ * copy (kept for static proxies, quantised to 1/16384 of a cell, rounded outwards) lets a ray
+ * turn a proxy away without looking it up. */
+#define ENTRY_ID_MASK ((1u << 27) - 1u)
+#define ENTRY_BOXED (1u << 27) /* the entry holds the proxy's box (see rc_grid_set_static) */
 #define ENTRY_LEFT (1u << 28)
 #define ENTRY_RIGHT (1u << 29)
 #define ENTRY_DOWN (1u << 30)
 #define ENTRY_UP (1u << 31)
 #define MAX_PROXIES ((int32_t)ENTRY_ID_MASK)
 
-/* 32 bytes. A cell with count 0 is free: a free table slot, or a free record whose chunk
+/* One cache line. A cell with count 0 is free: a free table slot, or a free record whose chunk
  * field links the free list. */
 typedef struct grid_cell {
     int32_t x, y;
     uint32_t meta;  /* count << 6 | level */
     uint32_t chunk; /* the chunk holding the newest overflow entries, or NONE */
     uint32_t entries[INLINE_ENTRIES];
+    uint16_t boxes[INLINE_ENTRIES][4]; /* quantised boxes of the boxed entries */
 } grid_cell;
+
+/* A hash table slot: the record of cell (level, x, y) outside its level's window. */
+typedef struct grid_slot {
+    int32_t x, y;
+    uint32_t level; /* level + 1; 0 marks a free slot */
+    uint32_t record;
+} grid_slot;
 
 typedef struct grid_chunk {
     uint32_t next;
     uint32_t entries[CHUNK_ENTRIES];
+    uint16_t boxes[CHUNK_ENTRIES][4];
 } grid_chunk;
 
 /* A dense rectangle of cells on one level, w x h with both multiples of 4: the slot of a cell
@@ -99,11 +111,11 @@ typedef struct grid_store {
     uint64_t used_levels; /* bit l: level l holds proxies */
     grid_level levels[LEVEL_COUNT];
     int32_t cells;
-    /* cells outside the windows: open addressing keyed by (level, x, y) */
-    grid_cell *table;
+    /* where the cells outside the windows are: open addressing keyed by (level, x, y) */
+    grid_slot *table;
     uint32_t capacity; /* table slots: 0 or a power of two */
     int32_t hashed;
-    /* cells inside the windows */
+    /* every occupied cell, windowed or hashed */
     grid_cell *records;
     int32_t record_capacity, record_high;
     uint32_t free_record;
@@ -115,12 +127,16 @@ typedef struct grid_store {
     int32_t free_chunks;
 } grid_store;
 
+/* A proxy's bookkeeping, 16 bytes. Its rectangle of cells is kept as its lower-left cell and
+ * whether it reaches one further on each axis (a proxy's cells are at least its size, so it
+ * covers at most 2 x 2 of them). */
 typedef struct grid_proxy {
-    int32_t user;
-    int32_t level; /* -1 while the slot is free */
-    int32_t next_free;
-    int32_t size_bin;
+    int32_t user;  /* the free list's link while the slot is free */
+    int32_t lx, ly; /* lower-left cell of its rectangle */
+    int8_t level;  /* -1 while the slot is free */
+    uint8_t wide;  /* bit 0: the rectangle is 2 cells wide, bit 1: 2 cells tall */
     bool moved;
+    bool is_static; /* its entries hold its box */
 } grid_proxy;
 
 struct rc_grid {
@@ -167,6 +183,37 @@ static uint32_t entry_of(uint32_t id, cell_rect r, int32_t x, int32_t y) {
            (r.hy > y ? ENTRY_UP : 0u);
 }
 
+/* The box relative to cell (x, y) of a level with cells of the given size, in 1/16384ths of a
+ * cell from one cell below and left of it, rounded outwards by a step more. Computed in double,
+ * where box / size - x is exact enough; false when it does not fit (the top level, whose cell
+ * is infinite, or coordinates past the saturation of cell numbers). */
+static bool quantize(rc_aabb b, float size, int32_t x, int32_t y, uint16_t q[4]) {
+    if (!(size < INFINITY)) {
+        return false;
+    }
+    double rel[4] = {(double)b.lower.x / size - x, (double)b.lower.y / size - y, (double)b.upper.x / size - x,
+                     (double)b.upper.y / size - y};
+    double lo_x = floor((rel[0] + 1.0) * QUANTA) - 1.0, lo_y = floor((rel[1] + 1.0) * QUANTA) - 1.0;
+    double hi_x = ceil((rel[2] + 1.0) * QUANTA) + 1.0, hi_y = ceil((rel[3] + 1.0) * QUANTA) + 1.0;
+    if (!(lo_x >= 0.0 && lo_y >= 0.0 && hi_x <= 65535.0 && hi_y <= 65535.0)) {
+        return false;
+    }
+    q[0] = (uint16_t)lo_x;
+    q[1] = (uint16_t)lo_y;
+    q[2] = (uint16_t)hi_x;
+    q[3] = (uint16_t)hi_y;
+    return true;
+}
+
+/* Back to world coordinates (in float; the ray walk's margin covers its roundings). */
+static rc_aabb dequantize(const uint16_t q[4], float size, int32_t x, int32_t y) {
+    const float step = (float)(1.0 / QUANTA);
+    float fx = (float)x - 1.0f, fy = (float)y - 1.0f;
+    rc_aabb b = {{(fx + step * (float)q[0]) * size, (fy + step * (float)q[1]) * size},
+                 {(fx + step * (float)q[2]) * size, (fy + step * (float)q[3]) * size}};
+    return b;
+}
+
 static bool rect_equal(cell_rect a, cell_rect b) { return a.lx == b.lx && a.ly == b.ly && a.hx == b.hx && a.hy == b.hy; }
 
 static int64_t rect_cells(cell_rect r) { return ((int64_t)r.hx - r.lx + 1) * ((int64_t)r.hy - r.ly + 1); }
@@ -186,6 +233,14 @@ static int32_t level_for(const grid_store *s, rc_aabb box) {
     int32_t l = 0;
     while (l + 1 < LEVEL_COUNT && s->levels[l].size < size) {
         ++l;
+    }
+    /* a box as large as a cell covers two of them, never three, unless rounding of the cell
+       numbers says otherwise: then the next level up */
+    for (; l + 1 < LEVEL_COUNT; ++l) {
+        cell_rect r = rect_of(&s->levels[l], box);
+        if ((int64_t)r.hx - r.lx <= 1 && (int64_t)r.hy - r.ly <= 1) {
+            break;
+        }
     }
     return l;
 }
@@ -248,7 +303,7 @@ static void store_free(const rc_allocator *a, grid_store *s) {
     for (int32_t l = 0; l < LEVEL_COUNT; ++l) {
         rc_mem_free(a, s->levels[l].window.slots, window_bytes(&s->levels[l].window));
     }
-    rc_mem_free(a, s->table, sizeof(grid_cell) * s->capacity);
+    rc_mem_free(a, s->table, sizeof(grid_slot) * s->capacity);
     rc_mem_free(a, s->records, sizeof(grid_cell) * (size_t)s->record_capacity);
     rc_mem_free(a, s->chunks, sizeof(grid_chunk) * (size_t)s->chunk_capacity);
     store_init(s, s->base_size);
@@ -268,6 +323,7 @@ static uint32_t window_slot(const grid_window *w, int32_t x, int32_t y) {
     return tile_slot(w, (uint32_t)dx, (uint32_t)dy);
 }
 
+/* The table slot of a hashed cell, or NONE. */
 static uint32_t find_hashed(const grid_store *s, int32_t level, int32_t x, int32_t y) {
     if (s->capacity == 0) {
         return NONE;
@@ -275,11 +331,11 @@ static uint32_t find_hashed(const grid_store *s, int32_t level, int32_t x, int32
     uint32_t mask = s->capacity - 1;
     uint32_t i = cell_hash(level, x, y) & mask;
     for (;;) {
-        const grid_cell *c = &s->table[i];
-        if (c->meta == 0) {
+        const grid_slot *t = &s->table[i];
+        if (t->level == 0) {
             return NONE;
         }
-        if (c->x == x && c->y == y && cell_level(c) == level) {
+        if (t->x == x && t->y == y && t->level == (uint32_t)level + 1u) {
             return i;
         }
         i = (i + 1) & mask;
@@ -298,14 +354,14 @@ static const grid_cell *cell_lookup(const grid_store *s, int32_t level, int32_t 
         return NULL;
     }
     uint32_t i = find_hashed(s, level, x, y);
-    return i != NONE ? &s->table[i] : NULL;
+    return i != NONE ? &s->records[s->table[i].record] : NULL;
 }
 
-/* Room for `additions` more proxy-in-cell entries: each may open a cell (a table slot or a
- * record) and take a chunk. */
-static bool store_reserve(const rc_allocator *a, grid_store *s, int64_t additions) {
-    uint64_t needed = 2u * ((uint64_t)s->hashed + (uint64_t)additions);
-    if (needed > s->capacity) {
+/* Room for `additions` more proxy-in-cell entries, of which `hashed` may fall outside the
+ * windows: each may open a cell (a record, and a table slot if hashed) and take a chunk. */
+static bool store_reserve_split(const rc_allocator *a, grid_store *s, int64_t additions, int64_t hashed) {
+    uint64_t needed = 2u * ((uint64_t)s->hashed + (uint64_t)hashed);
+    if (hashed > 0 && needed > s->capacity) {
         uint64_t capacity = s->capacity ? s->capacity : 64;
         while (capacity < needed) {
             capacity *= 2;
@@ -313,24 +369,24 @@ static bool store_reserve(const rc_allocator *a, grid_store *s, int64_t addition
         if (capacity > (1u << 30)) {
             return false;
         }
-        grid_cell *table = rc_mem_alloc(a, sizeof(grid_cell) * capacity);
+        grid_slot *table = rc_mem_alloc(a, sizeof(grid_slot) * capacity);
         if (table == NULL) {
             return false;
         }
-        memset(table, 0, sizeof(grid_cell) * capacity);
+        memset(table, 0, sizeof(grid_slot) * capacity);
         uint32_t mask = (uint32_t)capacity - 1;
         for (uint32_t i = 0; i < s->capacity; ++i) {
-            const grid_cell *c = &s->table[i];
-            if (c->meta == 0) {
+            const grid_slot *t = &s->table[i];
+            if (t->level == 0) {
                 continue;
             }
-            uint32_t j = cell_hash(cell_level(c), c->x, c->y) & mask;
-            while (table[j].meta != 0) {
+            uint32_t j = cell_hash((int32_t)t->level - 1, t->x, t->y) & mask;
+            while (table[j].level != 0) {
                 j = (j + 1) & mask;
             }
-            table[j] = *c;
+            table[j] = *t;
         }
-        rc_mem_free(a, s->table, sizeof(grid_cell) * s->capacity);
+        rc_mem_free(a, s->table, sizeof(grid_slot) * s->capacity);
         s->table = table;
         s->capacity = (uint32_t)capacity;
     }
@@ -348,6 +404,11 @@ static bool store_reserve(const rc_allocator *a, grid_store *s, int64_t addition
         return false;
     }
     return true;
+}
+
+/* The same when any of them may fall outside the windows. */
+static bool store_reserve(const rc_allocator *a, grid_store *s, int64_t additions) {
+    return store_reserve_split(a, s, additions, additions);
 }
 
 static uint32_t chunk_take(grid_store *s) {
@@ -402,14 +463,19 @@ static grid_cell *cell_open(grid_store *s, int32_t level, int32_t x, int32_t y) 
     } else {
         uint32_t i = lv->hashed > 0 ? find_hashed(s, level, x, y) : NONE;
         if (i != NONE) {
-            return &s->table[i];
+            return &s->records[s->table[i].record];
         }
         uint32_t mask = s->capacity - 1;
         i = cell_hash(level, x, y) & mask;
-        while (s->table[i].meta != 0) {
+        while (s->table[i].level != 0) {
             i = (i + 1) & mask;
         }
-        c = &s->table[i];
+        uint32_t r = record_take(s);
+        s->table[i].x = x;
+        s->table[i].y = y;
+        s->table[i].level = (uint32_t)level + 1u;
+        s->table[i].record = r;
+        c = &s->records[r];
         s->hashed++;
         lv->hashed++;
     }
@@ -422,40 +488,47 @@ static grid_cell *cell_open(grid_store *s, int32_t level, int32_t x, int32_t y) 
     return c;
 }
 
-static void cell_add(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry) {
+/* Add an entry (with its neighbour and boxed bits) and its quantised box. */
+static void cell_add(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry, const uint16_t q[4]) {
     grid_cell *c = cell_open(s, level, x, y);
-    /* entry carries its neighbour bits already */
     uint32_t count = cell_count(c);
+    uint32_t *slot;
+    uint16_t *box;
     if (count < INLINE_ENTRIES) {
-        c->entries[count] = entry;
+        slot = &c->entries[count];
+        box = c->boxes[count];
     } else if (count == INLINE_ENTRIES || head_fill(count) == CHUNK_ENTRIES) {
         uint32_t k = chunk_take(s);
         s->chunks[k].next = c->chunk;
-        s->chunks[k].entries[0] = entry;
         c->chunk = k;
+        slot = &s->chunks[k].entries[0];
+        box = s->chunks[k].boxes[0];
     } else {
-        s->chunks[c->chunk].entries[head_fill(count)] = entry;
+        slot = &s->chunks[c->chunk].entries[head_fill(count)];
+        box = s->chunks[c->chunk].boxes[head_fill(count)];
     }
+    *slot = entry;
+    memcpy(box, q, sizeof(uint16_t) * 4);
     c->meta += 1u << 6;
 }
 
 static void table_delete(grid_store *s, uint32_t slot) {
     uint32_t mask = s->capacity - 1;
     uint32_t hole = slot;
-    s->table[hole].meta = 0;
+    s->table[hole].level = 0;
     uint32_t j = hole;
     for (;;) {
         j = (j + 1) & mask;
-        grid_cell *c = &s->table[j];
-        if (c->meta == 0) {
+        grid_slot *t = &s->table[j];
+        if (t->level == 0) {
             break;
         }
-        uint32_t home = cell_hash(cell_level(c), c->x, c->y) & mask;
-        /* the cell at j may stay only if its home lies cyclically in (hole, j] */
+        uint32_t home = cell_hash((int32_t)t->level - 1, t->x, t->y) & mask;
+        /* the slot at j may stay only if its home lies cyclically in (hole, j] */
         bool stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
         if (!stays) {
-            s->table[hole] = *c;
-            c->meta = 0;
+            s->table[hole] = *t;
+            t->level = 0;
             hole = j;
         }
     }
@@ -478,15 +551,23 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
         if (table_slot == NONE) {
             return;
         }
-        c = &s->table[table_slot];
+        c = &s->records[s->table[table_slot].record];
     }
     uint32_t count = cell_count(c);
     /* the last entry fills the hole */
-    uint32_t *last = count <= INLINE_ENTRIES ? &c->entries[count - 1] : &s->chunks[c->chunk].entries[head_fill(count) - 1];
-    uint32_t *hole = NULL;
+    uint32_t *last, *hole = NULL;
+    uint16_t *last_box, *hole_box = NULL;
+    if (count <= INLINE_ENTRIES) {
+        last = &c->entries[count - 1];
+        last_box = c->boxes[count - 1];
+    } else {
+        last = &s->chunks[c->chunk].entries[head_fill(count) - 1];
+        last_box = s->chunks[c->chunk].boxes[head_fill(count) - 1];
+    }
     for (uint32_t i = 0; i < count && i < INLINE_ENTRIES && hole == NULL; ++i) {
         if ((c->entries[i] & ENTRY_ID_MASK) == entry) {
             hole = &c->entries[i];
+            hole_box = c->boxes[i];
         }
     }
     for (uint32_t k = c->chunk, n = count > INLINE_ENTRIES ? head_fill(count) : 0; k != NONE && hole == NULL;
@@ -494,6 +575,7 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
         for (uint32_t i = 0; i < n; ++i) {
             if ((s->chunks[k].entries[i] & ENTRY_ID_MASK) == entry) {
                 hole = &s->chunks[k].entries[i];
+                hole_box = s->chunks[k].boxes[i];
                 break;
             }
         }
@@ -502,6 +584,7 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
         return;
     }
     *hole = *last;
+    memmove(hole_box, last_box, sizeof(uint16_t) * 4);
     if (count > INLINE_ENTRIES && head_fill(count) == 1) {
         uint32_t k = c->chunk;
         c->chunk = s->chunks[k].next;
@@ -518,43 +601,62 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
         lv->window.slots[slot] = 0;
         record_give(s, r);
     } else {
+        record_give(s, s->table[table_slot].record);
         s->hashed--;
         lv->hashed--;
         table_delete(s, table_slot);
     }
 }
 
-/* Run body for every entry of a cell (id and neighbour bits: mask with ENTRY_ID_MASK). */
-#define FOR_EACH_ENTRY(store, cell, id, body)                                                                          \
+/* Run body for every entry of a cell: raw (the id with its bits: mask with ENTRY_ID_MASK)
+ * and box (its quantised box, meaningful when raw has ENTRY_BOXED). */
+#define FOR_EACH_ENTRY(store, cell, raw, box, body)                                                                    \
     do {                                                                                                               \
         uint32_t count_ = cell_count(cell);                                                                            \
         uint32_t inline_ = count_ < INLINE_ENTRIES ? count_ : INLINE_ENTRIES;                                          \
         for (uint32_t i_ = 0; i_ < inline_; ++i_) {                                                                    \
-            uint32_t id = (cell)->entries[i_];                                                                         \
+            uint32_t raw = (cell)->entries[i_];                                                                        \
+            const uint16_t *box = (cell)->boxes[i_];                                                                   \
+            (void)box;                                                                                                 \
             body                                                                                                       \
         }                                                                                                              \
         uint32_t n_ = count_ > INLINE_ENTRIES ? head_fill(count_) : 0;                                                 \
         for (uint32_t k_ = (cell)->chunk; k_ != NONE; k_ = (store)->chunks[k_].next, n_ = CHUNK_ENTRIES) {             \
             for (uint32_t i_ = 0; i_ < n_; ++i_) {                                                                     \
-                uint32_t id = (store)->chunks[k_].entries[i_];                                                         \
+                uint32_t raw = (store)->chunks[k_].entries[i_];                                                        \
+                const uint16_t *box = (store)->chunks[k_].boxes[i_];                                                   \
+                (void)box;                                                                                             \
                 body                                                                                                   \
             }                                                                                                          \
         }                                                                                                              \
     } while (0)
 
-static void rect_add(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t id) {
+/* The entry and quantised box of a proxy in cell (x, y); box NULL: not boxed. */
+static uint32_t make_entry(const grid_store *s, int32_t level, uint32_t id, cell_rect r, const rc_aabb *box, int32_t x,
+                           int32_t y, uint16_t q[4]) {
+    uint32_t entry = entry_of(id, r, x, y);
+    memset(q, 0, sizeof(uint16_t) * 4);
+    if (box != NULL && quantize(*box, s->levels[level].size, x, y, q)) {
+        entry |= ENTRY_BOXED;
+    }
+    return entry;
+}
+
+static void rect_add(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t id, const rc_aabb *box) {
     for (int32_t y = r.ly; y <= r.hy; ++y) {
         for (int32_t x = r.lx; x <= r.hx; ++x) {
             if (skip == NULL || !rect_contains(*skip, x, y)) {
-                cell_add(s, level, x, y, entry_of(id, r, x, y));
+                uint16_t q[4];
+                uint32_t entry = make_entry(s, level, id, r, box, x, y, q);
+                cell_add(s, level, x, y, entry, q);
             }
         }
     }
 }
 
-/* The proxy's rectangle changed to r but it stays in the cells of r inside kept: rewrite its
- * neighbour bits there. */
-static void rect_refresh(grid_store *s, int32_t level, cell_rect r, cell_rect kept, uint32_t id) {
+/* The proxy's rectangle is now r (or its box changed, or whether it is boxed) and it stays in
+ * the cells of r inside kept: rewrite its entries there. box NULL: not boxed. */
+static void rect_refresh(grid_store *s, int32_t level, cell_rect r, cell_rect kept, uint32_t id, const rc_aabb *box) {
     for (int32_t y = r.ly; y <= r.hy; ++y) {
         for (int32_t x = r.lx; x <= r.hx; ++x) {
             if (!rect_contains(kept, x, y)) {
@@ -562,10 +664,12 @@ static void rect_refresh(grid_store *s, int32_t level, cell_rect r, cell_rect ke
             }
             grid_cell *c = (grid_cell *)cell_lookup(s, level, x, y);
             uint32_t count = c != NULL ? cell_count(c) : 0;
-            uint32_t entry = entry_of(id, r, x, y);
+            uint16_t q[4];
+            uint32_t entry = make_entry(s, level, id, r, box, x, y, q);
             for (uint32_t i = 0; i < count && i < INLINE_ENTRIES; ++i) {
                 if ((c->entries[i] & ENTRY_ID_MASK) == id) {
                     c->entries[i] = entry;
+                    memcpy(c->boxes[i], q, sizeof q);
                 }
             }
             for (uint32_t k = count > INLINE_ENTRIES ? c->chunk : NONE, n = count > INLINE_ENTRIES ? head_fill(count) : 0;
@@ -573,6 +677,7 @@ static void rect_refresh(grid_store *s, int32_t level, cell_rect r, cell_rect ke
                 for (uint32_t i = 0; i < n; ++i) {
                     if ((s->chunks[k].entries[i] & ENTRY_ID_MASK) == id) {
                         s->chunks[k].entries[i] = entry;
+                        memcpy(s->chunks[k].boxes[i], q, sizeof q);
                     }
                 }
             }
@@ -621,14 +726,6 @@ static bool visit_level(const grid_store *s, int32_t level, cell_visit_fn *fn, v
         const grid_cell *c = &s->records[i];
         if (c->meta != 0 && cell_level(c) == level && !fn(c, context)) {
             return false;
-        }
-    }
-    if (s->levels[level].hashed > 0) {
-        for (uint32_t i = 0; i < s->capacity; ++i) {
-            const grid_cell *c = &s->table[i];
-            if (c->meta != 0 && cell_level(c) == level && !fn(c, context)) {
-                return false;
-            }
         }
     }
     return true;
@@ -727,6 +824,19 @@ static void mark_moved(rc_grid *grid, int32_t id) {
     }
 }
 
+/* The rectangle of cells of a live proxy on its level. */
+static cell_rect proxy_rect(const rc_grid *grid, uint32_t id) {
+    const grid_proxy *p = &grid->proxies[id];
+    cell_rect r = {p->lx, p->ly, p->lx + (p->wide & 1), p->ly + ((p->wide >> 1) & 1)};
+    return r;
+}
+
+static void set_proxy_rect(grid_proxy *p, cell_rect r) {
+    p->lx = r.lx;
+    p->ly = r.ly;
+    p->wide = (uint8_t)((r.hx > r.lx ? 1 : 0) | (r.hy > r.ly ? 2 : 0));
+}
+
 static bool is_live(const rc_grid *grid, int32_t id) {
     return grid != NULL && id >= 0 && id < grid->high && grid->proxies[id].level >= 0;
 }
@@ -770,7 +880,6 @@ static bool rebuild(rc_grid *grid, float base_size) {
         int32_t l = level_for(&fresh, grid->spans[id].box);
         cell_rect r = rect_of(&fresh.levels[l], grid->spans[id].box);
         spans[id].box = grid->spans[id].box;
-        spans[id].rect = r;
         if (entries[l] == 0) {
             bounds[l] = r;
         } else {
@@ -808,7 +917,22 @@ static bool rebuild(rc_grid *grid, float base_size) {
             memset(win->slots, 0, window_bytes(win));
         }
     }
-    if (!ok || !store_reserve(a, &fresh, additions)) {
+    /* the hash table takes only what falls outside the windows */
+    int64_t outside = 0;
+    for (int32_t id = 0; id < grid->high && ok; ++id) {
+        if (grid->proxies[id].level < 0) {
+            continue;
+        }
+        int32_t l = level_for(&fresh, spans[id].box);
+        const grid_window *win = &fresh.levels[l].window;
+        cell_rect r = rect_of(&fresh.levels[l], spans[id].box);
+        for (int32_t y = r.ly; y <= r.hy; ++y) {
+            for (int32_t x = r.lx; x <= r.hx; ++x) {
+                outside += window_slot(win, x, y) == NONE;
+            }
+        }
+    }
+    if (!ok || !store_reserve_split(a, &fresh, additions, outside)) {
         store_free(a, &fresh);
         rc_mem_free(a, spans, sizeof(grid_span) * (size_t)grid->capacity);
         return false;
@@ -819,7 +943,7 @@ static bool rebuild(rc_grid *grid, float base_size) {
         if (grid->proxies[id].level >= 0) {
             int32_t l = level_for(&fresh, spans[id].box);
             grid_window *win = &fresh.levels[l].window;
-            cell_rect r = spans[id].rect;
+            cell_rect r = rect_of(&fresh.levels[l], spans[id].box);
             for (int32_t y = r.ly; y <= r.hy && win->slots != NULL; ++y) {
                 for (int32_t x = r.lx; x <= r.hx; ++x) {
                     uint32_t slot = window_slot(win, x, y);
@@ -845,9 +969,11 @@ static bool rebuild(rc_grid *grid, float base_size) {
     for (int32_t id = 0; id < grid->high; ++id) {
         if (grid->proxies[id].level >= 0) {
             int32_t l = level_for(&fresh, spans[id].box);
-            rect_add(&fresh, l, spans[id].rect, NULL, (uint32_t)id);
+            cell_rect r = rect_of(&fresh.levels[l], spans[id].box);
+            rect_add(&fresh, l, r, NULL, (uint32_t)id, grid->proxies[id].is_static ? &spans[id].box : NULL);
             level_count(&fresh, l, 1);
-            grid->proxies[id].level = l;
+            grid->proxies[id].level = (int8_t)l;
+            set_proxy_rect(&grid->proxies[id], r);
         }
     }
     store_free(a, &grid->store);
@@ -921,22 +1047,21 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     bool was_moved = false;
     if (grid->free_list >= 0) {
         id = grid->free_list;
-        grid->free_list = grid->proxies[id].next_free;
+        grid->free_list = grid->proxies[id].user;
         was_moved = grid->proxies[id].moved; /* still listed from before its removal */
     } else {
         id = grid->high++;
     }
     grid_proxy *p = &grid->proxies[id];
     p->user = user;
-    p->level = l;
-    p->next_free = -1;
-    p->size_bin = size_bin(box_size(box));
+    p->level = (int8_t)l;
+    set_proxy_rect(p, r);
     p->moved = was_moved;
+    p->is_static = false;
     grid->spans[id].box = box;
-    grid->spans[id].rect = r;
-    rect_add(&grid->store, l, r, NULL, (uint32_t)id);
+    rect_add(&grid->store, l, r, NULL, (uint32_t)id, NULL);
     level_count(&grid->store, l, 1);
-    grid->size_bins[p->size_bin]++;
+    grid->size_bins[size_bin(box_size(box))]++;
     grid->live++;
     mark_moved(grid, id);
     maybe_rebuild_after_insert(grid);
@@ -952,7 +1077,8 @@ int32_t rc_grid_move_additions(const rc_grid *grid, int32_t id, rc_aabb box) {
     if (l != grid->proxies[id].level) {
         return (int32_t)rect_cells(r);
     }
-    return (int32_t)rect_additions(r, &grid->spans[id].rect);
+    cell_rect old = proxy_rect(grid, (uint32_t)id);
+    return (int32_t)rect_additions(r, &old);
 }
 
 bool rc_grid_reserve(rc_grid *grid, int32_t additions) {
@@ -969,9 +1095,10 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
     grid_proxy *p = &grid->proxies[id];
     grid_span *span = &grid->spans[id];
     int32_t old_level = p->level;
-    cell_rect old_rect = span->rect;
+    cell_rect old_rect = proxy_rect(grid, (uint32_t)id);
     int32_t l = level_for(&grid->store, box);
     cell_rect r = rect_of(&grid->store.levels[l], box);
+    const rc_aabb *boxed = p->is_static ? &box : NULL;
     if (l != old_level || !rect_equal(r, old_rect)) {
         const cell_rect *keep_old = l == old_level ? &old_rect : NULL;
         const cell_rect *keep_new = l == old_level ? &r : NULL;
@@ -979,22 +1106,22 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
             return false;
         }
         rect_remove(&grid->store, old_level, old_rect, keep_new, (uint32_t)id);
-        rect_add(&grid->store, l, r, keep_old, (uint32_t)id);
+        rect_add(&grid->store, l, r, keep_old, (uint32_t)id, boxed);
         if (keep_old != NULL) {
-            rect_refresh(&grid->store, l, r, old_rect, (uint32_t)id);
+            rect_refresh(&grid->store, l, r, old_rect, (uint32_t)id, boxed);
         }
         if (l != old_level) {
             level_count(&grid->store, old_level, -1);
             level_count(&grid->store, l, 1);
-            p->level = l;
+            p->level = (int8_t)l;
         }
-        span->rect = r;
+        set_proxy_rect(p, r);
+    } else if (boxed != NULL) {
+        rect_refresh(&grid->store, l, r, r, (uint32_t)id, boxed); /* the copies of the box */
     }
+    grid->size_bins[size_bin(box_size(span->box))]--;
+    grid->size_bins[size_bin(box_size(box))]++;
     span->box = box;
-    int32_t bin = size_bin(box_size(box));
-    grid->size_bins[p->size_bin]--;
-    grid->size_bins[bin]++;
-    p->size_bin = bin;
     mark_moved(grid, id);
     return true;
 }
@@ -1004,14 +1131,28 @@ bool rc_grid_remove(rc_grid *grid, int32_t id) {
         return false;
     }
     grid_proxy *p = &grid->proxies[id];
-    rect_remove(&grid->store, p->level, grid->spans[id].rect, NULL, (uint32_t)id);
+    rect_remove(&grid->store, p->level, proxy_rect(grid, (uint32_t)id), NULL, (uint32_t)id);
     level_count(&grid->store, p->level, -1);
-    grid->size_bins[p->size_bin]--;
+    grid->size_bins[size_bin(box_size(grid->spans[id].box))]--;
     p->level = -1;
-    p->user = -1;
-    p->next_free = grid->free_list; /* p->moved stays: the id may still be in the moved list */
+    p->is_static = false;
+    p->user = grid->free_list; /* p->moved stays: the id may still be in the moved list */
     grid->free_list = id;
     grid->live--;
+    return true;
+}
+
+bool rc_grid_set_static(rc_grid *grid, int32_t proxy, bool is_static) {
+    if (!is_live(grid, proxy)) {
+        return false;
+    }
+    grid_proxy *p = &grid->proxies[proxy];
+    if (p->is_static != is_static) {
+        p->is_static = is_static;
+        const grid_span *span = &grid->spans[proxy];
+        cell_rect r = proxy_rect(grid, (uint32_t)proxy);
+        rect_refresh(&grid->store, p->level, r, r, (uint32_t)proxy, is_static ? &span->box : NULL);
+    }
     return true;
 }
 
@@ -1076,7 +1217,7 @@ static bool box_query_cell(const grid_cell *cell, void *context) {
     box_query *q = context;
     const rc_grid *grid = q->grid;
     bool left_edge = q->rect.lx == cell->x, bottom_edge = q->rect.ly == cell->y;
-    FOR_EACH_ENTRY(&grid->store, cell, raw, {
+    FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
         /* report from the lower-left cell of the overlap of the two rectangles only */
         if ((!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge)) {
             uint32_t id = raw & ENTRY_ID_MASK;
@@ -1114,7 +1255,7 @@ void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *f
         if (cell == NULL) {
             continue;
         }
-        FOR_EACH_ENTRY(s, cell, raw, {
+        FOR_EACH_ENTRY(s, cell, raw, qb, {
             uint32_t id = raw & ENTRY_ID_MASK;
             if (rc_aabb_contains_point(grid->spans[id].box, point) &&
                 !fn((int32_t)id, grid->proxies[id].user, context)) {
@@ -1168,17 +1309,22 @@ static bool walk_reaches_box(const ray_walk *w, rc_aabb b) {
     return t0 <= t1;
 }
 
-/* Offer a proxy to the callback if the walk still reaches its box. */
-static void ray_offer(ray_walk *w, uint32_t id) {
-    const rc_grid *grid = w->grid;
-    if (!walk_reaches_box(w, grid->spans[id].box)) {
-        return;
-    }
-    float r = w->fn((int32_t)id, grid->proxies[id].user, w->max_t, w->context);
+static void ray_call(ray_walk *w, uint32_t id) {
+    float r = w->fn((int32_t)id, w->grid->proxies[id].user, w->max_t, w->context);
     if (r < 0.0f) {
         w->stopped = true;
     } else if (r < w->max_t) {
         w->max_t = r;
+    }
+}
+
+/* Offer an entry of cell (x, y) to the callback if the walk still reaches its box: the copy in
+ * the entry when there is one, else the proxy's own. */
+static void ray_offer(ray_walk *w, uint32_t raw, const uint16_t *qb, float size, int32_t x, int32_t y) {
+    uint32_t id = raw & ENTRY_ID_MASK;
+    rc_aabb box = (raw & ENTRY_BOXED) ? dequantize(qb, size, x, y) : w->grid->spans[id].box;
+    if (walk_reaches_box(w, box)) {
+        ray_call(w, id);
     }
 }
 
@@ -1189,10 +1335,11 @@ typedef struct ray_scan {
 static bool ray_scan_cell(const grid_cell *cell, void *context) {
     ray_walk *w = context;
     const grid_store *s = &w->grid->store;
-    FOR_EACH_ENTRY(s, cell, raw, {
+    float size = s->levels[cell_level(cell)].size;
+    FOR_EACH_ENTRY(s, cell, raw, qb, {
         /* from the proxy's lowest cell only */
         if (!(raw & (ENTRY_LEFT | ENTRY_DOWN))) {
-            ray_offer(w, raw & ENTRY_ID_MASK);
+            ray_offer(w, raw, qb, size, cell->x, cell->y);
             if (w->stopped) {
                 return false;
             }
@@ -1210,6 +1357,15 @@ static cell_rect grow_rect(cell_rect r, int32_t k) {
     return g;
 }
 
+/* Ask for the spans of a cell's entries that carry no box of their own. */
+static void prefetch_spans(const rc_grid *grid, const grid_cell *cell) {
+    for (uint32_t i = 0, n = cell_count(cell); i < n && i < INLINE_ENTRIES; ++i) {
+        if (!(cell->entries[i] & ENTRY_BOXED)) {
+            RC_PREFETCH(&grid->spans[cell->entries[i] & ENTRY_ID_MASK]);
+        }
+    }
+}
+
 /* Offer the proxies of the cells in `strip` (a window or the strip a step adds) that the
  * previous walk cell's window did not reach; each once, from the strip's lowest cell in it. */
 static bool ray_visit_strip(ray_walk *w, int32_t l, cell_rect strip, bool first, int32_t px, int32_t py, int32_t k) {
@@ -1222,15 +1378,13 @@ static bool ray_visit_strip(ray_walk *w, int32_t l, cell_rect strip, bool first,
                 continue;
             }
             /* ask for all the entries' spans at once rather than one miss after another */
-            for (uint32_t i = 0, n = cell_count(cell); i < n && i < INLINE_ENTRIES; ++i) {
-                RC_PREFETCH(&grid->spans[cell->entries[i] & ENTRY_ID_MASK]);
-            }
-            FOR_EACH_ENTRY(s, cell, raw, {
-                uint32_t id = raw & ENTRY_ID_MASK;
-                cell_rect r = grid->spans[id].rect;
+            prefetch_spans(grid, cell);
+            float size = s->levels[l].size;
+            FOR_EACH_ENTRY(s, cell, raw, qb, {
+                cell_rect r = proxy_rect(grid, raw & ENTRY_ID_MASK);
                 if (max_i32(r.lx, strip.lx) == x && max_i32(r.ly, strip.ly) == y &&
                     (first || !rect_contains(grow_rect(r, k), px, py))) {
-                    ray_offer(w, id);
+                    ray_offer(w, raw, qb, size, x, y);
                     if (w->stopped) {
                         return false;
                     }
@@ -1269,18 +1423,9 @@ static uint32_t stepper_slot(const grid_window *win, const cell_stepper *c) {
     return tile_slot(win, (uint32_t)(c->cx - win->x0), (uint32_t)(c->cy - win->y0));
 }
 
-static void prefetch_spans(const rc_grid *grid, const grid_cell *cell) {
-    for (uint32_t i = 0, n = cell_count(cell); i < n && i < INLINE_ENTRIES; ++i) {
-        RC_PREFETCH(&grid->spans[cell->entries[i] & ENTRY_ID_MASK]);
-    }
-}
-
 /* The walk of a ray (radius 0) inside a level's window: no bounds checks, and the rule that
  * offers a proxy once read from the entries' neighbour bits (a proxy was offered already when
- * its rectangle covers the cell the walk came from). The walk is a chain of dependent misses
- * (window slot, cell record, the entries' spans, then the callback's own data), so a second
- * stepper runs two cells ahead asking for records early, and the next cell's spans are asked
- * for one cell ahead. */
+ * its rectangle covers the cell the walk came from). */
 static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int64_t steps, float ox, float oy,
                             float dx, float dy) {
     const rc_grid *grid = w->grid;
@@ -1299,15 +1444,16 @@ static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int6
     c.tx = u.sx > 0 ? ((float)(cx + 1) - ox) * u.inv_dx : (u.sx < 0 ? ((float)cx - ox) * u.inv_dx : INFINITY);
     c.ty = u.sy > 0 ? ((float)(cy + 1) - oy) * u.inv_dy : (u.sy < 0 ? ((float)cy - oy) * u.inv_dy : INFINITY);
     c.came_from = 0; /* the first cell offers everything in it */
+    float size = s->levels[l].size;
     for (;;) {
         uint32_t r = win->slots[stepper_slot(win, &c)];
         if (r != 0) {
             const grid_cell *cell = &s->records[r - 1];
             prefetch_spans(grid, cell);
             uint32_t seen = c.came_from;
-            FOR_EACH_ENTRY(s, cell, raw, {
+            FOR_EACH_ENTRY(s, cell, raw, qb, {
                 if (!(raw & seen)) {
-                    ray_offer(w, raw & ENTRY_ID_MASK);
+                    ray_offer(w, raw, qb, size, c.cx, c.cy);
                     if (w->stopped) {
                         return false;
                     }
@@ -1448,7 +1594,7 @@ static bool pair_scan_cell(const grid_cell *cell, void *context) {
     int32_t my_level = grid->proxies[me].level;
     rc_aabb my_box = grid->spans[me].box;
     bool left_edge = s->rect.lx == cell->x, bottom_edge = s->rect.ly == cell->y;
-    FOR_EACH_ENTRY(&grid->store, cell, raw, {
+    FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
         uint32_t other = raw & ENTRY_ID_MASK;
         bool skip = other == me;
         if (!skip && (s->all_moved || grid->proxies[other].moved)) {
@@ -1467,10 +1613,10 @@ static bool pair_scan_cell(const grid_cell *cell, void *context) {
 
 static void scan_pairs_of(const rc_grid *grid, int32_t id, bool all_moved, rc_grid_pair_fn *fn, void *context) {
     int32_t own = grid->proxies[id].level;
-    pair_scan s = {grid, (uint32_t)id, grid->spans[id].rect, all_moved, false, fn, context};
+    pair_scan s = {grid, (uint32_t)id, proxy_rect(grid, (uint32_t)id), all_moved, false, fn, context};
     for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
         int32_t l = __builtin_ctzll(used);
-        s.rect = l == own ? grid->spans[id].rect : rect_of(&grid->store.levels[l], grid->spans[id].box);
+        s.rect = rect_of(&grid->store.levels[l], grid->spans[id].box);
         s.finer = l < own;
         visit_rect(&grid->store, l, s.rect, pair_scan_cell, &s);
     }
@@ -1556,7 +1702,7 @@ static bool coarser_pairs_cell(const grid_cell *cell, void *context) {
     rc_aabb my_box = grid->spans[me].box;
     bool me_moved = s->all_moved || grid->proxies[me].moved;
     bool left_edge = s->rect.lx == cell->x, bottom_edge = s->rect.ly == cell->y;
-    FOR_EACH_ENTRY(&grid->store, cell, raw, {
+    FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
         uint32_t other = raw & ENTRY_ID_MASK;
         if ((me_moved || grid->proxies[other].moved) && (!(raw & ENTRY_LEFT) || left_edge) &&
             (!(raw & ENTRY_DOWN) || bottom_edge) && box_overlaps(my_box, grid->spans[other].box)) {
@@ -1581,7 +1727,7 @@ static void pairs_cell_by_cell(const rc_grid *grid, bool all_moved, rc_grid_pair
         if (own < 0) {
             continue;
         }
-        pair_scan ps = {grid, (uint32_t)id, grid->spans[id].rect, all_moved, false, fn, context};
+        pair_scan ps = {grid, (uint32_t)id, proxy_rect(grid, (uint32_t)id), all_moved, false, fn, context};
         uint64_t coarser = own + 1 < LEVEL_COUNT ? used >> (own + 1) : 0;
         for (uint64_t u = coarser; u != 0; u &= u - 1) {
             int32_t l = own + 1 + __builtin_ctzll(u);
@@ -1637,7 +1783,7 @@ rc_grid_stats rc_grid_get_stats(const rc_grid *grid) {
     st.cells = s->cells;
     st.levels_in_use = __builtin_popcountll(s->used_levels);
     st.bytes = sizeof *grid + (size_t)grid->capacity * (sizeof(grid_span) + sizeof(grid_proxy) + sizeof(int32_t)) +
-               (size_t)s->capacity * sizeof(grid_cell) + (size_t)s->record_capacity * sizeof(grid_cell) +
+               (size_t)s->capacity * sizeof(grid_slot) + (size_t)s->record_capacity * sizeof(grid_cell) +
                (size_t)s->chunk_capacity * sizeof(grid_chunk);
     for (int32_t l = 0; l < LEVEL_COUNT; ++l) {
         st.bytes += window_bytes(&s->levels[l].window);

@@ -256,7 +256,11 @@ static void check_cast(const rc_grid *g, const mirror *m, rc_vec2 o, float r, rc
     for (ptrdiff_t i = 0; i < arrlen(all.ids); ++i) {
         rc_aabb b = m->boxes[all.ids[i]];
         double size = fmax(fmax(fabs(b.lower.x), fabs(b.upper.x)), fmax(fabs(b.lower.y), fabs(b.upper.y)));
-        double slack = r + 1e-6 * (size + ray_size + r);
+        /* static proxies are tested with copies of their boxes rounded out to 1/16384 of a
+           cell (two steps more); a proxy's cells are at most twice its size, or the base size */
+        double extent = fmax(b.upper.x - b.lower.x, b.upper.y - b.lower.y);
+        double cell = fmax(2.0 * extent, (double)rc_grid_cell_size(g));
+        double slack = r + 1e-6 * (size + ray_size + r) + 4.0 * cell / 16384.0;
         EXPECT(segment_entry_d(o, d, 1.0, grown(b, slack)) >= 0.0, "cast walk offered proxy %d it does not reach",
                all.ids[i]);
     }
@@ -368,6 +372,10 @@ static void scene_insert(scene *s) {
     int32_t user = s->next_user++;
     int32_t id = rc_grid_insert(s->grid, b, user);
     EXPECT(id >= 0 && rc_grid_is_proxy(s->grid, id), "insert failed");
+    /* half the proxies are static: their cells keep copies of their boxes */
+    if (uniform(&s->r) < 0.5) {
+        EXPECT(rc_grid_set_static(s->grid, id, true), "set_static failed");
+    }
     mirror_set(&s->m, id, b, user);
     scene_mark(s, id);
 }
@@ -403,6 +411,10 @@ static void scene_move(scene *s) {
     EXPECT(rc_grid_move(s->grid, id, b), "move of %d failed", id);
     s->m.boxes[id] = b;
     scene_mark(s, id);
+    if (uniform(&s->r) < 0.1) {
+        /* now and then a proxy turns static or back */
+        EXPECT(rc_grid_set_static(s->grid, id, uniform(&s->r) < 0.5), "set_static failed");
+    }
 }
 
 static void scene_remove(scene *s) {
@@ -643,6 +655,8 @@ START_TEST(bad_input_is_refused) {
     ck_assert(!rc_grid_move(g, -5, (rc_aabb){{0, 0}, {1, 1}}));
     ck_assert(!rc_grid_remove(g, id + 1));
     ck_assert(!rc_grid_remove(g, -1));
+    ck_assert(!rc_grid_set_static(g, id + 1, true));
+    ck_assert(!rc_grid_set_static(NULL, id, true));
     /* the refused calls left the proxy as it was */
     rc_aabb b = rc_grid_get_box(g, id);
     ck_assert(b.lower.x == 0 && b.upper.y == 1);

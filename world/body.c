@@ -326,6 +326,7 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
        and have the contacts it has looked at again */
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         rc_grid_move(world->grid, world->shapes.data[s].proxy, world->shapes.data[s].aabb);
+        rc_grid_set_static(world->grid, world->shapes.data[s].proxy, type == RC_STATIC);
     }
     rc_body_flag_contacts(world, b);
     return true;

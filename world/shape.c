@@ -196,6 +196,8 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
     }
+    /* static shapes rarely move: their cells keep copies of their boxes for faster queries */
+    rc_grid_set_static(world->grid, proxy, body->type == RC_STATIC);
     uint32_t generation = 1;
     if (world->shape_free >= 0) {
         world->shape_free = world->shapes.data[index].first_contact;

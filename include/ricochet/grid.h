@@ -69,6 +69,11 @@ RC_API bool rc_grid_reserve(rc_grid *grid, int32_t additions);
  * rebuilds, and if that fails it changes nothing (and returns false). */
 RC_API bool rc_grid_optimize(rc_grid *grid);
 
+/* Mark a proxy as one that rarely moves (the world's static shapes): its cells then keep a
+ * copy of its box, which makes rays and queries over it faster and its moves slower. Proxies
+ * start as not static. False for a bad id. */
+RC_API bool rc_grid_set_static(rc_grid *grid, int32_t proxy, bool is_static);
+
 /* Remove a proxy; its id may be handed out again by a later insert. False for a bad id. */
 RC_API bool rc_grid_remove(rc_grid *grid, int32_t proxy);
 
@@ -92,8 +97,8 @@ RC_API void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_quer
  * reaches, at most once per proxy, roughly in order of distance (cell by cell). Return the
  * new max fraction: a value below the current one clips the ray (0 ends the walk once the
  * current cell is done), a value at or above it changes nothing, a negative value stops the
- * walk at once. A proxy whose box the ray misses by no more than a few float roundings may be
- * offered too: the callback's exact test decides. */
+ * walk at once. A proxy whose box the ray misses by no more than a few float roundings (for a
+ * static proxy, 1/8192 of a cell) may be offered too: the callback's exact test decides. */
 typedef float rc_grid_ray_fn(int32_t proxy, int32_t user, float max_fraction, void *context);
 
 RC_API void rc_grid_cast_ray(const rc_grid *grid, rc_vec2 origin, rc_vec2 translation, float max_fraction,
