@@ -9,4 +9,10 @@
 
 #include <ricochet/grid.h>
 
+/* rc_grid_cast_ray / rc_grid_cast_circle without the checks of their arguments, for callers
+ * that checked them already (the world): origin and translation finite, radius and
+ * max_fraction finite and >= 0, grid and fn not NULL. */
+void rc_grid_cast_trusted(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
+                          rc_grid_ray_fn *fn, void *context);
+
 #endif

@@ -608,9 +608,10 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
     }
 }
 
-/* Run body for every entry of a cell: raw (the id with its bits: mask with ENTRY_ID_MASK)
- * and box (its quantised box, meaningful when raw has ENTRY_BOXED). */
-#define FOR_EACH_ENTRY(store, cell, raw, box, body)                                                                    \
+/* Run the statements that follow (variadic, so that they may hold commas) for every entry of
+ * a cell: raw (the id with its bits: mask with ENTRY_ID_MASK) and box (its quantised box,
+ * meaningful when raw has ENTRY_BOXED). */
+#define FOR_EACH_ENTRY(store, cell, raw, box, ...)                                                                     \
     do {                                                                                                               \
         uint32_t count_ = cell_count(cell);                                                                            \
         uint32_t inline_ = count_ < INLINE_ENTRIES ? count_ : INLINE_ENTRIES;                                          \
@@ -618,7 +619,7 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
             uint32_t raw = (cell)->entries[i_];                                                                        \
             const uint16_t *box = (cell)->boxes[i_];                                                                   \
             (void)box;                                                                                                 \
-            body                                                                                                       \
+            __VA_ARGS__                                                                                                \
         }                                                                                                              \
         uint32_t n_ = count_ > INLINE_ENTRIES ? head_fill(count_) : 0;                                                 \
         for (uint32_t k_ = (cell)->chunk; k_ != NONE; k_ = (store)->chunks[k_].next, n_ = CHUNK_ENTRIES) {             \
@@ -626,7 +627,7 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
                 uint32_t raw = (store)->chunks[k_].entries[i_];                                                        \
                 const uint16_t *box = (store)->chunks[k_].boxes[i_];                                                   \
                 (void)box;                                                                                             \
-                body                                                                                                   \
+                __VA_ARGS__                                                                                            \
             }                                                                                                          \
         }                                                                                                              \
     } while (0)
@@ -1444,18 +1445,51 @@ static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int6
     c.tx = u.sx > 0 ? ((float)(cx + 1) - ox) * u.inv_dx : (u.sx < 0 ? ((float)cx - ox) * u.inv_dx : INFINITY);
     c.ty = u.sy > 0 ? ((float)(cy + 1) - oy) * u.inv_dy : (u.sy < 0 ? ((float)cy - oy) * u.inv_dy : INFINITY);
     c.came_from = 0; /* the first cell offers everything in it */
-    float size = s->levels[l].size;
+    /* A boxed entry's slab test in cell units: its box edge q (in quanta from one cell below
+       the cell) is reached at t = ((cx - 1) - ox) / dx + q / (QUANTA dx), a multiply-add from
+       per-cell and per-walk constants. The walk's margin, in cells, covers the roundings. */
+    const float quantum = (float)(1.0 / QUANTA);
+    float kx = u.inv_dx * quantum, ky = u.inv_dy * quantum;
+    float margin = w->margin * s->levels[l].inv;
+    float mx = margin * fabsf(u.inv_dx), my = margin * fabsf(u.inv_dy);
     for (;;) {
         uint32_t r = win->slots[stepper_slot(win, &c)];
         if (r != 0) {
             const grid_cell *cell = &s->records[r - 1];
             prefetch_spans(grid, cell);
             uint32_t seen = c.came_from;
+            float bx = ((float)(c.cx - 1) - ox) * u.inv_dx, by = ((float)(c.cy - 1) - oy) * u.inv_dy;
             FOR_EACH_ENTRY(s, cell, raw, qb, {
                 if (!(raw & seen)) {
-                    ray_offer(w, raw, qb, size, c.cx, c.cy);
-                    if (w->stopped) {
-                        return false;
+                    uint32_t id = raw & ENTRY_ID_MASK;
+                    bool reach;
+                    if (!(raw & ENTRY_BOXED)) {
+                        reach = walk_reaches_box(w, grid->spans[id].box);
+                    } else {
+                        float t0 = 0.0f, t1 = w->max_t;
+                        if (u.sx != 0) {
+                            float a = bx + kx * (float)qb[0], b = bx + kx * (float)qb[2];
+                            t0 = max_f(t0, min_f(a, b) - mx);
+                            t1 = min_f(t1, max_f(a, b) + mx);
+                        } else {
+                            float lo = (float)(c.cx - 1) + quantum * (float)qb[0], hi = (float)(c.cx - 1) + quantum * (float)qb[2];
+                            t1 = ox < lo - margin || ox > hi + margin ? -1.0f : t1;
+                        }
+                        if (u.sy != 0) {
+                            float a = by + ky * (float)qb[1], b = by + ky * (float)qb[3];
+                            t0 = max_f(t0, min_f(a, b) - my);
+                            t1 = min_f(t1, max_f(a, b) + my);
+                        } else {
+                            float lo = (float)(c.cy - 1) + quantum * (float)qb[1], hi = (float)(c.cy - 1) + quantum * (float)qb[3];
+                            t1 = oy < lo - margin || oy > hi + margin ? -1.0f : t1;
+                        }
+                        reach = t0 <= t1;
+                    }
+                    if (reach) {
+                        ray_call(w, id);
+                        if (w->stopped) {
+                            return false;
+                        }
                     }
                 }
             });
@@ -1533,25 +1567,20 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
     return true;
 }
 
-static void cast(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
-                 rc_grid_ray_fn *fn, void *context) {
-    if (grid == NULL || fn == NULL || !rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation) ||
-        !rc_is_finite(max_fraction) || max_fraction < 0.0f || !rc_is_finite(radius) || radius < 0.0f) {
-        return;
-    }
+/* The walk itself, for inputs already checked: finite, radius and max_fraction >= 0. */
+void rc_grid_cast_trusted(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
+                          rc_grid_ray_fn *fn, void *context) {
     ray_walk w;
     w.grid = grid;
     w.origin = origin;
     w.translation = translation;
-    w.inv = rc_v2(translation.x != 0.0f ? 1.0f / translation.x : 0.0f, translation.y != 0.0f ? 1.0f / translation.y : 0.0f);
-    if (!rc_is_finite(w.inv.x) || !rc_is_finite(w.inv.y)) {
-        /* a component so small that its reciprocal overflows moves the ray by nothing */
-        w.inv.x = rc_is_finite(w.inv.x) ? w.inv.x : 0.0f;
-        w.inv.y = rc_is_finite(w.inv.y) ? w.inv.y : 0.0f;
-    }
-    /* the boxes the walk meets lie within the ray's reach of its ends */
-    rc_vec2 end = rc_mul_add(origin, max_fraction, translation);
-    float size = max_f(max_f(fabsf(origin.x), fabsf(origin.y)), max_f(fabsf(end.x), fabsf(end.y)));
+    /* a component so small that its reciprocal overflows moves the ray by nothing */
+    float ix = translation.x != 0.0f ? 1.0f / translation.x : 0.0f;
+    float iy = translation.y != 0.0f ? 1.0f / translation.y : 0.0f;
+    w.inv.x = fabsf(ix) <= FLT_MAX ? ix : 0.0f;
+    w.inv.y = fabsf(iy) <= FLT_MAX ? iy : 0.0f;
+    /* the boxes the walk meets lie within the ray's reach of its origin */
+    float size = max_f(fabsf(origin.x), fabsf(origin.y)) + max_fraction * max_f(fabsf(translation.x), fabsf(translation.y));
     w.radius = radius;
     w.margin = radius + 4.0f * FLT_EPSILON * (size + radius);
     w.max_t = max_fraction;
@@ -1563,6 +1592,15 @@ static void cast(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 tran
             return;
         }
     }
+}
+
+static void cast(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
+                 rc_grid_ray_fn *fn, void *context) {
+    if (grid == NULL || fn == NULL || !rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation) ||
+        !rc_is_finite(max_fraction) || max_fraction < 0.0f || !rc_is_finite(radius) || radius < 0.0f) {
+        return;
+    }
+    rc_grid_cast_trusted(grid, origin, radius, translation, max_fraction, fn, context);
 }
 
 void rc_grid_cast_ray(const rc_grid *grid, rc_vec2 origin, rc_vec2 translation, float max_fraction,

@@ -30,7 +30,7 @@ float rc_convex_max_extent(const rc_convex *p) {
         lower = rc_min(lower, p->vertices[i]);
         upper = rc_max(upper, p->vertices[i]);
     }
-    return fmaxf(upper.x - lower.x, upper.y - lower.y);
+    return rc_maxf(upper.x - lower.x, upper.y - lower.y);
 }
 
 bool rc_polygon_input_ok(const rc_polygon *p) {
@@ -99,7 +99,7 @@ rc_polygon_error rc_make_polygon(const rc_vec2 *points, int count, rc_polygon *o
         lower = rc_min(lower, points[i]);
         upper = rc_max(upper, points[i]);
     }
-    float size = fmaxf(upper.x - lower.x, upper.y - lower.y);
+    float size = rc_maxf(upper.x - lower.x, upper.y - lower.y);
     if (size == 0.0f) {
         return RC_POLYGON_DEGENERATE;
     }

@@ -47,11 +47,11 @@ rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_v
     /* a couple of roundings of the coordinates involved, magnified where the ray meets an edge
        at a glancing angle (t, and so p, moves by the rounding over the sine of that angle);
        the sine is bounded below so that this stays a matter of rounding */
-    float scale = fmaxf(fmaxf(fabsf(origin.x), fabsf(origin.y)), fmaxf(fabsf(v[edge].x), fabsf(v[edge].y))) +
-                  fmaxf(fabsf(p.x - origin.x), fabsf(p.y - origin.y));
+    float scale = rc_maxf(rc_maxf(fabsf(origin.x), fabsf(origin.y)), rc_maxf(fabsf(v[edge].x), fabsf(v[edge].y))) +
+                  rc_maxf(fabsf(p.x - origin.x), fabsf(p.y - origin.y));
     float reach = 2.0f * FLT_EPSILON * scale * 1024.0f;
     float d0 = rc_distance_squared(p, v[edge]), d1 = rc_distance_squared(p, v[next]);
-    if (fminf(d0, d1) > reach * reach) {
+    if (rc_minf(d0, d1) > reach * reach) {
         return normal; /* nowhere near a vertex: the common case, decided without a square root */
     }
     float dlen = rc_length(d);
@@ -70,7 +70,7 @@ rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_v
         }
         rc_vec2 other = rc_scale(sign / len, rc_right_perp(e));
         float other_facing = rc_dot(other, d);
-        float sine = fmaxf(fminf(fabsf(facing), fabsf(other_facing)) / dlen, 1.0f / 1024.0f);
+        float sine = rc_maxf(rc_minf(fabsf(facing), fabsf(other_facing)) / dlen, 1.0f / 1024.0f);
         float tol = 2.0f * FLT_EPSILON * scale / sine;
         float dist = sqrtf(end_vertex == 0 ? d0 : d1);
         if (dist <= tol && dist < nearest) {
@@ -183,6 +183,13 @@ bool rc_ray_circle(rc_vec2 origin, rc_vec2 translation, rc_vec2 center, float ra
         !rc_is_finite(radius) || radius < 0.0f) {
         return false;
     }
+    rc_circle circle = {center, radius};
+    return rc_circle_ray_cast(circle, origin, translation, hit);
+}
+
+bool rc_circle_ray_cast(rc_circle circle, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
+    rc_vec2 center = circle.center;
+    float radius = circle.radius;
     float len = rc_length(translation);
     if (len == 0.0f) {
         return false;
@@ -198,7 +205,7 @@ bool rc_ray_circle(rc_vec2 origin, rc_vec2 translation, rc_vec2 center, float ra
     float mm = rc_dot(m, m);
     if (mm < rr) {
         /* started inside: the line came in through the first root, behind the origin */
-        float half = sqrtf(fmaxf(rr - h2, 0.0f));
+        float half = sqrtf(rc_maxf(rr - h2, 0.0f));
         rc_vec2 entry = rc_mul_add(m, s - half, u);
         rc_vec2 n = rc_normalize(entry);
         if (n.x == 0.0f && n.y == 0.0f) {
@@ -322,7 +329,7 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
     float extent = 0.0f;
     for (int i = 0; i < n; ++i) {
         rc_vec2 r = rc_sub(v[i], origin);
-        extent = fmaxf(extent, fmaxf(fabsf(r.x), fabsf(r.y)));
+        extent = rc_maxf(extent, rc_maxf(fabsf(r.x), fabsf(r.y)));
     }
     float tol_len = RC_REL_TOL * (extent + dlen);
     float tol_t = tol_len / dlen;

@@ -12,6 +12,11 @@
 
 #include <float.h>
 
+/* Plain comparisons: fmaxf and fminf are library calls unless the compiler may assume no NaN,
+ * and everything here has been checked to be finite. */
+RC_INLINE float rc_maxf(float a, float b) { return a > b ? a : b; }
+RC_INLINE float rc_minf(float a, float b) { return a < b ? a : b; }
+
 /* Relative tolerance for deciding that two directions are parallel, or a point lies on a
  * line: a few float roundings of the quantities compared. Always multiplied by the size of
  * the inputs at hand, never used bare. */
@@ -107,6 +112,7 @@ bool rc_view_collide(const rc_shape_view *a, const rc_shape_view *b, rc_manifold
 /* The public casts and collisions check their shapes, which costs a pass over the vertices;
  * placed shapes were checked when they were made, so the views call these unchecked cores. */
 bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit);
+bool rc_circle_ray_cast(rc_circle circle, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit);
 bool rc_convex_circle_cast(const rc_convex *shape, rc_vec2 origin, float radius, rc_vec2 translation, rc_ray_hit *hit);
 rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p);
 bool rc_convex_test_point(const rc_convex *polygon, rc_vec2 p);

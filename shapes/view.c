@@ -23,7 +23,7 @@ rc_aabb rc_view_aabb(const rc_shape_view *s) {
 bool rc_view_ray_cast(const rc_shape_view *s, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
     switch (s->kind) {
     case RC_SHAPE_CIRCLE:
-        return rc_ray_circle(origin, translation, s->u.circle.center, s->u.circle.radius, hit);
+        return rc_circle_ray_cast(s->u.circle, origin, translation, hit);
     case RC_SHAPE_POLYGON:
         return rc_convex_ray_cast(&s->u.polygon, origin, translation, hit);
     case RC_SHAPE_SEGMENT:

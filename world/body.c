@@ -67,7 +67,7 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     uint32_t generation = 1;
     if (world->body_free >= 0) {
         index = world->body_free;
-        world->body_free = world->bodies.data[index].next_free;
+        world->body_free = world->bodies.data[index].first_shape;
         generation = world->bodies.data[index].generation + 1u;
         if (generation == 0) {
             generation = 1;
@@ -77,7 +77,7 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     }
     rc_body *b = &world->bodies.data[index];
     memset(b, 0, sizeof *b);
-    b->type = def->type;
+    b->type = (uint8_t)def->type;
     b->angle = def->angle;
     b->xf.q = rc_rot_from_angle(def->angle);
     b->xf.p = def->position;
@@ -93,7 +93,6 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     b->max_bounces = def->max_bounces;
     b->first_shape = -1;
     b->generation = generation;
-    b->next_free = -1;
     b->in_use = true;
     b->bullet = def->bullet && def->type == RC_DYNAMIC;
     b->awake = def->type != RC_STATIC && def->awake;
@@ -116,7 +115,7 @@ void rc_body_destroy(rc_world *world, rc_body_id id) {
     }
     int32_t index = (int32_t)id.index - 1;
     b->in_use = false;
-    b->next_free = world->body_free;
+    b->first_shape = world->body_free;
     world->body_free = index;
     world->body_live--;
 }
@@ -194,7 +193,7 @@ void rc_body_place_shapes(rc_world *world, rc_body *b) {
 static const rc_vec2 zero_vec = {0.0f, 0.0f};
 static const rc_transform identity_xf = {{0.0f, 0.0f}, {1.0f, 0.0f}};
 
-BODY_GETTER(rc_body_type, rc_body_get_type, RC_STATIC, b->type)
+BODY_GETTER(rc_body_type, rc_body_get_type, RC_STATIC, (rc_body_type)b->type)
 BODY_GETTER(rc_vec2, rc_body_position, zero_vec, b->xf.p)
 BODY_GETTER(float, rc_body_angle, 0.0f, b->angle)
 BODY_GETTER(rc_transform, rc_body_transform, identity_xf, b->xf)
@@ -310,7 +309,7 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     if (type == b->type) {
         return true;
     }
-    b->type = type;
+    b->type = (uint8_t)type;
     if (type == RC_STATIC) {
         b->linear_velocity = rc_v2(0.0f, 0.0f);
         b->angular_velocity = 0.0f;

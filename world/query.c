@@ -90,11 +90,7 @@ static bool cast_closest(const rc_world *world, rc_vec2 origin, float radius, rc
     c.filtered = filter != NULL;
     c.filter = filter != NULL ? *filter : rc_default_query_filter();
     c.best_index = -1;
-    if (radius > 0.0f) {
-        rc_grid_cast_circle(world->grid, origin, radius, translation, 1.0f, closest_fn, &c);
-    } else {
-        rc_grid_cast_ray(world->grid, origin, translation, 1.0f, closest_fn, &c);
-    }
+    rc_grid_cast_trusted(world->grid, origin, radius, translation, 1.0f, closest_fn, &c);
     if (c.best_index < 0) {
         return false;
     }
@@ -159,11 +155,7 @@ static bool cast_each(const rc_world *world, rc_vec2 origin, float radius, rc_ve
     c.filter = filter;
     c.fn = fn;
     c.user = user;
-    if (radius > 0.0f) {
-        rc_grid_cast_circle(world->grid, origin, radius, translation, 1.0f, each_fn, &c);
-    } else {
-        rc_grid_cast_ray(world->grid, origin, translation, 1.0f, each_fn, &c);
-    }
+    rc_grid_cast_trusted(world->grid, origin, radius, translation, 1.0f, each_fn, &c);
     return true;
 }
 

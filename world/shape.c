@@ -184,8 +184,6 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
         return RC_NULL_SHAPE_ID;
     }
     if (!rc_array_reserve_aligned(world, world->shapes, world->shapes.count + 1, 64) ||
-        !rc_array_reserve(world, world->moved_shapes, world->shapes.count + 1) ||
-        !rc_array_reserve(world, world->moved_boxes, world->shapes.count + 1) ||
         (local != NULL && !poly_reserve(world, local->count))) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
@@ -230,7 +228,6 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     s.next_in_body = body->first_shape;
     world->shapes.data[index] = s;
     body->first_shape = index;
-    body->shape_count++;
     world->shape_live++;
     rc_body_update_mass(world, body);
     rc_body_wake(body);
@@ -320,7 +317,6 @@ void rc_shape_destroy(rc_world *world, rc_shape_id id) {
         link = &world->shapes.data[*link].next_in_body;
     }
     *link = s->next_in_body;
-    body->shape_count--;
     if (s->kind == RC_SHAPE_POLYGON) {
         poly_give(world, s->poly, s->count);
     }

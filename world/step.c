@@ -28,21 +28,17 @@ static void save_undo(rc_world *world) {
         if (!b->in_use || b->type == RC_STATIC || !b->awake) {
             continue;
         }
-        rc_body_undo u = {i, b->xf, b->center, b->linear_velocity, b->angle, b->angular_velocity, b->sleep_time, b->awake};
+        rc_body_undo u = {i, b->xf.p, b->center, b->linear_velocity, b->angle, b->angular_velocity};
         world->undo.data[world->undo.count++] = u;
     }
 }
 
-/* Move the awake bodies by their velocities and collect the new boxes of their shapes. */
+/* Move the awake bodies (those in the undo log) by their velocities and place their shapes. */
 static void integrate_positions(rc_world *world, float dt) {
-    world->moved_shapes.count = 0;
-    world->moved_boxes.count = 0;
-    for (int32_t i = 0; i < world->bodies.count; ++i) {
-        rc_body *b = &world->bodies.data[i];
-        if (!b->in_use || b->type == RC_STATIC || !b->awake) {
-            continue;
-        }
-        if (b->linear_velocity.x == 0.0f && b->linear_velocity.y == 0.0f && b->angular_velocity == 0.0f) {
+    for (int32_t k = 0; k < world->undo.count; ++k) {
+        rc_body *b = &world->bodies.data[world->undo.data[k].body];
+        b->moved = b->linear_velocity.x != 0.0f || b->linear_velocity.y != 0.0f || b->angular_velocity != 0.0f;
+        if (!b->moved) {
             continue;
         }
         b->center = rc_mul_add(b->center, dt, b->linear_velocity);
@@ -52,10 +48,29 @@ static void integrate_positions(rc_world *world, float dt) {
         }
         b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
         for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-            rc_shape *shape = &world->shapes.data[s];
-            rc_shape_place(world, shape, b->xf);
-            world->moved_shapes.data[world->moved_shapes.count++] = s;
-            world->moved_boxes.data[world->moved_boxes.count++] = shape->aabb;
+            rc_shape_place(world, &world->shapes.data[s], b->xf);
+        }
+    }
+}
+
+/* How many grid entries moving the shapes of the moved bodies to their new boxes adds. */
+static int32_t grid_additions(const rc_world *world) {
+    int32_t additions = 0;
+    for (int32_t k = 0; k < world->undo.count; ++k) {
+        const rc_body *b = &world->bodies.data[world->undo.data[k].body];
+        for (int32_t s = b->moved ? b->first_shape : -1; s >= 0; s = world->shapes.data[s].next_in_body) {
+            const rc_shape *shape = &world->shapes.data[s];
+            additions += rc_grid_move_additions(world->grid, shape->proxy, shape->aabb);
+        }
+    }
+    return additions;
+}
+
+static void grid_moves(rc_world *world) {
+    for (int32_t k = 0; k < world->undo.count; ++k) {
+        const rc_body *b = &world->bodies.data[world->undo.data[k].body];
+        for (int32_t s = b->moved ? b->first_shape : -1; s >= 0; s = world->shapes.data[s].next_in_body) {
+            rc_grid_move(world->grid, world->shapes.data[s].proxy, world->shapes.data[s].aabb);
         }
     }
 }
@@ -65,13 +80,12 @@ static void undo_motion(rc_world *world) {
     for (int32_t k = 0; k < world->undo.count; ++k) {
         const rc_body_undo *u = &world->undo.data[k];
         rc_body *b = &world->bodies.data[u->body];
-        b->xf = u->xf;
+        b->xf.p = u->position;
+        b->xf.q = rc_rot_from_angle(u->angle);
         b->center = u->center;
         b->linear_velocity = u->linear_velocity;
         b->angle = u->angle;
         b->angular_velocity = u->angular_velocity;
-        b->sleep_time = u->sleep_time;
-        b->awake = u->awake;
         rc_body_place_shapes(world, b);
     }
 }
@@ -133,19 +147,12 @@ bool rc_world_step(rc_world *world, float dt) {
     integrate_positions(world, dt);
 
     /* the broadphase: reserve both the moves and their undoing, then move */
-    int32_t additions = 0;
-    for (int32_t k = 0; k < world->moved_shapes.count; ++k) {
-        const rc_shape *s = &world->shapes.data[world->moved_shapes.data[k]];
-        additions += 2 * rc_grid_move_additions(world->grid, s->proxy, world->moved_boxes.data[k]);
-    }
+    int32_t additions = grid_additions(world);
     world->new_contacts.count = 0;
     world->pair_failed = false;
-    bool ok = rc_grid_reserve(world->grid, additions);
+    bool ok = rc_grid_reserve(world->grid, 2 * additions);
     if (ok) {
-        for (int32_t k = 0; k < world->moved_shapes.count; ++k) {
-            rc_grid_move(world->grid, world->shapes.data[world->moved_shapes.data[k]].proxy,
-                         world->moved_boxes.data[k]);
-        }
+        grid_moves(world);
         rc_grid_update_pairs(world->grid, collect_pair, world);
         ok = !world->pair_failed;
     }

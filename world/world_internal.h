@@ -35,7 +35,7 @@
      (array).data = NULL, (array).count = 0, (array).capacity = 0)
 
 typedef struct rc_body {
-    rc_transform xf;       /* of the body origin */
+    rc_transform xf;       /* of the body origin; xf.q is always rc_rot_from_angle(angle) */
     rc_vec2 center;        /* centre of mass in the world */
     rc_vec2 local_center;  /* centre of mass in the body frame */
     float angle;
@@ -45,12 +45,11 @@ typedef struct rc_body {
     float linear_damping, angular_damping, gravity_scale;
     float sleep_time;
     int32_t max_bounces;
-    int32_t first_shape; /* shape index, -1 when none */
-    int32_t shape_count;
+    int32_t first_shape; /* shape index, -1 when none; the free list's link while the slot is free */
     uint32_t generation;
-    int32_t next_free;
-    rc_body_type type;
+    uint8_t type;        /* rc_body_type */
     bool in_use, bullet, awake, enable_sleep, fixed_rotation;
+    bool moved;          /* moved in the current step */
     void *user_data;
 } rc_body;
 
@@ -99,13 +98,13 @@ typedef struct rc_contact {
     bool flagged; /* look at it in the next step even if its bodies are still */
 } rc_contact;
 
-/* What the step may have to put back if it runs out of memory half way. */
+/* What the step may have to put back if it runs out of memory half way: only what changes
+ * before that point (velocities, then positions). The rotation is rc_rot_from_angle(angle)
+ * at every moment, so the angle brings it back. */
 typedef struct rc_body_undo {
     int32_t body;
-    rc_transform xf;
-    rc_vec2 center, linear_velocity;
-    float angle, angular_velocity, sleep_time;
-    bool awake;
+    rc_vec2 position, center, linear_velocity;
+    float angle, angular_velocity;
 } rc_body_undo;
 
 struct rc_world {
@@ -130,10 +129,8 @@ struct rc_world {
     /* how many of each list the last step published; older entries are dropped next step */
     int32_t published[4];
 
-    /* step scratch, sized with the body and shape arrays so the step never grows them */
-    RC_ARRAY(rc_body_undo) undo;
-    RC_ARRAY(int32_t) moved_shapes;
-    RC_ARRAY(rc_aabb) moved_boxes;
+    /* step scratch, sized with the body array so the step never grows it */
+    RC_ARRAY(rc_body_undo) undo; /* the awake movable bodies, in index order */
     RC_ARRAY(int32_t) new_contacts;
     bool pair_failed;
 
