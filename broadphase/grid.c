@@ -228,21 +228,27 @@ static float min_f(float a, float b) { return b < a ? b : a; }
 static float box_size(rc_aabb b) { return max_f(b.upper.x - b.lower.x, b.upper.y - b.lower.y); }
 
 /* The level whose cells are at least as large as the box. */
-static int32_t level_for(const grid_store *s, rc_aabb box) {
+/* The level whose cells are at least as large as the box, and the box's rectangle of cells
+ * there. A box as large as a cell covers two of them, never three, unless rounding of the
+ * cell numbers says otherwise (cell sizes that are not powers of two): then the next level. */
+static int32_t place_of(const grid_store *s, rc_aabb box, cell_rect *rect) {
     float size = box_size(box);
     int32_t l = 0;
     while (l + 1 < LEVEL_COUNT && s->levels[l].size < size) {
         ++l;
     }
-    /* a box as large as a cell covers two of them, never three, unless rounding of the cell
-       numbers says otherwise: then the next level up */
-    for (; l + 1 < LEVEL_COUNT; ++l) {
-        cell_rect r = rect_of(&s->levels[l], box);
-        if ((int64_t)r.hx - r.lx <= 1 && (int64_t)r.hy - r.ly <= 1) {
-            break;
+    for (;;) {
+        *rect = rect_of(&s->levels[l], box);
+        if (((int64_t)rect->hx - rect->lx <= 1 && (int64_t)rect->hy - rect->ly <= 1) || l + 1 == LEVEL_COUNT) {
+            return l;
         }
+        ++l;
     }
-    return l;
+}
+
+static int32_t level_for(const grid_store *s, rc_aabb box) {
+    cell_rect r;
+    return place_of(s, box, &r);
 }
 
 /* floor(log2(size)) shifted into [0, SIZE_BINS): the histogram behind the automatic size. */
@@ -1035,8 +1041,8 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
             store_init(&grid->store, guess);
         }
     }
-    int32_t l = level_for(&grid->store, box);
-    cell_rect r = rect_of(&grid->store.levels[l], box);
+    cell_rect r;
+    int32_t l = place_of(&grid->store, box, &r);
     if (!store_reserve(&grid->allocator, &grid->store, rect_cells(r))) {
         if (grid->store.base_size != old_size) {
             store_free(&grid->allocator, &grid->store);
@@ -1073,8 +1079,8 @@ int32_t rc_grid_move_additions(const rc_grid *grid, int32_t id, rc_aabb box) {
     if (!is_live(grid, id) || !rc_aabb_is_valid(box)) {
         return 0;
     }
-    int32_t l = level_for(&grid->store, box);
-    cell_rect r = rect_of(&grid->store.levels[l], box);
+    cell_rect r;
+    int32_t l = place_of(&grid->store, box, &r);
     if (l != grid->proxies[id].level) {
         return (int32_t)rect_cells(r);
     }
@@ -1097,8 +1103,8 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
     grid_span *span = &grid->spans[id];
     int32_t old_level = p->level;
     cell_rect old_rect = proxy_rect(grid, (uint32_t)id);
-    int32_t l = level_for(&grid->store, box);
-    cell_rect r = rect_of(&grid->store.levels[l], box);
+    cell_rect r;
+    int32_t l = place_of(&grid->store, box, &r);
     const rc_aabb *boxed = p->is_static ? &box : NULL;
     if (l != old_level || !rect_equal(r, old_rect)) {
         const cell_rect *keep_old = l == old_level ? &old_rect : NULL;

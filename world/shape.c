@@ -184,6 +184,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
         return RC_NULL_SHAPE_ID;
     }
     if (!rc_array_reserve_aligned(world, world->shapes, world->shapes.count + 1, 64) ||
+        !rc_array_reserve(world, world->deferred, world->shapes.count + 1) ||
         (local != NULL && !poly_reserve(world, local->count))) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;

@@ -33,8 +33,13 @@ static void save_undo(rc_world *world) {
     }
 }
 
-/* Move the awake bodies (those in the undo log) by their velocities and place their shapes. */
-static void integrate_positions(rc_world *world, float dt) {
+/* Move the awake bodies (those in the undo log) by their velocities and place their shapes.
+ * A shape that stays in its grid cells (most do, most steps) is moved in the grid at once,
+ * which cannot fail; the others wait in the deferred list. Returns how many grid entries the
+ * deferred moves add. */
+static int32_t integrate_positions(rc_world *world, float dt) {
+    int32_t additions = 0;
+    world->deferred.count = 0;
     for (int32_t k = 0; k < world->undo.count; ++k) {
         rc_body *b = &world->bodies.data[world->undo.data[k].body];
         b->moved = b->linear_velocity.x != 0.0f || b->linear_velocity.y != 0.0f || b->angular_velocity != 0.0f;
@@ -48,31 +53,18 @@ static void integrate_positions(rc_world *world, float dt) {
         }
         b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
         for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-            rc_shape_place(world, &world->shapes.data[s], b->xf);
-        }
-    }
-}
-
-/* How many grid entries moving the shapes of the moved bodies to their new boxes adds. */
-static int32_t grid_additions(const rc_world *world) {
-    int32_t additions = 0;
-    for (int32_t k = 0; k < world->undo.count; ++k) {
-        const rc_body *b = &world->bodies.data[world->undo.data[k].body];
-        for (int32_t s = b->moved ? b->first_shape : -1; s >= 0; s = world->shapes.data[s].next_in_body) {
-            const rc_shape *shape = &world->shapes.data[s];
-            additions += rc_grid_move_additions(world->grid, shape->proxy, shape->aabb);
+            rc_shape *shape = &world->shapes.data[s];
+            rc_shape_place(world, shape, b->xf);
+            int32_t add = rc_grid_move_additions(world->grid, shape->proxy, shape->aabb);
+            if (add == 0) {
+                rc_grid_move(world->grid, shape->proxy, shape->aabb);
+            } else {
+                world->deferred.data[world->deferred.count++] = s;
+                additions += add;
+            }
         }
     }
     return additions;
-}
-
-static void grid_moves(rc_world *world) {
-    for (int32_t k = 0; k < world->undo.count; ++k) {
-        const rc_body *b = &world->bodies.data[world->undo.data[k].body];
-        for (int32_t s = b->moved ? b->first_shape : -1; s >= 0; s = world->shapes.data[s].next_in_body) {
-            rc_grid_move(world->grid, world->shapes.data[s].proxy, world->shapes.data[s].aabb);
-        }
-    }
 }
 
 /* Put the moved bodies back where they were (the undo log) and their shapes with them. */
@@ -144,15 +136,17 @@ bool rc_world_step(rc_world *world, float dt) {
     }
     save_undo(world);
     integrate_velocities(world, dt);
-    integrate_positions(world, dt);
+    int32_t additions = integrate_positions(world, dt);
 
-    /* the broadphase: reserve both the moves and their undoing, then move */
-    int32_t additions = grid_additions(world);
+    /* the broadphase: reserve both the deferred moves and their undoing, then move */
     world->new_contacts.count = 0;
     world->pair_failed = false;
     bool ok = rc_grid_reserve(world->grid, 2 * additions);
     if (ok) {
-        grid_moves(world);
+        for (int32_t k = 0; k < world->deferred.count; ++k) {
+            const rc_shape *shape = &world->shapes.data[world->deferred.data[k]];
+            rc_grid_move(world->grid, shape->proxy, shape->aabb);
+        }
         rc_grid_update_pairs(world->grid, collect_pair, world);
         ok = !world->pair_failed;
     }

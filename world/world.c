@@ -50,6 +50,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
     bool ok = world->grid != NULL;
     ok = ok && rc_array_reserve(world, world->bodies, def->body_capacity);
     ok = ok && rc_array_reserve(world, world->undo, def->body_capacity);
+    ok = ok && rc_array_reserve(world, world->deferred, def->shape_capacity);
     ok = ok && rc_array_reserve_aligned(world, world->shapes, def->shape_capacity, 64);
     /* room for that many polygons of eight vertices: address space only, until used */
     ok = ok && rc_array_reserve(world, world->poly_pool, def->shape_capacity * RC_POLY_BLOCK(RC_MAX_POLYGON_VERTICES));
@@ -75,6 +76,7 @@ void rc_world_destroy(rc_world *world) {
     rc_array_free(world, world->sensor_begin);
     rc_array_free(world, world->sensor_end);
     rc_array_free(world, world->undo);
+    rc_array_free(world, world->deferred);
     rc_array_free(world, world->new_contacts);
     rc_allocator allocator = world->allocator;
     rc_mem_free(&allocator, world, sizeof *world);
@@ -197,7 +199,7 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
               sizeof(rc_contact_begin_event) * (size_t)world->contact_begin.capacity +
               sizeof(rc_contact_end_event) * (size_t)world->contact_end.capacity +
               sizeof(rc_sensor_event) * (size_t)(world->sensor_begin.capacity + world->sensor_end.capacity) +
-              sizeof(rc_body_undo) * (size_t)world->undo.capacity +
+              sizeof(rc_body_undo) * (size_t)world->undo.capacity + sizeof(int32_t) * (size_t)world->deferred.capacity +
               sizeof(int32_t) * (size_t)world->new_contacts.capacity;
     c.steps = world->steps;
     return c;

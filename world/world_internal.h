@@ -131,6 +131,7 @@ struct rc_world {
 
     /* step scratch, sized with the body array so the step never grows it */
     RC_ARRAY(rc_body_undo) undo; /* the awake movable bodies, in index order */
+    RC_ARRAY(int32_t) deferred;  /* shapes whose grid move adds cells: moved after a reserve */
     RC_ARRAY(int32_t) new_contacts;
     bool pair_failed;
 
