@@ -127,11 +127,10 @@ typedef struct grid_store {
     int32_t free_chunks;
 } grid_store;
 
-/* A proxy's bookkeeping, 16 bytes. Its rectangle of cells is kept as its lower-left cell and
+/* A proxy's bookkeeping, 12 bytes. Its rectangle of cells is kept as its lower-left cell and
  * whether it reaches one further on each axis (a proxy's cells are at least its size, so it
  * covers at most 2 x 2 of them). */
 typedef struct grid_proxy {
-    int32_t user;  /* the free list's link while the slot is free */
     int32_t lx, ly; /* lower-left cell of its rectangle */
     int8_t level;  /* -1 while the slot is free */
     uint8_t wide;  /* bit 0: the rectangle is 2 cells wide, bit 1: 2 cells tall */
@@ -145,6 +144,7 @@ struct rc_grid {
     grid_store store;
     grid_span *spans;
     grid_proxy *proxies;
+    int32_t *users;   /* apart from the proxies: queries read only these; the free list's links */
     int32_t *moved;   /* ids moved since the last update_pairs; as long as the proxy arrays */
     int32_t capacity; /* of the proxy arrays */
     int32_t high;     /* slots ever handed out */
@@ -770,10 +770,11 @@ rc_grid *rc_grid_create(const rc_grid_def *def) {
     return grid;
 }
 
-static void free_proxy_arrays(const rc_allocator *a, grid_span *spans, grid_proxy *proxies, int32_t *moved,
-                              int32_t capacity) {
+static void free_proxy_arrays(const rc_allocator *a, grid_span *spans, grid_proxy *proxies, int32_t *users,
+                              int32_t *moved, int32_t capacity) {
     rc_mem_free(a, spans, sizeof(grid_span) * (size_t)capacity);
     rc_mem_free(a, proxies, sizeof(grid_proxy) * (size_t)capacity);
+    rc_mem_free(a, users, sizeof(int32_t) * (size_t)capacity);
     rc_mem_free(a, moved, sizeof(int32_t) * (size_t)capacity);
 }
 
@@ -783,7 +784,7 @@ void rc_grid_destroy(rc_grid *grid) {
     }
     rc_allocator a = grid->allocator;
     store_free(&a, &grid->store);
-    free_proxy_arrays(&a, grid->spans, grid->proxies, grid->moved, grid->capacity);
+    free_proxy_arrays(&a, grid->spans, grid->proxies, grid->users, grid->moved, grid->capacity);
     rc_mem_free(&a, grid, sizeof *grid);
 }
 
@@ -806,19 +807,22 @@ static bool reserve_proxies(rc_grid *grid, int32_t needed) {
     const rc_allocator *a = &grid->allocator;
     grid_span *spans = rc_mem_alloc(a, sizeof(grid_span) * (size_t)capacity);
     grid_proxy *proxies = rc_mem_alloc(a, sizeof(grid_proxy) * (size_t)capacity);
+    int32_t *users = rc_mem_alloc(a, sizeof(int32_t) * (size_t)capacity);
     int32_t *moved = rc_mem_alloc(a, sizeof(int32_t) * (size_t)capacity);
-    if (spans == NULL || proxies == NULL || moved == NULL) {
-        free_proxy_arrays(a, spans, proxies, moved, capacity);
+    if (spans == NULL || proxies == NULL || users == NULL || moved == NULL) {
+        free_proxy_arrays(a, spans, proxies, users, moved, capacity);
         return false;
     }
     if (grid->high > 0) {
         memcpy(spans, grid->spans, sizeof(grid_span) * (size_t)grid->high);
         memcpy(proxies, grid->proxies, sizeof(grid_proxy) * (size_t)grid->high);
+        memcpy(users, grid->users, sizeof(int32_t) * (size_t)grid->high);
         memcpy(moved, grid->moved, sizeof(int32_t) * (size_t)grid->moved_count);
     }
-    free_proxy_arrays(a, grid->spans, grid->proxies, grid->moved, grid->capacity);
+    free_proxy_arrays(a, grid->spans, grid->proxies, grid->users, grid->moved, grid->capacity);
     grid->spans = spans;
     grid->proxies = proxies;
+    grid->users = users;
     grid->moved = moved;
     grid->capacity = capacity;
     return true;
@@ -1054,13 +1058,13 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     bool was_moved = false;
     if (grid->free_list >= 0) {
         id = grid->free_list;
-        grid->free_list = grid->proxies[id].user;
+        grid->free_list = grid->users[id];
         was_moved = grid->proxies[id].moved; /* still listed from before its removal */
     } else {
         id = grid->high++;
     }
     grid_proxy *p = &grid->proxies[id];
-    p->user = user;
+    grid->users[id] = user;
     p->level = (int8_t)l;
     set_proxy_rect(p, r);
     p->moved = was_moved;
@@ -1143,7 +1147,7 @@ bool rc_grid_remove(rc_grid *grid, int32_t id) {
     grid->size_bins[size_bin(box_size(grid->spans[id].box))]--;
     p->level = -1;
     p->is_static = false;
-    p->user = grid->free_list; /* p->moved stays: the id may still be in the moved list */
+    grid->users[id] = grid->free_list; /* p->moved stays: the id may still be in the moved list */
     grid->free_list = id;
     grid->live--;
     return true;
@@ -1173,7 +1177,7 @@ rc_aabb rc_grid_get_box(const rc_grid *grid, int32_t proxy) {
     return grid->spans[proxy].box;
 }
 
-int32_t rc_grid_get_user(const rc_grid *grid, int32_t proxy) { return is_live(grid, proxy) ? grid->proxies[proxy].user : -1; }
+int32_t rc_grid_get_user(const rc_grid *grid, int32_t proxy) { return is_live(grid, proxy) ? grid->users[proxy] : -1; }
 
 int32_t rc_grid_proxy_count(const rc_grid *grid) { return grid != NULL ? grid->live : 0; }
 
@@ -1228,7 +1232,7 @@ static bool box_query_cell(const grid_cell *cell, void *context) {
         /* report from the lower-left cell of the overlap of the two rectangles only */
         if ((!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge)) {
             uint32_t id = raw & ENTRY_ID_MASK;
-            if (box_overlaps(grid->spans[id].box, q->box) && !q->fn((int32_t)id, grid->proxies[id].user, q->context)) {
+            if (box_overlaps(grid->spans[id].box, q->box) && !q->fn((int32_t)id, grid->users[id], q->context)) {
                 return false;
             }
         }
@@ -1265,7 +1269,7 @@ void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *f
         FOR_EACH_ENTRY(s, cell, raw, qb, {
             uint32_t id = raw & ENTRY_ID_MASK;
             if (rc_aabb_contains_point(grid->spans[id].box, point) &&
-                !fn((int32_t)id, grid->proxies[id].user, context)) {
+                !fn((int32_t)id, grid->users[id], context)) {
                 return;
             }
         });
@@ -1317,7 +1321,7 @@ static bool walk_reaches_box(const ray_walk *w, rc_aabb b) {
 }
 
 static void ray_call(ray_walk *w, uint32_t id) {
-    float r = w->fn((int32_t)id, w->grid->proxies[id].user, w->max_t, w->context);
+    float r = w->fn((int32_t)id, w->grid->users[id], w->max_t, w->context);
     if (r < 0.0f) {
         w->stopped = true;
     } else if (r < w->max_t) {
@@ -1649,7 +1653,7 @@ static bool pair_scan_cell(const grid_cell *cell, void *context) {
         /* from the lower-left cell of the overlap of the two rectangles only */
         if (!skip && (!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge) &&
             box_overlaps(my_box, grid->spans[other].box)) {
-            s->fn((int32_t)me, grid->proxies[me].user, (int32_t)other, grid->proxies[other].user, s->context);
+            s->fn((int32_t)me, grid->users[me], (int32_t)other, grid->users[other], s->context);
         }
     });
     return true;
@@ -1720,7 +1724,7 @@ static void report_cell_pair(const cell_pairs *c, const grid_cell *cell, uint32_
         return;
     }
     uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
-    c->fn((int32_t)lo, grid->proxies[lo].user, (int32_t)hi, grid->proxies[hi].user, c->context);
+    c->fn((int32_t)lo, grid->users[lo], (int32_t)hi, grid->users[hi], c->context);
 }
 
 static bool cell_pairs_cell(const grid_cell *cell, void *context) {
@@ -1750,7 +1754,7 @@ static bool coarser_pairs_cell(const grid_cell *cell, void *context) {
         uint32_t other = raw & ENTRY_ID_MASK;
         if ((me_moved || grid->proxies[other].moved) && (!(raw & ENTRY_LEFT) || left_edge) &&
             (!(raw & ENTRY_DOWN) || bottom_edge) && box_overlaps(my_box, grid->spans[other].box)) {
-            s->fn((int32_t)me, grid->proxies[me].user, (int32_t)other, grid->proxies[other].user, s->context);
+            s->fn((int32_t)me, grid->users[me], (int32_t)other, grid->users[other], s->context);
         }
     });
     return true;
@@ -1826,7 +1830,7 @@ rc_grid_stats rc_grid_get_stats(const rc_grid *grid) {
     st.rebuilds = grid->rebuilds;
     st.cells = s->cells;
     st.levels_in_use = __builtin_popcountll(s->used_levels);
-    st.bytes = sizeof *grid + (size_t)grid->capacity * (sizeof(grid_span) + sizeof(grid_proxy) + sizeof(int32_t)) +
+    st.bytes = sizeof *grid + (size_t)grid->capacity * (sizeof(grid_span) + sizeof(grid_proxy) + 2 * sizeof(int32_t)) +
                (size_t)s->capacity * sizeof(grid_slot) + (size_t)s->record_capacity * sizeof(grid_cell) +
                (size_t)s->chunk_capacity * sizeof(grid_chunk);
     for (int32_t l = 0; l < LEVEL_COUNT; ++l) {

@@ -103,7 +103,7 @@ static void poly_give(rc_world *world, uint32_t block, int count) {
 rc_convex rc_shape_local(const rc_world *world, const rc_shape *s) {
     const rc_vec2 *b = poly_block(world, s);
     int n = s->count;
-    rc_convex c = {b + n, n, b[2 * n + 1]};
+    rc_convex c = {b + 2 + n, n, b[1]};
     return c;
 }
 
@@ -113,7 +113,7 @@ rc_shape_view rc_shape_view_of(const rc_world *world, const rc_shape *s) {
     if (s->kind == RC_SHAPE_POLYGON) {
         const rc_vec2 *b = poly_block(world, s);
         int n = s->count;
-        rc_convex c = {b, n, b[2 * n]};
+        rc_convex c = {b + 2, n, b[0]};
         v.u.polygon = c;
     } else {
         v.u.circle = s->circle;
@@ -125,7 +125,7 @@ void rc_shape_place(rc_world *world, rc_shape *s, rc_transform body) {
     if (s->kind == RC_SHAPE_POLYGON) {
         rc_vec2 *b = world->poly_pool.data + s->poly;
         rc_convex local = rc_shape_local(world, s);
-        rc_place_polygon(&s->base, &local, body, b, &b[2 * s->count], &s->aabb);
+        rc_place_polygon(&s->base, &local, body, b + 2, &b[0], &s->aabb);
     } else {
         s->circle = rc_place_circle(&s->base, s->local_radius, body);
         s->aabb = rc_circle_aabb(s->circle);
@@ -171,10 +171,10 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     rc_vec2 numbers[RC_POLY_BLOCK(RC_MAX_POLYGON_VERTICES)];
     if (local != NULL) {
         int n = local->count;
-        memcpy(numbers + n, local->vertices, sizeof(rc_vec2) * (size_t)n);
-        numbers[2 * n + 1] = local->centroid;
-        rc_convex lc = {numbers + n, n, local->centroid};
-        rc_place_polygon(base, &lc, body->xf, numbers, &numbers[2 * n], &s.aabb);
+        memcpy(numbers + 2 + n, local->vertices, sizeof(rc_vec2) * (size_t)n);
+        numbers[1] = local->centroid;
+        rc_convex lc = {numbers + 2 + n, n, local->centroid};
+        rc_place_polygon(base, &lc, body->xf, numbers + 2, &numbers[0], &s.aabb);
     } else {
         s.circle = rc_place_circle(base, radius, body->xf);
         s.aabb = rc_circle_aabb(s.circle);

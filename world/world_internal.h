@@ -80,8 +80,9 @@ typedef struct rc_shape {
     void *user_data;
 } rc_shape;
 
-/* A polygon's block in the pool: placed vertices, local vertices, then the placed and local
- * centroids. Blocks of one vertex count share a free list. */
+/* A polygon's block in the pool: the placed and local centroids, then the placed and local
+ * vertices, so that a query's first line holds the centroid and the first vertices. Blocks of
+ * one vertex count share a free list. */
 #define RC_POLY_BLOCK(count) (2 * (count) + 2)
 
 /* A contact sits in the lists of both its shapes: edge k links it in the list of shape[k]. */
