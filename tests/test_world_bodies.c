@@ -63,6 +63,11 @@ START_TEST(default_defs_are_as_documented) {
     ck_assert(bd.awake);
     ck_assert(bd.enable_sleep);
     ck_assert(!bd.fixed_rotation);
+    ck_assert(bd.enable_response);
+    ck_assert_float_eq(bd.point_mass, 1.0f);
+    ck_assert_uint_eq(bd.point_filter.category_bits, 1u);
+    ck_assert_uint_eq(bd.point_filter.mask_bits, UINT32_MAX);
+    ck_assert_int_eq(bd.point_filter.group_index, 0);
     ck_assert_ptr_null(bd.user_data);
 
     rc_shape_def sd = rc_shape_default_def();
@@ -70,7 +75,7 @@ START_TEST(default_defs_are_as_documented) {
     ck_assert(sd.scale.x == 1.0f && sd.scale.y == 1.0f);
     ck_assert_float_eq(sd.restitution, 0.0f);
     ck_assert_float_eq(sd.friction, 0.6f);
-    ck_assert_float_eq(sd.rolling_resistance, 0.0f);
+    ck_assert_float_eq(sd.rolling_resistance, 0.2f);
     ck_assert_float_eq(sd.density, 1.0f);
     ck_assert(!sd.is_sensor && sd.enable_contact_events && sd.enable_sensor_events && !sd.one_sided);
     ck_assert_uint_eq(sd.filter.category_bits, 1u);
@@ -915,10 +920,31 @@ START_TEST(body_setters_and_getters) {
     ck_assert(rc_vec2_equal(rc_body_linear_velocity(w, b), rc_v2(1.5f, 2.5f)));
     ck_assert(rc_body_set_angular_velocity(w, b, -0.75f));
     ck_assert_float_eq(rc_body_angular_velocity(w, b), -0.75f);
-    ck_assert(rc_body_set_bullet(w, b, true));
-    ck_assert(rc_body_is_bullet(w, b));
-    ck_assert(rc_body_set_bullet(w, b, false));
+    /* a bullet is a point or one circle: not a box */
+    ck_assert(!rc_body_set_bullet(w, b, true));
+    ck_assert(strstr(rc_world_last_error(w), "one solid circle") != NULL);
     ck_assert(!rc_body_is_bullet(w, b));
+    rc_body_id p = make_body(w, RC_DYNAMIC, rc_v2(5, 0), 0.0f);
+    ck_assert_int_eq(rc_body_get_motion(w, p), RC_MOTION_FREE);
+    ck_assert(rc_body_set_bullet(w, p, true));
+    ck_assert(rc_body_is_bullet(w, p));
+    ck_assert_int_eq(rc_body_get_motion(w, p), RC_MOTION_SWEPT_POINT);
+    ck_assert(rc_shape_id_is_null(rc_shape_create_box(w, p, &sd, 1.0f, 1.0f)));
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, p, &sd, 0.5f)));
+    ck_assert_int_eq(rc_body_get_motion(w, p), RC_MOTION_SWEPT_CIRCLE);
+    ck_assert(rc_shape_id_is_null(rc_shape_create_circle(w, p, &sd, 0.5f)));
+    rc_shape_def sensor = sd;
+    sensor.is_sensor = true;
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, p, &sensor, 2.0f, 2.0f)));
+    ck_assert_int_eq(rc_body_get_motion(w, p), RC_MOTION_SWEPT_CIRCLE);
+    ck_assert(rc_body_set_enable_response(w, p, false));
+    ck_assert(!rc_body_response_enabled(w, p));
+    ck_assert_int_eq(rc_body_get_motion(w, p), RC_MOTION_FREE);
+    ck_assert(rc_body_set_enable_response(w, p, true));
+    ck_assert(rc_body_set_bullet(w, p, false));
+    ck_assert(!rc_body_is_bullet(w, p));
+    ck_assert_int_eq(rc_body_get_motion(w, p), RC_MOTION_SWEPT_CIRCLE); /* a grenade */
+    rc_world_clear_error(w);
     ck_assert(rc_body_set_max_bounces(w, b, 0));
     ck_assert_int_eq(rc_body_max_bounces(w, b), 0);
     ck_assert(rc_body_set_max_bounces(w, b, 100));

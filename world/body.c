@@ -11,10 +11,21 @@ rc_body_def rc_body_default_def(void) {
     def.max_bounces = 8;
     def.awake = true;
     def.enable_sleep = true;
+    def.enable_response = true;
+    def.point_mass = 1.0f;
+    def.point_filter = rc_default_filter();
     return def;
 }
 
 static bool finite_non_negative(float v) { return rc_is_finite(v) && v >= 0.0f; }
+
+static int32_t count_shapes(const rc_world *world, const rc_body *b) {
+    int32_t n = 0;
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        ++n;
+    }
+    return n;
+}
 
 rc_transform rc_body_origin_from_center(rc_vec2 center, float angle, rc_vec2 local_center) {
     rc_transform xf;
@@ -57,9 +68,14 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
         rc_fail(world, func, "def.max_bounces %d is negative", (int)def->max_bounces);
         return RC_NULL_BODY_ID;
     }
+    if (!rc_is_finite(def->point_mass) || def->point_mass <= 0.0f) {
+        rc_fail(world, func, "def.point_mass %g must be finite and > 0", (double)def->point_mass);
+        return RC_NULL_BODY_ID;
+    }
     /* the step's scratch grows with the bodies, so the step itself never has to */
     if (!rc_array_reserve(world, world->bodies, world->bodies.count + 1) ||
-        !rc_array_reserve(world, world->undo, world->bodies.count + 1)) {
+        !rc_array_reserve(world, world->undo, world->bodies.count + 1) ||
+        !rc_array_reserve(world, world->islands, world->bodies.count + 1)) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_BODY_ID;
     }
@@ -98,6 +114,12 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     b->awake = def->type != RC_STATIC && def->awake;
     b->enable_sleep = def->enable_sleep;
     b->fixed_rotation = def->fixed_rotation;
+    b->enable_response = def->enable_response;
+    b->point_mass = def->point_mass;
+    b->point_filter = def->point_filter;
+    b->swept_shape = -1;
+    b->last_hit_shape = -1;
+    b->solver_slot = -1;
     b->user_data = def->user_data;
     rc_body_update_mass(world, b);
     world->body_live++;
@@ -128,9 +150,42 @@ bool rc_body_is_valid(const rc_world *world, rc_body_id id) {
     return b->in_use && b->generation == id.generation;
 }
 
-/* Mass, centre and inertia from the shapes; a dynamic body without mass gets mass 1 so that it
- * still responds to impulses (a point bullet, for one). */
+/* What the step does with the body: a bullet with no solid shape is a swept point; a bullet
+ * or a grenade whose one solid shape is a circle is a swept circle; anything else moves by its
+ * velocity. Kept in the body's shapes too (their type and flags, for the sweeps' filters). */
+static void update_motion(rc_world *world, rc_body *b) {
+    int32_t solid = 0, circle = -1;
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        const rc_shape *shape = &world->shapes.data[s];
+        if (!shape->sensor) {
+            solid++;
+            if (shape->kind == RC_SHAPE_CIRCLE) {
+                circle = s;
+            }
+        }
+    }
+    rc_body_motion motion = RC_MOTION_FREE;
+    if (b->type == RC_DYNAMIC && b->enable_response) {
+        if (solid == 0 && b->bullet) {
+            motion = RC_MOTION_SWEPT_POINT;
+        } else if (solid == 1 && circle >= 0) {
+            motion = RC_MOTION_SWEPT_CIRCLE;
+        }
+    }
+    b->motion = (uint8_t)motion;
+    b->swept_shape = motion == RC_MOTION_SWEPT_CIRCLE ? circle : -1;
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        rc_shape *shape = &world->shapes.data[s];
+        shape->body_type = b->type;
+        shape->body_bullet = b->bullet;
+        shape->swept = s == b->swept_shape;
+    }
+}
+
+/* Mass, centre and inertia from the shapes; a dynamic body without mass gets its point mass so
+ * that it still responds to impulses (a point bullet, for one). Then its motion. */
 void rc_body_update_mass(rc_world *world, rc_body *b) {
+    update_motion(world, b);
     b->mass = 0.0f;
     b->inv_mass = 0.0f;
     b->inertia = 0.0f;
@@ -163,8 +218,8 @@ void rc_body_update_mass(rc_world *world, rc_body *b) {
             b->inv_inertia = 1.0f / inertia;
         }
     } else {
-        b->mass = 1.0f;
-        b->inv_mass = 1.0f;
+        b->mass = b->point_mass;
+        b->inv_mass = 1.0f / b->point_mass;
     }
     b->center = rc_transform_point(b->xf, b->local_center);
 }
@@ -175,7 +230,7 @@ void rc_body_place_shapes(rc_world *world, rc_body *b) {
         rc_shape_place(world, shape, b->xf);
         /* a proxy keeps its cells when the box stays in them; moving never fails after a
            reserve, and a teleport reserves before it calls this */
-        rc_grid_move(world->grid, shape->proxy, shape->aabb);
+        rc_grid_move(world->grid, shape->proxy, rc_shape_proxy_box(world, shape));
     }
 }
 
@@ -191,6 +246,7 @@ void rc_body_place_shapes(rc_world *world, rc_body *b) {
     }
 
 static const rc_vec2 zero_vec = {0.0f, 0.0f};
+static const rc_filter zero_filter = {0u, 0u, 0};
 static const rc_transform identity_xf = {{0.0f, 0.0f}, {1.0f, 0.0f}};
 
 BODY_GETTER(rc_body_type, rc_body_get_type, RC_STATIC, (rc_body_type)b->type)
@@ -208,6 +264,9 @@ BODY_GETTER(float, rc_body_angular_damping, 0.0f, b->angular_damping)
 BODY_GETTER(bool, rc_body_is_bullet, false, b->bullet)
 BODY_GETTER(int32_t, rc_body_max_bounces, 0, b->max_bounces)
 BODY_GETTER(bool, rc_body_is_awake, false, b->awake)
+BODY_GETTER(bool, rc_body_response_enabled, false, b->enable_response)
+BODY_GETTER(rc_filter, rc_body_point_filter, zero_filter, b->point_filter)
+BODY_GETTER(rc_body_motion, rc_body_get_motion, RC_MOTION_FREE, (rc_body_motion)b->motion)
 BODY_GETTER(void *, rc_body_user_data, NULL, b->user_data)
 
 int32_t rc_body_shapes(const rc_world *world, rc_body_id id, rc_shape_id *ids, int32_t capacity) {
@@ -248,7 +307,8 @@ bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, flo
             return rc_fail(world, __func__, "a shape placed at (%g, %g) would reach beyond float range",
                            (double)position.x, (double)position.y);
         }
-        additions += rc_grid_move_additions(world->grid, world->shapes.data[s].proxy, box);
+        /* a swept circle's proxy is grown by the margin: at most the four cells of a proxy */
+        additions += world->shapes.data[s].swept ? 4 : rc_grid_move_additions(world->grid, world->shapes.data[s].proxy, box);
     }
     if (!rc_grid_reserve(world->grid, additions)) {
         return rc_fail(world, __func__, "out of memory");
@@ -309,6 +369,9 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     if (type == b->type) {
         return true;
     }
+    if (!rc_body_reserve_proxies(world, b, 0)) {
+        return rc_fail(world, __func__, "out of memory");
+    }
     b->type = (uint8_t)type;
     if (type == RC_STATIC) {
         b->linear_velocity = rc_v2(0.0f, 0.0f);
@@ -322,9 +385,9 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     }
     rc_body_update_mass(world, b);
     /* the pairs a body takes part in depend on its type: let the broadphase report them again
-       and have the contacts it has looked at again */
+       (proxy boxes change for swept circles) and have the contacts it has looked at again */
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        rc_grid_move(world->grid, world->shapes.data[s].proxy, world->shapes.data[s].aabb);
+        rc_grid_move(world->grid, world->shapes.data[s].proxy, rc_shape_proxy_box(world, &world->shapes.data[s]));
         rc_grid_set_static(world->grid, world->shapes.data[s].proxy, type == RC_STATIC);
     }
     rc_body_flag_contacts(world, b);
@@ -368,6 +431,33 @@ bool rc_body_set_angular_damping(rc_world *world, rc_body_id id, float damping) 
     return true;
 }
 
+/* A bullet is a point or one circle: more solid shapes, or a solid polygon, cannot be swept. */
+bool rc_body_can_be_bullet(const rc_world *world, const rc_body *b, bool adding_solid, bool adding_circle) {
+    int32_t solid = adding_solid ? 1 : 0;
+    bool polygon = adding_solid && !adding_circle;
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        const rc_shape *shape = &world->shapes.data[s];
+        if (!shape->sensor) {
+            solid++;
+            polygon = polygon || shape->kind != RC_SHAPE_CIRCLE;
+        }
+    }
+    return solid <= 1 && !polygon;
+}
+
+bool rc_body_reserve_proxies(rc_world *world, const rc_body *b, int32_t extra_shapes) {
+    return rc_grid_reserve(world->grid, 4 * (count_shapes(world, b) + extra_shapes));
+}
+
+void rc_body_refresh_proxies(rc_world *world, rc_body *b) {
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        /* after rc_body_reserve_proxies this cannot fail; without it (a shape destroyed) a
+           proxy that cannot grow keeps its box until the body next moves */
+        rc_grid_move(world->grid, world->shapes.data[s].proxy, rc_shape_proxy_box(world, &world->shapes.data[s]));
+    }
+    rc_body_flag_contacts(world, b);
+}
+
 bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
     rc_body *b = rc_get_body(world, id, __func__);
     if (b == NULL) {
@@ -376,7 +466,40 @@ bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
     if (bullet && b->type != RC_DYNAMIC) {
         return rc_fail(world, __func__, "only a dynamic body can be a bullet");
     }
+    if (bullet && !rc_body_can_be_bullet(world, b, false, false)) {
+        return rc_fail(world, __func__, "a bullet carries no solid shape (a point) or one solid circle");
+    }
+    if (!rc_body_reserve_proxies(world, b, 0)) {
+        return rc_fail(world, __func__, "out of memory");
+    }
     b->bullet = bullet;
+    rc_body_update_mass(world, b);
+    rc_body_refresh_proxies(world, b);
+    rc_body_wake(b);
+    return true;
+}
+
+bool rc_body_set_enable_response(rc_world *world, rc_body_id id, bool enable) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (!rc_body_reserve_proxies(world, b, 0)) {
+        return rc_fail(world, __func__, "out of memory");
+    }
+    b->enable_response = enable;
+    rc_body_update_mass(world, b);
+    rc_body_refresh_proxies(world, b);
+    rc_body_wake(b);
+    return true;
+}
+
+bool rc_body_set_point_filter(rc_world *world, rc_body_id id, rc_filter filter) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    b->point_filter = filter;
     return true;
 }
 

@@ -140,6 +140,64 @@ bool rc_contacts_reserve_events(rc_world *world) {
 /* A body whose state can change this step: awake and able to move. */
 static bool body_active(const rc_body *b) { return b->type != RC_STATIC && b->awake; }
 
+/* Wake a sleeping body and everything that touches it, and what touches that: a pile wakes as
+ * one, as it fell asleep. */
+static void wake_island(rc_world *world, int32_t start) {
+    rc_island_node *nodes = world->islands.data;
+    rc_body *first = &world->bodies.data[start];
+    if (first->awake || first->type != RC_DYNAMIC) {
+        rc_body_wake(first);
+        return;
+    }
+    rc_body_wake(first);
+    int32_t top = start;
+    nodes[start].next = -1;
+    while (top >= 0) {
+        int32_t index = top;
+        top = nodes[index].next;
+        const rc_body *b = &world->bodies.data[index];
+        for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+            for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
+                const rc_contact *c = &world->contacts.data[ci];
+                int32_t k = c->shape[0] == s ? 0 : 1;
+                int32_t other = world->shapes.data[c->shape[1 - k]].body;
+                rc_body *ob = &world->bodies.data[other];
+                if (c->touching && !c->sensor && ob->type == RC_DYNAMIC && !ob->awake) {
+                    rc_body_wake(ob);
+                    nodes[other].next = top;
+                    top = other;
+                }
+                ci = c->edge[k].next;
+            }
+        }
+    }
+}
+
+/* Does a swept circle rest near the other shape (within the margin)? Fills a manifold that
+ * reports the two as touching with depth 0 when they are apart by less than the margin. */
+static bool touching_near(const rc_world *world, const rc_shape *a, const rc_shape *b, rc_manifold *m) {
+    const rc_shape *circle = a->swept ? a : b;
+    const rc_shape *other = a->swept ? b : a;
+    rc_shape_view v = rc_shape_view_of(world, other);
+    rc_distance_result d = rc_view_distance(&v, circle->circle.center);
+    float gap = d.distance - circle->circle.radius;
+    if (gap > rc_world_margin(world, circle->circle.center)) {
+        return false;
+    }
+    if (gap <= 0.0f) {
+        rc_shape_view va = rc_shape_view_of(world, a), vb = rc_shape_view_of(world, b);
+        if (rc_view_collide(&va, &vb, m)) {
+            return true;
+        }
+    }
+    /* apart by less than the margin: the point midway, the normal from a to b */
+    memset(m, 0, sizeof *m);
+    m->normal = circle == a ? rc_neg(d.normal) : d.normal;
+    m->points[0] = rc_mul_add(d.point, 0.5f * rc_maxf(gap, 0.0f), d.normal);
+    m->point_count = 1;
+    return true;
+}
+
 void rc_contacts_update(rc_world *world) {
     for (int32_t i = 0; i < world->contacts.count; ++i) {
         rc_contact *c = &world->contacts.data[i];
@@ -155,15 +213,30 @@ void rc_contacts_update(rc_world *world) {
             continue; /* nothing moved: nothing changed */
         }
         c->flagged = false;
-        if (!rc_aabb_overlaps(a->aabb, b->aabb) || (recheck && !rc_shapes_should_pair(world, a, b))) {
+        bool near = (a->swept || b->swept) && !c->sensor;
+        if (!rc_aabb_overlaps(near ? rc_shape_proxy_box(world, a) : a->aabb, near ? rc_shape_proxy_box(world, b) : b->aabb) ||
+            (recheck && !rc_shapes_should_pair(world, a, b))) {
             rc_contact_destroy(world, i, true);
             continue;
         }
         rc_manifold m;
-        rc_shape_view va = rc_shape_view_of(world, a), vb = rc_shape_view_of(world, b);
-        bool touching = rc_view_collide(&va, &vb, &m);
+        bool touching;
+        if (near) {
+            touching = touching_near(world, a, b, &m);
+        } else {
+            rc_shape_view va = rc_shape_view_of(world, a), vb = rc_shape_view_of(world, b);
+            touching = rc_view_collide(&va, &vb, &m);
+        }
         if (touching) {
             c->manifold = m;
+            /* something awake touching a sleeping body wakes it and what rests on it */
+            if (ba->awake != bb->awake && ba->type == RC_DYNAMIC && bb->type == RC_DYNAMIC && !c->sensor) {
+                wake_island(world, ba->awake ? b->body : a->body);
+            }
+        } else {
+            c->normal_impulse = 0.0f;
+            c->tangent_impulse = 0.0f;
+            c->rolling_impulse = 0.0f;
         }
         if (touching == c->touching) {
             continue;

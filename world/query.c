@@ -177,6 +177,7 @@ typedef struct overlap_context {
     const rc_world *world;
     overlap_kind kind;
     rc_vec2 point; /* point, or circle centre */
+    rc_aabb box;   /* box queries */
     float radius;
     rc_query_filter filter;
     rc_overlap_fn *fn;
@@ -190,6 +191,9 @@ static bool overlap_fn(int32_t proxy, int32_t user, void *context) {
     const rc_shape *s = &c->world->shapes.data[user];
     if (!visible(s, c->filter)) {
         return true;
+    }
+    if (c->kind == OVERLAP_BOX && !rc_aabb_overlaps(s->aabb, c->box)) {
+        return true; /* a swept circle's proxy is a little larger than its box */
     }
     if (c->kind != OVERLAP_BOX) {
         rc_shape_view v = rc_shape_view_of(c->world, s);
@@ -226,6 +230,7 @@ int32_t rc_world_overlap_aabb(const rc_world *world, rc_aabb box, rc_query_filte
         return rc_fail(world, __func__, "the box is not finite or has lower > upper"), -1;
     }
     overlap_context c = overlap_start(world, OVERLAP_BOX, filter, fn, context);
+    c.box = box;
     rc_grid_query_aabb(world->grid, box, overlap_fn, &c);
     return c.count;
 }

@@ -14,6 +14,7 @@ rc_shape_def rc_shape_default_def(void) {
     memset(&def, 0, sizeof def);
     def.scale = rc_v2(1.0f, 1.0f);
     def.friction = 0.6f;
+    def.rolling_resistance = 0.2f;
     def.density = 1.0f;
     def.enable_contact_events = true;
     def.enable_sensor_events = true;
@@ -132,6 +133,15 @@ void rc_shape_place(rc_world *world, rc_shape *s, rc_transform body) {
     }
 }
 
+rc_aabb rc_shape_proxy_box(const rc_world *world, const rc_shape *s) {
+    if (!s->swept) {
+        return s->aabb;
+    }
+    float m = rc_world_margin(world, s->circle.center);
+    rc_aabb box = {{s->aabb.lower.x - m, s->aabb.lower.y - m}, {s->aabb.upper.x + m, s->aabb.upper.y + m}};
+    return box;
+}
+
 rc_aabb rc_shape_box_at(const rc_world *world, const rc_shape *s, rc_transform body) {
     rc_aabb box;
     if (s->kind == RC_SHAPE_POLYGON) {
@@ -183,6 +193,16 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
         rc_fail(world, func, "the shape placed on its body reaches beyond float range");
         return RC_NULL_SHAPE_ID;
     }
+    if (body->bullet && !def->is_sensor && !rc_body_can_be_bullet(world, body, true, local == NULL)) {
+        rc_fail(world, func, "a bullet carries no solid shape (a point) or one solid circle");
+        return RC_NULL_SHAPE_ID;
+    }
+    /* the new shape can change what the body is (a grenade, a bullet), and so every proxy box
+       of the body: room for all of them to move */
+    if (!rc_body_reserve_proxies(world, body, 1)) {
+        rc_fail(world, func, "out of memory");
+        return RC_NULL_SHAPE_ID;
+    }
     if (!rc_array_reserve_aligned(world, world->shapes, world->shapes.count + 1, 64) ||
         !rc_array_reserve(world, world->deferred, world->shapes.count + 1) ||
         (local != NULL && !poly_reserve(world, local->count))) {
@@ -231,6 +251,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     body->first_shape = index;
     world->shape_live++;
     rc_body_update_mass(world, body);
+    rc_body_refresh_proxies(world, body);
     rc_body_wake(body);
     return rc_shape_id_of(world, index);
 }
@@ -326,6 +347,7 @@ void rc_shape_destroy(rc_world *world, rc_shape_id id) {
     world->shape_free = index;
     world->shape_live--;
     rc_body_update_mass(world, body);
+    rc_body_refresh_proxies(world, body);
     rc_body_wake(body);
 }
 
@@ -420,11 +442,12 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     if (!rc_aabb_is_valid(box)) {
         return rc_fail(world, __func__, "the shape placed on its body reaches beyond float range");
     }
-    if (!rc_grid_move(world->grid, s->proxy, box)) {
+    if (!rc_grid_reserve(world->grid, 4)) {
         return rc_fail(world, __func__, "out of memory");
     }
     s->base = base;
     rc_shape_place(world, s, body->xf);
+    rc_grid_move(world->grid, s->proxy, rc_shape_proxy_box(world, s));
     rc_shape_flag_contacts(world, (int32_t)id.index - 1);
     rc_body_update_mass(world, body);
     rc_body_wake(body);
@@ -466,7 +489,7 @@ bool rc_shape_set_filter(rc_world *world, rc_shape_id id, rc_filter filter) {
     s->filter = filter;
     /* pairs that the old filter refused may now form, and contacts the new one refuses end at
        the next step: have the broadphase report this shape's pairs again */
-    rc_grid_move(world->grid, s->proxy, s->aabb);
+    rc_grid_move(world->grid, s->proxy, rc_shape_proxy_box(world, s));
     rc_shape_flag_contacts(world, (int32_t)id.index - 1);
     rc_body_wake(&world->bodies.data[s->body]);
     return true;

@@ -1,6 +1,8 @@
 /* The world itself: creation, destruction, errors, ids, counters. */
 #include "world/world_internal.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +17,7 @@ rc_world_def rc_world_default_def(void) {
     def.sleep_angular_speed = 0.05f;
     def.restitution_threshold = 1.0f;
     def.contact_skin = 1.0e-4f;
+    def.contact_iterations = 8;
     return def;
 }
 
@@ -24,7 +27,8 @@ rc_world *rc_world_create(const rc_world_def *def) {
     if (def == NULL || !rc_vec2_is_finite(def->gravity) || !non_negative(def->cell_size) ||
         !non_negative(def->sleep_time) || !non_negative(def->sleep_linear_speed) ||
         !non_negative(def->sleep_angular_speed) || !non_negative(def->restitution_threshold) ||
-        !non_negative(def->contact_skin) || def->body_capacity < 0 || def->shape_capacity < 0) {
+        !non_negative(def->contact_skin) || def->body_capacity < 0 || def->shape_capacity < 0 ||
+        def->contact_iterations < 1 || def->contact_iterations > 1000) {
         return NULL;
     }
     rc_allocator allocator = rc_mem_resolve(def->allocator);
@@ -50,6 +54,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
     bool ok = world->grid != NULL;
     ok = ok && rc_array_reserve(world, world->bodies, def->body_capacity);
     ok = ok && rc_array_reserve(world, world->undo, def->body_capacity);
+    ok = ok && rc_array_reserve(world, world->islands, def->body_capacity);
     ok = ok && rc_array_reserve(world, world->deferred, def->shape_capacity);
     ok = ok && rc_array_reserve_aligned(world, world->shapes, def->shape_capacity, 64);
     /* room for that many polygons of eight vertices: address space only, until used */
@@ -75,7 +80,14 @@ void rc_world_destroy(rc_world *world) {
     rc_array_free(world, world->contact_end);
     rc_array_free(world, world->sensor_begin);
     rc_array_free(world, world->sensor_end);
+    rc_array_free(world, world->impacts);
     rc_array_free(world, world->undo);
+    rc_array_free(world, world->islands);
+    rc_array_free(world, world->solver_bodies);
+    rc_array_free(world, world->solver_owner);
+    rc_array_free(world, world->constraints);
+    rc_array_free(world, world->support_shapes);
+    rc_array_free(world, world->support_counts);
     rc_array_free(world, world->deferred);
     rc_array_free(world, world->new_contacts);
     rc_allocator allocator = world->allocator;
@@ -200,10 +212,27 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
               sizeof(rc_contact_end_event) * (size_t)world->contact_end.capacity +
               sizeof(rc_sensor_event) * (size_t)(world->sensor_begin.capacity + world->sensor_end.capacity) +
               sizeof(rc_body_undo) * (size_t)world->undo.capacity + sizeof(int32_t) * (size_t)world->deferred.capacity +
-              sizeof(int32_t) * (size_t)world->new_contacts.capacity;
+              sizeof(int32_t) * (size_t)world->new_contacts.capacity +
+              sizeof(rc_impact_event) * (size_t)world->impacts.capacity +
+              sizeof(rc_island_node) * (size_t)world->islands.capacity +
+              (sizeof(rc_solver_body) + sizeof(int32_t) * (RC_MAX_SUPPORTS + 2)) * (size_t)world->solver_bodies.capacity +
+              sizeof(rc_constraint) * (size_t)world->constraints.capacity;
     c.steps = world->steps;
     return c;
 }
+
+/* ---- tolerances ------------------------------------------------------------------------------- */
+
+/* The skin is contact_skin, or eight float spacings at p's coordinates where those are coarser
+ * (from about 100 units out at the default skin), so that a body stopped short of a surface is
+ * short of it after rounding too. */
+float rc_world_skin(const rc_world *world, rc_vec2 p) {
+    float scale = rc_maxf(fabsf(p.x), fabsf(p.y));
+    return rc_maxf(world->def.contact_skin, 8.0f * FLT_EPSILON * scale);
+}
+
+/* A swept circle within four skins of a surface rests on it: the solver holds it one skin off. */
+float rc_world_margin(const rc_world *world, rc_vec2 p) { return 4.0f * rc_world_skin(world, p); }
 
 /* ---- event buffers ---------------------------------------------------------------------------- */
 

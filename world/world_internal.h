@@ -48,8 +48,15 @@ typedef struct rc_body {
     int32_t first_shape; /* shape index, -1 when none; the free list's link while the slot is free */
     uint32_t generation;
     uint8_t type;        /* rc_body_type */
-    bool in_use, bullet, awake, enable_sleep, fixed_rotation;
+    uint8_t motion;      /* rc_body_motion, from the type, the flags and the shapes */
+    bool in_use, bullet, awake, enable_sleep, fixed_rotation, enable_response;
     bool moved;          /* moved in the current step */
+    float point_mass;
+    rc_filter point_filter;
+    int32_t swept_shape;    /* RC_MOTION_SWEPT_CIRCLE: the circle; else -1 */
+    int32_t last_hit_shape; /* the shape of its latest impact (-1: none) and the step it was in */
+    int32_t last_hit_step;
+    int32_t solver_slot;    /* step scratch: its place among the solver's bodies, -1 when none */
     void *user_data;
 } rc_body;
 
@@ -63,15 +70,20 @@ typedef struct rc_shape {
     uint8_t count; /* polygon vertices */
     uint8_t type;  /* rc_shape_type */
     bool in_use, sensor, contact_events, sensor_events, one_sided;
+    uint8_t body_type; /* its body's type and bullet flag, copied here for the sweeps' filters */
+    bool body_bullet;
+    bool swept;        /* the solid circle of a swept body: its proxy box is grown by the margin */
     rc_filter filter;
     int32_t body;
     uint32_t generation;
-    uint32_t poly;    /* polygons: first entry of their block in world->poly_pool */
+    union {
+        uint32_t poly;      /* polygons: first entry of their block in world->poly_pool */
+        float local_radius; /* circles */
+    };
     rc_circle circle; /* circles: placed */
     rc_aabb aabb;     /* placed, tight */
     /* second line */
     rc_base base;
-    float local_radius; /* circles */
     float restitution, friction, rolling_resistance, density;
     int32_t proxy;
     int32_t first_contact; /* head of this shape's contact list (-1: none); the free list's
@@ -97,7 +109,71 @@ typedef struct rc_contact {
     int32_t next_free;
     bool in_use, touching, sensor;
     bool flagged; /* look at it in the next step even if its bodies are still */
+    /* the contact solver's impulses of the last step (normal, tangent, rolling): its next
+       solve starts from them */
+    float normal_impulse, tangent_impulse, rolling_impulse;
 } rc_contact;
+
+/* ---- swept bodies and resting contacts (projectile.c, solver.c) ----------------------------- */
+
+/* A body the contact solver moves: its velocities and the position-correcting velocities it
+ * is given on top (dropped after the step). */
+typedef struct rc_solver_body {
+    rc_vec2 v;
+    float w;
+    rc_vec2 bias_v;
+    float bias_w;
+    float inv_mass, inv_inertia;
+} rc_solver_body;
+
+/* A resting contact of a swept circle a with a surface or another swept circle b. */
+typedef struct rc_constraint {
+    int32_t a, b;      /* solver bodies; b = -1: a static or kinematic body, moving at vb, wb */
+    int32_t contact;   /* the world's contact, -1 in a prediction */
+    int32_t shape;     /* b's shape */
+    int32_t b_body;    /* b's body index */
+    rc_vec2 normal;    /* unit, from b towards a */
+    rc_vec2 point;     /* on a's surface */
+    rc_vec2 ra, rb;    /* the point from each centre of mass */
+    rc_vec2 vb;
+    float wb;
+    float normal_mass, tangent_mass, rolling_mass;
+    float friction, rolling, restitution;
+    float vn_target;   /* the normal velocity the solver keeps at or above */
+    float bias_target; /* the push-out velocity while they overlap beyond the skin */
+    float approach;    /* a bounce: its approach speed (> 0), for an impact event; else 0 */
+    float normal_impulse, tangent_impulse, rolling_impulse, bias_impulse;
+} rc_constraint;
+
+/* At most this many surfaces hold one swept circle (the nearest by shape index). */
+#define RC_MAX_SUPPORTS 8
+
+/* A body being swept: what the sweep reads and changes, apart from the world. */
+typedef struct rc_sweeper {
+    rc_vec2 center, velocity;
+    float angle, angular_velocity;
+    rc_vec2 bias; /* the solver's push-out velocity, dropped at the first hit */
+    float radius; /* 0: a point */
+    float inv_mass, inv_inertia;
+    float restitution, friction, rolling_resistance; /* its own; a point takes the surface's */
+    rc_filter filter;
+    int32_t self_body; /* never struck; -1: none */
+    int32_t max_bounces;
+    bool sees_dynamic; /* bullets: struck dynamic bodies that are not bullets */
+    int32_t rest_shape; /* the shape it last struck in its previous step (-1: none) */
+    const int32_t *supports; /* shapes holding it at the step's start (resting, not struck) */
+    int32_t support_count;
+} rc_sweeper;
+
+/* What a sweep tells its caller. */
+typedef struct rc_sweep_sink {
+    /* a bounce or a stop: approach > 0 */
+    void (*impact)(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach);
+    /* the opposite impulse on a struck dynamic body (at a world point; angular part included) */
+    void (*push)(void *context, int32_t body, rc_vec2 impulse, rc_vec2 point, float angular_impulse);
+    void *context;
+    int32_t last_shape; /* out: the shape of the last impact, -1 when none */
+} rc_sweep_sink;
 
 /* What the step may have to put back if it runs out of memory half way: only what changes
  * before that point (velocities, then positions). The rotation is rc_rot_from_angle(angle)
@@ -106,7 +182,17 @@ typedef struct rc_body_undo {
     int32_t body;
     rc_vec2 position, center, linear_velocity;
     float angle, angular_velocity;
+    float sleep_time;
+    bool awake;
+    int32_t last_hit_shape, last_hit_step;
 } rc_body_undo;
+
+/* Per-body step scratch for islands of touching bodies and for waking them. */
+typedef struct rc_island_node {
+    int32_t parent;
+    float rest_time; /* an island root: the least sleep time of its bodies */
+    int32_t next;    /* a stack of bodies to wake */
+} rc_island_node;
 
 struct rc_world {
     rc_allocator allocator;
@@ -130,8 +216,18 @@ struct rc_world {
     /* how many of each list the last step published; older entries are dropped next step */
     int32_t published[4];
 
+    RC_ARRAY(rc_impact_event) impacts;
+    int32_t published_impacts;
+
     /* step scratch, sized with the body array so the step never grows it */
-    RC_ARRAY(rc_body_undo) undo; /* the awake movable bodies, in index order */
+    RC_ARRAY(rc_body_undo) undo; /* the awake movable bodies, in index order; then bodies woken by the sweeps */
+    RC_ARRAY(rc_island_node) islands;
+    RC_ARRAY(rc_solver_body) solver_bodies;
+    RC_ARRAY(int32_t) solver_owner; /* the body of each solver body */
+    RC_ARRAY(rc_constraint) constraints;
+    RC_ARRAY(int32_t) support_shapes; /* per solver body: RC_MAX_SUPPORTS shapes holding it */
+    RC_ARRAY(int32_t) support_counts;
+    bool step_failed;
     RC_ARRAY(int32_t) deferred;  /* shapes whose grid move adds cells: moved after a reserve */
     RC_ARRAY(int32_t) new_contacts;
     bool pair_failed;
@@ -168,8 +264,21 @@ rc_aabb rc_shape_box_at(const rc_world *world, const rc_shape *shape, rc_transfo
 rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *shape);
 
 /* Body internals. */
-void rc_body_update_mass(rc_world *world, rc_body *body);
+void rc_body_update_mass(rc_world *world, rc_body *body); /* also the motion (what the step does with it) */
+/* The box a shape's proxy has: its own, grown by the contact margin for a swept circle so that
+ * the broadphase reports surfaces it rests near. */
+rc_aabb rc_shape_proxy_box(const rc_world *world, const rc_shape *shape);
+/* The gap a swept body keeps from surfaces near p, and the distance within which it is held
+ * by them (both grow where floats are coarse). */
+float rc_world_skin(const rc_world *world, rc_vec2 p);
+float rc_world_margin(const rc_world *world, rc_vec2 p);
 void rc_body_place_shapes(rc_world *world, rc_body *body); /* geometry and grid, after a teleport */
+/* Room to move every proxy of the body (and extra shapes') to any box: four cells each. */
+bool rc_body_reserve_proxies(rc_world *world, const rc_body *body, int32_t extra_shapes);
+/* Move the body's proxies to their proxy boxes after its motion changed; flags its contacts. */
+void rc_body_refresh_proxies(rc_world *world, rc_body *body);
+/* Could the body be a bullet with one more shape (solid or not, circle or not) on it? */
+bool rc_body_can_be_bullet(const rc_world *world, const rc_body *body, bool adding_solid, bool adding_circle);
 void rc_body_wake(rc_body *body);
 rc_transform rc_body_origin_from_center(rc_vec2 center, float angle, rc_vec2 local_center);
 
@@ -188,6 +297,21 @@ void rc_shape_flag_contacts(rc_world *world, int32_t shape);
 void rc_body_flag_contacts(rc_world *world, const rc_body *body);
 bool rc_contacts_reserve_events(rc_world *world);
 void rc_contacts_update(rc_world *world);
+
+/* Swept bodies (projectile.c). Gravity and damping as the step applies them. */
+void rc_integrate_velocity(rc_vec2 *v, float *w, rc_vec2 gravity, float gravity_scale, float linear_damping,
+                           float angular_damping, float dt);
+void rc_sweep(const rc_world *world, rc_sweeper *sweeper, float dt, rc_sweep_sink *sink);
+/* Is a shape something the sweeper strikes? */
+bool rc_sweep_sees(const rc_world *world, const rc_sweeper *sweeper, const rc_shape *shape);
+
+/* The contact solver (solver.c). */
+/* A constraint between solver body a (a circle of radius ra, centre of mass ca, the centre of
+ * the circle) and shape `shape` of body b_body; materials from both shapes. */
+void rc_constraint_init(const rc_world *world, rc_constraint *c, const rc_solver_body *bodies, int32_t a,
+                        rc_vec2 ca, float ra, const rc_shape *shape_a_material, int32_t b, int32_t shape, float dt);
+void rc_constraints_solve(const rc_world *world, rc_constraint *constraints, int32_t count, rc_solver_body *bodies,
+                          float dt);
 
 /* Events between steps. */
 void rc_events_begin_step(rc_world *world);

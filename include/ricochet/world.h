@@ -47,7 +47,9 @@ typedef struct rc_world_def {
     float sleep_linear_speed;     /* units/s; default 0.05 */
     float sleep_angular_speed;    /* rad/s; default 0.05 */
     float restitution_threshold;  /* approach speeds below this do not bounce; units/s; default 1 */
-    float contact_skin;           /* gap kept between a swept body and the surface it stops at; default 1e-4 */
+    float contact_skin;           /* gap kept between a swept body and the surface it stops at; default 1e-4
+                                     (grown where float spacing at the body's coordinates is coarser) */
+    int32_t contact_iterations;   /* passes of the contact solver over resting contacts; default 8 */
     int32_t body_capacity;        /* expected bodies, to size storage up front; optional */
     int32_t shape_capacity;       /* expected shapes; optional */
 } rc_world_def;
@@ -66,10 +68,35 @@ RC_API void rc_world_destroy(rc_world *world);
 RC_API const char *rc_world_last_error(const rc_world *world);
 RC_API void rc_world_clear_error(rc_world *world);
 
-/* Advance the world by dt seconds: integrate velocities (gravity, damping), sweep bullets and
- * dynamic circles, move the other bodies, update the broadphase for the bodies that moved,
- * find overlapping pairs and run the narrow phase, put bodies to sleep, and buffer this step's
- * events. False when dt is not finite and positive (or memory runs out): then nothing moved. */
+/* Advance the world by dt seconds:
+ *   1. integrate velocities of awake dynamic bodies (gravity times gravity scale, damping);
+ *   2. solve resting contacts of swept circles (see "Collision response" below);
+ *   3. move kinematic bodies and dynamic bodies that are not swept by their velocities;
+ *   4. sweep grenades against static and kinematic shapes, then bullets against every body
+ *      that is not a bullet, bouncing them and buffering impact events;
+ *   5. update the broadphase, find new pairs, run the narrow phase (contact and sensor events);
+ *   6. put islands of bodies at rest to sleep.
+ * False when dt is not finite and positive (or memory runs out): then nothing changed.
+ *
+ * Collision response. ricochet is a collision world, not a rigid-body solver; it resolves
+ * what games throw and shoot:
+ *   - a bullet (a dynamic body with bullet = true that carries no solid shape, a point, or one
+ *     solid circle) is swept along its motion against every body that is not a bullet;
+ *   - a grenade (a dynamic body, not a bullet, whose only solid shape is one circle) is swept
+ *     against static and kinematic bodies;
+ *   - swept circles resting on surfaces or on each other are held apart by a small contact
+ *     solver (friction, the circle's spin from its disk inertia, rolling resistance), so that
+ *     they roll, come to rest and fall asleep.
+ * At a hit the body stops at the contact (contact_skin short of it), its velocity relative to
+ * the surface is reflected: the normal part becomes -e times itself (e = 0 when the approach
+ * is slower than restitution_threshold) and the tangent part loses at most mu times the normal
+ * impulse, never reversing; then the body goes on for the rest of the step. e is the larger of
+ * the two restitutions, mu the square root of the product of the frictions; a point takes the
+ * surface's values. A struck dynamic body takes the opposite impulse. After max_bounces
+ * bounces in one step the body stops at its next contact for the rest of the step (with
+ * max_bounces = 0 it stops dead at its first hit: a bullet that embeds itself). A swept body
+ * never ends a step beyond a surface it crossed. Other dynamic bodies move by their
+ * velocities and impulses only: their contacts are found and reported, not resolved. */
 RC_API bool rc_world_step(rc_world *world, float dt);
 
 RC_API bool rc_world_set_gravity(rc_world *world, rc_vec2 gravity);
@@ -89,6 +116,17 @@ RC_API rc_world_counters rc_world_get_counters(const rc_world *world);
 
 /* ---- bodies --------------------------------------------------------------------------------- */
 
+/* Which shapes may touch: A and B collide when (A.category & B.mask) and (B.category &
+ * A.mask) are both non-zero, unless they share a non-zero group: then a positive group always
+ * collides and a negative group never does. Shapes of one body never collide. */
+typedef struct rc_filter {
+    uint32_t category_bits; /* default 1 */
+    uint32_t mask_bits;     /* default all */
+    int32_t group_index;    /* default 0 */
+} rc_filter;
+
+RC_API rc_filter rc_default_filter(void);
+
 typedef enum rc_body_type {
     RC_STATIC,    /* never moves by itself; zero velocity */
     RC_KINEMATIC, /* moves by its velocity only, pushes and is not pushed */
@@ -104,8 +142,13 @@ typedef struct rc_body_def {
     float linear_damping;     /* 1/s, >= 0; velocity is scaled by 1 / (1 + dt * damping) each step */
     float angular_damping;    /* 1/s, >= 0 */
     float gravity_scale;      /* default 1 */
-    bool bullet;              /* swept every step against everything that is not a bullet */
+    bool bullet;              /* swept every step against everything that is not a bullet; a bullet
+                                 carries no solid shape (a point) or one solid circle */
     int32_t max_bounces;      /* bounces per step of a swept body; 0 makes it stop at its first hit; default 8 */
+    bool enable_response;     /* default true; false: a dynamic body that is never swept nor pushed,
+                                 whose contacts are only reported (detection only) */
+    float point_mass;         /* mass of a dynamic body whose shapes give it none (a point bullet); default 1 */
+    rc_filter point_filter;   /* what a point bullet (no solid shape) hits; default rc_default_filter() */
     bool awake;               /* default true */
     bool enable_sleep;        /* default true */
     bool fixed_rotation;      /* no rotation from contacts */
@@ -138,6 +181,11 @@ RC_API float rc_body_linear_damping(const rc_world *world, rc_body_id body);
 RC_API float rc_body_angular_damping(const rc_world *world, rc_body_id body);
 RC_API bool rc_body_is_bullet(const rc_world *world, rc_body_id body);
 RC_API int32_t rc_body_max_bounces(const rc_world *world, rc_body_id body);
+RC_API bool rc_body_response_enabled(const rc_world *world, rc_body_id body);
+RC_API rc_filter rc_body_point_filter(const rc_world *world, rc_body_id body);
+/* How the step moves this body: swept as a point or a circle, or moved by its velocity only. */
+typedef enum rc_body_motion { RC_MOTION_FREE, RC_MOTION_SWEPT_POINT, RC_MOTION_SWEPT_CIRCLE } rc_body_motion;
+RC_API rc_body_motion rc_body_get_motion(const rc_world *world, rc_body_id body);
 RC_API bool rc_body_is_awake(const rc_world *world, rc_body_id body);
 RC_API void *rc_body_user_data(const rc_world *world, rc_body_id body);
 /* Fills ids with up to capacity shape ids of the body; returns how many the body has (-1 on
@@ -155,6 +203,8 @@ RC_API bool rc_body_set_linear_damping(rc_world *world, rc_body_id body, float d
 RC_API bool rc_body_set_angular_damping(rc_world *world, rc_body_id body, float damping);
 RC_API bool rc_body_set_bullet(rc_world *world, rc_body_id body, bool bullet);
 RC_API bool rc_body_set_max_bounces(rc_world *world, rc_body_id body, int32_t max_bounces);
+RC_API bool rc_body_set_enable_response(rc_world *world, rc_body_id body, bool enable);
+RC_API bool rc_body_set_point_filter(rc_world *world, rc_body_id body, rc_filter filter);
 RC_API bool rc_body_set_awake(rc_world *world, rc_body_id body, bool awake);
 RC_API bool rc_body_set_user_data(rc_world *world, rc_body_id body, void *user_data);
 /* An impulse (mass * velocity) at a world point; wakes the body. Dynamic bodies only. */
@@ -162,16 +212,6 @@ RC_API bool rc_body_apply_linear_impulse(rc_world *world, rc_body_id body, rc_ve
 
 /* ---- shapes --------------------------------------------------------------------------------- */
 
-/* Which shapes may touch: A and B collide when (A.category & B.mask) and (B.category &
- * A.mask) are both non-zero, unless they share a non-zero group: then a positive group always
- * collides and a negative group never does. Shapes of one body never collide. */
-typedef struct rc_filter {
-    uint32_t category_bits; /* default 1 */
-    uint32_t mask_bits;     /* default all */
-    int32_t group_index;    /* default 0 */
-} rc_filter;
-
-RC_API rc_filter rc_default_filter(void);
 
 typedef struct rc_shape_def {
     rc_vec2 offset;           /* base transform in the body frame: offset + R(angle) * (scale.x * x, scale.y * y) */
@@ -179,7 +219,8 @@ typedef struct rc_shape_def {
     rc_vec2 scale;            /* default (1, 1); a circle needs |scale.x| == |scale.y| */
     float restitution;        /* bounciness, 0..1 usually; default 0 */
     float friction;           /* default 0.6 */
-    float rolling_resistance; /* slows rolling circles, units of torque / normal force; default 0 */
+    float rolling_resistance; /* slows a rolling circle: the torque against its rolling is at most
+                                 rolling_resistance * radius * the normal force; default 0.2 */
     float density;            /* mass per unit area; default 1 */
     bool is_sensor;           /* detects overlap, never blocks; reported by sensor events */
     bool enable_contact_events;  /* default true */
@@ -290,6 +331,50 @@ RC_API int32_t rc_world_overlap_circle(const rc_world *world, rc_vec2 center, fl
 /* The overlap queries return how many shapes they reported (fn may be NULL to just count),
  * or -1 on bad input. */
 
+/* ---- trajectory preview ------------------------------------------------------------------------ */
+
+/* A body that would be thrown: what rc_world_predict needs to know about it. */
+typedef struct rc_prediction_def {
+    rc_vec2 position;          /* its centre when thrown */
+    rc_vec2 velocity;          /* units/s */
+    float angular_velocity;    /* rad/s */
+    float radius;              /* of its circle; 0: a point */
+    float density;             /* of the circle: its mass matters against dynamic bodies; default 1 */
+    float point_mass;          /* a point's mass; default 1 */
+    float restitution;         /* default 0 */
+    float friction;            /* default 0.6 */
+    float rolling_resistance;  /* default 0.2 */
+    float gravity_scale;       /* default 1 */
+    float linear_damping, angular_damping;
+    bool bullet;               /* also bounces off dynamic bodies where they are now; default false */
+    int32_t max_bounces;       /* per step; default 8 */
+    rc_filter filter;          /* what it hits; default rc_default_filter() */
+    rc_body_id ignore_body;    /* a body it never hits (the thrower); default null */
+    float dt;                  /* the step; default 1/60 */
+    int32_t steps;             /* how many steps to predict; default 60 */
+} rc_prediction_def;
+
+RC_API rc_prediction_def rc_prediction_default_def(void);
+
+/* One bounce of a predicted path. */
+typedef struct rc_predicted_bounce {
+    int32_t step;          /* 0-based index of the step in which it happens */
+    rc_shape_id shape;     /* what it strikes */
+    rc_vec2 point, normal;
+    float approach_speed;
+} rc_predicted_bounce;
+
+/* The path a body thrown as def describes would take, without changing the world: the same
+ * sweep, bounce and resting-contact code as the step, against the shapes as they are now
+ * (kinematic bodies are taken as still; struck dynamic bodies do not move). Writes the
+ * centre after each step into positions (def->steps entries) and the first bounce_capacity
+ * bounces into bounces (NULL when bounce_capacity is 0). Returns how many bounces the path
+ * has, or -1 on bad input (then nothing is written). A body created as def describes (one
+ * circle of that radius at its origin, or a point bullet) follows exactly this path while no
+ * other body moves near it. */
+RC_API int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc_vec2 *positions,
+                                rc_predicted_bounce *bounces, int32_t bounce_capacity);
+
 /* ---- events --------------------------------------------------------------------------------- */
 
 /* Two shapes began to touch this step. Shapes of a pair are ordered by shape id. */
@@ -328,6 +413,21 @@ typedef struct rc_sensor_events {
  * world. Shape destruction between steps adds end events to the next step's lists. */
 RC_API rc_contact_events rc_world_contact_events(const rc_world *world);
 RC_API rc_sensor_events rc_world_sensor_events(const rc_world *world);
+
+/* A swept body struck a shape: one event per bounce, and one when it stops at a contact (its
+ * bounce limit, max_bounces = 0, or starting a step inside a shape). A body slower than
+ * restitution_threshold against a shape it already touched in its previous step is resting,
+ * not striking, and reports nothing. */
+typedef struct rc_impact_event {
+    rc_body_id projectile;     /* the bullet or dynamic body that struck */
+    rc_shape_id shape;         /* what it struck */
+    rc_vec2 point, normal;     /* where, and the surface normal there (pointing at the projectile) */
+    float approach_speed;      /* speed along the normal just before the bounce, > 0 */
+} rc_impact_event;
+
+/* This step's impacts, in the order they happened: *events points into the world until the
+ * next step (NULL when there are none). Returns the count; -1 for a NULL world or events. */
+RC_API int rc_world_impact_events(const rc_world *world, const rc_impact_event **events);
 
 /* The shapes touching a shape now: fills up to capacity, returns how many there are, -1 on a
  * bad id (or NULL ids with capacity > 0). */
