@@ -1,9 +1,9 @@
 /* bench/bench.h: what each engine's runner provides to the driver (bench/main.c).
  *
- * A runner builds a scene in its engine, answers batches of rays or steps the world, and says
- * in a line how it configured the engine. The driver does the timing (clock_gettime with
- * CLOCK_MONOTONIC around whole batches), so a runner's cast loop holds only the engine's own
- * call and the store of its answer. */
+ * A runner builds a scene in its engine, answers batches of rays or steps the world (moving
+ * bodies, or bullets through static shapes), and says in a line how it configured the engine.
+ * The driver does the timing (clock_gettime with CLOCK_MONOTONIC around whole batches), so a
+ * runner's cast loop holds only the engine's own call and the store of its answer. */
 #ifndef BENCH_BENCH_H
 #define BENCH_BENCH_H
 
@@ -21,7 +21,7 @@ typedef struct bench_config {
 } bench_config;
 
 typedef struct bench_runner {
-    const char *name;             /* "ricochet", "box2d", "chipmunk-bbtree", "chipmunk-hash" */
+    const char *name;             /* "ricochet", "ricochet-solid", "box2d", "chipmunk-bbtree", "chipmunk-hash" */
     const char *(*version)(void); /* the engine's version text */
 
     /* Static ray scenes (NULL: the runner does not take part in them): all shapes on one static body. NULL on failure
@@ -42,6 +42,20 @@ typedef struct bench_runner {
     bool (*position)(void *ctx, int32_t i, double *x, double *y);
 
     void (*destroy)(void *ctx);
+
+    /* Bullet scenes (NULL: not taking part): the scene's shapes, static, with restitution 1 and
+     * friction 0; the engine steps once (untimed) with the shapes alone, as in the ray scenes;
+     * then one bullet per entry of bullets (scene->bullets of them): no gravity, at most
+     * scene->max_bounces bounces per bullet per step, bullets never hit each other. step
+     * advances every bullet by dt and position gives bullet i's position. */
+    void *(*build_bullets)(const bench_scene *scene, const bench_config *cfg, const bench_bullet *bullets, char *desc,
+                           size_t desc_size);
+    /* Untimed, after each step of a bullet scene: the bounces of that step (-1: not counted). */
+    int64_t (*bullet_bounces)(void *ctx);
+    /* Untimed: velocity of bullet i. */
+    bool (*bullet_velocity)(void *ctx, int32_t i, double *vx, double *vy);
+    /* Untimed, after the last step: a line on how bounces were counted and anything else to report. */
+    void (*bullet_note)(void *ctx, char *note, size_t note_size);
 } bench_runner;
 
 /* Each runner file defines its table; NULL-free names, present only when built. */

@@ -8,8 +8,11 @@
  * rusage. A fresh exec means a case's RSS owes nothing to the driver or to earlier cases. The
  * child builds the scene from the shared generator (untimed), warms up, then times the rays
  * (in batches, clock_gettime(CLOCK_MONOTONIC) around each batch of engine calls) or each
- * step, and writes its numbers and per-ray answers to DIR/bench-cases/. The driver then
- * compares the answers, prints the table and writes DIR/bench_results.md.
+ * step, and writes its numbers and per-ray answers (bullet scenes: the bullets' positions after
+ * the first and the last step) to DIR/bench-cases/. The driver then compares the answers,
+ * prints the table and writes DIR/bench_results.md. A bullet scene's bullets are drawn once by
+ * the driver (the draw needs the exact inside test, which holds every shape) and handed to the
+ * cases in DIR/bench-cases/SCENE.bullets, so no case's peak RSS holds the inside index.
  *
  * Everything is single-threaded. */
 #define _GNU_SOURCE
@@ -163,14 +166,16 @@ typedef struct options {
 static void usage(FILE *f) {
     fprintf(f, "usage: bench_run [options]\n"
                "  --quick              10x fewer rays and steps (the default is the full spec)\n"
-               "  --scenes a,b         only these scenes (rays-10k, rays-100k, moving-10k, moving-50k)\n"
-               "  --engines a,b        only these engines (ricochet, box2d, chipmunk-bbtree, chipmunk-hash)\n"
+               "  --scenes a,b         only these scenes (rays-10k, rays-100k, moving-10k, moving-50k, "
+               "bullets-10k)\n"
+               "  --engines a,b        only these engines (ricochet, ricochet-solid, box2d, chipmunk-bbtree, "
+               "chipmunk-hash)\n"
                "  --out DIR            where bench-cases/ and bench_results.md go (default .)\n"
                "  --command TEXT       the command line to print as how this was run\n"
                "  --hash-dim X         Chipmunk spatial hash cell size (default 7 = mean shape diameter)\n"
                "  --hash-count-mul N   Chipmunk spatial hash cells = N x shapes (default 10)\n"
                "  --no-cp-optimize     do not cpBBTreeOptimize Chipmunk's static tree\n"
-               "  --dump N             disagreeing rays to print per engine pair (default 5)\n"
+               "  --dump N             disagreeing rays (bullets) to print per engine pair (default 5)\n"
                "  --repeat N           run every case N times (default 3, 1 with --quick); the best run is "
                "reported\n"
                "  --pin CPU            pin every case to this CPU\n");
@@ -244,6 +249,133 @@ static FILE *open_or_die(const char *path, const char *mode) {
     return f;
 }
 
+/* ---- bullet files ----------------------------------------------------------------------------- */
+
+/* DIR/bench-cases/SCENE.bullets: the bullets the driver drew, read by every case. */
+static void bullets_path(char *out, size_t size, const char *dir, const char *scene) {
+    int n = snprintf(out, size, "%s/bench-cases/%s.bullets", dir, scene);
+    if (n < 0 || (size_t)n >= size) {
+        die("path too long under %s", dir);
+    }
+}
+
+static const char bullets_magic[8] = {'R', 'C', 'B', 'B', 'U', 'L', '1', 0};
+static const char positions_magic[8] = {'R', 'C', 'B', 'P', 'O', 'S', '1', 0};
+
+/* NULL when the file is missing or not the scene's. */
+static bench_bullet *read_bullets(const char *dir, const bench_scene *scene) {
+    char path[4096];
+    bullets_path(path, sizeof path, dir, scene->name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        return NULL;
+    }
+    answers_header h;
+    bench_bullet *b = NULL;
+    if (fread(&h, sizeof h, 1, f) == 1 && memcmp(h.magic, bullets_magic, 8) == 0 && h.count == scene->bullets) {
+        b = malloc(sizeof(bench_bullet) * (size_t)h.count);
+        if (b && fread(b, sizeof(bench_bullet), (size_t)h.count, f) != (size_t)h.count) {
+            free(b);
+            b = NULL;
+        }
+    }
+    fclose(f);
+    return b;
+}
+
+/* Positions (x, y) of every bullet, appended to the case's positions file. */
+static void write_positions(FILE *f, const bench_runner *r, void *ctx, int32_t count, bool velocities) {
+    for (int32_t i = 0; i < count; ++i) {
+        double xy[2] = {NAN, NAN};
+        bool ok = velocities ? r->bullet_velocity(ctx, i, &xy[0], &xy[1]) : r->position(ctx, i, &xy[0], &xy[1]);
+        if (!ok) {
+            xy[0] = xy[1] = NAN;
+        }
+        if (fwrite(xy, sizeof xy, 1, f) != 1) {
+            die("cannot write bullet positions");
+        }
+    }
+}
+
+/* Mean, median, min and max of the step times (sorts them). */
+static void write_step_times(FILE *res, double *times, int steps) {
+    double sum = 0.0;
+    for (int s = 0; s < steps; ++s) {
+        sum += times[s];
+    }
+    qsort(times, (size_t)steps, sizeof(double), cmp_double);
+    double median = steps % 2 ? times[steps / 2] : 0.5 * (times[steps / 2 - 1] + times[steps / 2]);
+    fprintf(res, "steps %d\n", steps);
+    fprintf(res, "step_mean_ms %.6f\n", sum / steps * 1e-6);
+    fprintf(res, "step_median_ms %.6f\n", median * 1e-6);
+    fprintf(res, "step_min_ms %.6f\n", times[0] * 1e-6);
+    fprintf(res, "step_max_ms %.6f\n", times[steps - 1] * 1e-6);
+}
+
+/* A bullet scene: every step timed around the engine's step alone; after each step, untimed, the
+ * engine's bounce count; the positions after the first and the last step and the velocities
+ * after the last go to SCENE.ENGINE.positions. */
+static void run_bullets(const options *o, const bench_scene *scene, const bench_runner *r, void *ctx, FILE *res) {
+    double *times = calloc((size_t)scene->steps + 1, sizeof(double));
+    if (!times) {
+        die("out of memory");
+    }
+    float dt = (float)scene->dt;
+    bool ok = true;
+    int64_t bounces = 0, bounces_first = -1;
+    bool counted = true;
+    FILE *pf = NULL;
+    char path[4096];
+    if (r) {
+        path_join(path, sizeof path, o->out, scene->name, r->name, "positions");
+        pf = open_or_die(path, "wb");
+        answers_header h;
+        memcpy(h.magic, positions_magic, 8);
+        h.count = scene->bullets;
+        fwrite(&h, sizeof h, 1, pf);
+        double wall = 0.0, cpu = 0.0;
+        for (int s = 0; s < scene->steps && ok; ++s) {
+            double c0 = cpu_ns();
+            double a = now_ns();
+            ok = r->step(ctx, dt);
+            times[s] = now_ns() - a;
+            cpu += cpu_ns() - c0;
+            wall += times[s];
+            int64_t b = r->bullet_bounces(ctx);
+            if (b < 0) {
+                counted = false;
+            } else {
+                bounces += b;
+            }
+            if (s == 0) {
+                bounces_first = b;
+                write_positions(pf, r, ctx, scene->bullets, false);
+            }
+        }
+        fprintf(res, "cpu_share %.4f\n", wall > 0.0 ? cpu / wall : 0.0);
+        if (ok) {
+            write_positions(pf, r, ctx, scene->bullets, false);
+            write_positions(pf, r, ctx, scene->bullets, true);
+        }
+        if (fclose(pf) != 0) {
+            die("cannot write %s", path);
+        }
+    }
+    if (!ok) {
+        fprintf(res, "error a step failed\n");
+    }
+    write_step_times(res, times, scene->steps);
+    fprintf(res, "warmup_steps %d\n", scene->warmup_steps);
+    if (r && ok) {
+        fprintf(res, "bounces %lld\n", counted ? (long long)bounces : -1LL);
+        fprintf(res, "bounces_first %lld\n", (long long)bounces_first);
+        char note[1024] = "";
+        r->bullet_note(ctx, note, sizeof note);
+        fprintf(res, "bullet_note %s\n", note);
+    }
+    free(times);
+}
+
 static int run_child(const options *o) {
     int si = bench_scene_find(o->child_scene);
     if (si < 0) {
@@ -270,11 +402,24 @@ static int run_child(const options *o) {
     fprintf(res, "engine %s\n", o->child_engine);
     fprintf(res, "version %s\n", r ? r->version() : "-");
 
+    bench_bullet *bullets = NULL;
+    if (scene.kind == BENCH_BULLETS) {
+        bullets = read_bullets(o->out, &scene);
+        if (!bullets) {
+            bullets_path(path, sizeof path, o->out, scene.name);
+            fprintf(res, "error no bullets in %s (the driver writes them)\n", path);
+            fclose(res);
+            fprintf(stderr, "bench_run: %s: no bullets in %s\n", o->child_engine, path);
+            return 1;
+        }
+    }
+
     double t0 = now_ns();
     void *ctx = NULL;
     if (r) {
-        ctx = scene.kind == BENCH_RAYS ? r->build_static(&scene, &o->cfg, desc, sizeof desc)
-                                       : r->build_moving(&scene, &o->cfg, desc, sizeof desc);
+        ctx = scene.kind == BENCH_RAYS     ? r->build_static(&scene, &o->cfg, desc, sizeof desc)
+              : scene.kind == BENCH_MOVING ? r->build_moving(&scene, &o->cfg, desc, sizeof desc)
+                                           : r->build_bullets(&scene, &o->cfg, bullets, desc, sizeof desc);
         if (!ctx) {
             fprintf(res, "error %s\n", desc);
             fclose(res);
@@ -291,7 +436,8 @@ static int run_child(const options *o) {
             sink += s.x;
         }
         (void)sink;
-        snprintf(desc, sizeof desc, "the process, the scene stream and the ray/answer buffers, no engine");
+        snprintf(desc, sizeof desc, "the process, the scene stream and the %s, no engine",
+                 scene.kind == BENCH_BULLETS ? "bullets read from the driver's file" : "ray/answer buffers");
     }
     /* Static scenes: one untimed step of every engine after loading, as a game steps its world
      * before the first frame's queries (an engine may tidy its index there). */
@@ -301,7 +447,9 @@ static int run_child(const options *o) {
     fprintf(res, "setup_ms %.3f\n", (now_ns() - t0) * 1e-6);
     fprintf(res, "desc %s\n", desc);
 
-    if (scene.kind == BENCH_RAYS) {
+    if (scene.kind == BENCH_BULLETS) {
+        run_bullets(o, &scene, r, ctx, res);
+    } else if (scene.kind == BENCH_RAYS) {
         bench_ray *rays = malloc(sizeof(bench_ray) * CHUNK);
         bench_answer *ans = calloc(CHUNK, sizeof(bench_answer));
         uint64_t *handles = calloc(CHUNK, sizeof(uint64_t));
@@ -429,6 +577,7 @@ static int run_child(const options *o) {
     if (r) {
         r->destroy(ctx);
     }
+    free(bullets);
     fprintf(res, "done 1\n");
     if (fclose(res) != 0) {
         die("cannot write results");
@@ -461,9 +610,14 @@ typedef struct case_result {
     /* every run's time (ns/ray or ms/step; -1 for a failed run); the fields above are the best run's */
     double run_times[MAX_RUNS];
     int nruns;
-    /* agreement with the reference engine (ray scenes) */
+    /* agreement with the reference engine (ray scenes; bullet scenes: after the first step) */
     bool have_agree;
     int64_t compared, agreed;
+    /* bullet scenes */
+    char bullet_note[1024];
+    int64_t bounces, bounces_first; /* -1: not counted */
+    bool have_bounces;
+    int64_t agreed_last; /* bullets agreeing with the reference after the last step */
 } case_result;
 
 typedef struct scene_report {
@@ -475,6 +629,8 @@ typedef struct scene_report {
     size_t notes_len;
     /* inside-origin rays */
     int64_t inside_rays;
+    /* bullet scenes: draws redrawn because they fell inside a shape */
+    int64_t bullets_redrawn;
 } scene_report;
 
 static void note(scene_report *sr, const char *fmt, ...) {
@@ -552,6 +708,13 @@ static void read_result(const char *path, case_result *c) {
             c->drift_max = atof(v);
         } else if (strcmp(k, "drift_checked") == 0) {
             c->drift_checked = atoll(v);
+        } else if (strcmp(k, "bullet_note") == 0) {
+            copy_field(c->bullet_note, sizeof c->bullet_note, v);
+        } else if (strcmp(k, "bounces") == 0) {
+            c->bounces = atoll(v);
+            c->have_bounces = true;
+        } else if (strcmp(k, "bounces_first") == 0) {
+            c->bounces_first = atoll(v);
         } else if (strcmp(k, "done") == 0) {
             done = true;
         }
@@ -845,6 +1008,271 @@ static void compare_rays(const options *o, scene_report *sr) {
     }
 }
 
+/* ---- bullet scenes: checks and agreement ------------------------------------------------------ */
+
+#define BULLET_TOL_FIRST 1e-3 /* positions agree after the first step */
+#define BULLET_TOL_LAST 1e-2  /* positions agree after the last step */
+
+/* One case's positions file: x, y of every bullet after the first and the last step, and the
+ * velocities after the last. */
+typedef struct bullet_state {
+    double *first, *last, *vel; /* 2 * count doubles each */
+} bullet_state;
+
+static bool load_bullet_state(const options *o, const bench_scene *scene, const char *engine, bullet_state *st) {
+    memset(st, 0, sizeof *st);
+    char path[4096];
+    path_join(path, sizeof path, o->out, scene->name, engine, "positions");
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        return false;
+    }
+    answers_header h;
+    size_t n = 2 * (size_t)scene->bullets;
+    bool ok = fread(&h, sizeof h, 1, f) == 1 && memcmp(h.magic, positions_magic, 8) == 0 && h.count == scene->bullets;
+    if (ok) {
+        st->first = malloc(sizeof(double) * n);
+        st->last = malloc(sizeof(double) * n);
+        st->vel = malloc(sizeof(double) * n);
+        ok = st->first && st->last && st->vel && fread(st->first, sizeof(double), n, f) == n &&
+             fread(st->last, sizeof(double), n, f) == n && fread(st->vel, sizeof(double), n, f) == n;
+    }
+    fclose(f);
+    if (!ok) {
+        free(st->first);
+        free(st->last);
+        free(st->vel);
+        memset(st, 0, sizeof *st);
+    }
+    return ok;
+}
+
+static double bullet_distance(const double *a, const double *b, int32_t i) {
+    double d = hypot(a[2 * i] - b[2 * i], a[2 * i + 1] - b[2 * i + 1]);
+    return d == d ? d : INFINITY; /* NaN (a position not reported) never agrees */
+}
+
+/* Did the bullet go straight through the first step (no bounce) by these positions? */
+static bool bullet_straight(const bench_bullet *b, const double *first, int32_t i, double dt) {
+    double x = (double)b[i].x + (double)b[i].vx * dt, y = (double)b[i].y + (double)b[i].vy * dt;
+    return hypot(first[2 * i] - x, first[2 * i + 1] - y) <= BULLET_TOL_FIRST;
+}
+
+static void compare_bullets(const options *o, scene_report *sr, const bench_bullet *bullets) {
+    const bench_scene *scene = &sr->scene;
+    const int32_t n = scene->bullets;
+    const double dt = (double)(float)scene->dt, half = 0.5 * scene->side;
+    bullet_state st[MAX_ENGINES + 1];
+    memset(st, 0, sizeof st);
+    bool have[MAX_ENGINES + 1] = {0};
+    for (int e = 1; e < sr->count; ++e) {
+        if (sr->cases[e].ok) {
+            have[e] = load_bullet_state(o, scene, sr->cases[e].engine, &st[e]);
+            if (!have[e]) {
+                note(sr, "- %s: no positions file: left out of the checks\n", sr->cases[e].engine);
+            }
+        }
+    }
+    bench_inside_index *ix = bench_inside_build(scene);
+    if (!ix) {
+        die("out of memory building the inside index");
+    }
+    /* The exact reference: every bullet traced in double precision against the exact shapes. */
+    double *ex_first = malloc(sizeof(double) * 2 * (size_t)n), *ex_last = malloc(sizeof(double) * 2 * (size_t)n);
+    int32_t *ex_bounces_first = malloc(sizeof(int32_t) * (size_t)n);
+    if (!ex_first || !ex_last || !ex_bounces_first) {
+        die("out of memory");
+    }
+    int64_t ex_bounces = 0, ex_first_total = 0;
+    for (int32_t i = 0; i < n; ++i) {
+        double x = bullets[i].x, y = bullets[i].y, vx = bullets[i].vx, vy = bullets[i].vy;
+        int32_t last = -1;
+        for (int k = 0; k < scene->steps; ++k) {
+            int32_t b = bench_exact_bullet_step(ix, &x, &y, &vx, &vy, dt, scene->max_bounces, &last);
+            ex_bounces += b;
+            if (k == 0) {
+                ex_first[2 * i] = x;
+                ex_first[2 * i + 1] = y;
+                ex_bounces_first[i] = b;
+                ex_first_total += b;
+            }
+        }
+        ex_last[2 * i] = x;
+        ex_last[2 * i + 1] = y;
+    }
+    note(sr,
+         "- %d bullets at %.0f units/s; %lld draws were redrawn because their origin fell strictly inside a shape "
+         "(the generator's exact test in double precision). Positions are compared after the first step (within "
+         "%g) and after the last, step %d (within %g): bullets that bounce many times diverge chaotically (a "
+         "difference in the last digits of one bounce grows at every later one), so the second share measures "
+         "that divergence, not an error. The exact reference traces every bullet in double precision against "
+         "the exact shapes (from the same float inputs), stopping exactly on each surface it hits and reflecting "
+         "there: %lld bounces in all, %lld in the first step. At a hit ricochet stops a bullet a contact skin "
+         "short of the surface along its path (world.h: contact_skin 1e-4, grown where float spacing at the "
+         "body's coordinates is coarser, to about 1e-3 at 1000 units from the origin) and the Chipmunk loop "
+         "backs off 1e-4 along the normal: each bounce shifts the rest of a bullet's path by about that gap over "
+         "the cosine of the angle of incidence, which is of the order of the 1e-3 tolerance.\n",
+         (int)n, scene->bullet_speed, (long long)sr->bullets_redrawn, BULLET_TOL_FIRST, scene->steps,
+         BULLET_TOL_LAST, (long long)ex_bounces, (long long)ex_first_total);
+
+    /* Checks of each engine alone. */
+    for (int e = 1; e < sr->count; ++e) {
+        if (!have[e]) {
+            continue;
+        }
+        const bullet_state *b = &st[e];
+        double sum = 0.0, lo = INFINITY, hi = 0.0;
+        int64_t off_speed = 0, stopped = 0, inside_first = 0, inside_last = 0, outside = 0, straight = 0;
+        int32_t first_inside = -1, first_off = -1;
+        for (int32_t i = 0; i < n; ++i) {
+            double v = hypot(b->vel[2 * i], b->vel[2 * i + 1]);
+            v = v == v ? v : 0.0;
+            sum += v;
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+            if (fabs(v - scene->bullet_speed) > 1e-3 * scene->bullet_speed) {
+                ++off_speed;
+                first_off = first_off < 0 ? i : first_off;
+            }
+            stopped += v < 1e-6;
+            if (bench_inside_find_d(ix, b->first[2 * i], b->first[2 * i + 1]) >= 0) {
+                ++inside_first;
+                first_inside = first_inside < 0 ? i : first_inside;
+            }
+            if (bench_inside_find_d(ix, b->last[2 * i], b->last[2 * i + 1]) >= 0) {
+                ++inside_last;
+                first_inside = first_inside < 0 ? i : first_inside;
+            }
+            outside += !(fabs(b->last[2 * i]) <= half && fabs(b->last[2 * i + 1]) <= half);
+            straight += bullet_straight(bullets, b->first, i, dt);
+        }
+        const case_result *c = &sr->cases[e];
+        char bounces[96] = "not counted";
+        if (c->have_bounces && c->bounces >= 0) {
+            snprintf(bounces, sizeof bounces, "%lld bounces (%lld in the first step)", (long long)c->bounces,
+                     (long long)c->bounces_first);
+        }
+        note(sr,
+             "- %s: %s; %s. First step: %lld bullets went straight (no bounce); %lld end it strictly inside a "
+             "shape. After step %d: %lld strictly inside a shape, %lld outside the %.0f x %.0f square; speed mean "
+             "%.1f, min %.1f, max %.1f; %lld bullets off %.0f by more than 0.1%%, %lld stopped\n",
+             c->engine, bounces, c->bullet_note[0] ? c->bullet_note : "-", (long long)straight,
+             (long long)inside_first, scene->steps, (long long)inside_last, (long long)outside, scene->side,
+             scene->side, sum / (double)n, lo, hi, (long long)off_speed, scene->bullet_speed, (long long)stopped);
+        {
+            int64_t ok1 = 0, okN = 0, bounced = 0, bounced_ok = 0;
+            double worst = 0.0;
+            for (int32_t i = 0; i < n; ++i) {
+                double d1 = bullet_distance(ex_first, b->first, i);
+                ok1 += d1 <= BULLET_TOL_FIRST;
+                okN += bullet_distance(ex_last, b->last, i) <= BULLET_TOL_LAST;
+                worst = d1 > worst ? d1 : worst;
+                if (ex_bounces_first[i] > 0) {
+                    ++bounced;
+                    bounced_ok += d1 <= BULLET_TOL_FIRST;
+                }
+            }
+            note(sr,
+                 "  - %s vs the exact reference: after the first step %.3f%% within %g (%.3f%% of the %lld bullets "
+                 "that bounce in it; the farthest off %.3g), after step %d %.3f%% within %g\n",
+                 c->engine, 100.0 * (double)ok1 / (double)n, BULLET_TOL_FIRST,
+                 bounced ? 100.0 * (double)bounced_ok / (double)bounced : 100.0, (long long)bounced, worst,
+                 scene->steps, 100.0 * (double)okN / (double)n, BULLET_TOL_LAST);
+        }
+        if (first_inside >= 0) {
+            int32_t i = first_inside;
+            note(sr,
+                 "  - e.g. bullet %d: from (%.9g, %.9g) velocity (%.9g, %.9g): after the first step at (%.9g, "
+                 "%.9g)%s, after the last at (%.9g, %.9g)%s\n",
+                 (int)i, (double)bullets[i].x, (double)bullets[i].y, (double)bullets[i].vx, (double)bullets[i].vy,
+                 b->first[2 * i], b->first[2 * i + 1],
+                 bench_inside_find_d(ix, b->first[2 * i], b->first[2 * i + 1]) >= 0 ? " (inside)" : "",
+                 b->last[2 * i], b->last[2 * i + 1],
+                 bench_inside_find_d(ix, b->last[2 * i], b->last[2 * i + 1]) >= 0 ? " (inside)" : "");
+        }
+        if (first_off >= 0 && off_speed < n) {
+            int32_t i = first_off;
+            note(sr, "  - e.g. bullet %d: from (%.9g, %.9g) velocity (%.9g, %.9g): velocity (%.9g, %.9g) at the end\n",
+                 (int)i, (double)bullets[i].x, (double)bullets[i].y, (double)bullets[i].vx, (double)bullets[i].vy,
+                 b->vel[2 * i], b->vel[2 * i + 1]);
+        }
+    }
+
+    /* Agreement with the reference, and peer with peer as a check of the runners. */
+    int ref = sr->reference;
+    for (int e = 1; e < sr->count && ref > 0 && have[ref]; ++e) {
+        for (int p = 1; p < sr->count; ++p) {
+            bool with_ref = p == ref && e != ref;
+            bool peer_pair = ref != e && ref != p && e < p;
+            if (!have[e] || !have[p] || (!with_ref && !peer_pair)) {
+                continue;
+            }
+            const bullet_state *a = &st[p], *b = &st[e];
+            int64_t agree1 = 0, agreeN = 0, bounced = 0, bounced_agree = 0;
+            double worst1 = 0.0;
+            int shown = 0;
+            for (int32_t i = 0; i < n; ++i) {
+                double d1 = bullet_distance(a->first, b->first, i);
+                double dN = bullet_distance(a->last, b->last, i);
+                bool ok1 = d1 <= BULLET_TOL_FIRST;
+                agree1 += ok1;
+                agreeN += dN <= BULLET_TOL_LAST;
+                worst1 = d1 > worst1 ? d1 : worst1;
+                if (!bullet_straight(bullets, a->first, i, dt)) {
+                    ++bounced;
+                    bounced_agree += ok1;
+                }
+                if (!ok1 && with_ref && shown < o->dump) {
+                    if (shown == 0) {
+                        note(sr, "  - first disagreements after the first step, %s vs %s:\n", sr->cases[p].engine,
+                             sr->cases[e].engine);
+                    }
+                    note(sr,
+                         "    - bullet %d: from (%.9g, %.9g) velocity (%.9g, %.9g): after the first step %s at "
+                         "(%.9g, %.9g) | %s at (%.9g, %.9g); %.3g apart | exact at (%.9g, %.9g) after %d "
+                         "bounces: %s off by %.3g, %s by %.3g\n",
+                         (int)i, (double)bullets[i].x, (double)bullets[i].y, (double)bullets[i].vx,
+                         (double)bullets[i].vy, sr->cases[p].engine, a->first[2 * i], a->first[2 * i + 1],
+                         sr->cases[e].engine, b->first[2 * i], b->first[2 * i + 1], d1, ex_first[2 * i],
+                         ex_first[2 * i + 1], (int)ex_bounces_first[i], sr->cases[p].engine,
+                         bullet_distance(ex_first, a->first, i), sr->cases[e].engine,
+                         bullet_distance(ex_first, b->first, i));
+                    ++shown;
+                }
+            }
+            double p1 = 100.0 * (double)agree1 / (double)n, pN = 100.0 * (double)agreeN / (double)n;
+            double pb = bounced ? 100.0 * (double)bounced_agree / (double)bounced : 100.0;
+            if (with_ref) {
+                case_result *c = &sr->cases[e];
+                c->have_agree = true;
+                c->compared = n;
+                c->agreed = agree1;
+                c->agreed_last = agreeN;
+                note(sr,
+                     "- %s vs %s: after the first step %.3f%% of %d bullets within %g (%.3f%% of the %lld that "
+                     "%s bounced in it; the farthest apart %.3g), after step %d %.3f%% within %g\n",
+                     c->engine, sr->cases[ref].engine, p1, (int)n, BULLET_TOL_FIRST, pb, (long long)bounced,
+                     sr->cases[ref].engine, worst1, scene->steps, pN, BULLET_TOL_LAST);
+            } else {
+                note(sr,
+                     "- runner cross-check, %s vs %s: %.3f%% within %g after the first step, %.3f%% within %g "
+                     "after step %d\n",
+                     sr->cases[e].engine, sr->cases[p].engine, p1, BULLET_TOL_FIRST, pN, BULLET_TOL_LAST,
+                     scene->steps);
+            }
+        }
+    }
+    bench_inside_destroy(ix);
+    free(ex_first);
+    free(ex_last);
+    free(ex_bounces_first);
+    for (int e = 1; e < sr->count; ++e) {
+        free(st[e].first);
+        free(st[e].last);
+        free(st[e].vel);
+    }
+}
+
 /* ---- machine description --------------------------------------------------------------------- */
 
 static void cpu_model(char *out, size_t size) {
@@ -1009,8 +1437,8 @@ static int find_case(const scene_report *sr, const char *engine) {
 static void render(text *t, const options *o, scene_report *reports, int nreports, const char *header_info) {
     put(t, "%s", header_info);
     put(t, "\n### Results\n\n");
-    put(t, "Rays: time per ray (and throughput) for the timed rays; moving: mean ms per step (median in "
-           "brackets). Peak RSS: ru_maxrss of the case's own process (process + engine + scene stream; the "
+    put(t, "Rays: time per ray (and throughput) for the timed rays; moving and bullets: mean ms per step (median "
+           "in brackets). Peak RSS: ru_maxrss of the case's own process (process + engine + scene stream; the "
            "baseline row is the process and the scene stream with no engine, 'over baseline' the difference). "
            "Agreement: share of rays, left out those that start "
            "inside a shape, where hit/miss agree with ricochet and, when both hit, |t difference| <= 1e-4. "
@@ -1055,6 +1483,13 @@ static void render(text *t, const options *o, scene_report *reports, int nreport
                     snprintf(agree, sizeof agree, "%.4f%% (%lld differ)",
                              100.0 * (double)c->agreed / (double)c->compared, (long long)(c->compared - c->agreed));
                 }
+            } else if (e > 0 && sr->scene.kind == BENCH_BULLETS) {
+                if (e == sr->reference) {
+                    snprintf(agree, sizeof agree, "reference");
+                } else if (c->have_agree) {
+                    snprintf(agree, sizeof agree, "%.2f%% / %.2f%%", 100.0 * (double)c->agreed / (double)c->compared,
+                             100.0 * (double)c->agreed_last / (double)c->compared);
+                }
             } else if (e > 0 && c->have_pairs) {
                 snprintf(agree, sizeof agree, "%lld pairs", (long long)c->pairs);
             }
@@ -1075,10 +1510,12 @@ static void render(text *t, const options *o, scene_report *reports, int nreport
     }
     table_render(t, &tb);
     put(t, "\nOn moving scenes the agreement column gives the overlapping pairs each engine reports after one "
-           "extra untimed step (a check that every engine does the same pair work).\n");
+           "extra untimed step (a check that every engine does the same pair work). On bullet scenes it gives the "
+           "share of bullets whose position agrees with ricochet's within 1e-3 after the first step / within 1e-2 "
+           "after the last (chaotic divergence after many bounces is expected: see the agreement section).\n");
 
     /* Summary against the targets of issue 3. */
-    put(t, "\n### ricochet against the fastest peer (targets of issue 3)\n\n");
+    put(t, "\n### ricochet against the fastest peer (targets of issue 3; bullets-10k: speed only, ratio >= 2)\n\n");
     table sm;
     memset(&sm, 0, sizeof sm);
     sm.cols = 7;
@@ -1114,7 +1551,11 @@ static void render(text *t, const options *o, scene_report *reports, int nreport
             snprintf(m1, sizeof m1, "%.1f", sr->cases[ric].maxrss_kb / 1024.0);
             snprintf(m2, sizeof m2, "%.1f", low / 1024.0);
             snprintf(st, sizeof st, "%s (>= 2)", ratio >= 2.0 ? "met" : "NOT met");
-            snprintf(mt, sizeof mt, "%s", sr->cases[ric].maxrss_kb <= low ? "met" : "NOT met");
+            if (sr->scene.kind == BENCH_BULLETS) {
+                snprintf(mt, sizeof mt, "no target (%s)", sr->cases[ric].maxrss_kb <= low ? "lower" : "higher");
+            } else {
+                snprintf(mt, sizeof mt, "%s", sr->cases[ric].maxrss_kb <= low ? "met" : "NOT met");
+            }
             table_row(&sm, sr->scene.name, who, r1, m1, m2, st, mt);
         }
         if (!any) {
@@ -1133,11 +1574,20 @@ static void render(text *t, const options *o, scene_report *reports, int nreport
                 "untimed warm-up rays; every engine's world is stepped once, untimed, after loading)\n",
                 sc->name, sc->shape_count, sc->side, sc->side, (long long)sc->rays, BENCH_RAY_LENGTH,
                 (long long)sc->warmup_rays);
-        } else {
+        } else if (sc->kind == BENCH_MOVING) {
             put(t,
                 "- **%s**: %d dynamic bodies (one sensor shape each) in a %.1f x %.1f square, speeds 0..50, no "
                 "gravity; %d timed steps of 1/60 s after %d untimed\n",
                 sc->name, sc->shape_count, sc->side, sc->side, sc->steps, sc->warmup_steps);
+        } else {
+            put(t,
+                "- **%s**: the %d static shapes of the ray scene with the same generator stream (restitution 1, "
+                "friction 0) in a %.0f x %.0f square; %d point bullets at %.0f units/s from random points outside "
+                "every shape, random directions, no gravity, bullets never hit each other, at most %d bounces per "
+                "bullet per step; %d timed steps of 1/60 s (every engine's world is stepped once, untimed, with the "
+                "shapes alone before the bullets are added)\n",
+                sc->name, sc->shape_count, sc->side, sc->side, sc->bullets, sc->bullet_speed, sc->max_bounces,
+                sc->steps);
         }
         for (int e = 1; e < sr->count; ++e) {
             case_result *c = &sr->cases[e];
@@ -1165,6 +1615,14 @@ static void render(text *t, const options *o, scene_report *reports, int nreport
     for (int s = 0; s < nreports; ++s) {
         scene_report *sr = &reports[s];
         put(t, "**%s**\n\n", sr->scene.name);
+        if (sr->scene.kind == BENCH_BULLETS) {
+            for (int e = 1; e < sr->count; ++e) {
+                case_result *c = &sr->cases[e];
+                if (c->ok) {
+                    put(t, "- %s: steps min %.3f / max %.3f ms\n", c->engine, c->step_min_ms, c->step_max_ms);
+                }
+            }
+        }
         if (sr->scene.kind == BENCH_MOVING) {
             for (int e = 1; e < sr->count; ++e) {
                 case_result *c = &sr->cases[e];
@@ -1286,12 +1744,33 @@ int main(int argc, char **argv) {
         int n_engines = 0;
         engines[n_engines++] = BASELINE;
         for (int i = 0; all_runners[i] && n_engines <= MAX_ENGINES; ++i) {
-            if (list_has(o.engines, all_runners[i]->name) &&
-                (scene.kind == BENCH_RAYS ? all_runners[i]->build_static : all_runners[i]->build_moving)) {
+            bool takes_part = scene.kind == BENCH_RAYS     ? all_runners[i]->build_static != NULL
+                              : scene.kind == BENCH_MOVING ? all_runners[i]->build_moving != NULL
+                                                           : all_runners[i]->build_bullets != NULL;
+            if (list_has(o.engines, all_runners[i]->name) && takes_part) {
                 engines[n_engines++] = all_runners[i]->name;
             }
         }
         sr->count = n_engines;
+        /* Bullet scenes: the driver draws the bullets once and hands them to every case. */
+        bench_bullet *bullets = NULL;
+        if (scene.kind == BENCH_BULLETS) {
+            bullets = malloc(sizeof(bench_bullet) * (size_t)scene.bullets);
+            if (!bullets || (sr->bullets_redrawn = bench_bullets_make(&sr->scene, bullets)) < 0) {
+                die("out of memory drawing the bullets");
+            }
+            char bpath[4096];
+            bullets_path(bpath, sizeof bpath, o.out, scene.name);
+            FILE *bf = open_or_die(bpath, "wb");
+            answers_header h;
+            memcpy(h.magic, bullets_magic, 8);
+            h.count = scene.bullets;
+            if (fwrite(&h, sizeof h, 1, bf) != 1 ||
+                fwrite(bullets, sizeof(bench_bullet), (size_t)scene.bullets, bf) != (size_t)scene.bullets ||
+                fclose(bf) != 0) {
+                die("cannot write %s", bpath);
+            }
+        }
         /* Rounds: every engine once per round, so a burst of load elsewhere hits one run of each
          * rather than all runs of one engine. The best run of each engine is kept. */
         for (int round = 0; round < o.repeat; ++round) {
@@ -1332,14 +1811,17 @@ int main(int argc, char **argv) {
                     break;
                 }
             }
-            if (sr->reference > 0 && scene.kind == BENCH_RAYS) {
+            if (sr->reference > 0 && scene.kind != BENCH_MOVING) {
                 note(sr, "- ricochet did not run: agreement is measured against %s instead\n",
                      sr->cases[sr->reference].engine);
             }
         }
         if (scene.kind == BENCH_RAYS) {
             compare_rays(&o, sr);
+        } else if (scene.kind == BENCH_BULLETS) {
+            compare_bullets(&o, sr, bullets);
         }
+        free(bullets);
     }
     char load1[64];
     loadavg(load1, sizeof load1);

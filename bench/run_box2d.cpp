@@ -8,6 +8,14 @@
 // Moving scenes: one dynamic body per shape with a sensor fixture (density 1), no gravity,
 // b2World::Step(dt, 8, 3) (the iteration counts the manual recommends); sleeping and
 // continuous collision keep their defaults.
+//
+// Bullet scenes: the static shapes as in the ray scenes (restitution 1, friction 0), one untimed
+// Step, then one dynamic body per bullet with SetBullet(true) and a circle fixture of radius 0.01
+// (density 1, restitution 1, friction 0, group index -1 so that bullets never collide with each
+// other), gravity off; Step(dt, 8, 3) (bullets are Box2D's continuous-collision path). A contact
+// listener counts the contacts that begin touching (the bounce count). Box2D clamps a body's
+// translation per step to b2_maxTranslation (2 units at b2_lengthUnitsPerMeter 1), scaling the
+// velocity down: the runner's description and note say what that does to these bullets.
 #include "bench.h"
 
 #include <box2d/box2d.h>
@@ -19,9 +27,17 @@
 
 namespace {
 
+class BeginCounter final : public b2ContactListener {
+  public:
+    int64_t begun = 0;
+    void BeginContact(b2Contact *) override { ++begun; }
+};
+
 struct Box2DContext {
     b2World *world = nullptr;
-    std::vector<b2Body *> bodies; // moving scenes, by shape index
+    std::vector<b2Body *> bodies; // moving scenes, by shape index; bullet scenes, by bullet
+    BeginCounter counter;         // bullet scenes
+    int64_t counted = 0;          // contacts begun up to the previous step
 };
 
 void make_shape(const bench_shape &s, bool world_coords, b2CircleShape &circle, b2PolygonShape &polygon,
@@ -48,7 +64,7 @@ void make_shape(const bench_shape &s, bool world_coords, b2CircleShape &circle, 
     fd.shape = &polygon;
 }
 
-void *build_static(const bench_scene *scene, const bench_config *, char *desc, size_t desc_size) {
+Box2DContext *new_static(const bench_scene *scene, bool bouncy, char *desc, size_t desc_size) {
     Box2DContext *c = new (std::nothrow) Box2DContext;
     if (!c) {
         std::snprintf(desc, desc_size, "out of memory");
@@ -66,7 +82,19 @@ void *build_static(const bench_scene *scene, const bench_config *, char *desc, s
         b2FixtureDef fd;
         make_shape(s, true, circle, polygon, fd);
         fd.userData.pointer = static_cast<uintptr_t>(s.index);
+        if (bouncy) {
+            fd.restitution = 1.0f;
+            fd.friction = 0.0f;
+        }
         ground->CreateFixture(&fd);
+    }
+    return c;
+}
+
+void *build_static(const bench_scene *scene, const bench_config *, char *desc, size_t desc_size) {
+    Box2DContext *c = new_static(scene, false, desc, desc_size);
+    if (!c) {
+        return nullptr;
     }
     std::snprintf(desc, desc_size, "one static body, %d fixtures; b2World::RayCast with a closest-hit callback",
                   scene->shape_count);
@@ -164,6 +192,79 @@ bool position(void *ctx, int32_t i, double *x, double *y) {
     return true;
 }
 
+void *build_bullets(const bench_scene *scene, const bench_config *, const bench_bullet *bullets, char *desc,
+                    size_t desc_size) {
+    Box2DContext *c = new_static(scene, true, desc, desc_size);
+    if (!c) {
+        return nullptr;
+    }
+    // the untimed step of the static scenes, with the shapes alone
+    c->world->Step(static_cast<float>(scene->dt), 8, 3);
+    c->world->SetContactListener(&c->counter);
+    c->bodies.resize(static_cast<size_t>(scene->bullets));
+    for (int32_t i = 0; i < scene->bullets; ++i) {
+        b2BodyDef bd;
+        bd.type = b2_dynamicBody;
+        bd.position.Set(bullets[i].x, bullets[i].y);
+        bd.linearVelocity.Set(bullets[i].vx, bullets[i].vy);
+        bd.bullet = true;
+        bd.gravityScale = 0.0f;
+        b2Body *body = c->world->CreateBody(&bd);
+        b2CircleShape circle;
+        circle.m_radius = 0.01f;
+        b2FixtureDef fd;
+        fd.shape = &circle;
+        fd.density = 1.0f;
+        fd.restitution = 1.0f;
+        fd.friction = 0.0f;
+        fd.filter.groupIndex = -1;
+        body->CreateFixture(&fd);
+        c->bodies[static_cast<size_t>(i)] = body;
+    }
+    const float dt = static_cast<float>(scene->dt);
+    std::snprintf(desc, desc_size,
+                  "one static body, %d fixtures (restitution 1, friction 0), one untimed Step; %d dynamic bodies with "
+                  "SetBullet(true) and a circle fixture of radius 0.01 (density 1, restitution 1, friction 0, group "
+                  "index -1: bullets never collide with each other), gravity off; Step(dt, 8 velocity, 3 position "
+                  "iterations); a contact listener counts contacts that begin. NOTE: Box2D limits a body's "
+                  "translation per step to b2_maxTranslation = %g units, so at dt = %.4g s no body moves faster "
+                  "than %.0f units/s: its bullets are slowed from %.0f units/s on their first step",
+                  scene->shape_count, scene->bullets, static_cast<double>(b2_maxTranslation), static_cast<double>(dt),
+                  static_cast<double>(b2_maxTranslation / dt), scene->bullet_speed);
+    return c;
+}
+
+int64_t bullet_bounces(void *ctx) {
+    Box2DContext *c = static_cast<Box2DContext *>(ctx);
+    int64_t n = c->counter.begun - c->counted;
+    c->counted = c->counter.begun;
+    return n;
+}
+
+bool bullet_velocity(void *ctx, int32_t i, double *vx, double *vy) {
+    Box2DContext *c = static_cast<Box2DContext *>(ctx);
+    if (i < 0 || static_cast<size_t>(i) >= c->bodies.size()) {
+        return false;
+    }
+    const b2Vec2 v = c->bodies[static_cast<size_t>(i)]->GetLinearVelocity();
+    *vx = v.x;
+    *vy = v.y;
+    return true;
+}
+
+void bullet_note(void *ctx, char *note, size_t note_size) {
+    Box2DContext *c = static_cast<Box2DContext *>(ctx);
+    int awake = 0;
+    for (b2Body *b : c->bodies) {
+        awake += b->IsAwake() ? 1 : 0;
+    }
+    std::snprintf(note, note_size,
+                  "bounces = contacts that began touching (b2ContactListener::BeginContact), %lld in all; %d of %d "
+                  "bullets awake at the end; %d contacts in the world",
+                  static_cast<long long>(c->counter.begun), awake, static_cast<int>(c->bodies.size()),
+                  c->world->GetContactCount());
+}
+
 void destroy(void *ctx) {
     Box2DContext *c = static_cast<Box2DContext *>(ctx);
     if (c) {
@@ -188,4 +289,5 @@ const char *version() {
 
 extern "C" const bench_runner bench_runner_box2d = {
     "box2d", version, build_static, cast, resolve, build_moving, step, count_step, position, destroy,
+    build_bullets, bullet_bounces, bullet_velocity, bullet_note,
 };

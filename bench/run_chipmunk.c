@@ -12,7 +12,15 @@
  * from a spatial hash too.
  *
  * Moving scenes: one body per shape (mass 1, moment of a disk), sensor shapes, no gravity,
- * default iterations; cpSpaceStep. */
+ * default iterations; cpSpaceStep.
+ *
+ * Bullet scenes: the static shapes as in the ray scenes (elasticity 1, friction 0), one
+ * cpSpaceStep (untimed), and no Chipmunk bodies for the bullets: the loop a user writes by hand.
+ * Each step, for each bullet: cpSpaceSegmentQueryFirst from its position to position +
+ * velocity * remaining time; on a hit it moves to the hit point backed off BULLET_BACKOFF along
+ * the normal, its velocity is reflected about the normal (v - 2 (v.n) n) and it goes on for the
+ * remaining time, at most max_bounces bounces per step (then it stops at the contact for the
+ * rest of the step). Positions and velocities in cpVect (double). */
 #include "bench.h"
 
 #include <chipmunk/chipmunk.h>
@@ -22,10 +30,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* How far a bullet stops off the surface it hit, along the surface normal. */
+#define BULLET_BACKOFF 1e-4
+
 typedef struct cp_ctx {
     cpSpace *space;
     cpBody **bodies; /* moving scenes */
     int32_t count;
+    /* bullet scenes: the bullets, kept by the user, not by Chipmunk */
+    cpVect *bullet_pos, *bullet_vel;
+    int32_t max_bounces;
+    int64_t step_bounces, bounces, limit_hits, steps;
 } cp_ctx;
 
 static double cp_hash_dim(const bench_config *cfg) {
@@ -70,7 +85,7 @@ static cpShape *cp_make_shape(cpBody *body, const bench_shape *s, bool world_coo
     return cpPolyShapeNewRaw(body, s->count, v, 0.0);
 }
 
-static void *cp_build_static(const bench_scene *scene, const bench_config *cfg, bool hash, char *desc,
+static void *cp_build_static(const bench_scene *scene, const bench_config *cfg, bool hash, bool bouncy, char *desc,
                              size_t desc_size) {
     cp_ctx *c = calloc(1, sizeof *c);
     if (!c) {
@@ -88,6 +103,10 @@ static void *cp_build_static(const bench_scene *scene, const bench_config *cfg, 
     while (bench_shapes_next(&gen, &s)) {
         cpShape *shape = cp_make_shape(ground, &s, true);
         cpShapeSetUserData(shape, (cpDataPointer)(intptr_t)s.index);
+        if (bouncy) {
+            cpShapeSetElasticity(shape, 1.0);
+            cpShapeSetFriction(shape, 0.0);
+        }
         cpSpaceAddShape(c->space, shape);
     }
     cpSpaceReindexStatic(c->space);
@@ -110,10 +129,10 @@ static void *cp_build_static(const bench_scene *scene, const bench_config *cfg, 
 }
 
 static void *cp_build_static_tree(const bench_scene *scene, const bench_config *cfg, char *desc, size_t n) {
-    return cp_build_static(scene, cfg, false, desc, n);
+    return cp_build_static(scene, cfg, false, false, desc, n);
 }
 static void *cp_build_static_hash(const bench_scene *scene, const bench_config *cfg, char *desc, size_t n) {
-    return cp_build_static(scene, cfg, true, desc, n);
+    return cp_build_static(scene, cfg, true, false, desc, n);
 }
 
 static void cp_cast(void *ctx, const bench_ray *rays, int32_t count, bench_answer *out, uint64_t *handles) {
@@ -188,8 +207,113 @@ static void *cp_build_moving_hash(const bench_scene *scene, const bench_config *
     return cp_build_moving(scene, cfg, true, desc, n);
 }
 
+/* ---- bullets ------------------------------------------------------------------------------------ */
+
+static void cp_destroy(void *ctx);
+
+static void *cp_build_bullets(const bench_scene *scene, const bench_config *cfg, const bench_bullet *bullets,
+                              bool hash, char *desc, size_t desc_size) {
+    char index_desc[512];
+    cp_ctx *c = cp_build_static(scene, cfg, hash, true, index_desc, sizeof index_desc);
+    if (!c) {
+        snprintf(desc, desc_size, "%s", index_desc);
+        return NULL;
+    }
+    /* the untimed step of the static scenes, with the shapes alone */
+    cpSpaceStep(c->space, scene->dt);
+    c->count = scene->bullets;
+    c->max_bounces = scene->max_bounces;
+    c->bullet_pos = malloc(sizeof(cpVect) * (size_t)scene->bullets);
+    c->bullet_vel = malloc(sizeof(cpVect) * (size_t)scene->bullets);
+    if (!c->bullet_pos || !c->bullet_vel) {
+        cp_destroy(c);
+        snprintf(desc, desc_size, "out of memory");
+        return NULL;
+    }
+    for (int32_t i = 0; i < scene->bullets; ++i) {
+        c->bullet_pos[i] = cpv(bullets[i].x, bullets[i].y);
+        c->bullet_vel[i] = cpv(bullets[i].vx, bullets[i].vy);
+    }
+    snprintf(desc, desc_size,
+             "%s; shapes with elasticity 1, friction 0; one untimed cpSpaceStep; no bodies for the bullets: a "
+             "hand-written loop per bullet of cpSpaceSegmentQueryFirst (radius 0, CP_SHAPE_FILTER_ALL) from its "
+             "position over velocity * remaining time, moving to the hit point backed off %g along the normal, "
+             "reflecting v - 2 (v.n) n, at most %d bounces per step (then stopping at the contact); positions and "
+             "velocities in double; the loop is timed, no cpSpaceStep",
+             index_desc, BULLET_BACKOFF, (int)scene->max_bounces);
+    return c;
+}
+
+static void *cp_build_bullets_tree(const bench_scene *scene, const bench_config *cfg, const bench_bullet *bullets,
+                                   char *desc, size_t n) {
+    return cp_build_bullets(scene, cfg, bullets, false, desc, n);
+}
+static void *cp_build_bullets_hash(const bench_scene *scene, const bench_config *cfg, const bench_bullet *bullets,
+                                   char *desc, size_t n) {
+    return cp_build_bullets(scene, cfg, bullets, true, desc, n);
+}
+
+/* One step of every bullet: the loop a user of Chipmunk writes for bouncing bullets. */
+static void cp_bullets_step(cp_ctx *c, cpFloat dt) {
+    cpSpace *space = c->space;
+    const int max_bounces = c->max_bounces;
+    int64_t bounces = 0, limit_hits = 0;
+    for (int32_t i = 0; i < c->count; ++i) {
+        cpVect p = c->bullet_pos[i], v = c->bullet_vel[i];
+        cpFloat remaining = dt;
+        for (int n = 0;; ++n) {
+            cpVect end = cpvadd(p, cpvmult(v, remaining));
+            cpSegmentQueryInfo info;
+            if (!cpSpaceSegmentQueryFirst(space, p, end, 0.0, CP_SHAPE_FILTER_ALL, &info)) {
+                p = end;
+                break;
+            }
+            p = cpvadd(info.point, cpvmult(info.normal, BULLET_BACKOFF));
+            remaining *= 1.0 - info.alpha;
+            if (n == max_bounces) {
+                break; /* stopped at the contact for the rest of the step */
+            }
+            cpFloat vn = cpvdot(v, info.normal);
+            v = cpvsub(v, cpvmult(info.normal, 2.0 * vn));
+            ++bounces;
+            limit_hits += n + 1 == max_bounces;
+        }
+        c->bullet_pos[i] = p;
+        c->bullet_vel[i] = v;
+    }
+    c->step_bounces = bounces;
+    c->bounces += bounces;
+    c->limit_hits += limit_hits;
+    c->steps++;
+}
+
+static int64_t cp_bullet_bounces(void *ctx) { return ((cp_ctx *)ctx)->step_bounces; }
+
+static bool cp_bullet_velocity(void *ctx, int32_t i, double *vx, double *vy) {
+    cp_ctx *c = ctx;
+    if (!c->bullet_vel || i < 0 || i >= c->count) {
+        return false;
+    }
+    *vx = c->bullet_vel[i].x;
+    *vy = c->bullet_vel[i].y;
+    return true;
+}
+
+static void cp_bullet_note(void *ctx, char *note, size_t note_size) {
+    cp_ctx *c = ctx;
+    snprintf(note, note_size,
+             "bounces = reflections counted by the loop, %lld over %lld steps; %lld times a bullet made %d bounces "
+             "in one step (its limit)",
+             (long long)c->bounces, (long long)c->steps, (long long)c->limit_hits, (int)c->max_bounces);
+}
+
 static bool cp_step(void *ctx, float dt) {
-    cpSpaceStep(((cp_ctx *)ctx)->space, dt);
+    cp_ctx *c = ctx;
+    if (c->bullet_pos) {
+        cp_bullets_step(c, dt);
+        return true;
+    }
+    cpSpaceStep(c->space, dt);
     return true;
 }
 
@@ -219,6 +343,14 @@ static int64_t cp_count_step(void *ctx, float dt, char *note, size_t note_size) 
 
 static bool cp_position(void *ctx, int32_t i, double *x, double *y) {
     cp_ctx *c = ctx;
+    if (c->bullet_pos) {
+        if (i < 0 || i >= c->count) {
+            return false;
+        }
+        *x = c->bullet_pos[i].x;
+        *y = c->bullet_pos[i].y;
+        return true;
+    }
     if (!c->bodies || i < 0 || i >= c->count) {
         return false;
     }
@@ -256,6 +388,8 @@ static void cp_destroy(void *ctx) {
     }
     cpSpaceFree(c->space);
     free(c->bodies);
+    free(c->bullet_pos);
+    free(c->bullet_vel);
     free(c);
 }
 
@@ -272,6 +406,10 @@ const bench_runner bench_runner_chipmunk_bbtree = {
     .count_step = cp_count_step,
     .position = cp_position,
     .destroy = cp_destroy,
+    .build_bullets = cp_build_bullets_tree,
+    .bullet_bounces = cp_bullet_bounces,
+    .bullet_velocity = cp_bullet_velocity,
+    .bullet_note = cp_bullet_note,
 };
 
 const bench_runner bench_runner_chipmunk_hash = {
@@ -285,4 +423,8 @@ const bench_runner bench_runner_chipmunk_hash = {
     .count_step = cp_count_step,
     .position = cp_position,
     .destroy = cp_destroy,
+    .build_bullets = cp_build_bullets_hash,
+    .bullet_bounces = cp_bullet_bounces,
+    .bullet_velocity = cp_bullet_velocity,
+    .bullet_note = cp_bullet_note,
 };

@@ -5,7 +5,13 @@
  * automatic (world def cell_size 0); rays through rc_world_cast_ray.
  *
  * Moving scenes: one dynamic body per shape, sensor shapes, gravity zero, defaults otherwise
- * (automatic cell size, sleeping as the world's default); rc_world_step. */
+ * (automatic cell size, sleeping as the world's default); rc_world_step. ricochet-solid: the
+ * same bodies with solid shapes, created with enable_response = false (detection only).
+ *
+ * Bullet scenes: the shapes of the ray scene on one static body (restitution 1, friction 0),
+ * one untimed step, then one dynamic body per bullet with no shape (a point bullet: bullet =
+ * true, gravity_scale 0, max_bounces from the scene); rc_world_step, and after it (untimed) the
+ * step's impact events are counted. */
 #include "bench.h"
 
 #include <ricochet/ricochet.h>
@@ -20,9 +26,14 @@ typedef struct rc_ctx {
     int32_t count;
     bool sensors;                     /* moving scenes: shapes are sensors */
     int64_t sensor_begin, sensor_end; /* running totals of sensor events */
+    /* bullet scenes: impact events over all steps */
+    bool bullets;
+    int32_t max_bounces;
+    int64_t impacts, slow_impacts, limit_hits, steps;
+    float restitution_threshold;
 } rc_ctx;
 
-static rc_ctx *rc_ctx_new(const bench_scene *scene, char *desc, size_t desc_size) {
+static rc_ctx *rc_ctx_new(const bench_scene *scene, int32_t bodies, char *desc, size_t desc_size) {
     rc_ctx *c = calloc(1, sizeof *c);
     if (!c) {
         snprintf(desc, desc_size, "out of memory");
@@ -30,7 +41,7 @@ static rc_ctx *rc_ctx_new(const bench_scene *scene, char *desc, size_t desc_size
     }
     rc_world_def def = rc_world_default_def();
     def.gravity = rc_v2(0.0f, 0.0f);
-    def.body_capacity = scene->kind == BENCH_MOVING ? scene->shape_count + 1 : 1;
+    def.body_capacity = bodies;
     def.shape_capacity = scene->shape_count;
     c->world = rc_world_create(&def);
     if (!c->world) {
@@ -42,9 +53,13 @@ static rc_ctx *rc_ctx_new(const bench_scene *scene, char *desc, size_t desc_size
 }
 
 static rc_shape_id rc_add_shape(rc_world *world, rc_body_id body, const bench_shape *s, bool world_coords,
-                                bool sensor) {
+                                bool sensor, bool bouncy) {
     rc_shape_def sd = rc_shape_default_def();
     sd.is_sensor = sensor;
+    if (bouncy) {
+        sd.restitution = 1.0f;
+        sd.friction = 0.0f;
+    }
     sd.user_data = (void *)(intptr_t)s->index;
     if (!s->is_polygon) {
         sd.offset = world_coords ? rc_v2(s->x, s->y) : rc_v2(0.0f, 0.0f);
@@ -60,30 +75,37 @@ static rc_shape_id rc_add_shape(rc_world *world, rc_body_id body, const bench_sh
 
 static void rc_destroy_ctx(void *ctx);
 
-static void *rc_build_static(const bench_scene *scene, const bench_config *cfg, char *desc, size_t desc_size) {
-    (void)cfg;
-    rc_ctx *c = rc_ctx_new(scene, desc, desc_size);
-    if (!c) {
-        return NULL;
-    }
+/* The scene's shapes on one static body. */
+static bool rc_add_static_shapes(rc_ctx *c, const bench_scene *scene, bool bouncy, char *desc, size_t desc_size) {
     rc_body_def bd = rc_body_default_def();
     bd.type = RC_STATIC;
     rc_body_id ground = rc_body_create(c->world, &bd);
     if (rc_body_id_is_null(ground)) {
         snprintf(desc, desc_size, "rc_body_create: %s", rc_world_last_error(c->world));
-        rc_destroy_ctx(c);
-        return NULL;
+        return false;
     }
     bench_shape_gen gen;
     bench_shape s;
     bench_shapes_begin(&gen, scene);
     while (bench_shapes_next(&gen, &s)) {
-        rc_shape_id id = rc_add_shape(c->world, ground, &s, true, false);
+        rc_shape_id id = rc_add_shape(c->world, ground, &s, true, false, bouncy);
         if (rc_shape_id_is_null(id)) {
             snprintf(desc, desc_size, "shape %d refused: %s", (int)s.index, rc_world_last_error(c->world));
-            rc_destroy_ctx(c);
-            return NULL;
+            return false;
         }
+    }
+    return true;
+}
+
+static void *rc_build_static(const bench_scene *scene, const bench_config *cfg, char *desc, size_t desc_size) {
+    (void)cfg;
+    rc_ctx *c = rc_ctx_new(scene, 1, desc, desc_size);
+    if (!c) {
+        return NULL;
+    }
+    if (!rc_add_static_shapes(c, scene, false, desc, desc_size)) {
+        rc_destroy_ctx(c);
+        return NULL;
     }
     rc_world_counters k = rc_world_get_counters(c->world);
     snprintf(desc, desc_size,
@@ -118,7 +140,7 @@ static void rc_resolve(void *ctx, bench_answer *out, const uint64_t *handles, in
 }
 
 static void *rc_build_moving(const bench_scene *scene, bool sensors, char *desc, size_t desc_size) {
-    rc_ctx *c = rc_ctx_new(scene, desc, desc_size);
+    rc_ctx *c = rc_ctx_new(scene, scene->shape_count + 1, desc, desc_size);
     if (!c) {
         return NULL;
     }
@@ -138,8 +160,14 @@ static void *rc_build_moving(const bench_scene *scene, bool sensors, char *desc,
         bd.type = RC_DYNAMIC;
         bd.position = rc_v2(s.x, s.y);
         bd.linear_velocity = rc_v2(s.vx, s.vy);
+        if (!sensors) {
+            /* solid shapes: detection only, the pair work the peers do for their sensors (a
+               dynamic circle would otherwise be a grenade, swept and held apart by the solver) */
+            bd.enable_response = false;
+        }
         rc_body_id body = rc_body_create(c->world, &bd);
-        rc_shape_id id = rc_body_id_is_null(body) ? RC_NULL_SHAPE_ID : rc_add_shape(c->world, body, &s, false, sensors);
+        rc_shape_id id =
+            rc_body_id_is_null(body) ? RC_NULL_SHAPE_ID : rc_add_shape(c->world, body, &s, false, sensors, false);
         if (rc_shape_id_is_null(id)) {
             snprintf(desc, desc_size, "body/shape %d refused: %s", (int)s.index, rc_world_last_error(c->world));
             rc_destroy_ctx(c);
@@ -155,9 +183,10 @@ static void *rc_build_moving(const bench_scene *scene, bool sensors, char *desc,
                  (double)k.cell_size);
     } else {
         snprintf(desc, desc_size,
-                 "dynamic bodies, solid shapes (ricochet has no contact solver: this is motion, broadphase, pairs, "
-                 "narrow phase manifolds and contact events, the pair work the peers do for their sensors); "
-                 "automatic cell size %.3g; rc_world_step",
+                 "dynamic bodies, solid shapes, created with enable_response = false (detection only: contacts "
+                 "found and reported, not resolved; this is motion, broadphase, pairs, narrow phase manifolds and "
+                 "contact events, the pair work the peers do for their sensors); automatic cell size %.3g; "
+                 "rc_world_step",
                  (double)k.cell_size);
     }
     return c;
@@ -173,11 +202,124 @@ static void *rc_build_moving_solid(const bench_scene *scene, const bench_config 
     return rc_build_moving(scene, false, desc, n);
 }
 
+/* ---- bullets ------------------------------------------------------------------------------------ */
+
+static void *rc_build_bullets(const bench_scene *scene, const bench_config *cfg, const bench_bullet *bullets,
+                              char *desc, size_t desc_size) {
+    (void)cfg;
+    rc_ctx *c = rc_ctx_new(scene, scene->bullets + 1, desc, desc_size);
+    if (!c) {
+        return NULL;
+    }
+    c->count = scene->bullets;
+    c->bullets = true;
+    c->max_bounces = scene->max_bounces;
+    c->bodies = calloc((size_t)scene->bullets, sizeof(rc_body_id));
+    if (!c->bodies) {
+        snprintf(desc, desc_size, "out of memory");
+        rc_destroy_ctx(c);
+        return NULL;
+    }
+    if (!rc_add_static_shapes(c, scene, true, desc, desc_size)) {
+        rc_destroy_ctx(c);
+        return NULL;
+    }
+    /* the untimed step of the static scenes, with the shapes alone */
+    if (!rc_world_step(c->world, (float)scene->dt)) {
+        snprintf(desc, desc_size, "rc_world_step: %s", rc_world_last_error(c->world));
+        rc_destroy_ctx(c);
+        return NULL;
+    }
+    for (int32_t i = 0; i < scene->bullets; ++i) {
+        rc_body_def bd = rc_body_default_def();
+        bd.type = RC_DYNAMIC;
+        bd.position = rc_v2(bullets[i].x, bullets[i].y);
+        bd.linear_velocity = rc_v2(bullets[i].vx, bullets[i].vy);
+        bd.bullet = true;
+        bd.gravity_scale = 0.0f;
+        bd.max_bounces = scene->max_bounces;
+        bd.user_data = (void *)(intptr_t)i;
+        c->bodies[i] = rc_body_create(c->world, &bd);
+        if (rc_body_id_is_null(c->bodies[i])) {
+            snprintf(desc, desc_size, "bullet %d refused: %s", (int)i, rc_world_last_error(c->world));
+            rc_destroy_ctx(c);
+            return NULL;
+        }
+    }
+    rc_world_def def = rc_world_default_def();
+    c->restitution_threshold = def.restitution_threshold;
+    rc_world_counters k = rc_world_get_counters(c->world);
+    bool swept = rc_body_get_motion(c->world, c->bodies[0]) == RC_MOTION_SWEPT_POINT;
+    const char *motion = swept ? "swept point" : "NOT a swept point";
+    snprintf(desc, desc_size,
+             "one static body, %d shapes (restitution 1, friction 0), one untimed step; %d point bullets (dynamic "
+             "bodies with no shape, bullet = true, gravity_scale 0, max_bounces %d; motion: %s; bullets are swept "
+             "against non-bullets only); automatic cell size %.3g; world defaults otherwise (restitution_threshold "
+             "%.3g, contact_skin %.3g); rc_world_step; impact events counted after each step, untimed",
+             (int)k.shapes, (int)scene->bullets, (int)scene->max_bounces, motion, (double)k.cell_size,
+             (double)def.restitution_threshold, (double)def.contact_skin);
+    return c;
+}
+
+static int64_t rc_bullet_bounces(void *ctx) {
+    rc_ctx *c = ctx;
+    const rc_impact_event *ev = NULL;
+    int n = rc_world_impact_events(c->world, &ev);
+    if (n < 0) {
+        return -1;
+    }
+    /* events of one bullet are consecutive (bodies are swept one after the other) */
+    rc_body_id run_body = RC_NULL_BODY_ID;
+    int32_t run = 0;
+    for (int k = 0; k < n; ++k) {
+        if (ev[k].approach_speed < c->restitution_threshold) {
+            c->slow_impacts++;
+        }
+        if (run > 0 && ev[k].projectile.index == run_body.index && ev[k].projectile.generation == run_body.generation) {
+            ++run;
+        } else {
+            run_body = ev[k].projectile;
+            run = 1;
+        }
+        if (run == c->max_bounces) {
+            c->limit_hits++;
+        }
+    }
+    c->impacts += n;
+    c->steps++;
+    return n;
+}
+
+static bool rc_bullet_velocity(void *ctx, int32_t i, double *vx, double *vy) {
+    rc_ctx *c = ctx;
+    if (!c->bodies || i < 0 || i >= c->count) {
+        return false;
+    }
+    rc_vec2 v = rc_body_linear_velocity(c->world, c->bodies[i]);
+    *vx = v.x;
+    *vy = v.y;
+    return true;
+}
+
+static void rc_bullet_note(void *ctx, char *note, size_t note_size) {
+    rc_ctx *c = ctx;
+    rc_world_counters k = rc_world_get_counters(c->world);
+    snprintf(note, note_size,
+             "bounces = impact events (rc_world_impact_events), %lld over %lld steps; %lld of them with an approach "
+             "speed below restitution_threshold %.3g (those lose their normal velocity: e = 0); %lld times a bullet "
+             "made %d bounces in one step (its limit); %d awake bodies at the end; the world reports %.1f MB",
+             (long long)c->impacts, (long long)c->steps, (long long)c->slow_impacts, (double)c->restitution_threshold,
+             (long long)c->limit_hits, (int)c->max_bounces, (int)k.awake_bodies, (double)k.bytes / 1048576.0);
+}
+
 static bool rc_step_world(void *ctx, float dt) {
     rc_ctx *c = ctx;
     if (!rc_world_step(c->world, dt)) {
         fprintf(stderr, "rc_world_step: %s\n", rc_world_last_error(c->world));
         return false;
+    }
+    if (c->bullets) {
+        return true; /* impact events are counted after the timed step */
     }
     /* Two loads: keeps the running count of sensor overlaps for the pair check. */
     rc_sensor_events ev = rc_world_sensor_events(c->world);
@@ -245,6 +387,10 @@ const bench_runner bench_runner_ricochet = {
     .count_step = rc_count_step,
     .position = rc_position,
     .destroy = rc_destroy_ctx,
+    .build_bullets = rc_build_bullets,
+    .bullet_bounces = rc_bullet_bounces,
+    .bullet_velocity = rc_bullet_velocity,
+    .bullet_note = rc_bullet_note,
 };
 
 /* Moving scenes only: the same bodies with solid shapes. */

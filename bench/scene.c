@@ -8,12 +8,14 @@
 #define BENCH_TWO_PI 6.283185307179586476925286766559
 
 static const bench_scene bench_scenes[] = {
-    /* name        kind          shapes  side   rays     warm   steps warm dt          salt */
-    {"rays-10k", BENCH_RAYS, 10000, 2000.0, 1000000, 20000, 0, 0, 0.0, 1},
-    {"rays-100k", BENCH_RAYS, 100000, 6000.0, 1000000, 20000, 0, 0, 0.0, 2},
-    {"moving-10k", BENCH_MOVING, 10000, 2000.0, 0, 0, 300, 5, 1.0 / 60.0, 3},
+    /* name        kind          shapes  side   rays     warm   steps warm dt          salt  bullets speed bounces */
+    {"rays-10k", BENCH_RAYS, 10000, 2000.0, 1000000, 20000, 0, 0, 0.0, 1, 0, 0.0, 0},
+    {"rays-100k", BENCH_RAYS, 100000, 6000.0, 1000000, 20000, 0, 0, 0.0, 2, 0, 0.0, 0},
+    {"moving-10k", BENCH_MOVING, 10000, 2000.0, 0, 0, 300, 5, 1.0 / 60.0, 3, 0, 0.0, 0},
     /* the density of rays-10k: side = 2000 * sqrt(50000 / 10000) */
-    {"moving-50k", BENCH_MOVING, 50000, 4472.1359549995794, 0, 0, 300, 5, 1.0 / 60.0, 4},
+    {"moving-50k", BENCH_MOVING, 50000, 4472.1359549995794, 0, 0, 300, 5, 1.0 / 60.0, 4, 0, 0.0, 0},
+    /* the shapes of rays-10k (its salt), 10,000 bullets of their own stream, every step timed */
+    {"bullets-10k", BENCH_BULLETS, 10000, 2000.0, 0, 0, 60, 0, 1.0 / 60.0, 1, 10000, 2000.0, 8},
 };
 
 int bench_scene_count(void) { return (int)(sizeof bench_scenes / sizeof bench_scenes[0]); }
@@ -136,6 +138,37 @@ void bench_rays_next(bench_ray_gen *gen, bench_ray *out, int64_t count) {
     }
 }
 
+/* ---- bullets --------------------------------------------------------------------------------- */
+
+int64_t bench_bullets_make(const bench_scene *scene, bench_bullet *out) {
+    bench_inside_index *ix = bench_inside_build(scene);
+    if (!ix) {
+        return -1;
+    }
+    /* the fourth stream of the scene's salt (shapes use 0, rays 1, warm-up rays 2) */
+    bench_rng rng = bench_rng_make(BENCH_SEED, scene->salt * 4u + 3u);
+    const double side = scene->side, half = 0.5 * side;
+    int64_t redrawn = 0;
+    for (int32_t i = 0; i < scene->bullets; ++i) {
+        for (;;) {
+            double ux = bench_rng_uniform(&rng);
+            double uy = bench_rng_uniform(&rng);
+            double ua = bench_rng_uniform(&rng);
+            double a = BENCH_TWO_PI * ua;
+            out[i].x = (float)(-half + side * ux);
+            out[i].y = (float)(-half + side * uy);
+            out[i].vx = (float)(scene->bullet_speed * cos(a));
+            out[i].vy = (float)(scene->bullet_speed * sin(a));
+            if (bench_inside_find(ix, out[i].x, out[i].y) < 0) {
+                break;
+            }
+            ++redrawn;
+        }
+    }
+    bench_inside_destroy(ix);
+    return redrawn;
+}
+
 /* ---- strict inside tests --------------------------------------------------------------------- */
 
 /* A dense bin grid of cell 12 (the largest shape diameter): each shape is listed in every cell
@@ -238,8 +271,15 @@ static bool inside_shape(const bench_shape *s, double px, double py) {
 }
 
 int32_t bench_inside_find(const bench_inside_index *ix, float x, float y) {
-    int32_t cx = (int32_t)floor(((double)x - ix->x0) / ix->cell);
-    int32_t cy = (int32_t)floor(((double)y - ix->y0) / ix->cell);
+    return bench_inside_find_d(ix, (double)x, (double)y);
+}
+
+int32_t bench_inside_find_d(const bench_inside_index *ix, double x, double y) {
+    if (!(fabs(x) < 1e9 && fabs(y) < 1e9)) {
+        return -1;
+    }
+    int32_t cx = (int32_t)floor((x - ix->x0) / ix->cell);
+    int32_t cy = (int32_t)floor((y - ix->y0) / ix->cell);
     if (cx < 0 || cy < 0 || cx >= ix->nx || cy >= ix->ny) {
         return -1;
     }
@@ -370,4 +410,123 @@ bool bench_exact_shape(const bench_inside_index *ix, const bench_ray *ray, int32
         *gap = m;
     }
     return false;
+}
+
+/* ---- exact bullets ----------------------------------------------------------------------------- */
+
+/* Where the segment p + t d, 0 <= t <= 1, enters the shape from outside: t and the outward
+ * normal there. False on a miss or when p is not outside the shape. */
+static bool exact_enter(const bench_shape *s, double px, double py, double dx, double dy, double *t, double *nx,
+                        double *ny) {
+    if (!s->is_polygon) {
+        double mx = px - (double)s->x, my = py - (double)s->y, r = (double)s->radius;
+        double a = dx * dx + dy * dy, b = 2.0 * (mx * dx + my * dy), c = mx * mx + my * my - r * r;
+        double disc = b * b - 4.0 * a * c;
+        if (a == 0.0 || c <= 0.0 || b >= 0.0 || disc < 0.0) {
+            return false;
+        }
+        double t0 = (-b - sqrt(disc)) / (2.0 * a);
+        if (t0 < 0.0 || t0 > 1.0) {
+            return false;
+        }
+        *t = t0;
+        *nx = (mx + t0 * dx) / r;
+        *ny = (my + t0 * dy) / r;
+        return true;
+    }
+    double lo = 0.0, hi = 1.0;
+    int enter = -1;
+    for (int k = 0; k < s->count; ++k) {
+        int j = (k + 1) % s->count;
+        double ax = s->world[k][0], ay = s->world[k][1];
+        double ex = (double)s->world[j][0] - ax, ey = (double)s->world[j][1] - ay;
+        double nx0 = ey, ny0 = -ex; /* outward for counter-clockwise */
+        double num = nx0 * (ax - px) + ny0 * (ay - py);
+        double den = nx0 * dx + ny0 * dy;
+        if (den == 0.0) {
+            if (num < 0.0) {
+                return false;
+            }
+        } else if (den < 0.0) {
+            double tk = num / den;
+            if (enter < 0 || tk > lo) {
+                lo = tk;
+                enter = k;
+            }
+        } else {
+            double tk = num / den;
+            hi = tk < hi ? tk : hi;
+        }
+    }
+    /* entering after t = 0 only when p is outside; before leaving and before t = 1 */
+    if (enter < 0 || !(lo > 0.0) || lo > hi) {
+        return false;
+    }
+    int j = (enter + 1) % s->count;
+    double ex = (double)s->world[j][0] - (double)s->world[enter][0];
+    double ey = (double)s->world[j][1] - (double)s->world[enter][1];
+    double len = sqrt(ex * ex + ey * ey);
+    *t = lo;
+    *nx = ey / len;
+    *ny = -ex / len;
+    return true;
+}
+
+int32_t bench_exact_bullet_step(const bench_inside_index *ix, double *x, double *y, double *vx, double *vy, double dt,
+                                int32_t max_bounces, int32_t *last_shape) {
+    double remaining = dt;
+    int32_t bounces = 0, skip = *last_shape;
+    for (;;) {
+        double dx = *vx * remaining, dy = *vy * remaining;
+        double bx0 = *x < *x + dx ? *x : *x + dx, bx1 = *x < *x + dx ? *x + dx : *x;
+        double by0 = *y < *y + dy ? *y : *y + dy, by1 = *y < *y + dy ? *y + dy : *y;
+        int32_t cx0 = (int32_t)floor((bx0 - ix->x0) / ix->cell), cx1 = (int32_t)floor((bx1 - ix->x0) / ix->cell);
+        int32_t cy0 = (int32_t)floor((by0 - ix->y0) / ix->cell), cy1 = (int32_t)floor((by1 - ix->y0) / ix->cell);
+        cx0 = cx0 < 0 ? 0 : cx0;
+        cy0 = cy0 < 0 ? 0 : cy0;
+        cx1 = cx1 >= ix->nx ? ix->nx - 1 : cx1;
+        cy1 = cy1 >= ix->ny ? ix->ny - 1 : cy1;
+        double best = 2.0, nx = 0.0, ny = 0.0;
+        int32_t who = -1;
+        for (int32_t cy = cy0; cy <= cy1; ++cy) {
+            for (int32_t cx = cx0; cx <= cx1; ++cx) {
+                size_t c = (size_t)cy * (size_t)ix->nx + (size_t)cx;
+                for (int32_t k = ix->start[c]; k < ix->start[c + 1]; ++k) {
+                    int32_t i = ix->items[k];
+                    double t, mx, my;
+                    if (i != skip && exact_enter(&ix->shapes[i], *x, *y, dx, dy, &t, &mx, &my) &&
+                        (t < best || (t == best && i < who))) {
+                        best = t;
+                        who = i;
+                        nx = mx;
+                        ny = my;
+                    }
+                }
+            }
+        }
+        if (who < 0) {
+            *x += dx;
+            *y += dy;
+            *last_shape = -1;
+            break;
+        }
+        if (bounces == max_bounces) {
+            /* stopped for the rest of the step, a hair short of the contact: the next step
+               meets the shape at once and bounces */
+            double stop = best - 1e-9 > 0.0 ? best - 1e-9 : 0.0;
+            *x += stop * dx;
+            *y += stop * dy;
+            *last_shape = -1;
+            break;
+        }
+        *x += best * dx;
+        *y += best * dy;
+        remaining *= 1.0 - best;
+        *last_shape = skip = who;
+        double vn = *vx * nx + *vy * ny;
+        *vx -= 2.0 * vn * nx;
+        *vy -= 2.0 * vn * ny;
+        ++bounces;
+    }
+    return bounces;
 }

@@ -11,6 +11,11 @@
  * velocity of uniform direction and speed uniform in [0, 50].
  *
  * Rays: origin uniform in the same square, direction uniform, length 200.
+ *
+ * Bullets (bullet scenes): origin uniform in the same square, redrawn while it lies strictly
+ * inside a shape (the exact test below), direction uniform, a fixed speed. A bullet scene
+ * shares the salt, and so the shapes, of the ray scene it is built on; its bullets come from a
+ * stream of their own.
  */
 #ifndef BENCH_SCENE_H
 #define BENCH_SCENE_H
@@ -27,7 +32,7 @@ extern "C" {
 #define BENCH_MAX_VERTS 8
 #define BENCH_RAY_LENGTH 200.0
 
-typedef enum bench_scene_kind { BENCH_RAYS, BENCH_MOVING } bench_scene_kind;
+typedef enum bench_scene_kind { BENCH_RAYS, BENCH_MOVING, BENCH_BULLETS } bench_scene_kind;
 
 typedef struct bench_scene {
     const char *name; /* "rays-10k", ... */
@@ -36,10 +41,13 @@ typedef struct bench_scene {
     double side;          /* the square [-side/2, side/2]^2 */
     int64_t rays;         /* ray scenes: how many timed rays */
     int64_t warmup_rays;  /* ray scenes: untimed rays first (their own stream) */
-    int32_t steps;        /* moving scenes: timed steps */
+    int32_t steps;        /* moving and bullet scenes: timed steps */
     int32_t warmup_steps; /* moving scenes: untimed steps first */
-    double dt;            /* moving scenes */
-    uint64_t salt;        /* tells the scene's streams apart */
+    double dt;            /* moving and bullet scenes */
+    uint64_t salt;        /* tells the scene's streams apart (a bullet scene shares its ray scene's) */
+    int32_t bullets;      /* bullet scenes: how many bullets */
+    double bullet_speed;  /* bullet scenes: units/s */
+    int32_t max_bounces;  /* bullet scenes: bounces per bullet per step */
 } bench_scene;
 
 /* The scenes of the spec; quick divides rays and steps by 10. */
@@ -93,12 +101,25 @@ typedef struct bench_ray_gen {
 void bench_rays_begin(bench_ray_gen *gen, const bench_scene *scene, bool warmup);
 void bench_rays_next(bench_ray_gen *gen, bench_ray *out, int64_t count);
 
+/* A bullet: where it starts and its velocity. */
+typedef struct bench_bullet {
+    float x, y;
+    float vx, vy;
+} bench_bullet;
+
+/* The bullets of a bullet scene, scene->bullets of them into out. Builds (and frees) the
+ * inside index below: origins strictly inside a shape are redrawn (with a new direction too).
+ * Returns how many draws were redrawn, or -1 when memory ran out. */
+int64_t bench_bullets_make(const bench_scene *scene, bench_bullet *out);
+
 /* Strict point-inside tests in double precision against all shapes of a scene, for the driver
  * (to count rays that start inside a shape). Built once, queried per point. */
 typedef struct bench_inside_index bench_inside_index;
 bench_inside_index *bench_inside_build(const bench_scene *scene);
 /* Index of a shape strictly containing (x, y), or -1. */
 int32_t bench_inside_find(const bench_inside_index *index, float x, float y);
+/* The same for a point in double precision (a position an engine keeps in doubles). */
+int32_t bench_inside_find_d(const bench_inside_index *index, double x, double y);
 void bench_inside_destroy(bench_inside_index *index);
 
 /* The exact closest hit of a ray over all shapes of the index, by brute force in double
@@ -110,6 +131,15 @@ double bench_exact_cast(const bench_inside_index *index, const bench_ray *ray, i
  * distance between the ray's segment and the shape. */
 bool bench_exact_shape(const bench_inside_index *index, const bench_ray *ray, int32_t shape, double *t, double *chord,
                        double *gap);
+
+/* One step of a bullet by exact geometry in double precision against the index's shapes: from
+ * (x, y) with velocity (vx, vy) it goes to the first surface it meets, stops exactly on it,
+ * reflects its velocity about the normal (v - 2 (v.n) n) and goes on for the rest of dt, at
+ * most max_bounces bounces (then it stops at its next contact). *last_shape is the shape it
+ * last touched (-1: none), never hit again at once (it cannot be: shapes are convex); updated.
+ * Returns the bounces. */
+int32_t bench_exact_bullet_step(const bench_inside_index *index, double *x, double *y, double *vx, double *vy,
+                                double dt, int32_t max_bounces, int32_t *last_shape);
 
 /* The answer of one ray, as every runner writes it. */
 typedef struct bench_answer {

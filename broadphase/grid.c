@@ -1785,13 +1785,13 @@ static void pairs_cell_by_cell(const rc_grid *grid, bool all_moved, rc_grid_pair
     }
 }
 
-void rc_grid_update_pairs(rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
-    if (grid == NULL) {
+void rc_grid_find_new_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
+    if (grid == NULL || fn == NULL) {
         return;
     }
-    if (fn != NULL && grid->moved_count >= grid->live / 4) {
+    if (grid->moved_count >= grid->live / 4) {
         pairs_cell_by_cell(grid, false, fn, context);
-    } else if (fn != NULL) {
+    } else {
         for (int32_t i = 0; i < grid->moved_count; ++i) {
             int32_t id = grid->moved[i];
             if (grid->proxies[id].level >= 0) {
@@ -1799,10 +1799,21 @@ void rc_grid_update_pairs(rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
             }
         }
     }
+}
+
+void rc_grid_forget_moves(rc_grid *grid) {
+    if (grid == NULL) {
+        return;
+    }
     for (int32_t i = 0; i < grid->moved_count; ++i) {
         grid->proxies[grid->moved[i]].moved = false;
     }
     grid->moved_count = 0;
+}
+
+void rc_grid_update_pairs(rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
+    rc_grid_find_new_pairs(grid, fn, context);
+    rc_grid_forget_moves(grid);
 }
 
 void rc_grid_find_all_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context) {

@@ -17,6 +17,17 @@ rc_distance_result rc_point_distance_circle(rc_circle circle, rc_vec2 p) {
 rc_distance_result rc_point_distance_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
     rc_distance_result r;
     r.point = rc_nearest_point_on_segment(a, b, p);
+    if (!rc_vec2_equal(r.point, a) && !rc_vec2_equal(r.point, b)) {
+        /* inside the segment: the distance to its line, and its normal on p's side, exactly */
+        rc_vec2 n = rc_normalize(rc_left_perp(rc_sub(b, a)));
+        float side = rc_dot(n, rc_sub(p, a));
+        if (side != 0.0f) {
+            r.normal = side > 0.0f ? n : rc_neg(n);
+            r.distance = side > 0.0f ? side : -side;
+            r.point = rc_mul_add(p, -side, n);
+            return r;
+        }
+    }
     rc_vec2 rel = rc_sub(p, r.point);
     float len = rc_length(rel);
     r.distance = len;
@@ -62,16 +73,30 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
        decided right. */
     float best = INFINITY;
     rc_vec2 best_rel = {0.0f, 0.0f};
+    int best_edge = -1; /* the nearest point is inside this edge (not at a vertex) */
     r.normal = face_normal;
     rc_vec2 zero = {0.0f, 0.0f};
     for (int i = 0; i < count; ++i) {
         int j = i + 1 < count ? i + 1 : 0;
-        rc_vec2 q = rc_nearest_point_on_segment(rc_sub(polygon->vertices[i], p), rc_sub(polygon->vertices[j], p), zero);
+        rc_vec2 a = rc_sub(polygon->vertices[i], p), b = rc_sub(polygon->vertices[j], p);
+        rc_vec2 q = rc_nearest_point_on_segment(a, b, zero);
         float dd = rc_dot(q, q);
         if (dd < best) {
             best = dd;
             best_rel = q;
+            best_edge = rc_vec2_equal(q, a) || rc_vec2_equal(q, b) ? -1 : i;
         }
+    }
+    if (best_edge >= 0) {
+        /* nearest to the inside of an edge: its line gives the distance and the normal exactly,
+           where the foot of a long edge carries the rounding of its length (a tilted normal) */
+        const rc_vec2 *v = polygon->vertices;
+        rc_vec2 a = v[best_edge];
+        rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(v[best_edge + 1 < count ? best_edge + 1 : 0], a)));
+        r.distance = rc_dot(n, rc_sub(p, a));
+        r.normal = n;
+        r.point = rc_mul_add(p, -r.distance, n);
+        return r;
     }
     r.point = rc_add(p, best_rel);
     rc_vec2 rel = rc_neg(best_rel);

@@ -354,11 +354,14 @@ END_TEST
 
 /* ---- integration -------------------------------------------------------------------------- */
 
+/* A body moved by its velocity (not swept) falls by semi-implicit Euler: velocity first, then
+ * the position with the new velocity. */
 START_TEST(free_fall_is_semi_implicit_euler) {
     rc_world *w = make_world(rc_v2(0, -10));
     rc_body_id b = make_body(w, RC_DYNAMIC, rc_v2(1.0f, 100.0f), 0.0f);
     rc_shape_def sd = rc_shape_default_def();
-    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &sd, 0.5f)));
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, b, &sd, 0.5f, 0.5f)));
+    ck_assert_int_eq(rc_body_get_motion(w, b), RC_MOTION_FREE);
     const float dt = 1.0f / 60.0f;
     double v = 0.0, y = 100.0;
     for (int n = 1; n <= 120; ++n) {
@@ -374,6 +377,28 @@ START_TEST(free_fall_is_semi_implicit_euler) {
     }
     ck_assert(rc_body_is_awake(w, b));
     ck_assert_int_eq(rc_world_get_counters(w).steps, 120);
+    rc_world_destroy(w);
+}
+END_TEST
+
+/* A swept body (a grenade) in free flight moves along the chord of its parabola each step: its
+ * positions are those of exact motion under gravity, y = 100 - 5 t^2. */
+START_TEST(swept_free_fall_is_exact) {
+    rc_world *w = make_world(rc_v2(0, -10));
+    rc_body_id b = make_body(w, RC_DYNAMIC, rc_v2(1.0f, 100.0f), 0.0f);
+    rc_shape_def sd = rc_shape_default_def();
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &sd, 0.5f)));
+    ck_assert_int_eq(rc_body_get_motion(w, b), RC_MOTION_SWEPT_CIRCLE);
+    const float dt = 1.0f / 60.0f;
+    for (int n = 1; n <= 120; ++n) {
+        ck_assert(rc_world_step(w, dt));
+        double t = (double)n * dt;
+        rc_vec2 vel = rc_body_linear_velocity(w, b), pos = rc_body_position(w, b);
+        NEAR(vel.y, -10.0 * t, 1e-6 * n, "step %d: v %.9g, expected %.9g", n, (double)vel.y, -10.0 * t);
+        NEAR(pos.y, 100.0 - 5.0 * t * t, 8e-6 * n, "step %d: y %.9g, expected %.9g", n, (double)pos.y,
+             100.0 - 5.0 * t * t);
+        EXPECT(vel.x == 0.0f && pos.x == 1.0f, "step %d: sideways motion", n);
+    }
     rc_world_destroy(w);
 }
 END_TEST
@@ -984,6 +1009,7 @@ static Suite *bodies_suite(void) {
     tcase_add_test(t, set_transform_moves_shapes_by_the_api_formula);
     tcase_add_test(t, mass_and_inertia_from_density);
     tcase_add_test(t, free_fall_is_semi_implicit_euler);
+    tcase_add_test(t, swept_free_fall_is_exact);
     tcase_add_test(t, damping_and_gravity_scale);
     tcase_add_test(t, rotation_turns_about_the_centre_of_mass);
     tcase_add_test(t, kinematic_and_static_bodies);

@@ -6,8 +6,8 @@
  * step is compared with a brute-force pairwise rc_collide_* over the world shapes, and the
  * begin/end events with the differences between consecutive sets.
  *
- * Note: this issue finds and reports contacts without collision response, so a dynamic circle
- * passes through a static box; the scripted sequences rely on that. */
+ * Note: the bodies here are created with enable_response = false (detection only), so a dynamic
+ * circle passes through a static box; the scripted sequences rely on that. */
 #include <check.h>
 #include <math.h>
 #include <stb_ds.h>

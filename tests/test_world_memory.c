@@ -149,6 +149,7 @@ typedef struct mem_ctx {
     int reordered;          /* checkpoints equal to the trace only with the events sorted */
     int64_t *op_alloc_end;  /* baseline: allocations made by the end of each op */
     int op_index;
+    long impacts;           /* baseline: impact events over all steps */
 } mem_ctx;
 
 static const char *after_fail_at(const char *s) {
@@ -352,8 +353,7 @@ static int check_touching(mem_ctx *m) {
             if (k == i || !rc_shape_is_valid(m->w, b)) {
                 continue;
             }
-            bool want = rc_aabb_overlaps(rc_shape_aabb(m->w, a), rc_shape_aabb(m->w, b)) &&
-                        ws_shapes_should_pair(m->w, a, b) && ws_collide(m->w, a, b, NULL);
+            bool want = ws_touching(m->w, a, b, rc_world_default_def().contact_skin);
             bool listed = false;
             for (int32_t j = 0; j < n; ++j) {
                 listed |= rc_shape_id_equals(list[j], b);
@@ -373,6 +373,8 @@ static void step(mem_ctx *m, int n, long *touching_total) {
     checkpoint(m, where);
     if (m->baseline) {
         *touching_total += check_touching(m);
+        const rc_impact_event *events;
+        m->impacts += rc_world_impact_events(m->w, &events);
     }
 }
 
@@ -516,6 +518,47 @@ static void scenario(mem_ctx *m, long *touching_total, int *end_events_after_des
     for (int n = 12; n <= 20; ++n) {
         step(m, n, touching_total);
     }
+    /* projectiles: gravity, a floor, grenades that bounce, settle and pile, bullets (points and
+       circles) that ricochet off the floor and strike dynamic boxes: sweeps, the contact
+       solver, impact events and bodies woken by impacts, all under failing allocations */
+    TRY(m, "rc_world_set_gravity", rc_world_set_gravity(m->w, rc_v2(0.0f, -10.0f)));
+    rc_body_id floor_body = add_body(m, RC_STATIC, rc_v2(100.0f, -30.0f), rc_v2(0, 0));
+    {
+        rc_shape_def sd = rc_shape_default_def();
+        sd.restitution = 0.4f;
+        rc_shape_id f = RC_NULL_SHAPE_ID;
+        TRY(m, "rc_shape_create_box", (f = rc_shape_create_box(m->w, floor_body, &sd, 20.0f, 0.5f), !rc_shape_id_is_null(f)));
+        if (!rc_shape_id_is_null(f)) {
+            arrput(m->shapes, f);
+        }
+    }
+    for (int i = 0; i < 6; ++i) {
+        rc_body_id b = add_body(m, RC_DYNAMIC, rc_v2(95.0f + 0.7f * (float)i, -28.0f + 0.9f * (float)i), rc_v2(1.0f, 0.0f));
+        add_shape(m, b, 0, false, rc_v2(0, 0)); /* a grenade */
+    }
+    rc_body_id target = add_body(m, RC_DYNAMIC, rc_v2(110.0f, -28.8f), rc_v2(0, 0));
+    add_shape(m, target, 1, false, rc_v2(0, 0));
+    TRY(m, "rc_body_set_gravity_scale", rc_body_set_gravity_scale(m->w, target, 0.0f));
+    TRY(m, "rc_body_set_awake", rc_body_set_awake(m->w, target, false));
+    for (int i = 0; i < 4; ++i) {
+        rc_body_def bd = rc_body_default_def();
+        bd.type = RC_DYNAMIC;
+        bd.bullet = true;
+        bd.max_bounces = i;
+        bd.position = rc_v2(92.0f + 2.0f * (float)i, -25.0f);
+        bd.linear_velocity = rc_v2(300.0f, -200.0f + 40.0f * (float)i);
+        rc_body_id b = RC_NULL_BODY_ID;
+        TRY(m, "rc_body_create", (b = rc_body_create(m->w, &bd), !rc_body_id_is_null(b)));
+        if (!rc_body_id_is_null(b)) {
+            arrput(m->bodies, b);
+            if (i % 2 == 1) {
+                add_shape(m, b, 0, false, rc_v2(0, 0));
+            }
+        }
+    }
+    for (int n = 21; n <= 40; ++n) {
+        step(m, n, touching_total);
+    }
     /* queries allocate nothing and see the world */
     int64_t before = m->ca.allocations;
     rc_query_filter all = {UINT32_MAX, UINT32_MAX};
@@ -557,6 +600,8 @@ START_TEST(allocation_failure_at_every_point) {
                   (long long)m.ca.live_bytes, (long long)m.ca.bad_frees, m.ca.first_bad);
     int64_t points = m.ca.allocations;
     ck_assert(touching > 20 && base_ends > 0);
+    ck_assert_msg(m.impacts >= 10, "the scenario's projectiles struck %ld times", m.impacts);
+    fprintf(stderr, "[memory] the scenario's projectiles struck %ld times\n", m.impacts);
     ctx_free_run(&m);
     m.baseline = false;
     /* fail the 1st, 2nd, ... allocation until a run sees none */

@@ -152,33 +152,45 @@ bool rc_body_is_valid(const rc_world *world, rc_body_id id) {
 
 /* What the step does with the body: a bullet with no solid shape is a swept point; a bullet
  * or a grenade whose one solid shape is a circle is a swept circle; anything else moves by its
- * velocity. Kept in the body's shapes too (their type and flags, for the sweeps' filters). */
+ * velocity. Only dynamic bodies look at their shapes (static ones may have thousands). The
+ * swept circle's shape is marked (its proxy box is grown); rc_body_refresh_swept moves the
+ * proxies whose mark changed. */
 static void update_motion(rc_world *world, rc_body *b) {
-    int32_t solid = 0, circle = -1;
-    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        const rc_shape *shape = &world->shapes.data[s];
-        if (!shape->sensor) {
-            solid++;
-            if (shape->kind == RC_SHAPE_CIRCLE) {
-                circle = s;
+    rc_body_motion motion = RC_MOTION_FREE;
+    int32_t swept = -1;
+    if (b->type == RC_DYNAMIC && b->enable_response) {
+        int32_t solid = 0, circle = -1;
+        for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+            const rc_shape *shape = &world->shapes.data[s];
+            if (!shape->sensor) {
+                solid++;
+                if (shape->kind == RC_SHAPE_CIRCLE) {
+                    circle = s;
+                }
             }
         }
-    }
-    rc_body_motion motion = RC_MOTION_FREE;
-    if (b->type == RC_DYNAMIC && b->enable_response) {
         if (solid == 0 && b->bullet) {
             motion = RC_MOTION_SWEPT_POINT;
         } else if (solid == 1 && circle >= 0) {
             motion = RC_MOTION_SWEPT_CIRCLE;
+            swept = circle;
         }
     }
     b->motion = (uint8_t)motion;
-    b->swept_shape = motion == RC_MOTION_SWEPT_CIRCLE ? circle : -1;
+    if (b->swept_shape >= 0 && b->swept_shape != swept && world->shapes.data[b->swept_shape].in_use) {
+        world->shapes.data[b->swept_shape].swept = false;
+    }
+    if (swept >= 0) {
+        world->shapes.data[swept].swept = true;
+    }
+    b->swept_shape = swept;
+}
+
+/* The body's type and bullet flag, copied into its shapes for the sweeps' filters. */
+void rc_body_sync_shapes(rc_world *world, const rc_body *b) {
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        rc_shape *shape = &world->shapes.data[s];
-        shape->body_type = b->type;
-        shape->body_bullet = b->bullet;
-        shape->swept = s == b->swept_shape;
+        world->shapes.data[s].body_type = b->type;
+        world->shapes.data[s].body_bullet = b->bullet;
     }
 }
 
@@ -369,7 +381,7 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     if (type == b->type) {
         return true;
     }
-    if (!rc_body_reserve_proxies(world, b, 0)) {
+    if (!rc_grid_reserve(world->grid, 4 * count_shapes(world, b))) {
         return rc_fail(world, __func__, "out of memory");
     }
     b->type = (uint8_t)type;
@@ -384,6 +396,7 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
         b->bullet = false;
     }
     rc_body_update_mass(world, b);
+    rc_body_sync_shapes(world, b);
     /* the pairs a body takes part in depend on its type: let the broadphase report them again
        (proxy boxes change for swept circles) and have the contacts it has looked at again */
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
@@ -445,17 +458,29 @@ bool rc_body_can_be_bullet(const rc_world *world, const rc_body *b, bool adding_
     return solid <= 1 && !polygon;
 }
 
-bool rc_body_reserve_proxies(rc_world *world, const rc_body *b, int32_t extra_shapes) {
-    return rc_grid_reserve(world->grid, 4 * (count_shapes(world, b) + extra_shapes));
+bool rc_body_reserve_swept_change(rc_world *world) {
+    /* the old and the new swept circle, four cells each */
+    return rc_grid_reserve(world->grid, 8);
 }
 
-void rc_body_refresh_proxies(rc_world *world, rc_body *b) {
-    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        /* after rc_body_reserve_proxies this cannot fail; without it (a shape destroyed) a
-           proxy that cannot grow keeps its box until the body next moves */
-        rc_grid_move(world->grid, world->shapes.data[s].proxy, rc_shape_proxy_box(world, &world->shapes.data[s]));
+static void refresh_proxy(rc_world *world, int32_t shape) {
+    rc_shape *s = &world->shapes.data[shape];
+    /* after rc_body_reserve_swept_change this cannot fail; without it (a shape destroyed) a
+       proxy that cannot grow keeps its box until the body next moves */
+    rc_grid_move(world->grid, s->proxy, rc_shape_proxy_box(world, s));
+    rc_shape_flag_contacts(world, shape);
+}
+
+void rc_body_refresh_swept(rc_world *world, rc_body *b, int32_t old_swept) {
+    if (old_swept == b->swept_shape) {
+        return;
     }
-    rc_body_flag_contacts(world, b);
+    if (old_swept >= 0 && world->shapes.data[old_swept].in_use) {
+        refresh_proxy(world, old_swept);
+    }
+    if (b->swept_shape >= 0) {
+        refresh_proxy(world, b->swept_shape);
+    }
 }
 
 bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
@@ -469,12 +494,14 @@ bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
     if (bullet && !rc_body_can_be_bullet(world, b, false, false)) {
         return rc_fail(world, __func__, "a bullet carries no solid shape (a point) or one solid circle");
     }
-    if (!rc_body_reserve_proxies(world, b, 0)) {
+    if (!rc_body_reserve_swept_change(world)) {
         return rc_fail(world, __func__, "out of memory");
     }
+    int32_t old_swept = b->swept_shape;
     b->bullet = bullet;
     rc_body_update_mass(world, b);
-    rc_body_refresh_proxies(world, b);
+    rc_body_sync_shapes(world, b);
+    rc_body_refresh_swept(world, b, old_swept);
     rc_body_wake(b);
     return true;
 }
@@ -484,12 +511,13 @@ bool rc_body_set_enable_response(rc_world *world, rc_body_id id, bool enable) {
     if (b == NULL) {
         return false;
     }
-    if (!rc_body_reserve_proxies(world, b, 0)) {
+    if (!rc_body_reserve_swept_change(world)) {
         return rc_fail(world, __func__, "out of memory");
     }
+    int32_t old_swept = b->swept_shape;
     b->enable_response = enable;
     rc_body_update_mass(world, b);
-    rc_body_refresh_proxies(world, b);
+    rc_body_refresh_swept(world, b, old_swept);
     rc_body_wake(b);
     return true;
 }

@@ -193,6 +193,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
     s.max_bounces = def->max_bounces;
     s.sees_dynamic = def->bullet;
     s.rest_shape = -1;
+    s.kick = rc_scale(def->dt * def->gravity_scale, world->def.gravity);
 
     /* the circle's own material, as the solver reads it from a shape */
     rc_shape material;
@@ -210,9 +211,11 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
         rc_integrate_velocity(&s.velocity, &s.angular_velocity, world->def.gravity, def->gravity_scale,
                               def->linear_damping, def->angular_damping, def->dt);
         s.bias = rc_v2(0.0f, 0.0f);
+        s.held = supports.count > 0;
         constraint_count = 0;
         if (supports.count > 0) {
-            rc_solver_body body = {s.velocity, s.angular_velocity, {0.0f, 0.0f}, 0.0f, inv_mass, inv_inertia};
+            rc_solver_body body = {s.velocity, s.angular_velocity, {0.0f, 0.0f}, 0.0f, inv_mass, inv_inertia, s.kick,
+                                   false};
             for (int32_t i = 0; i < supports.count; ++i) {
                 rc_constraint *c = &constraints[constraint_count++];
                 rc_constraint_init(world, c, &body, 0, s.center, s.radius, &material, -1, supports.shapes[i], def->dt);

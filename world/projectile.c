@@ -3,6 +3,7 @@
  * serves the step and the trajectory preview, so that a preview is what the world then does. */
 #include "world/world_internal.h"
 
+#include <float.h>
 #include <math.h>
 
 /* A circle that starts a step overlapping a surface is pushed out; this many times per step at
@@ -36,6 +37,7 @@ typedef struct sweep_cast {
     const rc_world *world;
     const rc_sweeper *sweeper;
     rc_vec2 origin, translation;
+    int32_t exclude; /* a shape not to strike (-1: none) */
     rc_ray_hit best;
     int32_t best_index;
 } sweep_cast;
@@ -44,7 +46,7 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
     (void)proxy;
     sweep_cast *c = context;
     const rc_shape *shape = &c->world->shapes.data[user];
-    if (!rc_sweep_sees(c->world, c->sweeper, shape)) {
+    if (user == c->exclude || !rc_sweep_sees(c->world, c->sweeper, shape)) {
         return max_fraction;
     }
     rc_shape_view v = rc_shape_view_of(c->world, shape);
@@ -60,6 +62,19 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
         c->best_index = user;
     }
     return c->best.t;
+}
+
+/* The first shape the sweeper strikes moving by d from where it is. */
+static sweep_cast cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, int32_t exclude) {
+    sweep_cast c;
+    c.world = world;
+    c.sweeper = s;
+    c.origin = s->center;
+    c.translation = d;
+    c.exclude = exclude;
+    c.best_index = -1;
+    rc_grid_cast_trusted(world->grid, s->center, s->radius, d, 1.0f, sweep_fn, &c);
+    return c;
 }
 
 /* Is p clear of the shape (a point outside it, a circle not overlapping it)? */
@@ -92,7 +107,10 @@ static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, r
     rc_vec2 vs = rc_add(s->velocity, cross_sv(s->angular_velocity, rs));
     rc_vec2 vrel = rc_sub(vs, vt);
     float vn = rc_dot(vrel, n);
-    if (!(vn < 0.0f)) {
+    /* moving together within rounding (after a bounce with e = 0 off a body that the impulse set
+       moving) is not approaching */
+    float tolerance = 8.0f * FLT_EPSILON * rc_maxf(rc_length(vs), rc_length(vt));
+    if (!(vn < -tolerance)) {
         return 0.0f;
     }
     float approach = -vn;
@@ -126,15 +144,17 @@ static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, r
     return approach;
 }
 
-/* Report an impact unless the body is resting: slow, against a shape it already touched. */
+/* Report an impact unless the body is resting: slow, against a shape it already touched (in its
+ * previous step, at this step's start, or just before in this step). */
 static void report(const rc_world *world, const rc_sweeper *s, rc_sweep_sink *sink, int32_t shape, rc_vec2 point,
                    rc_vec2 normal, float approach) {
-    sink->last_shape = shape;
     if (approach <= 0.0f) {
+        sink->last_shape = shape;
         return;
     }
     if (approach < world->def.restitution_threshold) {
-        if (shape == s->rest_shape) {
+        if (shape == s->rest_shape || shape == sink->last_shape) {
+            sink->last_shape = shape;
             return;
         }
         for (int32_t i = 0; i < s->support_count; ++i) {
@@ -143,6 +163,7 @@ static void report(const rc_world *world, const rc_sweeper *s, rc_sweep_sink *si
             }
         }
     }
+    sink->last_shape = shape;
     if (sink->impact != NULL) {
         sink->impact(sink->context, shape, point, normal, approach);
     }
@@ -150,22 +171,52 @@ static void report(const rc_world *world, const rc_sweeper *s, rc_sweep_sink *si
 
 /* ---- the sweep --------------------------------------------------------------------------------- */
 
+/* Gravity is added to the velocity at the start of a step, and the body then moves in a straight
+ * line; at a hit at time tau within the step, the velocity the body would really have there is
+ * its velocity less the gravity of the rest of the step. The bounce reflects that velocity and
+ * the rest of the step's gravity is added back, which keeps a bounce from gaining energy from
+ * the integration (a ball bouncing with e = 1 keeps its height). */
+static float bounce_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, bool stick,
+                       float rest_of_step, rc_sweep_sink *sink) {
+    rc_vec2 later = rc_scale(rest_of_step, s->kick);
+    s->velocity = rc_sub(s->velocity, later);
+    float approach = bounce(world, s, index, n, point, stick, sink);
+    if (approach > 0.0f) {
+        /* the surface holds against the gravity still to come when the bounce leaves too little
+           speed to get away (a landing without a bounce): no chatter of tiny bounces */
+        const rc_body *target = &world->bodies.data[world->shapes.data[index].body];
+        rc_vec2 vt = target->type == RC_STATIC ? rc_v2(0.0f, 0.0f) : target->linear_velocity;
+        float leaving = rc_dot(rc_sub(s->velocity, vt), n) + rc_dot(later, n);
+        if (leaving < 0.0f) {
+            later = rc_mul_add(later, -leaving, n);
+        }
+    }
+    s->velocity = rc_add(s->velocity, later);
+    return approach;
+}
+
 void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sink) {
     float remaining = 1.0f; /* of the step */
     int32_t bounces = 0, push_outs = 0;
     sink->last_shape = -1;
+    /* in free flight the body moves along the chord of its parabola over what is left of the
+       step: its velocity less half the gravity still to come (exact positions, no energy lost or
+       gained); held by surfaces, it moves at its velocity, as the solver left it */
+    rc_vec2 drift = s->held ? rc_v2(0.0f, 0.0f) : rc_scale(0.5f, s->kick);
+    /* after a bounce the path goes on from the point of contact, though the body stands a skin
+       short of it (back along its path, which for a glancing hit is far along the surface): the
+       rest of the path is aimed from there at where the exact path ends, held the skin off the
+       surface, so that stopping short does not shift where the step ends along the surface (the
+       chord stays on the free side of the contact's tangent) */
+    rc_vec2 lag = {0.0f, 0.0f}; /* along the surface, from where the body stands to the contact */
     for (;;) {
-        rc_vec2 d = rc_scale(dt * remaining, rc_add(s->velocity, s->bias));
+        rc_vec2 v = rc_sub(rc_add(s->velocity, s->bias), rc_scale(remaining, drift));
+        rc_vec2 d = rc_mul_add(lag, dt * remaining, v);
+        lag = rc_v2(0.0f, 0.0f);
         if (d.x == 0.0f && d.y == 0.0f) {
             break;
         }
-        sweep_cast c;
-        c.world = world;
-        c.sweeper = s;
-        c.origin = s->center;
-        c.translation = d;
-        c.best_index = -1;
-        rc_grid_cast_trusted(world->grid, s->center, s->radius, d, 1.0f, sweep_fn, &c);
+        sweep_cast c = cast_from(world, s, d, -1);
         if (c.best_index < 0) {
             s->center = rc_add(s->center, d);
             break;
@@ -175,25 +226,36 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
         s->bias = rc_v2(0.0f, 0.0f);
 
         if (c.best.started_inside) {
-            if (s->radius == 0.0f) {
+            if (s->radius == 0.0f && world->bodies.data[shape->body].type == RC_STATIC) {
                 /* a point inside a solid shape is stopped there (spawned in a wall) */
                 float speed = rc_length(s->velocity);
-                bounce(world, s, index, c.best.normal, s->center, true, sink);
+                bounce_at(world, s, index, c.best.normal, s->center, true, remaining, sink);
                 s->velocity = rc_v2(0.0f, 0.0f);
                 s->angular_velocity = 0.0f;
                 report(world, s, sink, index, s->center, c.best.normal, speed);
                 break;
             }
-            /* a circle overlapping a surface (something moved onto it) is pushed out */
+            /* a circle overlapping a surface, or a point inside a moving body (something moved
+               onto it), is pushed out, and the push is swept like any motion: it never carries
+               the body through a wall */
             if (push_outs++ >= MAX_PUSH_OUTS) {
                 break;
             }
             rc_shape_view v = rc_shape_view_of(world, shape);
             rc_distance_result dist = rc_view_distance(&v, s->center);
             float skin = rc_world_skin(world, s->center);
-            s->center = rc_mul_add(s->center, s->radius + skin - dist.distance, dist.normal);
+            rc_vec2 push = rc_scale(s->radius + skin - dist.distance, dist.normal);
+            sweep_cast blocked = cast_from(world, s, push, index);
+            float allowed = 1.0f;
+            if (blocked.best_index >= 0) {
+                float along = rc_dot(push, blocked.best.normal);
+                along = along < 0.0f ? -along : 0.0f;
+                allowed = along > 0.0f ? rc_maxf(blocked.best.t - skin / along, 0.0f) : blocked.best.t;
+                allowed = blocked.best.started_inside ? 0.0f : allowed;
+            }
+            s->center = rc_mul_add(s->center, allowed, push);
             rc_vec2 point = rc_mul_add(s->center, -s->radius, dist.normal);
-            float approach = bounce(world, s, index, dist.normal, point, false, sink);
+            float approach = bounce_at(world, s, index, dist.normal, point, false, remaining, sink);
             report(world, s, sink, index, point, dist.normal, approach);
             continue;
         }
@@ -211,13 +273,15 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
             stop = k < 7 ? 0.5f * stop : 0.0f;
             p = rc_mul_add(s->center, stop, d);
         }
+        lag = rc_sub(rc_mul_add(s->center, t, d), p);
+        lag = rc_mul_add(lag, -rc_dot(lag, n), n); /* along the surface only: the skin stays */
         s->center = p;
         remaining *= 1.0f - t;
 
         if (bounces >= s->max_bounces) {
             if (s->max_bounces == 0) {
                 /* a bullet that embeds itself: it stops dead and the target takes it all */
-                float approach = bounce(world, s, index, n, c.best.point, true, sink);
+                float approach = bounce_at(world, s, index, n, c.best.point, true, remaining, sink);
                 s->velocity = rc_v2(0.0f, 0.0f);
                 s->angular_velocity = 0.0f;
                 report(world, s, sink, index, c.best.point, n, approach);
@@ -226,7 +290,7 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
             }
             break;
         }
-        float approach = bounce(world, s, index, n, c.best.point, false, sink);
+        float approach = bounce_at(world, s, index, n, c.best.point, false, remaining, sink);
         if (approach <= 0.0f) {
             /* the surface moves away at least as fast: stay at the contact for this step */
             sink->last_shape = index;

@@ -197,9 +197,8 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
         rc_fail(world, func, "a bullet carries no solid shape (a point) or one solid circle");
         return RC_NULL_SHAPE_ID;
     }
-    /* the new shape can change what the body is (a grenade, a bullet), and so every proxy box
-       of the body: room for all of them to move */
-    if (!rc_body_reserve_proxies(world, body, 1)) {
+    /* the new shape can change which circle of the body is swept (and has a grown proxy) */
+    if (!rc_body_reserve_swept_change(world)) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
     }
@@ -232,6 +231,8 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
         memcpy(world->poly_pool.data + s.poly, numbers, sizeof(rc_vec2) * (size_t)RC_POLY_BLOCK(local->count));
     }
     s.body = (int32_t)body_id.index - 1;
+    s.body_type = body->type;
+    s.body_bullet = body->bullet;
     s.proxy = proxy;
     s.first_contact = -1;
     s.generation = generation;
@@ -247,11 +248,12 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     s.one_sided = def->one_sided;
     s.user_data = def->user_data;
     s.next_in_body = body->first_shape;
+    int32_t old_swept = body->swept_shape;
     world->shapes.data[index] = s;
     body->first_shape = index;
     world->shape_live++;
     rc_body_update_mass(world, body);
-    rc_body_refresh_proxies(world, body);
+    rc_body_refresh_swept(world, body, old_swept);
     rc_body_wake(body);
     return rc_shape_id_of(world, index);
 }
@@ -346,8 +348,9 @@ void rc_shape_destroy(rc_world *world, rc_shape_id id) {
     s->first_contact = world->shape_free;
     world->shape_free = index;
     world->shape_live--;
+    int32_t old_swept = body->swept_shape == index ? -1 : body->swept_shape;
     rc_body_update_mass(world, body);
-    rc_body_refresh_proxies(world, body);
+    rc_body_refresh_swept(world, body, old_swept);
     rc_body_wake(body);
 }
 

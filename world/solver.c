@@ -16,7 +16,7 @@ RC_INLINE rc_vec2 cross_sv(float w, rc_vec2 r) { return rc_v2(-w * r.y, w * r.x)
 
 static rc_vec2 point_velocity(rc_vec2 v, float w, rc_vec2 r) { return rc_add(v, cross_sv(w, r)); }
 
-void rc_constraint_init(const rc_world *world, rc_constraint *c, const rc_solver_body *bodies, int32_t a,
+void rc_constraint_init(const rc_world *world, rc_constraint *c, rc_solver_body *bodies, int32_t a,
                         rc_vec2 ca, float ra, const rc_shape *material, int32_t b, int32_t shape, float dt) {
     const rc_shape *sb = &world->shapes.data[shape];
     const rc_body *bb = &world->bodies.data[sb->body];
@@ -29,6 +29,10 @@ void rc_constraint_init(const rc_world *world, rc_constraint *c, const rc_solver
 
     c->a = a;
     c->b = b;
+    bodies[a].held = true;
+    if (b >= 0) {
+        bodies[b].held = true;
+    }
     c->shape = shape;
     c->b_body = sb->body;
     c->normal = n;
@@ -69,8 +73,9 @@ void rc_constraint_init(const rc_world *world, rc_constraint *c, const rc_solver
 
     /* the gap the solver keeps: a skin, like a sweep that stops short of a surface */
     float skin = rc_world_skin(world, ca);
+    rc_vec2 kick = b >= 0 ? rc_sub(A->kick, bodies[b].kick) : A->kick;
     rc_vec2 vrel = rc_sub(point_velocity(A->v, A->w, c->ra), point_velocity(vb, wb, c->rb));
-    float vn = rc_dot(vrel, n);
+    float vn = rc_dot(rc_sub(vrel, kick), n); /* before this step's gravity */
     /* fast enough to bounce off something it was resting near: the bounce comes first */
     c->approach = -vn >= world->def.restitution_threshold && -vn > 0.0f ? -vn : 0.0f;
     /* resting: it may close the gap to the skin, no more */
@@ -174,7 +179,13 @@ static void bounce_one(const rc_world *world, rc_solver_body *bodies, rc_constra
     float wb;
     b_velocity(bodies, c, &vb, &wb);
     rc_vec2 n = c->normal, t = rc_left_perp(n);
-    rc_vec2 vrel = rc_sub(point_velocity(A->v, A->w, c->ra), point_velocity(vb, wb, c->rb));
+    /* they touch at the step's start, before this step's gravity: bounce the velocities they
+       have there (a swept body's bounce does the same at its time of impact) */
+    rc_vec2 va = rc_sub(A->v, A->kick);
+    if (c->b >= 0) {
+        vb = rc_sub(vb, bodies[c->b].kick);
+    }
+    rc_vec2 vrel = rc_sub(point_velocity(va, A->w, c->ra), point_velocity(vb, wb, c->rb));
     float vn = rc_dot(vrel, n);
     if (!(vn < 0.0f)) {
         c->approach = 0.0f; /* another bounce already sent them apart */

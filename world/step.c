@@ -95,7 +95,8 @@ static bool gather_constraints(rc_world *world, float dt) {
             continue;
         }
         int32_t slot = world->solver_bodies.count++;
-        rc_solver_body sb = {b->linear_velocity, b->angular_velocity, {0.0f, 0.0f}, 0.0f, b->inv_mass, b->inv_inertia};
+        rc_solver_body sb = {b->linear_velocity, b->angular_velocity, {0.0f, 0.0f}, 0.0f, b->inv_mass, b->inv_inertia,
+                             rc_scale(dt * b->gravity_scale, world->def.gravity), false};
         world->solver_bodies.data[slot] = sb;
         world->solver_owner.data[world->solver_owner.count++] = index;
         b->solver_slot = slot;
@@ -105,13 +106,16 @@ static bool gather_constraints(rc_world *world, float dt) {
         const rc_body *b = &world->bodies.data[index];
         int32_t circle = b->swept_shape;
         const rc_shape *cs = &world->shapes.data[circle];
+        /* surfaces, then other circles, each by shape index: the order of the contact lists
+           depends on history, the solver's result must not */
         int32_t shapes[2 * RC_MAX_SUPPORTS], contacts[2 * RC_MAX_SUPPORTS], count = 0;
-        int32_t pairs = 0;
+        int32_t pair_shapes[2 * RC_MAX_SUPPORTS], pair_contacts[2 * RC_MAX_SUPPORTS], pairs = 0;
         for (int32_t ci = cs->first_contact; ci >= 0;) {
             const rc_contact *c = &world->contacts.data[ci];
             int32_t k = c->shape[0] == circle ? 0 : 1;
             int32_t other = c->shape[1 - k];
-            const rc_body *ob = &world->bodies.data[world->shapes.data[other].body];
+            int32_t other_body = world->shapes.data[other].body;
+            const rc_body *ob = &world->bodies.data[other_body];
             if (c->touching && !c->sensor) {
                 if (ob->type != RC_DYNAMIC) {
                     if (count < 2 * RC_MAX_SUPPORTS) {
@@ -119,13 +123,17 @@ static bool gather_constraints(rc_world *world, float dt) {
                         contacts[count] = ci;
                         ++count;
                     }
-                } else if (ob->motion == RC_MOTION_SWEPT_CIRCLE && ob->awake && ob->solver_slot >= 0) {
+                } else if (ob->motion == RC_MOTION_SWEPT_CIRCLE && ob->awake && ob->solver_slot >= 0 &&
+                           other_body > index && pairs < 2 * RC_MAX_SUPPORTS) {
+                    pair_shapes[pairs] = other;
+                    pair_contacts[pairs] = ci;
                     ++pairs;
                 }
             }
             ci = c->edge[k].next;
         }
         sort_by_shape(shapes, contacts, count);
+        sort_by_shape(pair_shapes, pair_contacts, pairs);
         if (count > RC_MAX_SUPPORTS) {
             count = RC_MAX_SUPPORTS;
         }
@@ -141,24 +149,13 @@ static bool gather_constraints(rc_world *world, float dt) {
             con->contact = contacts[i];
             warm_start(con, &world->contacts.data[contacts[i]]);
         }
-        if (pairs == 0) {
-            continue;
-        }
-        for (int32_t ci = cs->first_contact; ci >= 0;) {
-            const rc_contact *c = &world->contacts.data[ci];
-            int32_t k = c->shape[0] == circle ? 0 : 1;
-            int32_t other = c->shape[1 - k];
-            int32_t other_body = world->shapes.data[other].body;
-            const rc_body *ob = &world->bodies.data[other_body];
-            if (c->touching && !c->sensor && ob->type == RC_DYNAMIC && ob->motion == RC_MOTION_SWEPT_CIRCLE &&
-                ob->awake && ob->solver_slot >= 0 && other_body > index) {
-                rc_constraint *con = &world->constraints.data[world->constraints.count++];
-                rc_constraint_init(world, con, world->solver_bodies.data, slot, cs->circle.center, cs->circle.radius,
-                                   cs, ob->solver_slot, other, dt);
-                con->contact = ci;
-                warm_start(con, c);
-            }
-            ci = c->edge[k].next;
+        for (int32_t i = 0; i < pairs; ++i) {
+            const rc_body *ob = &world->bodies.data[world->shapes.data[pair_shapes[i]].body];
+            rc_constraint *con = &world->constraints.data[world->constraints.count++];
+            rc_constraint_init(world, con, world->solver_bodies.data, slot, cs->circle.center, cs->circle.radius, cs,
+                               ob->solver_slot, pair_shapes[i], dt);
+            con->contact = pair_contacts[i];
+            warm_start(con, &world->contacts.data[pair_contacts[i]]);
         }
     }
     return true;
@@ -293,6 +290,7 @@ static void step_push(void *context, int32_t body, rc_vec2 impulse, rc_vec2 poin
         /* woken in this step: the undo log (as long as the bodies) takes it back on failure */
         save_undo_of(world, body);
         rc_body_wake(b);
+        b->solver_slot = -1; /* not among this step's solver bodies */
     }
     b->linear_velocity = rc_mul_add(b->linear_velocity, b->inv_mass, impulse);
     b->angular_velocity += b->inv_inertia * (rc_cross(rc_sub(point, b->center), impulse) + angular);
@@ -317,6 +315,7 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
         s.filter = b->point_filter;
     }
     s.velocity = b->linear_velocity;
+    s.kick = rc_scale(dt * b->gravity_scale, world->def.gravity);
     s.angle = b->angle;
     s.angular_velocity = b->angular_velocity;
     s.inv_mass = b->inv_mass;
@@ -329,6 +328,7 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
         s.bias = world->solver_bodies.data[b->solver_slot].bias_v;
         s.supports = &world->support_shapes.data[b->solver_slot * RC_MAX_SUPPORTS];
         s.support_count = world->support_counts.data[b->solver_slot];
+        s.held = world->solver_bodies.data[b->solver_slot].held;
     }
     step_sink k = {world, index};
     rc_sweep_sink sink = {step_impact, step_push, &k, -1};
@@ -431,8 +431,10 @@ static void update_sleep(rc_world *world, float dt) {
         if (b->type != RC_DYNAMIC || !b->awake) {
             continue;
         }
+        /* still being pushed out of an overlap is not at rest either */
+        rc_vec2 push = b->solver_slot >= 0 ? world->solver_bodies.data[b->solver_slot].bias_v : rc_v2(0.0f, 0.0f);
         if (!def->enable_sleep || !b->enable_sleep || rc_dot(b->linear_velocity, b->linear_velocity) > lin2 ||
-            fabsf(b->angular_velocity) > def->sleep_angular_speed) {
+            fabsf(b->angular_velocity) > def->sleep_angular_speed || rc_dot(push, push) > lin2) {
             b->sleep_time = 0.0f;
             continue;
         }
@@ -526,26 +528,32 @@ bool rc_world_step(rc_world *world, float dt) {
     if (!report_bounces(world)) {
         return fail_step(world, impacts_before);
     }
-    int32_t additions = integrate_positions(world, dt);
-
-    /* the broadphase: reserve both the moves and their undoing, then move */
-    bool ok = rc_grid_reserve(world->grid, 2 * (additions + swept_additions(world)));
+    /* sweeps meet the other bodies where they are at the step's start, then those move: a body
+       resting on a rising platform rises with it. Every grid move is reserved with its undoing. */
+    int32_t swept = swept_additions(world);
+    bool ok = rc_grid_reserve(world->grid, 2 * swept);
     if (ok) {
-        for (int32_t k = 0; k < world->deferred.count; ++k) {
-            const rc_shape *shape = &world->shapes.data[world->deferred.data[k]];
-            rc_grid_move(world->grid, shape->proxy, shape->aabb);
-        }
         sweep_bodies(world, dt);
         ok = !world->step_failed;
     }
     if (ok) {
-        rc_grid_update_pairs(world->grid, collect_pair, world);
+        int32_t additions = integrate_positions(world, dt);
+        ok = rc_grid_reserve(world->grid, 2 * additions + swept);
+        for (int32_t k = 0; ok && k < world->deferred.count; ++k) {
+            const rc_shape *shape = &world->shapes.data[world->deferred.data[k]];
+            rc_grid_move(world->grid, shape->proxy, shape->aabb);
+        }
+    }
+    if (ok) {
+        rc_grid_find_new_pairs(world->grid, collect_pair, world);
         ok = !world->pair_failed;
     }
     /* every contact, new ones included, changes at most once: room for that many events */
     if (!ok || !rc_contacts_reserve_events(world)) {
         return fail_step(world, impacts_before);
     }
+    /* the step cannot fail any more: the pairs are contacts now */
+    rc_grid_forget_moves(world->grid);
     commit_constraints(world);
     if (world->published_impacts > 0) {
         int32_t keep = world->impacts.count - world->published_impacts;

@@ -223,12 +223,12 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
 
 /* ---- tolerances ------------------------------------------------------------------------------- */
 
-/* The skin is contact_skin, or eight float spacings at p's coordinates where those are coarser
- * (from about 100 units out at the default skin), so that a body stopped short of a surface is
- * short of it after rounding too. */
+/* The skin is contact_skin, or four to eight float spacings at p's coordinates where those
+ * are coarser (from about 200 units out at the default skin), so that a body stopped short of a
+ * surface is short of it after rounding too. */
 float rc_world_skin(const rc_world *world, rc_vec2 p) {
     float scale = rc_maxf(fabsf(p.x), fabsf(p.y));
-    return rc_maxf(world->def.contact_skin, 8.0f * FLT_EPSILON * scale);
+    return rc_maxf(world->def.contact_skin, 4.0f * FLT_EPSILON * scale);
 }
 
 /* A swept circle within four skins of a surface rests on it: the solver holds it one skin off. */

@@ -124,6 +124,8 @@ typedef struct rc_solver_body {
     rc_vec2 bias_v;
     float bias_w;
     float inv_mass, inv_inertia;
+    rc_vec2 kick; /* the gravity this step added to v */
+    bool held;    /* some constraint holds it this step */
 } rc_solver_body;
 
 /* A resting contact of a swept circle a with a surface or another swept circle b. */
@@ -153,6 +155,7 @@ typedef struct rc_sweeper {
     rc_vec2 center, velocity;
     float angle, angular_velocity;
     rc_vec2 bias; /* the solver's push-out velocity, dropped at the first hit */
+    rc_vec2 kick; /* the gravity this step added to its velocity */
     float radius; /* 0: a point */
     float inv_mass, inv_inertia;
     float restitution, friction, rolling_resistance; /* its own; a point takes the surface's */
@@ -163,6 +166,7 @@ typedef struct rc_sweeper {
     int32_t rest_shape; /* the shape it last struck in its previous step (-1: none) */
     const int32_t *supports; /* shapes holding it at the step's start (resting, not struck) */
     int32_t support_count;
+    bool held; /* resting contacts held it this step: it moves at its velocity, not along a parabola */
 } rc_sweeper;
 
 /* What a sweep tells its caller. */
@@ -273,10 +277,12 @@ rc_aabb rc_shape_proxy_box(const rc_world *world, const rc_shape *shape);
 float rc_world_skin(const rc_world *world, rc_vec2 p);
 float rc_world_margin(const rc_world *world, rc_vec2 p);
 void rc_body_place_shapes(rc_world *world, rc_body *body); /* geometry and grid, after a teleport */
-/* Room to move every proxy of the body (and extra shapes') to any box: four cells each. */
-bool rc_body_reserve_proxies(rc_world *world, const rc_body *body, int32_t extra_shapes);
-/* Move the body's proxies to their proxy boxes after its motion changed; flags its contacts. */
-void rc_body_refresh_proxies(rc_world *world, rc_body *body);
+/* A change of shapes or flags can make another shape the body's swept circle (whose proxy box
+ * is grown): room for the two proxies to move, then move them (and flag their contacts). */
+bool rc_body_reserve_swept_change(rc_world *world);
+/* Copy the body's type and bullet flag into its shapes (after either changed). */
+void rc_body_sync_shapes(rc_world *world, const rc_body *body);
+void rc_body_refresh_swept(rc_world *world, rc_body *body, int32_t old_swept);
 /* Could the body be a bullet with one more shape (solid or not, circle or not) on it? */
 bool rc_body_can_be_bullet(const rc_world *world, const rc_body *body, bool adding_solid, bool adding_circle);
 void rc_body_wake(rc_body *body);
@@ -308,7 +314,7 @@ bool rc_sweep_sees(const rc_world *world, const rc_sweeper *sweeper, const rc_sh
 /* The contact solver (solver.c). */
 /* A constraint between solver body a (a circle of radius ra, centre of mass ca, the centre of
  * the circle) and shape `shape` of body b_body; materials from both shapes. */
-void rc_constraint_init(const rc_world *world, rc_constraint *c, const rc_solver_body *bodies, int32_t a,
+void rc_constraint_init(const rc_world *world, rc_constraint *c, rc_solver_body *bodies, int32_t a,
                         rc_vec2 ca, float ra, const rc_shape *shape_a_material, int32_t b, int32_t shape, float dt);
 void rc_constraints_solve(const rc_world *world, rc_constraint *constraints, int32_t count, rc_solver_body *bodies,
                           float dt);

@@ -117,6 +117,12 @@ typedef void rc_grid_pair_fn(int32_t proxy_a, int32_t user_a, int32_t proxy_b, i
  * world does with its contacts). */
 RC_API void rc_grid_update_pairs(rc_grid *grid, rc_grid_pair_fn *fn, void *context);
 
+/* rc_grid_update_pairs in two halves, for a caller that may have to give up in between (and
+ * then find the same pairs again): report the pairs without forgetting the moves, then forget
+ * them. */
+RC_API void rc_grid_find_new_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context);
+RC_API void rc_grid_forget_moves(rc_grid *grid);
+
 /* Report every pair of proxies with overlapping boxes, each exactly once. Does not touch the
  * record of moves. */
 RC_API void rc_grid_find_all_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context);

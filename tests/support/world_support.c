@@ -1,6 +1,7 @@
 /* tests/support/world_support.c: see world_support.h. */
 #include "support/world_support.h"
 
+#include <float.h>
 #include <math.h>
 #include <stb_ds.h>
 #include <stdio.h>
@@ -186,6 +187,11 @@ void ws_snapshot_take(ws_snapshot *s, const rc_world *world, const rc_body_id *b
     for (int32_t i = 0; i < se.end_count; ++i) {
         arrput(s->sensor_end, se.end[i]);
     }
+    const rc_impact_event *impacts = NULL;
+    int n = rc_world_impact_events(world, &impacts);
+    for (int i = 0; i < n; ++i) {
+        arrput(s->impacts, impacts[i]);
+    }
 }
 
 #define WS_CMP_ARRAY(field, what)                                                                                      \
@@ -254,6 +260,7 @@ bool ws_snapshot_equal(const ws_snapshot *a, const ws_snapshot *b, char *why, si
     WS_CMP_ARRAY(contact_end, "contact end events");
     WS_CMP_ARRAY(sensor_begin, "sensor begin events");
     WS_CMP_ARRAY(sensor_end, "sensor end events");
+    WS_CMP_ARRAY(impacts, "impact events");
     return true;
 }
 
@@ -264,6 +271,7 @@ void ws_snapshot_free(ws_snapshot *s) {
     arrfree(s->contact_end);
     arrfree(s->sensor_begin);
     arrfree(s->sensor_end);
+    arrfree(s->impacts);
 }
 
 static int cmp_u64(uint64_t a, uint64_t b) { return a < b ? -1 : (a > b ? 1 : 0); }
@@ -330,6 +338,37 @@ bool ws_shapes_should_pair(const rc_world *world, rc_shape_id a, rc_shape_id b) 
         return false;
     }
     return ws_filters_collide(rc_shape_filter(world, a), rc_shape_filter(world, b));
+}
+
+static bool ws_swept_circle(const rc_world *world, rc_shape_id s) {
+    return rc_shape_get_type(world, s) == RC_SHAPE_TYPE_CIRCLE && !rc_shape_is_sensor(world, s) &&
+           rc_body_get_motion(world, rc_shape_body(world, s)) == RC_MOTION_SWEPT_CIRCLE;
+}
+
+bool ws_touching(const rc_world *world, rc_shape_id a, rc_shape_id b, float contact_skin) {
+    if (!ws_shapes_should_pair(world, a, b)) {
+        return false;
+    }
+    bool sa = ws_swept_circle(world, a), sb = ws_swept_circle(world, b);
+    if (!(sa || sb) || rc_shape_is_sensor(world, a) || rc_shape_is_sensor(world, b)) {
+        return rc_aabb_overlaps(rc_shape_aabb(world, a), rc_shape_aabb(world, b)) && ws_collide(world, a, b, NULL);
+    }
+    rc_shape_id circle_id = sa ? a : b, other = sa ? b : a;
+    rc_circle c;
+    rc_shape_world_circle(world, circle_id, &c);
+    rc_distance_result d;
+    if (rc_shape_get_type(world, other) == RC_SHAPE_TYPE_CIRCLE) {
+        rc_circle o;
+        rc_shape_world_circle(world, other, &o);
+        d = rc_point_distance_circle(o, c.center);
+    } else {
+        rc_polygon o;
+        rc_shape_world_polygon(world, other, &o);
+        d = rc_point_distance_polygon(&o, c.center);
+    }
+    float scale = fabsf(c.center.x) > fabsf(c.center.y) ? fabsf(c.center.x) : fabsf(c.center.y);
+    float skin = contact_skin > 4.0f * FLT_EPSILON * scale ? contact_skin : 4.0f * FLT_EPSILON * scale;
+    return d.distance - c.radius <= 4.0f * skin;
 }
 
 bool ws_collide(const rc_world *world, rc_shape_id a, rc_shape_id b, rc_manifold *m) {

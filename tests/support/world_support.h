@@ -110,6 +110,7 @@ typedef struct ws_snapshot {
     rc_contact_begin_event *contact_begin;
     rc_contact_end_event *contact_end;
     rc_sensor_event *sensor_begin, *sensor_end;
+    rc_impact_event *impacts;
 } ws_snapshot;
 
 /* Everything observable about the tracked bodies and shapes, the counters and the event lists.
@@ -132,6 +133,11 @@ bool ws_query_sees(rc_filter shape, rc_query_filter q);
 bool ws_shapes_should_pair(const rc_world *world, rc_shape_id a, rc_shape_id b);
 /* The manifold of two world shapes by the public rc_collide_* functions, normal from a to b. */
 bool ws_collide(const rc_world *world, rc_shape_id a, rc_shape_id b, rc_manifold *m);
+/* Should the world list the two as touching? They pair and overlap; or one is the circle of a
+ * swept body (a grenade or a circle bullet) and the other is solid, and the gap between them is
+ * at most the contact margin: four skins, a skin being the larger of contact_skin and
+ * 4 FLT_EPSILON times the larger coordinate at the circle's centre (world.h, contact_skin). */
+bool ws_touching(const rc_world *world, rc_shape_id a, rc_shape_id b, float contact_skin);
 /* Ordering of shape ids as the world orders pairs (by index). */
 bool ws_shape_less(rc_shape_id a, rc_shape_id b);
 uint64_t ws_shape_key(rc_shape_id id); /* index << 32 | generation */
