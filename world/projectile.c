@@ -80,6 +80,9 @@ static sweep_cast cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 
 /* Is p clear of the shape (a point outside it, a circle not overlapping it)? */
 static bool clear_of(const rc_world *world, const rc_shape *shape, rc_vec2 p, float radius) {
     rc_shape_view v = rc_shape_view_of(world, shape);
+    if (radius == 0.0f && v.kind != RC_SHAPE_SEGMENT) {
+        return !rc_view_test_point(&v, p); /* a point: outside, which is cheaper to ask */
+    }
     rc_distance_result d = rc_view_distance(&v, p);
     return d.distance > radius;
 }

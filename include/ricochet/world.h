@@ -71,11 +71,12 @@ RC_API void rc_world_clear_error(rc_world *world);
 /* Advance the world by dt seconds:
  *   1. integrate velocities of awake dynamic bodies (gravity times gravity scale, damping);
  *   2. solve resting contacts of swept circles (see "Collision response" below);
- *   3. move kinematic bodies and dynamic bodies that are not swept by their velocities;
- *   4. sweep grenades against static and kinematic shapes, then bullets against every body
- *      that is not a bullet, bouncing them and buffering impact events;
+ *   3. sweep grenades against static and kinematic shapes, then bullets against every body
+ *      that is not a bullet, where those are at the step's start, bouncing them and buffering
+ *      impact events;
+ *   4. move kinematic bodies and dynamic bodies that are not swept by their velocities;
  *   5. update the broadphase, find new pairs, run the narrow phase (contact and sensor events);
- *   6. put islands of bodies at rest to sleep.
+ *   6. put islands of touching bodies at rest to sleep.
  * False when dt is not finite and positive (or memory runs out): then nothing changed.
  *
  * Collision response. ricochet is a collision world, not a rigid-body solver; it resolves
@@ -87,16 +88,21 @@ RC_API void rc_world_clear_error(rc_world *world);
  *   - swept circles resting on surfaces or on each other are held apart by a small contact
  *     solver (friction, the circle's spin from its disk inertia, rolling resistance), so that
  *     they roll, come to rest and fall asleep.
- * At a hit the body stops at the contact (contact_skin short of it), its velocity relative to
- * the surface is reflected: the normal part becomes -e times itself (e = 0 when the approach
- * is slower than restitution_threshold) and the tangent part loses at most mu times the normal
- * impulse, never reversing; then the body goes on for the rest of the step. e is the larger of
+ * In free flight a swept body moves along the chord of its parabola (exact positions under
+ * gravity). At a hit the body stops at the contact (contact_skin short of it), its velocity at
+ * that moment relative to the surface is reflected: the normal part becomes -e times itself
+ * (e = 0 when the approach is slower than restitution_threshold) and the tangent part loses at
+ * most mu times the normal impulse, never reversing; then the body goes on for the rest of the
+ * step from the point of contact. e is the larger of
  * the two restitutions, mu the square root of the product of the frictions; a point takes the
  * surface's values. A struck dynamic body takes the opposite impulse. After max_bounces
  * bounces in one step the body stops at its next contact for the rest of the step (with
  * max_bounces = 0 it stops dead at its first hit: a bullet that embeds itself). A swept body
- * never ends a step beyond a surface it crossed. Other dynamic bodies move by their
- * velocities and impulses only: their contacts are found and reported, not resolved. */
+ * never ends a step beyond a surface it crossed. A body that something moved onto (a
+ * kinematic body, or a grenade resting where another moves) starts its next sweep by being
+ * pushed out, and that push is swept too; a point that starts a step inside a static shape
+ * (a bullet spawned in a wall) stays there. Other dynamic bodies move by their velocities and
+ * impulses only: their contacts are found and reported, not resolved. */
 RC_API bool rc_world_step(rc_world *world, float dt);
 
 RC_API bool rc_world_set_gravity(rc_world *world, rc_vec2 gravity);
@@ -414,10 +420,11 @@ typedef struct rc_sensor_events {
 RC_API rc_contact_events rc_world_contact_events(const rc_world *world);
 RC_API rc_sensor_events rc_world_sensor_events(const rc_world *world);
 
-/* A swept body struck a shape: one event per bounce, and one when it stops at a contact (its
- * bounce limit, max_bounces = 0, or starting a step inside a shape). A body slower than
- * restitution_threshold against a shape it already touched in its previous step is resting,
- * not striking, and reports nothing. */
+/* A swept body struck a shape: one event per bounce, one when a bullet with max_bounces = 0
+ * embeds itself, and one when a point starts a step inside a shape. A body that stops at a
+ * contact because it reached its bounce limit reports that bounce in the next step, when it
+ * makes it. A body slower than restitution_threshold against a shape it already touched (in
+ * its previous step, or resting on it) is resting, not striking, and reports nothing. */
 typedef struct rc_impact_event {
     rc_body_id projectile;     /* the bullet or dynamic body that struck */
     rc_shape_id shape;         /* what it struck */
