@@ -150,6 +150,7 @@ struct rc_grid {
     int32_t high;     /* slots ever handed out */
     int32_t free_list;
     int32_t live;
+    int32_t statics; /* live proxies whose entries hold their boxes */
     int32_t moved_count;
     int32_t size_bins[SIZE_BINS];
     int32_t next_size_check;
@@ -1146,6 +1147,7 @@ bool rc_grid_remove(rc_grid *grid, int32_t id) {
     level_count(&grid->store, p->level, -1);
     grid->size_bins[size_bin(box_size(grid->spans[id].box))]--;
     p->level = -1;
+    grid->statics -= p->is_static ? 1 : 0;
     p->is_static = false;
     grid->users[id] = grid->free_list; /* p->moved stays: the id may still be in the moved list */
     grid->free_list = id;
@@ -1160,6 +1162,7 @@ bool rc_grid_set_static(rc_grid *grid, int32_t proxy, bool is_static) {
     grid_proxy *p = &grid->proxies[proxy];
     if (p->is_static != is_static) {
         p->is_static = is_static;
+        grid->statics += is_static ? 1 : -1;
         const grid_span *span = &grid->spans[proxy];
         cell_rect r = proxy_rect(grid, (uint32_t)proxy);
         rect_refresh(&grid->store, p->level, r, r, (uint32_t)proxy, is_static ? &span->box : NULL);
@@ -1443,12 +1446,24 @@ static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int6
     const grid_store *s = &grid->store;
     const grid_window *win = &s->levels[l].window;
     stepper_setup u;
-    u.sx = dx > 0.0f ? 1 : (dx < 0.0f ? -1 : 0);
-    u.sy = dy > 0.0f ? 1 : (dy < 0.0f ? -1 : 0);
+    /* a component whose reciprocal overflowed moves the ray by nothing (as in the slab tests) */
+    u.sx = w->inv.x > 0.0f ? 1 : (w->inv.x < 0.0f ? -1 : 0);
+    u.sy = w->inv.y > 0.0f ? 1 : (w->inv.y < 0.0f ? -1 : 0);
+    (void)dx;
+    (void)dy;
     u.ox = ox;
     u.oy = oy;
-    u.inv_dx = u.sx != 0 ? 1.0f / dx : 0.0f;
-    u.inv_dy = u.sy != 0 ? 1.0f / dy : 0.0f;
+    /* 1 / dx in cell units is the walk's 1 / translation scaled by the cell size */
+    u.inv_dx = u.sx != 0 ? w->inv.x * s->levels[l].size : 0.0f;
+    u.inv_dy = u.sy != 0 ? w->inv.y * s->levels[l].size : 0.0f;
+    if (!(fabsf(u.inv_dx) <= FLT_MAX)) { /* moves less than a float's width of a cell */
+        u.sx = 0;
+        u.inv_dx = 0.0f;
+    }
+    if (!(fabsf(u.inv_dy) <= FLT_MAX)) {
+        u.sy = 0;
+        u.inv_dy = 0.0f;
+    }
     cell_stepper c;
     c.cx = cx;
     c.cy = cy;
@@ -1466,7 +1481,9 @@ static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int6
         uint32_t r = win->slots[stepper_slot(win, &c)];
         if (r != 0) {
             const grid_cell *cell = &s->records[r - 1];
-            prefetch_spans(grid, cell);
+            if (grid->statics != grid->live) {
+                prefetch_spans(grid, cell);
+            }
             uint32_t seen = c.came_from;
             float bx = ((float)(c.cx - 1) - ox) * u.inv_dx, by = ((float)(c.cy - 1) - oy) * u.inv_dy;
             FOR_EACH_ENTRY(s, cell, raw, qb, {
@@ -1516,6 +1533,20 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
     const grid_store *s = &w->grid->store;
     const grid_level *level = &s->levels[l];
     float inv = level->inv;
+    const grid_window *win = &level->window;
+    if (w->radius == 0.0f && level->hashed == 0 && win->slots != NULL) {
+        /* the common case first, with the fewest checks: a ray within the window */
+        float ox = w->origin.x * inv, oy = w->origin.y * inv;
+        float ex = ox + w->max_t * (w->translation.x * inv), ey = oy + w->max_t * (w->translation.y * inv);
+        float lo_x = ox < ex ? ox : ex, hi_x = ox < ex ? ex : ox, lo_y = oy < ey ? oy : ey, hi_y = oy < ey ? ey : oy;
+        /* two cells of room each way for rounding and the walk's lookahead */
+        if (lo_x >= (float)win->x0 + 2.0f && lo_y >= (float)win->y0 + 2.0f &&
+            hi_x < (float)((int64_t)win->x0 + win->w) - 3.0f && hi_y < (float)((int64_t)win->y0 + win->h) - 3.0f) {
+            int32_t cx = cell_coord(ox), cy = cell_coord(oy), end_x = cell_coord(ex), end_y = cell_coord(ey);
+            int64_t steps = llabs((int64_t)end_x - cx) + llabs((int64_t)end_y - cy) + 2;
+            return ray_walk_window(w, l, cx, cy, steps, ox, oy, w->translation.x * inv, w->translation.y * inv);
+        }
+    }
     /* in cell units, where cell boundaries are the integers */
     float ox = w->origin.x * inv, oy = w->origin.y * inv;
     float dx = w->translation.x * inv, dy = w->translation.y * inv;
@@ -1536,7 +1567,6 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
     /* a ray whose cells all lie in the window and none in the hash table takes the direct
        walk; two more cells each way cover rounding and the walk's lookahead, which may run one
        cell past the last */
-    const grid_window *win = &level->window;
     if (k == 0 && level->hashed == 0 && win->slots != NULL) {
         int64_t lx = (int64_t)(cx < end_x ? cx : end_x) - 2, hx = (int64_t)(cx > end_x ? cx : end_x) + 2;
         int64_t ly = (int64_t)(cy < end_y ? cy : end_y) - 2, hy = (int64_t)(cy > end_y ? cy : end_y) + 2;

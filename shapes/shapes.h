@@ -98,8 +98,6 @@ rc_polygon rc_base_polygon(const rc_base *base, const rc_convex *local);
 /* ---- queries on placed shapes --------------------------------------------------------------- */
 
 rc_aabb rc_view_aabb(const rc_shape_view *s);
-bool rc_view_ray_cast(const rc_shape_view *s, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit);
-bool rc_view_circle_cast(const rc_shape_view *s, rc_vec2 origin, float radius, rc_vec2 translation, rc_ray_hit *hit);
 rc_distance_result rc_view_distance(const rc_shape_view *s, rc_vec2 p);
 /* Inside or on the boundary; segments have no inside. */
 bool rc_view_test_point(const rc_shape_view *s, rc_vec2 p);
@@ -134,5 +132,30 @@ rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_v
 /* A polygon a public function may take: 3..RC_MAX_POLYGON_VERTICES vertices, all finite. */
 bool rc_polygon_input_ok(const rc_polygon *p);
 bool rc_circle_input_ok(rc_circle c);
+
+/* inline: the sweeps call these once per candidate shape */
+static inline bool rc_view_ray_cast(const rc_shape_view *s, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
+    switch (s->kind) {
+    case RC_SHAPE_CIRCLE:
+        return rc_circle_ray_cast(s->u.circle, origin, translation, hit);
+    case RC_SHAPE_POLYGON:
+        return rc_convex_ray_cast(&s->u.polygon, origin, translation, hit);
+    case RC_SHAPE_SEGMENT:
+        break;
+    }
+    return rc_ray_segment(origin, translation, s->u.segment.a, s->u.segment.b, hit);
+}
+
+static inline bool rc_view_circle_cast(const rc_shape_view *s, rc_vec2 origin, float radius, rc_vec2 translation, rc_ray_hit *hit) {
+    switch (s->kind) {
+    case RC_SHAPE_CIRCLE:
+        return rc_circle_cast_circle(s->u.circle, origin, radius, translation, hit);
+    case RC_SHAPE_POLYGON:
+        return rc_convex_circle_cast(&s->u.polygon, origin, radius, translation, hit);
+    case RC_SHAPE_SEGMENT:
+        break;
+    }
+    return rc_circle_cast_segment(s->u.segment.a, s->u.segment.b, origin, radius, translation, hit);
+}
 
 #endif

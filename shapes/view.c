@@ -20,29 +20,6 @@ rc_aabb rc_view_aabb(const rc_shape_view *s) {
     return rc_segment_aabb(s->u.segment.a, s->u.segment.b);
 }
 
-bool rc_view_ray_cast(const rc_shape_view *s, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
-    switch (s->kind) {
-    case RC_SHAPE_CIRCLE:
-        return rc_circle_ray_cast(s->u.circle, origin, translation, hit);
-    case RC_SHAPE_POLYGON:
-        return rc_convex_ray_cast(&s->u.polygon, origin, translation, hit);
-    case RC_SHAPE_SEGMENT:
-        break;
-    }
-    return rc_ray_segment(origin, translation, s->u.segment.a, s->u.segment.b, hit);
-}
-
-bool rc_view_circle_cast(const rc_shape_view *s, rc_vec2 origin, float radius, rc_vec2 translation, rc_ray_hit *hit) {
-    switch (s->kind) {
-    case RC_SHAPE_CIRCLE:
-        return rc_circle_cast_circle(s->u.circle, origin, radius, translation, hit);
-    case RC_SHAPE_POLYGON:
-        return rc_convex_circle_cast(&s->u.polygon, origin, radius, translation, hit);
-    case RC_SHAPE_SEGMENT:
-        break;
-    }
-    return rc_circle_cast_segment(s->u.segment.a, s->u.segment.b, origin, radius, translation, hit);
-}
 
 rc_distance_result rc_view_distance(const rc_shape_view *s, rc_vec2 p) {
     switch (s->kind) {

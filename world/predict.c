@@ -85,7 +85,7 @@ static bool support_fn(int32_t proxy, int32_t user, void *context) {
     support_query *q = context;
     const rc_shape *shape = &q->world->shapes.data[user];
     /* the world's contacts: static and kinematic shapes it pairs with */
-    if (shape->body_type == RC_DYNAMIC || !rc_sweep_sees(q->world, q->sweeper, shape)) {
+    if (shape->body_type == RC_DYNAMIC || !rc_sweep_sees(q->sweeper, shape)) {
         return true;
     }
     rc_shape_view v = rc_shape_view_of(q->world, shape);

@@ -20,17 +20,6 @@ void rc_integrate_velocity(rc_vec2 *v, float *w, rc_vec2 gravity, float gravity_
     *w *= 1.0f / (1.0f + dt * angular_damping);
 }
 
-bool rc_sweep_sees(const rc_world *world, const rc_sweeper *s, const rc_shape *shape) {
-    (void)world;
-    if (shape->sensor || shape->body == s->self_body) {
-        return false;
-    }
-    if (shape->body_type == RC_DYNAMIC && (!s->sees_dynamic || shape->body_bullet)) {
-        return false;
-    }
-    return rc_filters_collide(s->filter, shape->filter);
-}
-
 /* ---- the cast ---------------------------------------------------------------------------------- */
 
 typedef struct sweep_cast {
@@ -46,7 +35,7 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
     (void)proxy;
     sweep_cast *c = context;
     const rc_shape *shape = &c->world->shapes.data[user];
-    if (user == c->exclude || !rc_sweep_sees(c->world, c->sweeper, shape)) {
+    if (user == c->exclude || !rc_sweep_sees(c->sweeper, shape)) {
         return max_fraction;
     }
     rc_shape_view v = rc_shape_view_of(c->world, shape);
@@ -65,16 +54,14 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
 }
 
 /* The first shape the sweeper strikes moving by d from where it is. */
-static sweep_cast cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, int32_t exclude) {
-    sweep_cast c;
-    c.world = world;
-    c.sweeper = s;
-    c.origin = s->center;
-    c.translation = d;
-    c.exclude = exclude;
-    c.best_index = -1;
-    rc_grid_cast_trusted(world->grid, s->center, s->radius, d, 1.0f, sweep_fn, &c);
-    return c;
+static void cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, int32_t exclude, sweep_cast *c) {
+    c->world = world;
+    c->sweeper = s;
+    c->origin = s->center;
+    c->translation = d;
+    c->exclude = exclude;
+    c->best_index = -1;
+    rc_grid_cast_trusted(world->grid, s->center, s->radius, d, 1.0f, sweep_fn, c);
 }
 
 /* Is p clear of the shape (a point outside it, a circle not overlapping it)? */
@@ -219,7 +206,8 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
         if (d.x == 0.0f && d.y == 0.0f) {
             break;
         }
-        sweep_cast c = cast_from(world, s, d, -1);
+        sweep_cast c;
+        cast_from(world, s, d, -1, &c);
         if (c.best_index < 0) {
             s->center = rc_add(s->center, d);
             break;
@@ -248,7 +236,8 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
             rc_distance_result dist = rc_view_distance(&v, s->center);
             float skin = rc_world_skin(world, s->center);
             rc_vec2 push = rc_scale(s->radius + skin - dist.distance, dist.normal);
-            sweep_cast blocked = cast_from(world, s, push, index);
+            sweep_cast blocked;
+            cast_from(world, s, push, index, &blocked);
             float allowed = 1.0f;
             if (blocked.best_index >= 0) {
                 float along = rc_dot(push, blocked.best.normal);

@@ -22,13 +22,6 @@ rc_shape_def rc_shape_default_def(void) {
     return def;
 }
 
-bool rc_filters_collide(rc_filter a, rc_filter b) {
-    if (a.group_index == b.group_index && a.group_index != 0) {
-        return a.group_index > 0;
-    }
-    return (a.category_bits & b.mask_bits) != 0 && (b.category_bits & a.mask_bits) != 0;
-}
-
 bool rc_shapes_should_pair(const rc_world *world, const rc_shape *a, const rc_shape *b) {
     if (a->body == b->body || (a->sensor && b->sensor)) {
         return false;
@@ -106,20 +99,6 @@ rc_convex rc_shape_local(const rc_world *world, const rc_shape *s) {
     int n = s->count;
     rc_convex c = {b + 2 + n, n, b[1]};
     return c;
-}
-
-rc_shape_view rc_shape_view_of(const rc_world *world, const rc_shape *s) {
-    rc_shape_view v;
-    v.kind = (rc_shape_kind)s->kind;
-    if (s->kind == RC_SHAPE_POLYGON) {
-        const rc_vec2 *b = poly_block(world, s);
-        int n = s->count;
-        rc_convex c = {b + 2, n, b[0]};
-        v.u.polygon = c;
-    } else {
-        v.u.circle = s->circle;
-    }
-    return v;
 }
 
 void rc_shape_place(rc_world *world, rc_shape *s, rc_transform body) {

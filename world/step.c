@@ -24,26 +24,42 @@ static void save_undo_of(rc_world *world, int32_t index) {
     world->undo.data[world->undo.count++] = u;
 }
 
-static void save_undo(rc_world *world) {
+/* One pass over the bodies: the undo log of the awake movable ones, their velocities
+ * integrated (gravity, damping), and the step's lists: swept bodies (in index order, from the
+ * front of world->moving) and bodies moved by their velocities (from its back), with the counts
+ * later passes need, so that those touch only the bodies they work on. */
+static void start_step(rc_world *world, float dt) {
+    rc_vec2 g = world->def.gravity;
+    int32_t *list = world->moving.data;
+    int32_t swept = 0, free_end = world->bodies.count, bullets = 0, circles = 0, shapes = 0;
     world->undo.count = 0;
     for (int32_t i = 0; i < world->bodies.count; ++i) {
-        const rc_body *b = &world->bodies.data[i];
+        rc_body *b = &world->bodies.data[i];
         if (!b->in_use || b->type == RC_STATIC || !b->awake) {
             continue;
         }
         save_undo_of(world, i);
-    }
-}
-
-static void integrate_velocities(rc_world *world, float dt) {
-    rc_vec2 g = world->def.gravity;
-    for (int32_t k = 0; k < world->undo.count; ++k) {
-        rc_body *b = &world->bodies.data[world->undo.data[k].body];
+        b->solver_slot = -1;
         if (b->type == RC_DYNAMIC) {
             rc_integrate_velocity(&b->linear_velocity, &b->angular_velocity, g, b->gravity_scale, b->linear_damping,
                                   b->angular_damping, dt);
         }
+        if (is_swept(b)) {
+            list[swept++] = i;
+            bullets += b->bullet ? 1 : 0;
+            circles += b->motion == RC_MOTION_SWEPT_CIRCLE ? 1 : 0;
+            for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+                ++shapes;
+            }
+        } else {
+            list[--free_end] = i;
+        }
     }
+    world->swept_count = swept;
+    world->swept_bullets = bullets;
+    world->swept_circles = circles;
+    world->swept_shapes = shapes;
+    world->free_start = free_end;
 }
 
 /* ---- resting contacts ------------------------------------------------------------------------- */
@@ -74,12 +90,7 @@ static bool gather_constraints(rc_world *world, float dt) {
     world->solver_bodies.count = 0;
     world->solver_owner.count = 0;
     world->constraints.count = 0;
-    int32_t swept = 0;
-    for (int32_t k = 0; k < world->undo.count; ++k) {
-        rc_body *b = &world->bodies.data[world->undo.data[k].body];
-        b->solver_slot = -1;
-        swept += b->motion == RC_MOTION_SWEPT_CIRCLE;
-    }
+    int32_t swept = world->swept_circles;
     if (swept == 0) {
         return true;
     }
@@ -88,8 +99,8 @@ static bool gather_constraints(rc_world *world, float dt) {
         !rc_array_reserve(world, world->support_shapes, swept * RC_MAX_SUPPORTS)) {
         return false;
     }
-    for (int32_t k = 0; k < world->undo.count; ++k) {
-        int32_t index = world->undo.data[k].body;
+    for (int32_t k = 0; k < world->swept_count; ++k) {
+        int32_t index = world->moving.data[k];
         rc_body *b = &world->bodies.data[index];
         if (b->motion != RC_MOTION_SWEPT_CIRCLE) {
             continue;
@@ -215,12 +226,8 @@ static void commit_constraints(rc_world *world) {
 static int32_t integrate_positions(rc_world *world, float dt) {
     int32_t additions = 0;
     world->deferred.count = 0;
-    for (int32_t k = 0; k < world->undo.count; ++k) {
-        rc_body *b = &world->bodies.data[world->undo.data[k].body];
-        if (is_swept(b)) {
-            b->moved = true;
-            continue;
-        }
+    for (int32_t k = world->free_start; k < world->bodies.count; ++k) {
+        rc_body *b = &world->bodies.data[world->moving.data[k]];
         b->moved = b->linear_velocity.x != 0.0f || b->linear_velocity.y != 0.0f || b->angular_velocity != 0.0f;
         if (!b->moved) {
             continue;
@@ -244,21 +251,6 @@ static int32_t integrate_positions(rc_world *world, float dt) {
         }
     }
     return additions;
-}
-
-/* Grid entries the swept bodies' moves may add: four per shape (a proxy covers at most 2 x 2
- * cells of its level). */
-static int32_t swept_additions(const rc_world *world) {
-    int32_t n = 0;
-    for (int32_t k = 0; k < world->undo.count; ++k) {
-        const rc_body *b = &world->bodies.data[world->undo.data[k].body];
-        if (is_swept(b)) {
-            for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-                n += 4;
-            }
-        }
-    }
-    return n;
 }
 
 typedef struct step_sink {
@@ -299,7 +291,12 @@ static void step_push(void *context, int32_t body, rc_vec2 impulse, rc_vec2 poin
 static void sweep_body(rc_world *world, int32_t index, float dt) {
     rc_body *b = &world->bodies.data[index];
     rc_sweeper s;
-    memset(&s, 0, sizeof s);
+    s.radius = 0.0f;
+    s.restitution = s.friction = s.rolling_resistance = 0.0f;
+    s.bias = rc_v2(0.0f, 0.0f);
+    s.supports = NULL;
+    s.support_count = 0;
+    s.held = false;
     rc_vec2 circle_offset = {0.0f, 0.0f}; /* from the circle's centre to the centre of mass */
     if (b->motion == RC_MOTION_SWEPT_CIRCLE) {
         const rc_shape *cs = &world->shapes.data[b->swept_shape];
@@ -353,13 +350,13 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
 }
 
 static void sweep_bodies(rc_world *world, float dt) {
-    /* grenades first: bullets then strike them where they end the step */
-    int32_t count = world->undo.count; /* bodies the sweeps wake are not swept this step */
-    for (int pass = 0; pass < 2; ++pass) {
-        for (int32_t k = 0; k < count && !world->step_failed; ++k) {
-            int32_t index = world->undo.data[k].body;
-            const rc_body *b = &world->bodies.data[index];
-            if (is_swept(b) && b->bullet == (pass == 1)) {
+    /* grenades first: bullets then strike them where they end the step (bodies the sweeps wake
+       are not swept in this step). One pass when the swept bodies are all of one kind. */
+    bool mixed = world->swept_bullets != 0 && world->swept_bullets != world->swept_count;
+    for (int pass = 0; pass < (mixed ? 2 : 1); ++pass) {
+        for (int32_t k = 0; k < world->swept_count && !world->step_failed; ++k) {
+            int32_t index = world->moving.data[k];
+            if (!mixed || world->bodies.data[index].bullet == (pass == 1)) {
                 sweep_body(world, index, dt);
             }
         }
@@ -516,11 +513,11 @@ bool rc_world_step(rc_world *world, float dt) {
     world->new_contacts.count = 0;
     world->pair_failed = false;
     world->step_failed = false;
-    save_undo(world);
-    if (!rc_array_reserve(world, world->islands, world->bodies.count)) {
+    if (!rc_array_reserve(world, world->islands, world->bodies.count) ||
+        !rc_array_reserve(world, world->moving, world->bodies.count)) {
         return rc_fail(world, __func__, "out of memory; the world is as it was before the step");
     }
-    integrate_velocities(world, dt);
+    start_step(world, dt);
     if (!gather_constraints(world, dt)) {
         return fail_step(world, impacts_before);
     }
@@ -530,7 +527,9 @@ bool rc_world_step(rc_world *world, float dt) {
     }
     /* sweeps meet the other bodies where they are at the step's start, then those move: a body
        resting on a rising platform rises with it. Every grid move is reserved with its undoing. */
-    int32_t swept = swept_additions(world);
+    /* grid entries the swept bodies' moves may add: four per shape (a proxy covers at most
+       2 x 2 cells of its level) */
+    int32_t swept = 4 * world->swept_shapes;
     bool ok = rc_grid_reserve(world->grid, 2 * swept);
     if (ok) {
         sweep_bodies(world, dt);

@@ -83,6 +83,7 @@ void rc_world_destroy(rc_world *world) {
     rc_array_free(world, world->impacts);
     rc_array_free(world, world->undo);
     rc_array_free(world, world->islands);
+    rc_array_free(world, world->moving);
     rc_array_free(world, world->solver_bodies);
     rc_array_free(world, world->solver_owner);
     rc_array_free(world, world->constraints);
@@ -215,6 +216,7 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
               sizeof(int32_t) * (size_t)world->new_contacts.capacity +
               sizeof(rc_impact_event) * (size_t)world->impacts.capacity +
               sizeof(rc_island_node) * (size_t)world->islands.capacity +
+              sizeof(int32_t) * (size_t)world->moving.capacity +
               (sizeof(rc_solver_body) + sizeof(int32_t) * (RC_MAX_SUPPORTS + 2)) * (size_t)world->solver_bodies.capacity +
               sizeof(rc_constraint) * (size_t)world->constraints.capacity;
     c.steps = world->steps;
@@ -222,17 +224,6 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
 }
 
 /* ---- tolerances ------------------------------------------------------------------------------- */
-
-/* The skin is contact_skin, or four to eight float spacings at p's coordinates where those
- * are coarser (from about 200 units out at the default skin), so that a body stopped short of a
- * surface is short of it after rounding too. */
-float rc_world_skin(const rc_world *world, rc_vec2 p) {
-    float scale = rc_maxf(fabsf(p.x), fabsf(p.y));
-    return rc_maxf(world->def.contact_skin, 4.0f * FLT_EPSILON * scale);
-}
-
-/* A swept circle within four skins of a surface rests on it: the solver holds it one skin off. */
-float rc_world_margin(const rc_world *world, rc_vec2 p) { return 4.0f * rc_world_skin(world, p); }
 
 /* ---- event buffers ---------------------------------------------------------------------------- */
 

@@ -226,6 +226,9 @@ struct rc_world {
     /* step scratch, sized with the body array so the step never grows it */
     RC_ARRAY(rc_body_undo) undo; /* the awake movable bodies, in index order; then bodies woken by the sweeps */
     RC_ARRAY(rc_island_node) islands;
+    RC_ARRAY(int32_t) moving; /* swept bodies from the front, bodies moved by velocity from the back */
+    int32_t swept_count, free_start;
+    int32_t swept_bullets, swept_circles, swept_shapes; /* among the swept: bullets, swept circles, their shapes */
     RC_ARRAY(rc_solver_body) solver_bodies;
     RC_ARRAY(int32_t) solver_owner; /* the body of each solver body */
     RC_ARRAY(rc_constraint) constraints;
@@ -258,7 +261,20 @@ rc_body_id rc_body_id_of(const rc_world *world, int32_t index);
 rc_shape_id rc_shape_id_of(const rc_world *world, int32_t index);
 
 /* Shape internals. */
-rc_shape_view rc_shape_view_of(const rc_world *world, const rc_shape *shape);
+/* The placed geometry of a shape (inline: every candidate of a query or sweep asks for it). */
+static inline rc_shape_view rc_shape_view_of(const rc_world *world, const rc_shape *s) {
+    rc_shape_view v;
+    v.kind = (rc_shape_kind)s->kind;
+    if (s->kind == RC_SHAPE_POLYGON) {
+        /* a block holds the centroid, the local centroid, then the placed vertices */
+        const rc_vec2 *b = world->poly_pool.data + s->poly;
+        rc_convex c = {b + 2, s->count, b[0]};
+        v.u.polygon = c;
+    } else {
+        v.u.circle = s->circle;
+    }
+    return v;
+}
 /* The shape's local polygon (numbers as defined, before the base transform). */
 rc_convex rc_shape_local(const rc_world *world, const rc_shape *shape);
 /* Place the shape under a body transform: its numbers and box. */
@@ -272,10 +288,16 @@ void rc_body_update_mass(rc_world *world, rc_body *body); /* also the motion (wh
 /* The box a shape's proxy has: its own, grown by the contact margin for a swept circle so that
  * the broadphase reports surfaces it rests near. */
 rc_aabb rc_shape_proxy_box(const rc_world *world, const rc_shape *shape);
-/* The gap a swept body keeps from surfaces near p, and the distance within which it is held
- * by them (both grow where floats are coarse). */
-float rc_world_skin(const rc_world *world, rc_vec2 p);
-float rc_world_margin(const rc_world *world, rc_vec2 p);
+/* The gap a swept body keeps from surfaces near p: contact_skin, or four to eight float
+ * spacings at p's coordinates where those are coarser (from about 200 units out at the default
+ * skin), so that a body stopped short of a surface is short of it after rounding too. */
+static inline float rc_world_skin(const rc_world *world, rc_vec2 p) {
+    float ax = p.x < 0.0f ? -p.x : p.x, ay = p.y < 0.0f ? -p.y : p.y;
+    return rc_maxf(world->def.contact_skin, 4.0f * FLT_EPSILON * rc_maxf(ax, ay));
+}
+
+/* A swept circle within four skins of a surface rests on it: the solver holds it one skin off. */
+static inline float rc_world_margin(const rc_world *world, rc_vec2 p) { return 4.0f * rc_world_skin(world, p); }
 void rc_body_place_shapes(rc_world *world, rc_body *body); /* geometry and grid, after a teleport */
 /* A change of shapes or flags can make another shape the body's swept circle (whose proxy box
  * is grown): room for the two proxies to move, then move them (and flag their contacts). */
@@ -290,7 +312,12 @@ rc_transform rc_body_origin_from_center(rc_vec2 center, float angle, rc_vec2 loc
 
 /* Should these two shapes be paired at all (bodies, types, sensors, filters)? */
 bool rc_shapes_should_pair(const rc_world *world, const rc_shape *a, const rc_shape *b);
-bool rc_filters_collide(rc_filter a, rc_filter b);
+static inline bool rc_filters_collide(rc_filter a, rc_filter b) {
+    if (a.group_index == b.group_index && a.group_index != 0) {
+        return a.group_index > 0;
+    }
+    return (a.category_bits & b.mask_bits) != 0 && (b.category_bits & a.mask_bits) != 0;
+}
 
 /* Contacts. */
 bool rc_contact_reserve(rc_world *world, int32_t extra);
@@ -309,7 +336,15 @@ void rc_integrate_velocity(rc_vec2 *v, float *w, rc_vec2 gravity, float gravity_
                            float angular_damping, float dt);
 void rc_sweep(const rc_world *world, rc_sweeper *sweeper, float dt, rc_sweep_sink *sink);
 /* Is a shape something the sweeper strikes? */
-bool rc_sweep_sees(const rc_world *world, const rc_sweeper *sweeper, const rc_shape *shape);
+static inline bool rc_sweep_sees(const rc_sweeper *s, const rc_shape *shape) {
+    if (shape->sensor || shape->body == s->self_body) {
+        return false;
+    }
+    if (shape->body_type == RC_DYNAMIC && (!s->sees_dynamic || shape->body_bullet)) {
+        return false;
+    }
+    return rc_filters_collide(s->filter, shape->filter);
+}
 
 /* The contact solver (solver.c). */
 /* A constraint between solver body a (a circle of radius ra, centre of mass ca, the centre of
