@@ -213,6 +213,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     s.body_type = body->type;
     s.body_bullet = body->bullet;
     s.proxy = proxy;
+    s.chain = -1;
     s.first_contact = -1;
     s.generation = generation;
     s.restitution = def->restitution;

@@ -61,15 +61,23 @@ typedef struct rc_body {
 } rc_body;
 
 /* A shape: 128 bytes, kept 64-byte aligned so that everything a query reads (kind, flags,
- * filter, body, generation, where its numbers are, a circle's placed numbers) sits in the
- * first cache line; the rest is what the world keeps about it. A polygon's numbers (placed
- * and local vertices) live in the world's polygon pool. */
+ * filter, body, generation, where its numbers are, a circle's or a segment's placed numbers)
+ * sits in the first cache line; the rest is what the world keeps about it. A polygon's numbers
+ * (placed and local vertices) live in the world's polygon pool.
+ *
+ * A chain is one record of kind RC_KIND_CHAIN (its id, its base transform and the defaults of
+ * its walls; no proxy, in no body list) followed by its segments, each a record of kind
+ * RC_SHAPE_SEGMENT with its own id and proxy, in the body's list like any shape. The chain's
+ * points are in world->chains. */
+#define RC_KIND_CHAIN 3
+
 typedef struct rc_shape {
     /* first line */
-    uint8_t kind;  /* rc_shape_kind */
+    uint8_t kind;  /* rc_shape_kind, or RC_KIND_CHAIN */
     uint8_t count; /* polygon vertices */
     uint8_t type;  /* rc_shape_type */
-    bool in_use, sensor, contact_events, sensor_events, one_sided;
+    bool in_use, sensor, contact_events, sensor_events;
+    bool one_sided;    /* segments: they block only what is on the left of segment[0] -> segment[1] */
     uint8_t body_type; /* its body's type and bullet flag, copied here for the sweeps' filters */
     bool body_bullet;
     bool swept;        /* the solid circle of a swept body: its proxy box is grown by the margin */
@@ -77,20 +85,41 @@ typedef struct rc_shape {
     int32_t body;
     uint32_t generation;
     union {
-        uint32_t poly;      /* polygons: first entry of their block in world->poly_pool */
-        float local_radius; /* circles */
+        struct {
+            union {
+                uint32_t poly;      /* polygons: first entry of their block in world->poly_pool */
+                float local_radius; /* circles */
+            };
+            rc_circle circle; /* circles: placed */
+        };
+        rc_vec2 segment[2]; /* segments: placed ends, the free side (one-sided) on the left */
     };
-    rc_circle circle; /* circles: placed */
-    rc_aabb aabb;     /* placed, tight */
+    rc_aabb aabb; /* placed, tight (a chain: the union of its segments' boxes) */
     /* second line */
-    rc_base base;
+    rc_base base; /* a segment: its chain's */
     float restitution, friction, rolling_resistance, density;
-    int32_t proxy;
+    int32_t proxy;         /* -1 for a chain */
     int32_t first_contact; /* head of this shape's contact list (-1: none); the free list's
                               link while the slot is free */
     int32_t next_in_body;
+    int32_t chain;         /* chains and segments: index in world->chains; else -1 */
     void *user_data;
 } rc_shape;
+
+_Static_assert(sizeof(rc_shape) == 128, "a shape record is two cache lines");
+
+/* A chain's outline: its points in the body frame before the base transform, in the order
+ * given (loops: the first point not repeated). Segment k (the record at shape + 1 + k) runs
+ * from point k to point k + 1 (for a loop's last segment, back to point 0). */
+typedef struct rc_chain {
+    rc_vec2 *points; /* count entries, from the world's allocator; the free list's link when unused */
+    int32_t count;
+    int32_t shape;   /* the chain's record; its segments follow it */
+    int32_t segments;
+    bool loop;
+    bool flipped;    /* placed, the loop runs clockwise: its segments' ends are stored reversed */
+    int32_t next_free;
+} rc_chain;
 
 /* A polygon's block in the pool: the placed and local centroids, then the placed and local
  * vertices, so that a query's first line holds the centroid and the first vertices. Blocks of
@@ -208,6 +237,8 @@ struct rc_world {
     RC_ARRAY(rc_shape) shapes;
     int32_t shape_free, shape_live;
     RC_ARRAY(rc_vec2) poly_pool;
+    RC_ARRAY(rc_chain) chains;
+    int32_t chain_free;
     uint32_t poly_free[RC_MAX_POLYGON_VERTICES + 1]; /* by vertex count; UINT32_MAX when empty */
     RC_ARRAY(rc_contact) contacts;
     int32_t contact_free, contact_live;
@@ -270,10 +301,23 @@ static inline rc_shape_view rc_shape_view_of(const rc_world *world, const rc_sha
         const rc_vec2 *b = world->poly_pool.data + s->poly;
         rc_convex c = {b + 2, s->count, b[0]};
         v.u.polygon = c;
+    } else if (s->kind == RC_SHAPE_SEGMENT) {
+        v.u.segment.a = s->segment[0];
+        v.u.segment.b = s->segment[1];
     } else {
         v.u.circle = s->circle;
     }
     return v;
+}
+
+/* Does the shape block something whose centre is at p? A one-sided segment blocks only what is
+ * strictly on its free (left) side; every other shape blocks everything. */
+static inline bool rc_shape_faces(const rc_shape *s, rc_vec2 p) {
+    if (!s->one_sided || s->kind != RC_SHAPE_SEGMENT) {
+        return true;
+    }
+    rc_vec2 a = s->segment[0], b = s->segment[1];
+    return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) > 0.0f;
 }
 /* The shape's local polygon (numbers as defined, before the base transform). */
 rc_convex rc_shape_local(const rc_world *world, const rc_shape *shape);
