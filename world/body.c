@@ -132,8 +132,12 @@ void rc_body_destroy(rc_world *world, rc_body_id id) {
         return;
     }
     while (b->first_shape >= 0) {
-        rc_shape_id sid = rc_shape_id_of(world, b->first_shape);
-        rc_shape_destroy(world, sid);
+        const rc_shape *s = &world->shapes.data[b->first_shape];
+        if (s->kind == RC_SHAPE_SEGMENT) {
+            rc_chain_destroy(world, world->chains.data[s->chain].shape);
+        } else {
+            rc_shape_destroy(world, rc_shape_id_of(world, b->first_shape));
+        }
     }
     int32_t index = (int32_t)id.index - 1;
     b->in_use = false;
@@ -192,6 +196,7 @@ void rc_body_sync_shapes(rc_world *world, const rc_body *b) {
         world->shapes.data[s].body_type = b->type;
         world->shapes.data[s].body_bullet = b->bullet;
     }
+    rc_body_refresh_chains(world, b);
 }
 
 /* Mass, centre and inertia from the shapes; a dynamic body without mass gets its point mass so
@@ -211,7 +216,7 @@ void rc_body_update_mass(rc_world *world, rc_body *b) {
     rc_vec2 weighted = {0.0f, 0.0f};
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         const rc_shape *shape = &world->shapes.data[s];
-        if (shape->density == 0.0f || shape->type == RC_SHAPE_TYPE_CHAIN) {
+        if (shape->density == 0.0f || shape->kind == RC_SHAPE_SEGMENT) {
             continue;
         }
         rc_mass_data md = rc_shape_mass(world, shape);
@@ -244,6 +249,7 @@ void rc_body_place_shapes(rc_world *world, rc_body *b) {
            reserve, and a teleport reserves before it calls this */
         rc_grid_move(world->grid, shape->proxy, rc_shape_proxy_box(world, shape));
     }
+    rc_body_refresh_chains(world, b);
 }
 
 /* ---- getters ---------------------------------------------------------------------------------- */
@@ -370,6 +376,15 @@ bool rc_body_set_angular_velocity(rc_world *world, rc_body_id id, float velocity
     return true;
 }
 
+static bool has_chain(const rc_world *world, const rc_body *b) {
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        if (world->shapes.data[s].kind == RC_SHAPE_SEGMENT) {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     rc_body *b = rc_get_body(world, id, __func__);
     if (b == NULL) {
@@ -380,6 +395,9 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     }
     if (type == b->type) {
         return true;
+    }
+    if (type == RC_DYNAMIC && has_chain(world, b)) {
+        return rc_fail(world, __func__, "a body with a chain stays static or kinematic (a chain has no mass)");
     }
     if (!rc_grid_reserve(world->grid, 4 * count_shapes(world, b))) {
         return rc_fail(world, __func__, "out of memory");

@@ -173,13 +173,24 @@ static void wake_island(rc_world *world, int32_t start) {
     }
 }
 
+/* Where a shape is, for the side of a one-sided wall it is on: a circle's centre, a
+ * polygon's centroid. */
+static rc_vec2 shape_center(const rc_world *world, const rc_shape *s) {
+    if (s->kind == RC_SHAPE_POLYGON) {
+        return world->poly_pool.data[s->poly];
+    }
+    return s->kind == RC_SHAPE_SEGMENT ? rc_lerp(s->segment[0], s->segment[1], 0.5f) : s->circle.center;
+}
+
 /* Does a swept circle rest near the other shape (within the margin)? Fills a manifold that
  * reports the two as touching with depth 0 when they are apart by less than the margin. */
 static bool touching_near(const rc_world *world, const rc_shape *a, const rc_shape *b, rc_manifold *m) {
     const rc_shape *circle = a->swept ? a : b;
     const rc_shape *other = a->swept ? b : a;
-    rc_shape_view v = rc_shape_view_of(world, other);
-    rc_distance_result d = rc_view_distance(&v, circle->circle.center);
+    rc_distance_result d;
+    if (!rc_shape_distance(world, other, circle->circle.center, &d)) {
+        return false;
+    }
     float gap = d.distance - circle->circle.radius;
     if (gap > rc_world_margin(world, circle->circle.center)) {
         return false;
@@ -221,7 +232,9 @@ void rc_contacts_update(rc_world *world) {
         }
         rc_manifold m;
         bool touching;
-        if (near) {
+        if (!rc_shape_faces(a, shape_center(world, b)) || !rc_shape_faces(b, shape_center(world, a))) {
+            touching = false; /* behind a one-sided wall */
+        } else if (near) {
             touching = touching_near(world, a, b, &m);
         } else {
             rc_shape_view va = rc_shape_view_of(world, a), vb = rc_shape_view_of(world, b);
@@ -279,18 +292,22 @@ int32_t rc_shape_contacts(const rc_world *world, rc_shape_id id, rc_shape_id *id
     if (capacity < 0 || (ids == NULL && capacity > 0)) {
         return rc_fail(world, __func__, "ids is NULL with capacity %d, or capacity is negative", (int)capacity), -1;
     }
-    int32_t index = (int32_t)id.index - 1;
+    /* a chain: the contacts of each of its segments */
+    int32_t self = (int32_t)id.index - 1, records = rc_setter_records(world, self);
     int32_t n = 0;
-    for (int32_t ci = s->first_contact; ci >= 0;) {
-        const rc_contact *c = &world->contacts.data[ci];
-        int32_t k = c->shape[0] == index ? 0 : 1;
-        if (c->touching) {
-            if (n < capacity) {
-                ids[n] = rc_shape_id_of(world, c->shape[1 - k]);
+    for (int32_t r = s->kind == RC_KIND_CHAIN ? 1 : 0; r < records; ++r) {
+        int32_t index = rc_setter_record(world, self, r);
+        for (int32_t ci = world->shapes.data[index].first_contact; ci >= 0;) {
+            const rc_contact *c = &world->contacts.data[ci];
+            int32_t k = c->shape[0] == index ? 0 : 1;
+            if (c->touching) {
+                if (n < capacity) {
+                    ids[n] = rc_shape_id_of(world, c->shape[1 - k]);
+                }
+                ++n;
             }
-            ++n;
+            ci = c->edge[k].next;
         }
-        ci = c->edge[k].next;
     }
     return n;
 }

@@ -85,12 +85,13 @@ static bool support_fn(int32_t proxy, int32_t user, void *context) {
     support_query *q = context;
     const rc_shape *shape = &q->world->shapes.data[user];
     /* the world's contacts: static and kinematic shapes it pairs with */
-    if (shape->body_type == RC_DYNAMIC || !rc_sweep_sees(q->sweeper, shape)) {
+    if (shape->body_type == RC_DYNAMIC || !rc_sweep_sees(q->sweeper, shape) ||
+        !rc_shape_faces(shape, q->sweeper->center)) {
         return true;
     }
-    rc_shape_view v = rc_shape_view_of(q->world, shape);
-    rc_distance_result d = rc_view_distance(&v, q->sweeper->center);
-    if (d.distance - q->sweeper->radius > rc_world_margin(q->world, q->sweeper->center)) {
+    rc_distance_result d;
+    if (!rc_shape_distance(q->world, shape, q->sweeper->center, &d) ||
+        d.distance - q->sweeper->radius > rc_world_margin(q->world, q->sweeper->center)) {
         return true;
     }
     if (q->count < 2 * RC_MAX_SUPPORTS) {

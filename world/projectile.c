@@ -35,7 +35,7 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
     (void)proxy;
     sweep_cast *c = context;
     const rc_shape *shape = &c->world->shapes.data[user];
-    if (user == c->exclude || !rc_sweep_sees(c->sweeper, shape)) {
+    if (user == c->exclude || !rc_sweep_sees(c->sweeper, shape) || !rc_shape_faces(shape, c->origin)) {
         return max_fraction;
     }
     rc_shape_view v = rc_shape_view_of(c->world, shape);

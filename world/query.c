@@ -31,7 +31,7 @@ typedef struct cast_context {
 
 static bool cast_shape(const cast_context *c, int32_t index, rc_ray_hit *hit) {
     const rc_shape *s = &c->world->shapes.data[index];
-    if (s->sensor || (c->filtered && !visible(s, c->filter))) {
+    if (s->sensor || (c->filtered && !visible(s, c->filter)) || !rc_shape_faces(s, c->origin)) {
         return false;
     }
     rc_shape_view v = rc_shape_view_of(c->world, s);

@@ -38,7 +38,7 @@ bool rc_shapes_should_pair(const rc_world *world, const rc_shape *a, const rc_sh
     return rc_filters_collide(a->filter, b->filter);
 }
 
-static bool check_def(rc_world *world, const rc_shape_def *def, const char *func) {
+bool rc_shape_def_ok(rc_world *world, const rc_shape_def *def, const char *func) {
     if (def == NULL) {
         return rc_fail(world, func, "def is NULL");
     }
@@ -58,7 +58,7 @@ static bool scaled_radius_ok(float radius, float scale_x) {
     return rc_is_finite(r) && r > 0.0f;
 }
 
-static rc_base_transform base_of(const rc_shape_def *def) {
+rc_base_transform rc_shape_def_base(const rc_shape_def *def) {
     rc_base_transform base = {def->offset, def->angle, def->scale};
     return base;
 }
@@ -102,7 +102,9 @@ rc_convex rc_shape_local(const rc_world *world, const rc_shape *s) {
 }
 
 void rc_shape_place(rc_world *world, rc_shape *s, rc_transform body) {
-    if (s->kind == RC_SHAPE_POLYGON) {
+    if (s->kind == RC_SHAPE_SEGMENT) {
+        rc_segment_place(world, s, body);
+    } else if (s->kind == RC_SHAPE_POLYGON) {
         rc_vec2 *b = world->poly_pool.data + s->poly;
         rc_convex local = rc_shape_local(world, s);
         rc_place_polygon(&s->base, &local, body, b + 2, &b[0], &s->aabb);
@@ -123,7 +125,9 @@ rc_aabb rc_shape_proxy_box(const rc_world *world, const rc_shape *s) {
 
 rc_aabb rc_shape_box_at(const rc_world *world, const rc_shape *s, rc_transform body) {
     rc_aabb box;
-    if (s->kind == RC_SHAPE_POLYGON) {
+    if (s->kind == RC_SHAPE_SEGMENT) {
+        box = rc_segment_box_at(world, s, body);
+    } else if (s->kind == RC_SHAPE_POLYGON) {
         rc_vec2 vertices[RC_MAX_POLYGON_VERTICES], centroid;
         rc_convex local = rc_shape_local(world, s);
         rc_place_polygon(&s->base, &local, body, vertices, &centroid, &box);
@@ -134,6 +138,10 @@ rc_aabb rc_shape_box_at(const rc_world *world, const rc_shape *s, rc_transform b
 }
 
 rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *s) {
+    if (s->kind == RC_SHAPE_SEGMENT) {
+        rc_mass_data none = {0.0f, 0.0f, {0.0f, 0.0f}, 0.0f};
+        return none;
+    }
     if (s->kind == RC_SHAPE_POLYGON) {
         rc_convex local = rc_shape_local(world, s);
         rc_polygon body_frame = rc_base_polygon(&s->base, &local);
@@ -241,7 +249,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
 rc_shape_id rc_shape_create_circle(rc_world *world, rc_body_id body_id, const rc_shape_def *def, float radius) {
     static const char *func = "rc_shape_create_circle";
     rc_body *body = rc_get_body(world, body_id, func);
-    if (body == NULL || !check_def(world, def, func)) {
+    if (body == NULL || !rc_shape_def_ok(world, def, func)) {
         return RC_NULL_SHAPE_ID;
     }
     if (!rc_is_finite(radius) || radius <= 0.0f) {
@@ -249,7 +257,7 @@ rc_shape_id rc_shape_create_circle(rc_world *world, rc_body_id body_id, const rc
         return RC_NULL_SHAPE_ID;
     }
     rc_base base;
-    const char *error = rc_base_make(base_of(def), RC_SHAPE_CIRCLE, &base);
+    const char *error = rc_base_make(rc_shape_def_base(def), RC_SHAPE_CIRCLE, &base);
     if (error == NULL && !scaled_radius_ok(radius, def->scale.x)) {
         error = "the scaled radius is zero or too large for a float";
     }
@@ -263,7 +271,7 @@ rc_shape_id rc_shape_create_circle(rc_world *world, rc_body_id body_id, const rc
 static rc_shape_id create_polygon_shape(rc_world *world, rc_body_id body_id, rc_body *body, const rc_shape_def *def,
                                         const rc_polygon *local, const char *func) {
     rc_base base;
-    const char *error = rc_base_make(base_of(def), RC_SHAPE_POLYGON, &base);
+    const char *error = rc_base_make(rc_shape_def_base(def), RC_SHAPE_POLYGON, &base);
     if (error == NULL) {
         rc_convex view = rc_convex_of(local);
         error = rc_base_check_polygon(&base, &view);
@@ -279,7 +287,7 @@ rc_shape_id rc_shape_create_polygon(rc_world *world, rc_body_id body_id, const r
                                     const rc_vec2 *points, int count) {
     static const char *func = "rc_shape_create_polygon";
     rc_body *body = rc_get_body(world, body_id, func);
-    if (body == NULL || !check_def(world, def, func)) {
+    if (body == NULL || !rc_shape_def_ok(world, def, func)) {
         return RC_NULL_SHAPE_ID;
     }
     rc_polygon local;
@@ -295,7 +303,7 @@ rc_shape_id rc_shape_create_box(rc_world *world, rc_body_id body_id, const rc_sh
                                 float half_height) {
     static const char *func = "rc_shape_create_box";
     rc_body *body = rc_get_body(world, body_id, func);
-    if (body == NULL || !check_def(world, def, func)) {
+    if (body == NULL || !rc_shape_def_ok(world, def, func)) {
         return RC_NULL_SHAPE_ID;
     }
     rc_polygon local = rc_make_box(half_width, half_height);
@@ -312,6 +320,14 @@ void rc_shape_destroy(rc_world *world, rc_shape_id id) {
         return;
     }
     int32_t index = (int32_t)id.index - 1;
+    if (s->kind == RC_SHAPE_SEGMENT) {
+        rc_fail(world, "rc_shape_destroy", "a segment goes with its chain: destroy the chain");
+        return;
+    }
+    if (s->kind == RC_KIND_CHAIN) {
+        rc_chain_destroy(world, index);
+        return;
+    }
     rc_shape_destroy_contacts(world, index);
     rc_grid_remove(world->grid, s->proxy);
     rc_body *body = &world->bodies.data[s->body];
@@ -402,8 +418,8 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     if (s == NULL) {
         return false;
     }
-    if (s->type == RC_SHAPE_TYPE_CHAIN) {
-        return rc_fail(world, __func__, "a chain has no base transform to set");
+    if (s->chain >= 0) {
+        return rc_fail(world, __func__, "a chain's base transform is set when it is made");
     }
     rc_base_transform given = {offset, angle, scale};
     rc_base base;
@@ -445,17 +461,23 @@ static bool set_material(rc_world *world, rc_shape_id id, float value, int which
     if (!rc_is_finite(value) || value < 0.0f) {
         return rc_fail(world, func, "%g must be finite and >= 0", (double)value);
     }
-    switch (which) {
-    case 0:
-        s->restitution = value;
-        break;
-    case 1:
-        s->friction = value;
-        break;
-    default:
-        s->density = value;
+    int32_t index = (int32_t)id.index - 1, n = rc_setter_records(world, index);
+    for (int32_t k = 0; k < n; ++k) {
+        rc_shape *r = &world->shapes.data[rc_setter_record(world, index, k)];
+        switch (which) {
+        case 0:
+            r->restitution = value;
+            break;
+        case 1:
+            r->friction = value;
+            break;
+        default:
+            r->density = value;
+            break;
+        }
+    }
+    if (which == 2) {
         rc_body_update_mass(world, &world->bodies.data[s->body]);
-        break;
     }
     return true;
 }
@@ -469,11 +491,19 @@ bool rc_shape_set_filter(rc_world *world, rc_shape_id id, rc_filter filter) {
     if (s == NULL) {
         return false;
     }
-    s->filter = filter;
     /* pairs that the old filter refused may now form, and contacts the new one refuses end at
-       the next step: have the broadphase report this shape's pairs again */
-    rc_grid_move(world->grid, s->proxy, rc_shape_proxy_box(world, s));
-    rc_shape_flag_contacts(world, (int32_t)id.index - 1);
+       the next step: have the broadphase report this shape's pairs again (a chain: each of its
+       segments) */
+    int32_t index = (int32_t)id.index - 1, n = rc_setter_records(world, index);
+    for (int32_t k = 0; k < n; ++k) {
+        int32_t r = rc_setter_record(world, index, k);
+        rc_shape *shape = &world->shapes.data[r];
+        shape->filter = filter;
+        if (shape->proxy >= 0) {
+            rc_grid_move(world->grid, shape->proxy, rc_shape_proxy_box(world, shape));
+            rc_shape_flag_contacts(world, r);
+        }
+    }
     rc_body_wake(&world->bodies.data[s->body]);
     return true;
 }
@@ -495,12 +525,24 @@ bool rc_shape_cast_ray(const rc_world *world, rc_shape_id id, rc_vec2 origin, rc
     if (!rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation)) {
         return rc_fail(world, __func__, "origin or translation is not finite");
     }
+    /* a chain: the nearest of its segments, the lower one on a tie */
+    int32_t index = (int32_t)id.index - 1, n = rc_setter_records(world, index), best = -1;
     rc_ray_hit h;
-    rc_shape_view v = rc_shape_view_of(world, s);
-    if (!rc_view_ray_cast(&v, origin, translation, &h)) {
+    for (int32_t k = s->kind == RC_KIND_CHAIN ? 1 : 0; k < n; ++k) {
+        int32_t r = rc_setter_record(world, index, k);
+        const rc_shape *shape = &world->shapes.data[r];
+        rc_ray_hit trial;
+        rc_shape_view v = rc_shape_view_of(world, shape);
+        if (rc_shape_faces(shape, origin) && rc_view_ray_cast(&v, origin, translation, &trial) &&
+            (best < 0 || trial.t < h.t || (trial.t == h.t && r < best))) {
+            h = trial;
+            best = r;
+        }
+    }
+    if (best < 0) {
         return false;
     }
-    h.shape = id;
+    h.shape = rc_shape_id_of(world, best);
     h.body = rc_body_id_of(world, s->body);
     if (hit != NULL) {
         *hit = h;

@@ -42,6 +42,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
     world->def.allocator = allocator;
     world->body_free = -1;
     world->shape_free = -1;
+    world->chain_free = -1;
     for (int n = 0; n <= RC_MAX_POLYGON_VERTICES; ++n) {
         world->poly_free[n] = UINT32_MAX;
     }
@@ -74,6 +75,13 @@ void rc_world_destroy(rc_world *world) {
     rc_array_free(world, world->bodies);
     rc_array_free(world, world->shapes);
     rc_array_free(world, world->poly_pool);
+    for (int32_t i = 0; i < world->chains.count; ++i) {
+        if (world->chains.data[i].points != NULL) {
+            rc_mem_free(&world->allocator, world->chains.data[i].points,
+                        sizeof(rc_vec2) * (size_t)world->chains.data[i].capacity);
+        }
+    }
+    rc_array_free(world, world->chains);
     rc_array_free(world, world->contacts);
     rc_map_free(&world->allocator, &world->contact_map);
     rc_array_free(world, world->contact_begin);
@@ -218,7 +226,11 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
               sizeof(rc_island_node) * (size_t)world->islands.capacity +
               sizeof(int32_t) * (size_t)world->moving.capacity +
               (sizeof(rc_solver_body) + sizeof(int32_t) * (RC_MAX_SUPPORTS + 2)) * (size_t)world->solver_bodies.capacity +
-              sizeof(rc_constraint) * (size_t)world->constraints.capacity;
+              sizeof(rc_constraint) * (size_t)world->constraints.capacity +
+              sizeof(rc_chain) * (size_t)world->chains.capacity;
+    for (int32_t i = 0; i < world->chains.count; ++i) {
+        c.bytes += sizeof(rc_vec2) * (size_t)world->chains.data[i].capacity;
+    }
     c.steps = world->steps;
     return c;
 }

@@ -66,9 +66,9 @@ typedef struct rc_body {
  * (placed and local vertices) live in the world's polygon pool.
  *
  * A chain is one record of kind RC_KIND_CHAIN (its id, its base transform and the defaults of
- * its walls; no proxy, in no body list) followed by its segments, each a record of kind
+ * its walls; no proxy, in no body list) and its segments, each a record of kind
  * RC_SHAPE_SEGMENT with its own id and proxy, in the body's list like any shape. The chain's
- * points are in world->chains. */
+ * points and the indices of its segments are in world->chains. */
 #define RC_KIND_CHAIN 3
 
 typedef struct rc_shape {
@@ -96,7 +96,13 @@ typedef struct rc_shape {
     };
     rc_aabb aabb; /* placed, tight (a chain: the union of its segments' boxes) */
     /* second line */
-    rc_base base; /* a segment: its chain's */
+    union {
+        rc_base base; /* a segment: its chain's record holds it */
+        struct {
+            rc_vec2 local[2]; /* the ends in the chain's frame (before the base transform), in order */
+            int32_t index;    /* segment k of its chain */
+        } wall;
+    };
     float restitution, friction, rolling_resistance, density;
     int32_t proxy;         /* -1 for a chain */
     int32_t first_contact; /* head of this shape's contact list (-1: none); the free list's
@@ -109,16 +115,18 @@ typedef struct rc_shape {
 _Static_assert(sizeof(rc_shape) == 128, "a shape record is two cache lines");
 
 /* A chain's outline: its points in the body frame before the base transform, in the order
- * given (loops: the first point not repeated). Segment k (the record at shape + 1 + k) runs
- * from point k to point k + 1 (for a loop's last segment, back to point 0). */
+ * given (loops: the first point not repeated). Segment k runs from point k to point k + 1 (a
+ * loop's last segment back to point 0). */
 typedef struct rc_chain {
-    rc_vec2 *points; /* count entries, from the world's allocator; the free list's link when unused */
-    int32_t count;
-    int32_t shape;   /* the chain's record; its segments follow it */
+    rc_vec2 *points;   /* count entries of capacity; then room for capacity segment indices: one
+                          block from the world's allocator */
+    int32_t *segment_shapes; /* the record of segment k */
+    int32_t count, capacity;
+    int32_t shape;     /* the chain's record (-1: the slot is free) */
     int32_t segments;
     bool loop;
     bool flipped;    /* placed, the loop runs clockwise: its segments' ends are stored reversed */
-    int32_t next_free;
+    int32_t next_free; /* the free list's link when unused */
 } rc_chain;
 
 /* A polygon's block in the pool: the placed and local centroids, then the placed and local
@@ -321,6 +329,26 @@ static inline bool rc_shape_faces(const rc_shape *s, rc_vec2 p) {
 }
 /* The shape's local polygon (numbers as defined, before the base transform). */
 rc_convex rc_shape_local(const rc_world *world, const rc_shape *shape);
+/* A shape def's checks (materials) and its base transform. */
+bool rc_shape_def_ok(rc_world *world, const rc_shape_def *def, const char *func);
+rc_base_transform rc_shape_def_base(const rc_shape_def *def);
+
+/* Chains (chain.c). chain_shape is the index of a chain's record. */
+void rc_segment_place(rc_world *world, rc_shape *segment, rc_transform body);
+rc_aabb rc_segment_box_at(const rc_world *world, const rc_shape *segment, rc_transform body);
+/* After the body's shapes were placed or its type changed: its chains' boxes and types. */
+void rc_body_refresh_chains(rc_world *world, const rc_body *body);
+void rc_chain_destroy(rc_world *world, int32_t chain_shape);
+/* The records a setter on shape index s changes: s itself, or a chain's record and its
+ * segments' (the k-th of n). */
+int32_t rc_setter_records(const rc_world *world, int32_t s);
+int32_t rc_setter_record(const rc_world *world, int32_t s, int32_t k);
+/* The distance from p to a shape (rc_view_distance), and whether the shape is the one that
+ * touches p: false for a chain's wall whose nearest point to p is a joint its neighbour holds
+ * (circles roll over the joints of a flat floor as over one floor). */
+bool rc_shape_distance(const rc_world *world, const rc_shape *s, rc_vec2 p, rc_distance_result *d);
+/* Inside the loop by the crossing rule (false for an open chain). */
+bool rc_chain_contains(const rc_world *world, int32_t chain_shape, rc_vec2 p);
 /* Place the shape under a body transform: its numbers and box. */
 void rc_shape_place(rc_world *world, rc_shape *shape, rc_transform body);
 /* The box the shape would have under a body transform, without placing it. */

@@ -231,14 +231,19 @@ typedef struct rc_shape_def {
     bool is_sensor;           /* detects overlap, never blocks; reported by sensor events */
     bool enable_contact_events;  /* default true */
     bool enable_sensor_events;   /* default true */
-    bool one_sided;           /* chains: walls block from their right side only (a loop's inside is free) */
+    bool one_sided;           /* chains: a wall blocks only what is on its free side (see rc_shape_create_chain) */
     rc_filter filter;
     void *user_data;
 } rc_shape_def;
 
 RC_API rc_shape_def rc_shape_default_def(void);
 
-typedef enum rc_shape_type { RC_SHAPE_TYPE_CIRCLE, RC_SHAPE_TYPE_POLYGON, RC_SHAPE_TYPE_CHAIN } rc_shape_type;
+typedef enum rc_shape_type {
+    RC_SHAPE_TYPE_CIRCLE,
+    RC_SHAPE_TYPE_POLYGON,
+    RC_SHAPE_TYPE_CHAIN,   /* a level outline: the id rc_shape_create_chain returns */
+    RC_SHAPE_TYPE_SEGMENT, /* one wall of a chain, a shape of its own */
+} rc_shape_type;
 
 /* A circle of the given radius centred on the base transform's offset; its radius scales by
  * |scale.x|. The null id on a bad body, def or radius (not finite and positive). Adding a
@@ -254,7 +259,33 @@ RC_API rc_shape_id rc_shape_create_polygon(rc_world *world, rc_body_id body, con
 RC_API rc_shape_id rc_shape_create_box(rc_world *world, rc_body_id body, const rc_shape_def *def, float half_width,
                                        float half_height);
 
-/* Destroys one shape; its contacts end. */
+/* A level outline: the walls from points[0] to points[1], ..., to points[count - 1], and with
+ * loop back to points[0]. Any outline works: concave, with collinear or very short walls, as
+ * many points as the level has (up to 2^24). Consecutive repeats of a point are welded (and a
+ * loop's closing repeat of its first point). The points are in the body frame under the def's
+ * base transform (any non-zero scale). A chain lives on a static or kinematic body (it has no
+ * mass) and is never a sensor.
+ *
+ * Each wall (segment) is a shape of its own, type RC_SHAPE_TYPE_SEGMENT, with its own id and
+ * its own place in the broadphase: ray casts, sweeps, impacts, contacts and overlap queries
+ * report the segment that was struck; rc_shape_chain gives its chain. The segments take the
+ * def's materials, filter and flags; a setter called on the chain sets them on every segment,
+ * one called on a segment sets that segment only. rc_shape_destroy takes the chain (not one of
+ * its segments) and destroys it all; so does destroying the body.
+ *
+ * Walls block from both sides unless def->one_sided: then a wall blocks only what is on its
+ * free side. A loop's free side is its inside whatever its winding (a sector: the walker and
+ * the grenades are inside); an open chain's free side is the left of the direction from one
+ * point to the next, as placed in the world. A body behind a one-sided wall passes through it.
+ *
+ * Returns the chain's id, or the null id (with the reason in the last error) on a bad body
+ * (dynamic), def (a sensor) or points (NULL, too few distinct points, not finite, neighbours
+ * that land on the same float point once placed, a loop with no area), or out of memory. */
+RC_API rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body, const rc_shape_def *def,
+                                         const rc_vec2 *points, int count, bool loop);
+
+/* Destroys one shape; its contacts end. A chain goes with all its segments; a segment alone
+ * is refused (destroy its chain). */
 RC_API void rc_shape_destroy(rc_world *world, rc_shape_id shape);
 
 /* True when the id names a live shape of this world. Never records an error. */
@@ -273,7 +304,31 @@ RC_API rc_filter rc_shape_filter(const rc_world *world, rc_shape_id shape);
 RC_API bool rc_shape_is_sensor(const rc_world *world, rc_shape_id shape);
 RC_API void *rc_shape_user_data(const rc_world *world, rc_shape_id shape);
 
-/* Setters: false on a bad id or value, nothing changed. */
+/* Is the point inside the shape? Circles and polygons: inside or on the boundary. A looped
+ * chain counts as its area, by the crossing rule (a point exactly on a wall may fall either
+ * way); an open chain and a segment have no inside (false). False with an error on a bad id
+ * or a point that is not finite. */
+RC_API bool rc_shape_test_point(const rc_world *world, rc_shape_id shape, rc_vec2 p);
+
+/* The looped chains (sectors) whose area holds the point, by rc_shape_test_point's rule:
+ * fills up to capacity ids, returns how many there are (nested sectors all count), -1 on bad
+ * input. Visits every loop's box, then the walls of those that contain the point. */
+RC_API int32_t rc_world_sectors_at(const rc_world *world, rc_vec2 point, rc_shape_id *ids, int32_t capacity);
+
+/* A segment's ends in the world, in its chain's order: false (with an error) for other shapes. */
+RC_API bool rc_shape_world_segment(const rc_world *world, rc_shape_id segment, rc_vec2 *a, rc_vec2 *b);
+/* The chain of a segment (or the chain itself); the null id with an error for other shapes. */
+RC_API rc_shape_id rc_shape_chain(const rc_world *world, rc_shape_id shape);
+/* A chain's points placed in the world after welding: fills up to capacity, returns the count,
+ * -1 on a bad id or arguments. */
+RC_API int32_t rc_shape_chain_points(const rc_world *world, rc_shape_id chain, rc_vec2 *points, int32_t capacity);
+/* A chain's segment ids, in order (segment k runs from point k to point k + 1): fills up to
+ * capacity, returns the count, -1 on a bad id or arguments. */
+RC_API int32_t rc_shape_chain_segments(const rc_world *world, rc_shape_id chain, rc_shape_id *ids, int32_t capacity);
+RC_API bool rc_shape_chain_is_loop(const rc_world *world, rc_shape_id chain);
+
+/* Setters: false on a bad id or value, nothing changed. A chain's base transform is fixed when
+ * it is made (refused here). */
 RC_API bool rc_shape_set_base_transform(rc_world *world, rc_shape_id shape, rc_vec2 offset, float angle, rc_vec2 scale);
 RC_API bool rc_shape_set_restitution(rc_world *world, rc_shape_id shape, float restitution);
 RC_API bool rc_shape_set_friction(rc_world *world, rc_shape_id shape, float friction);

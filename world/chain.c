@@ -1,0 +1,523 @@
+/* Chains: level outlines made of segments, open or looped. The chain's record holds its id, its
+ * base transform and the defaults of its walls; each segment is a shape of its own (its own id,
+ * proxy and contacts) in the body's list, so that the grid, the queries, the sweeps and the
+ * contacts treat it like any shape. A segment keeps its ends in the chain's frame, so that
+ * placing it needs nothing but its chain's base transform. */
+#include "world/world_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Far more than a level needs, and small enough that counts stay far from overflow. */
+#define MAX_CHAIN_POINTS (1 << 24)
+
+static rc_chain *chain_of(const rc_world *world, const rc_shape *s) { return &world->chains.data[s->chain]; }
+
+static rc_vec2 place(const rc_base *base, rc_transform body, rc_vec2 local) {
+    return rc_transform_point(body, rc_base_apply(base, local));
+}
+
+/* Point k of the chain (k may be count for a loop: point 0 again). */
+static rc_vec2 chain_point(const rc_chain *c, int32_t k) { return c->points[k == c->count ? 0 : k]; }
+
+/* The placed ends of a segment from its ends in the chain's frame, in the order the walls keep
+ * them: the free side on the left. */
+static void place_ends(const rc_base *base, rc_transform body, const rc_vec2 local[2], bool flipped, rc_vec2 ends[2]) {
+    rc_vec2 a = place(base, body, local[0]), b = place(base, body, local[1]);
+    ends[0] = flipped ? b : a;
+    ends[1] = flipped ? a : b;
+}
+
+static rc_aabb ends_box(const rc_vec2 ends[2]) {
+    rc_aabb box = {rc_min(ends[0], ends[1]), rc_max(ends[0], ends[1])};
+    return box;
+}
+
+void rc_segment_place(rc_world *world, rc_shape *s, rc_transform body) {
+    const rc_chain *c = chain_of(world, s);
+    place_ends(&world->shapes.data[c->shape].base, body, s->wall.local, c->flipped, s->segment);
+    s->aabb = ends_box(s->segment);
+}
+
+rc_aabb rc_segment_box_at(const rc_world *world, const rc_shape *s, rc_transform body) {
+    const rc_chain *c = chain_of(world, s);
+    rc_vec2 ends[2];
+    place_ends(&world->shapes.data[c->shape].base, body, s->wall.local, c->flipped, ends);
+    return ends_box(ends);
+}
+
+static void rc_chain_refresh_box(rc_world *world, int32_t chain_shape) {
+    rc_shape *head = &world->shapes.data[chain_shape];
+    const rc_chain *c = chain_of(world, head);
+    rc_aabb box = world->shapes.data[c->segment_shapes[0]].aabb;
+    for (int32_t k = 1; k < c->segments; ++k) {
+        box = rc_aabb_union(box, world->shapes.data[c->segment_shapes[k]].aabb);
+    }
+    head->aabb = box;
+}
+
+/* ---- creation -------------------------------------------------------------------------------- */
+
+/* The points without consecutive repeats (a loop: nor its last points equal to the first),
+ * welded in place; returns how many are kept. */
+static int32_t weld_repeats(rc_vec2 *points, int32_t count, bool loop) {
+    int32_t n = 0;
+    for (int32_t i = 0; i < count; ++i) {
+        if (n == 0 || points[i].x != points[n - 1].x || points[i].y != points[n - 1].y) {
+            points[n++] = points[i];
+        }
+    }
+    while (loop && n > 1 && points[n - 1].x == points[0].x && points[n - 1].y == points[0].y) {
+        --n;
+    }
+    return n;
+}
+
+/* Twice the signed area of the placed loop, in double precision. */
+static double loop_area2(const rc_chain *c, const rc_base *base, rc_transform body) {
+    double sum = 0.0;
+    rc_vec2 prev = place(base, body, c->points[c->count - 1]);
+    for (int32_t k = 0; k < c->count; ++k) {
+        rc_vec2 p = place(base, body, c->points[k]);
+        sum += (double)prev.x * (double)p.y - (double)p.x * (double)prev.y;
+        prev = p;
+    }
+    return sum;
+}
+
+/* The block of a chain's points and segment indices. */
+static size_t chain_bytes(int32_t capacity) { return (sizeof(rc_vec2) + sizeof(int32_t)) * (size_t)capacity; }
+
+static int32_t chain_slot(rc_world *world) {
+    if (world->chain_free >= 0) {
+        int32_t i = world->chain_free;
+        world->chain_free = world->chains.data[i].next_free;
+        return i;
+    }
+    return world->chains.count++;
+}
+
+static void chain_release(rc_world *world, int32_t i) {
+    rc_chain *c = &world->chains.data[i];
+    rc_mem_free(&world->allocator, c->points, chain_bytes(c->capacity));
+    c->points = NULL;
+    c->segment_shapes = NULL;
+    c->count = 0;
+    c->shape = -1;
+    c->next_free = world->chain_free;
+    world->chain_free = i;
+}
+
+rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_shape_def *def, const rc_vec2 *points,
+                                  int count, bool loop) {
+    static const char *func = "rc_shape_create_chain";
+    rc_body *body = rc_get_body(world, body_id, func);
+    if (body == NULL || !rc_shape_def_ok(world, def, func)) {
+        return RC_NULL_SHAPE_ID;
+    }
+    if (body->type == RC_DYNAMIC) {
+        rc_fail(world, func, "a chain has no mass: put it on a static or kinematic body");
+        return RC_NULL_SHAPE_ID;
+    }
+    if (def->is_sensor) {
+        rc_fail(world, func, "a chain is a wall: it cannot be a sensor");
+        return RC_NULL_SHAPE_ID;
+    }
+    int min_points = loop ? 3 : 2;
+    if (points == NULL || count < min_points || count > MAX_CHAIN_POINTS) {
+        rc_fail(world, func, "%s needs %d to %d points (points %s, count %d)", loop ? "a loop" : "an open chain",
+                min_points, MAX_CHAIN_POINTS, points == NULL ? "NULL" : "given", count);
+        return RC_NULL_SHAPE_ID;
+    }
+    for (int i = 0; i < count; ++i) {
+        if (!rc_vec2_is_finite(points[i])) {
+            rc_fail(world, func, "point %d (%g, %g) is not finite", i, (double)points[i].x, (double)points[i].y);
+            return RC_NULL_SHAPE_ID;
+        }
+    }
+    rc_base base;
+    const char *error = rc_base_make(rc_shape_def_base(def), RC_SHAPE_SEGMENT, &base);
+    if (error != NULL) {
+        rc_fail(world, func, "%s", error);
+        return RC_NULL_SHAPE_ID;
+    }
+    /* the outline, welded, in memory of its own */
+    rc_chain c;
+    memset(&c, 0, sizeof c);
+    c.capacity = count;
+    c.points = rc_mem_alloc(&world->allocator, chain_bytes(count));
+    if (c.points == NULL) {
+        rc_fail(world, func, "out of memory");
+        return RC_NULL_SHAPE_ID;
+    }
+    c.segment_shapes = (int32_t *)(void *)(c.points + count);
+    memcpy(c.points, points, sizeof(rc_vec2) * (size_t)count);
+    c.count = weld_repeats(c.points, count, loop);
+    c.loop = loop;
+    c.segments = loop ? c.count : c.count - 1;
+    const char *refusal = NULL;
+    if (c.count < min_points) {
+        refusal = "fewer distinct points than the chain needs once repeats are welded";
+    }
+    /* every placed segment must have a length and a box within float range */
+    for (int32_t k = 0; refusal == NULL && k < c.segments; ++k) {
+        rc_vec2 a = place(&base, body->xf, chain_point(&c, k)), b = place(&base, body->xf, chain_point(&c, k + 1));
+        if (!rc_vec2_is_finite(a) || !rc_vec2_is_finite(b)) {
+            refusal = "the chain placed on its body reaches beyond float range";
+        } else if (a.x == b.x && a.y == b.y) {
+            refusal = "two neighbouring points land on the same float point once placed";
+        }
+    }
+    double area2 = loop && refusal == NULL ? loop_area2(&c, &base, body->xf) : 0.0;
+    if (refusal == NULL && loop && area2 == 0.0) {
+        refusal = "a loop must enclose an area (its points are all on one line)";
+    }
+    c.flipped = area2 < 0.0;
+    /* records: free slots first, then new ones at the end of the array */
+    int32_t records = c.segments + 1;
+    int32_t free_slots = world->shapes.count - world->shape_live;
+    int32_t appended = records > free_slots ? records - free_slots : 0;
+    if (refusal == NULL &&
+        (appended > INT32_MAX - world->shapes.count ||
+         !rc_array_reserve_aligned(world, world->shapes, world->shapes.count + appended, 64) ||
+         !rc_array_reserve(world, world->deferred, world->shapes.count + appended) ||
+         (world->chain_free < 0 && !rc_array_reserve(world, world->chains, world->chains.count + 1)))) {
+        refusal = "out of memory";
+    }
+    /* the slots the records will take, in order: the chain's, then segment k's */
+    int32_t *slots = c.segment_shapes; /* k = 0 .. segments - 1; the chain's own slot apart */
+    int32_t head_slot = -1;
+    if (refusal == NULL) {
+        int32_t next = world->shape_free, end = world->shapes.count;
+        for (int32_t k = -1; k < c.segments; ++k) {
+            int32_t slot;
+            if (next >= 0) {
+                slot = next;
+                next = world->shapes.data[next].first_contact;
+            } else {
+                slot = end++;
+            }
+            if (k < 0) {
+                head_slot = slot;
+            } else {
+                slots[k] = slot;
+            }
+        }
+    }
+    /* the segments' proxies: the last step that can fail (records are written after it) */
+    rc_vec2 ends[2];
+    for (int32_t k = 0; refusal == NULL && k < c.segments; ++k) {
+        rc_vec2 local[2] = {chain_point(&c, k), chain_point(&c, k + 1)};
+        place_ends(&base, body->xf, local, c.flipped, ends);
+        int32_t proxy = rc_grid_insert(world->grid, ends_box(ends), slots[k]);
+        if (proxy < 0) {
+            for (int32_t j = k - 1; j >= 0; --j) {
+                rc_grid_remove(world->grid, world->shapes.data[slots[j]].proxy);
+            }
+            refusal = "out of memory";
+            break;
+        }
+        world->shapes.data[slots[k]].proxy = proxy; /* a free or unused record: only its proxy is written */
+        rc_grid_set_static(world->grid, proxy, body->type == RC_STATIC);
+    }
+    if (refusal != NULL) {
+        rc_mem_free(&world->allocator, c.points, chain_bytes(count));
+        rc_fail(world, func, "%s", refusal);
+        return RC_NULL_SHAPE_ID;
+    }
+    /* from here nothing fails: take the slots off the free list (or the end) */
+    int32_t old_count = world->shapes.count;
+    for (int32_t k = -1; k < c.segments; ++k) {
+        int32_t slot = k < 0 ? head_slot : slots[k];
+        if (slot == world->shape_free) {
+            world->shape_free = world->shapes.data[slot].first_contact;
+        } else {
+            world->shapes.count = slot + 1; /* appended in order */
+        }
+    }
+    int32_t chain_index = chain_slot(world);
+    c.shape = head_slot;
+    c.next_free = -1;
+    world->chains.data[chain_index] = c;
+
+    rc_shape head;
+    memset(&head, 0, sizeof head);
+    head.kind = RC_KIND_CHAIN;
+    head.type = RC_SHAPE_TYPE_CHAIN;
+    head.in_use = true;
+    head.contact_events = def->enable_contact_events;
+    head.sensor_events = def->enable_sensor_events;
+    head.one_sided = def->one_sided;
+    head.body_type = body->type;
+    head.filter = def->filter;
+    head.body = (int32_t)body_id.index - 1;
+    head.restitution = def->restitution;
+    head.friction = def->friction;
+    head.rolling_resistance = def->rolling_resistance;
+    head.proxy = -1;
+    head.first_contact = -1;
+    head.next_in_body = -1;
+    head.chain = chain_index;
+    for (int32_t k = -1; k < c.segments; ++k) {
+        int32_t slot = k < 0 ? head_slot : slots[k];
+        rc_shape *s = &world->shapes.data[slot];
+        /* a slot used before keeps counting its generations: stale ids stay stale */
+        uint32_t generation = slot < old_count ? s->generation + 1u : 1u;
+        int32_t proxy = s->proxy;
+        *s = head;
+        s->generation = generation == 0 ? 1u : generation;
+        if (k < 0) {
+            s->base = base;
+            s->user_data = def->user_data;
+            continue;
+        }
+        s->kind = RC_SHAPE_SEGMENT;
+        s->type = RC_SHAPE_TYPE_SEGMENT;
+        s->proxy = proxy;
+        rc_vec2 local[2] = {chain_point(&c, k), chain_point(&c, k + 1)};
+        place_ends(&base, body->xf, local, c.flipped, ends);
+        s->wall.local[0] = local[0];
+        s->wall.local[1] = local[1];
+        s->wall.index = k;
+        s->segment[0] = ends[0];
+        s->segment[1] = ends[1];
+        s->aabb = ends_box(ends);
+        s->next_in_body = body->first_shape;
+        body->first_shape = slot;
+    }
+    rc_chain_refresh_box(world, head_slot);
+    world->shape_live += records;
+    rc_body_update_mass(world, body);
+    rc_body_wake(body);
+    return rc_shape_id_of(world, head_slot);
+}
+
+/* ---- destruction ----------------------------------------------------------------------------- */
+
+void rc_chain_destroy(rc_world *world, int32_t chain_shape) {
+    rc_shape *head = &world->shapes.data[chain_shape];
+    int32_t chain_index = head->chain;
+    const rc_chain *c = &world->chains.data[chain_index];
+    rc_body *body = &world->bodies.data[head->body];
+    /* out of the body's list in one pass (a level body may hold thousands of segments) */
+    int32_t *link = &body->first_shape;
+    while (*link >= 0) {
+        rc_shape *s = &world->shapes.data[*link];
+        if (s->kind == RC_SHAPE_SEGMENT && s->chain == chain_index) {
+            *link = s->next_in_body;
+        } else {
+            link = &s->next_in_body;
+        }
+    }
+    for (int32_t k = 0; k < c->segments; ++k) {
+        rc_shape_destroy_contacts(world, c->segment_shapes[k]);
+        rc_grid_remove(world->grid, world->shapes.data[c->segment_shapes[k]].proxy);
+    }
+    /* the records join the free list: the chain's first out, then its segments in order */
+    for (int32_t k = c->segments - 1; k >= -1; --k) {
+        int32_t slot = k < 0 ? chain_shape : c->segment_shapes[k];
+        rc_shape *r = &world->shapes.data[slot];
+        r->in_use = false;
+        r->first_contact = world->shape_free;
+        world->shape_free = slot;
+    }
+    world->shape_live -= c->segments + 1;
+    chain_release(world, chain_index);
+    rc_body_update_mass(world, body);
+    rc_body_wake(body);
+}
+
+/* ---- queries on a chain ------------------------------------------------------------------------ */
+
+/* Does the horizontal ray from p towards +x cross the edge a-b? The rule of rc_point_in_polygon:
+ * the ends on different sides of y = p.y (one strictly above), the crossing right of p. */
+static bool crosses(rc_vec2 p, rc_vec2 a, rc_vec2 b) {
+    double px = p.x, py = p.y, xi = b.x, yi = b.y, xj = a.x, yj = a.y;
+    bool above_i = yi > py, above_j = yj > py;
+    if (above_i == above_j) {
+        return false;
+    }
+    double lhs = (xj - px) * (yi - yj) - (yj - py) * (xi - xj);
+    return (lhs > 0.0) == above_i;
+}
+
+bool rc_chain_contains(const rc_world *world, int32_t chain_shape, rc_vec2 p) {
+    const rc_shape *head = &world->shapes.data[chain_shape];
+    const rc_chain *c = chain_of(world, head);
+    if (!c->loop || !rc_aabb_contains_point(head->aabb, p)) {
+        return false;
+    }
+    bool inside = false;
+    for (int32_t k = 0; k < c->segments; ++k) {
+        const rc_shape *s = &world->shapes.data[c->segment_shapes[k]];
+        inside ^= crosses(p, s->segment[0], s->segment[1]);
+    }
+    return inside;
+}
+
+int32_t rc_world_sectors_at(const rc_world *world, rc_vec2 point, rc_shape_id *ids, int32_t capacity) {
+    if (world == NULL) {
+        return -1;
+    }
+    if (!rc_vec2_is_finite(point) || capacity < 0 || (ids == NULL && capacity > 0)) {
+        return rc_fail(world, __func__, "point (%g, %g) is not finite, or ids is NULL with capacity %d",
+                       (double)point.x, (double)point.y, (int)capacity),
+               -1;
+    }
+    int32_t n = 0;
+    for (int32_t i = 0; i < world->chains.count; ++i) {
+        const rc_chain *c = &world->chains.data[i];
+        if (c->shape < 0 || !c->loop || !rc_chain_contains(world, c->shape, point)) {
+            continue;
+        }
+        if (n < capacity) {
+            ids[n] = rc_shape_id_of(world, c->shape);
+        }
+        ++n;
+    }
+    return n;
+}
+
+bool rc_shape_test_point(const rc_world *world, rc_shape_id id, rc_vec2 p) {
+    const rc_shape *s = rc_get_shape(world, id, __func__);
+    if (s == NULL) {
+        return false;
+    }
+    if (!rc_vec2_is_finite(p)) {
+        return rc_fail(world, __func__, "p (%g, %g) is not finite", (double)p.x, (double)p.y);
+    }
+    if (s->kind == RC_KIND_CHAIN) {
+        return rc_chain_contains(world, (int32_t)id.index - 1, p);
+    }
+    rc_shape_view v = rc_shape_view_of(world, s);
+    return rc_view_test_point(&v, p);
+}
+
+/* ---- getters ----------------------------------------------------------------------------------- */
+
+bool rc_shape_world_segment(const rc_world *world, rc_shape_id id, rc_vec2 *a, rc_vec2 *b) {
+    const rc_shape *s = rc_get_shape(world, id, __func__);
+    if (s == NULL) {
+        return false;
+    }
+    if (a == NULL || b == NULL || s->kind != RC_SHAPE_SEGMENT) {
+        return rc_fail(world, __func__, s->kind != RC_SHAPE_SEGMENT ? "the shape is not a chain's segment" : "a or b is NULL");
+    }
+    bool flipped = chain_of(world, s)->flipped;
+    *a = s->segment[flipped ? 1 : 0];
+    *b = s->segment[flipped ? 0 : 1];
+    return true;
+}
+
+rc_shape_id rc_shape_chain(const rc_world *world, rc_shape_id id) {
+    const rc_shape *s = rc_get_shape(world, id, __func__);
+    if (s == NULL) {
+        return RC_NULL_SHAPE_ID;
+    }
+    if (s->chain < 0) {
+        rc_fail(world, __func__, "the shape is not a chain or a chain's segment");
+        return RC_NULL_SHAPE_ID;
+    }
+    return rc_shape_id_of(world, chain_of(world, s)->shape);
+}
+
+/* The chain's record behind an id of a chain, or NULL after recording why not. */
+static const rc_shape *get_chain(const rc_world *world, rc_shape_id id, const char *func) {
+    const rc_shape *s = rc_get_shape(world, id, func);
+    if (s != NULL && s->kind != RC_KIND_CHAIN) {
+        rc_fail(world, func, "the shape is not a chain");
+        return NULL;
+    }
+    return s;
+}
+
+int32_t rc_shape_chain_points(const rc_world *world, rc_shape_id id, rc_vec2 *points, int32_t capacity) {
+    const rc_shape *s = get_chain(world, id, __func__);
+    if (s == NULL) {
+        return -1;
+    }
+    if (capacity < 0 || (points == NULL && capacity > 0)) {
+        return rc_fail(world, __func__, "points is NULL with capacity %d, or capacity is negative", (int)capacity), -1;
+    }
+    const rc_chain *c = chain_of(world, s);
+    rc_transform body = world->bodies.data[s->body].xf;
+    for (int32_t k = 0; k < c->count && k < capacity; ++k) {
+        points[k] = place(&s->base, body, c->points[k]);
+    }
+    return c->count;
+}
+
+int32_t rc_shape_chain_segments(const rc_world *world, rc_shape_id id, rc_shape_id *ids, int32_t capacity) {
+    const rc_shape *s = get_chain(world, id, __func__);
+    if (s == NULL) {
+        return -1;
+    }
+    if (capacity < 0 || (ids == NULL && capacity > 0)) {
+        return rc_fail(world, __func__, "ids is NULL with capacity %d, or capacity is negative", (int)capacity), -1;
+    }
+    const rc_chain *c = chain_of(world, s);
+    for (int32_t k = 0; k < c->segments && k < capacity; ++k) {
+        ids[k] = rc_shape_id_of(world, c->segment_shapes[k]);
+    }
+    return c->segments;
+}
+
+bool rc_shape_chain_is_loop(const rc_world *world, rc_shape_id id) {
+    const rc_shape *s = get_chain(world, id, __func__);
+    return s != NULL && chain_of(world, s)->loop;
+}
+
+void rc_body_refresh_chains(rc_world *world, const rc_body *body) {
+    /* a chain's first segment stands for it in the body's list */
+    for (int32_t s = body->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        const rc_shape *shape = &world->shapes.data[s];
+        const rc_chain *c = shape->kind == RC_SHAPE_SEGMENT ? &world->chains.data[shape->chain] : NULL;
+        if (c != NULL && c->segment_shapes[0] == s) {
+            rc_chain_refresh_box(world, c->shape);
+            world->shapes.data[c->shape].body_type = body->type;
+        }
+    }
+}
+
+int32_t rc_setter_records(const rc_world *world, int32_t s) {
+    const rc_shape *shape = &world->shapes.data[s];
+    return shape->kind == RC_KIND_CHAIN ? 1 + world->chains.data[shape->chain].segments : 1;
+}
+
+int32_t rc_setter_record(const rc_world *world, int32_t s, int32_t k) {
+    const rc_shape *shape = &world->shapes.data[s];
+    return k == 0 ? s : world->chains.data[shape->chain].segment_shapes[k - 1];
+}
+
+/* ---- smooth walls ------------------------------------------------------------------------------ */
+
+bool rc_shape_distance(const rc_world *world, const rc_shape *s, rc_vec2 p, rc_distance_result *out) {
+    rc_shape_view v = rc_shape_view_of(world, s);
+    *out = rc_view_distance(&v, p);
+    if (s->kind != RC_SHAPE_SEGMENT) {
+        return true;
+    }
+    /* Nearest to one of its ends, a wall shares the point with its neighbour: when the
+       neighbour is nearer (a flat or concave joint: its face holds p), the neighbour alone
+       touches p, so that a circle rolling over a joint meets one flat floor, never the corner
+       of the piece it left. At a convex corner both are equally near: the wall that ends
+       there (in the chain's order) keeps it. */
+    int end = rc_vec2_equal(out->point, s->segment[0]) ? 0 : (rc_vec2_equal(out->point, s->segment[1]) ? 1 : -1);
+    if (end < 0) {
+        return true;
+    }
+    const rc_chain *c = chain_of(world, s);
+    bool at_start = (end == 1) == c->flipped; /* the end is the chain's point k, not k + 1 */
+    int32_t k = s->wall.index + (at_start ? -1 : 1);
+    if (c->loop) {
+        k = (k + c->segments) % c->segments;
+    } else if (k < 0 || k >= c->segments) {
+        return true; /* an open chain's end: a real corner */
+    }
+    const rc_shape *n = &world->shapes.data[c->segment_shapes[k]];
+    if (k == s->wall.index) {
+        return true;
+    }
+    float dn = rc_point_distance_segment(n->segment[0], n->segment[1], p).distance;
+    return dn > out->distance || (dn == out->distance && !at_start);
+}
