@@ -383,7 +383,7 @@ START_TEST(rays_hit_sector_walls_from_inside_and_one_sided_walls_only_from_their
         ck_assert(rc_world_cast_ray(w, rc_v2(-5, 5), rc_v2(30, 0), &hit));
         ck_assert_near(hit.t, 5.0 / 30.0, 1e-6);
         ck_assert_vec_eq(hit.normal, -1, 0);
-        /* along a wall: a ray on the line y = 0 inside the wall's span touches it at its start */
+        /* along the floor's line: the ray meets the wall x = 0 at the corner */
         ck_assert(rc_world_cast_ray(w, rc_v2(-5, 0), rc_v2(10, 0), &hit));
         ck_assert_near(hit.t, 0.5, 1e-6);
         rc_world_destroy(w);

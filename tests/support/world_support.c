@@ -155,6 +155,11 @@ void ws_snapshot_take(ws_snapshot *s, const rc_world *world, const rc_body_id *b
                 rc_shape_world_circle(world, id, &sh.circle);
             } else if (sh.type == RC_SHAPE_TYPE_POLYGON) {
                 rc_shape_world_polygon(world, id, &sh.polygon);
+            } else if (sh.type == RC_SHAPE_TYPE_SEGMENT) {
+                sh.polygon.count = 2; /* a wall's ends */
+                rc_shape_world_segment(world, id, &sh.polygon.vertices[0], &sh.polygon.vertices[1]);
+            } else if (sh.type == RC_SHAPE_TYPE_CHAIN) {
+                sh.polygon.count = rc_shape_chain_points(world, id, sh.polygon.vertices, RC_MAX_POLYGON_VERTICES);
             }
             sh.restitution = rc_shape_restitution(world, id);
             sh.friction = rc_shape_friction(world, id);
@@ -345,9 +350,43 @@ static bool ws_swept_circle(const rc_world *world, rc_shape_id s) {
            rc_body_get_motion(world, rc_shape_body(world, s)) == RC_MOTION_SWEPT_CIRCLE;
 }
 
+/* A chain's wall, independently of the library's smoothing: its nearest point to p, and false
+ * when that point is a joint whose neighbouring wall is nearer (or as near, the joint being the
+ * start of this wall in the chain's order): the neighbour touches p there. Two-sided walls. */
+static bool ws_wall_distance(const rc_world *world, rc_shape_id wall, rc_vec2 p, rc_distance_result *d) {
+    rc_vec2 a, b;
+    rc_shape_world_segment(world, wall, &a, &b);
+    *d = rc_point_distance_segment(a, b, p);
+    bool at_a = rc_vec2_equal(d->point, a), at_b = rc_vec2_equal(d->point, b);
+    if (!at_a && !at_b) {
+        return true;
+    }
+    rc_shape_id chain = rc_shape_chain(world, wall);
+    int32_t n = rc_shape_chain_segments(world, chain, NULL, 0);
+    rc_shape_id *walls = malloc(sizeof *walls * (size_t)n);
+    rc_shape_chain_segments(world, chain, walls, n);
+    int32_t k = 0;
+    while (!rc_shape_id_equals(walls[k], wall)) {
+        ++k;
+    }
+    int32_t j = at_a ? k - 1 : k + 1;
+    bool loop = rc_shape_chain_is_loop(world, chain), mine = true;
+    if (loop || (j >= 0 && j < n)) {
+        rc_vec2 na, nb;
+        rc_shape_world_segment(world, walls[(j + n) % n], &na, &nb);
+        float dn = rc_point_distance_segment(na, nb, p).distance;
+        mine = dn > d->distance || (dn == d->distance && at_b);
+    }
+    free(walls);
+    return mine;
+}
+
 bool ws_touching(const rc_world *world, rc_shape_id a, rc_shape_id b, float contact_skin) {
     if (!ws_shapes_should_pair(world, a, b)) {
         return false;
+    }
+    if (rc_shape_get_type(world, a) == RC_SHAPE_TYPE_CHAIN || rc_shape_get_type(world, b) == RC_SHAPE_TYPE_CHAIN) {
+        return false; /* a chain's walls touch, not the chain */
     }
     bool sa = ws_swept_circle(world, a), sb = ws_swept_circle(world, b);
     if (!(sa || sb) || rc_shape_is_sensor(world, a) || rc_shape_is_sensor(world, b)) {
@@ -357,7 +396,11 @@ bool ws_touching(const rc_world *world, rc_shape_id a, rc_shape_id b, float cont
     rc_circle c;
     rc_shape_world_circle(world, circle_id, &c);
     rc_distance_result d;
-    if (rc_shape_get_type(world, other) == RC_SHAPE_TYPE_CIRCLE) {
+    if (rc_shape_get_type(world, other) == RC_SHAPE_TYPE_SEGMENT) {
+        if (!ws_wall_distance(world, other, c.center, &d)) {
+            return false;
+        }
+    } else if (rc_shape_get_type(world, other) == RC_SHAPE_TYPE_CIRCLE) {
         rc_circle o;
         rc_shape_world_circle(world, other, &o);
         d = rc_point_distance_circle(o, c.center);
@@ -373,6 +416,27 @@ bool ws_touching(const rc_world *world, rc_shape_id a, rc_shape_id b, float cont
 
 bool ws_collide(const rc_world *world, rc_shape_id a, rc_shape_id b, rc_manifold *m) {
     rc_shape_type ta = rc_shape_get_type(world, a), tb = rc_shape_get_type(world, b);
+    if (ta == RC_SHAPE_TYPE_SEGMENT || tb == RC_SHAPE_TYPE_SEGMENT) {
+        /* a wall against a circle or a polygon (walls never meet walls): do they overlap? */
+        rc_shape_id wall = ta == RC_SHAPE_TYPE_SEGMENT ? a : b, other = ta == RC_SHAPE_TYPE_SEGMENT ? b : a;
+        if (rc_shape_get_type(world, other) == RC_SHAPE_TYPE_SEGMENT) {
+            return false;
+        }
+        rc_vec2 wa, wb;
+        rc_shape_world_segment(world, wall, &wa, &wb);
+        if (m != NULL) {
+            memset(m, 0, sizeof *m);
+        }
+        if (rc_shape_get_type(world, other) == RC_SHAPE_TYPE_CIRCLE) {
+            rc_circle c;
+            rc_shape_world_circle(world, other, &c);
+            return rc_point_distance_segment(wa, wb, c.center).distance <= c.radius;
+        }
+        rc_polygon o;
+        rc_shape_world_polygon(world, other, &o);
+        rc_clip clip;
+        return rc_clip_segment_convex(wa, wb, o.vertices, o.count, &clip);
+    }
     rc_circle ca, cb;
     rc_polygon pa, pb;
     if (ta == RC_SHAPE_TYPE_CIRCLE) {
