@@ -21,21 +21,6 @@
 static const float DT = 1.0f / 60.0f;
 static const float SKIN = 1.0e-4f;
 
-static rc_world *make_world(rc_vec2 gravity) {
-    rc_world_def wd = rc_world_default_def();
-    wd.gravity = gravity;
-    rc_world *w = rc_world_create(&wd);
-    ck_assert_ptr_nonnull(w);
-    return w;
-}
-
-static rc_body_id static_body(rc_world *w) {
-    rc_body_def bd = rc_body_default_def();
-    rc_body_id b = rc_body_create(w, &bd);
-    ck_assert(!rc_body_id_is_null(b));
-    return b;
-}
-
 static rc_shape_id chain(rc_world *w, rc_body_id b, const rc_vec2 *p, int n, bool loop, bool one_sided, float e,
                          float mu) {
     rc_shape_def sd = rc_shape_default_def();
@@ -45,33 +30,6 @@ static rc_shape_id chain(rc_world *w, rc_body_id b, const rc_vec2 *p, int n, boo
     rc_shape_id s = rc_shape_create_chain(w, b, &sd, p, n, loop);
     ck_assert_msg(!rc_shape_id_is_null(s), "%s", rc_world_last_error(w));
     return s;
-}
-
-static rc_body_id point_bullet(rc_world *w, rc_vec2 p, rc_vec2 v, int32_t max_bounces) {
-    rc_body_def bd = rc_body_default_def();
-    bd.type = RC_DYNAMIC;
-    bd.bullet = true;
-    bd.position = p;
-    bd.linear_velocity = v;
-    bd.max_bounces = max_bounces;
-    rc_body_id b = rc_body_create(w, &bd);
-    ck_assert_msg(!rc_body_id_is_null(b), "%s", rc_world_last_error(w));
-    return b;
-}
-
-static rc_body_id circle_body(rc_world *w, rc_vec2 p, rc_vec2 v, float r, float e, float mu, bool bullet) {
-    rc_body_def bd = rc_body_default_def();
-    bd.type = RC_DYNAMIC;
-    bd.bullet = bullet;
-    bd.position = p;
-    bd.linear_velocity = v;
-    rc_body_id b = rc_body_create(w, &bd);
-    ck_assert(!rc_body_id_is_null(b));
-    rc_shape_def sd = rc_shape_default_def();
-    sd.restitution = e;
-    sd.friction = mu;
-    ck_assert_msg(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &sd, r)), "%s", rc_world_last_error(w));
-    return b;
 }
 
 /* An L-shaped room, counter-clockwise: the square [0, 20] x [0, 20] less [10, 20] x [10, 20]. */
@@ -86,8 +44,8 @@ static void reversed(const rc_vec2 *p, int n, rc_vec2 *out) {
 /* ---- making chains ------------------------------------------------------------------------- */
 
 START_TEST(chain_has_a_segment_per_wall) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id b = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id b = ws_static_body(w);
     rc_shape_id open = chain(w, b, L_ROOM, 6, false, false, 0, 0.6f);
     rc_shape_id loop = chain(w, b, L_ROOM, 6, true, false, 0, 0.6f);
     ck_assert_int_eq(rc_shape_get_type(w, open), RC_SHAPE_TYPE_CHAIN);
@@ -116,8 +74,8 @@ START_TEST(chain_has_a_segment_per_wall) {
 END_TEST
 
 START_TEST(chain_welds_repeated_points_and_keeps_its_order_in_both_windings) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id b = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id b = ws_static_body(w);
     /* repeats in the middle and the loop closed by repeating its first point */
     rc_vec2 p[9] = {{0, 0}, {0, 0}, {20, 0}, {20, 10}, {20, 10}, {10, 10}, {10, 20}, {0, 20}, {0, 0}};
     rc_shape_id c = chain(w, b, p, 9, true, true, 0, 0.6f);
@@ -144,8 +102,8 @@ START_TEST(chain_welds_repeated_points_and_keeps_its_order_in_both_windings) {
 END_TEST
 
 START_TEST(chain_takes_its_base_transform_and_follows_its_body) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id b = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id b = ws_static_body(w);
     rc_shape_def sd = rc_shape_default_def();
     sd.offset = rc_v2(100, 0);
     sd.scale = rc_v2(2, -1); /* a mirror: the loop turns clockwise once placed */
@@ -176,8 +134,8 @@ START_TEST(chain_takes_its_base_transform_and_follows_its_body) {
 END_TEST
 
 START_TEST(chain_refuses_bad_input_and_changes_nothing) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id b = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id b = ws_static_body(w);
     rc_shape_def sd = rc_shape_default_def();
     rc_vec2 line[3] = {{0, 0}, {1, 1}, {2, 2}};
     rc_vec2 bad[3] = {{0, 0}, {NAN, 1}, {2, 0}};
@@ -245,13 +203,13 @@ START_TEST(chain_refuses_bad_input_and_changes_nothing) {
 END_TEST
 
 START_TEST(destroying_a_chain_takes_its_segments_and_stale_ids_stay_stale) {
-    rc_world *w = make_world(rc_v2(0, -10));
-    rc_body_id b = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id b = ws_static_body(w);
     rc_shape_id c = chain(w, b, L_ROOM, 6, true, false, 0, 0.6f);
     rc_shape_id seg[6];
     rc_shape_chain_segments(w, c, seg, 6);
     /* a grenade resting on the floor has a contact with a segment */
-    rc_body_id g = circle_body(w, rc_v2(5, 0.5f), rc_v2(0, 0), 0.5f, 0, 0.6f, false);
+    rc_body_id g = ws_circle_body(w, rc_v2(5, 0.5f), rc_v2(0, 0), 0.5f, 0, 0.6f, false);
     for (int i = 0; i < 30; ++i) {
         ck_assert(rc_world_step(w, DT));
     }
@@ -286,8 +244,8 @@ END_TEST
 /* ---- sectors: inside a loop --------------------------------------------------------------------- */
 
 START_TEST(test_point_follows_the_crossing_rule_in_both_windings) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id b = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id b = ws_static_body(w);
     ws_rng g = {11};
     long compared = 0;
     for (int round = 0; round < 40; ++round) {
@@ -323,8 +281,8 @@ START_TEST(test_point_follows_the_crossing_rule_in_both_windings) {
 END_TEST
 
 START_TEST(sectors_at_lists_the_loops_holding_a_point) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id b = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id b = ws_static_body(w);
     rc_vec2 big[4] = {{0, 0}, {100, 0}, {100, 100}, {0, 100}};
     rc_vec2 room[4] = {{10, 10}, {10, 40}, {40, 40}, {40, 10}}; /* clockwise */
     rc_shape_id outer = chain(w, b, big, 4, true, true, 0, 0.6f);
@@ -353,8 +311,8 @@ END_TEST
 
 START_TEST(rays_hit_sector_walls_from_inside_and_one_sided_walls_only_from_their_free_side) {
     for (int wind = 0; wind < 2; ++wind) {
-        rc_world *w = make_world(rc_v2(0, 0));
-        rc_body_id b = static_body(w);
+        rc_world *w = ws_make_world(rc_v2(0, 0));
+        rc_body_id b = ws_static_body(w);
         rc_vec2 p[6];
         if (wind) {
             reversed(L_ROOM, 6, p);
@@ -392,8 +350,8 @@ START_TEST(rays_hit_sector_walls_from_inside_and_one_sided_walls_only_from_their
 END_TEST
 
 START_TEST(open_one_sided_chain_blocks_its_left_side_only) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id b = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id b = ws_static_body(w);
     rc_vec2 floor[3] = {{10, 0}, {0, 0}, {-10, 0}}; /* running -x: its left is -y */
     chain(w, b, floor, 3, false, true, 0, 0.6f);
     rc_ray_hit hit;
@@ -414,15 +372,15 @@ END_TEST
  * step on its mirrored path, a skin off the wall. */
 START_TEST(bullet_ricochets_off_a_chain_wall) {
     for (int one_sided = 0; one_sided < 2; ++one_sided) {
-        rc_world *w = make_world(rc_v2(0, 0));
-        rc_body_id ground = static_body(w);
+        rc_world *w = ws_make_world(rc_v2(0, 0));
+        rc_body_id ground = ws_static_body(w);
         /* the floor in short pieces, the hit on a joint's neighbour */
         rc_vec2 floor[5] = {{-10, -0.5f}, {0.25f, -0.5f}, {0.5f, -0.5f}, {0.75f, -0.5f}, {10, -0.5f}};
         rc_vec2 back[5];
         reversed(floor, 5, back);
         /* one-sided, the floor runs +x: its free side (the left) is up; two-sided, either way */
         rc_shape_id c = chain(w, ground, one_sided ? floor : back, 5, false, one_sided != 0, 1.0f, 0.0f);
-        rc_body_id b = point_bullet(w, rc_v2(0, 0), rc_v2(60, -60), 8);
+        rc_body_id b = ws_point_bullet(w, rc_v2(0, 0), rc_v2(60, -60), 8);
         ck_assert(rc_world_step(w, DT));
         ck_assert_vec_near(rc_body_linear_velocity(w, b), 60, 60, 1e-4);
         ck_assert_vec_near(rc_body_position(w, b), 0.5f + 0.5f, -0.5f + SKIN + 0.5f, 2e-6);
@@ -439,8 +397,8 @@ END_TEST
 /* Walls with no thickness at all: a single segment, random angles and speeds up to 20,000
  * units/s; a body that starts on one side never ends a step on the other. */
 START_TEST(nothing_crosses_a_wall_of_no_thickness) {
-    rc_world *w = make_world(rc_v2(0, -10));
-    rc_body_id walls = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id walls = ws_static_body(w);
     rc_vec2 wall[2] = {{5, -1.0e5f}, {5, 1.0e5f}}; /* longer than anything travels in 30 steps */
     chain(w, walls, wall, 2, false, false, 0.5f, 0.5f);
     ws_rng g = {17};
@@ -453,8 +411,8 @@ START_TEST(nothing_crosses_a_wall_of_no_thickness) {
         rc_vec2 v = rc_v2(s * cosf(a), s * sinf(a));
         radius[i] = i % 3 == 0 ? 0.0f : ws_log_range(&g, 0.01, 0.5);
         rc_vec2 p = rc_v2(ws_range(&g, -5, 4.4), ws_range(&g, -50, 50));
-        id[i] = radius[i] == 0.0f ? point_bullet(w, p, v, ws_int(&g, 0, 8))
-                                  : circle_body(w, p, v, radius[i], 0.5f, 0.5f, i % 3 == 1);
+        id[i] = radius[i] == 0.0f ? ws_point_bullet(w, p, v, ws_int(&g, 0, 8))
+                                  : ws_circle_body(w, p, v, radius[i], 0.5f, 0.5f, i % 3 == 1);
     }
     long escapes = 0, checks = 0;
     for (int step = 0; step < 30; ++step) {
@@ -482,8 +440,8 @@ END_TEST
  * inside it at up to 20,000 units/s never leave it. */
 START_TEST(nothing_leaves_a_concave_sector) {
     for (int wind = 0; wind < 2; ++wind) {
-        rc_world *w = make_world(rc_v2(0, -10));
-        rc_body_id walls = static_body(w);
+        rc_world *w = ws_make_world(rc_v2(0, -10));
+        rc_body_id walls = ws_static_body(w);
         rc_vec2 p[6];
         for (int i = 0; i < 6; ++i) {
             p[wind ? 5 - i : i] = rc_v2(L_ROOM[i].x * 5.0f, L_ROOM[i].y * 5.0f);
@@ -502,7 +460,7 @@ START_TEST(nothing_leaves_a_concave_sector) {
             float a = ws_range(&g, 0, 6.2831853);
             float s = ws_log_range(&g, 10, 20000);
             rc_vec2 v = rc_v2(s * cosf(a), s * sinf(a));
-            id[i] = radius[i] == 0.0f ? point_bullet(w, at, v, 8) : circle_body(w, at, v, radius[i], 0.7f, 0.3f, i % 4 == 1);
+            id[i] = radius[i] == 0.0f ? ws_point_bullet(w, at, v, 8) : ws_circle_body(w, at, v, radius[i], 0.7f, 0.3f, i % 4 == 1);
         }
         long escapes = 0;
         for (int step = 0; step < 60; ++step) {
@@ -530,8 +488,8 @@ END_TEST
  * a bump (its centre stays at its radius above the floor within the resting band) and comes to
  * rest, then sleeps. */
 START_TEST(grenade_rolls_over_joints_without_a_bump_and_comes_to_rest) {
-    rc_world *w = make_world(rc_v2(0, -10));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id ground = ws_static_body(w);
     rc_vec2 floor[202];
     int n = 0;
     float x = -20.0f;
@@ -541,7 +499,7 @@ START_TEST(grenade_rolls_over_joints_without_a_bump_and_comes_to_rest) {
         x += 0.5f;
     }
     chain(w, ground, floor, n, false, false, 0.0f, 0.6f);
-    rc_body_id g = circle_body(w, rc_v2(-18, 0.5f), rc_v2(6, 0), 0.5f, 0.0f, 0.6f, false);
+    rc_body_id g = ws_circle_body(w, rc_v2(-18, 0.5f), rc_v2(6, 0), 0.5f, 0.0f, 0.6f, false);
     float lowest = INFINITY, highest = -INFINITY;
     int steps = 0;
     for (; steps < 60 * 20 && rc_body_is_awake(w, g); ++steps) {
@@ -567,8 +525,8 @@ END_TEST
 
 /* Grenades thrown inside a one-sided sector come to rest inside it, asleep. */
 START_TEST(grenades_settle_inside_a_sector) {
-    rc_world *w = make_world(rc_v2(0, -10));
-    rc_body_id walls = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id walls = ws_static_body(w);
     rc_vec2 p[6];
     reversed(L_ROOM, 6, p);
     rc_shape_id room = chain(w, walls, p, 6, true, true, 0.3f, 0.6f);
@@ -577,7 +535,7 @@ START_TEST(grenades_settle_inside_a_sector) {
     rc_body_id id[N];
     for (int i = 0; i < N; ++i) {
         rc_vec2 at = rc_v2(ws_range(&g, 1, 9), ws_range(&g, 1, 19));
-        id[i] = circle_body(w, at, rc_v2(ws_range(&g, -30, 30), ws_range(&g, -30, 30)), 0.4f, 0.3f, 0.6f, false);
+        id[i] = ws_circle_body(w, at, rc_v2(ws_range(&g, -30, 30), ws_range(&g, -30, 30)), 0.4f, 0.3f, 0.6f, false);
     }
     int steps = 0;
     for (; steps < 60 * 40; ++steps) {

@@ -27,21 +27,6 @@ static const float SKIN = 1.0e-4f;
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
-static rc_world *make_world(rc_vec2 gravity) {
-    rc_world_def wd = rc_world_default_def();
-    wd.gravity = gravity;
-    rc_world *w = rc_world_create(&wd);
-    ck_assert_ptr_nonnull(w);
-    return w;
-}
-
-static rc_body_id static_body(rc_world *w) {
-    rc_body_def bd = rc_body_default_def();
-    rc_body_id b = rc_body_create(w, &bd);
-    ck_assert(!rc_body_id_is_null(b));
-    return b;
-}
-
 /* A box of half extents (hw, hh) centred at c on body b. */
 static rc_shape_id box_at(rc_world *w, rc_body_id b, rc_vec2 c, float hw, float hh, float e, float mu) {
     rc_shape_def sd = rc_shape_default_def();
@@ -60,34 +45,6 @@ static rc_shape_id polygon_on(rc_world *w, rc_body_id b, const rc_vec2 *pts, int
     rc_shape_id s = rc_shape_create_polygon(w, b, &sd, pts, n);
     ck_assert_msg(!rc_shape_id_is_null(s), "%s", rc_world_last_error(w));
     return s;
-}
-
-static rc_body_id point_bullet(rc_world *w, rc_vec2 p, rc_vec2 v, int32_t max_bounces) {
-    rc_body_def bd = rc_body_default_def();
-    bd.type = RC_DYNAMIC;
-    bd.bullet = true;
-    bd.position = p;
-    bd.linear_velocity = v;
-    bd.max_bounces = max_bounces;
-    rc_body_id b = rc_body_create(w, &bd);
-    ck_assert_msg(!rc_body_id_is_null(b), "%s", rc_world_last_error(w));
-    return b;
-}
-
-/* A dynamic body with one circle: a grenade, or a circle bullet. */
-static rc_body_id circle_body(rc_world *w, rc_vec2 p, rc_vec2 v, float r, float e, float mu, bool bullet) {
-    rc_body_def bd = rc_body_default_def();
-    bd.type = RC_DYNAMIC;
-    bd.bullet = bullet;
-    bd.position = p;
-    bd.linear_velocity = v;
-    rc_body_id b = rc_body_create(w, &bd);
-    ck_assert(!rc_body_id_is_null(b));
-    rc_shape_def sd = rc_shape_default_def();
-    sd.restitution = e;
-    sd.friction = mu;
-    ck_assert_msg(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &sd, r)), "%s", rc_world_last_error(w));
-    return b;
 }
 
 static rc_shape_id first_shape(rc_world *w, rc_body_id b) {
@@ -113,10 +70,10 @@ static rc_shape_id floor_at_zero(rc_world *w, rc_body_id ground, float e, float 
  * y = -0.5 is met at t = 0.5, at (0.5, -0.5). It bounces there and spends the other half step
  * on its new path, held a skin (1e-4) off the surface it struck. */
 static void ricochet_case(float e, float mu, rc_vec2 want_v) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id ground = ws_static_body(w);
     rc_shape_id wall = box_at(w, ground, rc_v2(0.0f, -1.0f), 10.0f, 0.5f, e, mu);
-    rc_body_id b = point_bullet(w, rc_v2(0, 0), rc_v2(60, -60), 8);
+    rc_body_id b = ws_point_bullet(w, rc_v2(0, 0), rc_v2(60, -60), 8);
     ck_assert(rc_world_step(w, DT));
     rc_vec2 v = rc_body_linear_velocity(w, b);
     ck_assert_vec_near(v, want_v.x, want_v.y, 1e-4);
@@ -149,10 +106,10 @@ END_TEST
 /* A circle of radius 1/4 from (0, 0) moving (60, -60) touches the floor (top -0.5) when its centre
  * is at y = -0.25: t = 0.25, contact point (0.25, -0.5). */
 START_TEST(circle_bullet_ricochet_exact) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id ground = ws_static_body(w);
     box_at(w, ground, rc_v2(0.0f, -1.0f), 10.0f, 0.5f, 1.0f, 0.0f);
-    rc_body_id b = circle_body(w, rc_v2(0, 0), rc_v2(60, -60), 0.25f, 1.0f, 0.0f, true);
+    rc_body_id b = ws_circle_body(w, rc_v2(0, 0), rc_v2(60, -60), 0.25f, 1.0f, 0.0f, true);
     ck_assert(rc_world_step(w, DT));
     ck_assert_vec_near(rc_body_linear_velocity(w, b), 60, 60, 1e-4);
     ck_assert_vec_near(rc_body_position(w, b), 0.25 + 0.75, -0.25 + SKIN + 0.75, 2e-6);
@@ -169,10 +126,10 @@ END_TEST
  * slip of a disk (inertia m r^2 / 2) needs a tangent impulse of 60 m / 3 = 20 m, within the limit
  * 60 m: v = (40, 0) and w = -5 m / (m r^2 / 2) = -160 rad/s, rolling (v = -w r). */
 START_TEST(circle_bullet_friction_spins_it_up) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id ground = ws_static_body(w);
     box_at(w, ground, rc_v2(0.0f, -1.0f), 10.0f, 0.5f, 0.0f, 1.0f);
-    rc_body_id b = circle_body(w, rc_v2(0, 0), rc_v2(60, -60), 0.25f, 0.0f, 1.0f, true);
+    rc_body_id b = ws_circle_body(w, rc_v2(0, 0), rc_v2(60, -60), 0.25f, 0.0f, 1.0f, true);
     ck_assert(rc_world_step(w, DT));
     ck_assert_vec_near(rc_body_linear_velocity(w, b), 40, 0, 1e-4);
     ck_assert_near(rc_body_angular_velocity(w, b), -160.0, 1e-3);
@@ -187,8 +144,8 @@ END_TEST
  * the last half step: (-1, 0). Each contact leaves the path a skin off its surface, and the
  * next contact is met from there: agreement to a few skins. */
 static rc_world *corner_world(rc_shape_id *wall, rc_shape_id *floor) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id ground = ws_static_body(w);
     *floor = box_at(w, ground, rc_v2(0.0f, -1.0f), 10.0f, 0.5f, 1.0f, 0.0f);
     *wall = box_at(w, ground, rc_v2(1.0f, 0.0f), 0.5f, 10.0f, 1.0f, 0.0f);
     return w;
@@ -197,7 +154,7 @@ static rc_world *corner_world(rc_shape_id *wall, rc_shape_id *floor) {
 START_TEST(bullet_bounces_twice_in_a_corner_within_one_step) {
     rc_shape_id wall, floor;
     rc_world *w = corner_world(&wall, &floor);
-    rc_body_id b = point_bullet(w, rc_v2(0, 0), rc_v2(120, -60), 8);
+    rc_body_id b = ws_point_bullet(w, rc_v2(0, 0), rc_v2(120, -60), 8);
     ck_assert(rc_world_step(w, DT));
     ck_assert_vec_near(rc_body_linear_velocity(w, b), -120, 60, 1e-4);
     ck_assert_vec_near(rc_body_position(w, b), -1.0, 0.0, 3 * SKIN);
@@ -219,7 +176,7 @@ END_TEST
 START_TEST(bullet_at_its_bounce_limit_stops_at_the_contact) {
     rc_shape_id wall, floor;
     rc_world *w = corner_world(&wall, &floor);
-    rc_body_id b = point_bullet(w, rc_v2(0, 0), rc_v2(120, -60), 1);
+    rc_body_id b = ws_point_bullet(w, rc_v2(0, 0), rc_v2(120, -60), 1);
     ck_assert(rc_world_step(w, DT));
     ck_assert_vec_near(rc_body_position(w, b), 0.0, -0.5, 3 * SKIN);
     ck_assert(rc_body_position(w, b).y > -0.5f);
@@ -240,7 +197,7 @@ END_TEST
 START_TEST(bullet_with_no_bounces_embeds_itself) {
     rc_shape_id wall, floor;
     rc_world *w = corner_world(&wall, &floor);
-    rc_body_id b = point_bullet(w, rc_v2(0, 0), rc_v2(120, -60), 0);
+    rc_body_id b = ws_point_bullet(w, rc_v2(0, 0), rc_v2(120, -60), 0);
     ck_assert(rc_world_step(w, DT));
     ck_assert_vec_near(rc_body_position(w, b), 0.4999, -0.24995, 1e-6);
     ck_assert_vec_eq(rc_body_linear_velocity(w, b), 0, 0);
@@ -258,10 +215,10 @@ END_TEST
 
 /* Spawned inside a wall: stopped there, one impact, its speed as the approach. */
 START_TEST(bullet_spawned_inside_a_wall_is_stopped) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id ground = ws_static_body(w);
     rc_shape_id wall = box_at(w, ground, rc_v2(0.0f, -1.0f), 10.0f, 0.5f, 1.0f, 0.0f);
-    rc_body_id b = point_bullet(w, rc_v2(0, -1), rc_v2(30, 40), 8);
+    rc_body_id b = ws_point_bullet(w, rc_v2(0, -1), rc_v2(30, 40), 8);
     ck_assert(rc_world_step(w, DT));
     ck_assert_vec_eq(rc_body_position(w, b), 0, -1);
     ck_assert_vec_eq(rc_body_linear_velocity(w, b), 0, 0);
@@ -295,9 +252,9 @@ static rc_body_id target_box(rc_world *w, rc_vec2 c) {
 }
 
 START_TEST(bullet_pushes_the_body_it_strikes) {
-    rc_world *w = make_world(rc_v2(0, 0));
+    rc_world *w = ws_make_world(rc_v2(0, 0));
     rc_body_id t = target_box(w, rc_v2(1, 0));
-    rc_body_id b = point_bullet(w, rc_v2(0, 0), rc_v2(100, 0), 8);
+    rc_body_id b = ws_point_bullet(w, rc_v2(0, 0), rc_v2(100, 0), 8);
     ck_assert(rc_world_step(w, DT));
     ck_assert_vec_near(rc_body_linear_velocity(w, b), -50, 0, 1e-3);
     ck_assert_vec_near(rc_body_linear_velocity(w, t), 50, 0, 1e-3);
@@ -318,9 +275,9 @@ END_TEST
  * The bullet leaves at 100 - 137.142857, the box at 137.142857 / 3 = 45.714286 turning at
  * (r x J) / I = -0.25 * 137.142857 / 0.5 = -68.571429 rad/s. */
 START_TEST(bullet_off_centre_spins_the_body_it_strikes) {
-    rc_world *w = make_world(rc_v2(0, 0));
+    rc_world *w = ws_make_world(rc_v2(0, 0));
     rc_body_id t = target_box(w, rc_v2(1, 0));
-    rc_body_id b = point_bullet(w, rc_v2(0, 0.25f), rc_v2(100, 0), 8);
+    rc_body_id b = ws_point_bullet(w, rc_v2(0, 0.25f), rc_v2(100, 0), 8);
     ck_assert(rc_world_step(w, DT));
     ck_assert_near(rc_body_linear_velocity(w, b).x, 100.0 - 137.142857, 2e-3);
     ck_assert_near(rc_body_linear_velocity(w, t).x, 45.714286, 1e-3);
@@ -334,14 +291,14 @@ END_TEST
  * move: the face starts at x = 2.25 and is at 1.75 in the second step, where the bullet (at 1.0
  * after the first) meets it at t = 0.75, then goes back 0.5 in the last quarter step. */
 START_TEST(bullet_bounces_off_a_moving_kinematic_body) {
-    rc_world *w = make_world(rc_v2(0, 0));
+    rc_world *w = ws_make_world(rc_v2(0, 0));
     rc_body_def kd = rc_body_default_def();
     kd.type = RC_KINEMATIC;
     kd.position = rc_v2(2.75f, 0.0f);
     kd.linear_velocity = rc_v2(-30, 0);
     rc_body_id paddle = rc_body_create(w, &kd);
     box_at(w, paddle, rc_v2(0, 0), 0.5f, 2.0f, 1.0f, 0.0f);
-    rc_body_id b = point_bullet(w, rc_v2(0, 0), rc_v2(60, 0), 8);
+    rc_body_id b = ws_point_bullet(w, rc_v2(0, 0), rc_v2(60, 0), 8);
     ck_assert(rc_world_step(w, DT));
     ck_assert_vec_near(rc_body_position(w, b), 1.0, 0.0, 1e-6);
     ck_assert(rc_world_step(w, DT));
@@ -358,9 +315,9 @@ END_TEST
 
 /* Bullets never strike bullets; they strike grenades (dynamic bodies that are not bullets). */
 START_TEST(bullets_pass_through_bullets_and_strike_grenades) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id other = circle_body(w, rc_v2(1, 0), rc_v2(0, 0), 0.5f, 1.0f, 0.0f, true);
-    rc_body_id b = point_bullet(w, rc_v2(0, 0), rc_v2(120, 0), 8);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id other = ws_circle_body(w, rc_v2(1, 0), rc_v2(0, 0), 0.5f, 1.0f, 0.0f, true);
+    rc_body_id b = ws_point_bullet(w, rc_v2(0, 0), rc_v2(120, 0), 8);
     ck_assert(rc_world_step(w, DT));
     ck_assert_vec_near(rc_body_position(w, b), 2.0, 0.0, 1e-6);
     const rc_impact_event *ev;
@@ -369,9 +326,9 @@ START_TEST(bullets_pass_through_bullets_and_strike_grenades) {
     rc_world_destroy(w);
 
     /* a grenade of mass pi 0.25 is struck head on, e = 1: (1 - m) / (1 + m) 120 and 2 / (1 + m) 120 */
-    w = make_world(rc_v2(0, 0));
-    rc_body_id grenade = circle_body(w, rc_v2(1, 0), rc_v2(0, 0), 0.5f, 1.0f, 0.0f, false);
-    b = point_bullet(w, rc_v2(0, 0), rc_v2(120, 0), 8);
+    w = ws_make_world(rc_v2(0, 0));
+    rc_body_id grenade = ws_circle_body(w, rc_v2(1, 0), rc_v2(0, 0), 0.5f, 1.0f, 0.0f, false);
+    b = ws_point_bullet(w, rc_v2(0, 0), rc_v2(120, 0), 8);
     ck_assert(rc_world_step(w, DT));
     ck_assert_int_eq(impacts(w, &ev), 1);
     ck_assert(rc_shape_id_equals(ev[0].shape, first_shape(w, grenade)));
@@ -385,8 +342,8 @@ END_TEST
 
 /* A point bullet's filter is its body's point filter. */
 START_TEST(point_filter_lets_a_bullet_through) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id ground = ws_static_body(w);
     box_at(w, ground, rc_v2(1.0f, 0.0f), 0.25f, 2.0f, 1.0f, 0.0f);
     rc_body_def bd = rc_body_default_def();
     bd.type = RC_DYNAMIC;
@@ -411,11 +368,11 @@ END_TEST
 
 /* Dropped from 5 units above the floor with e = 0.5, it rebounds to e^2 of that: 1.25. */
 START_TEST(grenade_rebounds_to_e_squared_of_the_drop) {
-    rc_world *w = make_world(rc_v2(0, -10));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id ground = ws_static_body(w);
     floor_at_zero(w, ground, 0.0f, 0.6f);
     const float r = 0.1f;
-    rc_body_id g = circle_body(w, rc_v2(0, 5.0f + r), rc_v2(0, 0), r, 0.5f, 0.6f, false);
+    rc_body_id g = ws_circle_body(w, rc_v2(0, 5.0f + r), rc_v2(0, 0), r, 0.5f, 0.6f, false);
     int bounces = 0;
     float apex = 0.0f;
     for (int i = 0; i < 600 && bounces < 2; ++i) {
@@ -437,11 +394,11 @@ END_TEST
  * stop under rolling resistance and falls asleep within a few seconds of its last bounce, resting
  * a skin above the ground. */
 START_TEST(grenade_thrown_on_flat_ground_comes_to_rest) {
-    rc_world *w = make_world(rc_v2(0, -10));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id ground = ws_static_body(w);
     floor_at_zero(w, ground, 0.0f, 0.6f);
     const float r = 0.1f;
-    rc_body_id g = circle_body(w, rc_v2(0, 1.0f), rc_v2(4, 3), r, 0.4f, 0.6f, false);
+    rc_body_id g = ws_circle_body(w, rc_v2(0, 1.0f), rc_v2(4, 3), r, 0.4f, 0.6f, false);
     int last_impact = -1, asleep = -1, count = 0;
     for (int i = 0; i < 60 * 20 && asleep < 0; ++i) {
         ck_assert(rc_world_step(w, DT));
@@ -471,11 +428,11 @@ END_TEST
  * spins it up until it rolls (v = -w r) within a fifth of a second; then rolling resistance 0.2
  * brakes it at (2/3) 0.2 g = 1.3333 units/s^2 (the torque 0.2 r m g against a disk's inertia). */
 START_TEST(grenade_rolls_and_rolling_resistance_slows_it) {
-    rc_world *w = make_world(rc_v2(0, -10));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id ground = ws_static_body(w);
     floor_at_zero(w, ground, 0.0f, 0.6f);
     const float r = 0.1f;
-    rc_body_id g = circle_body(w, rc_v2(0, r + SKIN), rc_v2(3, 0), r, 0.0f, 0.6f, false);
+    rc_body_id g = ws_circle_body(w, rc_v2(0, r + SKIN), rc_v2(3, 0), r, 0.0f, 0.6f, false);
     float v20 = 0.0f;
     for (int i = 1; i <= 80; ++i) {
         ck_assert(rc_world_step(w, DT));
@@ -501,11 +458,11 @@ END_TEST
 /* An approach slower than the restitution threshold (1 unit/s) does not bounce, even with e = 1:
  * dropped from 0.01 it arrives at about 0.45 units/s and stays. */
 START_TEST(slow_approach_does_not_bounce) {
-    rc_world *w = make_world(rc_v2(0, -10));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id ground = ws_static_body(w);
     floor_at_zero(w, ground, 1.0f, 0.6f);
     const float r = 0.1f;
-    rc_body_id g = circle_body(w, rc_v2(0, r + 0.01f), rc_v2(0, 0), r, 1.0f, 0.6f, false);
+    rc_body_id g = ws_circle_body(w, rc_v2(0, r + 0.01f), rc_v2(0, 0), r, 1.0f, 0.6f, false);
     int total = 0;
     for (int i = 0; i < 120; ++i) {
         ck_assert(rc_world_step(w, DT));
@@ -527,9 +484,9 @@ END_TEST
 /* Two grenades meet head on at 5 units/s each, e = 1, no friction: they exchange velocities and no
  * overlap persists. */
 START_TEST(grenades_collide_with_each_other) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id a = circle_body(w, rc_v2(-2, 0), rc_v2(5, 0), 0.5f, 1.0f, 0.0f, false);
-    rc_body_id b = circle_body(w, rc_v2(2, 0), rc_v2(-5, 0), 0.5f, 1.0f, 0.0f, false);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id a = ws_circle_body(w, rc_v2(-2, 0), rc_v2(5, 0), 0.5f, 1.0f, 0.0f, false);
+    rc_body_id b = ws_circle_body(w, rc_v2(2, 0), rc_v2(-5, 0), 0.5f, 1.0f, 0.0f, false);
     int count = 0;
     for (int i = 0; i < 60; ++i) {
         ck_assert(rc_world_step(w, DT));
@@ -546,14 +503,14 @@ END_TEST
 
 /* A kinematic platform lifts a resting grenade: it never sinks into it. */
 START_TEST(grenade_rides_a_rising_platform) {
-    rc_world *w = make_world(rc_v2(0, -10));
+    rc_world *w = ws_make_world(rc_v2(0, -10));
     rc_body_def kd = rc_body_default_def();
     kd.type = RC_KINEMATIC;
     kd.linear_velocity = rc_v2(0, 2);
     rc_body_id lift = rc_body_create(w, &kd);
     box_at(w, lift, rc_v2(0, -0.1f), 1.0f, 0.1f, 0.0f, 0.6f); /* top at y = 0 */
     const float r = 0.2f;
-    rc_body_id g = circle_body(w, rc_v2(0, r + SKIN), rc_v2(0, 0), r, 0.0f, 0.6f, false);
+    rc_body_id g = ws_circle_body(w, rc_v2(0, r + SKIN), rc_v2(0, 0), r, 0.0f, 0.6f, false);
     for (int i = 1; i <= 180; ++i) {
         ck_assert(rc_world_step(w, DT));
         float top = rc_body_position(w, lift).y;
@@ -568,8 +525,8 @@ END_TEST
 
 /* Grenades dropped into a V-shaped pit: after 30 s the pile lies still, asleep, nothing overlaps. */
 START_TEST(grenades_in_a_pit_come_to_rest) {
-    rc_world *w = make_world(rc_v2(0, -10));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id ground = ws_static_body(w);
     rc_vec2 left[3] = {{-6, -1}, {0, -1}, {-6, 5}};
     rc_vec2 right[3] = {{0, -1}, {6, -1}, {6, 5}};
     polygon_on(w, ground, left, 3, 0.0f, 0.6f);
@@ -580,7 +537,7 @@ START_TEST(grenades_in_a_pit_come_to_rest) {
     float radius[N];
     for (int i = 0; i < N; ++i) {
         radius[i] = ws_range(&g, 0.15, 0.3);
-        b[i] = circle_body(w, rc_v2(ws_range(&g, -3, 3), 6.0f + 0.7f * (float)i), rc_v2(ws_range(&g, -2, 2), 0),
+        b[i] = ws_circle_body(w, rc_v2(ws_range(&g, -3, 3), 6.0f + 0.7f * (float)i), rc_v2(ws_range(&g, -2, 2), 0),
                            radius[i], 0.3f, 0.6f, false);
     }
     int asleep_at = -1;
@@ -611,12 +568,12 @@ END_TEST
 
 /* A sleeping grenade wakes when a bullet strikes it; a sleeping pair wakes as one. */
 START_TEST(sleeping_grenades_wake_when_struck) {
-    rc_world *w = make_world(rc_v2(0, -10));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id ground = ws_static_body(w);
     floor_at_zero(w, ground, 0.0f, 0.6f);
     const float r = 0.25f;
-    rc_body_id a = circle_body(w, rc_v2(0, r + SKIN), rc_v2(0, 0), r, 0.0f, 0.6f, false);
-    rc_body_id c = circle_body(w, rc_v2(2 * r, r + SKIN), rc_v2(0, 0), r, 0.0f, 0.6f, false);
+    rc_body_id a = ws_circle_body(w, rc_v2(0, r + SKIN), rc_v2(0, 0), r, 0.0f, 0.6f, false);
+    rc_body_id c = ws_circle_body(w, rc_v2(2 * r, r + SKIN), rc_v2(0, 0), r, 0.0f, 0.6f, false);
     for (int i = 0; i < 120; ++i) {
         ck_assert(rc_world_step(w, DT));
     }
@@ -657,7 +614,7 @@ END_TEST
 
 /* A box whose inside is [-h, h]^2 with walls `thick` thick. */
 static void closed_box(rc_world *w, float h, float thick, float e, float mu) {
-    rc_body_id walls = static_body(w);
+    rc_body_id walls = ws_static_body(w);
     box_at(w, walls, rc_v2(0, -h - thick / 2), h + thick, thick / 2, e, mu);
     box_at(w, walls, rc_v2(0, h + thick / 2), h + thick, thick / 2, e, mu);
     box_at(w, walls, rc_v2(-h - thick / 2, 0), thick / 2, h + thick, e, mu);
@@ -682,10 +639,10 @@ static double energy(const rc_world *w, const rc_body_id *b, int n, double g) {
  * impact, so neither the integration nor the bounces add energy; only rounding moves it. */
 START_TEST(energy_never_grows_for_a_bouncing_grenade) {
     for (int k = 0; k < 2; ++k) {
-        rc_world *w = make_world(rc_v2(0, -10));
+        rc_world *w = ws_make_world(rc_v2(0, -10));
         closed_box(w, 5.0f, 0.01f, 1.0f, 0.0f);
-        rc_body_id b = k == 0 ? circle_body(w, rc_v2(-1, 2), rc_v2(37, -21), 0.2f, 1.0f, 0.0f, false)
-                              : point_bullet(w, rc_v2(1, -2), rc_v2(-53, 44), 8);
+        rc_body_id b = k == 0 ? ws_circle_body(w, rc_v2(-1, 2), rc_v2(37, -21), 0.2f, 1.0f, 0.0f, false)
+                              : ws_point_bullet(w, rc_v2(1, -2), rc_v2(-53, 44), 8);
         double e0 = energy(w, &b, 1, 10.0), e = e0, high = e0;
         int count = 0;
         for (int i = 0; i < 60 * 20; ++i) {
@@ -707,7 +664,7 @@ END_TEST
 /* Many grenades, circle bullets and point bullets with e <= 1 in a closed box without gravity:
  * the total energy never rises above where it started. */
 START_TEST(energy_never_grows_in_a_closed_box) {
-    rc_world *w = make_world(rc_v2(0, 0));
+    rc_world *w = ws_make_world(rc_v2(0, 0));
     closed_box(w, 4.0f, 0.01f, 1.0f, 0.3f);
     ws_rng g = {0xE4E7};
     enum { N = 40 };
@@ -719,9 +676,9 @@ START_TEST(energy_never_grows_in_a_closed_box) {
         rc_vec2 v = rc_v2(s * cosf(a), s * sinf(a));
         float e = ws_chance(&g, 0.5) ? 1.0f : ws_range(&g, 0, 1);
         if (i % 4 == 3) {
-            b[i] = point_bullet(w, p, v, 8);
+            b[i] = ws_point_bullet(w, p, v, 8);
         } else {
-            b[i] = circle_body(w, p, v, ws_range(&g, 0.1, 0.3), e, ws_range(&g, 0, 0.5), i % 4 == 2);
+            b[i] = ws_circle_body(w, p, v, ws_range(&g, 0.1, 0.3), e, ws_range(&g, 0, 0.5), i % 4 == 2);
         }
     }
     double e0 = energy(w, b, N, 0.0), last = e0;
@@ -745,7 +702,7 @@ typedef struct stress_body {
 /* Thousands of bullets (points and circles) and grenades at random angles and speeds up to 20,000
  * units/s in a closed box whose walls are 0.01 thick: after every step every one is inside. */
 START_TEST(nothing_tunnels_out_of_a_thin_walled_box) {
-    rc_world *w = make_world(rc_v2(0, -10));
+    rc_world *w = ws_make_world(rc_v2(0, -10));
     const float h = 20.0f;
     closed_box(w, h, 0.01f, 0.9f, 0.2f);
     ws_rng g = {0x7u + (uint64_t)_i};
@@ -759,9 +716,9 @@ START_TEST(nothing_tunnels_out_of_a_thin_walled_box) {
         b[i].radius = kind == 0 ? 0.0f : ws_log_range(&g, 0.01, 0.3);
         rc_vec2 p = rc_v2(ws_range(&g, -h + 0.5, h - 0.5), ws_range(&g, -h + 0.5, h - 0.5));
         if (kind == 0) {
-            b[i].id = point_bullet(w, p, v, ws_int(&g, 0, 12));
+            b[i].id = ws_point_bullet(w, p, v, ws_int(&g, 0, 12));
         } else {
-            b[i].id = circle_body(w, p, v, b[i].radius, ws_range(&g, 0, 1), ws_range(&g, 0, 1), kind == 1);
+            b[i].id = ws_circle_body(w, p, v, b[i].radius, ws_range(&g, 0, 1), ws_range(&g, 0, 1), kind == 1);
             rc_body_set_max_bounces(w, b[i].id, ws_int(&g, 0, 12));
         }
     }
@@ -793,8 +750,8 @@ END_TEST
 /* A corridor 0.05 wide between walls 0.01 thick, bullets along it at up to 20,000 units/s at
  * steep angles: a step's travel is thousands of times the width; none leaves it. */
 START_TEST(nothing_leaves_a_corridor_narrower_than_a_step) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id walls = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id walls = ws_static_body(w);
     const float width = 0.05f;
     box_at(w, walls, rc_v2(0, -0.005f), 5000.0f, 0.005f, 1.0f, 0.0f);
     box_at(w, walls, rc_v2(0, width + 0.005f), 5000.0f, 0.005f, 1.0f, 0.0f);
@@ -807,8 +764,8 @@ START_TEST(nothing_leaves_a_corridor_narrower_than_a_step) {
         rc_vec2 v = rc_v2(s * cosf(a) * (ws_chance(&g, 0.5) ? 1.0f : -1.0f), s * sinf(a));
         b[i].radius = i % 2 == 0 ? 0.0f : ws_range(&g, 0.002, 0.02);
         rc_vec2 p = rc_v2(ws_range(&g, -10, 10), ws_range(&g, b[i].radius + 0.001, width - b[i].radius - 0.001));
-        b[i].id = b[i].radius == 0.0f ? point_bullet(w, p, v, ws_int(&g, 0, 30))
-                                      : circle_body(w, p, v, b[i].radius, 1.0f, 0.0f, true);
+        b[i].id = b[i].radius == 0.0f ? ws_point_bullet(w, p, v, ws_int(&g, 0, 30))
+                                      : ws_circle_body(w, p, v, b[i].radius, 1.0f, 0.0f, true);
     }
     long escapes = 0;
     for (int step = 0; step < 40; ++step) {
@@ -834,8 +791,8 @@ END_TEST
 /* A wedge of two walls meeting at 10 degrees, bullets fired into its apex: none gets past either
  * wall. */
 START_TEST(nothing_escapes_through_a_sharp_corner) {
-    rc_world *w = make_world(rc_v2(0, 0));
-    rc_body_id walls = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id walls = ws_static_body(w);
     const float angle = 10.0f * 3.14159265f / 180.0f;
     rc_vec2 u = rc_v2(cosf(angle), sinf(angle)); /* along the upper wall */
     rc_vec2 out = rc_v2(-u.y, u.x);               /* its outward side */
@@ -852,7 +809,7 @@ START_TEST(nothing_escapes_through_a_sharp_corner) {
         rc_vec2 p = rc_v2(x, ws_range(&g, 0.01, x * u.y / u.x - 0.01));
         float a = 3.14159265f + ws_range(&g, -0.3, 0.3);
         float s = ws_log_range(&g, 10, 20000);
-        b[i] = point_bullet(w, p, rc_v2(s * cosf(a), s * sinf(a)), ws_int(&g, 0, 20));
+        b[i] = ws_point_bullet(w, p, rc_v2(s * cosf(a), s * sinf(a)), ws_int(&g, 0, 20));
     }
     long escapes = 0;
     for (int step = 0; step < 40; ++step) {
@@ -878,8 +835,8 @@ END_TEST
 /* One wall 0.01 thick and nothing else: bullets and grenades from its left at every angle that
  * meets it; none is ever right of its left face. */
 START_TEST(nothing_crosses_a_single_thin_wall) {
-    rc_world *w = make_world(rc_v2(0, -10));
-    rc_body_id walls = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id walls = ws_static_body(w);
     box_at(w, walls, rc_v2(5.005f, 0), 0.005f, 1000.0f, 0.5f, 0.5f);
     ws_rng g = {7};
     enum { N = 600 };
@@ -890,8 +847,8 @@ START_TEST(nothing_crosses_a_single_thin_wall) {
         rc_vec2 v = rc_v2(s * cosf(a), s * sinf(a));
         b[i].radius = i % 3 == 0 ? 0.0f : ws_log_range(&g, 0.01, 0.5);
         rc_vec2 p = rc_v2(ws_range(&g, -5, 4.4), ws_range(&g, -50, 50));
-        b[i].id = b[i].radius == 0.0f ? point_bullet(w, p, v, ws_int(&g, 0, 8))
-                                      : circle_body(w, p, v, b[i].radius, 0.5f, 0.5f, i % 3 == 1);
+        b[i].id = b[i].radius == 0.0f ? ws_point_bullet(w, p, v, ws_int(&g, 0, 8))
+                                      : ws_circle_body(w, p, v, b[i].radius, 0.5f, 0.5f, i % 3 == 1);
     }
     long escapes = 0;
     for (int step = 0; step < 30; ++step) {
@@ -917,8 +874,8 @@ END_TEST
 
 /* A small level: the floor, a block, a ramp. */
 static rc_world *level(void) {
-    rc_world *w = make_world(rc_v2(0, -10));
-    rc_body_id ground = static_body(w);
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id ground = ws_static_body(w);
     floor_at_zero(w, ground, 0.2f, 0.6f);
     rc_vec2 block[4] = {{6, 0}, {7, 0}, {7, 2}, {6, 2}};
     rc_vec2 ramp[3] = {{-10, 0}, {-4, 0}, {-10, 3}};
@@ -1062,16 +1019,16 @@ END_TEST
 /* ---- events and input ------------------------------------------------------------------------ */
 
 START_TEST(impact_events_belong_to_one_step) {
-    rc_world *w = make_world(rc_v2(0, 0));
+    rc_world *w = ws_make_world(rc_v2(0, 0));
     const rc_impact_event *ev = (const rc_impact_event *)1;
     ck_assert_int_eq(rc_world_impact_events(w, &ev), 0);
     ck_assert_ptr_null(ev);
     ck_assert_int_eq(rc_world_impact_events(NULL, &ev), -1);
     ck_assert_int_eq(rc_world_impact_events(w, NULL), -1);
     ck_assert(strstr(rc_world_last_error(w), "events is NULL") != NULL);
-    rc_body_id ground = static_body(w);
+    rc_body_id ground = ws_static_body(w);
     box_at(w, ground, rc_v2(1.0f, 0.0f), 0.25f, 2.0f, 1.0f, 0.0f);
-    point_bullet(w, rc_v2(0, 0), rc_v2(60, 0), 8);
+    ws_point_bullet(w, rc_v2(0, 0), rc_v2(60, 0), 8);
     ck_assert(rc_world_step(w, DT));
     ck_assert_int_eq(impacts(w, &ev), 1);
     ck_assert(rc_world_step(w, DT));
@@ -1081,7 +1038,7 @@ START_TEST(impact_events_belong_to_one_step) {
 END_TEST
 
 START_TEST(body_defs_for_projectiles_are_checked) {
-    rc_world *w = make_world(rc_v2(0, 0));
+    rc_world *w = ws_make_world(rc_v2(0, 0));
     rc_body_def bd = rc_body_default_def();
     bd.type = RC_DYNAMIC;
     bd.point_mass = 0.0f;

@@ -499,3 +499,47 @@ int ws_random_convex(ws_rng *r, float radius, rc_vec2 *out) {
     }
     return n;
 }
+
+/* ---- small worlds ---------------------------------------------------------------------------- */
+
+rc_world *ws_make_world(rc_vec2 gravity) {
+    rc_world_def wd = rc_world_default_def();
+    wd.gravity = gravity;
+    rc_world *w = rc_world_create(&wd);
+    ck_assert_ptr_nonnull(w);
+    return w;
+}
+
+rc_body_id ws_static_body(rc_world *w) {
+    rc_body_def bd = rc_body_default_def();
+    rc_body_id b = rc_body_create(w, &bd);
+    ck_assert(!rc_body_id_is_null(b));
+    return b;
+}
+
+rc_body_id ws_point_bullet(rc_world *w, rc_vec2 p, rc_vec2 v, int32_t max_bounces) {
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.bullet = true;
+    bd.position = p;
+    bd.linear_velocity = v;
+    bd.max_bounces = max_bounces;
+    rc_body_id b = rc_body_create(w, &bd);
+    ck_assert_msg(!rc_body_id_is_null(b), "%s", rc_world_last_error(w));
+    return b;
+}
+
+rc_body_id ws_circle_body(rc_world *w, rc_vec2 p, rc_vec2 v, float r, float e, float mu, bool bullet) {
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.bullet = bullet;
+    bd.position = p;
+    bd.linear_velocity = v;
+    rc_body_id b = rc_body_create(w, &bd);
+    ck_assert(!rc_body_id_is_null(b));
+    rc_shape_def sd = rc_shape_default_def();
+    sd.restitution = e;
+    sd.friction = mu;
+    ck_assert_msg(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &sd, r)), "%s", rc_world_last_error(w));
+    return b;
+}

@@ -151,4 +151,13 @@ ws_pair ws_pair_of(rc_shape_id a, rc_shape_id b);
  * counter-clockwise or clockwise. Returns the point count written (3..8). */
 int ws_random_convex(ws_rng *r, float radius, rc_vec2 *out);
 
+
+/* ---- small worlds for the projectile and chain suites (Check assertions inside) ---------------- */
+
+rc_world *ws_make_world(rc_vec2 gravity);    /* default def with this gravity */
+rc_body_id ws_static_body(rc_world *w);      /* at the origin */
+rc_body_id ws_point_bullet(rc_world *w, rc_vec2 p, rc_vec2 v, int32_t max_bounces);
+/* A dynamic body with one circle (restitution e, friction mu): a grenade, or a circle bullet. */
+rc_body_id ws_circle_body(rc_world *w, rc_vec2 p, rc_vec2 v, float r, float e, float mu, bool bullet);
+
 #endif
