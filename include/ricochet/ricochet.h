@@ -16,6 +16,7 @@
 #include "grid.h"
 #include "id.h"
 #include "math.h"
+#include "mover.h"
 #include "world.h"
 
 #endif
