@@ -555,6 +555,106 @@ START_TEST(grenades_settle_inside_a_sector) {
 }
 END_TEST
 
+/* ---- the mover in sectors ----------------------------------------------------------------------- */
+
+/* Distance from p to the segment a-b in double precision: the test's own reference. */
+static double segment_distance(rc_vec2 p, rc_vec2 a, rc_vec2 b) {
+    double ex = (double)b.x - a.x, ey = (double)b.y - a.y, px = (double)p.x - a.x, py = (double)p.y - a.y;
+    double u = (px * ex + py * ey) / (ex * ex + ey * ey);
+    u = u < 0.0 ? 0.0 : (u > 1.0 ? 1.0 : u);
+    double dx = px - u * ex, dy = py - u * ey;
+    return sqrt(dx * dx + dy * dy);
+}
+
+/* Walkers in a concave sector (the L room, scaled, one-sided, both windings, with short and
+ * collinear pieces in its walls) with round pillars: random moves never bring a walker nearer
+ * than its radius to a wall or a pillar, never take it out of the sector, never further than
+ * asked. */
+START_TEST(walkers_keep_to_their_sector) {
+    long moves = 0, too_near = 0, outside = 0, too_far = 0, slides = 0;
+    double least = INFINITY;
+    for (int wind = 0; wind < 2; ++wind) {
+        rc_world *w = ws_make_world(rc_v2(0, 0));
+        rc_body_id level = ws_static_body(w);
+        /* the L room x 4, each wall split into a long piece, a short one and a collinear rest */
+        rc_vec2 outline[18];
+        int n = 0;
+        for (int i = 0; i < 6; ++i) {
+            rc_vec2 a = rc_v2(L_ROOM[i].x * 4.0f, L_ROOM[i].y * 4.0f);
+            rc_vec2 b = rc_v2(L_ROOM[(i + 1) % 6].x * 4.0f, L_ROOM[(i + 1) % 6].y * 4.0f);
+            outline[n++] = a;
+            outline[n++] = rc_lerp(a, b, 0.5f);
+            outline[n++] = rc_lerp(a, b, 0.5005f);
+        }
+        rc_vec2 ordered[18];
+        if (wind) {
+            reversed(outline, n, ordered);
+        } else {
+            memcpy(ordered, outline, sizeof ordered);
+        }
+        rc_shape_id room = chain(w, level, ordered, n, true, true, 0, 0.6f);
+        rc_circle pillars[3] = {{{20, 20}, 3}, {{60, 20}, 5}, {{20, 60}, 2}};
+        for (int i = 0; i < 3; ++i) {
+            rc_shape_def sd = rc_shape_default_def();
+            sd.offset = pillars[i].center;
+            ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, level, &sd, pillars[i].radius)));
+        }
+        ws_rng g = {(uint64_t)(41 + wind)};
+        for (int walker = 0; walker < 40; ++walker) {
+            float r = ws_log_range(&g, 0.1, 3);
+            rc_vec2 p;
+            bool legal;
+            do {
+                p = rc_v2(ws_range(&g, 0, 80), ws_range(&g, 0, 80));
+                legal = rc_point_in_polygon(p, outline, n);
+                for (int k = 0; k < n && legal; ++k) {
+                    legal = segment_distance(p, outline[k], outline[(k + 1) % n]) > r + 0.01;
+                }
+                for (int i = 0; i < 3 && legal; ++i) {
+                    legal = rc_distance(p, pillars[i].center) > pillars[i].radius + r + 0.01f;
+                }
+            } while (!legal);
+            for (int m = 0; m < 1000; ++m) {
+                float a = ws_range(&g, 0, 6.2831853), len = ws_log_range(&g, 0.01, 40);
+                rc_vec2 d = rc_v2(len * cosf(a), len * sinf(a));
+                rc_vec2 q = rc_world_move_circle(w, p, r, d);
+                moves++;
+                double moved = sqrt(((double)q.x - p.x) * ((double)q.x - p.x) + ((double)q.y - p.y) * ((double)q.y - p.y));
+                too_far += moved > sqrt((double)d.x * d.x + (double)d.y * d.y) * (1.0 + 1e-6);
+                slides += moved > 0.0 && moved < 0.999 * len;
+                double clearance = INFINITY;
+                for (int k = 0; k < n; ++k) {
+                    clearance = fmin(clearance, segment_distance(q, outline[k], outline[(k + 1) % n]));
+                }
+                for (int i = 0; i < 3; ++i) {
+                    clearance = fmin(clearance, (double)rc_distance(q, pillars[i].center) - pillars[i].radius);
+                }
+                least = fmin(least, clearance - r);
+                /* the tolerance: a few float spacings at coordinates up to 80 */
+                if (clearance < (double)r - 4e-5) {
+                    if (too_near < 3) {
+                        fprintf(stderr, "[chains] walker r %g at (%.9g, %.9g): clearance %.9g\n", (double)r,
+                                (double)q.x, (double)q.y, clearance);
+                    }
+                    too_near++;
+                }
+                outside += !rc_point_in_polygon(q, outline, n) || !rc_shape_test_point(w, room, q);
+                p = q;
+            }
+        }
+        rc_world_destroy(w);
+    }
+    fprintf(stderr,
+            "[chains] walkers in a concave sector: %ld moves (%ld slides), %ld too near, %ld outside, %ld too far; "
+            "least clearance - r %.3g\n",
+            moves, slides, too_near, outside, too_far, least);
+    ck_assert_int_eq(too_near, 0);
+    ck_assert_int_eq(outside, 0);
+    ck_assert_int_eq(too_far, 0);
+    ck_assert(slides > 1000);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("chains");
     TCase *make = tcase_create("making");
@@ -580,5 +680,9 @@ int main(void) {
     tcase_add_test(projectiles, grenade_rolls_over_joints_without_a_bump_and_comes_to_rest);
     tcase_add_test(projectiles, grenades_settle_inside_a_sector);
     suite_add_tcase(s, projectiles);
+    TCase *mover = tcase_create("mover");
+    tcase_set_timeout(mover, 120);
+    tcase_add_test(mover, walkers_keep_to_their_sector);
+    suite_add_tcase(s, mover);
     return rc_test_run(s);
 }

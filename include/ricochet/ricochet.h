@@ -6,7 +6,8 @@
  *   id.h        generation-checked body and shape ids
  *   geometry.h  pure geometry: rays, clipping, casts, distances, contact manifolds
  *   grid.h      the broadphase grid, usable on its own
- *   world.h     the world: bodies, shapes, step, queries, events
+ *   world.h     the world: bodies, shapes and chains, step, queries, events
+ *   mover.h     the character mover: a walking circle that slides along walls
  */
 #ifndef RICOCHET_H
 #define RICOCHET_H
