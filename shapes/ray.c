@@ -123,23 +123,10 @@ bool rc_point_in_polygon(rc_vec2 p, const rc_vec2 *v, int n) {
     if (v == NULL || n < 3 || !rc_vec2_is_finite(p) || !points_finite(v, n)) {
         return false;
     }
-    /* Count the edges that cross the horizontal ray from p towards +x. An edge counts when its
-       ends lie on different sides of the line y = p.y (one strictly above, one on or below)
-       and its crossing lies right of p; the crossing's x is compared without dividing by the
-       edge's height. Double precision makes the products exact for floats of similar size. */
+    /* count the edges that cross the horizontal ray from p towards +x */
     bool inside = false;
-    double px = p.x, py = p.y;
     for (int i = 0, j = n - 1; i < n; j = i++) {
-        double xi = v[i].x, yi = v[i].y, xj = v[j].x, yj = v[j].y;
-        bool above_i = yi > py;
-        bool above_j = yj > py;
-        if (above_i != above_j) {
-            /* crossing x > px  <=>  (xj - px) * (yi - yj) - (yj - py) * (xi - xj) has the sign of (yi - yj) */
-            double lhs = (xj - px) * (yi - yj) - (yj - py) * (xi - xj);
-            if ((lhs > 0.0) == above_i) {
-                inside = !inside;
-            }
-        }
+        inside ^= rc_ray_crosses_edge(p, v[j], v[i]);
     }
     return inside;
 }

@@ -129,6 +129,21 @@ void rc_polygon_compute_normals(rc_polygon *p);
 rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_vec2 normal, rc_vec2 p,
                              rc_vec2 origin, rc_vec2 d);
 
+/* The crossing rule for one edge from a to b: does the horizontal ray from p towards +x cross
+ * it? Its ends lie on different sides of y = p.y (one strictly above, one on or below) and the
+ * crossing lies right of p, compared without dividing by the edge's height; double precision
+ * makes the products exact for floats of similar size. rc_point_in_polygon counts these. */
+static inline bool rc_ray_crosses_edge(rc_vec2 p, rc_vec2 a, rc_vec2 b) {
+    double px = p.x, py = p.y, xi = b.x, yi = b.y, xj = a.x, yj = a.y;
+    bool above_i = yi > py, above_j = yj > py;
+    if (above_i == above_j) {
+        return false;
+    }
+    /* crossing x > px  <=>  (xj - px) * (yi - yj) - (yj - py) * (xi - xj) has the sign of (yi - yj) */
+    double lhs = (xj - px) * (yi - yj) - (yj - py) * (xi - xj);
+    return (lhs > 0.0) == above_i;
+}
+
 /* A polygon a public function may take: 3..RC_MAX_POLYGON_VERTICES vertices, all finite. */
 bool rc_polygon_input_ok(const rc_polygon *p);
 bool rc_circle_input_ok(rc_circle c);

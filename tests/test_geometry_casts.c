@@ -16,40 +16,17 @@
 static const double TOL = 1e-6;
 static const double SQRT1_2 = 0.70710678118654752440;
 
-static rc_ray_hit poisoned(void) {
-    rc_ray_hit h;
-    memset(&h, 0x7f, sizeof h);
-    return h;
-}
-
 static rc_manifold poisoned_manifold(void) {
     rc_manifold m;
     memset(&m, 0x7f, sizeof m);
     return m;
 }
 
-#define ck_assert_hit(h, et, px, py, nx, ny, inside)                                                            \
-    do {                                                                                                        \
-        ck_assert_msg((h).t == (float)(et), "t = %.9g, expected %.9g", (double)(h).t, (double)(et));           \
-        ck_assert_vec_eq((h).point, px, py);                                                                    \
-        ck_assert_vec_eq((h).normal, nx, ny);                                                                   \
-        ck_assert_msg((h).started_inside == (inside), "started_inside = %d", (h).started_inside);               \
-        ck_assert(rc_shape_id_is_null((h).shape) && rc_body_id_is_null((h).body));                               \
-    } while (0)
-
-#define ck_assert_hit_near(h, et, px, py, nx, ny, inside)                                                       \
-    do {                                                                                                        \
-        ck_assert_near((h).t, et, TOL);                                                                         \
-        ck_assert_vec_near((h).point, px, py, TOL);                                                             \
-        ck_assert_vec_near((h).normal, nx, ny, TOL);                                                            \
-        ck_assert_msg((h).started_inside == (inside), "started_inside = %d", (h).started_inside);               \
-    } while (0)
-
 /* ==== rc_ray_cast_polygon ==================================================================== */
 
 START_TEST(ray_cast_polygon_box) {
     rc_polygon box = rc_make_box(1, 1); /* [-1, 1]^2 */
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     /* (-3 + 4t, 0): x = -1 at t = 1/2 */
     ck_assert(rc_ray_cast_polygon(&box, rc_v2(-3, 0), rc_v2(4, 0), &h));
     ck_assert_hit(h, 0.5f, -1, 0, -1, 0, false);
@@ -91,7 +68,7 @@ START_TEST(ray_cast_polygon_vertex_normal_not_decided_by_rounding) {
     rc_vec2 v1 = quad[1], v2 = quad[2];
     ck_assert((double)o.x + 0.5 * d.x == v2.x && (double)o.y + 0.5 * d.y == v2.y);
     double ex = (double)v2.x - v1.x, ey = (double)v2.y - v1.y, el = sqrt(ex * ex + ey * ey);
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     ck_assert(rc_ray_cast_polygon(&p, o, d, &h));
     ck_assert_near(h.t, 0.5, TOL);
     ck_assert_vec_near(h.point, v2.x, v2.y, TOL);
@@ -101,7 +78,7 @@ END_TEST
 
 START_TEST(ray_cast_polygon_boundary_and_misses) {
     rc_polygon box = rc_make_box(1, 1);
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     ck_assert(rc_ray_cast_polygon(&box, rc_v2(-1, 0), rc_v2(1, 0), &h)); /* on the boundary, going in */
     ck_assert_hit(h, 0.0f, -1, 0, -1, 0, false);
     ck_assert(!rc_ray_cast_polygon(&box, rc_v2(-1, 0), rc_v2(-1, 0), NULL)); /* on it, going out */
@@ -119,7 +96,7 @@ START_TEST(ray_cast_polygon_rotated_and_far) {
     rc_polygon box = rc_make_box(1, 1);
     rc_transform xf = {{0, 0}, rc_rot_from_angle(0.25f * RC_PI)};
     rc_polygon dia = rc_transform_polygon(xf, &box);
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     ck_assert(rc_ray_cast_polygon(&dia, rc_v2(-3, 0), rc_v2(4, 0), &h));
     ck_assert_near(h.t, (3.0 - sqrt(2.0)) / 4.0, 1e-6);
     ck_assert_near(h.point.x, -sqrt(2.0), 1e-5);
@@ -140,7 +117,7 @@ END_TEST
 
 START_TEST(circle_cast_circle_cases) {
     rc_circle shape = {{0, 0}, 1};
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     /* reach 1 + 0.5: the centre stops at x = -1.5, t = 2.5 / 4; the circles touch at (-1, 0) */
     ck_assert(rc_circle_cast_circle(shape, rc_v2(-4, 0), 0.5f, rc_v2(4, 0), &h));
     ck_assert_hit(h, 0.625f, -1, 0, -1, 0, false);
@@ -170,7 +147,7 @@ END_TEST
 START_TEST(circle_cast_polygon_cases) {
     rc_polygon box = rc_make_box(1, 1);
     const float r = 0.5f;
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     /* face: the centre stops at x = -1.5, t = 1.5 / 4; the circle touches (-1, 0) */
     ck_assert(rc_circle_cast_polygon(&box, rc_v2(-3, 0), r, rc_v2(4, 0), &h));
     ck_assert_hit(h, 0.375f, -1, 0, -1, 0, false);
@@ -215,7 +192,7 @@ END_TEST
 START_TEST(circle_cast_segment_cases) {
     rc_vec2 a = rc_v2(0, -1), b = rc_v2(0, 1);
     const float r = 0.5f;
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     /* side: the centre stops at x = -0.5, t = 1.5 / 4, touching (0, 0) */
     ck_assert(rc_circle_cast_segment(a, b, rc_v2(-2, 0), r, rc_v2(4, 0), &h));
     ck_assert_hit(h, 0.375f, 0, 0, -1, 0, false);
@@ -250,7 +227,7 @@ START_TEST(casts_refuse_bad_input) {
     rc_polygon box = rc_make_box(1, 1);
     rc_circle c = {{0, 0}, 1};
     rc_vec2 o = rc_v2(-3, 0), d = rc_v2(4, 0);
-    rc_ray_hit h = poisoned(), untouched = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit(), untouched = rc_test_poisoned_hit();
     ck_assert(!rc_ray_cast_polygon(NULL, o, d, &h));
     ck_assert(!rc_ray_cast_polygon(&box, o, rc_v2(0, 0), &h));
     ck_assert(!rc_ray_cast_polygon(&box, rc_v2(NaN, 0), d, &h));

@@ -19,31 +19,6 @@
 static const double TOL = 1e-6;
 static const double SQRT1_2 = 0.70710678118654752440; /* 1 / sqrt 2 (C11 has no M_SQRT1_2) */
 
-static rc_ray_hit poisoned(void) {
-    rc_ray_hit h;
-    memset(&h, 0x7f, sizeof h);
-    return h;
-}
-
-/* the hit carries exactly these values, and null ids */
-#define ck_assert_hit(h, et, px, py, nx, ny, inside)                                                            \
-    do {                                                                                                        \
-        ck_assert_msg((h).t == (float)(et), "t = %.9g, expected %.9g", (double)(h).t, (double)(et));           \
-        ck_assert_vec_eq((h).point, px, py);                                                                    \
-        ck_assert_vec_eq((h).normal, nx, ny);                                                                   \
-        ck_assert_msg((h).started_inside == (inside), "started_inside = %d", (h).started_inside);               \
-        ck_assert(rc_shape_id_is_null((h).shape) && rc_body_id_is_null((h).body));                               \
-    } while (0)
-
-/* the same within TOL */
-#define ck_assert_hit_near(h, et, px, py, nx, ny, inside)                                                       \
-    do {                                                                                                        \
-        ck_assert_near((h).t, et, TOL);                                                                         \
-        ck_assert_vec_near((h).point, px, py, TOL);                                                             \
-        ck_assert_vec_near((h).normal, nx, ny, TOL);                                                            \
-        ck_assert_msg((h).started_inside == (inside), "started_inside = %d", (h).started_inside);               \
-    } while (0)
-
 static void reverse(rc_vec2 *v, int n) {
     for (int i = 0, j = n - 1; i < j; ++i, --j) {
         rc_vec2 t = v[i];
@@ -69,13 +44,13 @@ static const rc_vec2 STAR[8] = {{0, 3}, {-1, 1}, {-3, 0}, {-1, -1}, {0, -3}, {1,
 
 START_TEST(segment_crossing) {
     /* o + t d = (4t, 0) meets x = 2 at t = 0.5, at s = 0.5 along a..b; the ray comes from -x */
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     ck_assert(rc_ray_segment(rc_v2(0, 0), rc_v2(4, 0), rc_v2(2, -1), rc_v2(2, 1), &h));
     ck_assert_hit(h, 0.5f, 2, 0, -1, 0, false);
     ck_assert(rc_ray_segment(rc_v2(0, 0), rc_v2(4, 0), rc_v2(2, -1), rc_v2(2, 1), NULL));
     /* a slanted wall: a (1, -1), b (3, 1) is the line y = x - 2, met by y = 0 at x = 2, t = 0.5;
        its perpendicular facing the ray is (-1, 1) / sqrt 2 */
-    h = poisoned();
+    h = rc_test_poisoned_hit();
     ck_assert(rc_ray_segment(rc_v2(0, 0), rc_v2(4, 0), rc_v2(1, -1), rc_v2(3, 1), &h));
     ck_assert_hit_near(h, 0.5, 2, 0, -SQRT1_2, SQRT1_2, false);
 }
@@ -84,7 +59,7 @@ END_TEST
 START_TEST(regression_segment_normal_faces_the_ray) {
     /* Seed 001 took the normal from the edge direction, so it flipped with the order of a and b
        and could face away from the ray. Here it is always the side the ray comes from. */
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     ck_assert(rc_ray_segment(rc_v2(0, 0), rc_v2(4, 0), rc_v2(2, 1), rc_v2(2, -1), &h)); /* a, b swapped */
     ck_assert_hit(h, 0.5f, 2, 0, -1, 0, false);
     ck_assert(rc_ray_segment(rc_v2(4, 0), rc_v2(-4, 0), rc_v2(2, -1), rc_v2(2, 1), &h)); /* from +x */
@@ -95,7 +70,7 @@ START_TEST(regression_segment_normal_faces_the_ray) {
 END_TEST
 
 START_TEST(segment_endpoints_count) {
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     /* y = 1 passes through the end b = (2, 1) exactly: a crossing through an endpoint counts */
     ck_assert(rc_ray_segment(rc_v2(0, 1), rc_v2(4, 0), rc_v2(2, -1), rc_v2(2, 1), &h));
     ck_assert_hit(h, 0.5f, 2, 1, -1, 0, false);
@@ -109,7 +84,7 @@ START_TEST(segment_endpoints_count) {
 END_TEST
 
 START_TEST(segment_ray_ends_are_closed) {
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     /* origin on the wall: t = 0, the point is the origin */
     ck_assert(rc_ray_segment(rc_v2(2, 0), rc_v2(4, 0), rc_v2(2, -1), rc_v2(2, 1), &h));
     ck_assert_hit(h, 0.0f, 2, 0, -1, 0, false);
@@ -136,7 +111,7 @@ END_TEST
 
 START_TEST(segment_bad_input) {
     rc_vec2 o = rc_v2(0, 0), d = rc_v2(4, 0), a = rc_v2(2, -1), b = rc_v2(2, 1);
-    rc_ray_hit h = poisoned(), untouched = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit(), untouched = rc_test_poisoned_hit();
     ck_assert(!rc_ray_segment(o, rc_v2(0, 0), a, b, &h)); /* zero length */
     ck_assert(!rc_ray_segment(rc_v2(NaN, 0), d, a, b, &h));
     ck_assert(!rc_ray_segment(rc_v2(0, NaN), d, a, b, &h));
@@ -153,7 +128,7 @@ START_TEST(regression_segment_parallel_epsilon_small_scale) {
        cross product is below that: d = (2^-13, 0), e = (0, 2^-13), cross = 2^-26 ~ 1.5e-8 <
        FLT_EPSILON, yet the ray plainly crosses the wall, at t = 0.5. */
     const float s = 0x1p-14f;
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     ck_assert(rc_ray_segment(rc_v2(0, 0), rc_v2(2 * s, 0), rc_v2(s, -s), rc_v2(s, s), &h));
     ck_assert_hit(h, 0.5f, s, 0, -1, 0, false);
 }
@@ -170,7 +145,7 @@ START_TEST(regression_segment_parallel_epsilon_large_scale) {
     rc_vec2 b = {0x1.7edd28p+13f, 0x1.4ff484p+13f};
     ck_assert(!rc_ray_segment(o, d, a, b, NULL));
     /* and a real crossing at that scale is found exactly: x = 10002 at t = 0.5 */
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     ck_assert(rc_ray_segment(rc_v2(10000, 10000), rc_v2(4, 0), rc_v2(10002, 9999), rc_v2(10002, 10001), &h));
     ck_assert_hit(h, 0.5f, 10002, 10000, -1, 0, false);
     /* a shallow but definite angle: the wall y = 10000 + (x - 10000) / 1024 from x = 9000 to
@@ -184,7 +159,7 @@ END_TEST
 
 START_TEST(segment_tiny_scale) {
     const float s = 0x1p-10f; /* about 1e-3 */
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     ck_assert(rc_ray_segment(rc_v2(0, 0), rc_v2(4 * s, 0), rc_v2(2 * s, -s), rc_v2(2 * s, s), &h));
     ck_assert_hit(h, 0.5f, 2 * s, 0, -1, 0, false);
     ck_assert(!rc_ray_segment(rc_v2(0, 0), rc_v2(4 * s, 0), rc_v2(s, s), rc_v2(3 * s, s), NULL)); /* parallel */
@@ -196,7 +171,7 @@ END_TEST
 START_TEST(polygon_square_from_outside) {
     for (int w = 0; w < 2; ++w) {
         const rc_vec2 *sq = w == 0 ? SQUARE : SQUARE_CW;
-        rc_ray_hit h = poisoned();
+        rc_ray_hit h = rc_test_poisoned_hit();
         /* (-1 + 4t, 1) reaches x = 0 at t = 0.25 through the left edge */
         ck_assert(rc_ray_polygon(rc_v2(-1, 1), rc_v2(4, 0), sq, 4, &h));
         ck_assert_hit(h, 0.25f, 0, 1, -1, 0, false);
@@ -218,7 +193,7 @@ START_TEST(regression_polygon_normal_independent_of_winding) {
        outward normal (1,1)/sqrt 2. */
     rc_vec2 tri[3] = {{0, 0}, {4, 0}, {0, 4}};
     for (int w = 0; w < 2; ++w) {
-        rc_ray_hit h = poisoned();
+        rc_ray_hit h = rc_test_poisoned_hit();
         ck_assert(rc_ray_polygon(rc_v2(3, 3), rc_v2(-4, -4), tri, 3, &h));
         ck_assert_hit_near(h, 0.25, 2, 2, SQRT1_2, SQRT1_2, false);
         ck_assert_float_eq(h.t, 0.25f);
@@ -233,7 +208,7 @@ START_TEST(regression_polygon_parity_start_inside) {
        origin, and the normal is that of the edge the line entered through behind the origin. */
     for (int w = 0; w < 2; ++w) {
         const rc_vec2 *sq = w == 0 ? SQUARE : SQUARE_CW;
-        rc_ray_hit h = poisoned();
+        rc_ray_hit h = rc_test_poisoned_hit();
         /* line y = 1 going +x entered through x = 0 */
         ck_assert(rc_ray_polygon(rc_v2(1, 1), rc_v2(4, 0), sq, 4, &h));
         ck_assert_hit(h, 0.0f, 1, 1, -1, 0, true);
@@ -255,7 +230,7 @@ START_TEST(regression_polygon_vertex_counted_once) {
     /* Seed 001 counted a ray through a vertex as two crossings (one per edge). */
     for (int w = 0; w < 2; ++w) {
         const rc_vec2 *sq = w == 0 ? SQUARE : SQUARE_CW;
-        rc_ray_hit h = poisoned();
+        rc_ray_hit h = rc_test_poisoned_hit();
         /* from inside (1.5, 1) out through the corner (2, 2) at t = 0.5: still started inside;
            behind, (1.5 + k, 1 + 2k) crossed y = 0 at k = -1/2 (x = 1), the bottom edge */
         ck_assert(rc_ray_polygon(rc_v2(1.5f, 1), rc_v2(1, 2), sq, 4, &h));
@@ -293,7 +268,7 @@ START_TEST(polygon_vertex_normal_not_decided_by_rounding) {
               (double)VERTEX_RAY_O.y + 0.5 * VERTEX_RAY_D.y == v2.y); /* exactly through v2 */
     double ex = (double)v2.x - VERTEX_QUAD[1].x, ey = (double)v2.y - VERTEX_QUAD[1].y, el = sqrt(ex * ex + ey * ey);
     double nx = ey / el, ny = -ex / el; /* outward normal of v1 -> v2 (counter-clockwise quad) */
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     ck_assert(rc_ray_polygon(VERTEX_RAY_O, VERTEX_RAY_D, VERTEX_QUAD, 4, &h));
     ck_assert_near(h.t, 0.5, TOL);
     ck_assert_vec_near(h.point, v2.x, v2.y, TOL);
@@ -305,7 +280,7 @@ END_TEST
 START_TEST(polygon_touches_are_hits) {
     for (int w = 0; w < 2; ++w) {
         const rc_vec2 *sq = w == 0 ? SQUARE : SQUARE_CW;
-        rc_ray_hit h = poisoned();
+        rc_ray_hit h = rc_test_poisoned_hit();
         /* x + y = 4 touches the square only at the corner (2, 2), reached at t = 0.5; of the two
            edges there only the top one faces the ray: (0,1).(2,-2) = -2 */
         ck_assert(rc_ray_polygon(rc_v2(1, 3), rc_v2(2, -2), sq, 4, &h));
@@ -326,7 +301,7 @@ END_TEST
 START_TEST(polygon_origin_on_boundary) {
     for (int w = 0; w < 2; ++w) {
         const rc_vec2 *sq = w == 0 ? SQUARE : SQUARE_CW;
-        rc_ray_hit h = poisoned();
+        rc_ray_hit h = rc_test_poisoned_hit();
         /* on the left edge, going in: t = 0, not started inside, the left edge's normal */
         ck_assert(rc_ray_polygon(rc_v2(0, 1), rc_v2(2, 0), sq, 4, &h));
         ck_assert_hit(h, 0.0f, 0, 1, -1, 0, false);
@@ -357,7 +332,7 @@ START_TEST(polygon_bad_input) {
     rc_vec2 o = rc_v2(-1, 1), d = rc_v2(4, 0);
     rc_vec2 sq[4];
     memcpy(sq, SQUARE, sizeof sq);
-    rc_ray_hit h = poisoned(), untouched = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit(), untouched = rc_test_poisoned_hit();
     ck_assert(!rc_ray_polygon(o, rc_v2(0, 0), sq, 4, &h)); /* zero length */
     ck_assert(!rc_ray_polygon(o, d, NULL, 4, &h));
     ck_assert(!rc_ray_polygon(o, d, sq, 2, &h));
@@ -378,7 +353,7 @@ START_TEST(polygon_concave_u) {
     rc_vec2 u[8];
     memcpy(u, U_SHAPE, sizeof u);
     for (int w = 0; w < 2; ++w) {
-        rc_ray_hit h = poisoned();
+        rc_ray_hit h = rc_test_poisoned_hit();
         /* y = 2 from x = -1: enters the left arm at x = 0, t = 1/5 */
         ck_assert(rc_ray_polygon(rc_v2(-1, 2), rc_v2(5, 0), u, 8, &h));
         ck_assert_hit(h, 0.2f, 0, 2, -1, 0, false);
@@ -427,7 +402,7 @@ START_TEST(polygon_started_inside_takes_last_entry_behind) {
     rc_vec2 v[7] = {{0, 0}, {4, 0}, {4, 3}, {3, 3}, {2, 1}, {1, 3}, {0, 3}};
     const double nx = -2.0 / sqrt(5.0), ny = 1.0 / sqrt(5.0);
     for (int w = 0; w < 2; ++w) {
-        rc_ray_hit h = poisoned();
+        rc_ray_hit h = rc_test_poisoned_hit();
         ck_assert(rc_ray_polygon(rc_v2(3.5f, 2), rc_v2(1, 0), v, 7, &h));
         ck_assert_hit_near(h, 0.0, 3.5, 2, nx, ny, true);
         ck_assert(h.t == 0.0f && h.point.x == 3.5f && h.point.y == 2.0f);
@@ -443,7 +418,7 @@ START_TEST(polygon_reflex_vertex) {
     rc_vec2 l[6];
     memcpy(l, L_SHAPE, sizeof l);
     for (int w = 0; w < 2; ++w) {
-        rc_ray_hit h = poisoned();
+        rc_ray_hit h = rc_test_poisoned_hit();
         /* (2 - 2t, 2.5 - 3t) stays above the L's foot until it reaches the reflex vertex (1, 1)
            at t = 1/2; both edges there face it: (0,1).(-2,-3) = -3 for the foot's top and
            (1,0).(-2,-3) = -2 for the upright's side: the foot's top is met more squarely */
@@ -461,7 +436,7 @@ START_TEST(polygon_star) {
     rc_vec2 s[8];
     memcpy(s, STAR, sizeof s);
     for (int w = 0; w < 2; ++w) {
-        rc_ray_hit h = poisoned();
+        rc_ray_hit h = rc_test_poisoned_hit();
         /* y = 0.5 from x = -4 meets the left tip's upper edge (-1,1)-(-3,0) at x = -2, t = 1/4;
            that edge runs along (-2,-1), its outward normal is (-1, 2)/sqrt 5 */
         ck_assert(rc_ray_polygon(rc_v2(-4, 0.5f), rc_v2(8, 0), s, 8, &h));
@@ -495,7 +470,7 @@ START_TEST(polygon_huge_and_tiny) {
     for (int i = 0; i < 4; ++i) {
         big[i] = rc_add(SQUARE[i], rc_v2(10000, 10000));
     }
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     ck_assert(rc_ray_polygon(rc_v2(9999, 10001), rc_v2(4, 0), big, 4, &h));
     ck_assert_hit(h, 0.25f, 10000, 10001, -1, 0, false);
     ck_assert(rc_ray_polygon(rc_v2(10001, 10001), rc_v2(1, 2), big, 4, &h));
@@ -648,7 +623,7 @@ END_TEST
 /* ==== rc_ray_circle ========================================================================== */
 
 START_TEST(circle_head_on_and_tangent) {
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     /* (-3 + 4t, 0) reaches x = -1 at t = 1/2 */
     ck_assert(rc_ray_circle(rc_v2(-3, 0), rc_v2(4, 0), rc_v2(0, 0), 1, &h));
     ck_assert_hit(h, 0.5f, -1, 0, -1, 0, false);
@@ -669,7 +644,7 @@ START_TEST(regression_circle_both_roots) {
     /* Seed 003 looked only at the root t1 = (-b + sqrt(disc)) / 2a, the exit: a segment that ends
        inside (exit beyond the end) or passes right through (exit accepted but reported as the
        hit) or starts inside was misjudged. */
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     /* ends inside: enters at x = -1, t = 2 / 2.5 = 0.8, never exits within the segment */
     ck_assert(rc_ray_circle(rc_v2(-3, 0), rc_v2(2.5f, 0), rc_v2(0, 0), 1, &h));
     ck_assert_hit(h, 0.8f, -1, 0, -1, 0, false);
@@ -691,7 +666,7 @@ START_TEST(regression_circle_both_roots) {
 END_TEST
 
 START_TEST(circle_origin_on_circle) {
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     /* on the circle going in: t = 0, not inside, normal at the origin */
     ck_assert(rc_ray_circle(rc_v2(-1, 0), rc_v2(1, 0), rc_v2(0, 0), 1, &h));
     ck_assert_hit(h, 0.0f, -1, 0, -1, 0, false);
@@ -705,7 +680,7 @@ END_TEST
 
 START_TEST(circle_misses_and_bad_input) {
     rc_vec2 c = rc_v2(0, 0);
-    rc_ray_hit h = poisoned(), untouched = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit(), untouched = rc_test_poisoned_hit();
     ck_assert(!rc_ray_circle(rc_v2(-3, 0), rc_v2(-4, 0), c, 1, &h)); /* pointing away */
     ck_assert(!rc_ray_circle(rc_v2(-3, 0), rc_v2(1, 0), c, 1, &h));  /* too short: entry at t = 2 */
     ck_assert(!rc_ray_circle(rc_v2(3, 0), rc_v2(4, 0), c, 1, &h));   /* circle behind */
@@ -723,7 +698,7 @@ START_TEST(circle_misses_and_bad_input) {
 END_TEST
 
 START_TEST(circle_radius_zero_is_a_point) {
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     /* the point (0, 0) on the ray (-1 + 2t, 0) at t = 1/2; head-on, the normal faces the ray */
     ck_assert(rc_ray_circle(rc_v2(-1, 0), rc_v2(2, 0), rc_v2(0, 0), 0, &h));
     ck_assert(h.t == 0.5f && h.point.x == 0.0f && h.point.y == 0.0f && !h.started_inside);
@@ -733,7 +708,7 @@ START_TEST(circle_radius_zero_is_a_point) {
 END_TEST
 
 START_TEST(circle_huge_and_tiny) {
-    rc_ray_hit h = poisoned();
+    rc_ray_hit h = rc_test_poisoned_hit();
     /* m = (-3, 0), the entry is 2 along the unit direction, t = 2/4 */
     ck_assert(rc_ray_circle(rc_v2(9997, 10000), rc_v2(4, 0), rc_v2(10000, 10000), 1, &h));
     ck_assert_hit(h, 0.5f, 9999, 10000, -1, 0, false);

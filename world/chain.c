@@ -46,7 +46,7 @@ rc_aabb rc_segment_box_at(const rc_world *world, const rc_shape *s, rc_transform
     return ends_box(ends);
 }
 
-static void rc_chain_refresh_box(rc_world *world, int32_t chain_shape) {
+static void refresh_box(rc_world *world, int32_t chain_shape) {
     rc_shape *head = &world->shapes.data[chain_shape];
     const rc_chain *c = chain_of(world, head);
     rc_aabb box = world->shapes.data[c->segment_shapes[0]].aabb;
@@ -274,18 +274,14 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
         s->kind = RC_SHAPE_SEGMENT;
         s->type = RC_SHAPE_TYPE_SEGMENT;
         s->proxy = proxy;
-        rc_vec2 local[2] = {chain_point(&c, k), chain_point(&c, k + 1)};
-        place_ends(&base, body->xf, local, c.flipped, ends);
-        s->wall.local[0] = local[0];
-        s->wall.local[1] = local[1];
+        s->wall.local[0] = chain_point(&c, k);
+        s->wall.local[1] = chain_point(&c, k + 1);
         s->wall.index = k;
-        s->segment[0] = ends[0];
-        s->segment[1] = ends[1];
-        s->aabb = ends_box(ends);
+        rc_segment_place(world, s, body->xf); /* the chain's record, written first, holds the base */
         s->next_in_body = body->first_shape;
         body->first_shape = slot;
     }
-    rc_chain_refresh_box(world, head_slot);
+    refresh_box(world, head_slot);
     world->shape_live += records;
     rc_body_update_mass(world, body);
     rc_body_wake(body);
@@ -329,18 +325,6 @@ void rc_chain_destroy(rc_world *world, int32_t chain_shape) {
 
 /* ---- queries on a chain ------------------------------------------------------------------------ */
 
-/* Does the horizontal ray from p towards +x cross the edge a-b? The rule of rc_point_in_polygon:
- * the ends on different sides of y = p.y (one strictly above), the crossing right of p. */
-static bool crosses(rc_vec2 p, rc_vec2 a, rc_vec2 b) {
-    double px = p.x, py = p.y, xi = b.x, yi = b.y, xj = a.x, yj = a.y;
-    bool above_i = yi > py, above_j = yj > py;
-    if (above_i == above_j) {
-        return false;
-    }
-    double lhs = (xj - px) * (yi - yj) - (yj - py) * (xi - xj);
-    return (lhs > 0.0) == above_i;
-}
-
 bool rc_chain_contains(const rc_world *world, int32_t chain_shape, rc_vec2 p) {
     const rc_shape *head = &world->shapes.data[chain_shape];
     const rc_chain *c = chain_of(world, head);
@@ -350,7 +334,7 @@ bool rc_chain_contains(const rc_world *world, int32_t chain_shape, rc_vec2 p) {
     bool inside = false;
     for (int32_t k = 0; k < c->segments; ++k) {
         const rc_shape *s = &world->shapes.data[c->segment_shapes[k]];
-        inside ^= crosses(p, s->segment[0], s->segment[1]);
+        inside ^= rc_ray_crosses_edge(p, s->segment[0], s->segment[1]); /* either direction: the parity is the same */
     }
     return inside;
 }
@@ -473,7 +457,7 @@ void rc_body_refresh_chains(rc_world *world, const rc_body *body) {
         const rc_shape *shape = &world->shapes.data[s];
         const rc_chain *c = shape->kind == RC_SHAPE_SEGMENT ? &world->chains.data[shape->chain] : NULL;
         if (c != NULL && c->segment_shapes[0] == s) {
-            rc_chain_refresh_box(world, c->shape);
+            refresh_box(world, c->shape);
             world->shapes.data[c->shape].body_type = body->type;
         }
     }
@@ -515,9 +499,6 @@ bool rc_shape_distance(const rc_world *world, const rc_shape *s, rc_vec2 p, rc_d
         return true; /* an open chain's end: a real corner */
     }
     const rc_shape *n = &world->shapes.data[c->segment_shapes[k]];
-    if (k == s->wall.index) {
-        return true;
-    }
     float dn = rc_point_distance_segment(n->segment[0], n->segment[1], p).distance;
     return dn > out->distance || (dn == out->distance && !at_start);
 }

@@ -176,10 +176,16 @@ static void wake_island(rc_world *world, int32_t start) {
 /* Where a shape is, for the side of a one-sided wall it is on: a circle's centre, a
  * polygon's centroid. */
 static rc_vec2 shape_center(const rc_world *world, const rc_shape *s) {
-    if (s->kind == RC_SHAPE_POLYGON) {
-        return world->poly_pool.data[s->poly];
+    rc_shape_view v = rc_shape_view_of(world, s);
+    switch (v.kind) {
+    case RC_SHAPE_POLYGON:
+        return v.u.polygon.centroid;
+    case RC_SHAPE_SEGMENT:
+        return rc_lerp(v.u.segment.a, v.u.segment.b, 0.5f);
+    case RC_SHAPE_CIRCLE:
+        break;
     }
-    return s->kind == RC_SHAPE_SEGMENT ? rc_lerp(s->segment[0], s->segment[1], 0.5f) : s->circle.center;
+    return v.u.circle.center;
 }
 
 /* Does a swept circle rest near the other shape (within the margin)? Fills a manifold that

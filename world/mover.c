@@ -65,8 +65,7 @@ static bool gather_fn(int32_t proxy, int32_t user, void *context) {
     (void)proxy;
     mover_gather *g = context;
     const rc_shape *s = &g->world->shapes.data[user];
-    if (s->sensor || s->body == g->ignore || (s->filter.category_bits & g->filter.mask_bits) == 0 ||
-        (g->filter.category_bits & s->filter.mask_bits) == 0 || !rc_shape_faces(s, g->p)) {
+    if (s->sensor || s->body == g->ignore || !rc_query_sees(s, g->filter) || !rc_shape_faces(s, g->p)) {
         return true;
     }
     rc_shape_view v = rc_shape_view_of(g->world, s);

@@ -9,9 +9,6 @@ rc_query_filter rc_default_query_filter(void) {
     return f;
 }
 
-static bool visible(const rc_shape *s, rc_query_filter filter) {
-    return (s->filter.category_bits & filter.mask_bits) != 0 && (filter.category_bits & s->filter.mask_bits) != 0;
-}
 
 /* ---- casts ------------------------------------------------------------------------------------ */
 
@@ -31,7 +28,7 @@ typedef struct cast_context {
 
 static bool cast_shape(const cast_context *c, int32_t index, rc_ray_hit *hit) {
     const rc_shape *s = &c->world->shapes.data[index];
-    if (s->sensor || (c->filtered && !visible(s, c->filter)) || !rc_shape_faces(s, c->origin)) {
+    if (s->sensor || (c->filtered && !rc_query_sees(s, c->filter)) || !rc_shape_faces(s, c->origin)) {
         return false;
     }
     rc_shape_view v = rc_shape_view_of(c->world, s);
@@ -189,7 +186,7 @@ static bool overlap_fn(int32_t proxy, int32_t user, void *context) {
     (void)proxy;
     overlap_context *c = context;
     const rc_shape *s = &c->world->shapes.data[user];
-    if (!visible(s, c->filter)) {
+    if (!rc_query_sees(s, c->filter)) {
         return true;
     }
     if (c->kind == OVERLAP_BOX && !rc_aabb_overlaps(s->aabb, c->box)) {

@@ -408,6 +408,11 @@ void rc_integrate_velocity(rc_vec2 *v, float *w, rc_vec2 gravity, float gravity_
                            float angular_damping, float dt);
 void rc_sweep(const rc_world *world, rc_sweeper *sweeper, float dt, rc_sweep_sink *sink);
 /* Is a shape something the sweeper strikes? */
+/* Does a query with this filter see the shape? (Sensors are each query's own rule.) */
+static inline bool rc_query_sees(const rc_shape *s, rc_query_filter filter) {
+    return (s->filter.category_bits & filter.mask_bits) != 0 && (filter.category_bits & s->filter.mask_bits) != 0;
+}
+
 static inline bool rc_sweep_sees(const rc_sweeper *s, const rc_shape *shape) {
     if (shape->sensor || shape->body == s->self_body) {
         return false;

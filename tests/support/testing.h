@@ -15,6 +15,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdbool.h>
+#include <string.h>
 
 int rc_test_run(Suite *suite);
 
@@ -40,6 +41,34 @@ int rc_test_run(Suite *suite);
         double ck_x_ = (double)(x);                                                                             \
         ck_assert_msg(fabs(ck_x_ - (double)(ex)) <= (tol), "%s = %.9g, expected %.9g within %g", #x, ck_x_,      \
                       (double)(ex), (double)(tol));                                                             \
+    } while (0)
+
+/* ---- ray hits ------------------------------------------------------------------------------- */
+
+/* A hit whose every byte is 0x7f, so that a field a function forgot to write shows. */
+static inline rc_ray_hit rc_test_poisoned_hit(void) {
+    rc_ray_hit h;
+    memset(&h, 0x7f, sizeof h);
+    return h;
+}
+
+/* the hit carries exactly these values, and null ids */
+#define ck_assert_hit(h, et, px, py, nx, ny, inside)                                                            \
+    do {                                                                                                        \
+        ck_assert_msg((h).t == (float)(et), "t = %.9g, expected %.9g", (double)(h).t, (double)(et));           \
+        ck_assert_vec_eq((h).point, px, py);                                                                    \
+        ck_assert_vec_eq((h).normal, nx, ny);                                                                   \
+        ck_assert_msg((h).started_inside == (inside), "started_inside = %d", (h).started_inside);               \
+        ck_assert(rc_shape_id_is_null((h).shape) && rc_body_id_is_null((h).body));                               \
+    } while (0)
+
+/* the same within TOL, the tolerance the including suite defines */
+#define ck_assert_hit_near(h, et, px, py, nx, ny, inside)                                                       \
+    do {                                                                                                        \
+        ck_assert_near((h).t, et, TOL);                                                                         \
+        ck_assert_vec_near((h).point, px, py, TOL);                                                             \
+        ck_assert_vec_near((h).normal, nx, ny, TOL);                                                            \
+        ck_assert_msg((h).started_inside == (inside), "started_inside = %d", (h).started_inside);               \
     } while (0)
 
 /* ---- randomized comparisons ------------------------------------------------------------------ */
