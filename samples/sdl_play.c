@@ -12,7 +12,7 @@
  * overlays) into an RGBA buffer that is uploaded to a streaming texture. The world steps at a
  * fixed 1/60 s from an accumulator of real time.
  *
- *   sdl_play [--frames N [--screenshot FILE] [--hold SECONDS]]
+ *   sdl_play [--frames N [--screenshot FILE] [--hold SECONDS]]      (N >= 180)
  *
  * With --frames the program plays itself: it pushes mouse and key events into SDL's queue on
  * a script scaled to N frames (walks, fires, throws, and ends aiming a grenade with its path
@@ -42,7 +42,8 @@ enum {
     GRENADE_LIFETIME = 30 * 60,   /* steps */
     FIRE_INTERVAL = 6,            /* steps between two shots while the button is held */
     ARC_STEPS = 150,              /* steps of the predicted path: 2.5 s */
-    ARC_BOUNCES = 16
+    ARC_BOUNCES = 16,
+    CHECK_STEPS = 30
 };
 
 enum { CATEGORY_WORLD = 1u, CATEGORY_CHARACTER = 2u, CATEGORY_BULLET = 4u };
@@ -92,8 +93,16 @@ typedef struct play {
     int arc_bounce_count;
     bool arc_valid;
 
+    /* the newest grenade and where its preview said it would be CHECK_STEPS steps after the
+     * throw: that the path drawn is the path taken */
+    rc_body_id checked_grenade;
+    rc_vec2 checked_at;
+    int check_in;
+    float arc_error; /* the largest miss so far */
+    int arc_checks;
+
     /* what happened, for the overlay and the scripted run's check */
-    int steps, bullets_fired, ricochets, grenades_thrown, arcs_shown;
+    int steps, bullets_fired, ricochets, grenades_thrown, arcs_shown, grid_frames;
     float walked;
     double step_seconds;  /* stepping time since the overlay's numbers were last updated */
     int window_steps, window_frames;
@@ -115,6 +124,10 @@ static rc_filter projectile_filter(uint32_t category) {
 static bool create_world(play *p) {
     rc_world_def def = rc_world_default_def();
     def.gravity = rc_v2(0.0f, GRAVITY);
+    /* Cells the size of what moves (bullets, grenades, the character), so that the grid overlay
+     * shows them; the automatic choice follows the median shape, here the level's long walls,
+     * which the hierarchical grid puts on its coarser levels anyway. */
+    def.cell_size = 2.0f;
     p->world = rc_world_create(&def);
     if (p->world == NULL || !level_build(p->world, NULL)) {
         return false;
@@ -197,6 +210,10 @@ static rc_prediction_def grenade_throw(const play *p, rc_vec2 target) {
 }
 
 static void throw_grenade(play *p, const rc_prediction_def *how) {
+    rc_vec2 path[CHECK_STEPS];
+    rc_prediction_def preview = *how;
+    preview.steps = CHECK_STEPS;
+    bool previewed = rc_world_predict(p->world, &preview, path, NULL, 0) >= 0; /* before it exists */
     grenade *g = &p->grenades[p->next_grenade];
     p->next_grenade = (p->next_grenade + 1) % MAX_GRENADES;
     if (g->alive) {
@@ -218,6 +235,11 @@ static void throw_grenade(play *p, const rc_prediction_def *how) {
     }
     g->alive = true;
     p->grenades_thrown += 1;
+    if (previewed) {
+        p->checked_grenade = g->body;
+        p->checked_at = path[CHECK_STEPS - 1];
+        p->check_in = CHECK_STEPS;
+    }
 }
 
 static void walk(play *p) {
@@ -270,6 +292,9 @@ static bool step(play *p, const canvas *c) {
     int count = rc_world_impact_events(p->world, &events);
     for (int i = 0; i < count; ++i) {
         bullet *b = find_bullet(p, events[i].projectile);
+        if (b != NULL && p->check_in > 0 && rc_body_id_equals(rc_shape_body(p->world, events[i].shape), p->checked_grenade)) {
+            p->check_in = 0; /* shot in flight: the preview did not know */
+        }
         if (b != NULL) {
             bullet_trail_add(b, events[i].point); /* the trail bends at the ricochet */
             b->bounces += 1;
@@ -286,6 +311,11 @@ static bool step(play *p, const canvas *c) {
             rc_body_destroy(p->world, b->body); /* spent */
             b->alive = false;
         }
+    }
+    if (p->check_in > 0 && --p->check_in == 0 && rc_body_is_valid(p->world, p->checked_grenade)) {
+        float miss = rc_distance(rc_body_position(p->world, p->checked_grenade), p->checked_at);
+        p->arc_error = miss > p->arc_error ? miss : p->arc_error;
+        p->arc_checks += 1;
     }
     for (int i = 0; i < MAX_GRENADES; ++i) {
         grenade *g = &p->grenades[i];
@@ -396,6 +426,10 @@ static const struct {
     {0.48f, KEY_UP, {0, 0}, 0, SDL_SCANCODE_A},
     {0.48f, KEY_DOWN, {0, 0}, 0, SDL_SCANCODE_S},
     {0.50f, RELEASE, {45, 14}, SDL_BUTTON_RIGHT, 0},
+    {0.50f, KEY_DOWN, {0, 0}, 0, SDL_SCANCODE_G}, /* the grid overlay for a while */
+    {0.50f, KEY_UP, {0, 0}, 0, SDL_SCANCODE_G},
+    {0.58f, KEY_DOWN, {0, 0}, 0, SDL_SCANCODE_G},
+    {0.58f, KEY_UP, {0, 0}, 0, SDL_SCANCODE_G},
     {0.52f, KEY_UP, {0, 0}, 0, SDL_SCANCODE_S},
     {0.55f, PRESS, {3, 3}, SDL_BUTTON_LEFT, 0},
     {0.56f, RELEASE, {3, 3}, SDL_BUTTON_LEFT, 0},
@@ -403,14 +437,19 @@ static const struct {
     {0.63f, RELEASE, {8, 26}, SDL_BUTTON_RIGHT, 0},
     {0.66f, PRESS, {50, 8}, SDL_BUTTON_LEFT, 0},
     {0.70f, RELEASE, {50, 8}, SDL_BUTTON_LEFT, 0},
+    {0.72f, KEY_DOWN, {0, 0}, 0, SDL_SCANCODE_H}, /* the world's counters; body frames for a while */
+    {0.72f, KEY_UP, {0, 0}, 0, SDL_SCANCODE_H},
+    {0.74f, KEY_DOWN, {0, 0}, 0, SDL_SCANCODE_T},
+    {0.74f, KEY_UP, {0, 0}, 0, SDL_SCANCODE_T},
+    {0.80f, KEY_DOWN, {0, 0}, 0, SDL_SCANCODE_T},
+    {0.80f, KEY_UP, {0, 0}, 0, SDL_SCANCODE_T},
     {0.78f, PRESS, {36, 30}, SDL_BUTTON_RIGHT, 0}, /* held to the end: the path is shown */
     {0.86f, MOVE, {48, 12}, 0, 0},
-    {0.88f, PRESS, {62, 18}, SDL_BUTTON_LEFT, 0},
-    {0.89f, RELEASE, {62, 18}, SDL_BUTTON_LEFT, 0},
-    {0.93f, MOVE, {50, 6}, 0, 0},
-    {0.95f, PRESS, {28, 31}, SDL_BUTTON_LEFT, 0},
-    {0.96f, RELEASE, {28, 31}, SDL_BUTTON_LEFT, 0},
+    {0.88f, PRESS, {62, 18}, SDL_BUTTON_LEFT, 0}, /* a burst swept across the level */
+    {0.91f, MOVE, {50, 6}, 0, 0},
+    {0.94f, MOVE, {28, 31}, 0, 0},
     {0.97f, MOVE, {20, 3}, 0, 0},
+    {0.99f, RELEASE, {20, 3}, SDL_BUTTON_LEFT, 0},
 };
 
 static int scripted_frame(float when, int frames) { return (int)(when * (float)frames); }
@@ -521,6 +560,7 @@ static void render(canvas *c, const uint8_t *background, play *p) {
     /* the world's counters line goes at the bounds' top-left corner: below the overlay's */
     dd.bounds = c->view;
     dd.bounds.upper.y = canvas_to_world(c, rc_v2(0.0f, 30.0f)).y;
+    dd.bounds.lower.x = canvas_to_world(c, rc_v2(12.0f, 0.0f)).x;
     dd.normal_length = 1.0f;
     rc_world_draw(p->world, &dd);
 
@@ -574,7 +614,7 @@ static bool parse(int argc, char **argv, options *o) {
         char *end = NULL;
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
             long n = strtol(argv[++i], &end, 10);
-            if (*end != '\0' || n < 60 || n > 1000000) {
+            if (*end != '\0' || n < 180 || n > 1000000) { /* the script needs room */
                 return false;
             }
             o->frames = (int)n;
@@ -673,13 +713,29 @@ static bool script_worked(const play *p, int frames) {
         grenades_alive += p->grenades[i].alive;
     }
     printf("sdl_play: %d steps, %d bullets fired, %d ricochets, %d grenades thrown (%d in the world), "
-           "%d frames with a predicted path, walked %.1f units\n",
+           "%d frames with a predicted path (%d throws checked against it, largest miss %.2g), %d with the grid, walked %.1f units\n",
            p->steps, p->bullets_fired, p->ricochets, p->grenades_thrown, grenades_alive, p->arcs_shown,
-           (double)p->walked);
-    bool ok = p->steps == frames && p->bullets_fired >= 8 && p->ricochets >= 1 && p->grenades_thrown >= 3 &&
-              grenades_alive == p->grenades_thrown && p->arc_valid && p->arcs_shown > 0 && p->walked > 3.0f;
-    if (!ok) {
-        fprintf(stderr, "sdl_play: the scripted run did not do what it should\n");
+           p->arc_checks, (double)p->arc_error, p->grid_frames, (double)p->walked);
+    const struct {
+        bool held;
+        const char *what;
+    } checks[] = {
+        {p->steps == frames, "one step a frame"},
+        {p->bullets_fired >= 8, "bullets fired (8 or more)"},
+        {p->ricochets >= 1, "bullets ricocheted"},
+        {p->grenades_thrown >= 3 && grenades_alive == p->grenades_thrown, "three grenades thrown, all still there"},
+        {p->arc_valid && p->arcs_shown > 0, "the predicted path shown, and in the last frame"},
+        {p->arc_checks > 0 && p->arc_error < 0.05f, "a thrown grenade on its predicted path"},
+        {p->walked > 3.0f, "the character walked"},
+        {p->grid_frames > 0 && (p->flags & RC_DRAW_GRID) == 0, "the grid toggled on and off"},
+        {(p->flags & RC_DRAW_STATS) != 0, "the counters line toggled on"},
+    };
+    bool ok = true;
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; ++i) {
+        if (!checks[i].held) {
+            fprintf(stderr, "sdl_play: the scripted run failed: %s\n", checks[i].what);
+            ok = false;
+        }
     }
     return ok;
 }
@@ -762,6 +818,7 @@ int main(int argc, char **argv) {
             accumulator = 0.0;
         }
         predict(&p, &c);
+        p.grid_frames += (p.flags & RC_DRAW_GRID) != 0;
         render(&c, background, &p);
         present(&v, &c);
         update_overlay_numbers(&p);
