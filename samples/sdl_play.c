@@ -292,7 +292,8 @@ static bool step(play *p, const canvas *c) {
     int count = rc_world_impact_events(p->world, &events);
     for (int i = 0; i < count; ++i) {
         bullet *b = find_bullet(p, events[i].projectile);
-        if (b != NULL && p->check_in > 0 && rc_body_id_equals(rc_shape_body(p->world, events[i].shape), p->checked_grenade)) {
+        rc_body_id struck = rc_shape_body(p->world, events[i].shape);
+        if (b != NULL && p->check_in > 0 && rc_body_id_equals(struck, p->checked_grenade)) {
             p->check_in = 0; /* shot in flight: the preview did not know */
         }
         if (b != NULL) {
@@ -570,7 +571,8 @@ static void render(canvas *c, const uint8_t *background, play *p) {
     float length = rc_length(aim);
     if (length > WALKER_RADIUS + 0.3f) {
         rc_vec2 from = rc_add(p->walker_at, rc_scale((WALKER_RADIUS + 0.3f) / length, aim));
-        canvas_line(c, from, rc_add(p->walker_at, rc_scale((WALKER_RADIUS + 1.5f) / length, aim)), 2.0f, 0x48c9b0, 1.0f);
+        rc_vec2 to = rc_add(p->walker_at, rc_scale((WALKER_RADIUS + 1.5f) / length, aim));
+        canvas_line(c, from, to, 2.0f, 0x48c9b0, 1.0f);
     }
     if (p->arc_valid) {
         draw_arc(c, p);
@@ -713,7 +715,8 @@ static bool script_worked(const play *p, int frames) {
         grenades_alive += p->grenades[i].alive;
     }
     printf("sdl_play: %d steps, %d bullets fired, %d ricochets, %d grenades thrown (%d in the world), "
-           "%d frames with a predicted path (%d throws checked against it, largest miss %.2g), %d with the grid, walked %.1f units\n",
+           "%d frames with a predicted path (%d throws checked against it, largest miss %.2g), "
+           "%d with the grid, walked %.1f units\n",
            p->steps, p->bullets_fired, p->ricochets, p->grenades_thrown, grenades_alive, p->arcs_shown,
            p->arc_checks, (double)p->arc_error, p->grid_frames, (double)p->walked);
     const struct {
