@@ -1152,8 +1152,8 @@ START_TEST(overlap_boundaries_count) {
     rc_shape_id box = rc_shape_create_box(w, b, &sd, 1.0f, 0.5f); /* [0,2] x [0,1] */
     rc_body_id b2 = static_body_at(w, 10.0f, 0.0f);
     rc_shape_def cd = rc_shape_default_def();
-    rc_shape_id disk = rc_shape_create_circle(w, b2, &cd, 1.0f); /* centre (10,0), radius 1 */
-    ck_assert(!rc_shape_id_is_null(box) && !rc_shape_id_is_null(disk));
+    rc_shape_id circle = rc_shape_create_circle(w, b2, &cd, 1.0f); /* centre (10,0), radius 1 */
+    ck_assert(!rc_shape_id_is_null(box) && !rc_shape_id_is_null(circle));
     rc_query_filter all = {UINT32_MAX, UINT32_MAX};
     /* points on the boundary */
     ck_assert_int_eq(rc_world_overlap_point(w, rc_v2(2.0f, 1.0f), all, NULL, NULL), 1);

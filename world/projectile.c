@@ -232,8 +232,8 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
             if (push_outs++ >= MAX_PUSH_OUTS) {
                 break;
             }
-            rc_shape_view v = rc_shape_view_of(world, shape);
-            rc_distance_result dist = rc_view_distance(&v, s->center);
+            rc_shape_view view = rc_shape_view_of(world, shape);
+            rc_distance_result dist = rc_view_distance(&view, s->center);
             float skin = rc_world_skin(world, s->center);
             rc_vec2 push = rc_scale(s->radius + skin - dist.distance, dist.normal);
             sweep_cast blocked;
