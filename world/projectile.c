@@ -88,10 +88,8 @@ static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, r
     const rc_body *target = &world->bodies.data[shape->body];
     rc_vec2 rt = rc_sub(point, target->center);
     rc_vec2 vt = {0.0f, 0.0f};
-    float wt = 0.0f;
     if (target->type != RC_STATIC) {
-        wt = target->angular_velocity;
-        vt = rc_add(target->linear_velocity, cross_sv(wt, rt));
+        vt = rc_add(target->linear_velocity, cross_sv(target->angular_velocity, rt));
     }
     rc_vec2 rs = rc_scale(-s->radius, n);
     rc_vec2 vs = rc_add(s->velocity, cross_sv(s->angular_velocity, rs));
