@@ -2,7 +2,7 @@
 #   make deps    install missing build dependencies (Debian: apt-get, see .ci/deps)
 #   make build   configure and build build/ (RelWithDebInfo, warnings are errors)
 #   make test    deps, then ctest in build/ and in build-asan/ (ASan + UBSan, Debug)
-#   make demo    deps, build, run build/samples/demo (or build/samples/rays)
+#   make demo    deps, build, run build/samples/demo: it writes build/ricochet-demo.png
 #   make bench   deps, Release build in build-bench/, run the bench's `run_bench` target
 #   make clean   remove the build directories
 # Extra configure options: make build CMAKE_ARGS='-DRICOCHET_BUILD_BENCH=OFF'
@@ -43,9 +43,7 @@ test: deps build build-asan
 	exit $$status
 
 demo: deps build
-	@if [ -x $(BUILD)/samples/demo ]; then exec $(BUILD)/samples/demo; \
-	elif [ -x $(BUILD)/samples/rays ]; then exec $(BUILD)/samples/rays; \
-	else echo "make demo: no samples/demo.c or samples/rays.c program built" >&2; exit 1; fi
+	$(BUILD)/samples/demo --out $(BUILD)/ricochet-demo.png
 
 bench: deps
 	@test -f bench/CMakeLists.txt || { echo "make bench: bench/CMakeLists.txt does not exist yet" >&2; exit 1; }
