@@ -23,6 +23,7 @@
 
 #include <ricochet/ricochet.h>
 
+#include "support/testing.h"
 #include "support/world_support.h"
 
 #define EXPECT WS_EXPECT
@@ -423,6 +424,7 @@ static void compare_closest(qscene *sc, query_ray q, const rc_query_filter *filt
 static void run_closest(qscene *sc, int count, bool circle, bool filtered, const char *phase) {
     cast_stats st;
     memset(&st, 0, sizeof st);
+    count = rc_test_random_cases(count);
     for (int i = 0; i < count; ++i) {
         query_ray q = random_ray(sc, circle);
         if (filtered) {
@@ -564,6 +566,7 @@ static void compare_all(qscene *sc, query_ray q, rc_query_filter f, int mode) {
 }
 
 static void run_all(qscene *sc, int count, bool circle) {
+    count = rc_test_random_cases(count);
     for (int i = 0; i < count; ++i) {
         query_ray q = random_ray(sc, circle);
         rc_query_filter f = random_query_filter(&sc->rng);
@@ -806,6 +809,7 @@ static void run_overlaps(qscene *sc, int count, const char *phase) {
     ws_rng *r = &sc->rng;
     long skipped = 0, nonempty = 0;
     float e = sc->extent * 1.2f;
+    count = rc_test_random_cases(count);
     for (int i = 0; i < count; ++i) {
         rc_query_filter f = random_query_filter(r);
         char in[240];
