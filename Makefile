@@ -4,6 +4,8 @@
 #   make test    deps, then ctest in build/ and in build-asan/ (ASan + UBSan, Debug)
 #   make demo    deps, build, run build/samples/demo: it writes build/ricochet-demo.png
 #   make bench   deps, Release build in build-bench/, run the bench's `run_bench` target
+#   make lint    clang-tidy and cppcheck over the library and samples (.ci/lint)
+#   make valgrind  the tests under valgrind memcheck in build-valgrind/ (.ci/valgrind)
 #   make clean   remove the build directories
 # Extra configure options: make build CMAKE_ARGS='-DRICOCHET_BUILD_BENCH=OFF'
 
@@ -19,7 +21,7 @@ MAKEFLAGS  += --no-print-directory
 
 # Each step runs CMake, which parallelises by itself; keep the steps in order.
 .NOTPARALLEL:
-.PHONY: all deps build build-asan test demo bench clean
+.PHONY: all deps build build-asan test demo bench lint valgrind clean
 
 all: build
 
@@ -52,5 +54,11 @@ bench: deps
 	$(CMAKE) --build $(BENCH) --parallel $(JOBS)
 	$(CMAKE) --build $(BENCH) --target run_bench
 
+lint: deps
+	@JOBS=$(JOBS) bash .ci/lint
+
+valgrind: deps
+	@JOBS=$(JOBS) bash .ci/valgrind
+
 clean:
-	rm -rf $(BUILD) $(ASAN) $(BENCH)
+	rm -rf $(BUILD) $(ASAN) $(BENCH) build-lint build-valgrind

@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
     rc_shape_id walls = rc_shape_create_chain(world, level, &wall_def, outline, (int)(sizeof outline / sizeof outline[0]), true);
     /* pillars in the hall, a crate in the vault */
     rc_shape_def solid = rc_shape_default_def();
-    rc_vec2 pillar_at[3] = {{10, 10}, {18, 6}, {22, 14}};
+    const rc_vec2 pillar_at[3] = {{10, 10}, {18, 6}, {22, 14}};
     for (int i = 0; i < 3; ++i) {
         solid.offset = pillar_at[i];
         rc_shape_create_circle(world, level, &solid, 1.5f);

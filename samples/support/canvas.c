@@ -53,12 +53,12 @@ void canvas_set_view(canvas *c, rc_aabb box, float margin) {
     c->view.upper = canvas_to_world(c, rc_v2((float)c->width, 0.0f));
 }
 
-rc_vec2 canvas_to_pixel(const canvas *c, rc_vec2 p) {
-    return rc_v2(c->offset.x + p.x * c->scale, c->offset.y - p.y * c->scale);
+rc_vec2 canvas_to_pixel(const canvas *c, rc_vec2 world) {
+    return rc_v2(c->offset.x + world.x * c->scale, c->offset.y - world.y * c->scale);
 }
 
-rc_vec2 canvas_to_world(const canvas *c, rc_vec2 p) {
-    return rc_v2((p.x - c->offset.x) / c->scale, (c->offset.y - p.y) / c->scale);
+rc_vec2 canvas_to_world(const canvas *c, rc_vec2 pixel) {
+    return rc_v2((pixel.x - c->offset.x) / c->scale, (c->offset.y - pixel.y) / c->scale);
 }
 
 /* ---- pixels ------------------------------------------------------------------------------------ */
@@ -220,7 +220,8 @@ static void sort_floats(float *v, int n) {
 
 /* Even-odd fill of any simple polygon given in pixels. */
 static void fill_polygon_px(canvas *c, const rc_vec2 *p, int count, rc_color color, float alpha) {
-    float top = p[0].y, bottom = p[0].y;
+    float top = p[0].y;
+    float bottom = top;
     for (int i = 1; i < count; ++i) {
         top = p[i].y < top ? p[i].y : top;
         bottom = p[i].y > bottom ? p[i].y : bottom;
