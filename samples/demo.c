@@ -12,6 +12,7 @@
 #include <ricochet/ricochet.h>
 
 #include "canvas.h"
+#include "level.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -67,10 +68,6 @@ typedef struct demo {
     int waypoint;
 } demo;
 
-/* The level: an outline loop (one-sided: its inside is free) with notches, two partition walls
- * with a door between them, a ramp, static crates and pillars. */
-static const rc_vec2 OUTLINE[] = {{0, 0},   {26, 0},  {26, 3},  {30, 3},  {30, 0},  {64, 0},  {64, 20},
-                                  {56, 20}, {56, 34}, {20, 34}, {20, 28}, {12, 28}, {12, 34}, {0, 34}};
 static const rc_vec2 WALKER_ROUTE[] = {{4, 30}, {6, 20}, {17, 14}, {31, 13}, {40, 13}, {50, 6}, {60, 15}};
 static const float WALKER_RADIUS = 0.7f, WALKER_SPEED = 9.0f;
 
@@ -78,52 +75,6 @@ static void path_add(path *p, rc_vec2 v) {
     if (p->count < MAX_PATH) {
         p->points[p->count++] = v;
     }
-}
-
-static bool build_level(demo *d) {
-    rc_world *w = d->world;
-    rc_body_def body_def = rc_body_default_def();
-    rc_body_id level = rc_body_create(w, &body_def);
-    rc_shape_def wall = rc_shape_default_def();
-    wall.restitution = 0.45f;
-    wall.friction = 0.6f;
-    wall.one_sided = true;
-    d->outline = rc_shape_create_chain(w, level, &wall, OUTLINE, (int)(sizeof OUTLINE / sizeof OUTLINE[0]), true);
-    wall.one_sided = false;
-    const rc_vec2 lower_wall[2] = {{34, 0}, {34, 10}}, upper_wall[2] = {{34, 16}, {34, 26}};
-    const rc_vec2 ramp[3] = {{46, 0}, {55, 4}, {60, 4.5f}};
-    bool ok = !rc_shape_id_is_null(d->outline);
-    ok = ok && !rc_shape_id_is_null(rc_shape_create_chain(w, level, &wall, lower_wall, 2, false));
-    ok = ok && !rc_shape_id_is_null(rc_shape_create_chain(w, level, &wall, upper_wall, 2, false));
-    ok = ok && !rc_shape_id_is_null(rc_shape_create_chain(w, level, &wall, ramp, 3, false));
-
-    rc_shape_def solid = rc_shape_default_def();
-    solid.restitution = 0.45f;
-    solid.friction = 0.6f;
-    const struct {
-        rc_vec2 at;
-        float angle, hw, hh;
-    } crates[] = {{{14, 5}, 0.35f, 1.6f, 1.6f}, {{22, 12}, -0.25f, 2.5f, 0.6f}, {{44, 22}, 0.785f, 1.5f, 1.5f},
-                  {{50, 29}, 0.1f, 3.0f, 0.5f}, {{60, 1}, 0.0f, 1.0f, 1.0f}};
-    for (size_t i = 0; i < sizeof crates / sizeof crates[0]; ++i) {
-        solid.offset = crates[i].at;
-        solid.angle = crates[i].angle;
-        ok = ok && !rc_shape_id_is_null(rc_shape_create_box(w, level, &solid, crates[i].hw, crates[i].hh));
-    }
-    solid.offset = rc_v2(28, 24);
-    solid.angle = 0.0f;
-    const rc_vec2 wedge[3] = {{-2, -1.5f}, {2.5f, -1.5f}, {-2, 2}};
-    ok = ok && !rc_shape_id_is_null(rc_shape_create_polygon(w, level, &solid, wedge, 3));
-    const struct {
-        rc_vec2 at;
-        float r;
-    } pillars[] = {{{10, 18}, 1.4f}, {{24, 6}, 1.2f}, {{42, 30}, 1.6f}, {{60, 12}, 1.0f}, {{40, 7}, 0.9f}};
-    solid.angle = 0.0f;
-    for (size_t i = 0; i < sizeof pillars / sizeof pillars[0]; ++i) {
-        solid.offset = pillars[i].at;
-        ok = ok && !rc_shape_id_is_null(rc_shape_create_circle(w, level, &solid, pillars[i].r));
-    }
-    return ok;
 }
 
 /* A fan of directions without sines: (1 - t^2, 2t) / (1 + t^2) turns by 2 atan(t), so evenly
@@ -274,7 +225,7 @@ static bool render(demo *d, int frames, int grenades_at_rest, const char *out) {
     canvas_clear(&c, 0x11141a);
     /* the level, with room above it for the title and below it for the legend */
     canvas_set_view(&c, (rc_aabb){{-1.0f, -3.5f}, {65.0f, 37.5f}}, 8.0f);
-    canvas_fill_polygon(&c, OUTLINE, (int)(sizeof OUTLINE / sizeof OUTLINE[0]), 0x1b212b, 1.0f);
+    canvas_fill_polygon(&c, LEVEL_OUTLINE, LEVEL_OUTLINE_COUNT, 0x1b212b, 1.0f);
 
     rc_debug_draw dd = canvas_debug_draw(&c);
     dd.use_bounds = true;
@@ -362,7 +313,7 @@ int main(int argc, char **argv) {
     rc_world_def world_def = rc_world_default_def();
     world_def.gravity = rc_v2(0.0f, -20.0f);
     d.world = rc_world_create(&world_def);
-    if (d.world == NULL || !build_level(&d) || !fire_bullets(&d)) {
+    if (d.world == NULL || !level_build(d.world, &d.outline) || !fire_bullets(&d)) {
         fprintf(stderr, "demo: could not build the level: %s\n", d.world ? rc_world_last_error(d.world) : "no world");
         return 1;
     }
