@@ -4,6 +4,7 @@
 #   make test    deps, then ctest in build/ and in build-asan/ (ASan + UBSan, Debug)
 #   make demo    deps, build, run build/samples/demo (or build/samples/rays)
 #   make bench   deps, Release build in build-bench/, run the bench's `run_bench` target
+#   make soak    deps, Release build in build-bench/, run bench/soak (1,000,000 steps; SOAK_ARGS='--steps N')
 #   make clean   remove the build directories
 # Extra configure options: make build CMAKE_ARGS='-DRICOCHET_BUILD_BENCH=OFF'
 
@@ -19,7 +20,7 @@ MAKEFLAGS  += --no-print-directory
 
 # Each step runs CMake, which parallelises by itself; keep the steps in order.
 .NOTPARALLEL:
-.PHONY: all deps build build-asan test demo bench clean
+.PHONY: all deps build build-asan test demo bench soak clean
 
 all: build
 
@@ -53,6 +54,14 @@ bench: deps
 	  -DRICOCHET_BUILD_TESTS=OFF -DRICOCHET_BUILD_SAMPLES=OFF $(CMAKE_ARGS)
 	$(CMAKE) --build $(BENCH) --parallel $(JOBS)
 	$(CMAKE) --build $(BENCH) --target run_bench
+
+# The soak is long (about an hour for the full run): never part of `make test`.
+SOAK_ARGS ?=
+soak: deps
+	$(CMAKE) -S . -B $(BENCH) -DCMAKE_BUILD_TYPE=Release -DRICOCHET_WERROR=ON -DRICOCHET_BUILD_BENCH=ON \
+	  -DRICOCHET_BUILD_TESTS=OFF -DRICOCHET_BUILD_SAMPLES=OFF $(CMAKE_ARGS)
+	$(CMAKE) --build $(BENCH) --parallel $(JOBS) --target soak
+	$(BENCH)/bench/soak $(SOAK_ARGS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(BENCH)

@@ -114,6 +114,39 @@ START_TEST(queries_and_refused_calls_allocate_nothing) {
 }
 END_TEST
 
+/* Regression: rc_world_destroy freed a live chain's block (points and segment indices) with
+ * the size of its points alone, so the hook's free got another size than its alloc; and a
+ * destroyed chain's slot kept counting in the counters' bytes. */
+START_TEST(chains_left_to_world_destroy_are_freed_with_their_size) {
+    ws_counting_alloc ca;
+    ws_alloc_init(&ca);
+    rc_world_def wd = rc_world_default_def();
+    wd.allocator = ws_allocator(&ca);
+    rc_world *w = rc_world_create(&wd);
+    ck_assert_ptr_nonnull(w);
+    rc_body_def bd = rc_body_default_def();
+    rc_body_id b = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    rc_vec2 loop[5] = {{-10, -10}, {10, -10}, {10, 10}, {0, 15}, {-10, 10}};
+    rc_vec2 open_chain[3] = {{-5, 0}, {0, -2}, {5, 0}};
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_chain(w, b, &sd, loop, 5, true)));
+    rc_shape_id gone = rc_shape_create_chain(w, b, &sd, open_chain, 3, false);
+    ck_assert(!rc_shape_id_is_null(gone));
+    rc_world_counters with_both = rc_world_get_counters(w);
+    rc_shape_destroy(w, gone);
+    rc_world_counters with_one = rc_world_get_counters(w);
+    /* the open chain's block: 3 points of 8 bytes and 3 segment indices of 4 */
+    ck_assert_uint_eq(with_both.bytes - with_one.bytes, 3 * (sizeof(rc_vec2) + sizeof(int32_t)));
+    ck_assert_msg((int64_t)with_one.bytes <= ca.live_bytes, "counters %zu, live %lld", with_one.bytes,
+                  (long long)ca.live_bytes);
+    ck_assert(rc_world_step(w, 1.0f / 60.0f));
+    rc_world_destroy(w);
+    ck_assert_msg(ca.bad_frees == 0, "%lld bad frees: %s", (long long)ca.bad_frees, ca.first_bad);
+    ck_assert_msg(ca.live_bytes == 0, "%lld bytes still live", (long long)ca.live_bytes);
+    ws_alloc_release(&ca);
+}
+END_TEST
+
 /* ---- failure injection --------------------------------------------------------------------- */
 
 typedef struct trace_point {
@@ -694,6 +727,7 @@ static Suite *memory_suite(void) {
     tcase_set_timeout(t, 120);
     tcase_add_test(t, all_memory_goes_through_the_hook);
     tcase_add_test(t, queries_and_refused_calls_allocate_nothing);
+    tcase_add_test(t, chains_left_to_world_destroy_are_freed_with_their_size);
     tcase_add_test(t, allocation_failure_at_every_point);
     suite_add_tcase(s, t);
     return s;
