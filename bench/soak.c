@@ -376,7 +376,7 @@ static void usage(void) {
 
 int main(int argc, char **argv) {
     int64_t steps = 1000000;
-    double bullet_life = 0.15, rate = 10000.0;
+    double bullet_life = 0.1, rate = 10000.0;
     int grenade_count = 1000;
     uint64_t seed = 0x50A4ull;
     float cell_size = 0.0f;
