@@ -4,6 +4,7 @@
 #   make test    deps, then ctest in build/ and in build-asan/ (ASan + UBSan, Debug)
 #   make demo    deps, build, run build/samples/demo (or build/samples/rays)
 #   make bench   deps, Release build in build-bench/, run the bench's `run_bench` target
+#   make determinism  the determinism test in five builds (gcc -O0/-O2/-O3 native, clang -O2, ASan); hashes
 #   make soak    deps, Release build in build-bench/, run bench/soak (1,000,000 steps; SOAK_ARGS='--steps N')
 #   make clean   remove the build directories
 # Extra configure options: make build CMAKE_ARGS='-DRICOCHET_BUILD_BENCH=OFF'
@@ -20,7 +21,7 @@ MAKEFLAGS  += --no-print-directory
 
 # Each step runs CMake, which parallelises by itself; keep the steps in order.
 .NOTPARALLEL:
-.PHONY: all deps build build-asan test demo bench soak clean
+.PHONY: all deps build build-asan test demo bench soak determinism clean
 
 all: build
 
@@ -55,6 +56,10 @@ bench: deps
 	$(CMAKE) --build $(BENCH) --parallel $(JOBS)
 	$(CMAKE) --build $(BENCH) --target run_bench
 
+# Same bits from every compiler and optimisation level: .ci/determinism prints each build's hash.
+determinism: deps
+	@JOBS=$(JOBS) CMAKE=$(CMAKE) bash .ci/determinism
+
 # The soak is long (about an hour for the full run): never part of `make test`.
 SOAK_ARGS ?=
 soak: deps
@@ -64,4 +69,4 @@ soak: deps
 	$(BENCH)/bench/soak $(SOAK_ARGS)
 
 clean:
-	rm -rf $(BUILD) $(ASAN) $(BENCH)
+	rm -rf $(BUILD) $(ASAN) $(BENCH) build-det-*
