@@ -6,6 +6,8 @@
 #   make bench   deps, Release build in build-bench/, run the bench's `run_bench` target
 #   make lint    clang-tidy and cppcheck over the library and samples (.ci/lint)
 #   make valgrind  the tests under valgrind memcheck in build-valgrind/ (.ci/valgrind)
+#   make determinism  the determinism test in five builds (gcc -O0/-O2/-O3 native, clang -O2, ASan); hashes
+#   make soak    deps, Release build in build-bench/, run bench/soak (1,000,000 steps; SOAK_ARGS='--steps N')
 #   make clean   remove the build directories
 # Extra configure options: make build CMAKE_ARGS='-DRICOCHET_BUILD_BENCH=OFF'
 
@@ -21,7 +23,7 @@ MAKEFLAGS  += --no-print-directory
 
 # Each step runs CMake, which parallelises by itself; keep the steps in order.
 .NOTPARALLEL:
-.PHONY: all deps build build-asan test demo bench lint valgrind clean
+.PHONY: all deps build build-asan test demo bench soak determinism lint valgrind clean
 
 all: build
 
@@ -54,6 +56,18 @@ bench: deps
 	$(CMAKE) --build $(BENCH) --parallel $(JOBS)
 	$(CMAKE) --build $(BENCH) --target run_bench
 
+# Same bits from every compiler and optimisation level: .ci/determinism prints each build's hash.
+determinism: deps
+	@JOBS=$(JOBS) CMAKE=$(CMAKE) bash .ci/determinism
+
+# The soak is long (about an hour for the full run): never part of `make test`.
+SOAK_ARGS ?=
+soak: deps
+	$(CMAKE) -S . -B $(BENCH) -DCMAKE_BUILD_TYPE=Release -DRICOCHET_WERROR=ON -DRICOCHET_BUILD_BENCH=ON \
+	  -DRICOCHET_BUILD_TESTS=OFF -DRICOCHET_BUILD_SAMPLES=OFF $(CMAKE_ARGS)
+	$(CMAKE) --build $(BENCH) --parallel $(JOBS) --target soak
+	$(BENCH)/bench/soak $(SOAK_ARGS)
+
 lint: deps
 	@JOBS=$(JOBS) bash .ci/lint
 
@@ -61,4 +75,4 @@ valgrind: deps
 	@JOBS=$(JOBS) bash .ci/valgrind
 
 clean:
-	rm -rf $(BUILD) $(ASAN) $(BENCH) build-lint build-valgrind
+	rm -rf $(BUILD) $(ASAN) $(BENCH) build-lint build-valgrind build-det-*

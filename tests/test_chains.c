@@ -307,6 +307,42 @@ START_TEST(sectors_at_lists_the_loops_holding_a_point) {
 }
 END_TEST
 
+/* Regression: the step moved a kinematic body's walls but not its chain's box (the union of the
+ * walls' boxes, which rc_shape_aabb reports and rc_world_sectors_at visits first), so a moving
+ * sector was not found where it had gone. Moved by the step, and by a teleport. */
+START_TEST(a_moving_sector_takes_its_box_along) {
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_KINEMATIC;
+    bd.linear_velocity = rc_v2(4.0f, 0.0f);
+    rc_body_id b = rc_body_create(w, &bd);
+    rc_vec2 square[4] = {{-2, -2}, {2, -2}, {2, 2}, {-2, 2}};
+    rc_shape_id room = chain(w, b, square, 4, true, false, 0, 0.6f);
+    /* four steps of 1/4 s at 4 units/s: exactly 4 units to the right */
+    for (int i = 0; i < 4; ++i) {
+        ck_assert(rc_world_step(w, 0.25f));
+    }
+    ck_assert_float_eq(rc_body_position(w, b).x, 4.0f);
+    rc_aabb box = rc_shape_aabb(w, room);
+    ck_assert_float_eq(box.lower.x, 2.0f);
+    ck_assert_float_eq(box.lower.y, -2.0f);
+    ck_assert_float_eq(box.upper.x, 6.0f);
+    ck_assert_float_eq(box.upper.y, 2.0f);
+    rc_shape_id ids[2];
+    ck_assert_int_eq(rc_world_sectors_at(w, rc_v2(5.5f, 0.0f), ids, 2), 1); /* beyond where it started */
+    ck_assert(rc_shape_id_equals(ids[0], room));
+    ck_assert_int_eq(rc_world_sectors_at(w, rc_v2(-1.5f, 0.0f), ids, 2), 0); /* where it was */
+    ck_assert(rc_shape_test_point(w, room, rc_v2(5.5f, 0.0f)));
+    /* a teleport takes it along too */
+    ck_assert(rc_body_set_transform(w, b, rc_v2(-10.0f, 3.0f), 0.0f));
+    box = rc_shape_aabb(w, room);
+    ck_assert_float_eq(box.lower.x, -12.0f);
+    ck_assert_float_eq(box.upper.y, 5.0f);
+    ck_assert_int_eq(rc_world_sectors_at(w, rc_v2(-11.5f, 4.5f), ids, 2), 1);
+    rc_world_destroy(w);
+}
+END_TEST
+
 /* ---- rays ------------------------------------------------------------------------------------- */
 
 START_TEST(rays_hit_sector_walls_from_inside_and_one_sided_walls_only_from_their_free_side) {
@@ -667,6 +703,7 @@ int main(void) {
     TCase *sectors = tcase_create("sectors");
     tcase_add_test(sectors, test_point_follows_the_crossing_rule_in_both_windings);
     tcase_add_test(sectors, sectors_at_lists_the_loops_holding_a_point);
+    tcase_add_test(sectors, a_moving_sector_takes_its_box_along);
     suite_add_tcase(s, sectors);
     TCase *rays = tcase_create("rays");
     tcase_add_test(rays, rays_hit_sector_walls_from_inside_and_one_sided_walls_only_from_their_free_side);

@@ -85,9 +85,6 @@ static double loop_area2(const rc_chain *c, const rc_base *base, rc_transform bo
     return sum;
 }
 
-/* The block of a chain's points and segment indices. */
-static size_t chain_bytes(int32_t capacity) { return (sizeof(rc_vec2) + sizeof(int32_t)) * (size_t)capacity; }
-
 static int32_t chain_slot(rc_world *world) {
     if (world->chain_free >= 0) {
         int32_t i = world->chain_free;
@@ -99,10 +96,11 @@ static int32_t chain_slot(rc_world *world) {
 
 static void chain_release(rc_world *world, int32_t i) {
     rc_chain *c = &world->chains.data[i];
-    rc_mem_free(&world->allocator, c->points, chain_bytes(c->capacity));
+    rc_mem_free(&world->allocator, c->points, rc_chain_bytes(c->capacity));
     c->points = NULL;
     c->segment_shapes = NULL;
     c->count = 0;
+    c->capacity = 0; /* the counters add up the blocks of live chains */
     c->shape = -1;
     c->next_free = world->chain_free;
     world->chain_free = i;
@@ -145,7 +143,7 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
     rc_chain c;
     memset(&c, 0, sizeof c);
     c.capacity = count;
-    c.points = rc_mem_alloc(&world->allocator, chain_bytes(count));
+    c.points = rc_mem_alloc(&world->allocator, rc_chain_bytes(count));
     if (c.points == NULL) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
@@ -221,7 +219,7 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
         rc_grid_set_static(world->grid, proxy, body->type == RC_STATIC);
     }
     if (refusal != NULL) {
-        rc_mem_free(&world->allocator, c.points, chain_bytes(count));
+        rc_mem_free(&world->allocator, c.points, rc_chain_bytes(count));
         rc_fail(world, func, "%s", refusal);
         return RC_NULL_SHAPE_ID;
     }

@@ -27,6 +27,13 @@
 #include <math.h>
 #include <string.h>
 
+/* The length of (x, y), for numbers that came from floats. Not the C library's hypot: that is
+ * not correctly rounded, so its last bit differs between C libraries and their versions, and
+ * a world's results must not depend on which one the game runs against. sqrt is correctly
+ * rounded everywhere (IEEE 754), and in double the squares of float-sized numbers neither
+ * overflow nor lose anything that matters. */
+static double length2(double x, double y) { return sqrt(x * x + y * y); }
+
 rc_mover_def rc_mover_default_def(void) {
     rc_mover_def def;
     memset(&def, 0, sizeof def);
@@ -288,7 +295,7 @@ static int vertex_near(const rc_shape_view *v, rc_vec2 point, rc_vec2 *q, rc_vec
  * line across n through q would cut into the edge q..w (per unit length of the edge). */
 static double lean(rc_vec2 q, rc_vec2 w, double nx, double ny) {
     double ex = (double)w.x - q.x, ey = (double)w.y - q.y;
-    return (nx * ex + ny * ey) / hypot(ex, ey);
+    return (nx * ex + ny * ey) / length2(ex, ey);
 }
 
 /* A vertex contact's normal is the direction from the vertex; when p is within rounding of an
@@ -302,7 +309,7 @@ static void clamp_vertex_normal(const rc_shape_view *v, mover_plane *pl) {
     for (int k = 0; k < nw; ++k) {
         if (lean(q, w[k], pl->nx, pl->ny) > 0.0) {
             /* the edge's normal on the side of the contact's normal */
-            double ex = (double)w[k].x - q.x, ey = (double)w[k].y - q.y, el = hypot(ex, ey);
+            double ex = (double)w[k].x - q.x, ey = (double)w[k].y - q.y, el = length2(ex, ey);
             double nx = -ey / el, ny = ex / el;
             if (nx * pl->nx + ny * pl->ny < 0.0) {
                 nx = -nx;
@@ -342,7 +349,7 @@ static mover_outcome move(const rc_world *world, const mover_input *in, mover_ga
     const double r = in->radius;
     rc_vec2 p = in->position;
     const double gx = (double)p.x + (double)in->delta.x, gy = (double)p.y + (double)in->delta.y;
-    const double budget = hypot((double)in->delta.x, (double)in->delta.y);
+    const double budget = length2((double)in->delta.x, (double)in->delta.y);
     double used = 0.0;
     /* Sub-step length: the larger of the walker's diameter and 2 cells (a query of a few grid
        cells); doubled after every sub-step that went as far as it could without meeting
@@ -356,7 +363,7 @@ static mover_outcome move(const rc_world *world, const mover_input *in, mover_ga
     for (int32_t k = 0; k < RC_MOVER_MAX_SUBSTEPS; ++k) {
         double remaining = budget - used;
         double tx = gx - (double)p.x, ty = gy - (double)p.y;
-        double tlen = hypot(tx, ty);
+        double tlen = length2(tx, ty);
         if (!(remaining > 0.0) || tlen == 0.0) {
             break;
         }
@@ -447,7 +454,7 @@ static mover_outcome move(const rc_world *world, const mover_input *in, mover_ga
         if (how == 0) {
             break; /* squeezed: no place keeps r + skin from all of them */
         }
-        double len = hypot(x, y);
+        double len = length2(x, y);
         int limit = LIMIT_NONE;
         if (len > step) {
             limit = LIMIT_STEP;
@@ -501,12 +508,12 @@ static mover_outcome move(const rc_world *world, const mover_input *in, mover_ga
             }
         }
         /* the float move may be a rounding longer than the double one: never beyond len */
-        double dl = hypot((double)d.x, (double)d.y);
+        double dl = length2((double)d.x, (double)d.y);
         double t = dl > len ? len / dl : 1.0;
         t = (double)t_hit < t ? (double)t_hit : t;
         x = (double)d.x * t;
         y = (double)d.y * t;
-        len = hypot(x, y);
+        len = length2(x, y);
         rc_vec2 q = rc_v2(toward(p.x, x), toward(p.y, y));
         if (rc_vec2_equal(q, p)) {
             break;

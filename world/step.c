@@ -249,6 +249,10 @@ static int32_t integrate_positions(rc_world *world, float dt) {
                 additions += add;
             }
         }
+        if (b->type == RC_KINEMATIC) {
+            /* a chain's box is its walls' union: sectors_at looks there first */
+            rc_body_refresh_chains(world, b);
+        }
     }
     return additions;
 }

@@ -77,8 +77,7 @@ void rc_world_destroy(rc_world *world) {
     rc_array_free(world, world->poly_pool);
     for (int32_t i = 0; i < world->chains.count; ++i) {
         if (world->chains.data[i].points != NULL) {
-            rc_mem_free(&world->allocator, world->chains.data[i].points,
-                        sizeof(rc_vec2) * (size_t)world->chains.data[i].capacity);
+            rc_mem_free(&world->allocator, world->chains.data[i].points, rc_chain_bytes(world->chains.data[i].capacity));
         }
     }
     rc_array_free(world, world->chains);
@@ -230,7 +229,7 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
               sizeof(rc_constraint) * (size_t)world->constraints.capacity +
               sizeof(rc_chain) * (size_t)world->chains.capacity;
     for (int32_t i = 0; i < world->chains.count; ++i) {
-        c.bytes += sizeof(rc_vec2) * (size_t)world->chains.data[i].capacity;
+        c.bytes += rc_chain_bytes(world->chains.data[i].capacity);
     }
     c.steps = world->steps;
     return c;

@@ -129,6 +129,11 @@ typedef struct rc_chain {
     int32_t next_free; /* the free list's link when unused */
 } rc_chain;
 
+/* The size of a chain's block (its points and segment indices), as allocated and freed. */
+static inline size_t rc_chain_bytes(int32_t capacity) {
+    return (sizeof(rc_vec2) + sizeof(int32_t)) * (size_t)capacity;
+}
+
 /* A polygon's block in the pool: the placed and local centroids, then the placed and local
  * vertices, so that a query's first line holds the centroid and the first vertices. Blocks of
  * one vertex count share a free list. */

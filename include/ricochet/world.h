@@ -102,7 +102,28 @@ RC_API void rc_world_clear_error(rc_world *world);
  * kinematic body, or a grenade resting where another moves) starts its next sweep by being
  * pushed out, and that push is swept too; a point that starts a step inside a static shape
  * (a bullet spawned in a wall) stays there. Other dynamic bodies move by their velocities and
- * impulses only: their contacts are found and reported, not resolved. */
+ * impulses only: their contacts are found and reported, not resolved.
+ *
+ * Determinism. The same calls with the same arguments in the same order (world creation,
+ * bodies and shapes made and destroyed, setters, steps, and the queries, the mover and
+ * rc_world_predict in between) give bit-identical results: every body's state, every event
+ * and every query answer, whatever the compiler (GCC or Clang), its optimisation level and
+ * instruction set extensions (-O0 to -O3, -march=native with FMA), the sanitizers, and the
+ * allocator and the addresses it hands out; on x86-64 (SSE2 floating point) and with the
+ * library built as its CMake build builds it. This is what lockstep networking and replays
+ * rest on. tests/test_determinism.c checks it (a busy scene of 3,000 steps hashed into one
+ * committed value) and .ci/determinism (make determinism) builds it five ways and compares.
+ * It holds because the library uses only correctly rounded IEEE operations (+ - * /, sqrt,
+ * conversions) and exact ones (floor, fmod, nextafter...): no sinf, cosf, atan2f or hypot,
+ * whose last bits differ between C libraries (rc_rot_from_angle is its own), no x87 excess
+ * precision (SSE2), no contraction into fused multiply-adds (-ffp-contract=off), no order that
+ * depends on addresses or on qsort's handling of ties.
+ * Not promised: the same bits on other architectures (32-bit x86 with x87, ARM, where the
+ * compiler may fuse multiply-adds unless told not to) or other compilers (MSVC); with the
+ * library's sources compiled by other rules (-ffast-math, -ffp-contract=fast, -Ofast, or
+ * any flags that let the compiler reassociate or contract); from one version of ricochet to
+ * another; after calls in another order (creating the same bodies in another order numbers
+ * them differently, and pairs and events follow the numbering). */
 RC_API bool rc_world_step(rc_world *world, float dt);
 
 RC_API bool rc_world_set_gravity(rc_world *world, rc_vec2 gravity);
