@@ -226,7 +226,7 @@ bool rc_convex_circle_cast(const rc_convex *shape, rc_vec2 origin, float radius,
         return false;
     }
     float dlen = rc_length(translation);
-    rc_vec2 u = rc_scale(1.0f / dlen, translation);
+    rc_vec2 u = rc_normalize(translation);
     line_entry entry = {INFINITY, rc_neg(u), origin};
     for (int i = 0; i < shape->count; ++i) {
         int j = i + 1 < shape->count ? i + 1 : 0;
@@ -249,12 +249,12 @@ bool rc_circle_cast_segment(rc_vec2 a, rc_vec2 b, rc_vec2 origin, float radius, 
         return rc_ray_segment(origin, translation, a, b, hit);
     }
     float dlen = rc_length(translation);
-    rc_vec2 u = rc_scale(1.0f / dlen, translation);
+    rc_vec2 u = rc_normalize(translation);
     line_entry entry = {INFINITY, rc_neg(u), origin};
     rc_vec2 e = rc_sub(b, a);
     float elen = rc_length(e);
     if (elen > 0.0f) {
-        rc_vec2 n = rc_scale(1.0f / elen, rc_right_perp(e));
+        rc_vec2 n = rc_normalize(rc_right_perp(e));
         enter_offset_edge(&entry, origin, translation, dlen, a, b, n, radius);
         enter_offset_edge(&entry, origin, translation, dlen, b, a, rc_neg(n), radius);
     }

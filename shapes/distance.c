@@ -8,7 +8,7 @@ rc_distance_result rc_point_distance_circle(rc_circle circle, rc_vec2 p) {
     rc_vec2 rel = rc_sub(p, circle.center);
     float len = rc_length(rel);
     /* at the exact centre every direction is nearest; take +x */
-    r.normal = len > 0.0f ? rc_scale(1.0f / len, rel) : rc_v2(1.0f, 0.0f);
+    r.normal = len > 0.0f ? rc_normalize(rel) : rc_v2(1.0f, 0.0f);
     r.point = rc_mul_add(circle.center, circle.radius, r.normal);
     r.distance = len - circle.radius;
     return r;
@@ -32,7 +32,7 @@ rc_distance_result rc_point_distance_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
     float len = rc_length(rel);
     r.distance = len;
     if (len > 0.0f) {
-        r.normal = rc_scale(1.0f / len, rel);
+        r.normal = rc_normalize(rel);
     } else {
         rc_vec2 e = rc_normalize(rc_sub(b, a));
         r.normal = (e.x == 0.0f && e.y == 0.0f) ? rc_v2(1.0f, 0.0f) : rc_left_perp(e);
@@ -52,10 +52,14 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
     int count = polygon->count;
     float max_sep = -INFINITY;
     rc_vec2 face_normal = {0.0f, 0.0f};
+    uint32_t facing = 0; /* bit i: p is strictly outside edge i's line */
     for (int i = 0; i < count; ++i) {
         rc_vec2 a = polygon->vertices[i];
         rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(polygon->vertices[i + 1 < count ? i + 1 : 0], a)));
         float sep = rc_dot(n, rc_sub(p, a));
+        if (sep > 0.0f || i >= 32) {
+            facing |= i < 32 ? 1u << i : 0u;
+        }
         if (sep > max_sep) {
             max_sep = sep;
             face_normal = n;
@@ -77,6 +81,13 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
     r.normal = face_normal;
     rc_vec2 zero = {0.0f, 0.0f};
     for (int i = 0; i < count; ++i) {
+        /* Outside a convex polygon the nearest point lies on an edge that p is outside of. Only
+           those compete: far away (a distance of 2^24 sizes), the offsets of the near and the
+           far side of the polygon round to the same numbers, and a tie won by the far side put
+           p inside by the far side's line. */
+        if (i < 32 && (facing & (1u << i)) == 0) {
+            continue;
+        }
         int j = i + 1 < count ? i + 1 : 0;
         rc_vec2 a = rc_sub(polygon->vertices[i], p), b = rc_sub(polygon->vertices[j], p);
         rc_vec2 q = rc_nearest_point_on_segment(a, b, zero);
@@ -103,7 +114,7 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
     float len = rc_length(rel);
     r.distance = len;
     if (len > 0.0f) {
-        r.normal = rc_scale(1.0f / len, rel);
+        r.normal = rc_normalize(rel);
     }
     return r;
 }

@@ -68,7 +68,7 @@ rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_v
         if (len == 0.0f || dlen == 0.0f) {
             continue;
         }
-        rc_vec2 other = rc_scale(sign / len, rc_right_perp(e));
+        rc_vec2 other = rc_scale(sign, rc_normalize(rc_right_perp(e)));
         float other_facing = rc_dot(other, d);
         float sine = rc_maxf(rc_minf(fabsf(facing), fabsf(other_facing)) / dlen, 1.0f / 1024.0f);
         float tol = 2.0f * FLT_EPSILON * scale / sine;
@@ -111,7 +111,7 @@ bool rc_ray_segment(rc_vec2 origin, rc_vec2 translation, rc_vec2 a, rc_vec2 b, r
         return false;
     }
     float t = clamp01(tn / denom);
-    rc_vec2 n = rc_scale(1.0f / elen, rc_right_perp(e));
+    rc_vec2 n = rc_normalize(rc_right_perp(e));
     if (rc_dot(n, d) > 0.0f) {
         n = rc_neg(n);
     }
@@ -151,18 +151,21 @@ bool rc_point_in_convex(rc_vec2 p, const rc_vec2 *v, int n) {
 }
 
 rc_vec2 rc_nearest_point_on_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
-    rc_vec2 e = rc_sub(b, a);
+    /* In double: the products of float differences neither overflow (a segment longer than
+       about 1e19 made them infinite, and s NaN) nor underflow (one shorter than about 1e-19
+       made them 0, which picked an end wrongly). */
+    double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
     /* the two dot products of the seed: projections measured from each end */
-    float from_a = rc_dot(rc_sub(p, a), e);
-    if (from_a <= 0.0f) {
+    double from_a = ((double)p.x - a.x) * ex + ((double)p.y - a.y) * ey;
+    if (from_a <= 0.0) {
         return a;
     }
-    float from_b = rc_dot(rc_sub(p, b), rc_neg(e));
-    if (from_b <= 0.0f) {
+    double from_b = ((double)b.x - p.x) * ex + ((double)b.y - p.y) * ey;
+    if (from_b <= 0.0) {
         return b;
     }
-    float s = from_a / (from_a + from_b);
-    return rc_mul_add(a, s, e);
+    double s = from_a / (from_a + from_b);
+    return rc_v2((float)(a.x + s * ex), (float)(a.y + s * ey));
 }
 
 bool rc_ray_circle(rc_vec2 origin, rc_vec2 translation, rc_vec2 center, float radius, rc_ray_hit *hit) {
@@ -181,7 +184,7 @@ bool rc_circle_ray_cast(rc_circle circle, rc_vec2 origin, rc_vec2 translation, r
     if (len == 0.0f) {
         return false;
     }
-    rc_vec2 u = rc_scale(1.0f / len, translation);
+    rc_vec2 u = rc_normalize(translation);
     rc_vec2 m = rc_sub(origin, center);
     /* s: distance along the ray to the point nearest the centre. Measuring the chord from there
        (rather than solving the quadratic in t directly) avoids cancellation. */
@@ -245,7 +248,7 @@ bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_cl
        is that interval cut to [0, 1]. */
     float line_in = -INFINITY, line_out = INFINITY;
     float in_facing = 0.0f, out_facing = 0.0f;
-    rc_vec2 n_in = rc_scale(-1.0f / dlen, d), n_out = rc_scale(1.0f / dlen, d);
+    rc_vec2 n_out = rc_normalize(d), n_in = rc_neg(n_out);
     int in_edge = -1; /* index of the first vertex of the entering edge */
     for (int i = 0, j = n - 1; i < n; j = i++) {
         rc_vec2 e = rc_sub(v[i], v[j]);
@@ -253,7 +256,7 @@ bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_cl
         if (elen == 0.0f) {
             continue; /* repeated vertex */
         }
-        rc_vec2 normal = rc_scale(sign / elen, rc_right_perp(e));
+        rc_vec2 normal = rc_scale(sign, rc_normalize(rc_right_perp(e)));
         /* dist >= 0: a is on the inner side of this edge's line */
         float dist = rc_dot(normal, rc_sub(v[j], a));
         float facing = rc_dot(normal, d);
@@ -332,7 +335,7 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
     } candidate;
     candidate from_zero = {INFINITY, 0.0f, {0.0f, 0.0f}, -1};
     candidate ahead = from_zero;
-    candidate behind = {-INFINITY, 0.0f, rc_scale(-1.0f / dlen, d), -1};
+    candidate behind = {-INFINITY, 0.0f, rc_neg(rc_normalize(d)), -1};
     candidate boundary = {0.0f, INFINITY, {0.0f, 0.0f}, -1};
     float first_event = INFINITY;
     bool on_boundary = false;
@@ -344,7 +347,7 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
         if (elen == 0.0f) {
             continue;
         }
-        rc_vec2 normal = rc_scale(sign / elen, rc_right_perp(e));
+        rc_vec2 normal = rc_scale(sign, rc_normalize(rc_right_perp(e)));
         float facing = rc_dot(normal, d);
 
         if (rc_distance(rc_nearest_point_on_segment(a, v[i], origin), origin) <= tol_len) {

@@ -335,6 +335,62 @@ START_TEST(point_distance_cases) {
 }
 END_TEST
 
+/* Found by fuzz_geometry. Far from a polygon (2^24 of its sizes and more) the offsets of its
+ * near and far edges round to the same numbers; the far edge won the tie and its line put the
+ * point inside (distance -y). The box is [-7.5625, 7.5625]^2 and the point is y = 43 * 2^43
+ * above its centre, where floats are 2^25 apart: the distance y - 7.5625 is y within one
+ * spacing. */
+START_TEST(point_distance_polygon_far_away_is_outside) {
+    rc_polygon box = rc_make_box(7.5625f, 7.5625f);
+    float y = ldexpf(43.0f, 43), spacing = ldexpf(1.0f, 25) * 1.5f; /* Check compares with < */
+    rc_distance_result r = rc_point_distance_polygon(&box, rc_v2(2.6875f, y));
+    ck_assert_float_eq_tol(r.distance, 378231999954944.0f, spacing);
+    ck_assert_float_eq_tol(r.normal.x, 0.0f, 1e-6f);
+    ck_assert_float_eq_tol(r.normal.y, 1.0f, 1e-6f);
+    /* below alike; and left, at x = -2^50 (floats 2^27 apart) */
+    r = rc_point_distance_polygon(&box, rc_v2(2.6875f, -y));
+    ck_assert_float_eq_tol(r.distance, 378231999954944.0f, spacing);
+    ck_assert_float_eq_tol(r.normal.y, -1.0f, 1e-6f);
+    r = rc_point_distance_polygon(&box, rc_v2(-ldexpf(1.0f, 50), 1.0f));
+    ck_assert_float_eq_tol(r.distance, 1125899906842624.0f, ldexpf(1.0f, 27) * 1.5f);
+    ck_assert_float_eq_tol(r.normal.x, -1.0f, 1e-6f);
+}
+END_TEST
+
+/* Found by fuzz_geometry: lengths and products outside about 1e-19 .. 1e19 underflowed or
+ * overflowed in float. */
+START_TEST(nearest_point_and_normals_at_extreme_scales) {
+    /* a = (2^-92, 0), b = p = 0: the nearest point is b (the products of float differences
+       were 2^-184, which is 0 in float, and a was taken) */
+    rc_vec2 a = rc_v2(ldexpf(1.0f, -92), 0.0f), zero = rc_v2(0.0f, 0.0f);
+    rc_vec2 q = rc_nearest_point_on_segment(a, zero, zero);
+    ck_assert_float_eq(q.x, 0.0f);
+    ck_assert_float_eq(q.y, 0.0f);
+    /* a segment 2^100 long, p over its middle: the middle (the products overflowed: NaN) */
+    q = rc_nearest_point_on_segment(rc_v2(-ldexpf(1.0f, 99), 0.0f), rc_v2(ldexpf(1.0f, 99), 0.0f), rc_v2(0.0f, 1.0f));
+    ck_assert_float_eq(q.x, 0.0f);
+    ck_assert_float_eq(q.y, 0.0f);
+    /* a denormal (2^-149, 0): (1, 0); (3e38, 4e38) * 0.5: (0.6, 0.8) with length 2.5e38 */
+    rc_vec2 n = rc_normalize(rc_v2(1.0e-45f, 0.0f));
+    ck_assert_float_eq(n.x, 1.0f);
+    ck_assert_float_eq(n.y, 0.0f);
+    n = rc_normalize(rc_v2(1.5e38f, 2.0e38f));
+    ck_assert_float_eq_tol(n.x, 0.6f, 1e-7f);
+    ck_assert_float_eq_tol(n.y, 0.8f, 1e-7f);
+    ck_assert_float_eq_tol(rc_length(rc_v2(1.5e38f, 2.0e38f)), 2.5e38f, 2.5e38f * 1e-7f);
+    ck_assert_float_eq_tol(rc_length(rc_v2(3.0e-30f, 4.0e-30f)), 5.0e-30f, 5.0e-30f * 1e-7f);
+    /* a circle 3e38 below the query point: the normal points up (it was (0, 0): the square
+       of the offset overflowed) */
+    rc_distance_result r = rc_point_distance_circle((rc_circle){{0.0f, -3.0e38f}, 1.0f}, rc_v2(0.0f, 0.0f));
+    ck_assert_float_eq(r.normal.x, 0.0f);
+    ck_assert_float_eq(r.normal.y, 1.0f);
+    /* a box of half extents 2^-140 (denormal): its distance normals are unit */
+    rc_polygon tiny = rc_make_box(ldexpf(1.0f, -140), ldexpf(1.0f, -140));
+    r = rc_point_distance_polygon(&tiny, zero);
+    ck_assert_float_eq_tol(rc_length(r.normal), 1.0f, 1e-6f);
+}
+END_TEST
+
 /* ==== manifolds ============================================================================== */
 
 START_TEST(collide_circles_cases) {
@@ -547,6 +603,8 @@ static Suite *casts_suite(void) {
 
     tc = tcase_create("distance");
     tcase_add_test(tc, point_distance_cases);
+    tcase_add_test(tc, point_distance_polygon_far_away_is_outside);
+    tcase_add_test(tc, nearest_point_and_normals_at_extreme_scales);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("manifolds");
