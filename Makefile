@@ -4,6 +4,7 @@
 #   make test    deps, then ctest in build/ and in build-asan/ (ASan + UBSan, Debug)
 #   make demo    deps, build, run build/samples/demo (or build/samples/rays)
 #   make bench   deps, Release build in build-bench/, run the bench's `run_bench` target
+#   make fuzz    clang + libFuzzer build in build-fuzz/, each fuzz target run FUZZ_SECONDS (60) seconds
 #   make clean   remove the build directories
 # Extra configure options: make build CMAKE_ARGS='-DRICOCHET_BUILD_BENCH=OFF'
 
@@ -14,12 +15,14 @@ CMAKE_ARGS ?=
 BUILD      := build
 ASAN       := build-asan
 BENCH      := build-bench
+FUZZ       := build-fuzz
+FUZZ_SECONDS ?= 60
 
 MAKEFLAGS  += --no-print-directory
 
 # Each step runs CMake, which parallelises by itself; keep the steps in order.
 .NOTPARALLEL:
-.PHONY: all deps build build-asan test demo bench clean
+.PHONY: all deps build build-asan test demo bench fuzz clean
 
 all: build
 
@@ -54,5 +57,13 @@ bench: deps
 	$(CMAKE) --build $(BENCH) --parallel $(JOBS)
 	$(CMAKE) --build $(BENCH) --target run_bench
 
+# fuzz/README.md: what the targets check, how to reproduce a finding.
+fuzz: deps
+	@bash fuzz/deps.sh
+	CC=clang $(CMAKE) -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRICOCHET_WERROR=ON -DRICOCHET_BUILD_FUZZ=ON \
+	  -DRICOCHET_BUILD_TESTS=OFF -DRICOCHET_BUILD_SAMPLES=OFF -DRICOCHET_BUILD_BENCH=OFF -DRICOCHET_INSTALL=OFF $(CMAKE_ARGS)
+	$(CMAKE) --build $(FUZZ) --parallel $(JOBS) --target fuzz_geometry fuzz_world
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh $(FUZZ)
+
 clean:
-	rm -rf $(BUILD) $(ASAN) $(BENCH)
+	rm -rf $(BUILD) $(ASAN) $(BENCH) $(FUZZ)

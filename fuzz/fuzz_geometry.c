@@ -278,6 +278,12 @@ static void op_convex(fz_input *in) {
     }
     check_polygon(&p, "polygon", false);
     rc_vec2 a = draw_vec(in), b = draw_vec(in);
+    if (getenv("FZ_VERBOSE") != NULL) {
+        for (int i = 0; i < p.count; ++i) {
+            fprintf(stderr, "v[%d] = (%.9g, %.9g)\n", i, p.vertices[i].x, p.vertices[i].y);
+        }
+        fprintf(stderr, "a = (%.9g, %.9g), b = (%.9g, %.9g)\n", a.x, a.y, b.x, b.y);
+    }
     rc_clip c;
     if (rc_clip_segment_convex(a, b, p.vertices, p.count, &c)) {
         FZ_CHECK(vfinite(a) && vfinite(b) && !rc_vec2_equal(a, b), "rc_clip_segment_convex: clip of a bad segment");
@@ -295,12 +301,6 @@ static void op_convex(fz_input *in) {
     }
     /* a point well inside or well outside is classed the same by every test */
     rc_distance_result dr = rc_point_distance_polygon(&p, a);
-    if (getenv("FZ_VERBOSE") != NULL) {
-        for (int i = 0; i < p.count; ++i) {
-            fprintf(stderr, "v[%d] = (%.9g, %.9g)\n", i, p.vertices[i].x, p.vertices[i].y);
-        }
-        fprintf(stderr, "a = (%.9g, %.9g), b = (%.9g, %.9g)\n", a.x, a.y, b.x, b.y);
-    }
     if (vfinite(a)) {
         check_unit(dr.normal, "rc_point_distance_polygon");
         double size = 0.0;
@@ -392,8 +392,8 @@ static void op_box_regular(fz_input *in) {
     float r = fz_float(in), a = fz_float(in);
     rc_polygon p = rc_make_regular_polygon(n, r, a);
     if (p.count != 0) {
-        FZ_CHECK(p.count == n && isfinite(r) && r > 0.0f && isfinite(a), "rc_make_regular_polygon(%d, %g, %g): count %d",
-                 n, r, a, p.count);
+        FZ_CHECK(isfinite(r) && r > 0.0f && isfinite(a) && (p.count == n || r < 1e-30f || r > 1e30f),
+                 "rc_make_regular_polygon(%d, %g, %g): count %d", n, r, a, p.count);
         check_polygon(&p, "rc_make_regular_polygon", true);
     } else {
         /* (beyond |angle| 1e5, where rc_rot_from_angle promises no accuracy, angle + 2 pi k / n

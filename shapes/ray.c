@@ -396,7 +396,10 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
         for (int i = 0, j = n - 1; i < n && !goes_in; j = i++) {
             goes_in = rc_distance(rc_nearest_point_on_segment(v[j], v[i], pm), pm) <= tol_len;
         }
-        if (goes_in) {
+        /* A ray shorter than the tolerance stays within it of the boundary wherever it goes:
+           then the edges through the origin decide. Going in (or along), it faces against
+           one of them (or along it); facing out of all of them, it leaves at once. */
+        if (goes_in && boundary.facing <= RC_REL_TOL * dlen) {
             set_hit(hit, 0.0f, origin, boundary.normal, false);
             return true;
         }

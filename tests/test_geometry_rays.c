@@ -320,6 +320,24 @@ START_TEST(polygon_origin_on_boundary) {
 }
 END_TEST
 
+/* Found by fuzz_geometry: a ray far shorter than the rounding tolerance of the polygon's size,
+ * leaving at once from a point on an edge, stayed within the tolerance of the boundary and was
+ * taken as running along it: a hit at t = 0 with the edge's normal pointing along the ray.
+ * The triangle (0,0) (1,0) (0,1); the origin on its bottom edge, the ray straight down. */
+START_TEST(regression_polygon_tiny_ray_leaving_from_the_boundary) {
+    const rc_vec2 tri[3] = {{0, 0}, {1, 0}, {0, 1}};
+    rc_vec2 origin = rc_v2(0.0012288f, 0.0f);
+    ck_assert(!rc_ray_polygon(origin, rc_v2(0.0f, -7.00851e-13f), tri, 3, NULL));
+    ck_assert(!rc_ray_polygon(origin, rc_v2(1.0e-12f, -1.0e-12f), tri, 3, NULL));
+    /* the same tiny ray going in, or along the edge, still hits at t = 0 */
+    rc_ray_hit h = rc_test_poisoned_hit();
+    ck_assert(rc_ray_polygon(origin, rc_v2(0.0f, 7.00851e-13f), tri, 3, &h));
+    ck_assert_hit(h, 0.0f, 0.0012288f, 0, 0, -1, false);
+    ck_assert(rc_ray_polygon(origin, rc_v2(7.00851e-13f, 0.0f), tri, 3, &h));
+    ck_assert_hit(h, 0.0f, 0.0012288f, 0, 0, -1, false);
+}
+END_TEST
+
 START_TEST(polygon_misses) {
     ck_assert(!rc_ray_polygon(rc_v2(-1, 3), rc_v2(4, 0), SQUARE, 4, NULL));  /* passes above */
     ck_assert(!rc_ray_polygon(rc_v2(-1, 1), rc_v2(0.5f, 0), SQUARE, 4, NULL)); /* ends short, t would be 2 */
@@ -931,6 +949,7 @@ static Suite *rays_suite(void) {
     tcase_add_test(tc, polygon_vertex_normal_not_decided_by_rounding);
     tcase_add_test(tc, polygon_touches_are_hits);
     tcase_add_test(tc, polygon_origin_on_boundary);
+    tcase_add_test(tc, regression_polygon_tiny_ray_leaving_from_the_boundary);
     tcase_add_test(tc, polygon_misses);
     tcase_add_test(tc, polygon_bad_input);
     tcase_add_test(tc, polygon_concave_u);

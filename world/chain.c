@@ -88,6 +88,16 @@ static double loop_area2(const rc_chain *c, const rc_base *base, rc_transform bo
 /* The block of a chain's points and segment indices. */
 static size_t chain_bytes(int32_t capacity) { return (sizeof(rc_vec2) + sizeof(int32_t)) * (size_t)capacity; }
 
+void rc_chains_free(rc_world *world) {
+    for (int32_t i = 0; i < world->chains.count; ++i) {
+        rc_chain *c = &world->chains.data[i];
+        if (c->points != NULL) {
+            rc_mem_free(&world->allocator, c->points, chain_bytes(c->capacity));
+            c->points = NULL;
+        }
+    }
+}
+
 static int32_t chain_slot(rc_world *world) {
     if (world->chain_free >= 0) {
         int32_t i = world->chain_free;

@@ -75,12 +75,7 @@ void rc_world_destroy(rc_world *world) {
     rc_array_free(world, world->bodies);
     rc_array_free(world, world->shapes);
     rc_array_free(world, world->poly_pool);
-    for (int32_t i = 0; i < world->chains.count; ++i) {
-        if (world->chains.data[i].points != NULL) {
-            rc_mem_free(&world->allocator, world->chains.data[i].points,
-                        sizeof(rc_vec2) * (size_t)world->chains.data[i].capacity);
-        }
-    }
+    rc_chains_free(world);
     rc_array_free(world, world->chains);
     rc_array_free(world, world->contacts);
     rc_map_free(&world->allocator, &world->contact_map);

@@ -339,6 +339,8 @@ rc_aabb rc_segment_box_at(const rc_world *world, const rc_shape *segment, rc_tra
 /* After the body's shapes were placed or its type changed: its chains' boxes and types. */
 void rc_body_refresh_chains(rc_world *world, const rc_body *body);
 void rc_chain_destroy(rc_world *world, int32_t chain_shape);
+/* Frees every chain's block of points (rc_world_destroy: the records stay). */
+void rc_chains_free(rc_world *world);
 /* The records a setter on shape index s changes: s itself, or a chain's record and its
  * segments' (the k-th of n). */
 int32_t rc_setter_records(const rc_world *world, int32_t s);
