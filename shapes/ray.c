@@ -178,28 +178,30 @@ bool rc_ray_circle(rc_vec2 origin, rc_vec2 translation, rc_vec2 center, float ra
 }
 
 bool rc_circle_ray_cast(rc_circle circle, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
-    rc_vec2 center = circle.center;
-    float radius = circle.radius;
-    float len = rc_length(translation);
-    if (len == 0.0f) {
+    /* In double: the squares of float lengths neither overflow (a radius or a distance above
+       about 1e19 made them infinite, and t NaN) nor underflow. */
+    double dx = translation.x, dy = translation.y;
+    double len = sqrt(dx * dx + dy * dy);
+    if (len == 0.0) {
         return false;
     }
-    rc_vec2 u = rc_normalize(translation);
-    rc_vec2 m = rc_sub(origin, center);
+    double ux = dx / len, uy = dy / len;
+    double mx = (double)origin.x - circle.center.x, my = (double)origin.y - circle.center.y;
+    double radius = circle.radius;
     /* s: distance along the ray to the point nearest the centre. Measuring the chord from there
        (rather than solving the quadratic in t directly) avoids cancellation. */
-    float s = -rc_dot(m, u);
-    rc_vec2 closest = rc_mul_add(m, s, u);
-    float h2 = rc_dot(closest, closest);
-    float rr = radius * radius;
-    float mm = rc_dot(m, m);
+    double s = -(mx * ux + my * uy);
+    double cx = mx + s * ux, cy = my + s * uy;
+    double h2 = cx * cx + cy * cy;
+    double rr = radius * radius;
+    double mm = mx * mx + my * my;
+    rc_vec2 back = rc_v2((float)-ux, (float)-uy);
     if (mm < rr) {
         /* started inside: the line came in through the first root, behind the origin */
-        float half = sqrtf(rc_maxf(rr - h2, 0.0f));
-        rc_vec2 entry = rc_mul_add(m, s - half, u);
-        rc_vec2 n = rc_normalize(entry);
+        double half = sqrt(rr - h2 > 0.0 ? rr - h2 : 0.0);
+        rc_vec2 n = rc_normalize(rc_v2((float)(mx + (s - half) * ux), (float)(my + (s - half) * uy)));
         if (n.x == 0.0f && n.y == 0.0f) {
-            n = rc_neg(u);
+            n = back;
         }
         set_hit(hit, 0.0f, origin, n, true);
         return true;
@@ -207,24 +209,23 @@ bool rc_circle_ray_cast(rc_circle circle, rc_vec2 origin, rc_vec2 translation, r
     if (h2 > rr) {
         return false;
     }
-    float half = sqrtf(rr - h2);
-    float enter = s - half;
-    if (enter < 0.0f) {
+    double half = sqrt(rr - h2);
+    double enter = s - half;
+    if (enter < 0.0) {
         /* The origin is on or outside the circle, so the chord lies wholly ahead or wholly
            behind. Ahead (s > 0) with a negative entry is rounding at an origin on the circle. */
-        if (s <= 0.0f) {
+        if (s <= 0.0) {
             return false;
         }
-        enter = 0.0f;
+        enter = 0.0;
     }
     if (enter > len) {
         return false;
     }
-    float t = clamp01(enter / len);
-    rc_vec2 rel = rc_mul_add(m, enter, u);
-    rc_vec2 n = rc_normalize(rel);
+    float t = clamp01((float)(enter / len));
+    rc_vec2 n = rc_normalize(rc_v2((float)(mx + enter * ux), (float)(my + enter * uy)));
     if (n.x == 0.0f && n.y == 0.0f) {
-        n = rc_neg(u); /* radius 0: a point hit head-on */
+        n = back; /* radius 0: a point hit head-on */
     }
     set_hit(hit, t, rc_mul_add(origin, t, translation), n, false);
     return true;

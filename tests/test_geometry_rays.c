@@ -742,6 +742,24 @@ START_TEST(circle_huge_and_tiny) {
 }
 END_TEST
 
+/* Found by fuzz_geometry: squares of radii and distances beyond about 1e19 overflowed in float
+ * (a circle of radius 2^100 answered t = NaN or a hit at t = 0). Powers of two keep it exact:
+ * the ray from (-2^101, 0) along (2^103, 0) enters the circle of radius 2^100 about the origin
+ * at x = -2^100, t = 2^100 / 2^103 = 1/8. */
+START_TEST(regression_circle_beyond_float_squares) {
+    rc_ray_hit h = rc_test_poisoned_hit();
+    float r = 0x1p100f;
+    ck_assert(rc_ray_circle(rc_v2(-0x1p101f, 0), rc_v2(0x1p103f, 0), rc_v2(0, 0), r, &h));
+    ck_assert_hit(h, 0.125f, -r, 0, -1, 0, false);
+    /* and one of radius 2^-100 (squares 2^-200: 0 in float), from (-2^-99, 0) by (2^-97, 0) */
+    r = 0x1p-100f;
+    ck_assert(rc_ray_circle(rc_v2(-0x1p-99f, 0), rc_v2(0x1p-97f, 0), rc_v2(0, 0), r, &h));
+    ck_assert_hit(h, 0.125f, -r, 0, -1, 0, false);
+    /* passing it by 2^-99 above: a miss */
+    ck_assert(!rc_ray_circle(rc_v2(-0x1p-99f, 0x1p-99f), rc_v2(0x1p-97f, 0), rc_v2(0, 0), r, NULL));
+}
+END_TEST
+
 /* ==== rc_point_in_convex ===================================================================== */
 
 /* A convex pentagon, counter-clockwise: every turn is left (the crosses of successive edges
@@ -975,6 +993,7 @@ static Suite *rays_suite(void) {
     tcase_add_test(tc, circle_misses_and_bad_input);
     tcase_add_test(tc, circle_radius_zero_is_a_point);
     tcase_add_test(tc, circle_huge_and_tiny);
+    tcase_add_test(tc, regression_circle_beyond_float_squares);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("point_tests");
