@@ -86,36 +86,38 @@ bool rc_ray_segment(rc_vec2 origin, rc_vec2 translation, rc_vec2 a, rc_vec2 b, r
         !rc_vec2_is_finite(b)) {
         return false;
     }
-    rc_vec2 d = translation;
-    rc_vec2 e = rc_sub(b, a);
-    float dlen = rc_length(d);
-    float elen = rc_length(e);
-    if (dlen == 0.0f || elen == 0.0f) {
+    /* In double: differences and cross products of floats near the ends of their range
+       overflowed (t NaN) or underflowed in float. */
+    double dx = translation.x, dy = translation.y;
+    double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
+    double dlen = sqrt(dx * dx + dy * dy);
+    double elen = sqrt(ex * ex + ey * ey);
+    if (dlen == 0.0 || elen == 0.0) {
         return false;
     }
     /* origin + t d = a + s e; crossing both sides with e and with d gives t and s */
-    float denom = rc_cross(d, e);
-    if (fabsf(denom) <= RC_REL_TOL * dlen * elen) {
+    double denom = dx * ey - dy * ex;
+    if (fabs(denom) <= (double)RC_REL_TOL * dlen * elen) {
         return false; /* parallel: a wall with no thickness is not hit edge-on */
     }
-    rc_vec2 w = rc_sub(a, origin);
-    float tn = rc_cross(w, e);
-    float sn = rc_cross(w, d);
-    if (denom < 0.0f) {
+    double wx = (double)a.x - origin.x, wy = (double)a.y - origin.y;
+    double tn = wx * ey - wy * ex;
+    double sn = wx * dy - wy * dx;
+    if (denom < 0.0) {
         denom = -denom;
         tn = -tn;
         sn = -sn;
     }
     /* compare before dividing: both fractions must lie in [0, 1] */
-    if (tn < 0.0f || tn > denom || sn < 0.0f || sn > denom) {
+    if (tn < 0.0 || tn > denom || sn < 0.0 || sn > denom) {
         return false;
     }
-    float t = clamp01(tn / denom);
-    rc_vec2 n = rc_normalize(rc_right_perp(e));
-    if (rc_dot(n, d) > 0.0f) {
+    float t = clamp01((float)(tn / denom));
+    rc_vec2 n = rc_v2((float)(ey / elen), (float)((0.0 - ex) / elen)); /* e turned right (no -0) */
+    if (ey * dx - ex * dy > 0.0) {
         n = rc_neg(n);
     }
-    set_hit(hit, t, rc_mul_add(origin, t, d), n, false);
+    set_hit(hit, t, rc_mul_add(origin, t, translation), n, false);
     return true;
 }
 

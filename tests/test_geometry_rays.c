@@ -157,6 +157,20 @@ START_TEST(regression_segment_parallel_epsilon_large_scale) {
 }
 END_TEST
 
+/* Found by fuzz_geometry: the segment's direction and the cross products overflowed in float
+ * for coordinates near the end of float range (t came out NaN). The segment from (-2^127, 0)
+ * to (2^127, 0) is 2^128 long, beyond FLT_MAX; the ray from (0, -2^126) by (0, 2^127) crosses
+ * it at the origin, t = 1/2, against the normal (0, -1). */
+START_TEST(regression_segment_beyond_float_range) {
+    rc_ray_hit h = rc_test_poisoned_hit();
+    ck_assert(rc_ray_segment(rc_v2(0, -0x1p126f), rc_v2(0, 0x1p127f), rc_v2(-0x1p127f, 0), rc_v2(0x1p127f, 0), &h));
+    ck_assert_hit(h, 0.5f, 0, 0, 0, -1, false);
+    /* and the other way, with the normal (0, 1) */
+    ck_assert(rc_ray_segment(rc_v2(0, 0x1p126f), rc_v2(0, -0x1p127f), rc_v2(-0x1p127f, 0), rc_v2(0x1p127f, 0), &h));
+    ck_assert_hit(h, 0.5f, 0, 0, 0, 1, false);
+}
+END_TEST
+
 START_TEST(segment_tiny_scale) {
     const float s = 0x1p-10f; /* about 1e-3 */
     rc_ray_hit h = rc_test_poisoned_hit();
@@ -957,6 +971,7 @@ static Suite *rays_suite(void) {
     tcase_add_test(tc, regression_segment_parallel_epsilon_small_scale);
     tcase_add_test(tc, regression_segment_parallel_epsilon_large_scale);
     tcase_add_test(tc, segment_tiny_scale);
+    tcase_add_test(tc, regression_segment_beyond_float_range);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("ray_polygon");
