@@ -71,6 +71,12 @@ static void check_hit(const char *what, rc_vec2 o, rc_vec2 d, const rc_ray_hit *
 /* The polygon invariants of geometry.h. strict: made by rc_make_polygon (every vertex strictly
  * left of every edge it is not on, decided exactly in double); otherwise within rounding. */
 static void check_polygon(const rc_polygon *p, const char *what, bool strict) {
+    if (getenv("FZ_VERBOSE") != NULL) {
+        for (int i = 0; i < p->count; ++i) {
+            fprintf(stderr, "%s: v[%d] = (%.9g, %.9g) n = (%.9g, %.9g)\n", what, i, p->vertices[i].x,
+                    p->vertices[i].y, p->normals[i].x, p->normals[i].y);
+        }
+    }
     FZ_CHECK(p->count >= 3 && p->count <= RC_MAX_POLYGON_VERTICES, "%s: count %d", what, p->count);
     int n = p->count;
     double size = 0.0;
@@ -91,7 +97,8 @@ static void check_polygon(const rc_polygon *p, const char *what, bool strict) {
         double out = (p->normals[i].x * ey - p->normals[i].y * ex) / el;
         /* (a moved polygon's normals are rotated exactly while its vertices are rounded at
            their coordinates' scale: the edge's direction is off by that rounding over its length) */
-        FZ_CHECK(fabs(along) <= 1.0e-4 + 8.0 * FLT_EPSILON * size / el && out > 0.0, "%s: normal %d (%g, %g) is not the outward normal of its edge",
+        double spacing = FLT_EPSILON * size + 1.401298464324817e-45; /* of floats at this size */
+        FZ_CHECK(fabs(along) <= 1.0e-4 + 8.0 * spacing / el && out > 0.0, "%s: normal %d (%g, %g) is not the outward normal of its edge",
                  what, i, p->normals[i].x, p->normals[i].y);
         for (int k = 0; k < n; ++k) {
             if (k == i || k == (i + 1) % n) {
@@ -101,7 +108,8 @@ static void check_polygon(const rc_polygon *p, const char *what, bool strict) {
             if (strict) {
                 FZ_CHECK(cr > 0.0, "%s: vertex %d not strictly left of edge %d (cross %g)", what, k, i, cr);
             } else {
-                FZ_CHECK(cr > -REL * el * size, "%s: vertex %d right of edge %d (cross %g)", what, k, i, cr);
+                FZ_CHECK(cr > -(REL * size + 8.0 * spacing) * el, "%s: vertex %d right of edge %d (cross %g)", what, k, i,
+                         cr);
             }
         }
     }

@@ -139,11 +139,12 @@ static void enter_offset_edge(line_entry *best, rc_vec2 origin, rc_vec2 d, float
     if (t >= best->t) {
         return;
     }
-    /* is the crossing within the edge? project the touch point on the original edge */
+    /* is the crossing within the edge? project the touch point on the original edge (in
+       double: the squares of long edges overflow in float) */
     rc_vec2 p = rc_mul_add(origin, t, d);
-    float ee = rc_dot(e, e);
-    float s = rc_dot(rc_sub(p, a), e);
-    if (s < 0.0f || s > ee) {
+    double ee = (double)e.x * e.x + (double)e.y * e.y;
+    double s = ((double)p.x - a.x) * e.x + ((double)p.y - a.y) * e.y;
+    if (s < 0.0 || s > ee) {
         return;
     }
     best->t = t;
@@ -153,20 +154,22 @@ static void enter_offset_edge(line_entry *best, rc_vec2 origin, rc_vec2 d, float
 
 /* The line against the circle of radius r about c: its first root. */
 static void enter_vertex(line_entry *best, rc_vec2 origin, rc_vec2 u, float dlen, rc_vec2 c, float r) {
-    rc_vec2 m = rc_sub(origin, c);
-    float s = -rc_dot(m, u);
-    rc_vec2 closest = rc_mul_add(m, s, u);
-    float h2 = rc_dot(closest, closest);
-    float rr = r * r;
+    /* in double, as rc_ray_circle: squares of radii and distances beyond about 1e19 overflow
+       in float */
+    double mx = (double)origin.x - c.x, my = (double)origin.y - c.y;
+    double s = -(mx * u.x + my * u.y);
+    double cx = mx + s * u.x, cy = my + s * u.y;
+    double h2 = cx * cx + cy * cy;
+    double rr = (double)r * r;
     if (h2 > rr) {
         return;
     }
-    float enter = s - sqrtf(rr - h2);
-    float t = enter / dlen;
+    double enter = s - sqrt(rr - h2);
+    float t = (float)(enter / dlen);
     if (t >= best->t) {
         return;
     }
-    rc_vec2 n = rc_normalize(rc_mul_add(m, enter, u));
+    rc_vec2 n = rc_normalize(rc_v2((float)(mx + enter * u.x), (float)(my + enter * u.y)));
     if (n.x == 0.0f && n.y == 0.0f) {
         n = rc_neg(u);
     }

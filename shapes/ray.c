@@ -159,11 +159,11 @@ rc_vec2 rc_nearest_point_on_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
     double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
     /* the two dot products of the seed: projections measured from each end */
     double from_a = ((double)p.x - a.x) * ex + ((double)p.y - a.y) * ey;
-    if (from_a <= 0.0) {
+    if (!(from_a > 0.0)) { /* NaN too: a degenerate segment gives a whatever p is */
         return a;
     }
     double from_b = ((double)b.x - p.x) * ex + ((double)b.y - p.y) * ey;
-    if (from_b <= 0.0) {
+    if (!(from_b > 0.0)) {
         return b;
     }
     double s = from_a / (from_a + from_b);

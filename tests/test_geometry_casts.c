@@ -223,6 +223,22 @@ START_TEST(circle_cast_segment_cases) {
 }
 END_TEST
 
+/* Found by fuzz_geometry: the end caps of a swept circle were solved in float, where the
+ * square of a radius beyond about 1e19 is infinite: a start inside the capsule came back with
+ * a NaN normal. The segment (-1, 0)..(1, 0), a circle of radius 2^100 starting 2^99 above it
+ * and going up: it overlaps at the start, and the centre line x = 0 entered the capsule through
+ * its flat side below, normal (0, -1). */
+START_TEST(regression_circle_cast_segment_huge_radius) {
+    rc_ray_hit h = rc_test_poisoned_hit();
+    rc_vec2 origin = rc_v2(0, 0x1p99f);
+    ck_assert(rc_circle_cast_segment(rc_v2(-1, 0), rc_v2(1, 0), origin, 0x1p100f, rc_v2(0, 1), &h));
+    ck_assert_hit(h, 0.0f, 0, 0x1p99f, 0, -1, true);
+    /* from 2^101 above going down by 2^102: the flat side is met at y = 2^100, t = 1/4 */
+    ck_assert(rc_circle_cast_segment(rc_v2(-1, 0), rc_v2(1, 0), rc_v2(0, 0x1p101f), 0x1p100f, rc_v2(0, -0x1p102f), &h));
+    ck_assert_hit(h, 0.25f, 0, 0, 0, 1, false);
+}
+END_TEST
+
 START_TEST(casts_refuse_bad_input) {
     rc_polygon box = rc_make_box(1, 1);
     rc_circle c = {{0, 0}, 1};
@@ -370,6 +386,10 @@ START_TEST(nearest_point_and_normals_at_extreme_scales) {
     q = rc_nearest_point_on_segment(rc_v2(-ldexpf(1.0f, 99), 0.0f), rc_v2(ldexpf(1.0f, 99), 0.0f), rc_v2(0.0f, 1.0f));
     ck_assert_float_eq(q.x, 0.0f);
     ck_assert_float_eq(q.y, 0.0f);
+    /* a degenerate segment gives a, even for a p that is not finite (0 * inf was NaN) */
+    q = rc_nearest_point_on_segment(rc_v2(1.0f, 2.0f), rc_v2(1.0f, 2.0f), rc_v2(INF, 0.0f));
+    ck_assert_float_eq(q.x, 1.0f);
+    ck_assert_float_eq(q.y, 2.0f);
     /* a denormal (2^-149, 0): (1, 0); (3e38, 4e38) * 0.5: (0.6, 0.8) with length 2.5e38 */
     rc_vec2 n = rc_normalize(rc_v2(1.0e-45f, 0.0f));
     ck_assert_float_eq(n.x, 1.0f);
@@ -596,6 +616,7 @@ static Suite *casts_suite(void) {
     tcase_add_test(tc, circle_cast_circle_cases);
     tcase_add_test(tc, circle_cast_polygon_cases);
     tcase_add_test(tc, circle_cast_segment_cases);
+    tcase_add_test(tc, regression_circle_cast_segment_huge_radius);
     tcase_add_test(tc, casts_refuse_bad_input);
     tcase_add_test(tc, casts_refuse_non_finite_polygon);
     tcase_add_test(tc, polygons_refuse_too_many_vertices);
