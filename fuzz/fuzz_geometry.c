@@ -527,6 +527,12 @@ static void op_shapes(fz_input *in) {
     float radius = fz_float(in);
     rc_manifold m;
     bool hit;
+    if (getenv("FZ_VERBOSE") != NULL) {
+        fprintf(stderr, "segment (%.9g, %.9g)-(%.9g, %.9g) origin (%.9g, %.9g) d (%.9g, %.9g) radius %.9g\n", sa.x, sa.y,
+                sb.x, sb.y, o.x, o.y, d.x, d.y, radius);
+        fprintf(stderr, "circles (%.9g, %.9g) r %.9g, (%.9g, %.9g) r %.9g\n", ca.center.x, ca.center.y, ca.radius,
+                cb.center.x, cb.center.y, cb.radius);
+    }
 
     hit = rc_collide_circles(ca, cb, &m);
     if (moderate_circle(ca) && moderate_circle(cb)) {

@@ -144,7 +144,7 @@ static void enter_offset_edge(line_entry *best, rc_vec2 origin, rc_vec2 d, float
     rc_vec2 p = rc_mul_add(origin, t, d);
     double ee = (double)e.x * e.x + (double)e.y * e.y;
     double s = ((double)p.x - a.x) * e.x + ((double)p.y - a.y) * e.y;
-    if (s < 0.0 || s > ee) {
+    if (!(s >= 0.0 && s <= ee)) { /* NaN too: t overflowed for a sweep of a float's length */
         return;
     }
     best->t = t;
@@ -179,13 +179,16 @@ static void enter_vertex(line_entry *best, rc_vec2 origin, rc_vec2 u, float dlen
 }
 
 /* Turn a line entry into the answer of a sweep whose origin is inside (by distance) or not. */
-static bool finish_sweep(const line_entry *entry, bool inside, rc_vec2 origin, float tol_t,
+static bool finish_sweep(const line_entry *entry, bool inside, rc_vec2 origin, float tol_len, float dlen,
                          rc_ray_hit *hit) {
     if (inside) {
         set_hit(hit, 0.0f, origin, entry->normal, true);
         return true;
     }
-    if (!(entry->t <= 1.0f) || entry->t < -tol_t) {
+    /* Behind by more than the rounding is measured as a length: for a sweep far shorter than
+       the rounding at its coordinates, the tolerance as a fraction is beyond float range, and
+       an entry far behind had overflowed to -inf. */
+    if (!(entry->t <= 1.0f) || (double)entry->t * dlen < -(double)tol_len) {
         return false; /* no entry, entry beyond the sweep, or the shape is behind */
     }
     /* an entry a rounding behind the origin is an origin on the grown boundary moving in */
@@ -239,8 +242,7 @@ bool rc_convex_circle_cast(const rc_convex *shape, rc_vec2 origin, float radius,
     }
     rc_distance_result dist = rc_convex_distance(shape, origin);
     float scale = rc_length(rc_sub(origin, shape->centroid)) + rc_convex_max_extent(shape) + radius;
-    float tol_t = RC_REL_TOL * scale / dlen;
-    return finish_sweep(&entry, dist.distance < radius, origin, tol_t, hit);
+    return finish_sweep(&entry, dist.distance < radius, origin, RC_REL_TOL * scale, dlen, hit);
 }
 
 bool rc_circle_cast_segment(rc_vec2 a, rc_vec2 b, rc_vec2 origin, float radius, rc_vec2 translation,
@@ -265,6 +267,5 @@ bool rc_circle_cast_segment(rc_vec2 a, rc_vec2 b, rc_vec2 origin, float radius, 
     enter_vertex(&entry, origin, u, dlen, b, radius);
     rc_distance_result dist = rc_point_distance_segment(a, b, origin);
     float scale = rc_length(rc_sub(origin, a)) + elen + radius;
-    float tol_t = RC_REL_TOL * scale / dlen;
-    return finish_sweep(&entry, dist.distance < radius, origin, tol_t, hit);
+    return finish_sweep(&entry, dist.distance < radius, origin, RC_REL_TOL * scale, dlen, hit);
 }

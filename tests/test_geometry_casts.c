@@ -236,6 +236,10 @@ START_TEST(regression_circle_cast_segment_huge_radius) {
     /* from 2^101 above going down by 2^102: the flat side is met at y = 2^100, t = 1/4 */
     ck_assert(rc_circle_cast_segment(rc_v2(-1, 0), rc_v2(1, 0), rc_v2(0, 0x1p101f), 0x1p100f, rc_v2(0, -0x1p102f), &h));
     ck_assert_hit(h, 0.25f, 0, 0, 0, 1, false);
+    /* a sweep of one denormal (2^-149), 98304 away from the segment: no hit (its entries lie
+       2^165 sweeps behind, beyond float range as fractions) */
+    ck_assert(!rc_circle_cast_segment(rc_v2(0, 4), rc_v2(0, 0), rc_v2(-98304, 0), 0.5f, rc_v2(-0x1p-149f, 0), NULL));
+    ck_assert(!rc_circle_cast_segment(rc_v2(0, 4), rc_v2(0, 0), rc_v2(-98304, 0), 0.5f, rc_v2(0x1p-149f, 0), NULL));
 }
 END_TEST
 
