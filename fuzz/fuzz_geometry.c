@@ -447,6 +447,10 @@ static void op_nearest(fz_input *in) {
         FZ_CHECK(dq <= fmin(da, db) + REL * scale + TINY, "rc_nearest_point_on_segment: %g away, ends are %g and %g", dq, da,
                  db);
         rc_distance_result r = rc_point_distance_segment(a, b, p);
+        if (getenv("FZ_VERBOSE") != NULL) {
+            fprintf(stderr, "a (%.9g, %.9g) b (%.9g, %.9g) p (%.9g, %.9g) -> point (%.9g, %.9g) d %.9g\n", a.x, a.y, b.x,
+                    b.y, p.x, p.y, r.point.x, r.point.y, r.distance);
+        }
         check_unit(r.normal, "rc_point_distance_segment");
         FZ_CHECK(r.distance >= 0.0f, "rc_point_distance_segment: negative distance %g", r.distance);
     }

@@ -14,28 +14,37 @@ rc_distance_result rc_point_distance_circle(rc_circle circle, rc_vec2 p) {
     return r;
 }
 
+/* A double vector to a float unit vector, with +0 for zero components (no -0). */
+static rc_vec2 unit_of(double x, double y) {
+    double len = sqrt(x * x + y * y);
+    return rc_v2((float)(0.0 + x / len), (float)(0.0 + y / len));
+}
+
 rc_distance_result rc_point_distance_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
+    /* Differences in double: those of floats near the ends of their range overflow in float. */
     rc_distance_result r;
+    double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
     r.point = rc_nearest_point_on_segment(a, b, p);
     if (!rc_vec2_equal(r.point, a) && !rc_vec2_equal(r.point, b)) {
         /* inside the segment: the distance to its line, and its normal on p's side, exactly */
-        rc_vec2 n = rc_normalize(rc_left_perp(rc_sub(b, a)));
-        float side = rc_dot(n, rc_sub(p, a));
-        if (side != 0.0f) {
-            r.normal = side > 0.0f ? n : rc_neg(n);
-            r.distance = side > 0.0f ? side : -side;
-            r.point = rc_mul_add(p, -side, n);
+        rc_vec2 n = unit_of(0.0 - ey, ex);
+        double side = n.x * ((double)p.x - a.x) + n.y * ((double)p.y - a.y);
+        if (side != 0.0) {
+            r.normal = side > 0.0 ? n : rc_neg(n);
+            r.distance = (float)fabs(side);
+            r.point = rc_v2((float)(p.x - side * n.x), (float)(p.y - side * n.y));
             return r;
         }
     }
-    rc_vec2 rel = rc_sub(p, r.point);
-    float len = rc_length(rel);
-    r.distance = len;
-    if (len > 0.0f) {
-        r.normal = rc_normalize(rel);
+    double rx = (double)p.x - r.point.x, ry = (double)p.y - r.point.y;
+    double len = sqrt(rx * rx + ry * ry);
+    r.distance = (float)len;
+    if (len > 0.0) {
+        r.normal = unit_of(rx, ry);
+    } else if (ex == 0.0 && ey == 0.0) {
+        r.normal = rc_v2(1.0f, 0.0f);
     } else {
-        rc_vec2 e = rc_normalize(rc_sub(b, a));
-        r.normal = (e.x == 0.0f && e.y == 0.0f) ? rc_v2(1.0f, 0.0f) : rc_left_perp(e);
+        r.normal = unit_of(0.0 - ey, ex); /* the left perpendicular of a -> b */
     }
     return r;
 }

@@ -408,6 +408,14 @@ START_TEST(nearest_point_and_normals_at_extreme_scales) {
     rc_distance_result r = rc_point_distance_circle((rc_circle){{0.0f, -3.0e38f}, 1.0f}, rc_v2(0.0f, 0.0f));
     ck_assert_float_eq(r.normal.x, 0.0f);
     ck_assert_float_eq(r.normal.y, 1.0f);
+    /* a segment 2^128 long (its direction overflows in float): from (-2^127, 0) the nearest
+       point is the origin, 2^127 away, normal (-1, 0) (it was NaN) */
+    r = rc_point_distance_segment(rc_v2(0.0f, 0x1p127f), rc_v2(0.0f, -0x1p127f), rc_v2(-0x1p127f, 0.0f));
+    ck_assert_float_eq(r.distance, 0x1p127f);
+    ck_assert_float_eq(r.normal.x, -1.0f);
+    ck_assert_float_eq(r.normal.y, 0.0f);
+    ck_assert_float_eq(r.point.x, 0.0f);
+    ck_assert_float_eq(r.point.y, 0.0f);
     /* a box of half extents 2^-140 (denormal): its distance normals are unit */
     rc_polygon tiny = rc_make_box(ldexpf(1.0f, -140), ldexpf(1.0f, -140));
     r = rc_point_distance_polygon(&tiny, zero);
