@@ -128,7 +128,8 @@ RC_API const char *rc_polygon_error_string(rc_polygon_error error);
 RC_API rc_polygon_error rc_make_polygon(const rc_vec2 *points, int count, rc_polygon *out);
 
 /* An axis-aligned box of the given half extents centred on the origin. Half extents must be
- * finite and positive; otherwise a polygon with count 0 is returned. */
+ * positive and at most FLT_MAX / 2 (so that the box's edges are floats); otherwise a polygon
+ * with count 0 is returned. */
 RC_API rc_polygon rc_make_box(float half_width, float half_height);
 
 /* The regular polygon with count vertices (3..RC_MAX_POLYGON_VERTICES) on a circle of the given
