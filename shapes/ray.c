@@ -238,6 +238,13 @@ bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_cl
         return false;
     }
     rc_vec2 d = rc_sub(b, a);
+    /* A segment longer than FLT_MAX: work along half of it (d_scale: fractions of d per
+       fraction of the segment), since b - a is no float. */
+    float d_scale = 1.0f;
+    if (!rc_vec2_is_finite(d)) {
+        d = rc_sub(rc_scale(0.5f, b), rc_scale(0.5f, a));
+        d_scale = 0.5f;
+    }
     float dlen = rc_length(d);
     if (dlen == 0.0f) {
         return false;
@@ -284,8 +291,9 @@ bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_cl
             n_out = normal;
         }
     }
-    float t_near = line_in > 0.0f ? line_in : 0.0f;
-    float t_far = line_out < 1.0f ? line_out : 1.0f;
+    float seg_in = d_scale * line_in, seg_out = d_scale * line_out; /* as fractions of the segment */
+    float t_near = seg_in > 0.0f ? seg_in : 0.0f;
+    float t_far = seg_out < 1.0f ? seg_out : 1.0f;
     if (t_near > t_far) {
         return false;
     }

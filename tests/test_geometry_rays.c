@@ -635,6 +635,23 @@ START_TEST(clip_slanted_edges) {
 }
 END_TEST
 
+/* Found by fuzz_geometry: a segment longer than FLT_MAX (b - a is no float) clipped to
+ * [0, 1] with NaN normals. From (2^127, 1/4) to (-2^127, 1/4) through the triangle (0,0) (1,0)
+ * (0,1): it enters by the hypotenuse at x = 3/4 and leaves by the left side at x = 0, both
+ * half way along it within rounding (1/4 of 2^128 is far below a float spacing of 1/2). */
+START_TEST(regression_clip_segment_longer_than_float_range) {
+    const rc_vec2 tri[3] = {{0, 0}, {1, 0}, {0, 1}};
+    rc_clip c;
+    ck_assert(rc_clip_segment_convex(rc_v2(0x1p127f, 0.25f), rc_v2(-0x1p127f, 0.25f), tri, 3, &c));
+    ck_assert_float_eq(c.t_near, 0.5f);
+    ck_assert_float_eq(c.t_far, 0.5f);
+    ck_assert_vec_near(c.n_near, SQRT1_2, SQRT1_2, 1e-6);
+    ck_assert_vec_eq(c.n_far, -1, 0);
+    /* below the triangle: nothing */
+    ck_assert(!rc_clip_segment_convex(rc_v2(FLT_MAX, -FLT_MAX), rc_v2(-FLT_MAX, -FLT_MAX), tri, 3, &c));
+}
+END_TEST
+
 START_TEST(clip_huge_and_tiny) {
     rc_vec2 big[4], tiny[4];
     const float s = 0x1p-12f;
@@ -999,6 +1016,7 @@ static Suite *rays_suite(void) {
     tcase_add_test(tc, clip_misses_and_bad_input);
     tcase_add_test(tc, clip_slanted_edges);
     tcase_add_test(tc, clip_huge_and_tiny);
+    tcase_add_test(tc, regression_clip_segment_longer_than_float_range);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("ray_circle");
