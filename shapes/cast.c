@@ -41,7 +41,9 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
         return false;
     }
     rc_vec2 d = translation;
-    float dd = rc_dot(d, d);
+    /* squares in double: a translation beyond about 1e19 overflowed them, and every edge
+       looked parallel to the ray */
+    double dd = (double)d.x * d.x + (double)d.y * d.y;
     /* Cyrus-Beck on the line with each edge's outward normal taken unnormalised, as the
        edge turned a quarter: t = dist / facing does not care about its length, and one square
        root at the end gives the normal of the hit. line_in is where the line enters through
@@ -58,7 +60,7 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
         rc_vec2 n = rc_right_perp(e);
         float dist = rc_dot(n, rc_sub(a, origin));
         float facing = rc_dot(n, d);
-        if (facing * facing <= RC_REL_TOL * RC_REL_TOL * dd * rc_dot(e, e)) {
+        if ((double)facing * facing <= (double)RC_REL_TOL * RC_REL_TOL * dd * ((double)e.x * e.x + (double)e.y * e.y)) {
             if (dist < 0.0f) {
                 return false;
             }

@@ -115,6 +115,22 @@ END_TEST
 
 /* ==== swept circles ========================================================================== */
 
+/* Found by fuzz_geometry: the square of a translation beyond about 1e19 overflowed, every
+ * edge then passed for parallel to the ray, and a ray leaving a box from its right side was
+ * reported as hitting it. The box 2^-149 wide and 163840 high; from its right side going
+ * right by about 5.9e21. */
+START_TEST(regression_ray_cast_polygon_long_translation) {
+    rc_polygon thin = rc_make_box(0x1p-149f, 81920.0f);
+    ck_assert(!rc_ray_cast_polygon(&thin, rc_v2(0x1p-149f, -2.875f), rc_v2(5.9029581e21f, -2.3125f), NULL));
+    rc_polygon box = rc_make_box(1, 8);
+    ck_assert(!rc_ray_cast_polygon(&box, rc_v2(1, 0), rc_v2(0x1p72f, -2.3125f), NULL));
+    /* and from the left of it, going right: it enters at x = -1, t = 1 / 2^72 */
+    rc_ray_hit h = rc_test_poisoned_hit();
+    ck_assert(rc_ray_cast_polygon(&box, rc_v2(-2, 0), rc_v2(0x1p72f, 0), &h));
+    ck_assert_hit(h, 0x1p-72f, -1, 0, -1, 0, false);
+}
+END_TEST
+
 START_TEST(circle_cast_circle_cases) {
     rc_circle shape = {{0, 0}, 1};
     rc_ray_hit h = rc_test_poisoned_hit();
@@ -622,6 +638,7 @@ static Suite *casts_suite(void) {
     tcase_add_test(tc, ray_cast_polygon_boundary_and_misses);
     tcase_add_test(tc, ray_cast_polygon_vertex_normal_not_decided_by_rounding);
     tcase_add_test(tc, ray_cast_polygon_rotated_and_far);
+    tcase_add_test(tc, regression_ray_cast_polygon_long_translation);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("sweeps");
