@@ -29,6 +29,11 @@
 static double mag(rc_vec2 v) { return fmax(fabs((double)v.x), fabs((double)v.y)); }
 static double len(rc_vec2 v) { return sqrt((double)v.x * v.x + (double)v.y * v.y); }
 static bool vfinite(rc_vec2 v) { return fz_finite2(v.x, v.y); }
+/* |a - b| without float overflow */
+static double dist(rc_vec2 a, rc_vec2 b) {
+    double x = (double)a.x - b.x, y = (double)a.y - b.y;
+    return sqrt(x * x + y * y);
+}
 
 static void check_unit(rc_vec2 n, const char *what) {
     FZ_CHECK(vfinite(n), "%s: normal (%g, %g) is not finite", what, n.x, n.y);
@@ -214,7 +219,7 @@ static void op_ray_segment(fz_input *in) {
     if (vfinite(end) && vfinite(rc_sub(b, a))) {
         rc_vec2 q = rc_nearest_point_on_segment(a, b, h.point);
         double scale = mag(o) + mag(d) + mag(a) + mag(b);
-        double off = len(rc_sub(q, h.point));
+        double off = dist(q, h.point);
         FZ_CHECK(off <= 1.0e-3 * scale + TINY, "rc_ray_segment: point (%g, %g) is %g from the segment", h.point.x, h.point.y,
                  off);
     }
@@ -316,7 +321,7 @@ static void op_convex(fz_input *in) {
             size = fmax(size, mag(p.vertices[i]));
         }
         size = fmax(size, mag(a));
-        double to_point = len(rc_sub(a, dr.point));
+        double to_point = dist(a, dr.point);
         FZ_CHECK(isfinite(dr.distance) && fabs(fabs((double)dr.distance) - to_point) <= 1.0e-3 * size + TINY,
                  "rc_point_distance_polygon: distance %g but the point is %g away", dr.distance, to_point);
         double margin = 1.0e-3 * size + TINY;
@@ -443,7 +448,7 @@ static void op_nearest(fz_input *in) {
                               fmax(box.lower.y - (double)q.y, (double)q.y - box.upper.y));
         FZ_CHECK(outside <= REL * scale + TINY, "rc_nearest_point_on_segment: (%g, %g) off the segment's box", q.x,
                  q.y);
-        double dq = len(rc_sub(p, q)), da = len(rc_sub(p, a)), db = len(rc_sub(p, b));
+        double dq = dist(p, q), da = dist(p, a), db = dist(p, b);
         FZ_CHECK(dq <= fmin(da, db) + REL * scale + TINY, "rc_nearest_point_on_segment: %g away, ends are %g and %g", dq, da,
                  db);
         rc_distance_result r = rc_point_distance_segment(a, b, p);
@@ -468,7 +473,7 @@ static void op_circle(fz_input *in) {
         check_hit("rc_ray_circle", o, d, &h, true);
         if (!h.started_inside && vfinite(rc_add(o, d))) {
             double scale = mag(o) + mag(d) + mag(c.center) + c.radius;
-            double off = fabs(len(rc_sub(h.point, c.center)) - c.radius);
+            double off = fabs(dist(h.point, c.center) - c.radius);
             FZ_CHECK(off <= REL * scale + TINY, "rc_ray_circle: point %g off the circle", off);
         }
     }

@@ -171,7 +171,7 @@ static void enter_vertex(line_entry *best, rc_vec2 origin, rc_vec2 u, float dlen
     if (t >= best->t) {
         return;
     }
-    rc_vec2 n = rc_normalize(rc_v2((float)(mx + enter * u.x), (float)(my + enter * u.y)));
+    rc_vec2 n = rc_unit_of(mx + enter * u.x, my + enter * u.y);
     if (n.x == 0.0f && n.y == 0.0f) {
         n = rc_neg(u);
     }

@@ -14,9 +14,11 @@ rc_distance_result rc_point_distance_circle(rc_circle circle, rc_vec2 p) {
     return r;
 }
 
-/* A double vector to a float unit vector, with +0 for zero components (no -0). */
-static rc_vec2 unit_of(double x, double y) {
+rc_vec2 rc_unit_of(double x, double y) {
     double len = sqrt(x * x + y * y);
+    if (!(len > 0.0)) {
+        return rc_v2(0.0f, 0.0f);
+    }
     return rc_v2((float)(0.0 + x / len), (float)(0.0 + y / len));
 }
 
@@ -27,7 +29,7 @@ rc_distance_result rc_point_distance_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
     r.point = rc_nearest_point_on_segment(a, b, p);
     if (!rc_vec2_equal(r.point, a) && !rc_vec2_equal(r.point, b)) {
         /* inside the segment: the distance to its line, and its normal on p's side, exactly */
-        rc_vec2 n = unit_of(0.0 - ey, ex);
+        rc_vec2 n = rc_unit_of(0.0 - ey, ex);
         double side = n.x * ((double)p.x - a.x) + n.y * ((double)p.y - a.y);
         if (side != 0.0) {
             r.normal = side > 0.0 ? n : rc_neg(n);
@@ -40,11 +42,11 @@ rc_distance_result rc_point_distance_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
     double len = sqrt(rx * rx + ry * ry);
     r.distance = (float)len;
     if (len > 0.0) {
-        r.normal = unit_of(rx, ry);
+        r.normal = rc_unit_of(rx, ry);
     } else if (ex == 0.0 && ey == 0.0) {
         r.normal = rc_v2(1.0f, 0.0f);
     } else {
-        r.normal = unit_of(0.0 - ey, ex); /* the left perpendicular of a -> b */
+        r.normal = rc_unit_of(0.0 - ey, ex); /* the left perpendicular of a -> b */
     }
     return r;
 }

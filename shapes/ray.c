@@ -201,7 +201,7 @@ bool rc_circle_ray_cast(rc_circle circle, rc_vec2 origin, rc_vec2 translation, r
     if (mm < rr) {
         /* started inside: the line came in through the first root, behind the origin */
         double half = sqrt(rr - h2 > 0.0 ? rr - h2 : 0.0);
-        rc_vec2 n = rc_normalize(rc_v2((float)(mx + (s - half) * ux), (float)(my + (s - half) * uy)));
+        rc_vec2 n = rc_unit_of(mx + (s - half) * ux, my + (s - half) * uy);
         if (n.x == 0.0f && n.y == 0.0f) {
             n = back;
         }
@@ -225,7 +225,7 @@ bool rc_circle_ray_cast(rc_circle circle, rc_vec2 origin, rc_vec2 translation, r
         return false;
     }
     float t = clamp01((float)(enter / len));
-    rc_vec2 n = rc_normalize(rc_v2((float)(mx + enter * ux), (float)(my + enter * uy)));
+    rc_vec2 n = rc_unit_of(mx + enter * ux, my + enter * uy);
     if (n.x == 0.0f && n.y == 0.0f) {
         n = back; /* radius 0: a point hit head-on */
     }

@@ -788,6 +788,10 @@ START_TEST(regression_circle_beyond_float_squares) {
     ck_assert_hit(h, 0.125f, -r, 0, -1, 0, false);
     /* passing it by 2^-99 above: a miss */
     ck_assert(!rc_ray_circle(rc_v2(-0x1p-99f, 0x1p-99f), rc_v2(0x1p-97f, 0), rc_v2(0, 0), r, NULL));
+    /* started inside the circle of radius 1.5 * 2^127 from (2^127, 0): the line entered at
+       x = -1.5 * 2^127, 2.5 * 2^127 behind the origin (no float): the normal is (-1, 0) */
+    ck_assert(rc_ray_circle(rc_v2(0x1p127f, 0), rc_v2(1, 0), rc_v2(0, 0), 0x1.8p127f, &h));
+    ck_assert_hit(h, 0.0f, 0x1p127f, 0, -1, 0, true);
 }
 END_TEST
 
