@@ -155,12 +155,15 @@ static void enter_offset_edge(line_entry *best, rc_vec2 origin, rc_vec2 d, float
 }
 
 /* The line against the circle of radius r about c: its first root. */
-static void enter_vertex(line_entry *best, rc_vec2 origin, rc_vec2 u, float dlen, rc_vec2 c, float r) {
-    /* in double, as rc_ray_circle: squares of radii and distances beyond about 1e19 overflow
-       in float */
+static void enter_vertex(line_entry *best, rc_vec2 origin, rc_vec2 d, rc_vec2 c, float r) {
+    /* In double, as rc_ray_circle: squares of radii and distances beyond about 1e19 overflow
+       in float; and the direction is a unit vector to double precision, since a float one is
+       off by more than a radius far below the coordinates' spacing (the entry's side flipped). */
+    double dlen = sqrt((double)d.x * d.x + (double)d.y * d.y);
+    double ux = d.x / dlen, uy = d.y / dlen;
     double mx = (double)origin.x - c.x, my = (double)origin.y - c.y;
-    double s = -(mx * u.x + my * u.y);
-    double cx = mx + s * u.x, cy = my + s * u.y;
+    double s = -(mx * ux + my * uy);
+    double cx = mx + s * ux, cy = my + s * uy;
     double h2 = cx * cx + cy * cy;
     double rr = (double)r * r;
     if (h2 > rr) {
@@ -171,9 +174,9 @@ static void enter_vertex(line_entry *best, rc_vec2 origin, rc_vec2 u, float dlen
     if (t >= best->t) {
         return;
     }
-    rc_vec2 n = rc_unit_of(mx + enter * u.x, my + enter * u.y);
+    rc_vec2 n = rc_unit_of(mx + enter * ux, my + enter * uy);
     if (n.x == 0.0f && n.y == 0.0f) {
-        n = rc_neg(u);
+        n = rc_unit_of(-ux, -uy);
     }
     best->t = t;
     best->normal = n;
@@ -240,7 +243,7 @@ bool rc_convex_circle_cast(const rc_convex *shape, rc_vec2 origin, float radius,
         int j = i + 1 < shape->count ? i + 1 : 0;
         enter_offset_edge(&entry, origin, translation, dlen, shape->vertices[i], shape->vertices[j],
                           edge_normal(shape, i), radius);
-        enter_vertex(&entry, origin, u, dlen, shape->vertices[i], radius);
+        enter_vertex(&entry, origin, translation, shape->vertices[i], radius);
     }
     rc_distance_result dist = rc_convex_distance(shape, origin);
     float scale = rc_length(rc_sub(origin, shape->centroid)) + rc_convex_max_extent(shape) + radius;
@@ -265,8 +268,8 @@ bool rc_circle_cast_segment(rc_vec2 a, rc_vec2 b, rc_vec2 origin, float radius, 
         enter_offset_edge(&entry, origin, translation, dlen, a, b, n, radius);
         enter_offset_edge(&entry, origin, translation, dlen, b, a, rc_neg(n), radius);
     }
-    enter_vertex(&entry, origin, u, dlen, a, radius);
-    enter_vertex(&entry, origin, u, dlen, b, radius);
+    enter_vertex(&entry, origin, translation, a, radius);
+    enter_vertex(&entry, origin, translation, b, radius);
     rc_distance_result dist = rc_point_distance_segment(a, b, origin);
     float scale = rc_length(rc_sub(origin, a)) + elen + radius;
     return finish_sweep(&entry, dist.distance < radius, origin, RC_REL_TOL * scale, dlen, hit);

@@ -256,6 +256,15 @@ START_TEST(regression_circle_cast_segment_huge_radius) {
        2^165 sweeps behind, beyond float range as fractions) */
     ck_assert(!rc_circle_cast_segment(rc_v2(0, 4), rc_v2(0, 0), rc_v2(-98304, 0), 0.5f, rc_v2(-0x1p-149f, 0), NULL));
     ck_assert(!rc_circle_cast_segment(rc_v2(0, 4), rc_v2(0, 0), rc_v2(-98304, 0), 0.5f, rc_v2(0x1p-149f, 0), NULL));
+    /* a radius (2^-149) far below the spacing of the coordinates (2^-149 too, at 2^-126, but the
+       direction (2^-126, 6.875) / 6.875 is off by 2^-24 as a float unit vector): starting on the
+       top end of the segment (2^-126, 0)..(2^-126, 2^-126) and going up, the line came in through
+       the bottom cap, normal (~0, -1), against the ray */
+    const float m = 0x1p-126f;
+    ck_assert(rc_circle_cast_segment(rc_v2(m, 0), rc_v2(m, m), rc_v2(m, m), 0x1p-149f, rc_v2(m, 6.875f), &h));
+    ck_assert(h.started_inside && h.t == 0.0f);
+    ck_assert_float_eq_tol(h.normal.x, 0.0f, 1e-6f);
+    ck_assert_float_eq(h.normal.y, -1.0f);
 }
 END_TEST
 
