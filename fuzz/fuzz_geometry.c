@@ -455,7 +455,7 @@ static void op_box_regular(fz_input *in) {
     float r = fz_float(in), a = fz_float(in);
     rc_polygon p = rc_make_regular_polygon(n, r, a);
     if (p.count != 0) {
-        FZ_CHECK(isfinite(r) && r > 0.0f && isfinite(a) && (p.count == n || r < 1e-30f || r > 1e30f),
+        FZ_CHECK(isfinite(r) && r > 0.0f && isfinite(a) && (p.count == n || r < 1e-30f || r > 1e30f || fabsf(a) > 1.0e5f),
                  "rc_make_regular_polygon(%d, %g, %g): count %d", n, r, a, p.count);
         check_polygon(&p, "rc_make_regular_polygon", true);
     } else {
@@ -613,6 +613,11 @@ static void op_shapes(fz_input *in) {
         hit = rc_collide_segment_polygon(sa, sb, &pa, &m);
         if (moderate_polygon(&pa) && moderate_vec(sa) && moderate_vec(sb)) {
             check_manifold("rc_collide_segment_polygon", hit, &m);
+        }
+        if (getenv("FZ_VERBOSE") != NULL) {
+            for (int i = 0; i < pa.count; ++i) {
+                fprintf(stderr, "pa v[%d] = (%.9g, %.9g)\n", i, pa.vertices[i].x, pa.vertices[i].y);
+            }
         }
         if (rc_circle_cast_polygon(&pa, o, radius, d, &h)) {
             check_hit("rc_circle_cast_polygon", o, d, &h, false);

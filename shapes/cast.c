@@ -49,7 +49,8 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
        root at the end gives the normal of the hit. line_in is where the line enters through
        the last entering edge, line_out where it leaves through the first leaving edge. */
     float line_in = -INFINITY, line_out = INFINITY;
-    float in_facing = 0.0f, in_length = 1.0f;
+    double in_facing = 0.0;
+    float in_length = 1.0f;
     int in_index = -1;
     int grazed = -1; /* a parallel edge whose line holds the origin */
     const rc_vec2 *v = polygon->vertices;
@@ -58,19 +59,21 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
         rc_vec2 a = v[i];
         rc_vec2 e = rc_sub(v[i + 1 < count ? i + 1 : 0], a);
         rc_vec2 n = rc_right_perp(e);
-        float dist = rc_dot(n, rc_sub(a, origin));
-        float facing = rc_dot(n, d);
-        if ((double)facing * facing <= (double)RC_REL_TOL * RC_REL_TOL * dd * ((double)e.x * e.x + (double)e.y * e.y)) {
-            if (dist < 0.0f) {
+        /* products in double: in float they underflow for small polygons (a facing of 0 made
+           an edge parallel) and overflow for large ones */
+        double dist = n.x * ((double)a.x - origin.x) + n.y * ((double)a.y - origin.y);
+        double facing = (double)n.x * d.x + (double)n.y * d.y;
+        if (facing * facing <= (double)RC_REL_TOL * RC_REL_TOL * dd * ((double)e.x * e.x + (double)e.y * e.y)) {
+            if (dist < 0.0) {
                 return false;
             }
-            if (dist == 0.0f) {
+            if (dist == 0.0) {
                 grazed = i;
             }
             continue;
         }
-        float tc = dist / facing;
-        if (facing < 0.0f) {
+        float tc = (float)(dist / facing);
+        if (facing < 0.0) {
             if (tc > line_in) {
                 line_in = tc;
                 in_facing = facing;

@@ -124,6 +124,13 @@ START_TEST(regression_ray_cast_polygon_long_translation) {
     ck_assert(!rc_ray_cast_polygon(&thin, rc_v2(0x1p-149f, -2.875f), rc_v2(5.9029581e21f, -2.3125f), NULL));
     rc_polygon box = rc_make_box(1, 8);
     ck_assert(!rc_ray_cast_polygon(&box, rc_v2(1, 0), rc_v2(0x1p72f, -2.3125f), NULL));
+    /* and products that underflowed: the box of half extents 2^-149 was missed by a ray from
+       (-2^-140, 0) by (2^-139, 0), which meets it at x = -2^-149, t = 1/2 - 2^-10 */
+    rc_polygon tiny = rc_make_box(0x1p-149f, 0x1p-149f);
+    rc_ray_hit ht = rc_test_poisoned_hit();
+    ck_assert(rc_ray_cast_polygon(&tiny, rc_v2(-0x1p-140f, 0), rc_v2(0x1p-139f, 0), &ht));
+    ck_assert_hit(ht, 0.5f - 0x1p-10f, -0x1p-149f, 0, -1, 0, false);
+    ck_assert(!rc_ray_cast_polygon(&tiny, rc_v2(0.5f, 0.5f), rc_v2(0.5f, 0x1p-149f), NULL));
     /* and from the left of it, going right: it enters at x = -1, t = 1 / 2^72 */
     rc_ray_hit h = rc_test_poisoned_hit();
     ck_assert(rc_ray_cast_polygon(&box, rc_v2(-2, 0), rc_v2(0x1p72f, 0), &h));
