@@ -323,8 +323,13 @@ static void take_snapshot(const fz_state *s, snapshot *snap) {
  * only ever returned with a message. Returns whether the call recorded an error. */
 static snapshot g_before, g_after;
 
+static bool g_verbose;
+
 static void before(fz_state *s, const char *op) {
     s->op = op;
+    if (g_verbose) {
+        fprintf(stderr, "[%zu] %s\n", s->in.pos, op);
+    }
     rc_world_clear_error(s->world);
     s->errors.calls = 0;
     take_snapshot(s, &g_before);
@@ -355,6 +360,9 @@ static bool after(fz_state *s, bool refused, bool must_say) {
 /* Queries: a const world cannot change (but the message is checked the same way). */
 static void before_query(fz_state *s, const char *op) {
     s->op = op;
+    if (g_verbose) {
+        fprintf(stderr, "[%zu] %s\n", s->in.pos, op);
+    }
     rc_world_clear_error(s->world);
     s->errors.calls = 0;
 }
@@ -417,6 +425,13 @@ static void op_create_body(fz_state *s) {
         return;
     }
     before(s, "rc_body_create");
+    if (g_verbose) {
+        fprintf(stderr, "  type %d p (%g, %g) a %g v (%g, %g) w %g damp %g %g gs %g bullet %d bounces %d resp %d pm %g "
+                        "awake %d sleep %d fixed %d\n",
+                (int)d.type, d.position.x, d.position.y, d.angle, d.linear_velocity.x, d.linear_velocity.y,
+                d.angular_velocity, d.linear_damping, d.angular_damping, d.gravity_scale, d.bullet, d.max_bounces,
+                d.enable_response, d.point_mass, d.awake, d.enable_sleep, d.fixed_rotation);
+    }
     rc_body_id id = rc_body_create(s->world, &d);
     bool refused = rc_body_id_is_null(id);
     if (!refused) {
@@ -473,6 +488,12 @@ static void op_create_shape(fz_state *s) {
     case 0: {
         float r = draw_num(s);
         before(s, "rc_shape_create_circle");
+        if (g_verbose) {
+            fprintf(stderr, "  body %u radius %g offset (%g, %g) angle %g scale (%g, %g) e %g mu %g rr %g density %g "
+                            "sensor %d\n",
+                    body.index, r, d.offset.x, d.offset.y, d.angle, d.scale.x, d.scale.y, d.restitution, d.friction,
+                    d.rolling_resistance, d.density, d.is_sensor);
+        }
         after_create_shape(s, rc_shape_create_circle(s->world, body, &d, r));
         break;
     }
@@ -642,6 +663,9 @@ static void op_body_set(fz_state *s) {
     default: {
         rc_vec2 impulse = draw_vec(s), point = draw_vec(s);
         before(s, "rc_body_apply_linear_impulse");
+        if (g_verbose) {
+            fprintf(stderr, "  body %u impulse (%g, %g) at (%g, %g)\n", b.index, impulse.x, impulse.y, point.x, point.y);
+        }
         ok = rc_body_apply_linear_impulse(s->world, b, impulse, point);
         break;
     }
@@ -714,6 +738,9 @@ static void op_step(fz_state *s) {
     int n = 1 + (sel >> 4) % 4u;
     for (int i = 0; i < n && s->steps < MAX_STEPS; ++i, ++s->steps) {
         before(s, "rc_world_step");
+        if (g_verbose) {
+            fprintf(stderr, "  dt %g\n", dt);
+        }
         bool ok = rc_world_step(s->world, dt);
         after(s, !ok, true);
         if (!ok) {
@@ -1109,6 +1136,7 @@ static void op_world(fz_state *s) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static fz_state s; /* large: keep it off the stack */
     memset(&s, 0, sizeof s);
+    g_verbose = getenv("FZ_VERBOSE") != NULL;
     s.in = (fz_input){data, size, 0};
 
     rc_world_def wd = rc_world_default_def();
