@@ -249,6 +249,7 @@ static int32_t integrate_positions(rc_world *world, float dt) {
                 additions += add;
             }
         }
+        rc_body_refresh_chains(world, b); /* a chain's box is its segments' */
     }
     return additions;
 }
