@@ -728,6 +728,10 @@ static void op_shape_set(fz_state *s) {
         float angle = draw_num(s);
         rc_vec2 scale = draw_vec(s);
         before(s, "rc_shape_set_base_transform");
+        if (g_verbose) {
+            fprintf(stderr, "  shape %u offset (%g, %g) angle %g scale (%g, %g)\n", h.index, offset.x, offset.y, angle,
+                    scale.x, scale.y);
+        }
         ok = rc_shape_set_base_transform(s->world, h, offset, angle, scale);
         break;
     }
@@ -1016,6 +1020,10 @@ static void op_move(fz_state *s) {
     memset(&r, 0x5A, sizeof r);
     untouched = r;
     before_query(s, "rc_world_move_circle_ex");
+    if (g_verbose) {
+        fprintf(stderr, "  p (%g, %g) r %g delta (%g, %g) skin %g\n", d.position.x, d.position.y, d.radius, d.delta.x,
+                d.delta.y, d.skin);
+    }
     bool ok = rc_world_move_circle_ex(s->world, (flags & 16) ? NULL : &d, &r);
     after_query(s, !ok, true);
     if (!ok) {
@@ -1030,6 +1038,19 @@ static void op_move(fz_state *s) {
     FZ_CHECK(r.touch_count >= 0 && r.touch_count <= RC_MAX_MOVER_TOUCHES, "rc_world_move_circle_ex: %d touches",
              r.touch_count);
     for (int i = 0; i < r.touch_count; ++i) {
+        if (g_verbose) {
+            rc_shape_type type = rc_shape_get_type(s->world, r.touches[i].shape);
+            fprintf(stderr, "  touch %d: shape %u (type %d) point (%g, %g) normal (%g, %g) separation %g\n", i,
+                    r.touches[i].shape.index, (int)type, r.touches[i].point.x, r.touches[i].point.y,
+                    r.touches[i].normal.x, r.touches[i].normal.y, r.touches[i].separation);
+            rc_polygon poly;
+            if (rc_shape_world_polygon(s->world, r.touches[i].shape, &poly)) {
+                for (int k = 0; k < poly.count; ++k) {
+                    fprintf(stderr, "    v[%d] = (%.9g, %.9g) n (%.9g, %.9g)\n", k, poly.vertices[k].x,
+                            poly.vertices[k].y, poly.normals[k].x, poly.normals[k].y);
+                }
+            }
+        }
         FZ_CHECK(rc_shape_is_valid(s->world, r.touches[i].shape), "mover touch: shape not live");
         FZ_CHECK(rc_body_id_equals(rc_shape_body(s->world, r.touches[i].shape), r.touches[i].body),
                  "mover touch: wrong body");

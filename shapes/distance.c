@@ -67,6 +67,11 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
     for (int i = 0; i < count; ++i) {
         rc_vec2 a = polygon->vertices[i];
         rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(polygon->vertices[i + 1 < count ? i + 1 : 0], a)));
+        if (n.x == 0.0f && n.y == 0.0f) {
+            /* an edge that placing the polygon far from the origin rounded to nothing: its
+               neighbours bound the polygon (with a sep of 0 it claimed inside points) */
+            continue;
+        }
         float sep = rc_dot(n, rc_sub(p, a));
         if (sep > 0.0f || i >= 32) {
             facing |= i < 32 ? 1u << i : 0u;
@@ -77,6 +82,14 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
         }
     }
     rc_distance_result r;
+    if (face_normal.x == 0.0f && face_normal.y == 0.0f) {
+        /* every edge rounded to nothing: the polygon is a point, measured as one */
+        r.point = polygon->vertices[0];
+        double rx = (double)p.x - r.point.x, ry = (double)p.y - r.point.y;
+        r.distance = (float)sqrt(rx * rx + ry * ry);
+        r.normal = r.distance > 0.0f ? rc_unit_of(rx, ry) : rc_v2(1.0f, 0.0f);
+        return r;
+    }
     if (max_sep <= 0.0f) {
         r.distance = max_sep;
         r.normal = face_normal;

@@ -409,6 +409,24 @@ START_TEST(point_distance_polygon_far_away_is_outside) {
 }
 END_TEST
 
+/* Found by fuzz_world (a mover touch with normal (0, 0)): a polygon placed where floats are
+ * coarser than it (a box of half extents 2^-26 moved to x = 1, where floats are 2^-23 and
+ * 2^-24 apart) has edges rounded to nothing; their zero normals, with a separation of 0, won
+ * for points inside. Moved to (1, 0) its x collapses: from (1, 0) the nearest side is a
+ * vertical one at distance 0; moved to (1, 1) it is a point, 5 from (4, 5). */
+START_TEST(point_distance_polygon_with_edges_rounded_away) {
+    rc_polygon tiny = rc_make_box(0x1p-26f, 0x1p-26f);
+    rc_polygon flat = rc_transform_polygon((rc_transform){{1, 0}, {1, 0}}, &tiny);
+    rc_distance_result r = rc_point_distance_polygon(&flat, rc_v2(1, 0));
+    ck_assert_float_eq(r.distance, 0.0f);
+    ck_assert_float_eq(fabsf(r.normal.x), 1.0f);
+    ck_assert_float_eq(r.normal.y, 0.0f);
+    rc_polygon dot = rc_transform_polygon((rc_transform){{1, 1}, {1, 0}}, &tiny);
+    r = rc_point_distance_polygon(&dot, rc_v2(4, 5));
+    assert_distance(r, 5, 1, 1, 0.6, 0.8);
+}
+END_TEST
+
 /* Found by fuzz_geometry: lengths and products outside about 1e-19 .. 1e19 underflowed or
  * overflowed in float. */
 START_TEST(nearest_point_and_normals_at_extreme_scales) {
@@ -670,6 +688,7 @@ static Suite *casts_suite(void) {
     tc = tcase_create("distance");
     tcase_add_test(tc, point_distance_cases);
     tcase_add_test(tc, point_distance_polygon_far_away_is_outside);
+    tcase_add_test(tc, point_distance_polygon_with_edges_rounded_away);
     tcase_add_test(tc, nearest_point_and_normals_at_extreme_scales);
     suite_add_tcase(s, tc);
 
