@@ -32,7 +32,7 @@ for t in "${targets[@]}"; do
     echo "== $t: ${seconds}s, corpus $corpus ($(ls "$corpus" | wc -l) inputs)"
     if ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         "$build/fuzz/$t" "${args[@]}" "$corpus" >"$log" 2>&1; then
-        grep -E '^#[0-9]+ +(DONE|INITED)' "$log" | tail -1
+        grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1
         grep -E '^stat::number_of_executed_units|^stat::peak_rss' "$log"
     else
         status=1
