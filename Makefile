@@ -2,8 +2,10 @@
 #   make deps    install missing build dependencies (Debian: apt-get, see .ci/deps)
 #   make build   configure and build build/ (RelWithDebInfo, warnings are errors)
 #   make test    deps, then ctest in build/ and in build-asan/ (ASan + UBSan, Debug)
-#   make demo    deps, build, run build/samples/demo (or build/samples/rays)
+#   make demo    deps, build, run build/samples/demo: it writes build/ricochet-demo.png
 #   make bench   deps, Release build in build-bench/, run the bench's `run_bench` target
+#   make lint    clang-tidy and cppcheck over the library and samples (.ci/lint)
+#   make valgrind  the tests under valgrind memcheck in build-valgrind/ (.ci/valgrind)
 #   make fuzz    clang + libFuzzer build in build-fuzz/, each fuzz target run FUZZ_SECONDS (60) seconds
 #   make clean   remove the build directories
 # Extra configure options: make build CMAKE_ARGS='-DRICOCHET_BUILD_BENCH=OFF'
@@ -22,7 +24,7 @@ MAKEFLAGS  += --no-print-directory
 
 # Each step runs CMake, which parallelises by itself; keep the steps in order.
 .NOTPARALLEL:
-.PHONY: all deps build build-asan test demo bench fuzz clean
+.PHONY: all deps build build-asan test demo bench lint valgrind fuzz clean
 
 all: build
 
@@ -46,9 +48,7 @@ test: deps build build-asan
 	exit $$status
 
 demo: deps build
-	@if [ -x $(BUILD)/samples/demo ]; then exec $(BUILD)/samples/demo; \
-	elif [ -x $(BUILD)/samples/rays ]; then exec $(BUILD)/samples/rays; \
-	else echo "make demo: no samples/demo.c or samples/rays.c program built" >&2; exit 1; fi
+	$(BUILD)/samples/demo --out $(BUILD)/ricochet-demo.png
 
 bench: deps
 	@test -f bench/CMakeLists.txt || { echo "make bench: bench/CMakeLists.txt does not exist yet" >&2; exit 1; }
@@ -56,6 +56,12 @@ bench: deps
 	  -DRICOCHET_BUILD_TESTS=OFF -DRICOCHET_BUILD_SAMPLES=OFF $(CMAKE_ARGS)
 	$(CMAKE) --build $(BENCH) --parallel $(JOBS)
 	$(CMAKE) --build $(BENCH) --target run_bench
+
+lint: deps
+	@JOBS=$(JOBS) bash .ci/lint
+
+valgrind: deps
+	@JOBS=$(JOBS) bash .ci/valgrind
 
 # fuzz/README.md: what the targets check, how to reproduce a finding.
 fuzz: deps
@@ -66,4 +72,4 @@ fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh $(FUZZ)
 
 clean:
-	rm -rf $(BUILD) $(ASAN) $(BENCH) $(FUZZ)
+	rm -rf $(BUILD) $(ASAN) $(BENCH) $(FUZZ) build-lint build-valgrind

@@ -390,7 +390,7 @@ static int run_child(const options *o) {
     if (o->pin >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);
-        CPU_SET(o->pin, &set);
+        CPU_SET((size_t)o->pin, &set); /* o->pin >= 0 here */
         if (sched_setaffinity(0, sizeof set, &set) != 0) {
             fprintf(stderr, "bench_run: cannot pin to CPU %d: %s\n", o->pin, strerror(errno));
         }
@@ -800,7 +800,7 @@ static void run_case(const options *o, char **argv0, const bench_scene *scene, c
             }
         }
     }
-    fprintf(stderr, " %s (%.1f s, peak RSS %.1f MB)\n", c->ok ? "done" : c->error, c->wall_s, c->maxrss_kb / 1024.0);
+    fprintf(stderr, " %s (%.1f s, peak RSS %.1f MB)\n", c->ok ? "done" : c->error, c->wall_s, (double)c->maxrss_kb / 1024.0);
 }
 
 static bench_answer *load_answers(const options *o, const bench_scene *scene, const char *engine) {
@@ -1460,9 +1460,9 @@ static void render(text *t, const options *o, scene_report *reports, int nreport
                 continue;
             }
             char tm[96] = "", rate[64] = "", rss[32], over[32] = "", agree[64] = "", ratio[96] = "";
-            snprintf(rss, sizeof rss, "%.1f", c->maxrss_kb / 1024.0);
+            snprintf(rss, sizeof rss, "%.1f", (double)c->maxrss_kb / 1024.0);
             if (e > 0 && sr->cases[0].ran) {
-                snprintf(over, sizeof over, "%.1f", (c->maxrss_kb - sr->cases[0].maxrss_kb) / 1024.0);
+                snprintf(over, sizeof over, "%.1f", (double)(c->maxrss_kb - sr->cases[0].maxrss_kb) / 1024.0);
             }
             if (e == 0) {
                 snprintf(tm, sizeof tm, "-");
@@ -1548,8 +1548,8 @@ static void render(text *t, const options *o, scene_report *reports, int nreport
             }
             char r1[32], m1[32], m2[32], st[64], mt[64];
             snprintf(r1, sizeof r1, "%.2f", ratio);
-            snprintf(m1, sizeof m1, "%.1f", sr->cases[ric].maxrss_kb / 1024.0);
-            snprintf(m2, sizeof m2, "%.1f", low / 1024.0);
+            snprintf(m1, sizeof m1, "%.1f", (double)sr->cases[ric].maxrss_kb / 1024.0);
+            snprintf(m2, sizeof m2, "%.1f", (double)low / 1024.0);
             snprintf(st, sizeof st, "%s (>= 2)", ratio >= 2.0 ? "met" : "NOT met");
             if (sr->scene.kind == BENCH_BULLETS) {
                 snprintf(mt, sizeof mt, "no target (%s)", sr->cases[ric].maxrss_kb <= low ? "lower" : "higher");

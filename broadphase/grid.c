@@ -192,8 +192,8 @@ static bool quantize(rc_aabb b, float size, int32_t x, int32_t y, uint16_t q[4])
     if (!(size < INFINITY)) {
         return false;
     }
-    double rel[4] = {(double)b.lower.x / size - x, (double)b.lower.y / size - y, (double)b.upper.x / size - x,
-                     (double)b.upper.y / size - y};
+    const double rel[4] = {(double)b.lower.x / size - x, (double)b.lower.y / size - y,
+                           (double)b.upper.x / size - x, (double)b.upper.y / size - y};
     double lo_x = floor((rel[0] + 1.0) * QUANTA) - 1.0, lo_y = floor((rel[1] + 1.0) * QUANTA) - 1.0;
     double hi_x = ceil((rel[2] + 1.0) * QUANTA) + 1.0, hi_y = ceil((rel[3] + 1.0) * QUANTA) + 1.0;
     if (!(lo_x >= 0.0 && lo_y >= 0.0 && hi_x <= 65535.0 && hi_y <= 65535.0)) {
@@ -1342,10 +1342,6 @@ static void ray_offer(ray_walk *w, uint32_t raw, const uint16_t *qb, float size,
     }
 }
 
-typedef struct ray_scan {
-    ray_walk *walk;
-} ray_scan;
-
 static bool ray_scan_cell(const grid_cell *cell, void *context) {
     ray_walk *w = context;
     const grid_store *s = &w->grid->store;
@@ -1552,7 +1548,7 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
     float dx = w->translation.x * inv, dy = w->translation.y * inv;
     float ex = ox + w->max_t * dx, ey = oy + w->max_t * dy;
     float reach = ceilf(w->radius * inv);
-    float limit = (float)(CELL_LIMIT / 2);
+    float limit = 0.5f * (float)CELL_LIMIT; /* 2^29: exact */
     if (!(fabsf(ox) < limit && fabsf(oy) < limit && fabsf(ex) < limit && fabsf(ey) < limit && reach < limit)) {
         return ray_scan_level(w, l);
     }

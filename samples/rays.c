@@ -1,10 +1,20 @@
 /* rays: a small room of crates and pillars, and a fan of rays cast through it. Prints what each
- * ray hits first: which shape, where, the surface normal, and whether it started inside. */
+ * ray hits first: which shape, where, the surface normal, and whether it started inside.
+ *
+ *   rays [--out FILE]   also draws the room (through the debug draw) and the rays as a PNG */
 #include <ricochet/ricochet.h>
 
-#include <stdio.h>
+#include "canvas.h"
 
-int main(void) {
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+    const char *out = argc == 3 && strcmp(argv[1], "--out") == 0 ? argv[2] : NULL;
+    if (argc != 1 && out == NULL) {
+        fprintf(stderr, "usage: rays [--out FILE]\n");
+        return 2;
+    }
     rc_world_def world_def = rc_world_default_def();
     rc_world *world = rc_world_create(&world_def);
     if (world == NULL) {
@@ -37,6 +47,18 @@ int main(void) {
     }
 
     /* sixteen rays fanning out from the middle, each 12 units long, and one from inside the crate */
+    canvas picture;
+    if (out != NULL && !canvas_init(&picture, 640, 640)) {
+        rc_world_destroy(world);
+        return 1;
+    }
+    if (out != NULL) {
+        canvas_clear(&picture, 0x11141a);
+        canvas_set_view(&picture, (rc_aabb){{-12.5f, -12.5f}, {12.5f, 12.5f}}, 8.0f);
+        rc_debug_draw draw = canvas_debug_draw(&picture); /* the room first, the rays over it */
+        draw.flags = RC_DRAW_SHAPES;
+        rc_world_draw(world, &draw);
+    }
     printf("ray  from          to              hit\n");
     for (int i = 0; i <= 16; ++i) {
         rc_vec2 origin = rc_v2(0.0f, 0.0f);
@@ -49,9 +71,18 @@ int main(void) {
             translation = rc_v2(0.0f, -5.0f);
         }
         rc_ray_hit hit;
+        bool struck = rc_world_cast_ray(world, origin, translation, &hit);
+        if (out != NULL) {
+            rc_vec2 end = struck ? hit.point : rc_add(origin, translation);
+            canvas_line(&picture, origin, end, 1.5f, 0xf7dc6f, 0.8f);
+            if (struck) {
+                canvas_line(&picture, hit.point, rc_add(hit.point, hit.normal), 1.5f, 0xecf0f1, 1.0f);
+                canvas_point(&picture, hit.point, 6.0f, 0xff3b30, 1.0f);
+            }
+        }
         printf("%2d  (%5.1f,%5.1f)  (%6.2f,%6.2f)  ", i, (double)origin.x, (double)origin.y,
                (double)(origin.x + translation.x), (double)(origin.y + translation.y));
-        if (rc_world_cast_ray(world, origin, translation, &hit)) {
+        if (struck) {
             const char *name = names[0];
             if (rc_shape_id_equals(hit.shape, pillar)) {
                 name = names[1];
@@ -64,6 +95,16 @@ int main(void) {
         } else {
             printf("nothing\n");
         }
+    }
+    if (out != NULL) {
+        bool drawn = canvas_write_png(&picture, out);
+        canvas_free(&picture);
+        if (!drawn) {
+            fprintf(stderr, "could not draw %s\n", out);
+            rc_world_destroy(world);
+            return 1;
+        }
+        printf("wrote %s\n", out);
     }
     rc_world_destroy(world);
     return 0;

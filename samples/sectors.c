@@ -4,11 +4,16 @@
  *
  * The walls are one looped, one-sided chain: the level's outline, its inside free. The sectors
  * are loops too, on their own filter category that nothing collides with: they only name
- * places (rc_world_sectors_at). */
+ * places (rc_world_sectors_at).
+ *
+ *   sectors [--out FILE]   also draws the level (through the debug draw) and the walk as a PNG */
 #include <ricochet/ricochet.h>
+
+#include "canvas.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #define SECTOR_CATEGORY 0x8000u
 
@@ -19,7 +24,42 @@ typedef struct sector {
     rc_shape_id id;
 } sector;
 
-int main(void) {
+enum { MAX_FRAMES = 60 * 120 };
+
+/* The level through the debug draw, the sectors' names, and the walker's path. */
+static bool draw_walk(const rc_world *world, const sector *sectors, int count, const rc_vec2 *path, int steps,
+                      float radius, const char *out) {
+    canvas c;
+    if (!canvas_init(&c, 1120, 360)) {
+        return false;
+    }
+    canvas_clear(&c, 0x11141a);
+    canvas_set_view(&c, (rc_aabb){{-1.0f, -1.0f}, {71.0f, 21.0f}}, 8.0f);
+    rc_debug_draw draw = canvas_debug_draw(&c);
+    draw.flags = RC_DRAW_SHAPES;
+    draw.normal_length = 1.0f;
+    bool ok = rc_world_draw(world, &draw);
+    for (int i = 1; i < steps; ++i) {
+        canvas_line(&c, path[i - 1], path[i], 2.0f, 0x48c9b0, 0.9f);
+    }
+    canvas_circle(&c, path[steps - 1], radius, 1.5f, 0x48c9b0, 1.0f);
+    for (int i = 0; i < count; ++i) {
+        rc_vec2 corner = canvas_to_pixel(&c, sectors[i].points[3]); /* each sector's top-left */
+        canvas_text(&c, (int)corner.x + 6, (int)corner.y + 6, sectors[i].name, 2, 0xd0d6de);
+    }
+    ok = ok && canvas_write_png(&c, out);
+    canvas_free(&c);
+    return ok;
+}
+
+int main(int argc, char **argv) {
+    const char *out = argc == 3 && strcmp(argv[1], "--out") == 0 ? argv[2] : NULL;
+    if (argc != 1 && out == NULL) {
+        fprintf(stderr, "usage: sectors [--out FILE]\n");
+        return 2;
+    }
+    static rc_vec2 path[MAX_FRAMES + 1];
+    int steps = 0;
     rc_world_def world_def = rc_world_default_def();
     world_def.gravity = rc_v2(0.0f, 0.0f); /* seen from above */
     rc_world *world = rc_world_create(&world_def);
@@ -39,7 +79,7 @@ int main(void) {
     rc_shape_id walls = rc_shape_create_chain(world, level, &wall_def, outline, (int)(sizeof outline / sizeof outline[0]), true);
     /* pillars in the hall, a crate in the vault */
     rc_shape_def solid = rc_shape_default_def();
-    rc_vec2 pillar_at[3] = {{10, 10}, {18, 6}, {22, 14}};
+    const rc_vec2 pillar_at[3] = {{10, 10}, {18, 6}, {22, 14}};
     for (int i = 0; i < 3; ++i) {
         solid.offset = pillar_at[i];
         rc_shape_create_circle(world, level, &solid, 1.5f);
@@ -73,10 +113,11 @@ int main(void) {
     mover.radius = radius;
     mover.filter.mask_bits = ~SECTOR_CATEGORY;
     rc_vec2 position = rc_v2(3, 10);
+    path[steps++] = position;
     int current = -1, frames = 0, slides = 0, stuck = 0;
     float walked = 0.0f, least_separation = INFINITY;
-    for (int target = 0; target < waypoint_count && frames < 60 * 120; ++target) {
-        for (int still = 0; still < 30 && frames < 60 * 120; ++frames) {
+    for (int target = 0; target < waypoint_count && frames < MAX_FRAMES; ++target) {
+        for (int still = 0; still < 30 && frames < MAX_FRAMES; ++frames) {
             rc_vec2 to = rc_sub(waypoints[target], position);
             float distance = rc_length(to);
             if (distance < 0.05f) {
@@ -99,6 +140,7 @@ int main(void) {
                 least_separation = fminf(least_separation, result.touches[k].separation);
             }
             position = result.position;
+            path[steps++] = position;
             rc_shape_id here[3];
             int n = rc_world_sectors_at(world, position, here, 3);
             /* the walls' loop holds every point of the level: look for a sector among the loops */
@@ -122,6 +164,14 @@ int main(void) {
            slides, stuck);
     printf("nearest approach to a surface: %.6f beyond the radius %.1f (never below 0)\n", (double)least_separation,
            (double)radius);
+    if (out != NULL) {
+        if (!draw_walk(world, sectors, 3, path, steps, radius, out)) {
+            fprintf(stderr, "could not draw %s\n", out);
+            rc_world_destroy(world);
+            return 1;
+        }
+        printf("wrote %s\n", out);
+    }
     rc_world_destroy(world);
     return least_separation >= -1e-4f ? 0 : 1;
 }

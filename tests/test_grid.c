@@ -580,7 +580,7 @@ START_TEST(ray_order_and_stop) {
     def.cell_size = 1.0f;
     rc_grid *g = rc_grid_create(&def);
     for (int i = 0; i < 10; ++i) {
-        rc_grid_insert(g, (rc_aabb){{2.0f * i + 0.25f, 0.25f}, {2.0f * i + 0.75f, 0.75f}}, 100 + i);
+        rc_grid_insert(g, (rc_aabb){{2.0f * (float)i + 0.25f, 0.25f}, {2.0f * (float)i + 0.75f, 0.75f}}, 100 + i);
     }
     mirror m = {NULL, NULL, NULL};
     for (int i = 0; i < 10; ++i) {
@@ -780,7 +780,7 @@ START_TEST(allocation_failure_changes_nothing) {
             continue;
         }
         mirror m = {NULL, NULL, NULL};
-        rng r = {fail_at};
+        rng r = {(uint64_t)fail_at}; /* fail_at counts up from 1 */
         bool failed = false;
         for (int i = 0; i < 300; ++i) {
             rc_aabb b = random_box(&r, 100.0f);

@@ -1213,7 +1213,7 @@ START_TEST(random_rooms_keep_every_guarantee) {
     t.worst_ulps = INFINITY;
     clock_t start = clock();
     /* rooms x walkers x moves: 256k moves (about 8 s in a Debug build, 15 s with sanitizers) */
-    random_rooms(64, 8, 500, 0x5eed0000u + (uint64_t)_i, &t);
+    random_rooms(rc_test_random_cases(64), 8, 500, 0x5eed0000u + (uint64_t)_i, &t);
     double secs = (double)(clock() - start) / CLOCKS_PER_SEC;
     fprintf(stderr,
             "[mover] seed %d: %ld random moves in %.1f s (%ld no motion, %ld of them resting against a push, %ld "

@@ -71,7 +71,7 @@ static void fx_init(fixture *fx) {
     fx->circle = fx_track(fx, rc_shape_create_circle(fx->w, fx->dyn, &sd, 0.5f));
     rc_vec2 pent[5];
     for (int i = 0; i < 5; ++i) {
-        pent[i] = rc_v2(0.5f * cosf(1.2566371f * i), 0.5f * sinf(1.2566371f * i));
+        pent[i] = rc_v2(0.5f * cosf(1.2566371f * (float)i), 0.5f * sinf(1.2566371f * (float)i));
     }
     sd.offset = rc_v2(0.0f, 3.0f);
     fx->poly = fx_track(fx, rc_shape_create_polygon(fx->w, fx->dyn, &sd, pent, 5));
@@ -568,11 +568,12 @@ START_TEST(shape_create_refuses_bad_defs) {
     rc_vec2 bowtie[4] = {{0, 0}, {1, 1}, {1, 0}, {0, 1}};
     rc_vec2 many[9];
     for (int i = 0; i < 9; ++i) {
-        many[i] = rc_v2(cosf(0.6981317f * i), sinf(0.6981317f * i));
+        many[i] = rc_v2(cosf(0.6981317f * (float)i), sinf(0.6981317f * (float)i));
     }
     rc_vec2 twice[8]; /* winds round twice */
     for (int i = 0; i < 8; ++i) {
-        twice[i] = rc_v2(cosf(1.5707964f * i * 1.0f + 0.1f * (i / 4)), sinf(1.5707964f * i + 0.1f * (i / 4)));
+        twice[i] = rc_v2(cosf(1.5707964f * (float)i * 1.0f + 0.1f * (float)(i / 4)),
+                         sinf(1.5707964f * (float)i + 0.1f * (float)(i / 4)));
     }
     REFUSE(&fx, "rc_shape_create_polygon", rc_shape_id_is_null(rc_shape_create_polygon(w, body, &sd, NULL, 4)));
     REFUSE(&fx, "rc_shape_create_polygon", rc_shape_id_is_null(rc_shape_create_polygon(w, body, &sd, square, 0)));

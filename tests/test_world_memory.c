@@ -508,7 +508,7 @@ static void scenario(mem_ctx *m, long *touching_total, int *end_events_after_des
     for (int i = 0; i < 4; ++i) {
         TRY(m, "rc_shape_set_base_transform",
             rc_shape_set_base_transform(m->w, m->shapes[30 + i], rc_v2(0, 0), 0.0f,
-                                        rc_v2(20.0f + 30.0f * i, 20.0f + 30.0f * i)));
+                                        rc_v2(20.0f + 30.0f * (float)i, 20.0f + 30.0f * (float)i)));
     }
     for (int n = 100; n <= 103; ++n) {
         step(m, n, touching_total);

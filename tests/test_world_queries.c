@@ -23,6 +23,7 @@
 
 #include <ricochet/ricochet.h>
 
+#include "support/testing.h"
 #include "support/world_support.h"
 
 #define EXPECT WS_EXPECT
@@ -423,6 +424,7 @@ static void compare_closest(qscene *sc, query_ray q, const rc_query_filter *filt
 static void run_closest(qscene *sc, int count, bool circle, bool filtered, const char *phase) {
     cast_stats st;
     memset(&st, 0, sizeof st);
+    count = rc_test_random_cases(count);
     for (int i = 0; i < count; ++i) {
         query_ray q = random_ray(sc, circle);
         if (filtered) {
@@ -564,6 +566,7 @@ static void compare_all(qscene *sc, query_ray q, rc_query_filter f, int mode) {
 }
 
 static void run_all(qscene *sc, int count, bool circle) {
+    count = rc_test_random_cases(count);
     for (int i = 0; i < count; ++i) {
         query_ray q = random_ray(sc, circle);
         rc_query_filter f = random_query_filter(&sc->rng);
@@ -806,6 +809,7 @@ static void run_overlaps(qscene *sc, int count, const char *phase) {
     ws_rng *r = &sc->rng;
     long skipped = 0, nonempty = 0;
     float e = sc->extent * 1.2f;
+    count = rc_test_random_cases(count);
     for (int i = 0; i < count; ++i) {
         rc_query_filter f = random_query_filter(r);
         char in[240];
@@ -1152,8 +1156,8 @@ START_TEST(overlap_boundaries_count) {
     rc_shape_id box = rc_shape_create_box(w, b, &sd, 1.0f, 0.5f); /* [0,2] x [0,1] */
     rc_body_id b2 = static_body_at(w, 10.0f, 0.0f);
     rc_shape_def cd = rc_shape_default_def();
-    rc_shape_id disk = rc_shape_create_circle(w, b2, &cd, 1.0f); /* centre (10,0), radius 1 */
-    ck_assert(!rc_shape_id_is_null(box) && !rc_shape_id_is_null(disk));
+    rc_shape_id circle = rc_shape_create_circle(w, b2, &cd, 1.0f); /* centre (10,0), radius 1 */
+    ck_assert(!rc_shape_id_is_null(box) && !rc_shape_id_is_null(circle));
     rc_query_filter all = {UINT32_MAX, UINT32_MAX};
     /* points on the boundary */
     ck_assert_int_eq(rc_world_overlap_point(w, rc_v2(2.0f, 1.0f), all, NULL, NULL), 1);

@@ -84,10 +84,8 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     if (world->body_free >= 0) {
         index = world->body_free;
         world->body_free = world->bodies.data[index].first_shape;
-        generation = world->bodies.data[index].generation + 1u;
-        if (generation == 0) {
-            generation = 1;
-        }
+        uint32_t previous = world->bodies.data[index].generation;
+        generation = previous == UINT32_MAX ? 1u : previous + 1u; /* wraps past 0, the null id's */
     } else {
         index = world->bodies.count++;
     }

@@ -207,7 +207,6 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
 
     support_list supports = {{0}, {{0}}, 0};
     rc_constraint constraints[RC_MAX_SUPPORTS];
-    int32_t constraint_count = 0;
     predict_sink k = {world, bounces, bounce_capacity, 0, 0};
     int32_t last_hit_shape = -1, last_hit_step = -2;
     for (int32_t step = 0; step < def->steps; ++step) {
@@ -215,7 +214,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
                               def->linear_damping, def->angular_damping, def->dt);
         s.bias = rc_v2(0.0f, 0.0f);
         s.held = supports.count > 0;
-        constraint_count = 0;
+        int32_t constraint_count = 0;
         if (supports.count > 0) {
             rc_solver_body body = {s.velocity, s.angular_velocity, {0.0f, 0.0f}, 0.0f, inv_mass, inv_inertia, s.kick,
                                    false};

@@ -88,10 +88,8 @@ static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, r
     const rc_body *target = &world->bodies.data[shape->body];
     rc_vec2 rt = rc_sub(point, target->center);
     rc_vec2 vt = {0.0f, 0.0f};
-    float wt = 0.0f;
     if (target->type != RC_STATIC) {
-        wt = target->angular_velocity;
-        vt = rc_add(target->linear_velocity, cross_sv(wt, rt));
+        vt = rc_add(target->linear_velocity, cross_sv(target->angular_velocity, rt));
     }
     rc_vec2 rs = rc_scale(-s->radius, n);
     rc_vec2 vs = rc_add(s->velocity, cross_sv(s->angular_velocity, rs));
@@ -232,8 +230,8 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
             if (push_outs++ >= MAX_PUSH_OUTS) {
                 break;
             }
-            rc_shape_view v = rc_shape_view_of(world, shape);
-            rc_distance_result dist = rc_view_distance(&v, s->center);
+            rc_shape_view view = rc_shape_view_of(world, shape);
+            rc_distance_result dist = rc_view_distance(&view, s->center);
             float skin = rc_world_skin(world, s->center);
             rc_vec2 push = rc_scale(s->radius + skin - dist.distance, dist.normal);
             sweep_cast blocked;

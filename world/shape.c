@@ -206,10 +206,8 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     uint32_t generation = 1;
     if (world->shape_free >= 0) {
         world->shape_free = world->shapes.data[index].first_contact;
-        generation = world->shapes.data[index].generation + 1u;
-        if (generation == 0) {
-            generation = 1;
-        }
+        uint32_t previous = world->shapes.data[index].generation;
+        generation = previous == UINT32_MAX ? 1u : previous + 1u; /* wraps past 0, the null id's */
     } else {
         world->shapes.count++;
     }

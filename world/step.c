@@ -324,7 +324,7 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
     s.rest_shape = b->last_hit_step == world->steps - 1 ? b->last_hit_shape : -1;
     if (b->solver_slot >= 0) {
         s.bias = world->solver_bodies.data[b->solver_slot].bias_v;
-        s.supports = &world->support_shapes.data[b->solver_slot * RC_MAX_SUPPORTS];
+        s.supports = &world->support_shapes.data[(size_t)b->solver_slot * RC_MAX_SUPPORTS];
         s.support_count = world->support_counts.data[b->solver_slot];
         s.held = world->solver_bodies.data[b->solver_slot].held;
     }

@@ -110,7 +110,8 @@ bool rc_fail(const rc_world *world, const char *func, const char *fmt, ...) {
     }
     va_list args;
     va_start(args, fmt);
-    vsnprintf(w->last_error + n, sizeof w->last_error - (size_t)n, fmt, args);
+    /* best effort: a message too long for the buffer is cut short, and the call fails anyway */
+    (void)vsnprintf(w->last_error + n, sizeof w->last_error - (size_t)n, fmt, args);
     va_end(args);
     if (w->def.error_fn != NULL) {
         w->def.error_fn(w->last_error, w->def.error_user);

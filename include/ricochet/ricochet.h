@@ -8,6 +8,7 @@
  *   grid.h      the broadphase grid, usable on its own
  *   world.h     the world: bodies, shapes and chains, step, queries, events
  *   mover.h     the character mover: a walking circle that slides along walls
+ *   draw.h      debug draw: the world described to a struct of callbacks
  */
 #ifndef RICOCHET_H
 #define RICOCHET_H
@@ -17,6 +18,7 @@
 #include "grid.h"
 #include "id.h"
 #include "math.h"
+#include "draw.h"
 #include "mover.h"
 #include "world.h"
 

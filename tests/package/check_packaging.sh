@@ -88,9 +88,9 @@ pkg_config)
     mkdir -p "$work/pkg_config"
     exe=$work/pkg_config/consumer
     rm -f "$exe"
-    say "$cc -std=c11 -Wall -Wextra -Werror consumer.c $flags -Wl,-rpath,$pc_libdir"
+    say "$cc -std=c11 -Wall -Wextra -Wconversion -Wshadow -Werror consumer.c $flags -Wl,-rpath,$pc_libdir"
     # shellcheck disable=SC2086 # $flags is a list of words
-    "$cc" -std=c11 -Wall -Wextra -Werror -o "$exe" "$src/tests/package/consumer.c" $flags -Wl,-rpath,"$pc_libdir"
+    "$cc" -std=c11 -Wall -Wextra -Wconversion -Wshadow -Werror -o "$exe" "$src/tests/package/consumer.c" $flags -Wl,-rpath,"$pc_libdir"
     if command -v readelf >/dev/null 2>&1; then
         readelf -d "$exe" | grep -q 'NEEDED.*libricochet\.so\.0' || fail "consumer is not linked to libricochet.so.0"
     fi

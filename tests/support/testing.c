@@ -14,6 +14,18 @@ int rc_test_run(Suite *suite) {
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+int rc_test_random_cases(int n) {
+    const char *text = getenv("RC_TEST_RANDOM_DIVISOR");
+    if (text == NULL || *text == '\0') {
+        return n;
+    }
+    char *end = NULL;
+    long divisor = strtol(text, &end, 10);
+    ck_assert_msg(*end == '\0' && divisor >= 1 && divisor <= 1000,
+                  "RC_TEST_RANDOM_DIVISOR=%s: expected an integer from 1 to 1000", text);
+    return (int)((n + divisor - 1) / divisor);
+}
+
 enum { PRINTED_FAILURES = 6 };
 
 void rc_tally_init(rc_tally *t, const char *name) {

@@ -2,6 +2,8 @@
  *
  *  - rc_test_run(suite): run a suite (forking, as Check does by default) and turn the result into
  *    the process's exit status;
+ *  - rc_test_random_cases(n): how many of a randomized test's n cases to run (all of them unless
+ *    the environment asks for fewer, as `make valgrind` does);
  *  - assertion macros for vectors;
  *  - a tally for randomized comparisons: it counts the cases compared and skipped (skipped only
  *    within a tolerance band of a decision boundary, never silently), records the worst error as
@@ -18,6 +20,12 @@
 #include <string.h>
 
 int rc_test_run(Suite *suite);
+
+/* n, or n / RC_TEST_RANDOM_DIVISOR (rounded up) when that environment variable holds an integer
+ * from 1 to 1000: under valgrind (`make valgrind` sets 10) the slowest randomized loops run a
+ * tenth of their random cases. Only for loops whose every assertion holds for any count of cases;
+ * a value that is not such an integer fails the calling test. */
+int rc_test_random_cases(int n);
 
 /* exact equality of both components */
 #define ck_assert_vec_eq(v, ex, ey)                                                                             \
