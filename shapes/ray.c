@@ -28,6 +28,18 @@ static bool points_finite(const rc_vec2 *v, int n) {
     return true;
 }
 
+/* Is the polygon's width and height a float? One wider than FLT_MAX has edges that are no
+ * floats (their directions overflow): rc_make_polygon refuses such an outline, and the point
+ * array functions treat it as bad input. */
+static bool extent_finite(const rc_vec2 *v, int n) {
+    rc_vec2 lower = v[0], upper = v[0];
+    for (int i = 1; i < n; ++i) {
+        lower = rc_min(lower, v[i]);
+        upper = rc_max(upper, v[i]);
+    }
+    return rc_vec2_is_finite(rc_sub(upper, lower));
+}
+
 /* Twice the signed area, in double: positive for counter-clockwise. Taken about v[0] so that
  * polygons far from the origin keep their precision. */
 static double signed_area2(const rc_vec2 *v, int n) {
@@ -234,7 +246,8 @@ bool rc_circle_ray_cast(rc_circle circle, rc_vec2 origin, rc_vec2 translation, r
 }
 
 bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_clip *clip) {
-    if (v == NULL || n < 3 || !rc_vec2_is_finite(a) || !rc_vec2_is_finite(b) || !points_finite(v, n)) {
+    if (v == NULL || n < 3 || !rc_vec2_is_finite(a) || !rc_vec2_is_finite(b) || !points_finite(v, n) ||
+        !extent_finite(v, n)) {
         return false;
     }
     rc_vec2 d = rc_sub(b, a);
@@ -312,7 +325,8 @@ bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_cl
 /* ---- ray against any simple polygon ------------------------------------------------------- */
 
 bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n, rc_ray_hit *hit) {
-    if (v == NULL || n < 3 || !rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation) || !points_finite(v, n)) {
+    if (v == NULL || n < 3 || !rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation) || !points_finite(v, n) ||
+        !extent_finite(v, n)) {
         return false;
     }
     rc_vec2 d = translation;
@@ -332,7 +346,7 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
         rc_vec2 r = rc_sub(v[i], origin);
         extent = rc_maxf(extent, rc_maxf(fabsf(r.x), fabsf(r.y)));
     }
-    float tol_len = RC_REL_TOL * (extent + dlen);
+    float tol_len = RC_REL_TOL * extent + RC_REL_TOL * dlen; /* (the sum may be beyond float range) */
     float tol_t = tol_len / dlen;
 
     /* One pass over the edges collects: the first entering crossing from t = 0 on (the hit),
@@ -369,13 +383,15 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
             }
         }
 
-        float denom = rc_cross(d, e);
-        if (fabsf(denom) <= RC_REL_TOL * dlen * elen) {
+        /* crossings in double: the products of long rays and edges overflow in float (t came
+           out 0 for a polygon and a ray of 2^127) */
+        double denom = (double)d.x * e.y - (double)d.y * e.x;
+        if (fabs(denom) <= (double)RC_REL_TOL * dlen * elen) {
             continue; /* parallel: the edges at its ends report any touch */
         }
-        rc_vec2 w = rc_sub(a, origin);
-        float t = rc_cross(w, e) / denom;
-        float s = rc_cross(w, d) / denom;
+        double wx = (double)a.x - origin.x, wy = (double)a.y - origin.y;
+        float t = (float)((wx * e.y - wy * e.x) / denom);
+        float s = (float)((wx * d.y - wy * d.x) / denom);
         if (s < 0.0f || s > 1.0f) {
             continue;
         }

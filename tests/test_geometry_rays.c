@@ -652,6 +652,23 @@ START_TEST(regression_clip_segment_longer_than_float_range) {
 }
 END_TEST
 
+/* Found by fuzz_geometry: a triangle wider than FLT_MAX, whose edges are no floats, gave
+ * rc_ray_polygon a zero normal. Such an outline is bad input (rc_make_polygon refuses it):
+ * rays and clips meet nothing. One as wide as 2^127 works: the ray from (2^125, -2^126) by
+ * (0, 2^127) enters it through its bottom at t = 1/2 (its crossings and its tolerance, the
+ * size plus the ray's length, overflowed in float and made it t = 0). */
+START_TEST(regression_polygon_wider_than_float_range) {
+    const rc_vec2 wide[3] = {{FLT_MAX, -FLT_MAX}, {-FLT_MAX, -FLT_MAX}, {FLT_MAX, FLT_MAX}};
+    ck_assert(!rc_ray_polygon(rc_v2(7.37195096e-40f, 0), rc_v2(FLT_MAX, -FLT_MAX), wide, 3, NULL));
+    ck_assert(!rc_ray_polygon(rc_v2(0, -2 * 0x1p126f), rc_v2(0, 0x1p127f), wide, 3, NULL));
+    ck_assert(!rc_clip_segment_convex(rc_v2(0, 0), rc_v2(1, 1), wide, 3, NULL));
+    const rc_vec2 big[3] = {{0, 0}, {0x1p127f, 0}, {0, 0x1p127f}};
+    rc_ray_hit h = rc_test_poisoned_hit();
+    ck_assert(rc_ray_polygon(rc_v2(0x1p125f, -0x1p126f), rc_v2(0, 0x1p127f), big, 3, &h));
+    ck_assert_hit(h, 0.5f, 0x1p125f, 0, 0, -1, false);
+}
+END_TEST
+
 START_TEST(clip_huge_and_tiny) {
     rc_vec2 big[4], tiny[4];
     const float s = 0x1p-12f;
@@ -1021,6 +1038,7 @@ static Suite *rays_suite(void) {
     tcase_add_test(tc, clip_slanted_edges);
     tcase_add_test(tc, clip_huge_and_tiny);
     tcase_add_test(tc, regression_clip_segment_longer_than_float_range);
+    tcase_add_test(tc, regression_polygon_wider_than_float_range);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("ray_circle");

@@ -17,8 +17,10 @@
  *  - A ray through a vertex is one hit, with the normal of the edge it meets more squarely.
  *  - A ray of zero length, or with any non-finite input, hits nothing (the functions return
  *    false). NULL output pointers are allowed where noted and refused elsewhere.
- * Polygons passed as point arrays may be in either winding. Parallel and near-parallel cases
- * are decided with tolerances scaled to the size of the inputs, never a fixed epsilon.
+ * Polygons passed as point arrays may be in either winding; one wider or taller than FLT_MAX
+ * (its edges are no floats) is bad input, as rc_make_polygon refuses it: rays and clips meet
+ * nothing. Parallel and near-parallel cases are decided with tolerances scaled to the size of
+ * the inputs, never a fixed epsilon.
  */
 #ifndef RICOCHET_GEOMETRY_H
 #define RICOCHET_GEOMETRY_H
