@@ -8,6 +8,7 @@
 #   make valgrind  the tests under valgrind memcheck in build-valgrind/ (.ci/valgrind)
 #   make determinism  the determinism test in five builds (gcc -O0/-O2/-O3 native, clang -O2, ASan); hashes
 #   make soak    deps, Release build in build-bench/, run bench/soak (1,000,000 steps; SOAK_ARGS='--steps N')
+#   make fuzz    clang + libFuzzer build in build-fuzz/, each fuzz target run FUZZ_SECONDS (60) seconds
 #   make clean   remove the build directories
 # Extra configure options: make build CMAKE_ARGS='-DRICOCHET_BUILD_BENCH=OFF'
 
@@ -18,12 +19,14 @@ CMAKE_ARGS ?=
 BUILD      := build
 ASAN       := build-asan
 BENCH      := build-bench
+FUZZ       := build-fuzz
+FUZZ_SECONDS ?= 60
 
 MAKEFLAGS  += --no-print-directory
 
 # Each step runs CMake, which parallelises by itself; keep the steps in order.
 .NOTPARALLEL:
-.PHONY: all deps build build-asan test demo bench soak determinism lint valgrind clean
+.PHONY: all deps build build-asan test demo bench soak determinism lint valgrind fuzz clean
 
 all: build
 
@@ -74,5 +77,13 @@ lint: deps
 valgrind: deps
 	@JOBS=$(JOBS) bash .ci/valgrind
 
+# fuzz/README.md: what the targets check, how to reproduce a finding.
+fuzz: deps
+	@bash fuzz/deps.sh
+	CC=clang $(CMAKE) -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRICOCHET_WERROR=ON -DRICOCHET_BUILD_FUZZ=ON \
+	  -DRICOCHET_BUILD_TESTS=OFF -DRICOCHET_BUILD_SAMPLES=OFF -DRICOCHET_BUILD_BENCH=OFF -DRICOCHET_INSTALL=OFF $(CMAKE_ARGS)
+	$(CMAKE) --build $(FUZZ) --parallel $(JOBS) --target fuzz_geometry fuzz_world
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh $(FUZZ)
+
 clean:
-	rm -rf $(BUILD) $(ASAN) $(BENCH) build-lint build-valgrind build-det-*
+	rm -rf $(BUILD) $(ASAN) $(BENCH) $(FUZZ) build-lint build-valgrind build-det-*

@@ -41,13 +41,16 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
         return false;
     }
     rc_vec2 d = translation;
-    float dd = rc_dot(d, d);
+    /* squares in double: a translation beyond about 1e19 overflowed them, and every edge
+       looked parallel to the ray */
+    double dd = (double)d.x * d.x + (double)d.y * d.y;
     /* Cyrus-Beck on the line with each edge's outward normal taken unnormalised, as the
        edge turned a quarter: t = dist / facing does not care about its length, and one square
        root at the end gives the normal of the hit. line_in is where the line enters through
        the last entering edge, line_out where it leaves through the first leaving edge. */
     float line_in = -INFINITY, line_out = INFINITY;
-    float in_facing = 0.0f, in_length = 1.0f;
+    double in_facing = 0.0;
+    float in_length = 1.0f;
     int in_index = -1;
     int grazed = -1; /* a parallel edge whose line holds the origin */
     const rc_vec2 *v = polygon->vertices;
@@ -56,19 +59,21 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
         rc_vec2 a = v[i];
         rc_vec2 e = rc_sub(v[i + 1 < count ? i + 1 : 0], a);
         rc_vec2 n = rc_right_perp(e);
-        float dist = rc_dot(n, rc_sub(a, origin));
-        float facing = rc_dot(n, d);
-        if (facing * facing <= RC_REL_TOL * RC_REL_TOL * dd * rc_dot(e, e)) {
-            if (dist < 0.0f) {
+        /* products in double: in float they underflow for small polygons (a facing of 0 made
+           an edge parallel) and overflow for large ones */
+        double dist = n.x * ((double)a.x - origin.x) + n.y * ((double)a.y - origin.y);
+        double facing = (double)n.x * d.x + (double)n.y * d.y;
+        if (facing * facing <= (double)RC_REL_TOL * RC_REL_TOL * dd * ((double)e.x * e.x + (double)e.y * e.y)) {
+            if (dist < 0.0) {
                 return false;
             }
-            if (dist == 0.0f) {
+            if (dist == 0.0) {
                 grazed = i;
             }
             continue;
         }
-        float tc = dist / facing;
-        if (facing < 0.0f) {
+        float tc = (float)(dist / facing);
+        if (facing < 0.0) {
             if (tc > line_in) {
                 line_in = tc;
                 in_facing = facing;
@@ -139,11 +144,12 @@ static void enter_offset_edge(line_entry *best, rc_vec2 origin, rc_vec2 d, float
     if (t >= best->t) {
         return;
     }
-    /* is the crossing within the edge? project the touch point on the original edge */
+    /* is the crossing within the edge? project the touch point on the original edge (in
+       double: the squares of long edges overflow in float) */
     rc_vec2 p = rc_mul_add(origin, t, d);
-    float ee = rc_dot(e, e);
-    float s = rc_dot(rc_sub(p, a), e);
-    if (s < 0.0f || s > ee) {
+    double ee = (double)e.x * e.x + (double)e.y * e.y;
+    double s = ((double)p.x - a.x) * e.x + ((double)p.y - a.y) * e.y;
+    if (!(s >= 0.0 && s <= ee)) { /* NaN too: t overflowed for a sweep of a float's length */
         return;
     }
     best->t = t;
@@ -152,23 +158,28 @@ static void enter_offset_edge(line_entry *best, rc_vec2 origin, rc_vec2 d, float
 }
 
 /* The line against the circle of radius r about c: its first root. */
-static void enter_vertex(line_entry *best, rc_vec2 origin, rc_vec2 u, float dlen, rc_vec2 c, float r) {
-    rc_vec2 m = rc_sub(origin, c);
-    float s = -rc_dot(m, u);
-    rc_vec2 closest = rc_mul_add(m, s, u);
-    float h2 = rc_dot(closest, closest);
-    float rr = r * r;
+static void enter_vertex(line_entry *best, rc_vec2 origin, rc_vec2 d, rc_vec2 c, float r) {
+    /* In double, as rc_ray_circle: squares of radii and distances beyond about 1e19 overflow
+       in float; and the direction is a unit vector to double precision, since a float one is
+       off by more than a radius far below the coordinates' spacing (the entry's side flipped). */
+    double dlen = sqrt((double)d.x * d.x + (double)d.y * d.y);
+    double ux = d.x / dlen, uy = d.y / dlen;
+    double mx = (double)origin.x - c.x, my = (double)origin.y - c.y;
+    double s = -(mx * ux + my * uy);
+    double cx = mx + s * ux, cy = my + s * uy;
+    double h2 = cx * cx + cy * cy;
+    double rr = (double)r * r;
     if (h2 > rr) {
         return;
     }
-    float enter = s - sqrtf(rr - h2);
-    float t = enter / dlen;
+    double enter = s - sqrt(rr - h2);
+    float t = (float)(enter / dlen);
     if (t >= best->t) {
         return;
     }
-    rc_vec2 n = rc_normalize(rc_mul_add(m, enter, u));
+    rc_vec2 n = rc_unit_of(mx + enter * ux, my + enter * uy);
     if (n.x == 0.0f && n.y == 0.0f) {
-        n = rc_neg(u);
+        n = rc_unit_of(-ux, -uy);
     }
     best->t = t;
     best->normal = n;
@@ -176,13 +187,16 @@ static void enter_vertex(line_entry *best, rc_vec2 origin, rc_vec2 u, float dlen
 }
 
 /* Turn a line entry into the answer of a sweep whose origin is inside (by distance) or not. */
-static bool finish_sweep(const line_entry *entry, bool inside, rc_vec2 origin, float tol_t,
+static bool finish_sweep(const line_entry *entry, bool inside, rc_vec2 origin, float tol_len, float dlen,
                          rc_ray_hit *hit) {
     if (inside) {
         set_hit(hit, 0.0f, origin, entry->normal, true);
         return true;
     }
-    if (!(entry->t <= 1.0f) || entry->t < -tol_t) {
+    /* Behind by more than the rounding is measured as a length: for a sweep far shorter than
+       the rounding at its coordinates, the tolerance as a fraction is beyond float range, and
+       an entry far behind had overflowed to -inf. */
+    if (!(entry->t <= 1.0f) || (double)entry->t * dlen < -(double)tol_len) {
         return false; /* no entry, entry beyond the sweep, or the shape is behind */
     }
     /* an entry a rounding behind the origin is an origin on the grown boundary moving in */
@@ -226,18 +240,17 @@ bool rc_convex_circle_cast(const rc_convex *shape, rc_vec2 origin, float radius,
         return false;
     }
     float dlen = rc_length(translation);
-    rc_vec2 u = rc_scale(1.0f / dlen, translation);
+    rc_vec2 u = rc_normalize(translation);
     line_entry entry = {INFINITY, rc_neg(u), origin};
     for (int i = 0; i < shape->count; ++i) {
         int j = i + 1 < shape->count ? i + 1 : 0;
         enter_offset_edge(&entry, origin, translation, dlen, shape->vertices[i], shape->vertices[j],
                           edge_normal(shape, i), radius);
-        enter_vertex(&entry, origin, u, dlen, shape->vertices[i], radius);
+        enter_vertex(&entry, origin, translation, shape->vertices[i], radius);
     }
     rc_distance_result dist = rc_convex_distance(shape, origin);
     float scale = rc_length(rc_sub(origin, shape->centroid)) + rc_convex_max_extent(shape) + radius;
-    float tol_t = RC_REL_TOL * scale / dlen;
-    return finish_sweep(&entry, dist.distance < radius, origin, tol_t, hit);
+    return finish_sweep(&entry, dist.distance < radius, origin, RC_REL_TOL * scale, dlen, hit);
 }
 
 bool rc_circle_cast_segment(rc_vec2 a, rc_vec2 b, rc_vec2 origin, float radius, rc_vec2 translation,
@@ -249,19 +262,18 @@ bool rc_circle_cast_segment(rc_vec2 a, rc_vec2 b, rc_vec2 origin, float radius, 
         return rc_ray_segment(origin, translation, a, b, hit);
     }
     float dlen = rc_length(translation);
-    rc_vec2 u = rc_scale(1.0f / dlen, translation);
+    rc_vec2 u = rc_normalize(translation);
     line_entry entry = {INFINITY, rc_neg(u), origin};
     rc_vec2 e = rc_sub(b, a);
     float elen = rc_length(e);
     if (elen > 0.0f) {
-        rc_vec2 n = rc_scale(1.0f / elen, rc_right_perp(e));
+        rc_vec2 n = rc_normalize(rc_right_perp(e));
         enter_offset_edge(&entry, origin, translation, dlen, a, b, n, radius);
         enter_offset_edge(&entry, origin, translation, dlen, b, a, rc_neg(n), radius);
     }
-    enter_vertex(&entry, origin, u, dlen, a, radius);
-    enter_vertex(&entry, origin, u, dlen, b, radius);
+    enter_vertex(&entry, origin, translation, a, radius);
+    enter_vertex(&entry, origin, translation, b, radius);
     rc_distance_result dist = rc_point_distance_segment(a, b, origin);
     float scale = rc_length(rc_sub(origin, a)) + elen + radius;
-    float tol_t = RC_REL_TOL * scale / dlen;
-    return finish_sweep(&entry, dist.distance < radius, origin, tol_t, hit);
+    return finish_sweep(&entry, dist.distance < radius, origin, RC_REL_TOL * scale, dlen, hit);
 }

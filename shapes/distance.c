@@ -8,34 +8,45 @@ rc_distance_result rc_point_distance_circle(rc_circle circle, rc_vec2 p) {
     rc_vec2 rel = rc_sub(p, circle.center);
     float len = rc_length(rel);
     /* at the exact centre every direction is nearest; take +x */
-    r.normal = len > 0.0f ? rc_scale(1.0f / len, rel) : rc_v2(1.0f, 0.0f);
+    r.normal = len > 0.0f ? rc_normalize(rel) : rc_v2(1.0f, 0.0f);
     r.point = rc_mul_add(circle.center, circle.radius, r.normal);
     r.distance = len - circle.radius;
     return r;
 }
 
+rc_vec2 rc_unit_of(double x, double y) {
+    double len = sqrt(x * x + y * y);
+    if (!(len > 0.0)) {
+        return rc_v2(0.0f, 0.0f);
+    }
+    return rc_v2((float)(0.0 + x / len), (float)(0.0 + y / len));
+}
+
 rc_distance_result rc_point_distance_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
+    /* Differences in double: those of floats near the ends of their range overflow in float. */
     rc_distance_result r;
+    double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
     r.point = rc_nearest_point_on_segment(a, b, p);
     if (!rc_vec2_equal(r.point, a) && !rc_vec2_equal(r.point, b)) {
         /* inside the segment: the distance to its line, and its normal on p's side, exactly */
-        rc_vec2 n = rc_normalize(rc_left_perp(rc_sub(b, a)));
-        float side = rc_dot(n, rc_sub(p, a));
-        if (side != 0.0f) {
-            r.normal = side > 0.0f ? n : rc_neg(n);
-            r.distance = side > 0.0f ? side : -side;
-            r.point = rc_mul_add(p, -side, n);
+        rc_vec2 n = rc_unit_of(0.0 - ey, ex);
+        double side = n.x * ((double)p.x - a.x) + n.y * ((double)p.y - a.y);
+        if (side != 0.0) {
+            r.normal = side > 0.0 ? n : rc_neg(n);
+            r.distance = (float)fabs(side);
+            r.point = rc_v2((float)(p.x - side * n.x), (float)(p.y - side * n.y));
             return r;
         }
     }
-    rc_vec2 rel = rc_sub(p, r.point);
-    float len = rc_length(rel);
-    r.distance = len;
-    if (len > 0.0f) {
-        r.normal = rc_scale(1.0f / len, rel);
+    double rx = (double)p.x - r.point.x, ry = (double)p.y - r.point.y;
+    double len = sqrt(rx * rx + ry * ry);
+    r.distance = (float)len;
+    if (len > 0.0) {
+        r.normal = rc_unit_of(rx, ry);
+    } else if (ex == 0.0 && ey == 0.0) {
+        r.normal = rc_v2(1.0f, 0.0f);
     } else {
-        rc_vec2 e = rc_normalize(rc_sub(b, a));
-        r.normal = (e.x == 0.0f && e.y == 0.0f) ? rc_v2(1.0f, 0.0f) : rc_left_perp(e);
+        r.normal = rc_unit_of(0.0 - ey, ex); /* the left perpendicular of a -> b */
     }
     return r;
 }
@@ -52,16 +63,33 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
     int count = polygon->count;
     float max_sep = -INFINITY;
     rc_vec2 face_normal = {0.0f, 0.0f};
+    uint32_t facing = 0; /* bit i: p is strictly outside edge i's line */
     for (int i = 0; i < count; ++i) {
         rc_vec2 a = polygon->vertices[i];
         rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(polygon->vertices[i + 1 < count ? i + 1 : 0], a)));
+        if (n.x == 0.0f && n.y == 0.0f) {
+            /* an edge that placing the polygon far from the origin rounded to nothing: its
+               neighbours bound the polygon (with a sep of 0 it claimed inside points) */
+            continue;
+        }
         float sep = rc_dot(n, rc_sub(p, a));
+        if (sep > 0.0f || i >= 32) {
+            facing |= i < 32 ? 1u << i : 0u;
+        }
         if (sep > max_sep) {
             max_sep = sep;
             face_normal = n;
         }
     }
     rc_distance_result r;
+    if (face_normal.x == 0.0f && face_normal.y == 0.0f) {
+        /* every edge rounded to nothing: the polygon is a point, measured as one */
+        r.point = polygon->vertices[0];
+        double rx = (double)p.x - r.point.x, ry = (double)p.y - r.point.y;
+        r.distance = (float)sqrt(rx * rx + ry * ry);
+        r.normal = r.distance > 0.0f ? rc_unit_of(rx, ry) : rc_v2(1.0f, 0.0f);
+        return r;
+    }
     if (max_sep <= 0.0f) {
         r.distance = max_sep;
         r.normal = face_normal;
@@ -77,6 +105,13 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
     r.normal = face_normal;
     rc_vec2 zero = {0.0f, 0.0f};
     for (int i = 0; i < count; ++i) {
+        /* Outside a convex polygon the nearest point lies on an edge that p is outside of. Only
+           those compete: far away (a distance of 2^24 sizes), the offsets of the near and the
+           far side of the polygon round to the same numbers, and a tie won by the far side put
+           p inside by the far side's line. */
+        if (i < 32 && (facing & (1u << i)) == 0) {
+            continue;
+        }
         int j = i + 1 < count ? i + 1 : 0;
         rc_vec2 a = rc_sub(polygon->vertices[i], p), b = rc_sub(polygon->vertices[j], p);
         rc_vec2 q = rc_nearest_point_on_segment(a, b, zero);
@@ -103,7 +138,7 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
     float len = rc_length(rel);
     r.distance = len;
     if (len > 0.0f) {
-        r.normal = rc_scale(1.0f / len, rel);
+        r.normal = rc_normalize(rel);
     }
     return r;
 }

@@ -28,7 +28,7 @@ bool rc_collide_circles(rc_circle a, rc_circle b, rc_manifold *m) {
         return false;
     }
     /* concentric circles: any direction separates them; take +x */
-    rc_vec2 n = dist > 0.0f ? rc_scale(1.0f / dist, d) : rc_v2(1.0f, 0.0f);
+    rc_vec2 n = dist > 0.0f ? rc_normalize(d) : rc_v2(1.0f, 0.0f);
     one_point(m, n, rc_mul_add(a.center, a.radius, n), rc_mul_add(b.center, -b.radius, n), reach - dist);
     return true;
 }

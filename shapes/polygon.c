@@ -182,7 +182,10 @@ rc_polygon_error rc_make_polygon(const rc_vec2 *points, int count, rc_polygon *o
 rc_polygon rc_make_box(float half_width, float half_height) {
     rc_polygon p;
     memset(&p, 0, sizeof p);
-    if (!rc_is_finite(half_width) || !rc_is_finite(half_height) || half_width <= 0.0f || half_height <= 0.0f) {
+    /* a box whose width or height is beyond float range has edges no float can hold: refused,
+       as rc_make_polygon refuses such an outline */
+    if (!rc_is_finite(2.0f * half_width) || !rc_is_finite(2.0f * half_height) || half_width <= 0.0f ||
+        half_height <= 0.0f) {
         return p;
     }
     p.count = 4;

@@ -28,6 +28,18 @@ static bool points_finite(const rc_vec2 *v, int n) {
     return true;
 }
 
+/* Is the polygon's width and height a float? One wider than FLT_MAX has edges that are no
+ * floats (their directions overflow): rc_make_polygon refuses such an outline, and the point
+ * array functions treat it as bad input. */
+static bool extent_finite(const rc_vec2 *v, int n) {
+    rc_vec2 lower = v[0], upper = v[0];
+    for (int i = 1; i < n; ++i) {
+        lower = rc_min(lower, v[i]);
+        upper = rc_max(upper, v[i]);
+    }
+    return rc_vec2_is_finite(rc_sub(upper, lower));
+}
+
 /* Twice the signed area, in double: positive for counter-clockwise. Taken about v[0] so that
  * polygons far from the origin keep their precision. */
 static double signed_area2(const rc_vec2 *v, int n) {
@@ -68,7 +80,7 @@ rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_v
         if (len == 0.0f || dlen == 0.0f) {
             continue;
         }
-        rc_vec2 other = rc_scale(sign / len, rc_right_perp(e));
+        rc_vec2 other = rc_scale(sign, rc_normalize(rc_right_perp(e)));
         float other_facing = rc_dot(other, d);
         float sine = rc_maxf(rc_minf(fabsf(facing), fabsf(other_facing)) / dlen, 1.0f / 1024.0f);
         float tol = 2.0f * FLT_EPSILON * scale / sine;
@@ -86,36 +98,38 @@ bool rc_ray_segment(rc_vec2 origin, rc_vec2 translation, rc_vec2 a, rc_vec2 b, r
         !rc_vec2_is_finite(b)) {
         return false;
     }
-    rc_vec2 d = translation;
-    rc_vec2 e = rc_sub(b, a);
-    float dlen = rc_length(d);
-    float elen = rc_length(e);
-    if (dlen == 0.0f || elen == 0.0f) {
+    /* In double: differences and cross products of floats near the ends of their range
+       overflowed (t NaN) or underflowed in float. */
+    double dx = translation.x, dy = translation.y;
+    double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
+    double dlen = sqrt(dx * dx + dy * dy);
+    double elen = sqrt(ex * ex + ey * ey);
+    if (dlen == 0.0 || elen == 0.0) {
         return false;
     }
     /* origin + t d = a + s e; crossing both sides with e and with d gives t and s */
-    float denom = rc_cross(d, e);
-    if (fabsf(denom) <= RC_REL_TOL * dlen * elen) {
+    double denom = dx * ey - dy * ex;
+    if (fabs(denom) <= (double)RC_REL_TOL * dlen * elen) {
         return false; /* parallel: a wall with no thickness is not hit edge-on */
     }
-    rc_vec2 w = rc_sub(a, origin);
-    float tn = rc_cross(w, e);
-    float sn = rc_cross(w, d);
-    if (denom < 0.0f) {
+    double wx = (double)a.x - origin.x, wy = (double)a.y - origin.y;
+    double tn = wx * ey - wy * ex;
+    double sn = wx * dy - wy * dx;
+    if (denom < 0.0) {
         denom = -denom;
         tn = -tn;
         sn = -sn;
     }
     /* compare before dividing: both fractions must lie in [0, 1] */
-    if (tn < 0.0f || tn > denom || sn < 0.0f || sn > denom) {
+    if (tn < 0.0 || tn > denom || sn < 0.0 || sn > denom) {
         return false;
     }
-    float t = clamp01(tn / denom);
-    rc_vec2 n = rc_scale(1.0f / elen, rc_right_perp(e));
-    if (rc_dot(n, d) > 0.0f) {
+    float t = clamp01((float)(tn / denom));
+    rc_vec2 n = rc_v2((float)(ey / elen), (float)((0.0 - ex) / elen)); /* e turned right (no -0) */
+    if (ey * dx - ex * dy > 0.0) {
         n = rc_neg(n);
     }
-    set_hit(hit, t, rc_mul_add(origin, t, d), n, false);
+    set_hit(hit, t, rc_mul_add(origin, t, translation), n, false);
     return true;
 }
 
@@ -151,18 +165,21 @@ bool rc_point_in_convex(rc_vec2 p, const rc_vec2 *v, int n) {
 }
 
 rc_vec2 rc_nearest_point_on_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
-    rc_vec2 e = rc_sub(b, a);
+    /* In double: the products of float differences neither overflow (a segment longer than
+       about 1e19 made them infinite, and s NaN) nor underflow (one shorter than about 1e-19
+       made them 0, which picked an end wrongly). */
+    double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
     /* the two dot products of the seed: projections measured from each end */
-    float from_a = rc_dot(rc_sub(p, a), e);
-    if (from_a <= 0.0f) {
+    double from_a = ((double)p.x - a.x) * ex + ((double)p.y - a.y) * ey;
+    if (!(from_a > 0.0)) { /* NaN too: a degenerate segment gives a whatever p is */
         return a;
     }
-    float from_b = rc_dot(rc_sub(p, b), rc_neg(e));
-    if (from_b <= 0.0f) {
+    double from_b = ((double)b.x - p.x) * ex + ((double)b.y - p.y) * ey;
+    if (!(from_b > 0.0)) {
         return b;
     }
-    float s = from_a / (from_a + from_b);
-    return rc_mul_add(a, s, e);
+    double s = from_a / (from_a + from_b);
+    return rc_v2((float)(a.x + s * ex), (float)(a.y + s * ey));
 }
 
 bool rc_ray_circle(rc_vec2 origin, rc_vec2 translation, rc_vec2 center, float radius, rc_ray_hit *hit) {
@@ -175,28 +192,30 @@ bool rc_ray_circle(rc_vec2 origin, rc_vec2 translation, rc_vec2 center, float ra
 }
 
 bool rc_circle_ray_cast(rc_circle circle, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
-    rc_vec2 center = circle.center;
-    float radius = circle.radius;
-    float len = rc_length(translation);
-    if (len == 0.0f) {
+    /* In double: the squares of float lengths neither overflow (a radius or a distance above
+       about 1e19 made them infinite, and t NaN) nor underflow. */
+    double dx = translation.x, dy = translation.y;
+    double len = sqrt(dx * dx + dy * dy);
+    if (len == 0.0) {
         return false;
     }
-    rc_vec2 u = rc_scale(1.0f / len, translation);
-    rc_vec2 m = rc_sub(origin, center);
+    double ux = dx / len, uy = dy / len;
+    double mx = (double)origin.x - circle.center.x, my = (double)origin.y - circle.center.y;
+    double radius = circle.radius;
     /* s: distance along the ray to the point nearest the centre. Measuring the chord from there
        (rather than solving the quadratic in t directly) avoids cancellation. */
-    float s = -rc_dot(m, u);
-    rc_vec2 closest = rc_mul_add(m, s, u);
-    float h2 = rc_dot(closest, closest);
-    float rr = radius * radius;
-    float mm = rc_dot(m, m);
+    double s = -(mx * ux + my * uy);
+    double cx = mx + s * ux, cy = my + s * uy;
+    double h2 = cx * cx + cy * cy;
+    double rr = radius * radius;
+    double mm = mx * mx + my * my;
+    rc_vec2 back = rc_v2((float)-ux, (float)-uy);
     if (mm < rr) {
         /* started inside: the line came in through the first root, behind the origin */
-        float half = sqrtf(rc_maxf(rr - h2, 0.0f));
-        rc_vec2 entry = rc_mul_add(m, s - half, u);
-        rc_vec2 n = rc_normalize(entry);
+        double half = sqrt(rr - h2 > 0.0 ? rr - h2 : 0.0);
+        rc_vec2 n = rc_unit_of(mx + (s - half) * ux, my + (s - half) * uy);
         if (n.x == 0.0f && n.y == 0.0f) {
-            n = rc_neg(u);
+            n = back;
         }
         set_hit(hit, 0.0f, origin, n, true);
         return true;
@@ -204,34 +223,41 @@ bool rc_circle_ray_cast(rc_circle circle, rc_vec2 origin, rc_vec2 translation, r
     if (h2 > rr) {
         return false;
     }
-    float half = sqrtf(rr - h2);
-    float enter = s - half;
-    if (enter < 0.0f) {
+    double half = sqrt(rr - h2);
+    double enter = s - half;
+    if (enter < 0.0) {
         /* The origin is on or outside the circle, so the chord lies wholly ahead or wholly
            behind. Ahead (s > 0) with a negative entry is rounding at an origin on the circle. */
-        if (s <= 0.0f) {
+        if (s <= 0.0) {
             return false;
         }
-        enter = 0.0f;
+        enter = 0.0;
     }
     if (enter > len) {
         return false;
     }
-    float t = clamp01(enter / len);
-    rc_vec2 rel = rc_mul_add(m, enter, u);
-    rc_vec2 n = rc_normalize(rel);
+    float t = clamp01((float)(enter / len));
+    rc_vec2 n = rc_unit_of(mx + enter * ux, my + enter * uy);
     if (n.x == 0.0f && n.y == 0.0f) {
-        n = rc_neg(u); /* radius 0: a point hit head-on */
+        n = back; /* radius 0: a point hit head-on */
     }
     set_hit(hit, t, rc_mul_add(origin, t, translation), n, false);
     return true;
 }
 
 bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_clip *clip) {
-    if (v == NULL || n < 3 || !rc_vec2_is_finite(a) || !rc_vec2_is_finite(b) || !points_finite(v, n)) {
+    if (v == NULL || n < 3 || !rc_vec2_is_finite(a) || !rc_vec2_is_finite(b) || !points_finite(v, n) ||
+        !extent_finite(v, n)) {
         return false;
     }
     rc_vec2 d = rc_sub(b, a);
+    /* A segment longer than FLT_MAX: work along half of it (d_scale: fractions of d per
+       fraction of the segment), since b - a is no float. */
+    float d_scale = 1.0f;
+    if (!rc_vec2_is_finite(d)) {
+        d = rc_sub(rc_scale(0.5f, b), rc_scale(0.5f, a));
+        d_scale = 0.5f;
+    }
     float dlen = rc_length(d);
     if (dlen == 0.0f) {
         return false;
@@ -245,7 +271,7 @@ bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_cl
        is that interval cut to [0, 1]. */
     float line_in = -INFINITY, line_out = INFINITY;
     float in_facing = 0.0f, out_facing = 0.0f;
-    rc_vec2 n_in = rc_scale(-1.0f / dlen, d), n_out = rc_scale(1.0f / dlen, d);
+    rc_vec2 n_out = rc_normalize(d), n_in = rc_neg(n_out);
     int in_edge = -1; /* index of the first vertex of the entering edge */
     for (int i = 0, j = n - 1; i < n; j = i++) {
         rc_vec2 e = rc_sub(v[i], v[j]);
@@ -253,7 +279,7 @@ bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_cl
         if (elen == 0.0f) {
             continue; /* repeated vertex */
         }
-        rc_vec2 normal = rc_scale(sign / elen, rc_right_perp(e));
+        rc_vec2 normal = rc_scale(sign, rc_normalize(rc_right_perp(e)));
         /* dist >= 0: a is on the inner side of this edge's line */
         float dist = rc_dot(normal, rc_sub(v[j], a));
         float facing = rc_dot(normal, d);
@@ -278,8 +304,9 @@ bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_cl
             n_out = normal;
         }
     }
-    float t_near = line_in > 0.0f ? line_in : 0.0f;
-    float t_far = line_out < 1.0f ? line_out : 1.0f;
+    float seg_in = d_scale * line_in, seg_out = d_scale * line_out; /* as fractions of the segment */
+    float t_near = seg_in > 0.0f ? seg_in : 0.0f;
+    float t_far = seg_out < 1.0f ? seg_out : 1.0f;
     if (t_near > t_far) {
         return false;
     }
@@ -298,7 +325,8 @@ bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_cl
 /* ---- ray against any simple polygon ------------------------------------------------------- */
 
 bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n, rc_ray_hit *hit) {
-    if (v == NULL || n < 3 || !rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation) || !points_finite(v, n)) {
+    if (v == NULL || n < 3 || !rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation) || !points_finite(v, n) ||
+        !extent_finite(v, n)) {
         return false;
     }
     rc_vec2 d = translation;
@@ -318,7 +346,7 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
         rc_vec2 r = rc_sub(v[i], origin);
         extent = rc_maxf(extent, rc_maxf(fabsf(r.x), fabsf(r.y)));
     }
-    float tol_len = RC_REL_TOL * (extent + dlen);
+    float tol_len = RC_REL_TOL * extent + RC_REL_TOL * dlen; /* (the sum may be beyond float range) */
     float tol_t = tol_len / dlen;
 
     /* One pass over the edges collects: the first entering crossing from t = 0 on (the hit),
@@ -332,7 +360,7 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
     } candidate;
     candidate from_zero = {INFINITY, 0.0f, {0.0f, 0.0f}, -1};
     candidate ahead = from_zero;
-    candidate behind = {-INFINITY, 0.0f, rc_scale(-1.0f / dlen, d), -1};
+    candidate behind = {-INFINITY, 0.0f, rc_neg(rc_normalize(d)), -1};
     candidate boundary = {0.0f, INFINITY, {0.0f, 0.0f}, -1};
     float first_event = INFINITY;
     bool on_boundary = false;
@@ -344,7 +372,7 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
         if (elen == 0.0f) {
             continue;
         }
-        rc_vec2 normal = rc_scale(sign / elen, rc_right_perp(e));
+        rc_vec2 normal = rc_scale(sign, rc_normalize(rc_right_perp(e)));
         float facing = rc_dot(normal, d);
 
         if (rc_distance(rc_nearest_point_on_segment(a, v[i], origin), origin) <= tol_len) {
@@ -355,13 +383,15 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
             }
         }
 
-        float denom = rc_cross(d, e);
-        if (fabsf(denom) <= RC_REL_TOL * dlen * elen) {
+        /* crossings in double: the products of long rays and edges overflow in float (t came
+           out 0 for a polygon and a ray of 2^127) */
+        double denom = (double)d.x * e.y - (double)d.y * e.x;
+        if (fabs(denom) <= (double)RC_REL_TOL * dlen * elen) {
             continue; /* parallel: the edges at its ends report any touch */
         }
-        rc_vec2 w = rc_sub(a, origin);
-        float t = rc_cross(w, e) / denom;
-        float s = rc_cross(w, d) / denom;
+        double wx = (double)a.x - origin.x, wy = (double)a.y - origin.y;
+        float t = (float)((wx * e.y - wy * e.x) / denom);
+        float s = (float)((wx * d.y - wy * d.x) / denom);
         if (s < 0.0f || s > 1.0f) {
             continue;
         }
@@ -393,7 +423,10 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
         for (int i = 0, j = n - 1; i < n && !goes_in; j = i++) {
             goes_in = rc_distance(rc_nearest_point_on_segment(v[j], v[i], pm), pm) <= tol_len;
         }
-        if (goes_in) {
+        /* A ray shorter than the tolerance stays within it of the boundary wherever it goes:
+           then the edges through the origin decide. Going in (or along), it faces against
+           one of them (or along it); facing out of all of them, it leaves at once. */
+        if (goes_in && boundary.facing <= RC_REL_TOL * dlen) {
             set_hit(hit, 0.0f, origin, boundary.normal, false);
             return true;
         }

@@ -22,6 +22,11 @@ RC_INLINE float rc_minf(float a, float b) { return a < b ? a : b; }
  * the inputs at hand, never used bare. */
 #define RC_REL_TOL (4.0f * FLT_EPSILON)
 
+/* The unit vector along (x, y), computed in double (so vectors whose components overflow or
+ * underflow float squares, or are no floats at all, still give one), with +0 for zero
+ * components; (0, 0) for a zero or non-finite vector. */
+rc_vec2 rc_unit_of(double x, double y);
+
 typedef enum rc_shape_kind {
     RC_SHAPE_CIRCLE,
     RC_SHAPE_POLYGON,

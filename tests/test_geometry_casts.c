@@ -115,6 +115,29 @@ END_TEST
 
 /* ==== swept circles ========================================================================== */
 
+/* Found by fuzz_geometry: the square of a translation beyond about 1e19 overflowed, every
+ * edge then passed for parallel to the ray, and a ray leaving a box from its right side was
+ * reported as hitting it. The box 2^-149 wide and 163840 high; from its right side going
+ * right by about 5.9e21. */
+START_TEST(regression_ray_cast_polygon_long_translation) {
+    rc_polygon thin = rc_make_box(0x1p-149f, 81920.0f);
+    ck_assert(!rc_ray_cast_polygon(&thin, rc_v2(0x1p-149f, -2.875f), rc_v2(5.9029581e21f, -2.3125f), NULL));
+    rc_polygon box = rc_make_box(1, 8);
+    ck_assert(!rc_ray_cast_polygon(&box, rc_v2(1, 0), rc_v2(0x1p72f, -2.3125f), NULL));
+    /* and products that underflowed: the box of half extents 2^-149 was missed by a ray from
+       (-2^-140, 0) by (2^-139, 0), which meets it at x = -2^-149, t = 1/2 - 2^-10 */
+    rc_polygon tiny = rc_make_box(0x1p-149f, 0x1p-149f);
+    rc_ray_hit ht = rc_test_poisoned_hit();
+    ck_assert(rc_ray_cast_polygon(&tiny, rc_v2(-0x1p-140f, 0), rc_v2(0x1p-139f, 0), &ht));
+    ck_assert_hit(ht, 0.5f - 0x1p-10f, -0x1p-149f, 0, -1, 0, false);
+    ck_assert(!rc_ray_cast_polygon(&tiny, rc_v2(0.5f, 0.5f), rc_v2(0.5f, 0x1p-149f), NULL));
+    /* and from the left of it, going right: it enters at x = -1, t = 1 / 2^72 */
+    rc_ray_hit h = rc_test_poisoned_hit();
+    ck_assert(rc_ray_cast_polygon(&box, rc_v2(-2, 0), rc_v2(0x1p72f, 0), &h));
+    ck_assert_hit(h, 0x1p-72f, -1, 0, -1, 0, false);
+}
+END_TEST
+
 START_TEST(circle_cast_circle_cases) {
     rc_circle shape = {{0, 0}, 1};
     rc_ray_hit h = rc_test_poisoned_hit();
@@ -220,6 +243,35 @@ START_TEST(circle_cast_segment_cases) {
     /* misses */
     ck_assert(!rc_circle_cast_segment(a, b, rc_v2(-2, 1.6f), r, rc_v2(4, 0), NULL));
     ck_assert(!rc_circle_cast_segment(a, b, rc_v2(-2, 0), r, rc_v2(1, 0), NULL));
+}
+END_TEST
+
+/* Found by fuzz_geometry: the end caps of a swept circle were solved in float, where the
+ * square of a radius beyond about 1e19 is infinite: a start inside the capsule came back with
+ * a NaN normal. The segment (-1, 0)..(1, 0), a circle of radius 2^100 starting 2^99 above it
+ * and going up: it overlaps at the start, and the centre line x = 0 entered the capsule through
+ * its flat side below, normal (0, -1). */
+START_TEST(regression_circle_cast_segment_huge_radius) {
+    rc_ray_hit h = rc_test_poisoned_hit();
+    rc_vec2 origin = rc_v2(0, 0x1p99f);
+    ck_assert(rc_circle_cast_segment(rc_v2(-1, 0), rc_v2(1, 0), origin, 0x1p100f, rc_v2(0, 1), &h));
+    ck_assert_hit(h, 0.0f, 0, 0x1p99f, 0, -1, true);
+    /* from 2^101 above going down by 2^102: the flat side is met at y = 2^100, t = 1/4 */
+    ck_assert(rc_circle_cast_segment(rc_v2(-1, 0), rc_v2(1, 0), rc_v2(0, 0x1p101f), 0x1p100f, rc_v2(0, -0x1p102f), &h));
+    ck_assert_hit(h, 0.25f, 0, 0, 0, 1, false);
+    /* a sweep of one denormal (2^-149), 98304 away from the segment: no hit (its entries lie
+       2^165 sweeps behind, beyond float range as fractions) */
+    ck_assert(!rc_circle_cast_segment(rc_v2(0, 4), rc_v2(0, 0), rc_v2(-98304, 0), 0.5f, rc_v2(-0x1p-149f, 0), NULL));
+    ck_assert(!rc_circle_cast_segment(rc_v2(0, 4), rc_v2(0, 0), rc_v2(-98304, 0), 0.5f, rc_v2(0x1p-149f, 0), NULL));
+    /* a radius (2^-149) far below the spacing of the coordinates (2^-149 too, at 2^-126, but the
+       direction (2^-126, 6.875) / 6.875 is off by 2^-24 as a float unit vector): starting on the
+       top end of the segment (2^-126, 0)..(2^-126, 2^-126) and going up, the line came in through
+       the bottom cap, normal (~0, -1), against the ray */
+    const float m = 0x1p-126f;
+    ck_assert(rc_circle_cast_segment(rc_v2(m, 0), rc_v2(m, m), rc_v2(m, m), 0x1p-149f, rc_v2(m, 6.875f), &h));
+    ck_assert(h.started_inside && h.t == 0.0f);
+    ck_assert_float_eq_tol(h.normal.x, 0.0f, 1e-6f);
+    ck_assert_float_eq(h.normal.y, -1.0f);
 }
 END_TEST
 
@@ -332,6 +384,92 @@ START_TEST(point_distance_cases) {
     assert_distance(rc_point_distance_polygon(&box, rc_v2(0, 0.5f)), -0.5, 0, 1, 0, 1);
     assert_distance(rc_point_distance_polygon(&box, rc_v2(1.75f, 0)), -0.25, 2, 0, 1, 0);
     assert_distance(rc_point_distance_polygon(&box, rc_v2(2, 0.5f)), 0, 2, 0.5, 1, 0); /* on it */
+}
+END_TEST
+
+/* Found by fuzz_geometry. Far from a polygon (2^24 of its sizes and more) the offsets of its
+ * near and far edges round to the same numbers; the far edge won the tie and its line put the
+ * point inside (distance -y). The box is [-7.5625, 7.5625]^2 and the point is y = 43 * 2^43
+ * above its centre, where floats are 2^25 apart: the distance y - 7.5625 is y within one
+ * spacing. */
+START_TEST(point_distance_polygon_far_away_is_outside) {
+    rc_polygon box = rc_make_box(7.5625f, 7.5625f);
+    float y = ldexpf(43.0f, 43), spacing = ldexpf(1.0f, 25) * 1.5f; /* Check compares with < */
+    rc_distance_result r = rc_point_distance_polygon(&box, rc_v2(2.6875f, y));
+    ck_assert_float_eq_tol(r.distance, 378231999954944.0f, spacing);
+    ck_assert_float_eq_tol(r.normal.x, 0.0f, 1e-6f);
+    ck_assert_float_eq_tol(r.normal.y, 1.0f, 1e-6f);
+    /* below alike; and left, at x = -2^50 (floats 2^27 apart) */
+    r = rc_point_distance_polygon(&box, rc_v2(2.6875f, -y));
+    ck_assert_float_eq_tol(r.distance, 378231999954944.0f, spacing);
+    ck_assert_float_eq_tol(r.normal.y, -1.0f, 1e-6f);
+    r = rc_point_distance_polygon(&box, rc_v2(-ldexpf(1.0f, 50), 1.0f));
+    ck_assert_float_eq_tol(r.distance, 1125899906842624.0f, ldexpf(1.0f, 27) * 1.5f);
+    ck_assert_float_eq_tol(r.normal.x, -1.0f, 1e-6f);
+}
+END_TEST
+
+/* Found by fuzz_world (a mover touch with normal (0, 0)): a polygon placed where floats are
+ * coarser than it (a box of half extents 2^-26 moved to x = 1, where floats are 2^-23 and
+ * 2^-24 apart) has edges rounded to nothing; their zero normals, with a separation of 0, won
+ * for points inside. Moved to (1, 0) its x collapses: from (1, 0) the nearest side is a
+ * vertical one at distance 0; moved to (1, 1) it is a point, 5 from (4, 5). */
+START_TEST(point_distance_polygon_with_edges_rounded_away) {
+    rc_polygon tiny = rc_make_box(0x1p-26f, 0x1p-26f);
+    rc_polygon flat = rc_transform_polygon((rc_transform){{1, 0}, {1, 0}}, &tiny);
+    rc_distance_result r = rc_point_distance_polygon(&flat, rc_v2(1, 0));
+    ck_assert_float_eq(r.distance, 0.0f);
+    ck_assert_float_eq(fabsf(r.normal.x), 1.0f);
+    ck_assert_float_eq(r.normal.y, 0.0f);
+    rc_polygon dot = rc_transform_polygon((rc_transform){{1, 1}, {1, 0}}, &tiny);
+    r = rc_point_distance_polygon(&dot, rc_v2(4, 5));
+    assert_distance(r, 5, 1, 1, 0.6, 0.8);
+}
+END_TEST
+
+/* Found by fuzz_geometry: lengths and products outside about 1e-19 .. 1e19 underflowed or
+ * overflowed in float. */
+START_TEST(nearest_point_and_normals_at_extreme_scales) {
+    /* a = (2^-92, 0), b = p = 0: the nearest point is b (the products of float differences
+       were 2^-184, which is 0 in float, and a was taken) */
+    rc_vec2 a = rc_v2(ldexpf(1.0f, -92), 0.0f), zero = rc_v2(0.0f, 0.0f);
+    rc_vec2 q = rc_nearest_point_on_segment(a, zero, zero);
+    ck_assert_float_eq(q.x, 0.0f);
+    ck_assert_float_eq(q.y, 0.0f);
+    /* a segment 2^100 long, p over its middle: the middle (the products overflowed: NaN) */
+    q = rc_nearest_point_on_segment(rc_v2(-ldexpf(1.0f, 99), 0.0f), rc_v2(ldexpf(1.0f, 99), 0.0f), rc_v2(0.0f, 1.0f));
+    ck_assert_float_eq(q.x, 0.0f);
+    ck_assert_float_eq(q.y, 0.0f);
+    /* a degenerate segment gives a, even for a p that is not finite (0 * inf was NaN) */
+    q = rc_nearest_point_on_segment(rc_v2(1.0f, 2.0f), rc_v2(1.0f, 2.0f), rc_v2(INF, 0.0f));
+    ck_assert_float_eq(q.x, 1.0f);
+    ck_assert_float_eq(q.y, 2.0f);
+    /* a denormal (2^-149, 0): (1, 0); (3e38, 4e38) * 0.5: (0.6, 0.8) with length 2.5e38 */
+    rc_vec2 n = rc_normalize(rc_v2(1.0e-45f, 0.0f));
+    ck_assert_float_eq(n.x, 1.0f);
+    ck_assert_float_eq(n.y, 0.0f);
+    n = rc_normalize(rc_v2(1.5e38f, 2.0e38f));
+    ck_assert_float_eq_tol(n.x, 0.6f, 1e-7f);
+    ck_assert_float_eq_tol(n.y, 0.8f, 1e-7f);
+    ck_assert_float_eq_tol(rc_length(rc_v2(1.5e38f, 2.0e38f)), 2.5e38f, 2.5e38f * 1e-7f);
+    ck_assert_float_eq_tol(rc_length(rc_v2(3.0e-30f, 4.0e-30f)), 5.0e-30f, 5.0e-30f * 1e-7f);
+    /* a circle 3e38 below the query point: the normal points up (it was (0, 0): the square
+       of the offset overflowed) */
+    rc_distance_result r = rc_point_distance_circle((rc_circle){{0.0f, -3.0e38f}, 1.0f}, rc_v2(0.0f, 0.0f));
+    ck_assert_float_eq(r.normal.x, 0.0f);
+    ck_assert_float_eq(r.normal.y, 1.0f);
+    /* a segment 2^128 long (its direction overflows in float): from (-2^127, 0) the nearest
+       point is the origin, 2^127 away, normal (-1, 0) (it was NaN) */
+    r = rc_point_distance_segment(rc_v2(0.0f, 0x1p127f), rc_v2(0.0f, -0x1p127f), rc_v2(-0x1p127f, 0.0f));
+    ck_assert_float_eq(r.distance, 0x1p127f);
+    ck_assert_float_eq(r.normal.x, -1.0f);
+    ck_assert_float_eq(r.normal.y, 0.0f);
+    ck_assert_float_eq(r.point.x, 0.0f);
+    ck_assert_float_eq(r.point.y, 0.0f);
+    /* a box of half extents 2^-140 (denormal): its distance normals are unit */
+    rc_polygon tiny = rc_make_box(ldexpf(1.0f, -140), ldexpf(1.0f, -140));
+    r = rc_point_distance_polygon(&tiny, zero);
+    ck_assert_float_eq_tol(rc_length(r.normal), 1.0f, 1e-6f);
 }
 END_TEST
 
@@ -534,12 +672,14 @@ static Suite *casts_suite(void) {
     tcase_add_test(tc, ray_cast_polygon_boundary_and_misses);
     tcase_add_test(tc, ray_cast_polygon_vertex_normal_not_decided_by_rounding);
     tcase_add_test(tc, ray_cast_polygon_rotated_and_far);
+    tcase_add_test(tc, regression_ray_cast_polygon_long_translation);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("sweeps");
     tcase_add_test(tc, circle_cast_circle_cases);
     tcase_add_test(tc, circle_cast_polygon_cases);
     tcase_add_test(tc, circle_cast_segment_cases);
+    tcase_add_test(tc, regression_circle_cast_segment_huge_radius);
     tcase_add_test(tc, casts_refuse_bad_input);
     tcase_add_test(tc, casts_refuse_non_finite_polygon);
     tcase_add_test(tc, polygons_refuse_too_many_vertices);
@@ -547,6 +687,9 @@ static Suite *casts_suite(void) {
 
     tc = tcase_create("distance");
     tcase_add_test(tc, point_distance_cases);
+    tcase_add_test(tc, point_distance_polygon_far_away_is_outside);
+    tcase_add_test(tc, point_distance_polygon_with_edges_rounded_away);
+    tcase_add_test(tc, nearest_point_and_normals_at_extreme_scales);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("manifolds");

@@ -157,6 +157,20 @@ START_TEST(regression_segment_parallel_epsilon_large_scale) {
 }
 END_TEST
 
+/* Found by fuzz_geometry: the segment's direction and the cross products overflowed in float
+ * for coordinates near the end of float range (t came out NaN). The segment from (-2^127, 0)
+ * to (2^127, 0) is 2^128 long, beyond FLT_MAX; the ray from (0, -2^126) by (0, 2^127) crosses
+ * it at the origin, t = 1/2, against the normal (0, -1). */
+START_TEST(regression_segment_beyond_float_range) {
+    rc_ray_hit h = rc_test_poisoned_hit();
+    ck_assert(rc_ray_segment(rc_v2(0, -0x1p126f), rc_v2(0, 0x1p127f), rc_v2(-0x1p127f, 0), rc_v2(0x1p127f, 0), &h));
+    ck_assert_hit(h, 0.5f, 0, 0, 0, -1, false);
+    /* and the other way, with the normal (0, 1) */
+    ck_assert(rc_ray_segment(rc_v2(0, 0x1p126f), rc_v2(0, -0x1p127f), rc_v2(-0x1p127f, 0), rc_v2(0x1p127f, 0), &h));
+    ck_assert_hit(h, 0.5f, 0, 0, 0, 1, false);
+}
+END_TEST
+
 START_TEST(segment_tiny_scale) {
     const float s = 0x1p-10f; /* about 1e-3 */
     rc_ray_hit h = rc_test_poisoned_hit();
@@ -317,6 +331,24 @@ START_TEST(polygon_origin_on_boundary) {
         ck_assert(!rc_ray_polygon(rc_v2(0, 0), rc_v2(-1, -2), sq, 4, NULL));
         ck_assert(!rc_ray_polygon(rc_v2(2, 2), rc_v2(1, 0.5f), sq, 4, NULL));
     }
+}
+END_TEST
+
+/* Found by fuzz_geometry: a ray far shorter than the rounding tolerance of the polygon's size,
+ * leaving at once from a point on an edge, stayed within the tolerance of the boundary and was
+ * taken as running along it: a hit at t = 0 with the edge's normal pointing along the ray.
+ * The triangle (0,0) (1,0) (0,1); the origin on its bottom edge, the ray straight down. */
+START_TEST(regression_polygon_tiny_ray_leaving_from_the_boundary) {
+    const rc_vec2 tri[3] = {{0, 0}, {1, 0}, {0, 1}};
+    rc_vec2 origin = rc_v2(0.0012288f, 0.0f);
+    ck_assert(!rc_ray_polygon(origin, rc_v2(0.0f, -7.00851e-13f), tri, 3, NULL));
+    ck_assert(!rc_ray_polygon(origin, rc_v2(1.0e-12f, -1.0e-12f), tri, 3, NULL));
+    /* the same tiny ray going in, or along the edge, still hits at t = 0 */
+    rc_ray_hit h = rc_test_poisoned_hit();
+    ck_assert(rc_ray_polygon(origin, rc_v2(0.0f, 7.00851e-13f), tri, 3, &h));
+    ck_assert_hit(h, 0.0f, 0.0012288f, 0, 0, -1, false);
+    ck_assert(rc_ray_polygon(origin, rc_v2(7.00851e-13f, 0.0f), tri, 3, &h));
+    ck_assert_hit(h, 0.0f, 0.0012288f, 0, 0, -1, false);
 }
 END_TEST
 
@@ -603,6 +635,40 @@ START_TEST(clip_slanted_edges) {
 }
 END_TEST
 
+/* Found by fuzz_geometry: a segment longer than FLT_MAX (b - a is no float) clipped to
+ * [0, 1] with NaN normals. From (2^127, 1/4) to (-2^127, 1/4) through the triangle (0,0) (1,0)
+ * (0,1): it enters by the hypotenuse at x = 3/4 and leaves by the left side at x = 0, both
+ * half way along it within rounding (1/4 of 2^128 is far below a float spacing of 1/2). */
+START_TEST(regression_clip_segment_longer_than_float_range) {
+    const rc_vec2 tri[3] = {{0, 0}, {1, 0}, {0, 1}};
+    rc_clip c;
+    ck_assert(rc_clip_segment_convex(rc_v2(0x1p127f, 0.25f), rc_v2(-0x1p127f, 0.25f), tri, 3, &c));
+    ck_assert_float_eq(c.t_near, 0.5f);
+    ck_assert_float_eq(c.t_far, 0.5f);
+    ck_assert_vec_near(c.n_near, SQRT1_2, SQRT1_2, 1e-6);
+    ck_assert_vec_eq(c.n_far, -1, 0);
+    /* below the triangle: nothing */
+    ck_assert(!rc_clip_segment_convex(rc_v2(FLT_MAX, -FLT_MAX), rc_v2(-FLT_MAX, -FLT_MAX), tri, 3, &c));
+}
+END_TEST
+
+/* Found by fuzz_geometry: a triangle wider than FLT_MAX, whose edges are no floats, gave
+ * rc_ray_polygon a zero normal. Such an outline is bad input (rc_make_polygon refuses it):
+ * rays and clips meet nothing. One as wide as 2^127 works: the ray from (2^125, -2^126) by
+ * (0, 2^127) enters it through its bottom at t = 1/2 (its crossings and its tolerance, the
+ * size plus the ray's length, overflowed in float and made it t = 0). */
+START_TEST(regression_polygon_wider_than_float_range) {
+    const rc_vec2 wide[3] = {{FLT_MAX, -FLT_MAX}, {-FLT_MAX, -FLT_MAX}, {FLT_MAX, FLT_MAX}};
+    ck_assert(!rc_ray_polygon(rc_v2(7.37195096e-40f, 0), rc_v2(FLT_MAX, -FLT_MAX), wide, 3, NULL));
+    ck_assert(!rc_ray_polygon(rc_v2(0, -2 * 0x1p126f), rc_v2(0, 0x1p127f), wide, 3, NULL));
+    ck_assert(!rc_clip_segment_convex(rc_v2(0, 0), rc_v2(1, 1), wide, 3, NULL));
+    const rc_vec2 big[3] = {{0, 0}, {0x1p127f, 0}, {0, 0x1p127f}};
+    rc_ray_hit h = rc_test_poisoned_hit();
+    ck_assert(rc_ray_polygon(rc_v2(0x1p125f, -0x1p126f), rc_v2(0, 0x1p127f), big, 3, &h));
+    ck_assert_hit(h, 0.5f, 0x1p125f, 0, 0, -1, false);
+}
+END_TEST
+
 START_TEST(clip_huge_and_tiny) {
     rc_vec2 big[4], tiny[4];
     const float s = 0x1p-12f;
@@ -721,6 +787,28 @@ START_TEST(circle_huge_and_tiny) {
     ck_assert_hit(h, 0.5f, -s, 0, -1, 0, false);
     ck_assert(rc_ray_circle(rc_v2(0, 0.6f * s), rc_v2(s, 0), rc_v2(0, 0), s, &h));
     ck_assert_hit_near(h, 0.0, 0.0, 0.6 * s, -0.8, 0.6, true);
+}
+END_TEST
+
+/* Found by fuzz_geometry: squares of radii and distances beyond about 1e19 overflowed in float
+ * (a circle of radius 2^100 answered t = NaN or a hit at t = 0). Powers of two keep it exact:
+ * the ray from (-2^101, 0) along (2^103, 0) enters the circle of radius 2^100 about the origin
+ * at x = -2^100, t = 2^100 / 2^103 = 1/8. */
+START_TEST(regression_circle_beyond_float_squares) {
+    rc_ray_hit h = rc_test_poisoned_hit();
+    float r = 0x1p100f;
+    ck_assert(rc_ray_circle(rc_v2(-0x1p101f, 0), rc_v2(0x1p103f, 0), rc_v2(0, 0), r, &h));
+    ck_assert_hit(h, 0.125f, -r, 0, -1, 0, false);
+    /* and one of radius 2^-100 (squares 2^-200: 0 in float), from (-2^-99, 0) by (2^-97, 0) */
+    r = 0x1p-100f;
+    ck_assert(rc_ray_circle(rc_v2(-0x1p-99f, 0), rc_v2(0x1p-97f, 0), rc_v2(0, 0), r, &h));
+    ck_assert_hit(h, 0.125f, -r, 0, -1, 0, false);
+    /* passing it by 2^-99 above: a miss */
+    ck_assert(!rc_ray_circle(rc_v2(-0x1p-99f, 0x1p-99f), rc_v2(0x1p-97f, 0), rc_v2(0, 0), r, NULL));
+    /* started inside the circle of radius 1.5 * 2^127 from (2^127, 0): the line entered at
+       x = -1.5 * 2^127, 2.5 * 2^127 behind the origin (no float): the normal is (-1, 0) */
+    ck_assert(rc_ray_circle(rc_v2(0x1p127f, 0), rc_v2(1, 0), rc_v2(0, 0), 0x1.8p127f, &h));
+    ck_assert_hit(h, 0.0f, 0x1p127f, 0, -1, 0, true);
 }
 END_TEST
 
@@ -921,6 +1009,7 @@ static Suite *rays_suite(void) {
     tcase_add_test(tc, regression_segment_parallel_epsilon_small_scale);
     tcase_add_test(tc, regression_segment_parallel_epsilon_large_scale);
     tcase_add_test(tc, segment_tiny_scale);
+    tcase_add_test(tc, regression_segment_beyond_float_range);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("ray_polygon");
@@ -931,6 +1020,7 @@ static Suite *rays_suite(void) {
     tcase_add_test(tc, polygon_vertex_normal_not_decided_by_rounding);
     tcase_add_test(tc, polygon_touches_are_hits);
     tcase_add_test(tc, polygon_origin_on_boundary);
+    tcase_add_test(tc, regression_polygon_tiny_ray_leaving_from_the_boundary);
     tcase_add_test(tc, polygon_misses);
     tcase_add_test(tc, polygon_bad_input);
     tcase_add_test(tc, polygon_concave_u);
@@ -947,6 +1037,8 @@ static Suite *rays_suite(void) {
     tcase_add_test(tc, clip_misses_and_bad_input);
     tcase_add_test(tc, clip_slanted_edges);
     tcase_add_test(tc, clip_huge_and_tiny);
+    tcase_add_test(tc, regression_clip_segment_longer_than_float_range);
+    tcase_add_test(tc, regression_polygon_wider_than_float_range);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("ray_circle");
@@ -956,6 +1048,7 @@ static Suite *rays_suite(void) {
     tcase_add_test(tc, circle_misses_and_bad_input);
     tcase_add_test(tc, circle_radius_zero_is_a_point);
     tcase_add_test(tc, circle_huge_and_tiny);
+    tcase_add_test(tc, regression_circle_beyond_float_squares);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("point_tests");

@@ -1061,6 +1061,36 @@ START_TEST(body_defs_for_projectiles_are_checked) {
 }
 END_TEST
 
+/* Found by fuzz_world: a step of a denormal dt (which world.h accepts: tiny positive steps are
+ * steps) made the resting-contact solver's push speed, overlap / dt, infinite, and its impulse
+ * turned a grenade's position into NaN. Two grenades overlapping each other on the ground,
+ * then a step of FLT_TRUE_MIN: every number stays finite, and nothing moves further than the
+ * push can take it in such a step (nothing at all, at these coordinates). */
+START_TEST(denormal_step_keeps_resting_grenades_finite) {
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id ground = ws_static_body(w);
+    rc_shape_def sd = rc_shape_default_def();
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ground, &sd, 8.0f, 0.5f)));
+    rc_body_id a = ws_circle_body(w, rc_v2(0, 1), rc_v2(0, 0), 0.5f, 0.0f, 0.6f, false);
+    rc_body_id b = ws_circle_body(w, rc_v2(0.75f, 1), rc_v2(0, 0), 0.5f, 0.0f, 0.6f, false);
+    for (int i = 0; i < 10; ++i) {
+        ck_assert(rc_world_step(w, 1.0f / 60.0f));
+    }
+    rc_vec2 pa = rc_body_position(w, a), pb = rc_body_position(w, b);
+    ck_assert(rc_world_step(w, FLT_TRUE_MIN));
+    rc_body_id both[2] = {a, b};
+    rc_vec2 before[2] = {pa, pb};
+    for (int k = 0; k < 2; ++k) {
+        rc_vec2 p = rc_body_position(w, both[k]), v = rc_body_linear_velocity(w, both[k]);
+        ck_assert_msg(rc_vec2_is_finite(p) && rc_vec2_is_finite(v) && rc_is_finite(rc_body_angular_velocity(w, both[k])),
+                      "body %d: position (%g, %g), velocity (%g, %g)", k, p.x, p.y, v.x, v.y);
+        ck_assert_float_eq(p.x, before[k].x);
+        ck_assert_float_eq(p.y, before[k].y);
+    }
+    rc_world_destroy(w);
+}
+END_TEST
+
 static Suite *projectiles_suite(void) {
     Suite *s = suite_create("projectiles");
     TCase *b = tcase_create("bullets");
@@ -1112,6 +1142,7 @@ static Suite *projectiles_suite(void) {
     TCase *v = tcase_create("events and input");
     tcase_add_test(v, impact_events_belong_to_one_step);
     tcase_add_test(v, body_defs_for_projectiles_are_checked);
+    tcase_add_test(v, denormal_step_keeps_resting_grenades_finite);
     suite_add_tcase(s, v);
     return s;
 }

@@ -254,10 +254,16 @@ START_TEST(make_box) {
     rc_vec2 want[4] = {{-2, -1}, {2, -1}, {2, 1}, {-2, 1}};
     assert_vertices_cyclic(&b, want, 4, 0.0);
     ck_assert_vec_eq(b.centroid, 0, 0);
-    const float bad[][2] = {{0, 1}, {1, 0}, {-1, 1}, {1, -2}, {NaN, 1}, {1, INF}, {INF, INF}};
+    /* FLT_MAX and 2^127 are refused since fuzz_geometry found that a box as wide as 2 FLT_MAX
+       has edges of infinite length (normals 0, NaN); 2^126 still makes a box of width 2^127 */
+    const float bad[][2] = {{0, 1}, {1, 0}, {-1, 1}, {1, -2}, {NaN, 1}, {1, INF}, {INF, INF}, {FLT_MAX, 1},
+                            {1, 0x1p127f}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         ck_assert_int_eq(rc_make_box(bad[i][0], bad[i][1]).count, 0);
     }
+    b = rc_make_box(0x1p126f, 0x1p126f);
+    ck_assert_int_eq(b.count, 4);
+    assert_polygon_rules(&b);
 }
 END_TEST
 

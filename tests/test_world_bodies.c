@@ -459,6 +459,30 @@ START_TEST(damping_and_gravity_scale) {
 }
 END_TEST
 
+/* Found by fuzz_world: a dynamic body whose shapes have a mass below 1 / FLT_MAX (a unit box
+ * of density 2^-149, the least float: mass 2^-147) took 1 / mass = inf as its inverse mass,
+ * and its centre became NaN. Such a mass counts as none: the body gets its point mass (1) and
+ * keeps its origin as its centre. */
+START_TEST(denormal_mass_counts_as_none) {
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.position = rc_v2(3, 4);
+    rc_body_id b = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    sd.offset = rc_v2(1, 0);
+    sd.density = 0x1p-149f;
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, b, &sd, 1.0f, 1.0f)));
+    ck_assert_float_eq(rc_body_mass(w, b), 1.0f);
+    rc_vec2 c = rc_body_world_center(w, b);
+    ck_assert_float_eq(c.x, 3.0f);
+    ck_assert_float_eq(c.y, 4.0f);
+    ck_assert(rc_world_step(w, 1.0f / 60.0f));
+    ck_assert(rc_vec2_is_finite(rc_body_position(w, b)));
+    rc_world_destroy(w);
+}
+END_TEST
+
 START_TEST(rotation_turns_about_the_centre_of_mass) {
     rc_world *w = make_world(rc_v2(0, 0));
     rc_body_def bd = rc_body_default_def();
@@ -1008,6 +1032,7 @@ static Suite *bodies_suite(void) {
     tcase_add_test(t, created_body_reports_its_def);
     tcase_add_test(t, set_transform_moves_shapes_by_the_api_formula);
     tcase_add_test(t, mass_and_inertia_from_density);
+    tcase_add_test(t, denormal_mass_counts_as_none);
     tcase_add_test(t, free_fall_is_semi_implicit_euler);
     tcase_add_test(t, swept_free_fall_is_exact);
     tcase_add_test(t, damping_and_gravity_scale);

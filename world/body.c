@@ -223,12 +223,14 @@ void rc_body_update_mass(rc_world *world, rc_body *b) {
         /* about the body origin, by the parallel axis theorem */
         inertia_origin += md.rotational_inertia + md.mass * rc_dot(md.center, md.center);
     }
-    if (mass > 0.0f) {
+    /* A mass whose inverse is beyond float range (shapes of a denormal area) counts as none:
+       its inverse made the centre NaN. */
+    if (mass > 0.0f && rc_is_finite(1.0f / mass)) {
         b->mass = mass;
         b->inv_mass = 1.0f / mass;
         b->local_center = rc_scale(b->inv_mass, weighted);
         float inertia = inertia_origin - mass * rc_dot(b->local_center, b->local_center);
-        if (inertia > 0.0f && !b->fixed_rotation) {
+        if (inertia > 0.0f && rc_is_finite(1.0f / inertia) && !b->fixed_rotation) {
             b->inertia = inertia;
             b->inv_inertia = 1.0f / inertia;
         }

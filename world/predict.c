@@ -173,9 +173,11 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
     if (def->radius > 0.0f) {
         rc_circle disk = {{0.0f, 0.0f}, def->radius};
         rc_mass_data md = rc_compute_circle_mass(disk, def->density);
-        if (md.mass > 0.0f) {
+        if (md.mass > 0.0f && rc_is_finite(1.0f / md.mass)) { /* as rc_body_update_mass */
             inv_mass = 1.0f / md.mass;
-            inv_inertia = md.rotational_inertia > 0.0f ? 1.0f / md.rotational_inertia : 0.0f;
+            inv_inertia = md.rotational_inertia > 0.0f && rc_is_finite(1.0f / md.rotational_inertia)
+                              ? 1.0f / md.rotational_inertia
+                              : 0.0f;
         }
     }
     rc_sweeper s;

@@ -11,6 +11,8 @@
 
 /* Baumgarte factor: the share of an overlap pushed out per step. */
 #define PUSH_FACTOR 0.2f
+/* units/s: see bias_target */
+#define MAX_PUSH_SPEED 1.0e15f
 
 RC_INLINE rc_vec2 cross_sv(float w, rc_vec2 r) { return rc_v2(-w * r.y, w * r.x); }
 
@@ -80,7 +82,11 @@ void rc_constraint_init(const rc_world *world, rc_constraint *c, rc_solver_body 
     c->approach = -vn >= world->def.restitution_threshold && -vn > 0.0f ? -vn : 0.0f;
     /* resting: it may close the gap to the skin, no more */
     c->vn_target = separation > skin ? -(separation - skin) / dt : 0.0f;
-    c->bias_target = separation < skin ? PUSH_FACTOR * (skin - separation) / dt : 0.0f;
+    /* Capped: for a step far shorter than any game takes (a denormal dt) the push speed is
+       beyond float range, and its impulse turned into NaN. The cap is no limit at game
+       scales: it pushes out 1e13 units in a step of 1/60 s. (An infinite vn_target is
+       harmless: it allows any approach.) */
+    c->bias_target = separation < skin ? rc_minf(PUSH_FACTOR * (skin - separation) / dt, MAX_PUSH_SPEED) : 0.0f;
     c->normal_impulse = 0.0f;
     c->tangent_impulse = 0.0f;
     c->rolling_impulse = 0.0f;

@@ -17,8 +17,10 @@
  *  - A ray through a vertex is one hit, with the normal of the edge it meets more squarely.
  *  - A ray of zero length, or with any non-finite input, hits nothing (the functions return
  *    false). NULL output pointers are allowed where noted and refused elsewhere.
- * Polygons passed as point arrays may be in either winding. Parallel and near-parallel cases
- * are decided with tolerances scaled to the size of the inputs, never a fixed epsilon.
+ * Polygons passed as point arrays may be in either winding; one wider or taller than FLT_MAX
+ * (its edges are no floats) is bad input, as rc_make_polygon refuses it: rays and clips meet
+ * nothing. Parallel and near-parallel cases are decided with tolerances scaled to the size of
+ * the inputs, never a fixed epsilon.
  */
 #ifndef RICOCHET_GEOMETRY_H
 #define RICOCHET_GEOMETRY_H
@@ -128,7 +130,8 @@ RC_API const char *rc_polygon_error_string(rc_polygon_error error);
 RC_API rc_polygon_error rc_make_polygon(const rc_vec2 *points, int count, rc_polygon *out);
 
 /* An axis-aligned box of the given half extents centred on the origin. Half extents must be
- * finite and positive; otherwise a polygon with count 0 is returned. */
+ * positive and at most FLT_MAX / 2 (so that the box's edges are floats); otherwise a polygon
+ * with count 0 is returned. */
 RC_API rc_polygon rc_make_box(float half_width, float half_height);
 
 /* The regular polygon with count vertices (3..RC_MAX_POLYGON_VERTICES) on a circle of the given

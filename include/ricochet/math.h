@@ -7,6 +7,7 @@
 
 #include "base.h"
 
+#include <float.h>
 #include <math.h>
 
 RC_EXTERN_C_BEGIN
@@ -65,7 +66,20 @@ RC_INLINE rc_vec2 rc_left_perp(rc_vec2 a) { return rc_v2(0.0f - a.y, a.x); }
 /* a rotated by -90 degrees: the outward normal direction of an edge of a counter-clockwise polygon */
 RC_INLINE rc_vec2 rc_right_perp(rc_vec2 a) { return rc_v2(a.y, 0.0f - a.x); }
 RC_INLINE float rc_length_squared(rc_vec2 a) { return a.x * a.x + a.y * a.y; }
-RC_INLINE float rc_length(rc_vec2 a) { return sqrtf(a.x * a.x + a.y * a.y); }
+/* Exact to a rounding for any finite vector: when the sum of squares has underflowed or
+ * overflowed (components below about 1e-18 or above about 1e18), the vector is first divided
+ * by its largest component. */
+RC_INLINE float rc_length(rc_vec2 a) {
+    float ll = a.x * a.x + a.y * a.y;
+    if (!(ll >= 1.0e-36f && ll <= 1.0e36f)) {
+        float m = fabsf(a.x) > fabsf(a.y) ? fabsf(a.x) : fabsf(a.y);
+        if (m > 0.0f && m <= FLT_MAX) {
+            float x = a.x / m, y = a.y / m;
+            return m * sqrtf(x * x + y * y);
+        }
+    }
+    return sqrtf(ll);
+}
 RC_INLINE float rc_distance(rc_vec2 a, rc_vec2 b) { return rc_length(rc_sub(b, a)); }
 RC_INLINE float rc_distance_squared(rc_vec2 a, rc_vec2 b) { return rc_length_squared(rc_sub(b, a)); }
 RC_INLINE rc_vec2 rc_lerp(rc_vec2 a, rc_vec2 b, float t) { return rc_v2(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)); }
@@ -73,11 +87,18 @@ RC_INLINE rc_vec2 rc_min(rc_vec2 a, rc_vec2 b) { return rc_v2(a.x < b.x ? a.x : 
 RC_INLINE rc_vec2 rc_max(rc_vec2 a, rc_vec2 b) { return rc_v2(a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y); }
 RC_INLINE bool rc_vec2_equal(rc_vec2 a, rc_vec2 b) { return a.x == b.x && a.y == b.y; }
 
-/* Unit vector along a, or (0, 0) when a has no length. */
+/* Unit vector along a, or (0, 0) when a has no length. Any finite length works: squares of
+ * components below about 1e-19 underflow and above about 1e19 overflow, so such a vector is
+ * first divided by its largest component (the common lengths take the short path, unchanged). */
 RC_INLINE rc_vec2 rc_normalize(rc_vec2 a) {
-    float len = rc_length(a);
-    if (len == 0.0f) {
-        return rc_v2(0.0f, 0.0f);
+    float len = sqrtf(a.x * a.x + a.y * a.y);
+    if (!(len >= 1.0e-18f && len <= 1.0e18f)) {
+        float m = fabsf(a.x) > fabsf(a.y) ? fabsf(a.x) : fabsf(a.y);
+        if (m == 0.0f) {
+            return rc_v2(0.0f, 0.0f);
+        }
+        a = rc_v2(a.x / m, a.y / m);
+        len = sqrtf(a.x * a.x + a.y * a.y);
     }
     float inv = 1.0f / len;
     return rc_v2(inv * a.x, inv * a.y);

@@ -1,0 +1,1281 @@
+/* fuzz_world: the whole world API driven by a byte stream.
+ *
+ * The input is a world definition followed by operations (one selector byte each, then its
+ * arguments): create and destroy bodies and shapes (circles, polygons, boxes, chains), the
+ * body and shape setters, steps with any dt, ray and circle casts, overlap queries, the
+ * trajectory preview, the mover, the event lists and the getters, on ids that are live, stale
+ * (their object was destroyed) or forged (any bits), and an allocator that fails when the
+ * input says so.
+ *
+ * Besides crashes and sanitizer reports, a run fails when
+ *  - memory is left after rc_world_destroy, or a free does not match its allocation (pointer,
+ *    size) or an alignment is not a power of two <= 64;
+ *  - a live body's position, angle or velocities are not finite after any call;
+ *  - a call records an error (rc_world_last_error) without calling the error callback, or the
+ *    other way round; a setter, constructor, step or counting function returns its error
+ *    value without a message; a call with a message returns something else than its error
+ *    value;
+ *  - a call that recorded an error changed the world (a snapshot of everything observable
+ *    about the tracked ids, the counters, gravity and the event lists, before and after);
+ *  - a query answer breaks its contract: a hit with t outside [0, 1], a normal that is not
+ *    unit or points along the ray, a shape or body id that is not live or do not belong
+ *    together, non-finite numbers; an impact with approach speed <= 0; a mover that moved
+ *    further than asked; the body counter not matching the live bodies. */
+#include <ricochet/ricochet.h>
+
+#include "fuzz_input.h"
+
+#define MAX_OPS 160
+#define MAX_BODIES 16
+#define MAX_SHAPES 48
+#define MAX_STEPS 48
+#define MAX_CHAIN_POINTS 12
+
+/* ---- the allocator ------------------------------------------------------------------------ */
+
+/* Each block is preceded by a header one maximal alignment long that records its size. */
+#define HEADER 64
+#define MAGIC 0x52434655u
+
+typedef struct fz_alloc {
+    int64_t live_bytes, live_blocks;
+    int64_t calls;
+    int64_t fail_at; /* the allocation call (1-based) that fails; 0: none */
+    bool fail_all;   /* every allocation fails while set */
+    int64_t failures;
+} fz_alloc;
+
+typedef struct fz_header {
+    uint32_t magic;
+    size_t size;
+} fz_header;
+
+static void *fz_alloc_fn(size_t size, size_t align, void *user) {
+    fz_alloc *a = user;
+    a->calls++;
+    FZ_CHECK(align != 0 && (align & (align - 1)) == 0 && align <= 64, "allocator: alignment %zu", align);
+    if (a->fail_all || a->calls == a->fail_at) {
+        a->failures++;
+        return NULL;
+    }
+    void *base = NULL;
+    if (posix_memalign(&base, HEADER, HEADER + size) != 0) {
+        abort();
+    }
+    fz_header *h = base;
+    h->magic = MAGIC;
+    h->size = size;
+    a->live_bytes += (int64_t)size;
+    a->live_blocks++;
+    return (char *)base + HEADER;
+}
+
+static void fz_free_fn(void *ptr, size_t size, void *user) {
+    fz_alloc *a = user;
+    if (ptr == NULL) {
+        return;
+    }
+    fz_header *h = (fz_header *)((char *)ptr - HEADER);
+    FZ_CHECK(h->magic == MAGIC, "allocator: free of a pointer it did not hand out (or freed twice)");
+    FZ_CHECK(h->size == size, "allocator: free of %zu bytes, allocated %zu", size, h->size);
+    h->magic = 0;
+    a->live_bytes -= (int64_t)size;
+    a->live_blocks--;
+    free(h);
+}
+
+/* ---- the errors --------------------------------------------------------------------------- */
+
+typedef struct fz_errors {
+    int calls;
+} fz_errors;
+
+static void fz_error_fn(const char *message, void *user) {
+    FZ_CHECK(message != NULL && message[0] != '\0', "error callback: empty message");
+    ((fz_errors *)user)->calls++;
+}
+
+/* ---- the state of one run ------------------------------------------------------------------ */
+
+typedef struct fz_state {
+    fz_input in;
+    rc_world *world;
+    fz_alloc alloc;
+    fz_errors errors;
+    rc_body_id bodies[MAX_BODIES];
+    int nbodies;
+    rc_shape_id shapes[MAX_SHAPES];
+    int nshapes;
+    int steps;
+    const char *op;    /* the call being checked, for messages */
+    bool count_bodies; /* check the body counter after this call */
+} fz_state;
+
+static void track_shape(fz_state *s, rc_shape_id id) {
+    if (!rc_shape_id_is_null(id) && s->nshapes < MAX_SHAPES) {
+        s->shapes[s->nshapes++] = id;
+    }
+}
+
+static rc_body_id draw_body(fz_state *s) {
+    uint8_t sel = fz_u8(&s->in);
+    if (sel < 200 && s->nbodies > 0) {
+        return s->bodies[sel % s->nbodies];
+    }
+    if (sel < 230) {
+        /* forged: any index and generation, or a live index with a wrong generation */
+        rc_body_id id = {fz_u32(&s->in), fz_u32(&s->in)};
+        if ((sel & 1) && s->nbodies > 0) {
+            id.index = s->bodies[sel % s->nbodies].index;
+            id.generation += 1u + (id.generation & 1u);
+        }
+        return id;
+    }
+    return RC_NULL_BODY_ID;
+}
+
+static rc_shape_id draw_shape(fz_state *s) {
+    uint8_t sel = fz_u8(&s->in);
+    if (sel < 200 && s->nshapes > 0) {
+        return s->shapes[sel % s->nshapes];
+    }
+    if (sel < 230) {
+        rc_shape_id id = {fz_u32(&s->in), fz_u32(&s->in)};
+        if ((sel & 1) && s->nshapes > 0) {
+            id.index = s->shapes[sel % s->nshapes].index;
+            id.generation += 1u + (id.generation & 1u);
+        }
+        return id;
+    }
+    return RC_NULL_SHAPE_ID;
+}
+
+/* Numbers for the world: mostly moderate, sometimes non-finite or tiny; huge finite values
+ * only when built with FZ_WORLD_HUGE (see fuzz/README.md: velocities near FLT_MAX overflow
+ * positions in one step, and the world does not guard against that). */
+static float draw_num(fz_state *s) {
+    uint8_t sel = fz_u8(&s->in);
+    if (sel < 224) {
+        return fz_small(&s->in);
+    }
+#ifdef FZ_WORLD_HUGE
+    return fz_float(&s->in);
+#else
+    static const float odd[8] = {NAN, INFINITY, -INFINITY, -0.0f, 1.0e-45f, -1.0e-30f, 1.0e6f, -1.0e-6f};
+    return odd[sel & 7u];
+#endif
+}
+
+/* A restitution: in [0, 1] (or one of the values that must be refused). Above 1 the world
+ * accepts it and a body gains energy at each bounce, geometrically: with e = 10 and dozens of
+ * bounces in one step its velocity overflows (see fuzz/README.md); FZ_WORLD_HUGE allows it. */
+static float draw_restitution(fz_state *s) {
+    uint8_t sel = fz_u8(&s->in);
+#ifdef FZ_WORLD_HUGE
+    if (sel >= 240) {
+        return draw_num(s);
+    }
+#else
+    if (sel >= 240) {
+        static const float odd[4] = {NAN, INFINITY, -1.0f, -0.0f};
+        return odd[sel & 3u];
+    }
+#endif
+    return (float)(sel % 17u) / 16.0f;
+}
+
+static rc_vec2 draw_vec(fz_state *s) {
+    float x = draw_num(s);
+    float y = draw_num(s);
+    return rc_v2(x, y);
+}
+
+static rc_filter draw_filter(fz_state *s) {
+    uint8_t sel = fz_u8(&s->in);
+    rc_filter f = rc_default_filter();
+    if (sel & 1) {
+        f.category_bits = 1u << (fz_u8(&s->in) & 3u);
+    }
+    if (sel & 2) {
+        f.mask_bits = fz_u8(&s->in) & 15u;
+    }
+    if (sel & 4) {
+        f.group_index = (int8_t)fz_u8(&s->in) % 3;
+    }
+    return f;
+}
+
+static rc_query_filter draw_query_filter(fz_state *s) {
+    rc_query_filter f = rc_default_query_filter();
+    uint8_t sel = fz_u8(&s->in);
+    if (sel & 1) {
+        f.category_bits = fz_u8(&s->in) & 15u;
+        f.mask_bits = fz_u8(&s->in) & 15u;
+    }
+    return f;
+}
+
+/* ---- checks after every call ------------------------------------------------------------------ */
+
+static bool vfinite(rc_vec2 v) { return fz_finite2(v.x, v.y); }
+
+static void check_unit(const fz_state *s, rc_vec2 n, const char *what) {
+    double l = sqrt((double)n.x * n.x + (double)n.y * n.y);
+    FZ_CHECK(vfinite(n) && fabs(l - 1.0) <= 1.0e-4, "%s: %s normal (%g, %g) is not unit", s->op, what, n.x, n.y);
+}
+
+static void check_bodies_finite(fz_state *s) {
+    int live = 0;
+    for (int i = 0; i < s->nbodies; ++i) {
+        rc_body_id b = s->bodies[i];
+        if (!rc_body_is_valid(s->world, b)) {
+            continue;
+        }
+        ++live;
+        rc_vec2 p = rc_body_position(s->world, b), v = rc_body_linear_velocity(s->world, b);
+        float a = rc_body_angle(s->world, b), w = rc_body_angular_velocity(s->world, b);
+        FZ_CHECK(vfinite(p) && isfinite(a) && vfinite(v) && isfinite(w),
+                 "after %s: body %u has position (%g, %g) angle %g velocity (%g, %g) angular %g", s->op, b.index, p.x,
+                 p.y, a, v.x, v.y, w);
+    }
+    /* the counters walk the grid's cells: only after the calls that create or destroy bodies */
+    if (s->count_bodies) {
+        rc_world_counters c = rc_world_get_counters(s->world);
+        FZ_CHECK(c.bodies == live, "after %s: counters say %d bodies, %d live", s->op, c.bodies, live);
+        s->count_bodies = false;
+    }
+}
+
+/* Everything observable about the tracked ids, compared byte for byte (zeroed first, so that
+ * padding compares equal). */
+typedef struct body_state {
+    bool valid;
+    rc_body_type type;
+    rc_body_motion motion;
+    rc_vec2 position, velocity, center;
+    float angle, angular_velocity, mass, inertia, gravity_scale, linear_damping, angular_damping;
+    bool bullet, awake, response;
+    int32_t max_bounces, shape_count;
+    rc_filter point_filter;
+    void *user_data;
+} body_state;
+
+typedef struct shape_state {
+    bool valid, sensor;
+    rc_body_id body;
+    rc_shape_type type;
+    rc_aabb aabb;
+    float restitution, friction, density;
+    rc_filter filter;
+    void *user_data;
+    int32_t contacts;
+} shape_state;
+
+typedef struct snapshot {
+    body_state bodies[MAX_BODIES];
+    shape_state shapes[MAX_SHAPES];
+    rc_world_counters counters;
+    rc_vec2 gravity;
+    int32_t contact_begin, contact_end, sensor_begin, sensor_end, impacts;
+} snapshot;
+
+static void take_snapshot(const fz_state *s, snapshot *snap) {
+    const rc_world *w = s->world;
+    memset(snap, 0, sizeof *snap);
+    for (int i = 0; i < s->nbodies; ++i) {
+        body_state *b = &snap->bodies[i];
+        rc_body_id id = s->bodies[i];
+        b->valid = rc_body_is_valid(w, id);
+        if (!b->valid) {
+            continue;
+        }
+        b->type = rc_body_get_type(w, id);
+        b->motion = rc_body_get_motion(w, id);
+        b->position = rc_body_position(w, id);
+        b->velocity = rc_body_linear_velocity(w, id);
+        b->center = rc_body_world_center(w, id);
+        b->angle = rc_body_angle(w, id);
+        b->angular_velocity = rc_body_angular_velocity(w, id);
+        b->mass = rc_body_mass(w, id);
+        b->inertia = rc_body_rotational_inertia(w, id);
+        b->gravity_scale = rc_body_gravity_scale(w, id);
+        b->linear_damping = rc_body_linear_damping(w, id);
+        b->angular_damping = rc_body_angular_damping(w, id);
+        b->bullet = rc_body_is_bullet(w, id);
+        b->awake = rc_body_is_awake(w, id);
+        b->response = rc_body_response_enabled(w, id);
+        b->max_bounces = rc_body_max_bounces(w, id);
+        b->shape_count = rc_body_shapes(w, id, NULL, 0);
+        b->point_filter = rc_body_point_filter(w, id);
+        b->user_data = rc_body_user_data(w, id);
+    }
+    for (int i = 0; i < s->nshapes; ++i) {
+        shape_state *h = &snap->shapes[i];
+        rc_shape_id id = s->shapes[i];
+        h->valid = rc_shape_is_valid(w, id);
+        if (!h->valid) {
+            continue;
+        }
+        h->body = rc_shape_body(w, id);
+        h->type = rc_shape_get_type(w, id);
+        h->aabb = rc_shape_aabb(w, id);
+        h->restitution = rc_shape_restitution(w, id);
+        h->friction = rc_shape_friction(w, id);
+        h->density = rc_shape_density(w, id);
+        h->filter = rc_shape_filter(w, id);
+        h->sensor = rc_shape_is_sensor(w, id);
+        h->user_data = rc_shape_user_data(w, id);
+        h->contacts = h->type == RC_SHAPE_TYPE_CHAIN ? 0 : rc_shape_contacts(w, id, NULL, 0);
+    }
+    snap->counters = rc_world_get_counters(w);
+    snap->counters.bytes = 0; /* capacity, not state */
+    snap->gravity = rc_world_gravity(w);
+    rc_contact_events ce = rc_world_contact_events(w);
+    rc_sensor_events se = rc_world_sensor_events(w);
+    const rc_impact_event *impacts = NULL;
+    snap->contact_begin = ce.begin_count;
+    snap->contact_end = ce.end_count;
+    snap->sensor_begin = se.begin_count;
+    snap->sensor_end = se.end_count;
+    snap->impacts = rc_world_impact_events(w, &impacts);
+}
+
+/* Bracket a call: before() clears the error and takes a snapshot; after() checks the error
+ * protocol, that a refused call changed nothing, and that the bodies are finite. refused is
+ * the caller's reading of the return value as the error value; must_say: that error value is
+ * only ever returned with a message. Returns whether the call recorded an error. */
+static snapshot g_before, g_after;
+
+static bool g_verbose;
+
+static void before(fz_state *s, const char *op) {
+    s->op = op;
+    if (g_verbose) {
+        fprintf(stderr, "[%zu] %s\n", s->in.pos, op);
+    }
+    rc_world_clear_error(s->world);
+    s->errors.calls = 0;
+    take_snapshot(s, &g_before);
+}
+
+static bool after(fz_state *s, bool refused, bool must_say) {
+    const char *msg = rc_world_last_error(s->world);
+    FZ_CHECK(msg != NULL, "%s: rc_world_last_error returned NULL", s->op);
+    bool errored = msg[0] != '\0';
+    FZ_CHECK(errored == (s->errors.calls > 0), "%s: message \"%s\" but the error callback was called %d times", s->op,
+             msg, s->errors.calls);
+    FZ_CHECK(!errored || s->errors.calls == 1, "%s: error callback called %d times", s->op, s->errors.calls);
+    if (errored) {
+        FZ_CHECK(refused, "%s: recorded \"%s\" but did not return its error value", s->op, msg);
+        take_snapshot(s, &g_after);
+        if (memcmp(&g_before, &g_after, sizeof g_before) != 0) {
+            for (int i = 0; i < MAX_BODIES; ++i) {
+                if (memcmp(&g_before.bodies[i], &g_after.bodies[i], sizeof g_before.bodies[i]) != 0) {
+                    const body_state *a = &g_before.bodies[i], *b = &g_after.bodies[i];
+                    fprintf(stderr, "body %d: p (%g, %g) -> (%g, %g), v (%g, %g) -> (%g, %g), awake %d -> %d, a %g -> %g\n",
+                            i, a->position.x, a->position.y, b->position.x, b->position.y, a->velocity.x, a->velocity.y,
+                            b->velocity.x, b->velocity.y, a->awake, b->awake, a->angle, b->angle);
+                }
+            }
+            for (int i = 0; i < MAX_SHAPES; ++i) {
+                if (memcmp(&g_before.shapes[i], &g_after.shapes[i], sizeof g_before.shapes[i]) != 0) {
+                    const shape_state *a = &g_before.shapes[i], *b = &g_after.shapes[i];
+                    fprintf(stderr, "shape %d differs: contacts %d -> %d, aabb (%g, %g, %g, %g) -> (%g, %g, %g, %g), type %d\n",
+                            i, a->contacts, b->contacts, a->aabb.lower.x, a->aabb.lower.y, a->aabb.upper.x,
+                            a->aabb.upper.y, b->aabb.lower.x, b->aabb.lower.y, b->aabb.upper.x, b->aabb.upper.y,
+                            (int)a->type);
+                }
+            }
+            if (memcmp(&g_before.counters, &g_after.counters, sizeof g_before.counters) != 0) {
+                fprintf(stderr, "counters differ: contacts %d -> %d, touching %d -> %d, awake %d -> %d, steps %d -> %d, "
+                                "proxies %d -> %d, cells %d -> %d\n",
+                        g_before.counters.contacts, g_after.counters.contacts, g_before.counters.touching_contacts,
+                        g_after.counters.touching_contacts, g_before.counters.awake_bodies,
+                        g_after.counters.awake_bodies, g_before.counters.steps, g_after.counters.steps,
+                        g_before.counters.broadphase_proxies, g_after.counters.broadphase_proxies,
+                        g_before.counters.broadphase_cells, g_after.counters.broadphase_cells);
+            }
+            fz_fail("%s: refused (\"%s\") but changed the world", s->op, msg);
+        }
+    } else if (refused && must_say) {
+        FZ_CHECK(false, "%s: returned its error value without a message", s->op);
+    }
+    check_bodies_finite(s);
+    /* an allocation failure lasts for one call */
+    s->alloc.fail_all = false;
+    s->alloc.fail_at = 0;
+    return errored;
+}
+
+/* Queries: a const world cannot change (but the message is checked the same way). */
+static void before_query(fz_state *s, const char *op) {
+    s->op = op;
+    if (g_verbose) {
+        fprintf(stderr, "[%zu] %s\n", s->in.pos, op);
+    }
+    rc_world_clear_error(s->world);
+    s->errors.calls = 0;
+}
+
+static void after_query(fz_state *s, bool refused, bool must_say) {
+    const char *msg = rc_world_last_error(s->world);
+    bool errored = msg[0] != '\0';
+    FZ_CHECK(errored == (s->errors.calls == 1), "%s: message \"%s\" but the error callback was called %d times", s->op,
+             msg, s->errors.calls);
+    FZ_CHECK(!errored || refused, "%s: recorded \"%s\" but did not return its error value", s->op, msg);
+    FZ_CHECK(errored || !refused || !must_say, "%s: returned its error value without a message", s->op);
+}
+
+static void check_hit(fz_state *s, rc_vec2 origin, rc_vec2 translation, const rc_ray_hit *h, bool is_ray) {
+    FZ_CHECK(h->t >= 0.0f && h->t <= 1.0f, "%s: t = %g", s->op, h->t);
+    check_unit(s, h->normal, "hit");
+    FZ_CHECK(vfinite(h->point), "%s: hit point (%g, %g)", s->op, h->point.x, h->point.y);
+    FZ_CHECK(rc_shape_is_valid(s->world, h->shape), "%s: hit a shape that is not live", s->op);
+    rc_body_id owner = rc_shape_body(s->world, h->shape);
+    FZ_CHECK(rc_body_id_equals(owner, h->body), "%s: hit names body %u, the shape's is %u", s->op, h->body.index,
+             owner.index);
+    double dl = sqrt((double)translation.x * translation.x + (double)translation.y * translation.y);
+    double along = (double)h->normal.x * translation.x + (double)h->normal.y * translation.y;
+    FZ_CHECK(along <= 1.0e-4 * dl, "%s: normal (%g, %g) along the ray (%g, %g)", s->op, h->normal.x, h->normal.y,
+             translation.x, translation.y);
+    if (h->started_inside) {
+        FZ_CHECK(h->t == 0.0f, "%s: started inside at t = %g", s->op, h->t);
+    }
+    (void)origin;
+    (void)is_ray;
+}
+
+/* ---- the operations ------------------------------------------------------------------------ */
+
+static void op_create_body(fz_state *s) {
+    rc_body_def d = rc_body_default_def();
+    uint8_t flags = fz_u8(&s->in);
+    d.type = (rc_body_type)(fz_u8(&s->in) % 4u); /* 3: not a type */
+    d.position = draw_vec(s);
+    d.angle = draw_num(s);
+    d.linear_velocity = draw_vec(s);
+    d.angular_velocity = draw_num(s);
+    if (flags & 1) {
+        d.linear_damping = draw_num(s);
+        d.angular_damping = draw_num(s);
+        d.gravity_scale = draw_num(s);
+    }
+    d.bullet = (flags & 2) != 0;
+    d.max_bounces = (flags & 4) ? (int8_t)fz_u8(&s->in) : 8;
+    d.enable_response = (flags & 8) == 0;
+    if (flags & 16) {
+        d.point_mass = draw_num(s);
+        d.point_filter = draw_filter(s);
+    }
+    d.awake = (flags & 32) == 0;
+    d.enable_sleep = (flags & 64) == 0;
+    d.fixed_rotation = (flags & 128) != 0;
+    d.user_data = (void *)(uintptr_t)(s->nbodies + 1);
+    if (s->nbodies >= MAX_BODIES) {
+        return;
+    }
+    before(s, "rc_body_create");
+    s->count_bodies = true;
+    if (g_verbose) {
+        fprintf(stderr, "  type %d p (%g, %g) a %g v (%g, %g) w %g damp %g %g gs %g bullet %d bounces %d resp %d pm %g "
+                        "awake %d sleep %d fixed %d\n",
+                (int)d.type, d.position.x, d.position.y, d.angle, d.linear_velocity.x, d.linear_velocity.y,
+                d.angular_velocity, d.linear_damping, d.angular_damping, d.gravity_scale, d.bullet, d.max_bounces,
+                d.enable_response, d.point_mass, d.awake, d.enable_sleep, d.fixed_rotation);
+    }
+    rc_body_id id = rc_body_create(s->world, &d);
+    bool refused = rc_body_id_is_null(id);
+    if (!refused) {
+        FZ_CHECK(rc_body_is_valid(s->world, id), "rc_body_create: returned an id that is not valid");
+        s->bodies[s->nbodies++] = id; /* tracked before the checks count the live bodies */
+    }
+    after(s, refused, true);
+}
+
+static rc_shape_def draw_shape_def(fz_state *s) {
+    rc_shape_def d = rc_shape_default_def();
+    uint8_t flags = fz_u8(&s->in);
+    if (flags & 1) {
+        d.offset = draw_vec(s);
+        d.angle = draw_num(s);
+    }
+    if (flags & 2) {
+        d.scale = draw_vec(s);
+    }
+    if (flags & 4) {
+        d.restitution = draw_restitution(s);
+        d.friction = draw_num(s);
+        d.rolling_resistance = draw_num(s);
+        d.density = draw_num(s);
+    }
+    d.is_sensor = (flags & 8) != 0;
+    d.enable_contact_events = (flags & 16) == 0;
+    d.enable_sensor_events = (flags & 32) == 0;
+    d.one_sided = (flags & 64) != 0;
+    if (flags & 128) {
+        d.filter = draw_filter(s);
+    }
+    d.user_data = (void *)(uintptr_t)(s->nshapes + 1000);
+    return d;
+}
+
+static void after_create_shape(fz_state *s, rc_shape_id id) {
+    bool refused = rc_shape_id_is_null(id);
+    after(s, refused, true);
+    if (!refused) {
+        FZ_CHECK(rc_shape_is_valid(s->world, id), "%s: returned an id that is not valid", s->op);
+        track_shape(s, id);
+    }
+}
+
+static void op_create_shape(fz_state *s) {
+    uint8_t kind = fz_u8(&s->in) % 4u;
+    rc_body_id body = draw_body(s);
+    rc_shape_def d = draw_shape_def(s);
+    if (s->nshapes >= MAX_SHAPES) {
+        return;
+    }
+    switch (kind) {
+    case 0: {
+        float r = draw_num(s);
+        before(s, "rc_shape_create_circle");
+        if (g_verbose) {
+            fprintf(stderr, "  body %u radius %g offset (%g, %g) angle %g scale (%g, %g) e %g mu %g rr %g density %g "
+                            "sensor %d\n",
+                    body.index, r, d.offset.x, d.offset.y, d.angle, d.scale.x, d.scale.y, d.restitution, d.friction,
+                    d.rolling_resistance, d.density, d.is_sensor);
+        }
+        after_create_shape(s, rc_shape_create_circle(s->world, body, &d, r));
+        break;
+    }
+    case 1: {
+        float hw = draw_num(s), hh = draw_num(s);
+        before(s, "rc_shape_create_box");
+        after_create_shape(s, rc_shape_create_box(s->world, body, &d, hw, hh));
+        break;
+    }
+    case 2: {
+        uint8_t sel = fz_u8(&s->in);
+        int n = (sel & 15u) - 2; /* -2 .. 13: too few, good and too many */
+        rc_vec2 pts[16];
+        for (int i = 0; i < n; ++i) {
+            pts[i] = draw_vec(s);
+        }
+        /* the points in a block of their own size: ASan sees a read past count */
+        rc_vec2 *heap = n > 0 ? malloc(sizeof(rc_vec2) * (size_t)n) : NULL;
+        if (n > 0) {
+            if (heap == NULL) {
+                abort();
+            }
+            memcpy(heap, pts, sizeof(rc_vec2) * (size_t)n);
+        }
+        before(s, "rc_shape_create_polygon");
+        after_create_shape(s, rc_shape_create_polygon(s->world, body, &d, (sel & 16u) ? NULL : heap, n));
+        free(heap);
+        break;
+    }
+    default: {
+        uint8_t sel = fz_u8(&s->in);
+        int n = sel % (MAX_CHAIN_POINTS + 1);
+        bool loop = (sel & 0x80u) != 0;
+        rc_vec2 *heap = n > 0 ? malloc(sizeof(rc_vec2) * (size_t)n) : NULL;
+        if (n > 0 && heap == NULL) {
+            abort();
+        }
+        for (int i = 0; i < n; ++i) {
+            heap[i] = (sel & 0x40u) ? draw_vec(s) : rc_v2((float)(fz_u8(&s->in) % 16u), (float)(fz_u8(&s->in) % 16u));
+        }
+        before(s, "rc_shape_create_chain");
+        rc_shape_id chain = rc_shape_create_chain(s->world, body, &d, heap, n, loop);
+        after_create_shape(s, chain);
+        free(heap);
+        if (!rc_shape_id_is_null(chain)) {
+            rc_shape_id segs[MAX_CHAIN_POINTS + 1];
+            before_query(s, "rc_shape_chain_segments");
+            int32_t count = rc_shape_chain_segments(s->world, chain, segs, MAX_CHAIN_POINTS + 1);
+            after_query(s, count < 0, true);
+            FZ_CHECK(count >= 1 && count <= n, "rc_shape_chain_segments: %d segments from %d points", count, n);
+            /* track a few of the segments too */
+            for (int i = 0; i < count && i < 3; ++i) {
+                track_shape(s, segs[i]);
+            }
+        }
+        break;
+    }
+    }
+}
+
+static void op_destroy(fz_state *s) {
+    uint8_t sel = fz_u8(&s->in);
+    if (sel & 1) {
+        rc_body_id b = draw_body(s);
+        before(s, "rc_body_destroy");
+        s->count_bodies = true;
+        bool was = rc_body_is_valid(s->world, b);
+        rc_body_destroy(s->world, b);
+        bool errored = after(s, !was, true);
+        FZ_CHECK(!rc_body_is_valid(s->world, b), "rc_body_destroy: body still valid");
+        FZ_CHECK(errored == !was, "rc_body_destroy: error %d for a body that was %svalid", errored, was ? "" : "not ");
+    } else {
+        rc_shape_id h = draw_shape(s);
+        before(s, "rc_shape_destroy");
+        bool was = rc_shape_is_valid(s->world, h);
+        bool segment = was && rc_shape_get_type(s->world, h) == RC_SHAPE_TYPE_SEGMENT;
+        rc_shape_destroy(s->world, h);
+        bool errored = after(s, !was || segment, true);
+        FZ_CHECK(errored == (!was || segment), "rc_shape_destroy: error %d (valid %d, segment %d)", errored, was,
+                 segment);
+        FZ_CHECK(segment || !rc_shape_is_valid(s->world, h), "rc_shape_destroy: shape still valid");
+    }
+}
+
+static void op_body_set(fz_state *s) {
+    uint8_t what = fz_u8(&s->in) % 14u;
+    rc_body_id b = draw_body(s);
+    bool ok = true;
+    switch (what) {
+    case 0: {
+        rc_vec2 p = draw_vec(s);
+        float a = draw_num(s);
+        before(s, "rc_body_set_transform");
+        ok = rc_body_set_transform(s->world, b, p, a);
+        break;
+    }
+    case 1: {
+        rc_vec2 v = draw_vec(s);
+        before(s, "rc_body_set_linear_velocity");
+        ok = rc_body_set_linear_velocity(s->world, b, v);
+        break;
+    }
+    case 2: {
+        float w = draw_num(s);
+        before(s, "rc_body_set_angular_velocity");
+        ok = rc_body_set_angular_velocity(s->world, b, w);
+        break;
+    }
+    case 3: {
+        rc_body_type t = (rc_body_type)(fz_u8(&s->in) % 4u);
+        before(s, "rc_body_set_type");
+        ok = rc_body_set_type(s->world, b, t);
+        break;
+    }
+    case 4: {
+        float g = draw_num(s);
+        before(s, "rc_body_set_gravity_scale");
+        ok = rc_body_set_gravity_scale(s->world, b, g);
+        break;
+    }
+    case 5: {
+        float d = draw_num(s);
+        before(s, "rc_body_set_linear_damping");
+        ok = rc_body_set_linear_damping(s->world, b, d);
+        break;
+    }
+    case 6: {
+        float d = draw_num(s);
+        before(s, "rc_body_set_angular_damping");
+        ok = rc_body_set_angular_damping(s->world, b, d);
+        break;
+    }
+    case 7: {
+        bool on = fz_bool(&s->in);
+        before(s, "rc_body_set_bullet");
+        ok = rc_body_set_bullet(s->world, b, on);
+        break;
+    }
+    case 8: {
+        int32_t n = (int8_t)fz_u8(&s->in);
+        before(s, "rc_body_set_max_bounces");
+        ok = rc_body_set_max_bounces(s->world, b, n);
+        break;
+    }
+    case 9: {
+        bool on = fz_bool(&s->in);
+        before(s, "rc_body_set_enable_response");
+        ok = rc_body_set_enable_response(s->world, b, on);
+        break;
+    }
+    case 10: {
+        rc_filter f = draw_filter(s);
+        before(s, "rc_body_set_point_filter");
+        ok = rc_body_set_point_filter(s->world, b, f);
+        break;
+    }
+    case 11: {
+        bool on = fz_bool(&s->in);
+        before(s, "rc_body_set_awake");
+        ok = rc_body_set_awake(s->world, b, on);
+        break;
+    }
+    case 12: {
+        before(s, "rc_body_set_user_data");
+        ok = rc_body_set_user_data(s->world, b, (void *)(uintptr_t)fz_u8(&s->in));
+        break;
+    }
+    default: {
+        rc_vec2 impulse = draw_vec(s), point = draw_vec(s);
+        before(s, "rc_body_apply_linear_impulse");
+        if (g_verbose) {
+            fprintf(stderr, "  body %u impulse (%g, %g) at (%g, %g)\n", b.index, impulse.x, impulse.y, point.x, point.y);
+        }
+        ok = rc_body_apply_linear_impulse(s->world, b, impulse, point);
+        break;
+    }
+    }
+    after(s, !ok, true);
+}
+
+static void op_shape_set(fz_state *s) {
+    uint8_t what = fz_u8(&s->in) % 6u;
+    rc_shape_id h = draw_shape(s);
+    bool ok = true;
+    switch (what) {
+    case 0: {
+        rc_vec2 offset = draw_vec(s);
+        float angle = draw_num(s);
+        rc_vec2 scale = draw_vec(s);
+        before(s, "rc_shape_set_base_transform");
+        if (g_verbose) {
+            fprintf(stderr, "  shape %u offset (%g, %g) angle %g scale (%g, %g)\n", h.index, offset.x, offset.y, angle,
+                    scale.x, scale.y);
+        }
+        ok = rc_shape_set_base_transform(s->world, h, offset, angle, scale);
+        break;
+    }
+    case 1: {
+        float v = draw_restitution(s);
+        before(s, "rc_shape_set_restitution");
+        ok = rc_shape_set_restitution(s->world, h, v);
+        break;
+    }
+    case 2: {
+        float v = draw_num(s);
+        before(s, "rc_shape_set_friction");
+        ok = rc_shape_set_friction(s->world, h, v);
+        break;
+    }
+    case 3: {
+        float v = draw_num(s);
+        before(s, "rc_shape_set_density");
+        ok = rc_shape_set_density(s->world, h, v);
+        break;
+    }
+    case 4: {
+        rc_filter f = draw_filter(s);
+        before(s, "rc_shape_set_filter");
+        ok = rc_shape_set_filter(s->world, h, f);
+        break;
+    }
+    default:
+        before(s, "rc_shape_set_user_data");
+        ok = rc_shape_set_user_data(s->world, h, (void *)(uintptr_t)fz_u8(&s->in));
+        break;
+    }
+    after(s, !ok, true);
+}
+
+static void op_step(fz_state *s) {
+    uint8_t sel = fz_u8(&s->in);
+    float dt;
+    switch (sel % 4u) {
+    case 0: dt = 1.0f / 60.0f; break;
+    case 1: dt = (float)(fz_u8(&s->in) + 1u) / 256.0f; break;
+    case 2: dt = draw_num(s); break;
+    default: {
+#ifdef FZ_WORLD_HUGE
+        dt = fz_float(&s->in);
+#else
+        static const float odd[8] = {NAN, INFINITY, -INFINITY, 0.0f, -1.0f, 1.0e-45f, 1.0e-30f, 1000.0f};
+        dt = odd[fz_u8(&s->in) & 7u];
+#endif
+        break;
+    }
+    }
+    int n = 1 + (sel >> 4) % 4u;
+    for (int i = 0; i < n && s->steps < MAX_STEPS; ++i, ++s->steps) {
+        before(s, "rc_world_step");
+        if (g_verbose) {
+            fprintf(stderr, "  dt %g\n", dt);
+        }
+        bool ok = rc_world_step(s->world, dt);
+        after(s, !ok, true);
+        if (!ok) {
+            break;
+        }
+        /* the events of the step */
+        rc_contact_events ce = rc_world_contact_events(s->world);
+        for (int k = 0; k < ce.begin_count; ++k) {
+            const rc_manifold *m = &ce.begin[k].manifold;
+            FZ_CHECK(rc_shape_is_valid(s->world, ce.begin[k].shape_a) && rc_shape_is_valid(s->world, ce.begin[k].shape_b),
+                     "contact begin event names a shape that is not live");
+            FZ_CHECK(m->point_count >= 0 && m->point_count <= 2, "contact begin: %d points", m->point_count);
+            if (m->point_count > 0) {
+                check_unit(s, m->normal, "contact begin");
+            }
+            for (int p = 0; p < m->point_count; ++p) {
+                FZ_CHECK(vfinite(m->points[p]) && isfinite(m->depths[p]), "contact begin: point %d not finite", p);
+            }
+        }
+        for (int k = 0; k < ce.end_count; ++k) {
+            const rc_manifold *m = &ce.end[k].manifold;
+            FZ_CHECK(m->point_count >= 0 && m->point_count <= 2, "contact end: %d points", m->point_count);
+        }
+        rc_sensor_events se = rc_world_sensor_events(s->world);
+        for (int k = 0; k < se.begin_count; ++k) {
+            FZ_CHECK(rc_shape_is_valid(s->world, se.begin[k].sensor) && rc_shape_is_valid(s->world, se.begin[k].visitor),
+                     "sensor begin event names a shape that is not live");
+            FZ_CHECK(rc_shape_is_sensor(s->world, se.begin[k].sensor), "sensor begin event: the sensor is not one");
+        }
+        const rc_impact_event *impacts = NULL;
+        int count = rc_world_impact_events(s->world, &impacts);
+        FZ_CHECK(count >= 0 && (count == 0 || impacts != NULL), "rc_world_impact_events: %d, %p", count,
+                 (const void *)impacts);
+        for (int k = 0; k < count; ++k) {
+            const rc_impact_event *e = &impacts[k];
+            FZ_CHECK(rc_body_is_valid(s->world, e->projectile), "impact of a body that is not live");
+            FZ_CHECK(rc_shape_is_valid(s->world, e->shape), "impact on a shape that is not live");
+            FZ_CHECK(e->approach_speed > 0.0f && isfinite(e->approach_speed), "impact: approach speed %g",
+                     e->approach_speed);
+            FZ_CHECK(vfinite(e->point), "impact: point (%g, %g)", e->point.x, e->point.y);
+            check_unit(s, e->normal, "impact");
+        }
+    }
+}
+
+typedef struct cast_ctx {
+    fz_state *s;
+    rc_vec2 origin, translation;
+    float radius;
+    int calls;
+} cast_ctx;
+
+static float cast_cb(const rc_ray_hit *hit, void *context) {
+    cast_ctx *c = context;
+    c->calls++;
+    FZ_CHECK(c->calls <= 4 * MAX_SHAPES + 64, "%s: the callback was called %d times", c->s->op, c->calls);
+    check_hit(c->s, c->origin, c->translation, hit, c->radius == 0.0f);
+    static const float answers[8] = {-1.0f, 0.0f, 0.5f, 1.0f, 1.0f, 0.25f, 0.9f, -1.0f};
+    return answers[fz_u8(&c->s->in) % 8u];
+}
+
+typedef struct overlap_ctx {
+    fz_state *s;
+    int calls;
+    int stop_after;
+} overlap_ctx;
+
+static bool overlap_cb(rc_shape_id shape, rc_body_id body, void *context) {
+    overlap_ctx *c = context;
+    c->calls++;
+    FZ_CHECK(rc_shape_is_valid(c->s->world, shape), "%s: reported a shape that is not live", c->s->op);
+    FZ_CHECK(rc_body_id_equals(rc_shape_body(c->s->world, shape), body), "%s: reported the wrong body", c->s->op);
+    return c->calls < c->stop_after;
+}
+
+static void op_query(fz_state *s) {
+    uint8_t what = fz_u8(&s->in) % 10u;
+    rc_vec2 o = draw_vec(s), d = draw_vec(s);
+    rc_query_filter qf = draw_query_filter(s);
+    float r = draw_num(s);
+    rc_ray_hit h;
+    switch (what) {
+    case 0:
+    case 1: {
+        before_query(s, "rc_world_cast_ray");
+        bool hit = what == 0 ? rc_world_cast_ray(s->world, o, d, &h) : rc_world_cast_ray_filtered(s->world, o, d, qf, &h);
+        after_query(s, !hit, false);
+        if (hit) {
+            check_hit(s, o, d, &h, true);
+        }
+        break;
+    }
+    case 2:
+    case 3: {
+        before_query(s, "rc_world_cast_circle");
+        bool hit = what == 2 ? rc_world_cast_circle(s->world, o, r, d, &h)
+                             : rc_world_cast_circle_filtered(s->world, o, r, d, qf, &h);
+        after_query(s, !hit, false);
+        if (hit) {
+            check_hit(s, o, d, &h, false);
+        }
+        break;
+    }
+    case 4:
+    case 5: {
+        cast_ctx c = {s, o, d, what == 4 ? 0.0f : r, 0};
+        before_query(s, what == 4 ? "rc_world_cast_ray_all" : "rc_world_cast_circle_all");
+        bool ok = what == 4 ? rc_world_cast_ray_all(s->world, o, d, qf, cast_cb, &c)
+                            : rc_world_cast_circle_all(s->world, o, r, d, qf, cast_cb, &c);
+        after_query(s, !ok, false);
+        break;
+    }
+    case 6:
+    case 7:
+    case 8: {
+        overlap_ctx c = {s, 0, 1 + fz_u8(&s->in) % 8u};
+        int32_t n;
+        if (what == 6) {
+            rc_aabb box = {o, rc_add(o, d)};
+            before_query(s, "rc_world_overlap_aabb");
+            n = rc_world_overlap_aabb(s->world, box, qf, fz_bool(&s->in) ? NULL : overlap_cb, &c);
+        } else if (what == 7) {
+            before_query(s, "rc_world_overlap_point");
+            n = rc_world_overlap_point(s->world, o, qf, fz_bool(&s->in) ? NULL : overlap_cb, &c);
+        } else {
+            before_query(s, "rc_world_overlap_circle");
+            n = rc_world_overlap_circle(s->world, o, r, qf, fz_bool(&s->in) ? NULL : overlap_cb, &c);
+        }
+        after_query(s, n < 0, true);
+        FZ_CHECK(n >= -1 && n <= MAX_SHAPES * 16, "%s: returned %d", s->op, n);
+        break;
+    }
+    default: {
+        rc_shape_id shape = draw_shape(s);
+        before_query(s, "rc_shape_cast_ray");
+        bool hit = rc_shape_cast_ray(s->world, shape, o, d, &h);
+        after_query(s, !hit, false);
+        if (hit) {
+            check_hit(s, o, d, &h, true);
+            /* a chain answers with the wall (segment) that was struck */
+            FZ_CHECK(rc_shape_id_equals(h.shape, shape) || rc_shape_id_equals(rc_shape_chain(s->world, h.shape), shape),
+                     "rc_shape_cast_ray: hit another shape");
+        }
+        break;
+    }
+    }
+}
+
+static void op_predict(fz_state *s) {
+    rc_prediction_def d = rc_prediction_default_def();
+    uint8_t flags = fz_u8(&s->in);
+    d.position = draw_vec(s);
+    d.velocity = draw_vec(s);
+    d.radius = (flags & 1) ? 0.0f : draw_num(s);
+    if (flags & 2) {
+        d.restitution = draw_restitution(s);
+        d.friction = draw_num(s);
+        d.gravity_scale = draw_num(s);
+    }
+    d.bullet = (flags & 4) != 0;
+    if (flags & 8) {
+        d.max_bounces = (int8_t)fz_u8(&s->in);
+    }
+    if (flags & 16) {
+        d.ignore_body = draw_body(s);
+    }
+    if (flags & 32) {
+        d.dt = draw_num(s);
+    }
+    d.steps = (flags & 64) ? (int8_t)fz_u8(&s->in) % (MAX_STEPS + 1) : 8;
+    int32_t cap = fz_u8(&s->in) % 5u;
+    rc_vec2 *positions = d.steps > 0 ? malloc(sizeof(rc_vec2) * (size_t)d.steps) : NULL;
+    rc_predicted_bounce *bounces = cap > 0 ? malloc(sizeof(rc_predicted_bounce) * (size_t)cap) : NULL;
+    before_query(s, "rc_world_predict");
+    if (g_verbose) {
+        fprintf(stderr, "  p (%g, %g) v (%g, %g) r %g e %g mu %g gs %g bullet %d bounces %d dt %g steps %d cap %d\n",
+                d.position.x, d.position.y, d.velocity.x, d.velocity.y, d.radius, d.restitution, d.friction,
+                d.gravity_scale, d.bullet, d.max_bounces, d.dt, d.steps, cap);
+    }
+    int32_t n = rc_world_predict(s->world, &d, positions, bounces, cap);
+    after_query(s, n < 0, true);
+    if (n >= 0) {
+        for (int i = 0; i < d.steps; ++i) {
+            FZ_CHECK(vfinite(positions[i]), "rc_world_predict: position %d is (%g, %g)", i, positions[i].x,
+                     positions[i].y);
+        }
+        for (int i = 0; i < n && i < cap; ++i) {
+            FZ_CHECK(bounces[i].step >= 0 && bounces[i].step < d.steps, "rc_world_predict: bounce in step %d of %d",
+                     bounces[i].step, d.steps);
+            FZ_CHECK(rc_shape_is_valid(s->world, bounces[i].shape), "rc_world_predict: bounce off a shape not live");
+            FZ_CHECK(vfinite(bounces[i].point), "rc_world_predict: bounce point not finite");
+            check_unit(s, bounces[i].normal, "predicted bounce");
+        }
+    }
+    free(positions);
+    free(bounces);
+}
+
+static void op_move(fz_state *s) {
+    uint8_t flags = fz_u8(&s->in);
+    rc_mover_def d = rc_mover_default_def();
+    d.position = draw_vec(s);
+    d.radius = draw_num(s);
+    d.delta = draw_vec(s);
+    if (flags & 1) {
+        d.filter = draw_query_filter(s);
+    }
+    if (flags & 2) {
+        d.ignore_body = draw_body(s);
+    }
+    if (flags & 4) {
+        d.skin = draw_num(s);
+    }
+    if (flags & 8) {
+        before_query(s, "rc_world_move_circle");
+        rc_vec2 p = rc_world_move_circle(s->world, d.position, d.radius, d.delta);
+        const char *msg = rc_world_last_error(s->world);
+        after_query(s, true, false);
+        if (msg[0] != '\0') {
+            rc_vec2 expect = vfinite(d.position) ? d.position : rc_v2(0.0f, 0.0f);
+            FZ_CHECK(rc_vec2_equal(p, expect), "rc_world_move_circle: refused but answered (%g, %g)", p.x, p.y);
+            return;
+        }
+        FZ_CHECK(vfinite(p), "rc_world_move_circle: (%g, %g)", p.x, p.y);
+        return;
+    }
+    rc_mover_result r, untouched;
+    memset(&r, 0x5A, sizeof r);
+    untouched = r;
+    before_query(s, "rc_world_move_circle_ex");
+    if (g_verbose) {
+        fprintf(stderr, "  p (%g, %g) r %g delta (%g, %g) skin %g\n", d.position.x, d.position.y, d.radius, d.delta.x,
+                d.delta.y, d.skin);
+    }
+    bool ok = rc_world_move_circle_ex(s->world, (flags & 16) ? NULL : &d, &r);
+    after_query(s, !ok, true);
+    if (!ok) {
+        FZ_CHECK(memcmp(&r, &untouched, sizeof r) == 0, "rc_world_move_circle_ex: refused but wrote the result");
+        return;
+    }
+    FZ_CHECK(vfinite(r.position), "rc_world_move_circle_ex: (%g, %g)", r.position.x, r.position.y);
+    double mx = (double)r.position.x - d.position.x, my = (double)r.position.y - d.position.y;
+    double moved = sqrt(mx * mx + my * my);
+    double asked = sqrt((double)d.delta.x * d.delta.x + (double)d.delta.y * d.delta.y);
+    FZ_CHECK(moved <= asked * (1.0 + 1.0e-6), "rc_world_move_circle_ex: moved %.9g, asked %.9g", moved, asked);
+    FZ_CHECK(r.touch_count >= 0 && r.touch_count <= RC_MAX_MOVER_TOUCHES, "rc_world_move_circle_ex: %d touches",
+             r.touch_count);
+    for (int i = 0; i < r.touch_count; ++i) {
+        if (g_verbose) {
+            rc_shape_type type = rc_shape_get_type(s->world, r.touches[i].shape);
+            fprintf(stderr, "  touch %d: shape %u (type %d) point (%g, %g) normal (%g, %g) separation %g\n", i,
+                    r.touches[i].shape.index, (int)type, r.touches[i].point.x, r.touches[i].point.y,
+                    r.touches[i].normal.x, r.touches[i].normal.y, r.touches[i].separation);
+            rc_polygon poly;
+            if (rc_shape_world_polygon(s->world, r.touches[i].shape, &poly)) {
+                for (int k = 0; k < poly.count; ++k) {
+                    fprintf(stderr, "    v[%d] = (%.9g, %.9g) n (%.9g, %.9g)\n", k, poly.vertices[k].x,
+                            poly.vertices[k].y, poly.normals[k].x, poly.normals[k].y);
+                }
+            }
+        }
+        FZ_CHECK(rc_shape_is_valid(s->world, r.touches[i].shape), "mover touch: shape not live");
+        FZ_CHECK(rc_body_id_equals(rc_shape_body(s->world, r.touches[i].shape), r.touches[i].body),
+                 "mover touch: wrong body");
+        check_unit(s, r.touches[i].normal, "mover touch");
+        FZ_CHECK(vfinite(r.touches[i].point) && isfinite(r.touches[i].separation), "mover touch: not finite");
+    }
+}
+
+/* Getters on any id: the error protocol, and answers that fit each other. */
+static void op_get(fz_state *s) {
+    uint8_t what = fz_u8(&s->in) % 8u;
+    rc_shape_id h = draw_shape(s);
+    rc_body_id b = draw_body(s);
+    rc_vec2 p = draw_vec(s);
+    bool live = rc_shape_is_valid(s->world, h);
+    switch (what) {
+    case 0: {
+        rc_circle c;
+        before_query(s, "rc_shape_world_circle");
+        bool ok = rc_shape_world_circle(s->world, h, &c);
+        after_query(s, !ok, true);
+        if (ok) {
+            FZ_CHECK(vfinite(c.center) && isfinite(c.radius) && c.radius > 0.0f, "rc_shape_world_circle: r %g",
+                     c.radius);
+        }
+        break;
+    }
+    case 1: {
+        rc_polygon poly;
+        before_query(s, "rc_shape_world_polygon");
+        bool ok = rc_shape_world_polygon(s->world, h, &poly);
+        after_query(s, !ok, true);
+        if (ok) {
+            FZ_CHECK(poly.count >= 3 && poly.count <= RC_MAX_POLYGON_VERTICES, "rc_shape_world_polygon: %d",
+                     poly.count);
+            for (int i = 0; i < poly.count; ++i) {
+                FZ_CHECK(vfinite(poly.vertices[i]), "rc_shape_world_polygon: vertex not finite");
+                check_unit(s, poly.normals[i], "polygon");
+            }
+        }
+        break;
+    }
+    case 2: {
+        before_query(s, "rc_shape_test_point");
+        bool in = rc_shape_test_point(s->world, h, p);
+        after_query(s, !in, false);
+        break;
+    }
+    case 3: {
+        rc_shape_id ids[4];
+        int32_t cap = fz_u8(&s->in) % 5u;
+        before_query(s, "rc_world_sectors_at");
+        int32_t n = rc_world_sectors_at(s->world, p, cap ? ids : NULL, cap);
+        after_query(s, n < 0, true);
+        for (int i = 0; i < n && i < cap; ++i) {
+            FZ_CHECK(rc_shape_is_valid(s->world, ids[i]) && rc_shape_get_type(s->world, ids[i]) == RC_SHAPE_TYPE_CHAIN,
+                     "rc_world_sectors_at: not a live chain");
+        }
+        break;
+    }
+    case 4: {
+        rc_vec2 pts[MAX_CHAIN_POINTS + 1];
+        int32_t cap = fz_u8(&s->in) % (MAX_CHAIN_POINTS + 2);
+        before_query(s, "rc_shape_chain_points");
+        int32_t n = rc_shape_chain_points(s->world, h, cap ? pts : NULL, cap);
+        after_query(s, n < 0, true);
+        for (int i = 0; i < n && i < cap; ++i) {
+            FZ_CHECK(vfinite(pts[i]), "rc_shape_chain_points: not finite");
+        }
+        rc_vec2 a, e;
+        before_query(s, "rc_shape_world_segment");
+        bool ok = rc_shape_world_segment(s->world, h, &a, &e);
+        after_query(s, !ok, true);
+        FZ_CHECK(!ok || (vfinite(a) && vfinite(e)), "rc_shape_world_segment: not finite");
+        before_query(s, "rc_shape_chain");
+        rc_shape_id chain = rc_shape_chain(s->world, h);
+        after_query(s, rc_shape_id_is_null(chain), true);
+        FZ_CHECK(!ok || rc_shape_is_valid(s->world, chain), "rc_shape_chain: a segment without a live chain");
+        break;
+    }
+    case 5: {
+        rc_shape_id ids[8];
+        int32_t cap = fz_u8(&s->in) % 9u;
+        before_query(s, "rc_shape_contacts");
+        int32_t n = rc_shape_contacts(s->world, h, cap ? ids : NULL, cap);
+        after_query(s, n < 0, true);
+        FZ_CHECK(n < 0 || live, "rc_shape_contacts: answered for a shape that is not live");
+        for (int i = 0; i < n && i < cap; ++i) {
+            FZ_CHECK(rc_shape_is_valid(s->world, ids[i]), "rc_shape_contacts: a shape that is not live");
+        }
+        break;
+    }
+    case 6: {
+        rc_shape_id ids[8];
+        int32_t cap = fz_u8(&s->in) % 9u;
+        before_query(s, "rc_body_shapes");
+        int32_t n = rc_body_shapes(s->world, b, cap ? ids : NULL, cap);
+        after_query(s, n < 0, true);
+        for (int i = 0; i < n && i < cap; ++i) {
+            FZ_CHECK(rc_shape_is_valid(s->world, ids[i]) && rc_body_id_equals(rc_shape_body(s->world, ids[i]), b),
+                     "rc_body_shapes: a shape that is not live or not the body's");
+        }
+        break;
+    }
+    default: {
+        before_query(s, "rc_body_position");
+        rc_vec2 pos = rc_body_position(s->world, b);
+        const char *msg = rc_world_last_error(s->world);
+        bool errored = msg[0] != '\0';
+        after_query(s, true, false);
+        FZ_CHECK(errored == !rc_body_is_valid(s->world, b), "rc_body_position: error %d", errored);
+        FZ_CHECK(!errored || (pos.x == 0.0f && pos.y == 0.0f), "rc_body_position: refused but answered (%g, %g)",
+                 pos.x, pos.y);
+        before_query(s, "rc_shape_aabb");
+        rc_aabb box = rc_shape_aabb(s->world, h);
+        after_query(s, true, false);
+        FZ_CHECK(!live || rc_aabb_is_valid(box), "rc_shape_aabb: box (%g, %g)-(%g, %g) of a live shape",
+                 box.lower.x, box.lower.y, box.upper.x, box.upper.y);
+        break;
+    }
+    }
+}
+
+static void op_world(fz_state *s) {
+    uint8_t what = fz_u8(&s->in) % 4u;
+    switch (what) {
+    case 0: {
+        rc_vec2 g = draw_vec(s);
+        before(s, "rc_world_set_gravity");
+        bool ok = rc_world_set_gravity(s->world, g);
+        after(s, !ok, true);
+        break;
+    }
+    case 1: /* the next call's k-th allocation fails */
+        s->alloc.fail_at = s->alloc.calls + 1 + fz_u8(&s->in) % 8u;
+        break;
+    case 2: /* every allocation of the next call fails */
+        s->alloc.fail_all = true;
+        break;
+    default: {
+        /* NULL arguments where pointers are expected */
+        before(s, "NULL arguments");
+        FZ_CHECK(rc_body_id_is_null(rc_body_create(s->world, NULL)), "rc_body_create(NULL def)");
+        after(s, true, true);
+        before(s, "NULL arguments");
+        FZ_CHECK(rc_world_impact_events(s->world, NULL) == -1, "rc_world_impact_events(NULL)");
+        after(s, true, false);
+        FZ_CHECK(rc_world_step(NULL, 1.0f) == false, "rc_world_step(NULL)");
+        break;
+    }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static fz_state s; /* large: keep it off the stack */
+    memset(&s, 0, sizeof s);
+    g_verbose = getenv("FZ_VERBOSE") != NULL;
+    s.in = (fz_input){data, size, 0};
+
+    rc_world_def wd = rc_world_default_def();
+    uint8_t flags = fz_u8(&s.in);
+    if (flags & 1) {
+        wd.gravity = draw_vec(&s);
+    }
+    if (flags & 2) {
+        wd.cell_size = draw_num(&s);
+    }
+    if (flags & 4) {
+        wd.contact_skin = draw_num(&s);
+        wd.restitution_threshold = draw_num(&s);
+    }
+    wd.enable_sleep = (flags & 8) == 0;
+    if (flags & 16) {
+        wd.contact_iterations = fz_u8(&s.in) % 12u;
+        wd.body_capacity = (int8_t)fz_u8(&s.in);
+        wd.shape_capacity = (int8_t)fz_u8(&s.in);
+    }
+    wd.allocator = (rc_allocator){fz_alloc_fn, fz_free_fn, &s.alloc};
+    wd.error_fn = fz_error_fn;
+    wd.error_user = &s.errors;
+    if (flags & 32) {
+        s.alloc.fail_at = 1 + fz_u8(&s.in) % 8u; /* creation runs out of memory */
+    }
+    s.world = rc_world_create(&wd);
+    s.alloc.fail_at = 0;
+    if (s.world == NULL) {
+        FZ_CHECK(s.alloc.live_bytes == 0 && s.alloc.live_blocks == 0,
+                 "rc_world_create refused but kept %lld bytes in %lld blocks", (long long)s.alloc.live_bytes,
+                 (long long)s.alloc.live_blocks);
+        return 0;
+    }
+
+    for (int ops = 0; ops < MAX_OPS && !fz_done(&s.in); ++ops) {
+        switch (fz_u8(&s.in) % 12u) {
+        case 0:
+        case 1: op_create_body(&s); break;
+        case 2:
+        case 3: op_create_shape(&s); break;
+        case 4: op_destroy(&s); break;
+        case 5: op_body_set(&s); break;
+        case 6: op_shape_set(&s); break;
+        case 7: op_step(&s); break;
+        case 8: op_query(&s); break;
+        case 9: op_predict(&s); break;
+        case 10: op_move(&s); break;
+        default:
+            if (fz_bool(&s.in)) {
+                op_get(&s);
+            } else {
+                op_world(&s);
+            }
+            break;
+        }
+    }
+
+    rc_world_destroy(s.world);
+    FZ_CHECK(s.alloc.live_bytes == 0 && s.alloc.live_blocks == 0,
+             "rc_world_destroy left %lld bytes in %lld blocks", (long long)s.alloc.live_bytes,
+             (long long)s.alloc.live_blocks);
+    return 0;
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Run each fuzz target for FUZZ_SECONDS seconds (`make fuzz` calls this after building).
+#   fuzz/run.sh <build-dir> [target ...]     (default: every fuzz_* program in <build-dir>/fuzz)
+# Each target starts from its committed seeds (fuzz/corpus/<target>/), copied into a scratch
+# corpus <build-dir>/corpus/<target>/ that keeps growing from run to run; the committed seeds
+# are never written. A finding stops that target, leaves its input in
+# <build-dir>/artifacts/<target>/ (crash-*, leak-*, timeout-*, oom-*), and makes the script
+# fail after the other targets have run. Logs: <build-dir>/logs/<target>.log.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${1:?usage: fuzz/run.sh <build-dir> [target ...]}
+shift
+seconds=${FUZZ_SECONDS:-60}
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    for exe in "$build"/fuzz/fuzz_*; do
+        [ -x "$exe" ] && targets+=("$(basename "$exe")")
+    done
+fi
+[ ${#targets[@]} -gt 0 ] || { echo "fuzz/run.sh: no fuzz targets in $build/fuzz" >&2; exit 1; }
+
+status=0
+for t in "${targets[@]}"; do
+    corpus="$build/corpus/$t" artifacts="$build/artifacts/$t" log="$build/logs/$t.log"
+    mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
+    if [ -d "fuzz/corpus/$t" ]; then
+        cp -n "fuzz/corpus/$t"/* "$corpus"/ 2>/dev/null || true
+    fi
+    args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1
+          -artifact_prefix="$artifacts/")
+    [ -f "fuzz/$t.dict" ] && args+=(-dict="fuzz/$t.dict")
+    echo "== $t: ${seconds}s, corpus $corpus ($(ls "$corpus" | wc -l) inputs)"
+    if ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        "$build/fuzz/$t" "${args[@]}" "$corpus" >"$log" 2>&1; then
+        grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1
+        grep -E '^stat::number_of_executed_units|^stat::peak_rss' "$log"
+    else
+        status=1
+        echo "!! $t: finding; input kept in $artifacts/, log $log" >&2
+        grep -E 'invariant broken|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY' "$log" | head -5 >&2
+        echo "   reproduce: $build/fuzz/$t $artifacts/<file>" >&2
+    fi
+done
+exit $status
