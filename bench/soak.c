@@ -9,9 +9,9 @@
  * The level: a looped chain as the outer walls (200 x 100), open chains as ledges, static
  * pillars (circles and hexagons), and dynamic crates that float (gravity scale 0, damped) so
  * that bullets and blasts push them about; each crate is replaced after 5-15 s. Grenades
- * (swept circles) are thrown in from the top, bounce, roll, pile up and sleep; each explodes
- * after a fuse of 4-8 s (an overlap query pushes what is near) and a new one is thrown, so
- * there are always the same number. Point bullets are fired from random places in random
+ * (swept circles) are thrown in from the top, bounce, roll and pile up (new throws, blasts and
+ * bullets keep most of them awake); each explodes after a fuse of 4-8 s (an overlap query
+ * pushes what is near) and a new one is thrown, so there are always the same number. Point bullets are fired from random places in random
  * directions at exactly `rate` per second; the program destroys a bullet after its lifetime
  * or its third impact. dt = 1/60.
  *
