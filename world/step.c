@@ -446,8 +446,11 @@ static void update_sleep(rc_world *world, float dt) {
         return;
     }
     rc_island_node *nodes = world->islands.data;
+    /* every node, not only the undo list's: a body woken during the step after that list was
+       made can be an island's root */
     for (int32_t i = 0; i < world->bodies.count; ++i) {
         nodes[i].parent = i;
+        nodes[i].rest_time = INFINITY;
     }
     for (int32_t i = 0; i < world->contacts.count; ++i) {
         const rc_contact *c = &world->contacts.data[i];
@@ -469,10 +472,6 @@ static void update_sleep(rc_world *world, float dt) {
                 nodes[ra < rb ? rb : ra].parent = ra < rb ? ra : rb;
             }
         }
-    }
-    for (int32_t k = 0; k < world->undo.count; ++k) {
-        int32_t i = world->undo.data[k].body;
-        nodes[i].rest_time = INFINITY;
     }
     for (int32_t k = 0; k < world->undo.count; ++k) {
         int32_t i = world->undo.data[k].body;
