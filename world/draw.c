@@ -43,6 +43,11 @@ static bool draw_overlaps(const rc_debug_draw *d, rc_aabb box) {
     return !d->use_bounds || rc_aabb_overlaps(d->bounds, box);
 }
 
+static bool draw_shows_point(const rc_debug_draw *d, rc_vec2 p) {
+    rc_aabb at = {p, p};
+    return draw_overlaps(d, at);
+}
+
 static rc_color draw_body_color(const rc_debug_draw *d, const rc_body *b) {
     switch ((rc_body_type)b->type) {
     case RC_STATIC:
@@ -144,8 +149,7 @@ static void draw_shapes(draw_pass *pass) {
         for (int32_t i = 0; i < world->bodies.count; ++i) {
             const rc_body *b = &world->bodies.data[i];
             if (b->in_use && b->first_shape < 0 && b->type != RC_STATIC) {
-                rc_aabb at = {b->xf.p, b->xf.p};
-                if (draw_overlaps(d, at)) {
+                if (draw_shows_point(d, b->xf.p)) {
                     d->draw_point(b->xf.p, 4.0f, draw_body_color(d, b), d->context);
                 }
             }
@@ -168,8 +172,7 @@ static void draw_transforms(const rc_world *world, const rc_debug_draw *d) {
     }
     for (int32_t i = 0; i < world->bodies.count; ++i) {
         const rc_body *b = &world->bodies.data[i];
-        rc_aabb at = {b->xf.p, b->xf.p};
-        if (b->in_use && b->type != RC_STATIC && draw_overlaps(d, at)) {
+        if (b->in_use && b->type != RC_STATIC && draw_shows_point(d, b->xf.p)) {
             d->draw_transform(b->xf, d->context);
         }
     }
@@ -177,8 +180,7 @@ static void draw_transforms(const rc_world *world, const rc_debug_draw *d) {
 
 static void draw_marker(const rc_debug_draw *d, rc_vec2 p, rc_vec2 normal, float length, float size,
                         rc_color color) {
-    rc_aabb at = {p, p};
-    if (!draw_overlaps(d, at)) {
+    if (!draw_shows_point(d, p)) {
         return;
     }
     if (d->draw_segment != NULL) {
