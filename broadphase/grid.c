@@ -23,6 +23,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +141,10 @@ typedef struct grid_proxy {
 
 struct rc_grid {
     rc_allocator allocator;
+    /* queries running a caller's callback: while > 0 every change is refused (a callback that
+       removed the proxy being reported would pull the cell out from under the walk). Atomic:
+       queries on several threads count at once. */
+    atomic_int locks;
     bool automatic;
     grid_store store;
     grid_span *spans;
@@ -156,6 +161,13 @@ struct rc_grid {
     int32_t next_size_check;
     int32_t rebuilds;
 };
+
+static void lock(const rc_grid *grid) { atomic_fetch_add_explicit(&((rc_grid *)grid)->locks, 1, memory_order_relaxed); }
+static void unlock(const rc_grid *grid) { atomic_fetch_sub_explicit(&((rc_grid *)grid)->locks, 1, memory_order_relaxed); }
+/* May the grid change now? (No NULL, no callback running.) */
+static bool changeable(const rc_grid *grid) {
+    return grid != NULL && atomic_load_explicit(&((rc_grid *)grid)->locks, memory_order_relaxed) == 0;
+}
 
 /* ---- small pieces ------------------------------------------------------------------------- */
 
@@ -759,6 +771,7 @@ rc_grid *rc_grid_create(const rc_grid_def *def) {
         return NULL;
     }
     memset(grid, 0, sizeof *grid);
+    atomic_init(&grid->locks, 0);
     grid->allocator = allocator;
     grid->automatic = def->cell_size == 0.0f;
     store_init(&grid->store, grid->automatic ? 1.0f : def->cell_size);
@@ -780,7 +793,7 @@ static void free_proxy_arrays(const rc_allocator *a, grid_span *spans, grid_prox
 }
 
 void rc_grid_destroy(rc_grid *grid) {
-    if (grid == NULL) {
+    if (!changeable(grid)) {
         return;
     }
     rc_allocator a = grid->allocator;
@@ -1008,7 +1021,7 @@ static bool windows_stale(const grid_store *s) {
 }
 
 bool rc_grid_optimize(rc_grid *grid) {
-    if (grid == NULL) {
+    if (!changeable(grid)) {
         return false;
     }
     if (!windows_stale(&grid->store)) {
@@ -1031,7 +1044,7 @@ static void maybe_rebuild_after_insert(rc_grid *grid) {
 /* ---- proxies -------------------------------------------------------------------------------- */
 
 int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
-    if (grid == NULL || !rc_aabb_is_valid(box)) {
+    if (!changeable(grid) || !rc_aabb_is_valid(box)) {
         return -1;
     }
     if (grid->free_list < 0 && !reserve_proxies(grid, grid->high + 1)) {
@@ -1094,14 +1107,14 @@ int32_t rc_grid_move_additions(const rc_grid *grid, int32_t id, rc_aabb box) {
 }
 
 bool rc_grid_reserve(rc_grid *grid, int32_t additions) {
-    if (grid == NULL || additions < 0) {
+    if (!changeable(grid) || additions < 0) {
         return false;
     }
     return store_reserve(&grid->allocator, &grid->store, additions);
 }
 
 bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
-    if (!is_live(grid, id) || !rc_aabb_is_valid(box)) {
+    if (!changeable(grid) || !is_live(grid, id) || !rc_aabb_is_valid(box)) {
         return false;
     }
     grid_proxy *p = &grid->proxies[id];
@@ -1139,7 +1152,7 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
 }
 
 bool rc_grid_remove(rc_grid *grid, int32_t id) {
-    if (!is_live(grid, id)) {
+    if (!changeable(grid) || !is_live(grid, id)) {
         return false;
     }
     grid_proxy *p = &grid->proxies[id];
@@ -1156,7 +1169,7 @@ bool rc_grid_remove(rc_grid *grid, int32_t id) {
 }
 
 bool rc_grid_set_static(rc_grid *grid, int32_t proxy, bool is_static) {
-    if (!is_live(grid, proxy)) {
+    if (!changeable(grid) || !is_live(grid, proxy)) {
         return false;
     }
     grid_proxy *p = &grid->proxies[proxy];
@@ -1243,10 +1256,7 @@ static bool box_query_cell(const grid_cell *cell, void *context) {
     return true;
 }
 
-void rc_grid_query_aabb(const rc_grid *grid, rc_aabb box, rc_grid_query_fn *fn, void *context) {
-    if (grid == NULL || fn == NULL || !rc_aabb_is_valid(box)) {
-        return;
-    }
+static void query_aabb(const rc_grid *grid, rc_aabb box, rc_grid_query_fn *fn, void *context) {
     box_query q = {grid, box, {0, 0, 0, 0}, fn, context};
     for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
         int32_t l = __builtin_ctzll(used);
@@ -1257,10 +1267,16 @@ void rc_grid_query_aabb(const rc_grid *grid, rc_aabb box, rc_grid_query_fn *fn, 
     }
 }
 
-void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *fn, void *context) {
-    if (grid == NULL || fn == NULL || !rc_vec2_is_finite(point)) {
+void rc_grid_query_aabb(const rc_grid *grid, rc_aabb box, rc_grid_query_fn *fn, void *context) {
+    if (grid == NULL || fn == NULL || !rc_aabb_is_valid(box)) {
         return;
     }
+    lock(grid);
+    query_aabb(grid, box, fn, context);
+    unlock(grid);
+}
+
+static void query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *fn, void *context) {
     const grid_store *s = &grid->store;
     for (uint64_t used = s->used_levels; used != 0; used &= used - 1) {
         int32_t l = __builtin_ctzll(used);
@@ -1277,6 +1293,15 @@ void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *f
             }
         });
     }
+}
+
+void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *fn, void *context) {
+    if (grid == NULL || fn == NULL || !rc_vec2_is_finite(point)) {
+        return;
+    }
+    lock(grid);
+    query_point(grid, point, fn, context);
+    unlock(grid);
 }
 
 /* ---- rays and swept circles ------------------------------------------------------------------ */
@@ -1641,15 +1666,22 @@ static void cast(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 tran
 
 void rc_grid_cast_ray(const rc_grid *grid, rc_vec2 origin, rc_vec2 translation, float max_fraction,
                       rc_grid_ray_fn *fn, void *context) {
-    cast(grid, origin, 0.0f, translation, max_fraction, fn, context);
+    rc_grid_cast_circle(grid, origin, 0.0f, translation, max_fraction, fn, context);
 }
 
 void rc_grid_cast_circle(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
                          rc_grid_ray_fn *fn, void *context) {
+    if (grid == NULL) {
+        return;
+    }
+    lock(grid);
     cast(grid, origin, radius, translation, max_fraction, fn, context);
+    unlock(grid);
 }
 
 /* ---- pairs ---------------------------------------------------------------------------------- */
+
+static void find_new_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context);
 
 typedef struct pair_scan {
     const rc_grid *grid;
@@ -1815,6 +1847,12 @@ void rc_grid_find_new_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *cont
     if (grid == NULL || fn == NULL) {
         return;
     }
+    lock(grid);
+    find_new_pairs(grid, fn, context);
+    unlock(grid);
+}
+
+static void find_new_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
     if (grid->moved_count >= grid->live / 4) {
         pairs_cell_by_cell(grid, false, fn, context);
     } else {
@@ -1828,7 +1866,7 @@ void rc_grid_find_new_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *cont
 }
 
 void rc_grid_forget_moves(rc_grid *grid) {
-    if (grid == NULL) {
+    if (!changeable(grid)) {
         return;
     }
     for (int32_t i = 0; i < grid->moved_count; ++i) {
@@ -1838,6 +1876,9 @@ void rc_grid_forget_moves(rc_grid *grid) {
 }
 
 void rc_grid_update_pairs(rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
+    if (!changeable(grid)) {
+        return;
+    }
     rc_grid_find_new_pairs(grid, fn, context);
     rc_grid_forget_moves(grid);
 }
@@ -1846,7 +1887,9 @@ void rc_grid_find_all_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *cont
     if (grid == NULL || fn == NULL) {
         return;
     }
+    lock(grid);
     pairs_cell_by_cell(grid, true, fn, context);
+    unlock(grid);
 }
 
 /* ---- inspection ----------------------------------------------------------------------------- */
@@ -1896,7 +1939,9 @@ void rc_grid_for_each_cell(const rc_grid *grid, rc_grid_cell_fn *fn, void *conte
         return;
     }
     cell_report r = {&grid->store, fn, context};
+    lock(grid);
     for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
         visit_level(&grid->store, __builtin_ctzll(used), report_cell, &r);
     }
+    unlock(grid);
 }

@@ -142,6 +142,7 @@ static void scene_init(qscene *sc, uint64_t seed, int nbodies, float extent, flo
     rc_world_def wd = rc_world_default_def();
     wd.gravity = rc_v2(0.0f, 0.0f);
     wd.cell_size = cell_size;
+    wd.id_salt = (uint32_t)seed | 1u; /* worlds built from one seed name their shapes alike */
     sc->world = rc_world_create(&wd);
     ck_assert_ptr_nonnull(sc->world);
     for (int i = 0; i < nbodies; ++i) {

@@ -43,7 +43,7 @@ void rc_body_wake(rc_body *body) {
 
 rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     static const char *func = "rc_body_create";
-    if (world == NULL) {
+    if (rc_world_for_change(world, func) == NULL) {
         return RC_NULL_BODY_ID;
     }
     if (def == NULL) {
@@ -75,19 +75,14 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     /* the step's scratch grows with the bodies, so the step itself never has to */
     if (!rc_array_reserve(world, world->bodies, world->bodies.count + 1) ||
         !rc_array_reserve(world, world->undo, world->bodies.count + 1) ||
-        !rc_array_reserve(world, world->islands, world->bodies.count + 1)) {
+        !rc_array_reserve(world, world->islands, world->bodies.count + 1) ||
+        !rc_id_pool_reserve(&world->allocator, &world->body_ids, 1)) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_BODY_ID;
     }
-    int32_t index;
-    uint32_t generation = 1;
-    if (world->body_free >= 0) {
-        index = world->body_free;
-        world->body_free = world->bodies.data[index].first_shape;
-        uint32_t previous = world->bodies.data[index].generation;
-        generation = previous == UINT32_MAX ? 1u : previous + 1u; /* wraps past 0, the null id's */
-    } else {
-        index = world->bodies.count++;
+    int32_t index = rc_id_pool_take(&world->body_ids);
+    if (index == world->bodies.count) {
+        world->bodies.count++;
     }
     rc_body *b = &world->bodies.data[index];
     memset(b, 0, sizeof *b);
@@ -106,7 +101,7 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     b->gravity_scale = def->gravity_scale;
     b->max_bounces = def->max_bounces;
     b->first_shape = -1;
-    b->generation = generation;
+    b->generation = rc_world_generation(world, &world->body_ids, index);
     b->in_use = true;
     b->bullet = def->bullet && def->type == RC_DYNAMIC;
     b->awake = def->type != RC_STATIC && def->awake;
@@ -120,12 +115,11 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     b->solver_slot = -1;
     b->user_data = def->user_data;
     rc_body_update_mass(world, b);
-    world->body_live++;
     return rc_body_id_of(world, index);
 }
 
 void rc_body_destroy(rc_world *world, rc_body_id id) {
-    rc_body *b = rc_get_body(world, id, "rc_body_destroy");
+    rc_body *b = rc_body_for_change(world, id, "rc_body_destroy");
     if (b == NULL) {
         return;
     }
@@ -137,11 +131,8 @@ void rc_body_destroy(rc_world *world, rc_body_id id) {
             rc_shape_destroy(world, rc_shape_id_of(world, b->first_shape));
         }
     }
-    int32_t index = (int32_t)id.index - 1;
     b->in_use = false;
-    b->first_shape = world->body_free;
-    world->body_free = index;
-    world->body_live--;
+    rc_id_pool_give(&world->body_ids, (int32_t)id.index - 1);
 }
 
 bool rc_body_is_valid(const rc_world *world, rc_body_id id) {
@@ -307,7 +298,7 @@ int32_t rc_body_shapes(const rc_world *world, rc_body_id id, rc_shape_id *ids, i
 /* ---- setters ---------------------------------------------------------------------------------- */
 
 bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, float angle) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }
@@ -341,7 +332,7 @@ bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, flo
 }
 
 bool rc_body_set_linear_velocity(rc_world *world, rc_body_id id, rc_vec2 velocity) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }
@@ -359,7 +350,7 @@ bool rc_body_set_linear_velocity(rc_world *world, rc_body_id id, rc_vec2 velocit
 }
 
 bool rc_body_set_angular_velocity(rc_world *world, rc_body_id id, float velocity) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }
@@ -386,7 +377,7 @@ static bool has_chain(const rc_world *world, const rc_body *b) {
 }
 
 bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }
@@ -426,7 +417,7 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
 }
 
 bool rc_body_set_gravity_scale(rc_world *world, rc_body_id id, float scale) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }
@@ -439,7 +430,7 @@ bool rc_body_set_gravity_scale(rc_world *world, rc_body_id id, float scale) {
 }
 
 bool rc_body_set_linear_damping(rc_world *world, rc_body_id id, float damping) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }
@@ -451,7 +442,7 @@ bool rc_body_set_linear_damping(rc_world *world, rc_body_id id, float damping) {
 }
 
 bool rc_body_set_angular_damping(rc_world *world, rc_body_id id, float damping) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }
@@ -502,7 +493,7 @@ void rc_body_refresh_swept(rc_world *world, rc_body *b, int32_t old_swept) {
 }
 
 bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }
@@ -525,7 +516,7 @@ bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
 }
 
 bool rc_body_set_enable_response(rc_world *world, rc_body_id id, bool enable) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }
@@ -541,7 +532,7 @@ bool rc_body_set_enable_response(rc_world *world, rc_body_id id, bool enable) {
 }
 
 bool rc_body_set_point_filter(rc_world *world, rc_body_id id, rc_filter filter) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }
@@ -550,7 +541,7 @@ bool rc_body_set_point_filter(rc_world *world, rc_body_id id, rc_filter filter) 
 }
 
 bool rc_body_set_max_bounces(rc_world *world, rc_body_id id, int32_t max_bounces) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }
@@ -562,7 +553,7 @@ bool rc_body_set_max_bounces(rc_world *world, rc_body_id id, int32_t max_bounces
 }
 
 bool rc_body_set_awake(rc_world *world, rc_body_id id, bool awake) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }
@@ -581,7 +572,7 @@ bool rc_body_set_awake(rc_world *world, rc_body_id id, bool awake) {
 }
 
 bool rc_body_set_user_data(rc_world *world, rc_body_id id, void *user_data) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }
@@ -590,7 +581,7 @@ bool rc_body_set_user_data(rc_world *world, rc_body_id id, void *user_data) {
 }
 
 bool rc_body_apply_linear_impulse(rc_world *world, rc_body_id id, rc_vec2 impulse, rc_vec2 point) {
-    rc_body *b = rc_get_body(world, id, __func__);
+    rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
         return false;
     }

@@ -86,12 +86,11 @@ static double loop_area2(const rc_chain *c, const rc_base *base, rc_transform bo
 }
 
 static int32_t chain_slot(rc_world *world) {
-    if (world->chain_free >= 0) {
-        int32_t i = world->chain_free;
-        world->chain_free = world->chains.data[i].next_free;
-        return i;
+    int32_t i = rc_id_pool_take(&world->chain_ids);
+    if (i == world->chains.count) {
+        world->chains.count++;
     }
-    return world->chains.count++;
+    return i;
 }
 
 static void chain_release(rc_world *world, int32_t i) {
@@ -102,14 +101,13 @@ static void chain_release(rc_world *world, int32_t i) {
     c->count = 0;
     c->capacity = 0; /* the counters add up the blocks of live chains */
     c->shape = -1;
-    c->next_free = world->chain_free;
-    world->chain_free = i;
+    rc_id_pool_give(&world->chain_ids, i);
 }
 
 rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_shape_def *def, const rc_vec2 *points,
                                   int count, bool loop) {
     static const char *func = "rc_shape_create_chain";
-    rc_body *body = rc_get_body(world, body_id, func);
+    rc_body *body = rc_body_for_change(world, body_id, func);
     if (body == NULL || !rc_shape_def_ok(world, def, func)) {
         return RC_NULL_SHAPE_ID;
     }
@@ -173,28 +171,23 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
     c.flipped = area2 < 0.0;
     /* records: free slots first, then new ones at the end of the array */
     int32_t records = c.segments + 1;
-    int32_t free_slots = world->shapes.count - world->shape_live;
+    int32_t free_slots = world->shape_ids.free_count;
     int32_t appended = records > free_slots ? records - free_slots : 0;
     if (refusal == NULL &&
-        (appended > INT32_MAX - world->shapes.count ||
+        (appended > INT32_MAX / 2 - world->shapes.count ||
          !rc_array_reserve_aligned(world, world->shapes, world->shapes.count + appended, 64) ||
          !rc_array_reserve(world, world->deferred, world->shapes.count + appended) ||
-         (world->chain_free < 0 && !rc_array_reserve(world, world->chains, world->chains.count + 1)))) {
+         !rc_id_pool_reserve(&world->allocator, &world->shape_ids, records) ||
+         !rc_array_reserve(world, world->chains, world->chains.count + 1) ||
+         !rc_id_pool_reserve(&world->allocator, &world->chain_ids, 1))) {
         refusal = "out of memory";
     }
     /* the slots the records will take, in order: the chain's, then segment k's */
     int32_t *slots = c.segment_shapes; /* k = 0 .. segments - 1; the chain's own slot apart */
     int32_t head_slot = -1;
     if (refusal == NULL) {
-        int32_t next = world->shape_free, end = world->shapes.count;
         for (int32_t k = -1; k < c.segments; ++k) {
-            int32_t slot;
-            if (next >= 0) {
-                slot = next;
-                next = world->shapes.data[next].first_contact;
-            } else {
-                slot = end++;
-            }
+            int32_t slot = rc_id_pool_peek(&world->shape_ids, k + 1);
             if (k < 0) {
                 head_slot = slot;
             } else {
@@ -223,19 +216,15 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
         rc_fail(world, func, "%s", refusal);
         return RC_NULL_SHAPE_ID;
     }
-    /* from here nothing fails: take the slots off the free list (or the end) */
-    int32_t old_count = world->shapes.count;
+    /* from here nothing fails: take the slots (the free ones, then new ones at the end) */
     for (int32_t k = -1; k < c.segments; ++k) {
-        int32_t slot = k < 0 ? head_slot : slots[k];
-        if (slot == world->shape_free) {
-            world->shape_free = world->shapes.data[slot].first_contact;
-        } else {
-            world->shapes.count = slot + 1; /* appended in order */
+        int32_t slot = rc_id_pool_take(&world->shape_ids);
+        if (slot == world->shapes.count) {
+            world->shapes.count++;
         }
     }
     int32_t chain_index = chain_slot(world);
     c.shape = head_slot;
-    c.next_free = -1;
     world->chains.data[chain_index] = c;
 
     rc_shape head;
@@ -259,11 +248,9 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
     for (int32_t k = -1; k < c.segments; ++k) {
         int32_t slot = k < 0 ? head_slot : slots[k];
         rc_shape *s = &world->shapes.data[slot];
-        /* a slot used before keeps counting its generations: stale ids stay stale */
-        uint32_t generation = slot < old_count ? s->generation + 1u : 1u;
         int32_t proxy = s->proxy;
         *s = head;
-        s->generation = generation == 0 ? 1u : generation;
+        s->generation = rc_world_generation(world, &world->shape_ids, slot);
         if (k < 0) {
             s->base = base;
             s->user_data = def->user_data;
@@ -280,7 +267,6 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
         body->first_shape = slot;
     }
     refresh_box(world, head_slot);
-    world->shape_live += records;
     rc_body_update_mass(world, body);
     rc_body_wake(body);
     return rc_shape_id_of(world, head_slot);
@@ -312,10 +298,8 @@ void rc_chain_destroy(rc_world *world, int32_t chain_shape) {
         int32_t slot = k < 0 ? chain_shape : c->segment_shapes[k];
         rc_shape *r = &world->shapes.data[slot];
         r->in_use = false;
-        r->first_contact = world->shape_free;
-        world->shape_free = slot;
+        rc_id_pool_give(&world->shape_ids, slot);
     }
-    world->shape_live -= c->segments + 1;
     chain_release(world, chain_index);
     rc_body_update_mass(world, body);
     rc_body_wake(body);

@@ -11,11 +11,9 @@ static uint64_t pair_key(int32_t a, int32_t b) {
 }
 
 bool rc_contact_reserve(rc_world *world, int32_t extra) {
-    int32_t free_slots = 0;
-    for (int32_t c = world->contact_free; c >= 0 && free_slots < extra; c = world->contacts.data[c].next_free) {
-        ++free_slots;
-    }
+    int32_t free_slots = world->contact_ids.free_count < extra ? world->contact_ids.free_count : extra;
     return rc_array_reserve(world, world->contacts, world->contacts.count + (extra - free_slots)) &&
+           rc_id_pool_reserve(&world->allocator, &world->contact_ids, extra) &&
            rc_map_reserve(&world->allocator, &world->contact_map, extra);
 }
 
@@ -47,12 +45,9 @@ static void unlink_edge(rc_world *world, int32_t contact, int32_t k) {
 }
 
 int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b) {
-    int32_t index;
-    if (world->contact_free >= 0) {
-        index = world->contact_free;
-        world->contact_free = world->contacts.data[index].next_free;
-    } else {
-        index = world->contacts.count++;
+    int32_t index = rc_id_pool_take(&world->contact_ids);
+    if (index == world->contacts.count) {
+        world->contacts.count++;
     }
     rc_contact *c = &world->contacts.data[index];
     memset(c, 0, sizeof *c);
@@ -60,12 +55,10 @@ int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b) {
     c->shape[1] = shape_a < shape_b ? shape_b : shape_a;
     c->in_use = true;
     c->flagged = true; /* a new pair is looked at in its first step whatever its bodies do */
-    c->next_free = -1;
     c->sensor = world->shapes.data[shape_a].sensor || world->shapes.data[shape_b].sensor;
     link_edge(world, index, 0);
     link_edge(world, index, 1);
     rc_map_set(&world->contact_map, pair_key(shape_a, shape_b), index);
-    world->contact_live++;
     return index;
 }
 
@@ -98,9 +91,7 @@ void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end_event) {
     unlink_edge(world, contact, 0);
     unlink_edge(world, contact, 1);
     c->in_use = false;
-    c->next_free = world->contact_free;
-    world->contact_free = contact;
-    world->contact_live--;
+    rc_id_pool_give(&world->contact_ids, contact);
 }
 
 void rc_shape_flag_contacts(rc_world *world, int32_t shape) {
@@ -130,7 +121,7 @@ void rc_shape_destroy_contacts(rc_world *world, int32_t shape) {
 
 /* Room for every event the narrow phase can emit this step: each contact changes at most once. */
 bool rc_contacts_reserve_events(rc_world *world) {
-    int32_t n = world->contact_live;
+    int32_t n = rc_id_pool_live(&world->contact_ids);
     return rc_array_reserve(world, world->contact_begin, world->contact_begin.count + n) &&
            rc_array_reserve(world, world->contact_end, world->contact_end.count + n) &&
            rc_array_reserve(world, world->sensor_begin, world->sensor_begin.count + n) &&

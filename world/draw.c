@@ -226,6 +226,29 @@ static void draw_stats(const rc_world *world, const rc_debug_draw *d) {
     d->draw_text(at, line, RC_COLOR_TEXT, d->context);
 }
 
+static void draw_layers(draw_pass *pass) {
+    const rc_world *world = pass->world;
+    const rc_debug_draw *draw = pass->draw;
+    if (draw->flags & RC_DRAW_GRID) {
+        rc_grid_for_each_cell(world->grid, draw_cell, (void *)draw);
+    }
+    if (draw->flags & (RC_DRAW_SHAPES | RC_DRAW_AABBS)) {
+        draw_shapes(pass);
+    }
+    if (draw->flags & RC_DRAW_TRANSFORMS) {
+        draw_transforms(world, draw);
+    }
+    if (draw->flags & RC_DRAW_CONTACTS) {
+        draw_contacts(world, draw, pass->normal_length);
+    }
+    if (draw->flags & RC_DRAW_IMPACTS) {
+        draw_impacts(world, draw, pass->normal_length);
+    }
+    if (draw->flags & RC_DRAW_STATS) {
+        draw_stats(world, draw);
+    }
+}
+
 bool rc_world_draw(const rc_world *world, const rc_debug_draw *draw) {
     if (world == NULL) {
         return false;
@@ -246,23 +269,9 @@ bool rc_world_draw(const rc_world *world, const rc_debug_draw *draw) {
     if (pass.normal_length == 0.0f) {
         pass.normal_length = 0.5f * rc_grid_cell_size(world->grid);
     }
-    if (draw->flags & RC_DRAW_GRID) {
-        rc_grid_for_each_cell(world->grid, draw_cell, (void *)draw);
-    }
-    if (draw->flags & (RC_DRAW_SHAPES | RC_DRAW_AABBS)) {
-        draw_shapes(&pass);
-    }
-    if (draw->flags & RC_DRAW_TRANSFORMS) {
-        draw_transforms(world, draw);
-    }
-    if (draw->flags & RC_DRAW_CONTACTS) {
-        draw_contacts(world, draw, pass.normal_length);
-    }
-    if (draw->flags & RC_DRAW_IMPACTS) {
-        draw_impacts(world, draw, pass.normal_length);
-    }
-    if (draw->flags & RC_DRAW_STATS) {
-        draw_stats(world, draw);
-    }
+    /* the callbacks may query the world; anything they try to change is refused */
+    rc_world_lock(world);
+    draw_layers(&pass);
+    rc_world_unlock(world);
     return true;
 }

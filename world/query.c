@@ -152,7 +152,10 @@ static bool cast_each(const rc_world *world, rc_vec2 origin, float radius, rc_ve
     c.filter = filter;
     c.fn = fn;
     c.user = user;
+    /* fn may query the world; anything it tries to change is refused until the walk is done */
+    rc_world_lock(world);
     rc_grid_cast_trusted(world->grid, origin, radius, translation, 1.0f, each_fn, &c);
+    rc_world_unlock(world);
     return true;
 }
 
@@ -218,6 +221,23 @@ static overlap_context overlap_start(const rc_world *world, overlap_kind kind, r
     return c;
 }
 
+/* The shapes near the box through the grid, each through the game's fn with the world locked:
+ * fn may query the world; anything it tries to change is refused until the query is done. */
+static int32_t overlap_run(overlap_context *c, rc_aabb box) {
+    if (c->fn != NULL) {
+        rc_world_lock(c->world);
+    }
+    if (c->kind == OVERLAP_POINT) {
+        rc_grid_query_point(c->world->grid, box.lower, overlap_fn, c);
+    } else {
+        rc_grid_query_aabb(c->world->grid, box, overlap_fn, c);
+    }
+    if (c->fn != NULL) {
+        rc_world_unlock(c->world);
+    }
+    return c->count;
+}
+
 int32_t rc_world_overlap_aabb(const rc_world *world, rc_aabb box, rc_query_filter filter, rc_overlap_fn *fn,
                               void *context) {
     if (world == NULL) {
@@ -228,8 +248,7 @@ int32_t rc_world_overlap_aabb(const rc_world *world, rc_aabb box, rc_query_filte
     }
     overlap_context c = overlap_start(world, OVERLAP_BOX, filter, fn, context);
     c.box = box;
-    rc_grid_query_aabb(world->grid, box, overlap_fn, &c);
-    return c.count;
+    return overlap_run(&c, box);
 }
 
 int32_t rc_world_overlap_point(const rc_world *world, rc_vec2 point, rc_query_filter filter, rc_overlap_fn *fn,
@@ -242,8 +261,8 @@ int32_t rc_world_overlap_point(const rc_world *world, rc_vec2 point, rc_query_fi
     }
     overlap_context c = overlap_start(world, OVERLAP_POINT, filter, fn, context);
     c.point = point;
-    rc_grid_query_point(world->grid, point, overlap_fn, &c);
-    return c.count;
+    rc_aabb box = {point, point};
+    return overlap_run(&c, box);
 }
 
 int32_t rc_world_overlap_circle(const rc_world *world, rc_vec2 center, float radius, rc_query_filter filter,
@@ -264,6 +283,5 @@ int32_t rc_world_overlap_circle(const rc_world *world, rc_vec2 center, float rad
     if (!rc_aabb_is_valid(box)) {
         return rc_fail(world, __func__, "the circle reaches beyond float range"), -1;
     }
-    rc_grid_query_aabb(world->grid, box, overlap_fn, &c);
-    return c.count;
+    return overlap_run(&c, box);
 }

@@ -191,11 +191,12 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     }
     if (!rc_array_reserve_aligned(world, world->shapes, world->shapes.count + 1, 64) ||
         !rc_array_reserve(world, world->deferred, world->shapes.count + 1) ||
+        !rc_id_pool_reserve(&world->allocator, &world->shape_ids, 1) ||
         (local != NULL && !poly_reserve(world, local->count))) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
     }
-    int32_t index = world->shape_free >= 0 ? world->shape_free : world->shapes.count;
+    int32_t index = rc_id_pool_peek(&world->shape_ids, 0);
     int32_t proxy = rc_grid_insert(world->grid, s.aabb, index);
     if (proxy < 0) {
         rc_fail(world, func, "out of memory");
@@ -203,12 +204,8 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     }
     /* static shapes rarely move: their cells keep copies of their boxes for faster queries */
     rc_grid_set_static(world->grid, proxy, body->type == RC_STATIC);
-    uint32_t generation = 1;
-    if (world->shape_free >= 0) {
-        world->shape_free = world->shapes.data[index].first_contact;
-        uint32_t previous = world->shapes.data[index].generation;
-        generation = previous == UINT32_MAX ? 1u : previous + 1u; /* wraps past 0, the null id's */
-    } else {
+    (void)rc_id_pool_take(&world->shape_ids);
+    if (index == world->shapes.count) {
         world->shapes.count++;
     }
     if (local != NULL) {
@@ -221,7 +218,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     s.proxy = proxy;
     s.chain = -1;
     s.first_contact = -1;
-    s.generation = generation;
+    s.generation = rc_world_generation(world, &world->shape_ids, index);
     s.restitution = def->restitution;
     s.friction = def->friction;
     s.rolling_resistance = def->rolling_resistance;
@@ -237,7 +234,6 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     int32_t old_swept = body->swept_shape;
     world->shapes.data[index] = s;
     body->first_shape = index;
-    world->shape_live++;
     rc_body_update_mass(world, body);
     rc_body_refresh_swept(world, body, old_swept);
     rc_body_wake(body);
@@ -246,7 +242,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
 
 rc_shape_id rc_shape_create_circle(rc_world *world, rc_body_id body_id, const rc_shape_def *def, float radius) {
     static const char *func = "rc_shape_create_circle";
-    rc_body *body = rc_get_body(world, body_id, func);
+    rc_body *body = rc_body_for_change(world, body_id, func);
     if (body == NULL || !rc_shape_def_ok(world, def, func)) {
         return RC_NULL_SHAPE_ID;
     }
@@ -284,7 +280,7 @@ static rc_shape_id create_polygon_shape(rc_world *world, rc_body_id body_id, rc_
 rc_shape_id rc_shape_create_polygon(rc_world *world, rc_body_id body_id, const rc_shape_def *def,
                                     const rc_vec2 *points, int count) {
     static const char *func = "rc_shape_create_polygon";
-    rc_body *body = rc_get_body(world, body_id, func);
+    rc_body *body = rc_body_for_change(world, body_id, func);
     if (body == NULL || !rc_shape_def_ok(world, def, func)) {
         return RC_NULL_SHAPE_ID;
     }
@@ -300,7 +296,7 @@ rc_shape_id rc_shape_create_polygon(rc_world *world, rc_body_id body_id, const r
 rc_shape_id rc_shape_create_box(rc_world *world, rc_body_id body_id, const rc_shape_def *def, float half_width,
                                 float half_height) {
     static const char *func = "rc_shape_create_box";
-    rc_body *body = rc_get_body(world, body_id, func);
+    rc_body *body = rc_body_for_change(world, body_id, func);
     if (body == NULL || !rc_shape_def_ok(world, def, func)) {
         return RC_NULL_SHAPE_ID;
     }
@@ -313,7 +309,7 @@ rc_shape_id rc_shape_create_box(rc_world *world, rc_body_id body_id, const rc_sh
 }
 
 void rc_shape_destroy(rc_world *world, rc_shape_id id) {
-    rc_shape *s = rc_get_shape(world, id, "rc_shape_destroy");
+    rc_shape *s = rc_shape_for_change(world, id, "rc_shape_destroy");
     if (s == NULL) {
         return;
     }
@@ -339,9 +335,7 @@ void rc_shape_destroy(rc_world *world, rc_shape_id id) {
         poly_give(world, s->poly, s->count);
     }
     s->in_use = false;
-    s->first_contact = world->shape_free;
-    world->shape_free = index;
-    world->shape_live--;
+    rc_id_pool_give(&world->shape_ids, index);
     int32_t old_swept = body->swept_shape == index ? -1 : body->swept_shape;
     rc_body_update_mass(world, body);
     rc_body_refresh_swept(world, body, old_swept);
@@ -412,7 +406,7 @@ bool rc_shape_world_polygon(const rc_world *world, rc_shape_id id, rc_polygon *p
 /* ---- setters ---------------------------------------------------------------------------------- */
 
 bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset, float angle, rc_vec2 scale) {
-    rc_shape *s = rc_get_shape(world, id, __func__);
+    rc_shape *s = rc_shape_for_change(world, id, __func__);
     if (s == NULL) {
         return false;
     }
@@ -452,7 +446,7 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
 }
 
 static bool set_material(rc_world *world, rc_shape_id id, float value, int which, const char *func) {
-    rc_shape *s = rc_get_shape(world, id, func);
+    rc_shape *s = rc_shape_for_change(world, id, func);
     if (s == NULL) {
         return false;
     }
@@ -485,7 +479,7 @@ bool rc_shape_set_friction(rc_world *world, rc_shape_id id, float v) { return se
 bool rc_shape_set_density(rc_world *world, rc_shape_id id, float v) { return set_material(world, id, v, 2, __func__); }
 
 bool rc_shape_set_filter(rc_world *world, rc_shape_id id, rc_filter filter) {
-    rc_shape *s = rc_get_shape(world, id, __func__);
+    rc_shape *s = rc_shape_for_change(world, id, __func__);
     if (s == NULL) {
         return false;
     }
@@ -507,7 +501,7 @@ bool rc_shape_set_filter(rc_world *world, rc_shape_id id, rc_filter filter) {
 }
 
 bool rc_shape_set_user_data(rc_world *world, rc_shape_id id, void *user_data) {
-    rc_shape *s = rc_get_shape(world, id, __func__);
+    rc_shape *s = rc_shape_for_change(world, id, __func__);
     if (s == NULL) {
         return false;
     }

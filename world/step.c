@@ -505,7 +505,7 @@ static bool fail_step(rc_world *world, int32_t impacts_before) {
 }
 
 bool rc_world_step(rc_world *world, float dt) {
-    if (world == NULL) {
+    if (rc_world_for_change(world, __func__) == NULL) {
         return false;
     }
     if (!rc_is_finite(dt) || dt <= 0.0f) {

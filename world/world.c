@@ -23,6 +23,15 @@ rc_world_def rc_world_default_def(void) {
 
 static bool non_negative(float v) { return rc_is_finite(v) && v >= 0.0f; }
 
+static void forget_thread_errors(const rc_world *world);
+static void free_world(rc_world *world);
+
+/* A salt for a world whose def leaves it 0: from its address, which no other live world has. */
+static uint32_t salt_from_address(const rc_world *world) {
+    uint64_t a = (uint64_t)(uintptr_t)world;
+    return rc_id_generation((uint32_t)(a ^ (a >> 32)), 0x2545F491u);
+}
+
 rc_world *rc_world_create(const rc_world_def *def) {
     if (def == NULL || !rc_vec2_is_finite(def->gravity) || !non_negative(def->cell_size) ||
         !non_negative(def->sleep_time) || !non_negative(def->sleep_linear_speed) ||
@@ -40,13 +49,12 @@ rc_world *rc_world_create(const rc_world_def *def) {
     world->allocator = allocator;
     world->def = *def;
     world->def.allocator = allocator;
-    world->body_free = -1;
-    world->shape_free = -1;
-    world->chain_free = -1;
+    atomic_init(&world->locks, 0);
+    world->id_salt = def->id_salt != 0 ? def->id_salt : salt_from_address(world);
     for (int n = 0; n <= RC_MAX_POLYGON_VERTICES; ++n) {
         world->poly_free[n] = UINT32_MAX;
     }
-    world->contact_free = -1;
+    forget_thread_errors(world);
     rc_grid_def grid_def = rc_grid_default_def();
     grid_def.cell_size = def->cell_size;
     grid_def.allocator = allocator;
@@ -54,6 +62,8 @@ rc_world *rc_world_create(const rc_world_def *def) {
     world->grid = rc_grid_create(&grid_def);
     bool ok = world->grid != NULL;
     ok = ok && rc_array_reserve(world, world->bodies, def->body_capacity);
+    ok = ok && rc_id_pool_reserve(&allocator, &world->body_ids, def->body_capacity);
+    ok = ok && rc_id_pool_reserve(&allocator, &world->shape_ids, def->shape_capacity);
     ok = ok && rc_array_reserve(world, world->undo, def->body_capacity);
     ok = ok && rc_array_reserve(world, world->islands, def->body_capacity);
     ok = ok && rc_array_reserve(world, world->deferred, def->shape_capacity);
@@ -61,17 +71,18 @@ rc_world *rc_world_create(const rc_world_def *def) {
     /* room for that many polygons of eight vertices: address space only, until used */
     ok = ok && rc_array_reserve(world, world->poly_pool, def->shape_capacity * RC_POLY_BLOCK(RC_MAX_POLYGON_VERTICES));
     if (!ok) {
-        rc_world_destroy(world);
+        free_world(world);
         return NULL;
     }
     return world;
 }
 
-void rc_world_destroy(rc_world *world) {
-    if (world == NULL) {
-        return;
-    }
+static void free_world(rc_world *world) {
     rc_grid_destroy(world->grid);
+    rc_id_pool_free(&world->allocator, &world->body_ids);
+    rc_id_pool_free(&world->allocator, &world->shape_ids);
+    rc_id_pool_free(&world->allocator, &world->chain_ids);
+    rc_id_pool_free(&world->allocator, &world->contact_ids);
     rc_array_free(world, world->bodies);
     rc_array_free(world, world->shapes);
     rc_array_free(world, world->poly_pool);
@@ -98,37 +109,134 @@ void rc_world_destroy(rc_world *world) {
     rc_array_free(world, world->support_counts);
     rc_array_free(world, world->deferred);
     rc_array_free(world, world->new_contacts);
+    forget_thread_errors(world);
     rc_allocator allocator = world->allocator;
     rc_mem_free(&allocator, world, sizeof *world);
+}
+
+void rc_world_destroy(rc_world *world) {
+    if (rc_world_for_change(world, "rc_world_destroy") != NULL) {
+        free_world(world);
+    }
+}
+
+/* ---- errors ------------------------------------------------------------------------------------ */
+
+/* The messages of refused calls are kept per thread, like errno: a refused query writes nothing
+ * in the world it was given (queries on several threads would race on a message there), and
+ * the thread that made the call reads its own message back. A thread keeps the messages of the
+ * last few worlds it was refused by. This record is the library's one piece of state outside
+ * the worlds: each thread has its own, and nothing else reads it. */
+#define ERROR_WORLDS 4
+#define ERROR_LENGTH 256
+
+typedef struct thread_errors {
+    struct {
+        const rc_world *world; /* NULL: unused */
+        uint32_t used;         /* when it was last written (this thread's count of refusals) */
+        char message[ERROR_LENGTH];
+    } slot[ERROR_WORLDS];
+    uint32_t refusals;
+    const rc_world *in_error_fn; /* whose error callback this thread is inside (NULL: none) */
+} thread_errors;
+
+#if defined(_MSC_VER) && !defined(__clang__)
+static __declspec(thread) thread_errors rc_thread_errors;
+#else
+static _Thread_local thread_errors rc_thread_errors;
+#endif
+
+static char *error_slot(const rc_world *world, bool take) {
+    thread_errors *t = &rc_thread_errors;
+    int32_t oldest = 0;
+    for (int32_t i = 0; i < ERROR_WORLDS; ++i) {
+        if (t->slot[i].world == world) {
+            if (take) {
+                t->slot[i].used = ++t->refusals;
+            }
+            return t->slot[i].message;
+        }
+        if (t->slot[i].used < t->slot[oldest].used) {
+            oldest = i;
+        }
+    }
+    if (!take) {
+        return NULL;
+    }
+    t->slot[oldest].world = world;
+    t->slot[oldest].used = ++t->refusals;
+    return t->slot[oldest].message;
+}
+
+/* A world created or destroyed at this address starts with no message on this thread. */
+static void forget_thread_errors(const rc_world *world) {
+    thread_errors *t = &rc_thread_errors;
+    for (int32_t i = 0; i < ERROR_WORLDS; ++i) {
+        if (t->slot[i].world == world) {
+            t->slot[i].world = NULL;
+            t->slot[i].used = 0;
+            t->slot[i].message[0] = '\0';
+        }
+    }
 }
 
 bool rc_fail(const rc_world *world, const char *func, const char *fmt, ...) {
     if (world == NULL) {
         return false;
     }
-    /* the message buffer is the one thing a refused call on a const world writes */
-    rc_world *w = (rc_world *)world;
-    int n = snprintf(w->last_error, sizeof w->last_error, "%s: ", func);
-    if (n < 0 || (size_t)n >= sizeof w->last_error) {
+    thread_errors *t = &rc_thread_errors;
+    if (t->in_error_fn == world) {
+        /* refused inside this world's error callback: the message being reported stays as it
+           is, and the callback is not called again */
+        return false;
+    }
+    char *message = error_slot(world, true);
+    int n = snprintf(message, ERROR_LENGTH, "%s: ", func);
+    if (n < 0 || n >= ERROR_LENGTH) {
         n = 0;
     }
     va_list args;
     va_start(args, fmt);
     /* best effort: a message too long for the buffer is cut short, and the call fails anyway */
-    (void)vsnprintf(w->last_error + n, sizeof w->last_error - (size_t)n, fmt, args);
+    (void)vsnprintf(message + n, (size_t)(ERROR_LENGTH - n), fmt, args);
     va_end(args);
-    if (w->def.error_fn != NULL) {
-        w->def.error_fn(w->last_error, w->def.error_user);
+    if (world->def.error_fn != NULL) {
+        /* the callback may query the world; anything it tries to change is refused */
+        const rc_world *outer = t->in_error_fn;
+        t->in_error_fn = world;
+        rc_world_lock(world);
+        world->def.error_fn(message, world->def.error_user);
+        rc_world_unlock(world);
+        t->in_error_fn = outer;
     }
     return false;
 }
 
-const char *rc_world_last_error(const rc_world *world) { return world != NULL ? world->last_error : ""; }
+const char *rc_world_last_error(const rc_world *world) {
+    if (world == NULL) {
+        return "";
+    }
+    const char *message = error_slot(world, false);
+    return message != NULL ? message : "";
+}
 
 void rc_world_clear_error(rc_world *world) {
     if (world != NULL) {
-        world->last_error[0] = '\0';
+        forget_thread_errors(world);
     }
+}
+
+rc_world *rc_world_for_change(rc_world *world, const char *func) {
+    if (world == NULL) {
+        return NULL;
+    }
+    if (rc_world_is_locked(world)) {
+        rc_fail(world, func,
+                "the world is locked: a query, debug draw or error callback is running (change the world after "
+                "it returns)");
+        return NULL;
+    }
+    return world;
 }
 
 rc_body *rc_get_body(const rc_world *world, rc_body_id id, const char *func) {
@@ -165,18 +273,16 @@ rc_shape *rc_get_shape(const rc_world *world, rc_shape_id id, const char *func) 
     return &world->shapes.data[id.index - 1];
 }
 
-rc_body_id rc_body_id_of(const rc_world *world, int32_t index) {
-    rc_body_id id = {(uint32_t)index + 1u, world->bodies.data[index].generation};
-    return id;
+rc_body *rc_body_for_change(rc_world *world, rc_body_id id, const char *func) {
+    return rc_world_for_change(world, func) != NULL ? rc_get_body(world, id, func) : NULL;
 }
 
-rc_shape_id rc_shape_id_of(const rc_world *world, int32_t index) {
-    rc_shape_id id = {(uint32_t)index + 1u, world->shapes.data[index].generation};
-    return id;
+rc_shape *rc_shape_for_change(rc_world *world, rc_shape_id id, const char *func) {
+    return rc_world_for_change(world, func) != NULL ? rc_get_shape(world, id, func) : NULL;
 }
 
 bool rc_world_set_gravity(rc_world *world, rc_vec2 gravity) {
-    if (world == NULL) {
+    if (rc_world_for_change(world, __func__) == NULL) {
         return false;
     }
     if (!rc_vec2_is_finite(gravity)) {
@@ -199,9 +305,9 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
     if (world == NULL) {
         return c;
     }
-    c.bodies = world->body_live;
-    c.shapes = world->shape_live;
-    c.contacts = world->contact_live;
+    c.bodies = rc_id_pool_live(&world->body_ids);
+    c.shapes = rc_id_pool_live(&world->shape_ids);
+    c.contacts = rc_id_pool_live(&world->contact_ids);
     for (int32_t i = 0; i < world->contacts.count; ++i) {
         c.touching_contacts += world->contacts.data[i].in_use && world->contacts.data[i].touching;
     }

@@ -1,7 +1,7 @@
 /* world/: the world.
  *
- * Owns: bodies and shapes (slot arrays with free lists and generations behind the public
- * ids), the broadphase grid (one proxy per shape), contacts (one per overlapping shape pair
+ * Owns: bodies and shapes (slot arrays behind the public ids, their slots and generations
+ * from core/id_pool), the broadphase grid (one proxy per shape), contacts (one per overlapping shape pair
  * the broadphase reports, kept in a hash map and in per-shape lists), the step, the event
  * buffers, queries, and the last-error message. Calls shapes/ for geometry and broadphase/
  * for candidates; neither knows the world exists. */
@@ -10,7 +10,10 @@
 
 #include <ricochet/world.h>
 
+#include <stdatomic.h>
+
 #include "broadphase/broadphase.h"
+#include "core/id_pool.h"
 #include "core/map.h"
 #include "core/memory.h"
 #include "shapes/shapes.h"
@@ -45,8 +48,8 @@ typedef struct rc_body {
     float linear_damping, angular_damping, gravity_scale;
     float sleep_time;
     int32_t max_bounces;
-    int32_t first_shape; /* shape index, -1 when none; the free list's link while the slot is free */
-    uint32_t generation;
+    int32_t first_shape; /* shape index, -1 when none */
+    uint32_t generation; /* of the id naming it (rc_world_generation) */
     uint8_t type;        /* rc_body_type */
     uint8_t motion;      /* rc_body_motion, from the type, the flags and the shapes */
     bool in_use, bullet, awake, enable_sleep, fixed_rotation, enable_response;
@@ -105,8 +108,7 @@ typedef struct rc_shape {
     };
     float restitution, friction, rolling_resistance, density;
     int32_t proxy;         /* -1 for a chain */
-    int32_t first_contact; /* head of this shape's contact list (-1: none); the free list's
-                              link while the slot is free */
+    int32_t first_contact; /* head of this shape's contact list (-1: none) */
     int32_t next_in_body;
     int32_t chain;         /* chains and segments: index in world->chains; else -1 */
     void *user_data;
@@ -126,7 +128,6 @@ typedef struct rc_chain {
     int32_t segments;
     bool loop;
     bool flipped;    /* placed, the loop runs clockwise: its segments' ends are stored reversed */
-    int32_t next_free; /* the free list's link when unused */
 } rc_chain;
 
 /* The size of a chain's block (its points and segment indices), as allocated and freed. */
@@ -148,7 +149,6 @@ typedef struct rc_contact {
     int32_t shape[2]; /* shape indices, shape[0] < shape[1] */
     rc_contact_edge edge[2];
     rc_manifold manifold;
-    int32_t next_free;
     bool in_use, touching, sensor;
     bool flagged; /* look at it in the next step even if its bodies are still */
     /* the contact solver's impulses of the last step (normal, tangent, rolling): its next
@@ -244,17 +244,22 @@ struct rc_world {
     rc_allocator allocator;
     rc_world_def def;
     rc_grid *grid;
+    /* callbacks running (queries, debug draw, the error callback): while > 0 every call that
+       changes the world is refused. Atomic: queries on several threads count at once. */
+    atomic_int locks;
+    uint32_t id_salt; /* mixed into every id's generation: ids of other worlds are refused */
 
+    /* slots and generation counts: the arrays' counts are the pools' high-water marks */
     RC_ARRAY(rc_body) bodies;
-    int32_t body_free, body_live;
+    rc_id_pool body_ids;
     RC_ARRAY(rc_shape) shapes;
-    int32_t shape_free, shape_live;
+    rc_id_pool shape_ids;
     RC_ARRAY(rc_vec2) poly_pool;
     RC_ARRAY(rc_chain) chains;
-    int32_t chain_free;
+    rc_id_pool chain_ids;
     uint32_t poly_free[RC_MAX_POLYGON_VERTICES + 1]; /* by vertex count; UINT32_MAX when empty */
     RC_ARRAY(rc_contact) contacts;
-    int32_t contact_free, contact_live;
+    rc_id_pool contact_ids;
     rc_map contact_map; /* pair key -> contact index */
 
     RC_ARRAY(rc_contact_begin_event) contact_begin;
@@ -284,25 +289,52 @@ struct rc_world {
     bool pair_failed;
 
     int32_t steps;
-    char last_error[256];
 };
 
 /* ---- shared inside world/ ------------------------------------------------------------------- */
 
-/* Record a refused call: formats "func: message", calls the error callback; returns false so
- * that callers can `return rc_fail(...)`. Works on a const world (the message buffer is the
- * one thing a refused query writes). */
+/* Record a refused call: formats "func: message" into the calling thread's record for this
+ * world (nothing in the world is written, so refused queries on several threads do not race)
+ * and calls the error callback with the world locked (unless this thread is inside it
+ * already); returns false so that callers can `return rc_fail(...)`. */
 bool rc_fail(const rc_world *world, const char *func, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
+/* The world lock: callbacks into game code run between these, and every call that changes the
+ * world first asks rc_world_for_change, which refuses it while any callback runs. */
+static inline void rc_world_lock(const rc_world *world) {
+    atomic_fetch_add_explicit(&((rc_world *)world)->locks, 1, memory_order_relaxed);
+}
+static inline void rc_world_unlock(const rc_world *world) {
+    atomic_fetch_sub_explicit(&((rc_world *)world)->locks, 1, memory_order_relaxed);
+}
+static inline bool rc_world_is_locked(const rc_world *world) {
+    return atomic_load_explicit(&((rc_world *)world)->locks, memory_order_relaxed) > 0;
+}
+/* The world, or NULL (after recording why) when it is NULL or locked. */
+rc_world *rc_world_for_change(rc_world *world, const char *func);
+/* rc_get_body / rc_get_shape for a call that changes the world: also refused while locked. */
+rc_body *rc_body_for_change(rc_world *world, rc_body_id id, const char *func);
+rc_shape *rc_shape_for_change(rc_world *world, rc_shape_id id, const char *func);
+
 /* The body or shape behind an id, or NULL after recording why not. */
 rc_body *rc_get_body(const rc_world *world, rc_body_id id, const char *func);
 rc_shape *rc_get_shape(const rc_world *world, rc_shape_id id, const char *func);
-rc_body_id rc_body_id_of(const rc_world *world, int32_t index);
-rc_shape_id rc_shape_id_of(const rc_world *world, int32_t index);
+static inline rc_body_id rc_body_id_of(const rc_world *world, int32_t index) {
+    rc_body_id id = {(uint32_t)index + 1u, world->bodies.data[index].generation};
+    return id;
+}
+static inline rc_shape_id rc_shape_id_of(const rc_world *world, int32_t index) {
+    rc_shape_id id = {(uint32_t)index + 1u, world->shapes.data[index].generation};
+    return id;
+}
+/* The generation of a slot's id now that it is handed out. */
+static inline uint32_t rc_world_generation(const rc_world *world, const rc_id_pool *pool, int32_t slot) {
+    return rc_id_generation(rc_id_pool_count(pool, slot), world->id_salt);
+}
 
 /* Shape internals. */
 /* The placed geometry of a shape (inline: every candidate of a query or sweep asks for it). */

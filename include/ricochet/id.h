@@ -1,9 +1,15 @@
 /* ricochet: id.h
- * Handles to bodies and shapes. An id is a slot index plus the generation of that slot: when a
- * body or shape is destroyed its slot's generation moves on, so an old id held by the game is
- * recognised as stale and refused instead of reaching whatever reuses the slot. Ids are plain
- * values; copy and compare them freely. The all-zero id is the null id and never names
- * anything. */
+ * Handles to bodies and shapes. An id is a slot index (from 1) plus the generation of that
+ * slot: when a body or shape is destroyed its slot's generation moves on, so an old id held by
+ * the game is recognised as stale and refused instead of reaching whatever reuses the slot.
+ * Ids are plain values; copy and compare them freely. The all-zero id is the null id and
+ * never names anything.
+ *
+ * A generation mixes the slot's reuse count with the world's salt (rc_world_def.id_salt), so
+ * that an id of one world is refused by another even where both used the same slot the same
+ * number of times (up to a 1 in 2^32 coincidence per check). A slot is reused at most 2^32 - 2
+ * times: it is then retired, never handed out again, so a stale id never becomes valid again
+ * (a retired slot costs its record, once per four billion reuses). */
 #ifndef RICOCHET_ID_H
 #define RICOCHET_ID_H
 

@@ -10,16 +10,37 @@
  * call that changes the world (step, create, destroy, set).
  *
  * Errors. Every function checks its arguments: NaN or infinite numbers, NULL pointers,
- * negative counts, ids that are null, stale (destroyed) or forged, a time step that is not
- * finite and positive. A bad call returns its error value (false, a null id, a zero vector,
- * -1 or 0 as documented), leaves the world exactly as it was, records a message readable with
- * rc_world_last_error, and calls the world's error callback if there is one. The library
- * never asserts or aborts on user input. A NULL world pointer is refused the same way but has
- * nowhere to record a message.
+ * negative counts, ids that are null, stale (destroyed), forged or of another world, a time
+ * step that is not finite and positive. A bad call returns its error value (false, a null id,
+ * a zero vector, -1 or 0 as documented), leaves the world exactly as it was, records a message
+ * readable with rc_world_last_error, and calls the world's error callback if there is one.
+ * The library never asserts or aborts on user input. A NULL world pointer is refused the same
+ * way but has nowhere to record a message.
  *
- * Threads. A world is not locked. Queries (the functions taking a const rc_world *) may run
- * concurrently with each other; nothing may run concurrently with a call that changes the
- * world. Several worlds are independent. */
+ * Callbacks. The library calls game code from the overlap and all-hits cast queries (their
+ * fn), from rc_world_draw (the draw callbacks) and from refused calls (the error callback).
+ * While any of them runs, the world is locked: every call that changes the world (those that
+ * take a non-const rc_world *, rc_world_destroy and rc_world_step included) is refused with
+ * an error that says so and changes nothing, and the query that made the callback goes on
+ * exactly as if the call had not been made. Queries and getters answer as usual inside a
+ * callback, and may make callbacks of their own. So a grenade's blast collects what
+ * rc_world_overlap_circle reports and destroys it after the query returns. The lock counts:
+ * it holds while any callback of any thread runs. rc_world_clear_error and
+ * rc_world_last_error only touch the calling thread's message and work at any time.
+ *
+ * The error callback runs on the thread whose call was refused, before the call returns, with
+ * the world locked; a call refused inside it returns its error value without replacing the
+ * message being reported and without calling the error callback again. With queries running
+ * on several threads it may run on several at once.
+ *
+ * Threads. Queries (the functions taking a const rc_world *) may run concurrently with each
+ * other, on any threads; nothing may run concurrently with a call that changes the world.
+ * Several worlds are independent. The message of a refused call is kept per thread, as errno
+ * is: rc_world_last_error(world) returns the message of the latest call this thread made on
+ * this world that was refused ("" when there was none since rc_world_clear_error), and a
+ * refusal writes nothing in the world, so that refused queries on several threads do not race.
+ * A thread keeps the messages of the last four worlds it was refused by (a fifth world's
+ * refusal forgets the oldest). */
 #ifndef RICOCHET_WORLD_H
 #define RICOCHET_WORLD_H
 
@@ -52,6 +73,10 @@ typedef struct rc_world_def {
     int32_t contact_iterations;   /* passes of the contact solver over resting contacts; default 8 */
     int32_t body_capacity;        /* expected bodies, to size storage up front; optional */
     int32_t shape_capacity;       /* expected shapes; optional */
+    uint32_t id_salt;             /* mixed into the generation of every id the world hands out, so that
+                                     an id of another world is refused; 0 (default) takes one from the
+                                     world's address. Give the same non-zero value wherever ids must be
+                                     the same from run to run (see Determinism at rc_world_step). */
 } rc_world_def;
 
 RC_API rc_world_def rc_world_default_def(void);
@@ -63,8 +88,9 @@ RC_API rc_world *rc_world_create(const rc_world_def *def);
 /* Destroys the world with all its bodies and shapes. NULL is ignored. */
 RC_API void rc_world_destroy(rc_world *world);
 
-/* The message of the most recent refused call, "" when there was none (or after
- * rc_world_clear_error). Never NULL; "" for a NULL world. */
+/* The message of the calling thread's most recent refused call on this world, "" when there
+ * was none (or after rc_world_clear_error; see Threads above). Never NULL; "" for a NULL
+ * world. The string stays valid until this thread's next refused call or clear. */
 RC_API const char *rc_world_last_error(const rc_world *world);
 RC_API void rc_world_clear_error(rc_world *world);
 
@@ -107,7 +133,9 @@ RC_API void rc_world_clear_error(rc_world *world);
  * Determinism. The same calls with the same arguments in the same order (world creation,
  * bodies and shapes made and destroyed, setters, steps, and the queries, the mover and
  * rc_world_predict in between) give bit-identical results: every body's state, every event
- * and every query answer, whatever the compiler (GCC or Clang), its optimisation level and
+ * and every query answer (ids included when the worlds were given the same non-zero
+ * rc_world_def.id_salt; with the default salt, taken from the world's address, the
+ * generations of ids differ from run to run and everything else is the same), whatever the compiler (GCC or Clang), its optimisation level and
  * instruction set extensions (-O0 to -O3, -march=native with FMA), the sanitizers, and the
  * allocator and the addresses it hands out; on x86-64 (SSE2 floating point) and with the
  * library built as its CMake build builds it. This is what lockstep networking and replays
