@@ -6,6 +6,7 @@
 #   make bench   deps, Release build in build-bench/, run the bench's `run_bench` target
 #   make lint    clang-tidy and cppcheck over the library and samples (.ci/lint)
 #   make valgrind  the tests under valgrind memcheck in build-valgrind/ (.ci/valgrind)
+#   make tsan    the tests under ThreadSanitizer in build-tsan/ (.ci/tsan)
 #   make determinism  the determinism test in five builds (gcc -O0/-O2/-O3 native, clang -O2, ASan); hashes
 #   make soak    deps, Release build in build-bench/, run bench/soak (1,000,000 steps; SOAK_ARGS='--steps N')
 #   make fuzz    clang + libFuzzer build in build-fuzz/, each fuzz target run FUZZ_SECONDS (60) seconds
@@ -26,7 +27,7 @@ MAKEFLAGS  += --no-print-directory
 
 # Each step runs CMake, which parallelises by itself; keep the steps in order.
 .NOTPARALLEL:
-.PHONY: all deps build build-asan test demo bench soak determinism lint valgrind fuzz clean
+.PHONY: all deps build build-asan test demo bench soak determinism lint valgrind tsan fuzz fuzz-long clean
 
 all: build
 
@@ -77,6 +78,9 @@ lint: deps
 valgrind: deps
 	@JOBS=$(JOBS) bash .ci/valgrind
 
+tsan: deps
+	@JOBS=$(JOBS) bash .ci/tsan
+
 # fuzz/README.md: what the targets check, how to reproduce a finding.
 fuzz: deps
 	@bash fuzz/deps.sh
@@ -86,4 +90,4 @@ fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh $(FUZZ)
 
 clean:
-	rm -rf $(BUILD) $(ASAN) $(BENCH) $(FUZZ) build-lint build-valgrind build-det-*
+	rm -rf $(BUILD) $(ASAN) $(BENCH) $(FUZZ) build-lint build-valgrind build-tsan build-det-*

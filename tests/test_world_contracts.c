@@ -422,7 +422,10 @@ static bool nested_fn(rc_shape_id shape, rc_body_id body, void *context) {
     rc_ray_hit h;
     bool hit = rc_world_cast_ray(n->world, rc_v2(-30, 0.5f), rc_v2(60, 0), &h);
     n->checked++;
-    n->different += !hit || memcmp(&h, &n->outside, sizeof h) != 0;
+    const rc_ray_hit *o = &n->outside;
+    n->different += !hit || h.t != o->t || h.point.x != o->point.x || h.point.y != o->point.y ||
+                    h.normal.x != o->normal.x || h.normal.y != o->normal.y || h.started_inside != o->started_inside ||
+                    !rc_shape_id_equals(h.shape, o->shape) || !rc_body_id_equals(h.body, o->body);
     return true;
 }
 
