@@ -30,12 +30,6 @@ bool rc_ray_cast_polygon(const rc_polygon *polygon, rc_vec2 origin, rc_vec2 tran
     return rc_convex_ray_cast(&view, origin, translation, hit);
 }
 
-/* The unit outward normal of edge i of a counter-clockwise polygon. */
-static rc_vec2 edge_normal(const rc_convex *p, int i) {
-    int j = i + 1 < p->count ? i + 1 : 0;
-    return rc_normalize(rc_right_perp(rc_sub(p->vertices[j], p->vertices[i])));
-}
-
 bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
     if (translation.x == 0.0f && translation.y == 0.0f) {
         return false;
@@ -44,26 +38,23 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
     /* squares in double: a translation beyond about 1e19 overflowed them, and every edge
        looked parallel to the ray */
     double dd = (double)d.x * d.x + (double)d.y * d.y;
-    /* Cyrus-Beck on the line with each edge's outward normal taken unnormalised, as the
-       edge turned a quarter: t = dist / facing does not care about its length, and one square
-       root at the end gives the normal of the hit. line_in is where the line enters through
-       the last entering edge, line_out where it leaves through the first leaving edge. */
+    /* Cyrus-Beck on the line with each edge's unit outward normal. line_in is where the line
+       enters through the last entering edge, line_out where it leaves through the first
+       leaving edge. */
     float line_in = -INFINITY, line_out = INFINITY;
     double in_facing = 0.0;
-    float in_length = 1.0f;
     int in_index = -1;
     int grazed = -1; /* a parallel edge whose line holds the origin */
     const rc_vec2 *v = polygon->vertices;
     int count = polygon->count;
     for (int i = 0; i < count; ++i) {
         rc_vec2 a = v[i];
-        rc_vec2 e = rc_sub(v[i + 1 < count ? i + 1 : 0], a);
-        rc_vec2 n = rc_right_perp(e);
+        rc_vec2 n = polygon->normals[i];
         /* products in double: in float they underflow for small polygons (a facing of 0 made
            an edge parallel) and overflow for large ones */
         double dist = n.x * ((double)a.x - origin.x) + n.y * ((double)a.y - origin.y);
         double facing = (double)n.x * d.x + (double)n.y * d.y;
-        if (facing * facing <= (double)RC_REL_TOL * RC_REL_TOL * dd * ((double)e.x * e.x + (double)e.y * e.y)) {
+        if (facing * facing <= (double)RC_REL_TOL * RC_REL_TOL * dd) {
             if (dist < 0.0) {
                 return false;
             }
@@ -74,22 +65,11 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
         }
         float tc = (float)(dist / facing);
         if (facing < 0.0) {
-            if (tc > line_in) {
+            /* an exact tie at a vertex keeps the edge met more squarely */
+            if (tc > line_in || (tc == line_in && facing < in_facing)) {
                 line_in = tc;
                 in_facing = facing;
-                in_length = -1.0f; /* the edge's length, when a tie needs it */
                 in_index = i;
-            } else if (tc == line_in) {
-                /* an exact tie at a vertex: keep the edge met more squarely */
-                if (in_length < 0.0f) {
-                    in_length = rc_length(rc_sub(v[in_index + 1 < count ? in_index + 1 : 0], v[in_index]));
-                }
-                float length = rc_length(e);
-                if (facing * in_length < in_facing * length) {
-                    in_facing = facing;
-                    in_length = length;
-                    in_index = i;
-                }
             }
         } else if (tc < line_out) {
             line_out = tc;
@@ -104,8 +84,8 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
     if (line_in >= 0.0f) {
         rc_vec2 p = rc_mul_add(origin, line_in, d);
         if (hit != NULL) {
-            rc_vec2 n = edge_normal(polygon, in_index);
-            n = rc_vertex_hit_normal(v, count, 1.0f, in_index, n, p, origin, d);
+            rc_vec2 n = rc_vertex_hit_normal(v, polygon->normals, count, 1.0f, in_index, polygon->normals[in_index], p,
+                                             origin, d);
             set_hit(hit, line_in, p, n, false);
         }
         return true;
@@ -113,10 +93,10 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
     /* the line entered before the origin and leaves after it: the origin is inside, unless it
        sits on an edge the ray runs along */
     if (grazed >= 0) {
-        set_hit(hit, 0.0f, origin, edge_normal(polygon, grazed), false);
+        set_hit(hit, 0.0f, origin, polygon->normals[grazed], false);
         return true;
     }
-    set_hit(hit, 0.0f, origin, edge_normal(polygon, in_index), true);
+    set_hit(hit, 0.0f, origin, polygon->normals[in_index], true);
     return true;
 }
 
@@ -244,8 +224,8 @@ bool rc_convex_circle_cast(const rc_convex *shape, rc_vec2 origin, float radius,
     line_entry entry = {INFINITY, rc_neg(u), origin};
     for (int i = 0; i < shape->count; ++i) {
         int j = i + 1 < shape->count ? i + 1 : 0;
-        enter_offset_edge(&entry, origin, translation, dlen, shape->vertices[i], shape->vertices[j],
-                          edge_normal(shape, i), radius);
+        enter_offset_edge(&entry, origin, translation, dlen, shape->vertices[i], shape->vertices[j], shape->normals[i],
+                          radius);
         enter_vertex(&entry, origin, translation, shape->vertices[i], radius);
     }
     rc_distance_result dist = rc_convex_distance(shape, origin);

@@ -66,12 +66,7 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
     uint32_t facing = 0; /* bit i: p is strictly outside edge i's line */
     for (int i = 0; i < count; ++i) {
         rc_vec2 a = polygon->vertices[i];
-        rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(polygon->vertices[i + 1 < count ? i + 1 : 0], a)));
-        if (n.x == 0.0f && n.y == 0.0f) {
-            /* an edge that placing the polygon far from the origin rounded to nothing: its
-               neighbours bound the polygon (with a sep of 0 it claimed inside points) */
-            continue;
-        }
+        rc_vec2 n = polygon->normals[i];
         float sep = rc_dot(n, rc_sub(p, a));
         if (sep > 0.0f || i >= 32) {
             facing |= i < 32 ? 1u << i : 0u;
@@ -82,14 +77,6 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
         }
     }
     rc_distance_result r;
-    if (face_normal.x == 0.0f && face_normal.y == 0.0f) {
-        /* every edge rounded to nothing: the polygon is a point, measured as one */
-        r.point = polygon->vertices[0];
-        double rx = (double)p.x - r.point.x, ry = (double)p.y - r.point.y;
-        r.distance = (float)sqrt(rx * rx + ry * ry);
-        r.normal = r.distance > 0.0f ? rc_unit_of(rx, ry) : rc_v2(1.0f, 0.0f);
-        return r;
-    }
     if (max_sep <= 0.0f) {
         r.distance = max_sep;
         r.normal = face_normal;
@@ -125,9 +112,8 @@ rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p) {
     if (best_edge >= 0) {
         /* nearest to the inside of an edge: its line gives the distance and the normal exactly,
            where the foot of a long edge carries the rounding of its length (a tilted normal) */
-        const rc_vec2 *v = polygon->vertices;
-        rc_vec2 a = v[best_edge];
-        rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(v[best_edge + 1 < count ? best_edge + 1 : 0], a)));
+        rc_vec2 a = polygon->vertices[best_edge];
+        rc_vec2 n = polygon->normals[best_edge];
         r.distance = rc_dot(n, rc_sub(p, a));
         r.normal = n;
         r.point = rc_mul_add(p, -r.distance, n);

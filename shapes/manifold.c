@@ -60,19 +60,12 @@ bool rc_collide_segment_circle(rc_vec2 a, rc_vec2 b, rc_circle circle, rc_manifo
     return collide_with_distance(rc_point_distance_segment(a, b, circle.center), circle, m);
 }
 
-/* The unit outward normal of edge i of a counter-clockwise polygon (of two vertices too: a
- * segment's two sides). */
-static rc_vec2 edge_normal(const rc_convex *p, int i) {
-    int j = i + 1 < p->count ? i + 1 : 0;
-    return rc_normalize(rc_right_perp(rc_sub(p->vertices[j], p->vertices[i])));
-}
-
 /* The largest separation of b from a's edge lines, and which edge gives it. */
 static float max_separation(const rc_convex *a, const rc_convex *b, int *edge) {
     float best = -INFINITY;
     *edge = 0;
     for (int i = 0; i < a->count; ++i) {
-        rc_vec2 n = edge_normal(a, i);
+        rc_vec2 n = a->normals[i];
         rc_vec2 v = a->vertices[i];
         float least = INFINITY;
         for (int j = 0; j < b->count; ++j) {
@@ -125,7 +118,7 @@ bool rc_convex_collide(const rc_convex *a, const rc_convex *b, rc_manifold *m) {
     const rc_convex *ref = flip ? b : a;
     const rc_convex *inc = flip ? a : b;
     int e = flip ? edge_b : edge_a;
-    rc_vec2 ref_n = edge_normal(ref, e);
+    rc_vec2 ref_n = ref->normals[e];
     rc_vec2 v1 = ref->vertices[e];
     rc_vec2 v2 = ref->vertices[e + 1 < ref->count ? e + 1 : 0];
 
@@ -133,7 +126,7 @@ bool rc_convex_collide(const rc_convex *a, const rc_convex *b, rc_manifold *m) {
     int ie = 0;
     float least = INFINITY;
     for (int i = 0; i < inc->count; ++i) {
-        float f = rc_dot(edge_normal(inc, i), ref_n);
+        float f = rc_dot(inc->normals[i], ref_n);
         if (f < least) {
             least = f;
             ie = i;
@@ -141,7 +134,7 @@ bool rc_convex_collide(const rc_convex *a, const rc_convex *b, rc_manifold *m) {
     }
     rc_vec2 incident[2] = {inc->vertices[ie], inc->vertices[ie + 1 < inc->count ? ie + 1 : 0]};
 
-    rc_vec2 tangent = rc_normalize(rc_sub(v2, v1));
+    rc_vec2 tangent = rc_left_perp(ref_n); /* along the edge, from v1 towards v2 */
     rc_vec2 clipped1[3], clipped2[3];
     int n1 = clip_to_plane(clipped1, incident, rc_neg(tangent), -rc_dot(tangent, v1));
     int n2 = n1 >= 2 ? clip_to_plane(clipped2, clipped1, tangent, rc_dot(tangent, v2)) : 0;
@@ -190,7 +183,12 @@ bool rc_segment_collide_convex(rc_vec2 a, rc_vec2 b, const rc_convex *polygon, r
         return false;
     }
     rc_vec2 vertices[2] = {a, b};
-    rc_convex seg = {vertices, 2, rc_lerp(a, b, 0.5f)};
+    rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(b, a)));
+    if (n.x == 0.0f && n.y == 0.0f) {
+        return false; /* too short to have a direction in float */
+    }
+    rc_vec2 normals[2] = {n, rc_neg(n)};
+    rc_convex seg = {vertices, normals, 2, rc_lerp(a, b, 0.5f)};
     return rc_convex_collide(&seg, polygon, m);
 }
 

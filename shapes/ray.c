@@ -53,8 +53,8 @@ static double signed_area2(const rc_vec2 *v, int n) {
     return sum;
 }
 
-rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_vec2 normal, rc_vec2 p,
-                             rc_vec2 origin, rc_vec2 d) {
+rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, const rc_vec2 *normals, int n, float sign, int edge, rc_vec2 normal,
+                             rc_vec2 p, rc_vec2 origin, rc_vec2 d) {
     int next = edge + 1 < n ? edge + 1 : 0;
     /* a couple of roundings of the coordinates involved, magnified where the ray meets an edge
        at a glancing angle (t, and so p, moves by the rounding over the sine of that angle);
@@ -75,12 +75,19 @@ rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_v
         /* the other edge at this end: the one before the edge, or the one after */
         int from = end_vertex == 0 ? (edge > 0 ? edge - 1 : n - 1) : next;
         int to = end_vertex == 0 ? edge : (next + 1 < n ? next + 1 : 0);
-        rc_vec2 e = rc_sub(v[to], v[from]);
-        float len = rc_length(e);
-        if (len == 0.0f || dlen == 0.0f) {
+        rc_vec2 other;
+        if (normals != NULL) {
+            other = normals[from];
+        } else {
+            rc_vec2 e = rc_sub(v[to], v[from]);
+            if (rc_length(e) == 0.0f) {
+                continue;
+            }
+            other = rc_scale(sign, rc_normalize(rc_right_perp(e)));
+        }
+        if (dlen == 0.0f) {
             continue;
         }
-        rc_vec2 other = rc_scale(sign, rc_normalize(rc_right_perp(e)));
         float other_facing = rc_dot(other, d);
         float sine = rc_maxf(rc_minf(fabsf(facing), fabsf(other_facing)) / dlen, 1.0f / 1024.0f);
         float tol = 2.0f * FLT_EPSILON * scale / sine;
@@ -311,7 +318,7 @@ bool rc_clip_segment_convex(rc_vec2 a, rc_vec2 b, const rc_vec2 *v, int n, rc_cl
         return false;
     }
     if (clip != NULL && in_edge >= 0 && rc_is_finite(line_in)) {
-        n_in = rc_vertex_hit_normal(v, n, sign, in_edge, n_in, rc_mul_add(a, line_in, d), a, d);
+        n_in = rc_vertex_hit_normal(v, NULL, n, sign, in_edge, n_in, rc_mul_add(a, line_in, d), a, d);
     }
     if (clip != NULL) {
         clip->t_near = t_near;
@@ -441,7 +448,7 @@ bool rc_ray_polygon(rc_vec2 origin, rc_vec2 translation, const rc_vec2 *v, int n
     }
     float t = clamp01(best.t);
     rc_vec2 point = rc_mul_add(origin, t, d);
-    rc_vec2 normal = rc_vertex_hit_normal(v, n, sign, best.edge, best.normal, rc_mul_add(origin, best.t, d), origin, d);
+    rc_vec2 normal = rc_vertex_hit_normal(v, NULL, n, sign, best.edge, best.normal, rc_mul_add(origin, best.t, d), origin, d);
     set_hit(hit, t, point, normal, false);
     return true;
 }

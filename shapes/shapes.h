@@ -37,17 +37,20 @@ typedef struct rc_segment {
     rc_vec2 a, b;
 } rc_segment;
 
-/* A convex polygon's numbers, held elsewhere: count vertices counter-clockwise. Edge normals
- * are not stored: the queries turn each edge a quarter when they need one, which keeps a
- * placed polygon at half the size and its placement cheap. */
+/* A convex polygon's numbers, held elsewhere: count vertices counter-clockwise and the unit
+ * outward normal of each edge (normals[i]: from vertices[i] to vertices[i + 1]). A placed
+ * polygon's normals are its local ones turned, not its placed edges turned a quarter: far from
+ * the origin the placed vertices round to coarse floats and an edge can round to nothing, while
+ * its normal must stay a unit vector. */
 typedef struct rc_convex {
     const rc_vec2 *vertices;
+    const rc_vec2 *normals;
     int count;
     rc_vec2 centroid;
 } rc_convex;
 
 RC_INLINE rc_convex rc_convex_of(const rc_polygon *p) {
-    rc_convex c = {p->vertices, p->count, p->centroid};
+    rc_convex c = {p->vertices, p->normals, p->count, p->centroid};
     return c;
 }
 
@@ -92,12 +95,20 @@ rc_vec2 rc_base_apply(const rc_base *base, rc_vec2 v);
 /* A circle about the local origin with local_radius, placed under base and body. */
 rc_circle rc_place_circle(const rc_base *base, float local_radius, rc_transform body);
 
-/* A convex polygon placed under base and body: world vertices into the caller's array of
- * count entries (counter-clockwise even when the base mirrors it), the centroid, and the box. */
-void rc_place_polygon(const rc_base *base, const rc_convex *local, rc_transform body, rc_vec2 *vertices,
-                      rc_vec2 *centroid, rc_aabb *box);
+/* The unit outward edge normals of a local polygon (count vertices, counter-clockwise) under
+ * the base transform, in the order of its placed edges (reversed when the base mirrors it):
+ * each local normal through the inverse transpose of the scale, turned, normalised in double. */
+void rc_base_normals(const rc_base *base, const rc_vec2 *local_vertices, int count, rc_vec2 *normals);
 
-/* The same in the body frame, as a whole polygon (for mass properties). */
+/* A convex polygon placed under base and body. local holds the local vertices (before the base
+ * transform) and the base-frame normals rc_base_normals gave. Writes the world vertices
+ * (counter-clockwise even when the base mirrors it) and, unless normals is NULL, the world
+ * normals (the base-frame ones turned by the body), the centroid and the box. */
+void rc_place_polygon(const rc_base *base, const rc_convex *local, rc_transform body, rc_vec2 *vertices,
+                      rc_vec2 *normals, rc_vec2 *centroid, rc_aabb *box);
+
+/* The same in the body frame, as a whole polygon (for mass properties); only local's vertices
+ * and centroid are read. */
 rc_polygon rc_base_polygon(const rc_base *base, const rc_convex *local);
 
 /* ---- queries on placed shapes --------------------------------------------------------------- */
@@ -130,9 +141,11 @@ void rc_polygon_compute_normals(rc_polygon *p);
 /* A ray that meets edge `edge` (from v[edge] to v[edge + 1]) at p, right at one of the edge's
  * ends within rounding, passes through that vertex: the two edges there give the same t up to
  * rounding, so rounding must not pick the normal. Returns the outward unit normal of whichever
- * of the two the ray meets more squarely (sign: +1 for counter-clockwise v, -1 for clockwise). */
-rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, int n, float sign, int edge, rc_vec2 normal, rc_vec2 p,
-                             rc_vec2 origin, rc_vec2 d);
+ * of the two the ray meets more squarely (sign: +1 for counter-clockwise v, -1 for clockwise).
+ * normals: the edges' unit outward normals when the polygon has them, else NULL (then each
+ * edge is turned a quarter). */
+rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, const rc_vec2 *normals, int n, float sign, int edge, rc_vec2 normal,
+                             rc_vec2 p, rc_vec2 origin, rc_vec2 d);
 
 /* The crossing rule for one edge from a to b: does the horizontal ray from p towards +x cross
  * it? Its ends lie on different sides of y = p.y (one strictly above, one on or below) and the

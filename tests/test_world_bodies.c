@@ -1024,6 +1024,184 @@ START_TEST(body_setters_and_getters) {
 }
 END_TEST
 
+/* ---- degenerate placements (regressions from the contracts issue) ---------------------------- */
+
+static bool unit(rc_vec2 n) { return fabs(sqrt((double)n.x * n.x + (double)n.y * n.y) - 1.0) <= 1e-6; }
+
+/* A 1 x 1 box placed far out: its vertices round to coarse floats (spacing 1 at 1e7, so the
+ * box collapses onto a line) and two of its placed normals were (0, 0). Every placed normal is
+ * the local one turned by the body; casts at the box report unit normals. */
+START_TEST(placed_normals_stay_unit_far_from_the_origin) {
+    const float xs[] = {1.0e7f, 3.0e7f, 1.0e9f, 1.0e20f, 1.0e30f, FLT_MAX};
+    const float angles[] = {0.0f, 0.3f, 2.0f};
+    for (size_t i = 0; i < sizeof xs / sizeof xs[0]; ++i) {
+        for (size_t k = 0; k < sizeof angles / sizeof angles[0]; ++k) {
+            rc_world *w = make_world(rc_v2(0, 0));
+            rc_body_id b = make_body(w, RC_STATIC, rc_v2(0, 0), 0.0f);
+            rc_shape_def sd = rc_shape_default_def();
+            rc_shape_id box = rc_shape_create_box(w, b, &sd, 0.5f, 0.5f);
+            /* made at the origin and teleported (the issue's second case), or made far out */
+            ck_assert(rc_body_set_transform(w, b, rc_v2(xs[i], 0.0f), angles[k]));
+            rc_polygon poly;
+            ck_assert(rc_shape_world_polygon(w, box, &poly));
+            ck_assert_int_eq(poly.count, 4);
+            rc_rot q = rc_rot_from_angle(angles[k]);
+            const rc_vec2 local[4] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
+            for (int j = 0; j < 4; ++j) {
+                EXPECT(unit(poly.normals[j]), "x %g angle %g: normal %d = (%g, %g)", (double)xs[i], (double)angles[k], j,
+                       (double)poly.normals[j].x, (double)poly.normals[j].y);
+                /* the box's own normal turned, to a float rounding (the placed edges are too
+                   short to say anything at this scale) */
+                bool found = false;
+                for (int l = 0; l < 4; ++l) {
+                    rc_vec2 t = rc_rotate(q, local[l]);
+                    found = found || (fabsf(t.x - poly.normals[j].x) <= 1e-6f && fabsf(t.y - poly.normals[j].y) <= 1e-6f);
+                }
+                EXPECT(found, "x %g angle %g: normal %d is not one of the box's", (double)xs[i], (double)angles[k], j);
+            }
+            /* a ray from the left at the box's height reaches it with a unit normal facing it */
+            rc_vec2 from = rc_v2(xs[i] - fmaxf(1000.0f, xs[i] * 1e-3f), 0.0f);
+            rc_ray_hit h;
+            if (xs[i] < 1e30f && rc_shape_cast_ray(w, box, from, rc_v2(2.0f * (xs[i] - from.x), 0.0f), &h)) {
+                EXPECT(unit(h.normal) && h.normal.x < 0.0f, "x %g angle %g: hit normal (%g, %g)", (double)xs[i],
+                       (double)angles[k], (double)h.normal.x, (double)h.normal.y);
+            }
+            if (xs[i] < 1e30f && rc_world_cast_ray(w, from, rc_v2(2.0f * (xs[i] - from.x), 0.0f), &h)) {
+                EXPECT(unit(h.normal), "x %g: world cast normal (%g, %g)", (double)xs[i], (double)h.normal.x,
+                       (double)h.normal.y);
+            }
+            rc_world_destroy(w);
+        }
+    }
+}
+END_TEST
+
+/* A point bullet of denormal point_mass struck a dynamic body and its position turned NaN (its
+ * inverse mass was infinite): such a point mass is refused, by rc_body_create and by
+ * rc_world_predict; the least accepted one, FLT_MIN, strikes and stays finite. */
+START_TEST(a_point_mass_must_have_a_float_inverse) {
+    rc_world *w = make_world(rc_v2(0, 0));
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.bullet = true;
+    const float bad[] = {1.4e-45f, FLT_MIN / 2.0f, nextafterf(FLT_MIN, 0.0f), 0.0f, -1.0f};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        bd.point_mass = bad[i];
+        ck_assert(rc_body_id_is_null(rc_body_create(w, &bd)));
+        ck_assert(strstr(rc_world_last_error(w), "point_mass") != NULL);
+        rc_prediction_def pd = rc_prediction_default_def();
+        pd.point_mass = bad[i];
+        rc_vec2 path[60];
+        ck_assert_int_eq(rc_world_predict(w, &pd, path, NULL, 0), -1);
+    }
+    /* a crate to strike, and the lightest bullet the world takes */
+    rc_body_id crate = make_body(w, RC_DYNAMIC, rc_v2(5, 0), 0.0f);
+    rc_shape_def sd = rc_shape_default_def();
+    rc_shape_create_box(w, crate, &sd, 0.5f, 0.5f);
+    bd.point_mass = FLT_MIN;
+    bd.linear_velocity = rc_v2(600, 0);
+    rc_body_id bullet = rc_body_create(w, &bd);
+    ck_assert(!rc_body_id_is_null(bullet));
+    for (int k = 0; k < 10; ++k) {
+        ck_assert(rc_world_step(w, 1.0f / 60.0f));
+        ck_assert(rc_vec2_is_finite(rc_body_position(w, bullet)) && rc_vec2_is_finite(rc_body_linear_velocity(w, bullet)));
+        ck_assert(rc_vec2_is_finite(rc_body_position(w, crate)) && rc_vec2_is_finite(rc_body_linear_velocity(w, crate)));
+    }
+    rc_world_destroy(w);
+}
+END_TEST
+
+/* A circle of scale 1e30 on a dynamic body gave it an infinite mass. A dynamic body's shapes
+ * must give a mass and an inertia within float range: every way of getting there is refused. */
+START_TEST(masses_beyond_float_range_are_refused) {
+    rc_world *w = make_world(rc_v2(0, -10));
+    rc_body_id dyn = make_body(w, RC_DYNAMIC, rc_v2(0, 0), 0.0f);
+    rc_body_id stat = make_body(w, RC_STATIC, rc_v2(0, 0), 0.0f);
+    rc_shape_def sd = rc_shape_default_def();
+    rc_shape_def huge = sd;
+    huge.scale = rc_v2(1e30f, 1e30f);
+    /* on the dynamic body: refused */
+    ck_assert(rc_shape_id_is_null(rc_shape_create_circle(w, dyn, &huge, 1.0f)));
+    ck_assert(strstr(rc_world_last_error(w), "beyond float range") != NULL);
+    ck_assert(rc_shape_id_is_null(rc_shape_create_box(w, dyn, &huge, 1.0f, 1.0f)));
+    /* an inertia alone beyond range: mass 3e30, inertia m r^2 / 2 = 1.5e60 */
+    ck_assert(rc_shape_id_is_null(rc_shape_create_circle(w, dyn, &sd, 1.0e15f)));
+    /* each within range, the sum not */
+    sd.density = 1.0e38f;
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, dyn, &sd, 1.0f))); /* 3.14e38 */
+    ck_assert(rc_shape_id_is_null(rc_shape_create_circle(w, dyn, &sd, 0.5f)));
+    ck_assert(rc_body_mass(w, dyn) <= FLT_MAX);
+    sd.density = 1.0f;
+    rc_shape_id small = rc_shape_create_circle(w, dyn, &sd, 0.5f);
+    ck_assert(!rc_shape_id_is_null(small));
+    ck_assert(!rc_shape_set_density(w, small, 1.0e38f)); /* 3.14e38 + 0.79e38 */
+    ck_assert(rc_shape_set_density(w, small, 1.0e37f));
+    ck_assert(!rc_shape_set_base_transform(w, small, rc_v2(0, 0), 0.0f, rc_v2(1e25f, 1e25f)));
+    /* on a static body: fine (it has no mass), until it would become dynamic */
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, stat, &huge, 1.0f)));
+    ck_assert(!rc_body_set_type(w, stat, RC_DYNAMIC));
+    ck_assert_int_eq(rc_body_get_type(w, stat), RC_STATIC);
+    for (int k = 0; k < 30; ++k) {
+        ck_assert(rc_world_step(w, 1.0f / 60.0f));
+    }
+    ck_assert(rc_is_finite(rc_body_mass(w, dyn)) && rc_is_finite(rc_body_rotational_inertia(w, dyn)));
+    ck_assert(rc_vec2_is_finite(rc_body_position(w, dyn)));
+    rc_world_destroy(w);
+}
+END_TEST
+
+/* Speeds: a velocity above the world's limits is refused where the game sets it, an impulse is
+ * held to them, and whatever the step does (restitution 2 ran a velocity to 3.8e31) no body
+ * ends a step faster than max_linear_speed or turning faster than max_angular_speed. */
+START_TEST(speeds_are_held_to_the_world_limits) {
+    rc_world_def wd = rc_world_default_def();
+    wd.gravity = rc_v2(0, 0);
+    wd.max_linear_speed = 500.0f;
+    wd.max_angular_speed = 50.0f;
+    rc_world *w = rc_world_create(&wd);
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.linear_velocity = rc_v2(400, 301); /* 500.6 */
+    ck_assert(rc_body_id_is_null(rc_body_create(w, &bd)));
+    bd.linear_velocity = rc_v2(0, 0);
+    bd.angular_velocity = 51.0f;
+    ck_assert(rc_body_id_is_null(rc_body_create(w, &bd)));
+    bd.angular_velocity = 0.0f;
+    /* a ball bouncing between two walls with restitution 2 */
+    rc_body_id walls = make_body(w, RC_STATIC, rc_v2(0, 0), 0.0f);
+    rc_shape_def sd = rc_shape_default_def();
+    sd.restitution = 2.0f;
+    sd.offset = rc_v2(-10.0f, 0.0f);
+    rc_shape_create_box(w, walls, &sd, 0.5f, 20.0f);
+    sd.offset = rc_v2(10.0f, 0.0f);
+    rc_shape_create_box(w, walls, &sd, 0.5f, 20.0f);
+    bd.linear_velocity = rc_v2(30.0f, 1.0f);
+    rc_body_id ball = rc_body_create(w, &bd);
+    sd = rc_shape_default_def();
+    sd.restitution = 2.0f;
+    rc_shape_create_circle(w, ball, &sd, 0.5f);
+    ck_assert(!rc_body_set_linear_velocity(w, ball, rc_v2(0.0f, 501.0f)));
+    ck_assert(!rc_body_set_angular_velocity(w, ball, -50.5f));
+    float fastest = 0.0f;
+    for (int k = 0; k < 600; ++k) {
+        ck_assert(rc_world_step(w, 1.0f / 60.0f));
+        rc_vec2 v = rc_body_linear_velocity(w, ball);
+        fastest = fmaxf(fastest, rc_length(v));
+        EXPECT(rc_length(v) <= 500.0f * (1.0f + 4.0f * FLT_EPSILON), "step %d: speed %g", k, (double)rc_length(v));
+        EXPECT(fabsf(rc_body_angular_velocity(w, ball)) <= 50.0f, "step %d: spin %g", k,
+               (double)rc_body_angular_velocity(w, ball));
+        rc_vec2 p = rc_body_position(w, ball);
+        EXPECT(fabsf(p.x) < 10.0f, "step %d: the ball left the walls at x %g", k, (double)p.x);
+    }
+    ck_assert(fastest >= 499.0f); /* restitution 2 does run it up to the limit */
+    /* an impulse that would give a light body more: held to the limit, in its direction */
+    ck_assert(rc_body_apply_linear_impulse(w, ball, rc_v2(2e38f, 3e38f), rc_body_world_center(w, ball)));
+    rc_vec2 v = rc_body_linear_velocity(w, ball);
+    ck_assert(rc_vec2_is_finite(v) && rc_length(v) <= 500.0f * (1.0f + 4.0f * FLT_EPSILON));
+    rc_world_destroy(w);
+}
+END_TEST
+
 static Suite *bodies_suite(void) {
     Suite *s = suite_create("world_bodies");
     TCase *t = tcase_create("bodies");
@@ -1042,6 +1220,10 @@ static Suite *bodies_suite(void) {
     tcase_add_test(t, stale_ids_are_refused_after_slot_reuse);
     tcase_add_test(t, shapes_of_a_body);
     tcase_add_test(t, body_setters_and_getters);
+    tcase_add_test(t, placed_normals_stay_unit_far_from_the_origin);
+    tcase_add_test(t, a_point_mass_must_have_a_float_inverse);
+    tcase_add_test(t, masses_beyond_float_range_are_refused);
+    tcase_add_test(t, speeds_are_held_to_the_world_limits);
     suite_add_tcase(s, t);
     return s;
 }

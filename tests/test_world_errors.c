@@ -246,24 +246,47 @@ START_TEST(step_refuses_bad_dt) {
 }
 END_TEST
 
-START_TEST(step_accepts_flt_max) {
-    /* FLT_MAX is finite and positive: a legal dt. Whatever it does to the bodies, the call is
-       accepted, nothing crashes (the sanitizers watch), and the world can still be queried,
+static bool world_is_finite(const fixture *fx) {
+    const rc_body_id bodies[] = {fx->stat, fx->dyn, fx->kin, fx->sleeper};
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; ++i) {
+        if (!rc_body_is_valid(fx->w, bodies[i])) {
+            continue;
+        }
+        rc_vec2 p = rc_body_position(fx->w, bodies[i]), v = rc_body_linear_velocity(fx->w, bodies[i]);
+        float a = rc_body_angle(fx->w, bodies[i]), w = rc_body_angular_velocity(fx->w, bodies[i]);
+        if (!rc_vec2_is_finite(p) || !rc_vec2_is_finite(v) || !rc_is_finite(a) || !rc_is_finite(w)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+START_TEST(step_refuses_steps_beyond_the_limit) {
+    /* Regression: dt >= 1e20 gave -inf positions. Steps longer than RC_MAX_TIME_STEP are
+       refused with the world unchanged; a step of exactly the limit is taken, and every number
+       stays finite (speeds are held to the world's limits), so the world can still be queried,
        stepped and destroyed. */
     fixture fx;
     fx_init(&fx);
     rc_world_set_gravity(fx.w, rc_v2(0, -10));
-    NO_ERROR(&fx, rc_world_step(fx.w, FLT_MAX));
+    REFUSE(&fx, "rc_world_step", !rc_world_step(fx.w, FLT_MAX));
+    REFUSE(&fx, "rc_world_step", !rc_world_step(fx.w, 1e20f));
+    REFUSE(&fx, "rc_world_step", !rc_world_step(fx.w, nextafterf(RC_MAX_TIME_STEP, INFINITY)));
+    ck_assert(strstr(rc_world_last_error(fx.w), "RC_MAX_TIME_STEP") != NULL);
+    for (int k = 0; k < 20; ++k) {
+        NO_ERROR(&fx, rc_world_step(fx.w, RC_MAX_TIME_STEP));
+        ck_assert_msg(world_is_finite(&fx), "step %d of the longest dt left a body not finite", k);
+        ck_assert(rc_length(rc_body_linear_velocity(fx.w, fx.dyn)) <= 1.0e6f);
+    }
     rc_world_cast_ray(fx.w, rc_v2(-100, 0), rc_v2(200, 0), NULL);
     rc_world_cast_circle(fx.w, rc_v2(-100, 0), 1.0f, rc_v2(200, 0), NULL);
     rc_query_filter all = {UINT32_MAX, UINT32_MAX};
     rc_world_overlap_aabb(fx.w, (rc_aabb){{-100, -100}, {100, 100}}, all, NULL, NULL);
     rc_world_overlap_point(fx.w, rc_v2(0, 0), all, NULL, NULL);
     rc_world_overlap_circle(fx.w, rc_v2(0, 0), 50.0f, all, NULL, NULL);
-    rc_world_step(fx.w, 1.0f / 60.0f);
-    rc_world_step(fx.w, FLT_MAX);
+    NO_ERROR(&fx, rc_world_step(fx.w, 1.0f / 60.0f));
     rc_body_destroy(fx.w, fx.dyn);
-    rc_world_step(fx.w, 1.0f / 60.0f);
+    NO_ERROR(&fx, rc_world_step(fx.w, 1.0f / 60.0f));
     fx_free(&fx);
     /* a world with only static bodies: nothing moves at all */
     fx_init(&fx);
@@ -271,7 +294,7 @@ START_TEST(step_accepts_flt_max) {
     rc_body_destroy(fx.w, fx.kin);
     rc_body_destroy(fx.w, fx.sleeper);
     rc_vec2 p = rc_body_position(fx.w, fx.stat);
-    NO_ERROR(&fx, rc_world_step(fx.w, FLT_MAX));
+    NO_ERROR(&fx, rc_world_step(fx.w, RC_MAX_TIME_STEP));
     ck_assert(rc_vec2_equal(rc_body_position(fx.w, fx.stat), p));
     fx_free(&fx);
 }
@@ -901,7 +924,7 @@ static Suite *errors_suite(void) {
     tcase_set_timeout(t, 60);
     tcase_add_test(t, world_create_refuses_bad_defs);
     tcase_add_test(t, step_refuses_bad_dt);
-    tcase_add_test(t, step_accepts_flt_max);
+    tcase_add_test(t, step_refuses_steps_beyond_the_limit);
     tcase_add_test(t, body_create_refuses_bad_defs);
     tcase_add_test(t, body_functions_refuse_bad_ids);
     tcase_add_test(t, body_setters_refuse_bad_values);

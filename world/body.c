@@ -1,6 +1,8 @@
 /* Bodies: creation, destruction, mass, getters and setters. */
 #include "world/world_internal.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 rc_body_def rc_body_default_def(void) {
@@ -59,6 +61,13 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
         rc_fail(world, func, "def has a NaN or infinite position, angle, velocity or gravity scale");
         return RC_NULL_BODY_ID;
     }
+    if (!rc_speed_ok(world, def->linear_velocity, def->angular_velocity)) {
+        rc_fail(world, func, "def's velocity (%g, %g), %g rad/s is above the world's max_linear_speed %g or "
+                             "max_angular_speed %g", (double)def->linear_velocity.x, (double)def->linear_velocity.y,
+                (double)def->angular_velocity, (double)world->def.max_linear_speed,
+                (double)world->def.max_angular_speed);
+        return RC_NULL_BODY_ID;
+    }
     if (!finite_non_negative(def->linear_damping) || !finite_non_negative(def->angular_damping)) {
         rc_fail(world, func, "damping must be finite and >= 0 (linear %g, angular %g)", (double)def->linear_damping,
                 (double)def->angular_damping);
@@ -68,8 +77,9 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
         rc_fail(world, func, "def.max_bounces %d is negative", (int)def->max_bounces);
         return RC_NULL_BODY_ID;
     }
-    if (!rc_is_finite(def->point_mass) || def->point_mass <= 0.0f) {
-        rc_fail(world, func, "def.point_mass %g must be finite and > 0", (double)def->point_mass);
+    if (!rc_point_mass_ok(def->point_mass)) {
+        rc_fail(world, func, "def.point_mass %g must be finite and at least FLT_MIN (its inverse a float)",
+                (double)def->point_mass);
         return RC_NULL_BODY_ID;
     }
     /* the step's scratch grows with the bodies, so the step itself never has to */
@@ -186,6 +196,35 @@ void rc_body_sync_shapes(rc_world *world, const rc_body *b) {
         world->shapes.data[s].body_bullet = b->bullet;
     }
     rc_body_refresh_chains(world, b);
+}
+
+static bool add_mass(rc_mass_data md, double sums[4]) {
+    if (!rc_is_finite(md.mass) || !rc_is_finite(md.rotational_inertia)) {
+        return false;
+    }
+    sums[0] += md.mass;
+    sums[1] += (double)md.mass * md.center.x;
+    sums[2] += (double)md.mass * md.center.y;
+    sums[3] += md.rotational_inertia + (double)md.mass * ((double)md.center.x * md.center.x +
+                                                          (double)md.center.y * md.center.y);
+    return true;
+}
+
+bool rc_body_mass_fits(const rc_world *world, const rc_body *b, const rc_mass_data *extra, int32_t replaced) {
+    double sums[4] = {0.0, 0.0, 0.0, 0.0}; /* mass, its moments about the origin, inertia about it */
+    if (extra != NULL && !add_mass(*extra, sums)) {
+        return false;
+    }
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        const rc_shape *shape = &world->shapes.data[s];
+        if (s == replaced || shape->density == 0.0f || shape->kind == RC_SHAPE_SEGMENT) {
+            continue;
+        }
+        if (!add_mass(rc_shape_mass(world, shape), sums)) {
+            return false;
+        }
+    }
+    return sums[0] <= FLT_MAX && fabs(sums[1]) <= FLT_MAX && fabs(sums[2]) <= FLT_MAX && sums[3] <= FLT_MAX;
 }
 
 /* Mass, centre and inertia from the shapes; a dynamic body without mass gets its point mass so
@@ -339,6 +378,10 @@ bool rc_body_set_linear_velocity(rc_world *world, rc_body_id id, rc_vec2 velocit
     if (!rc_vec2_is_finite(velocity)) {
         return rc_fail(world, __func__, "velocity (%g, %g) is not finite", (double)velocity.x, (double)velocity.y);
     }
+    if (!rc_speed_ok(world, velocity, 0.0f)) {
+        return rc_fail(world, __func__, "velocity (%g, %g) is above the world's max_linear_speed %g",
+                       (double)velocity.x, (double)velocity.y, (double)world->def.max_linear_speed);
+    }
     if (b->type == RC_STATIC) {
         return rc_fail(world, __func__, "a static body has no velocity");
     }
@@ -356,6 +399,10 @@ bool rc_body_set_angular_velocity(rc_world *world, rc_body_id id, float velocity
     }
     if (!rc_is_finite(velocity)) {
         return rc_fail(world, __func__, "angular velocity %g is not finite", (double)velocity);
+    }
+    if (!rc_speed_ok(world, rc_v2(0.0f, 0.0f), velocity)) {
+        return rc_fail(world, __func__, "angular velocity %g is above the world's max_angular_speed %g",
+                       (double)velocity, (double)world->def.max_angular_speed);
     }
     if (b->type == RC_STATIC) {
         return rc_fail(world, __func__, "a static body has no velocity");
@@ -389,6 +436,9 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     }
     if (type == RC_DYNAMIC && has_chain(world, b)) {
         return rc_fail(world, __func__, "a body with a chain stays static or kinematic (a chain has no mass)");
+    }
+    if (type == RC_DYNAMIC && !rc_body_mass_fits(world, b, NULL, -1)) {
+        return rc_fail(world, __func__, "the body's shapes give a mass or rotational inertia beyond float range");
     }
     if (!rc_grid_reserve(world->grid, 4 * count_shapes(world, b))) {
         return rc_fail(world, __func__, "out of memory");
@@ -591,8 +641,19 @@ bool rc_body_apply_linear_impulse(rc_world *world, rc_body_id id, rc_vec2 impuls
     if (b->type != RC_DYNAMIC) {
         return rc_fail(world, __func__, "only a dynamic body takes impulses");
     }
-    b->linear_velocity = rc_mul_add(b->linear_velocity, b->inv_mass, impulse);
-    b->angular_velocity += b->inv_inertia * rc_cross(rc_sub(point, b->center), impulse);
+    /* in double, held to the speed limits: a huge impulse on a light body overflowed float */
+    double vx = b->linear_velocity.x + (double)b->inv_mass * impulse.x;
+    double vy = b->linear_velocity.y + (double)b->inv_mass * impulse.y;
+    double rx = (double)point.x - b->center.x, ry = (double)point.y - b->center.y;
+    double w = b->angular_velocity + (double)b->inv_inertia * (rx * impulse.y - ry * impulse.x);
+    double speed = sqrt(vx * vx + vy * vy), max = world->def.max_linear_speed;
+    if (speed > max) {
+        vx *= max / speed;
+        vy *= max / speed;
+    }
+    double wmax = world->def.max_angular_speed;
+    b->linear_velocity = rc_v2((float)vx, (float)vy);
+    b->angular_velocity = (float)(w > wmax ? wmax : (w < -wmax ? -wmax : w));
     rc_body_wake(b);
     return true;
 }

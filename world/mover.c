@@ -256,7 +256,7 @@ static double feature_radius(const rc_shape_view *v, const mover_plane *pl) {
     if (v->kind == RC_SHAPE_POLYGON) {
         const rc_convex *c = &v->u.polygon;
         for (int i = 0; i < c->count; ++i) {
-            rc_vec2 e = rc_normalize(rc_right_perp(rc_sub(c->vertices[i + 1 < c->count ? i + 1 : 0], c->vertices[i])));
+            rc_vec2 e = c->normals[i];
             double cross = (double)e.x * n.y - (double)e.y * n.x, dot = (double)e.x * n.x + (double)e.y * n.y;
             if (dot > 0.0 && fabs(cross) <= 4.0 * FLT_EPSILON) {
                 return INFINITY;

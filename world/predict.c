@@ -39,11 +39,22 @@ static bool check_def(const rc_world *world, const rc_prediction_def *def, const
         return rc_fail(world, func, "radius, density, restitution, friction, rolling resistance and damping must be "
                                     "finite and >= 0");
     }
-    if (!rc_is_finite(def->point_mass) || def->point_mass <= 0.0f) {
-        return rc_fail(world, func, "def.point_mass %g must be finite and > 0", (double)def->point_mass);
+    if (!rc_point_mass_ok(def->point_mass)) {
+        return rc_fail(world, func, "def.point_mass %g must be finite and at least FLT_MIN (its inverse a float)",
+                       (double)def->point_mass);
     }
-    if (!rc_is_finite(def->dt) || def->dt <= 0.0f) {
-        return rc_fail(world, func, "def.dt %g must be finite and > 0", (double)def->dt);
+    if (!rc_is_finite(def->dt) || def->dt <= 0.0f || def->dt > RC_MAX_TIME_STEP) {
+        return rc_fail(world, func, "def.dt %g must be finite, > 0 and at most RC_MAX_TIME_STEP", (double)def->dt);
+    }
+    if (!rc_speed_ok(world, def->velocity, def->angular_velocity)) {
+        return rc_fail(world, func, "def's velocity is above the world's max_linear_speed or max_angular_speed");
+    }
+    if (def->radius > 0.0f) {
+        rc_mass_data md = rc_compute_circle_mass((rc_circle){{0.0f, 0.0f}, def->radius}, def->density);
+        if (!rc_is_finite(md.mass) || !rc_is_finite(md.rotational_inertia)) {
+            return rc_fail(world, func, "the circle's mass or rotational inertia (radius %g, density %g) is beyond "
+                                        "float range", (double)def->radius, (double)def->density);
+        }
     }
     if (def->steps < 0 || def->max_bounces < 0) {
         return rc_fail(world, func, "def.steps %d and def.max_bounces %d must be >= 0", (int)def->steps,
@@ -212,6 +223,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
     for (int32_t step = 0; step < def->steps; ++step) {
         rc_integrate_velocity(&s.velocity, &s.angular_velocity, world->def.gravity, def->gravity_scale,
                               def->linear_damping, def->angular_damping, def->dt);
+        rc_clamp_speed(world, &s.velocity, &s.angular_velocity);
         s.bias = rc_v2(0.0f, 0.0f);
         s.held = supports.count > 0;
         int32_t constraint_count = 0;
@@ -244,6 +256,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
         k.step = step;
         rc_sweep_sink sink = {predict_impact, NULL, &k, -1};
         rc_sweep(world, &s, def->dt, &sink);
+        rc_clamp_speed(world, &s.velocity, &s.angular_velocity);
         if (sink.last_shape >= 0) {
             last_hit_shape = sink.last_shape;
             last_hit_step = step;

@@ -97,7 +97,7 @@ static void poly_give(rc_world *world, uint32_t block, int count) {
 rc_convex rc_shape_local(const rc_world *world, const rc_shape *s) {
     const rc_vec2 *b = poly_block(world, s);
     int n = s->count;
-    rc_convex c = {b + 2 + n, n, b[1]};
+    rc_convex c = {b + 2 + 2 * n, b + 2 + 3 * n, n, b[1]};
     return c;
 }
 
@@ -107,7 +107,7 @@ void rc_shape_place(rc_world *world, rc_shape *s, rc_transform body) {
     } else if (s->kind == RC_SHAPE_POLYGON) {
         rc_vec2 *b = world->poly_pool.data + s->poly;
         rc_convex local = rc_shape_local(world, s);
-        rc_place_polygon(&s->base, &local, body, b + 2, &b[0], &s->aabb);
+        rc_place_polygon(&s->base, &local, body, b + 2, b + 2 + s->count, &b[0], &s->aabb);
     } else {
         s->circle = rc_place_circle(&s->base, s->local_radius, body);
         s->aabb = rc_circle_aabb(s->circle);
@@ -130,11 +130,21 @@ rc_aabb rc_shape_box_at(const rc_world *world, const rc_shape *s, rc_transform b
     } else if (s->kind == RC_SHAPE_POLYGON) {
         rc_vec2 vertices[RC_MAX_POLYGON_VERTICES], centroid;
         rc_convex local = rc_shape_local(world, s);
-        rc_place_polygon(&s->base, &local, body, vertices, &centroid, &box);
+        rc_place_polygon(&s->base, &local, body, vertices, NULL, &centroid, &box);
     } else {
         box = rc_circle_aabb(rc_place_circle(&s->base, s->local_radius, body));
     }
     return box;
+}
+
+/* A polygon's (local != NULL) or a circle's mass data in the body frame. */
+static rc_mass_data mass_of(const rc_base *base, const rc_convex *local, float radius, float density) {
+    if (local != NULL) {
+        rc_polygon body_frame = rc_base_polygon(base, local);
+        return rc_compute_polygon_mass(&body_frame, density);
+    }
+    rc_circle c = rc_place_circle(base, radius, (rc_transform)RC_TRANSFORM_IDENTITY);
+    return rc_compute_circle_mass(c, density);
 }
 
 rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *s) {
@@ -142,14 +152,22 @@ rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *s) {
         rc_mass_data none = {0.0f, 0.0f, {0.0f, 0.0f}, 0.0f};
         return none;
     }
-    if (s->kind == RC_SHAPE_POLYGON) {
-        rc_convex local = rc_shape_local(world, s);
-        rc_polygon body_frame = rc_base_polygon(&s->base, &local);
-        return rc_compute_polygon_mass(&body_frame, s->density);
-    }
-    rc_circle c = rc_place_circle(&s->base, s->local_radius, (rc_transform)RC_TRANSFORM_IDENTITY);
-    return rc_compute_circle_mass(c, s->density);
+    rc_convex local = s->kind == RC_SHAPE_POLYGON ? rc_shape_local(world, s) : (rc_convex){NULL, NULL, 0, {0, 0}};
+    return mass_of(&s->base, s->kind == RC_SHAPE_POLYGON ? &local : NULL, s->local_radius, s->density);
 }
+
+/* For a dynamic body: would it keep a mass and rotational inertia within float range with a
+ * shape of this geometry and density (in place of shape `replaced`, if >= 0)? */
+static bool dynamic_mass_fits(const rc_world *world, const rc_body *body, const rc_base *base, const rc_convex *local,
+                              float radius, float density, int32_t replaced) {
+    if (body->type != RC_DYNAMIC) {
+        return true;
+    }
+    rc_mass_data md = mass_of(base, local, radius, density);
+    return rc_body_mass_fits(world, body, &md, replaced);
+}
+
+#define MASS_BEYOND "the body's mass or rotational inertia would be beyond float range"
 
 /* ---- creation --------------------------------------------------------------------------------- */
 
@@ -168,16 +186,22 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     rc_vec2 numbers[RC_POLY_BLOCK(RC_MAX_POLYGON_VERTICES)];
     if (local != NULL) {
         int n = local->count;
-        memcpy(numbers + 2 + n, local->vertices, sizeof(rc_vec2) * (size_t)n);
+        memcpy(numbers + 2 + 2 * n, local->vertices, sizeof(rc_vec2) * (size_t)n);
+        rc_base_normals(base, local->vertices, n, numbers + 2 + 3 * n);
         numbers[1] = local->centroid;
-        rc_convex lc = {numbers + 2 + n, n, local->centroid};
-        rc_place_polygon(base, &lc, body->xf, numbers + 2, &numbers[0], &s.aabb);
+        rc_convex lc = {numbers + 2 + 2 * n, numbers + 2 + 3 * n, n, local->centroid};
+        rc_place_polygon(base, &lc, body->xf, numbers + 2, numbers + 2 + n, &numbers[0], &s.aabb);
     } else {
         s.circle = rc_place_circle(base, radius, body->xf);
         s.aabb = rc_circle_aabb(s.circle);
     }
     if (!rc_aabb_is_valid(s.aabb)) {
         rc_fail(world, func, "the shape placed on its body reaches beyond float range");
+        return RC_NULL_SHAPE_ID;
+    }
+    rc_convex local_view = local != NULL ? rc_convex_of(local) : (rc_convex){NULL, NULL, 0, {0, 0}};
+    if (!dynamic_mass_fits(world, body, base, local != NULL ? &local_view : NULL, radius, def->density, -1)) {
+        rc_fail(world, func, MASS_BEYOND);
         return RC_NULL_SHAPE_ID;
     }
     if (body->bullet && !def->is_sensor && !rc_body_can_be_bullet(world, body, true, local == NULL)) {
@@ -394,12 +418,12 @@ bool rc_shape_world_polygon(const rc_world *world, rc_shape_id id, rc_polygon *p
     if (polygon == NULL || s->type != RC_SHAPE_TYPE_POLYGON) {
         return rc_fail(world, __func__, polygon == NULL ? "polygon is NULL" : "the shape is not a polygon");
     }
-    rc_shape_view v = rc_shape_view_of(world, s);
+    const rc_vec2 *b = poly_block(world, s);
     memset(polygon, 0, sizeof *polygon);
-    polygon->count = v.u.polygon.count;
-    memcpy(polygon->vertices, v.u.polygon.vertices, sizeof(rc_vec2) * (size_t)polygon->count);
-    rc_polygon_compute_normals(polygon);
-    polygon->centroid = v.u.polygon.centroid;
+    polygon->count = s->count;
+    memcpy(polygon->vertices, b + 2, sizeof(rc_vec2) * (size_t)s->count);
+    memcpy(polygon->normals, b + 2 + s->count, sizeof(rc_vec2) * (size_t)s->count);
+    polygon->centroid = b[0];
     return true;
 }
 
@@ -433,10 +457,19 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     if (!rc_aabb_is_valid(box)) {
         return rc_fail(world, __func__, "the shape placed on its body reaches beyond float range");
     }
+    rc_convex local = s->kind == RC_SHAPE_POLYGON ? rc_shape_local(world, s) : (rc_convex){NULL, NULL, 0, {0, 0}};
+    if (!dynamic_mass_fits(world, body, &base, s->kind == RC_SHAPE_POLYGON ? &local : NULL, s->local_radius,
+                           s->density, (int32_t)id.index - 1)) {
+        return rc_fail(world, __func__, MASS_BEYOND);
+    }
     if (!rc_grid_reserve(world->grid, 4)) {
         return rc_fail(world, __func__, "out of memory");
     }
     s->base = base;
+    if (s->kind == RC_SHAPE_POLYGON) {
+        rc_vec2 *b = world->poly_pool.data + s->poly;
+        rc_base_normals(&base, b + 2 + 2 * s->count, s->count, b + 2 + 3 * s->count);
+    }
     rc_shape_place(world, s, body->xf);
     rc_grid_move(world->grid, s->proxy, rc_shape_proxy_box(world, s));
     rc_shape_flag_contacts(world, (int32_t)id.index - 1);
@@ -454,6 +487,13 @@ static bool set_material(rc_world *world, rc_shape_id id, float value, int which
         return rc_fail(world, func, "%g must be finite and >= 0", (double)value);
     }
     int32_t index = (int32_t)id.index - 1, n = rc_setter_records(world, index);
+    if (which == 2 && (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CIRCLE)) {
+        rc_convex local = s->kind == RC_SHAPE_POLYGON ? rc_shape_local(world, s) : (rc_convex){NULL, NULL, 0, {0, 0}};
+        if (!dynamic_mass_fits(world, &world->bodies.data[s->body], &s->base,
+                               s->kind == RC_SHAPE_POLYGON ? &local : NULL, s->local_radius, value, index)) {
+            return rc_fail(world, func, MASS_BEYOND);
+        }
+    }
     for (int32_t k = 0; k < n; ++k) {
         rc_shape *r = &world->shapes.data[rc_setter_record(world, index, k)];
         switch (which) {

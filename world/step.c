@@ -43,6 +43,7 @@ static void start_step(rc_world *world, float dt) {
         if (b->type == RC_DYNAMIC) {
             rc_integrate_velocity(&b->linear_velocity, &b->angular_velocity, g, b->gravity_scale, b->linear_damping,
                                   b->angular_damping, dt);
+            rc_clamp_speed(world, &b->linear_velocity, &b->angular_velocity);
         }
         if (is_swept(b)) {
             list[swept++] = i;
@@ -228,6 +229,7 @@ static int32_t integrate_positions(rc_world *world, float dt) {
     world->deferred.count = 0;
     for (int32_t k = world->free_start; k < world->bodies.count; ++k) {
         rc_body *b = &world->bodies.data[world->moving.data[k]];
+        rc_clamp_speed(world, &b->linear_velocity, &b->angular_velocity); /* pushed hard by a bullet */
         b->moved = b->linear_velocity.x != 0.0f || b->linear_velocity.y != 0.0f || b->angular_velocity != 0.0f;
         if (!b->moved) {
             continue;
@@ -340,6 +342,7 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
         b->last_hit_shape = sink.last_shape;
         b->last_hit_step = world->steps;
     }
+    rc_clamp_speed(world, &s.velocity, &s.angular_velocity); /* bounces with restitution above 1 */
     b->linear_velocity = s.velocity;
     b->angular_velocity = s.angular_velocity;
     bool turned = s.angle != b->angle;
@@ -510,6 +513,10 @@ bool rc_world_step(rc_world *world, float dt) {
     }
     if (!rc_is_finite(dt) || dt <= 0.0f) {
         return rc_fail(world, __func__, "dt %g must be finite and > 0", (double)dt);
+    }
+    if (dt > RC_MAX_TIME_STEP) {
+        return rc_fail(world, __func__, "dt %g is longer than RC_MAX_TIME_STEP (%g s): clamp the frame time",
+                       (double)dt, (double)RC_MAX_TIME_STEP);
     }
     /* this step's impacts follow the last step's until it cannot fail */
     int32_t impacts_before = world->impacts.count;

@@ -18,6 +18,8 @@ rc_world_def rc_world_default_def(void) {
     def.restitution_threshold = 1.0f;
     def.contact_skin = 1.0e-4f;
     def.contact_iterations = 8;
+    def.max_linear_speed = 1.0e6f;
+    def.max_angular_speed = 1.0e5f;
     return def;
 }
 
@@ -37,7 +39,9 @@ rc_world *rc_world_create(const rc_world_def *def) {
         !non_negative(def->sleep_time) || !non_negative(def->sleep_linear_speed) ||
         !non_negative(def->sleep_angular_speed) || !non_negative(def->restitution_threshold) ||
         !non_negative(def->contact_skin) || def->body_capacity < 0 || def->shape_capacity < 0 ||
-        def->contact_iterations < 1 || def->contact_iterations > 1000) {
+        def->contact_iterations < 1 || def->contact_iterations > 1000 || !(def->max_linear_speed > 0.0f) ||
+        !rc_is_finite(def->max_linear_speed) || !(def->max_angular_speed > 0.0f) ||
+        !rc_is_finite(def->max_angular_speed)) {
         return NULL;
     }
     rc_allocator allocator = rc_mem_resolve(def->allocator);

@@ -135,10 +135,10 @@ static inline size_t rc_chain_bytes(int32_t capacity) {
     return (sizeof(rc_vec2) + sizeof(int32_t)) * (size_t)capacity;
 }
 
-/* A polygon's block in the pool: the placed and local centroids, then the placed and local
- * vertices, so that a query's first line holds the centroid and the first vertices. Blocks of
- * one vertex count share a free list. */
-#define RC_POLY_BLOCK(count) (2 * (count) + 2)
+/* A polygon's block in the pool: the placed and local centroids, the placed vertices and
+ * normals (what queries read, first), then the local vertices and the base-frame normals (what
+ * placing reads). Blocks of one vertex count share a free list. */
+#define RC_POLY_BLOCK(count) (4 * (count) + 2)
 
 /* A contact sits in the lists of both its shapes: edge k links it in the list of shape[k]. */
 typedef struct rc_contact_edge {
@@ -339,12 +339,12 @@ static inline uint32_t rc_world_generation(const rc_world *world, const rc_id_po
 /* Shape internals. */
 /* The placed geometry of a shape (inline: every candidate of a query or sweep asks for it). */
 static inline rc_shape_view rc_shape_view_of(const rc_world *world, const rc_shape *s) {
-    rc_shape_view v;
+    rc_shape_view v = {RC_SHAPE_CIRCLE, {{{0.0f, 0.0f}, 0.0f}}}; /* every byte set: the union is read by kind */
     v.kind = (rc_shape_kind)s->kind;
     if (s->kind == RC_SHAPE_POLYGON) {
-        /* a block holds the centroid, the local centroid, then the placed vertices */
+        /* a block holds the centroid, the local centroid, then the placed vertices and normals */
         const rc_vec2 *b = world->poly_pool.data + s->poly;
-        rc_convex c = {b + 2, s->count, b[0]};
+        rc_convex c = {b + 2, b + 2 + s->count, s->count, b[0]};
         v.u.polygon = c;
     } else if (s->kind == RC_SHAPE_SEGMENT) {
         v.u.segment.a = s->segment[0];
@@ -364,7 +364,8 @@ static inline bool rc_shape_faces(const rc_shape *s, rc_vec2 p) {
     rc_vec2 a = s->segment[0], b = s->segment[1];
     return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) > 0.0f;
 }
-/* The shape's local polygon (numbers as defined, before the base transform). */
+/* The shape's local polygon: its vertices as defined (before the base transform) with its
+ * base-frame normals (after it), what rc_place_polygon takes. */
 rc_convex rc_shape_local(const rc_world *world, const rc_shape *shape);
 /* A shape def's checks (materials) and its base transform. */
 bool rc_shape_def_ok(rc_world *world, const rc_shape_def *def, const char *func);
@@ -393,6 +394,29 @@ rc_aabb rc_shape_box_at(const rc_world *world, const rc_shape *shape, rc_transfo
 rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *shape);
 
 /* Body internals. */
+/* A point mass the step can divide by: finite, and at least FLT_MIN so that its inverse is a
+ * float (a denormal one gave an infinite inverse mass, and a bullet's position turned NaN). */
+static inline bool rc_point_mass_ok(float mass) { return rc_is_finite(mass) && mass >= FLT_MIN; }
+/* Would the body's mass and rotational inertia, were it dynamic, stay within float range with
+ * a shape of mass data `extra` added (in place of shape `replaced`, when that is >= 0)? extra
+ * may be NULL. */
+bool rc_body_mass_fits(const rc_world *world, const rc_body *b, const rc_mass_data *extra, int32_t replaced);
+/* A velocity within the world's speed limits (what a game may set). */
+static inline bool rc_speed_ok(const rc_world *world, rc_vec2 v, float w) {
+    return rc_length(v) <= world->def.max_linear_speed && w <= world->def.max_angular_speed &&
+           w >= -world->def.max_angular_speed;
+}
+/* The fastest a body moves, and turns, after any step (rc_world_def's limits): a restitution
+ * above 1 or a huge velocity set by the game never runs a body out of float range. */
+static inline void rc_clamp_speed(const rc_world *world, rc_vec2 *v, float *w) {
+    float max = world->def.max_linear_speed, v2 = rc_dot(*v, *v);
+    if (!(v2 <= max * max)) {
+        float scale = max / rc_length(*v);
+        *v = rc_scale(rc_is_finite(scale) ? scale : 0.0f, *v);
+    }
+    float wmax = world->def.max_angular_speed;
+    *w = *w > wmax ? wmax : (*w < -wmax ? -wmax : *w);
+}
 void rc_body_update_mass(rc_world *world, rc_body *body); /* also the motion (what the step does with it) */
 /* The box a shape's proxy has: its own, grown by the contact margin for a swept circle so that
  * the broadphase reports surfaces it rests near. */

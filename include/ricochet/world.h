@@ -73,6 +73,9 @@ typedef struct rc_world_def {
     int32_t contact_iterations;   /* passes of the contact solver over resting contacts; default 8 */
     int32_t body_capacity;        /* expected bodies, to size storage up front; optional */
     int32_t shape_capacity;       /* expected shapes; optional */
+    float max_linear_speed;       /* units/s; no body moves faster after a step (a restitution above 1,
+                                     gravity over a long step); default 1e6 */
+    float max_angular_speed;      /* rad/s; likewise for turning; default 1e5 */
     uint32_t id_salt;             /* mixed into the generation of every id the world hands out, so that
                                      an id of another world is refused; 0 (default) takes one from the
                                      world's address. Give the same non-zero value wherever ids must be
@@ -81,8 +84,13 @@ typedef struct rc_world_def {
 
 RC_API rc_world_def rc_world_default_def(void);
 
+/* The longest step rc_world_step takes, in seconds: longer ones are refused (a game clamps the
+ * frame time after a pause; a hitch of up to a second or two is a normal step). */
+#define RC_MAX_TIME_STEP 60.0f
+
 /* A new world, or NULL when def is NULL, a value in it is out of range (non-finite gravity,
- * negative cell size or tuning values, negative capacities) or memory runs out. */
+ * negative cell size or tuning values, speed limits that are not finite and positive, negative
+ * capacities) or memory runs out. */
 RC_API rc_world *rc_world_create(const rc_world_def *def);
 
 /* Destroys the world with all its bodies and shapes. NULL is ignored. */
@@ -103,7 +111,9 @@ RC_API void rc_world_clear_error(rc_world *world);
  *   4. move kinematic bodies and dynamic bodies that are not swept by their velocities;
  *   5. update the broadphase, find new pairs, run the narrow phase (contact and sensor events);
  *   6. put islands of touching bodies at rest to sleep.
- * False when dt is not finite and positive (or memory runs out): then nothing changed.
+ * False when dt is not finite and positive, or above RC_MAX_TIME_STEP (or memory runs out):
+ * then nothing changed. After the step no body moves faster than the world's max_linear_speed
+ * or turns faster than its max_angular_speed.
  *
  * Collision response. ricochet is a collision world, not a rigid-body solver; it resolves
  * what games throw and shoot:
@@ -202,7 +212,8 @@ typedef struct rc_body_def {
     int32_t max_bounces;      /* bounces per step of a swept body; 0 makes it stop at its first hit; default 8 */
     bool enable_response;     /* default true; false: a dynamic body that is never swept nor pushed,
                                  whose contacts are only reported (detection only) */
-    float point_mass;         /* mass of a dynamic body whose shapes give it none (a point bullet); default 1 */
+    float point_mass;         /* mass of a dynamic body whose shapes give it none (a point bullet); default 1;
+                                 at least FLT_MIN, so that its inverse is a float */
     rc_filter point_filter;   /* what a point bullet (no solid shape) hits; default rc_default_filter() */
     bool awake;               /* default true */
     bool enable_sleep;        /* default true */
@@ -212,8 +223,9 @@ typedef struct rc_body_def {
 
 RC_API rc_body_def rc_body_default_def(void);
 
-/* A new body, or the null id when def is bad (unknown type, non-finite values, negative
- * damping or bounce limit) or memory runs out. */
+/* A new body, or the null id when def is bad (unknown type, non-finite values, a velocity above
+ * the world's speed limits, negative damping or bounce limit, a point mass below FLT_MIN) or
+ * memory runs out. */
 RC_API rc_body_id rc_body_create(rc_world *world, const rc_body_def *def);
 
 /* Destroys the body and all its shapes; their contacts end (with end events). */
@@ -248,7 +260,10 @@ RC_API void *rc_body_user_data(const rc_world *world, rc_body_id body);
 RC_API int32_t rc_body_shapes(const rc_world *world, rc_body_id body, rc_shape_id *ids, int32_t capacity);
 
 /* Setters: false on a bad id or value, nothing changed. Moving a body (transform) updates its
- * shapes and the broadphase at once and wakes it; it is a teleport, not a sweep. */
+ * shapes and the broadphase at once and wakes it; it is a teleport, not a sweep. Velocities
+ * above the world's speed limits are refused. A dynamic body's shapes must give it a mass and
+ * rotational inertia within float range: making a body dynamic, adding a shape to it, or
+ * changing a shape's density or base transform is refused when they would not. */
 RC_API bool rc_body_set_transform(rc_world *world, rc_body_id body, rc_vec2 position, float angle);
 RC_API bool rc_body_set_linear_velocity(rc_world *world, rc_body_id body, rc_vec2 velocity);
 RC_API bool rc_body_set_angular_velocity(rc_world *world, rc_body_id body, float velocity);
@@ -262,7 +277,8 @@ RC_API bool rc_body_set_enable_response(rc_world *world, rc_body_id body, bool e
 RC_API bool rc_body_set_point_filter(rc_world *world, rc_body_id body, rc_filter filter);
 RC_API bool rc_body_set_awake(rc_world *world, rc_body_id body, bool awake);
 RC_API bool rc_body_set_user_data(rc_world *world, rc_body_id body, void *user_data);
-/* An impulse (mass * velocity) at a world point; wakes the body. Dynamic bodies only. */
+/* An impulse (mass * velocity) at a world point; wakes the body. Dynamic bodies only. The
+ * velocities it gives are held to the world's speed limits. */
 RC_API bool rc_body_apply_linear_impulse(rc_world *world, rc_body_id body, rc_vec2 impulse, rc_vec2 point);
 
 /* ---- shapes --------------------------------------------------------------------------------- */
