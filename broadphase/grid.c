@@ -160,6 +160,7 @@ struct rc_grid {
     int32_t size_bins[SIZE_BINS];
     int32_t next_size_check;
     int32_t rebuilds;
+    int32_t peak_live; /* the most proxies alive since memory was last given back */
 };
 
 static void lock(const rc_grid *grid) { atomic_fetch_add_explicit(&((rc_grid *)grid)->locks, 1, memory_order_relaxed); }
@@ -1020,9 +1021,65 @@ static bool windows_stale(const grid_store *s) {
     return false;
 }
 
+/* Forget the proxy slots above the last live one (the free list and the moved list keep the
+ * order of the rest) and give back the proxy arrays' unused room. */
+static void trim_proxies(rc_grid *grid) {
+    int32_t high = grid->high;
+    while (high > 0 && grid->proxies[high - 1].level < 0) {
+        --high;
+    }
+    int32_t *link = &grid->free_list;
+    while (*link >= 0) {
+        if (*link >= high) {
+            *link = grid->users[*link];
+        } else {
+            link = &grid->users[*link];
+        }
+    }
+    int32_t kept = 0;
+    for (int32_t i = 0; i < grid->moved_count; ++i) {
+        if (grid->moved[i] < high) {
+            grid->moved[kept++] = grid->moved[i];
+        }
+    }
+    grid->moved_count = kept;
+    grid->high = high;
+    int32_t capacity = high > 16 ? high : 16;
+    if (grid->capacity < 2 * capacity) {
+        return;
+    }
+    const rc_allocator *a = &grid->allocator;
+    grid_span *spans = rc_mem_alloc(a, sizeof(grid_span) * (size_t)capacity);
+    grid_proxy *proxies = rc_mem_alloc(a, sizeof(grid_proxy) * (size_t)capacity);
+    int32_t *users = rc_mem_alloc(a, sizeof(int32_t) * (size_t)capacity);
+    int32_t *moved = rc_mem_alloc(a, sizeof(int32_t) * (size_t)capacity);
+    if (spans == NULL || proxies == NULL || users == NULL || moved == NULL) {
+        free_proxy_arrays(a, spans, proxies, users, moved, capacity);
+        return; /* the arrays stay as large as they were */
+    }
+    memcpy(spans, grid->spans, sizeof(grid_span) * (size_t)high);
+    memcpy(proxies, grid->proxies, sizeof(grid_proxy) * (size_t)high);
+    memcpy(users, grid->users, sizeof(int32_t) * (size_t)high);
+    memcpy(moved, grid->moved, sizeof(int32_t) * (size_t)grid->moved_count);
+    free_proxy_arrays(a, grid->spans, grid->proxies, grid->users, grid->moved, grid->capacity);
+    grid->spans = spans;
+    grid->proxies = proxies;
+    grid->users = users;
+    grid->moved = moved;
+    grid->capacity = capacity;
+}
+
 bool rc_grid_optimize(rc_grid *grid) {
     if (!changeable(grid)) {
         return false;
+    }
+    grid->peak_live = grid->live > grid->peak_live ? grid->live : grid->peak_live;
+    /* give memory back once three quarters of the proxies it was grown for are gone (decided by
+       counts only, so the same calls give the same ids whatever the allocator does) */
+    if (grid->peak_live >= 256 && grid->live * 4 <= grid->peak_live) {
+        grid->peak_live = grid->live;
+        trim_proxies(grid);
+        return rebuild(grid, grid->store.base_size); /* a store sized for what is left */
     }
     if (!windows_stale(&grid->store)) {
         return true;

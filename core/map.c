@@ -13,21 +13,9 @@ static uint32_t hash64(uint64_t key) {
     return (uint32_t)key;
 }
 
-bool rc_map_reserve(const rc_allocator *allocator, rc_map *map, int32_t extra) {
-    if (extra < 0) {
-        return false;
-    }
-    uint64_t needed = 2u * ((uint64_t)map->count + (uint64_t)extra);
-    if (needed <= map->capacity) {
-        return true;
-    }
-    uint64_t capacity = map->capacity ? map->capacity : 32;
-    while (capacity < needed) {
-        capacity *= 2;
-    }
-    if (capacity > (1u << 30)) {
-        return false;
-    }
+/* Move every key into a table of `capacity` slots (a power of two); false when memory runs out
+ * (the map unchanged). */
+static bool rehash(const rc_allocator *allocator, rc_map *map, uint64_t capacity) {
     rc_map_slot *slots = rc_mem_alloc(allocator, sizeof(rc_map_slot) * capacity);
     if (slots == NULL) {
         return false;
@@ -51,6 +39,36 @@ bool rc_map_reserve(const rc_allocator *allocator, rc_map *map, int32_t extra) {
     map->capacity = (uint32_t)capacity;
     return true;
 }
+
+bool rc_map_reserve(const rc_allocator *allocator, rc_map *map, int32_t extra) {
+    if (extra < 0) {
+        return false;
+    }
+    uint64_t needed = 2u * ((uint64_t)map->count + (uint64_t)extra);
+    if (needed <= map->capacity) {
+        return true;
+    }
+    uint64_t capacity = map->capacity ? map->capacity : 32;
+    while (capacity < needed) {
+        capacity *= 2;
+    }
+    if (capacity > (1u << 30)) {
+        return false;
+    }
+    return rehash(allocator, map, capacity);
+}
+
+void rc_map_shrink(const rc_allocator *allocator, rc_map *map) {
+    uint64_t capacity = 32;
+    while (capacity < 4u * (uint64_t)map->count) {
+        capacity *= 2;
+    }
+    if (map->capacity >= 4 * capacity) {
+        (void)rehash(allocator, map, capacity); /* failing, the map keeps its table */
+    }
+}
+
+size_t rc_map_bytes(const rc_map *map) { return sizeof(rc_map_slot) * map->capacity; }
 
 void rc_map_free(const rc_allocator *allocator, rc_map *map) {
     rc_mem_free(allocator, map->slots, sizeof(rc_map_slot) * map->capacity);

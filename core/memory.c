@@ -72,3 +72,23 @@ bool rc_mem_reserve_aligned(const rc_allocator *allocator, void **array, int32_t
     *capacity = grown;
     return true;
 }
+
+bool rc_mem_shrink_aligned(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count, int32_t keep,
+                           size_t elem_size, size_t align) {
+    int32_t target = keep > count ? keep : count;
+    target = target > 16 ? target : 16;
+    if (*capacity < 2 * target) {
+        return true; /* not worth a copy */
+    }
+    void *next = rc_mem_alloc_aligned(allocator, (size_t)target * elem_size, align);
+    if (next == NULL) {
+        return false;
+    }
+    if (count > 0) {
+        memcpy(next, *array, (size_t)count * elem_size);
+    }
+    rc_mem_free(allocator, *array, (size_t)*capacity * elem_size);
+    *array = next;
+    *capacity = target;
+    return true;
+}

@@ -25,4 +25,10 @@ bool rc_mem_reserve(const rc_allocator *allocator, void **array, int32_t *capaci
 bool rc_mem_reserve_aligned(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count,
                             int32_t needed, size_t elem_size, size_t align);
 
+/* The other way: when the array holds at least twice what `keep` (or its count, if larger)
+ * needs, move its count elements into an array of that size. False (array unchanged) when the
+ * smaller one cannot be had. */
+bool rc_mem_shrink_aligned(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count, int32_t keep,
+                           size_t elem_size, size_t align);
+
 #endif

@@ -76,6 +76,7 @@ static bool poly_reserve(rc_world *world, int count) {
 }
 
 static uint32_t poly_take(rc_world *world, int count) {
+    world->poly_used += RC_POLY_BLOCK(count);
     uint32_t block = world->poly_free[count];
     if (block != UINT32_MAX) {
         memcpy(&world->poly_free[count], &world->poly_pool.data[block], sizeof(uint32_t));
@@ -87,6 +88,7 @@ static uint32_t poly_take(rc_world *world, int count) {
 }
 
 static void poly_give(rc_world *world, uint32_t block, int count) {
+    world->poly_used -= RC_POLY_BLOCK(count);
     /* a free block keeps the next free one in its first entry */
     memcpy(&world->poly_pool.data[block], &world->poly_free[count], sizeof(uint32_t));
     world->poly_free[count] = block;

@@ -574,9 +574,11 @@ bool rc_world_step(rc_world *world, float dt) {
     rc_events_begin_step(world);
     rc_contacts_update(world);
     update_sleep(world, dt);
-    /* refit the grid's dense windows if bodies drifted out of them; failing changes nothing */
+    /* refit the grid's dense windows if bodies drifted out of them, and give back memory that
+       destroyed bodies and shapes left; failing changes nothing */
     rc_grid_optimize(world->grid);
     rc_events_end_step(world);
+    rc_world_give_back_memory(world);
     world->steps++;
     return true;
 }

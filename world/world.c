@@ -34,6 +34,21 @@ static uint32_t salt_from_address(const rc_world *world) {
     return rc_id_generation((uint32_t)(a ^ (a >> 32)), 0x2545F491u);
 }
 
+/* The world's allocator: the game's, with a count of what the world holds (the counters'
+ * bytes: what the hook handed out and has not had back). */
+static void *counting_alloc(size_t size, size_t align, void *user) {
+    rc_world *world = user;
+    void *p = world->user_allocator.alloc(size, align, world->user_allocator.user);
+    world->bytes_held += p != NULL ? size : 0;
+    return p;
+}
+
+static void counting_free(void *ptr, size_t size, void *user) {
+    rc_world *world = user;
+    world->bytes_held -= size;
+    world->user_allocator.free(ptr, size, world->user_allocator.user);
+}
+
 rc_world *rc_world_create(const rc_world_def *def) {
     if (def == NULL || !rc_vec2_is_finite(def->gravity) || !non_negative(def->cell_size) ||
         !non_negative(def->sleep_time) || !non_negative(def->sleep_linear_speed) ||
@@ -50,7 +65,8 @@ rc_world *rc_world_create(const rc_world_def *def) {
         return NULL;
     }
     memset(world, 0, sizeof *world);
-    world->allocator = allocator;
+    world->user_allocator = allocator;
+    world->allocator = (rc_allocator){counting_alloc, counting_free, world};
     world->def = *def;
     world->def.allocator = allocator;
     atomic_init(&world->locks, 0);
@@ -61,13 +77,13 @@ rc_world *rc_world_create(const rc_world_def *def) {
     forget_thread_errors(world);
     rc_grid_def grid_def = rc_grid_default_def();
     grid_def.cell_size = def->cell_size;
-    grid_def.allocator = allocator;
+    grid_def.allocator = world->allocator;
     grid_def.proxy_capacity = def->shape_capacity;
     world->grid = rc_grid_create(&grid_def);
     bool ok = world->grid != NULL;
     ok = ok && rc_array_reserve(world, world->bodies, def->body_capacity);
-    ok = ok && rc_id_pool_reserve(&allocator, &world->body_ids, def->body_capacity);
-    ok = ok && rc_id_pool_reserve(&allocator, &world->shape_ids, def->shape_capacity);
+    ok = ok && rc_id_pool_reserve(&world->allocator, &world->body_ids, def->body_capacity);
+    ok = ok && rc_id_pool_reserve(&world->allocator, &world->shape_ids, def->shape_capacity);
     ok = ok && rc_array_reserve(world, world->undo, def->body_capacity);
     ok = ok && rc_array_reserve(world, world->islands, def->body_capacity);
     ok = ok && rc_array_reserve(world, world->deferred, def->shape_capacity);
@@ -114,7 +130,7 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->deferred);
     rc_array_free(world, world->new_contacts);
     forget_thread_errors(world);
-    rc_allocator allocator = world->allocator;
+    rc_allocator allocator = world->user_allocator;
     rc_mem_free(&allocator, world, sizeof *world);
 }
 
@@ -323,24 +339,7 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
     c.broadphase_proxies = gs.proxies;
     c.broadphase_cells = gs.cells;
     c.cell_size = rc_grid_cell_size(world->grid);
-    c.bytes = sizeof *world + gs.bytes + sizeof(rc_body) * (size_t)world->bodies.capacity +
-              sizeof(rc_shape) * (size_t)world->shapes.capacity + sizeof(rc_vec2) * (size_t)world->poly_pool.capacity +
-              sizeof(rc_contact) * (size_t)world->contacts.capacity +
-              sizeof(rc_map_slot) * world->contact_map.capacity +
-              sizeof(rc_contact_begin_event) * (size_t)world->contact_begin.capacity +
-              sizeof(rc_contact_end_event) * (size_t)world->contact_end.capacity +
-              sizeof(rc_sensor_event) * (size_t)(world->sensor_begin.capacity + world->sensor_end.capacity) +
-              sizeof(rc_body_undo) * (size_t)world->undo.capacity + sizeof(int32_t) * (size_t)world->deferred.capacity +
-              sizeof(int32_t) * (size_t)world->new_contacts.capacity +
-              sizeof(rc_impact_event) * (size_t)world->impacts.capacity +
-              sizeof(rc_island_node) * (size_t)world->islands.capacity +
-              sizeof(int32_t) * (size_t)world->moving.capacity +
-              (sizeof(rc_solver_body) + sizeof(int32_t) * (RC_MAX_SUPPORTS + 2)) * (size_t)world->solver_bodies.capacity +
-              sizeof(rc_constraint) * (size_t)world->constraints.capacity +
-              sizeof(rc_chain) * (size_t)world->chains.capacity;
-    for (int32_t i = 0; i < world->chains.count; ++i) {
-        c.bytes += rc_chain_bytes(world->chains.data[i].capacity);
-    }
+    c.bytes = sizeof *world + world->bytes_held;
     c.steps = world->steps;
     return c;
 }

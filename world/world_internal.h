@@ -241,7 +241,11 @@ typedef struct rc_island_node {
 } rc_island_node;
 
 struct rc_world {
+    /* every allocation goes through `allocator`, which counts the bytes held and passes the
+       call on to the game's allocator (its hook, or malloc) */
     rc_allocator allocator;
+    rc_allocator user_allocator;
+    size_t bytes_held;
     rc_world_def def;
     rc_grid *grid;
     /* callbacks running (queries, debug draw, the error callback): while > 0 every call that
@@ -289,6 +293,9 @@ struct rc_world {
     bool pair_failed;
 
     int32_t steps;
+    /* giving memory back (compact.c): the most slots in use since it was last done */
+    int32_t peak_bodies, peak_shapes, peak_contacts, peak_chains;
+    int32_t poly_used; /* entries of poly_pool in live blocks */
 };
 
 /* ---- shared inside world/ ------------------------------------------------------------------- */
@@ -491,6 +498,17 @@ void rc_constraint_init(const rc_world *world, rc_constraint *c, rc_solver_body 
                         rc_vec2 ca, float ra, const rc_shape *shape_a_material, int32_t b, int32_t shape, float dt);
 void rc_constraints_solve(const rc_world *world, rc_constraint *constraints, int32_t count, rc_solver_body *bodies,
                           float dt);
+
+/* Give back memory that is no longer needed, at the end of a step (compact.c): the slot arrays
+ * once three quarters of their peak use is gone (slots above the last live one are forgotten),
+ * scratch and event arrays four times larger than their use, the polygon pool, the grid. Only
+ * counts decide what is done, never the allocator: a failed allocation keeps the larger array
+ * and changes nothing else. */
+void rc_world_give_back_memory(rc_world *world);
+
+#define rc_array_shrink(world, array, keep)                                                                            \
+    rc_mem_shrink_aligned(&(world)->allocator, (void **)&(array).data, &(array).capacity, (array).count, (keep),     \
+                          sizeof(*(array).data), 16)
 
 /* Events between steps. */
 void rc_events_begin_step(rc_world *world);

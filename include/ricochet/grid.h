@@ -64,9 +64,11 @@ RC_API int32_t rc_grid_move_additions(const rc_grid *grid, int32_t proxy, rc_aab
 RC_API bool rc_grid_reserve(rc_grid *grid, int32_t additions);
 
 /* Refit the dense cell windows to where the proxies are now, when many have moved out of them
- * (cells outside a window are hashed: correct, but slower to reach). Call it now and then;
- * the world does once per step. Cheap when nothing needs doing; it allocates when it
- * rebuilds, and if that fails it changes nothing (and returns false). */
+ * (cells outside a window are hashed: correct, but slower to reach), and give memory back
+ * once three quarters of the proxies the grid last grew for are removed (proxy ids above the
+ * last live one are then forgotten). Call it now and then; the world does once per step.
+ * Cheap when nothing needs doing; it allocates when it rebuilds, and if that fails it changes
+ * nothing of what queries see (and returns false). */
 RC_API bool rc_grid_optimize(rc_grid *grid);
 
 /* Mark a proxy as one that rarely moves (the world's static shapes): its cells then keep a

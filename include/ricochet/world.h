@@ -9,6 +9,13 @@
  * returned by event and query functions point into the world and stay valid until the next
  * call that changes the world (step, create, destroy, set).
  *
+ * Memory. Every byte comes from the world's allocator (rc_world_def.allocator) and goes back to
+ * it. Storage grows with the bodies, shapes and contacts and is kept while they come and go, so
+ * that a game at a steady state allocates nothing; once the bodies (or shapes, or contacts)
+ * alive fall to a quarter of the most there were since, the next step gives the rest back,
+ * and the per-step lists (events, the solver's scratch) shrink to twice what a step used when
+ * they hold four times more. rc_world_get_counters().bytes says what is held at any moment. */
+ *
  * Errors. Every function checks its arguments: NaN or infinite numbers, NULL pointers,
  * negative counts, ids that are null, stale (destroyed), forged or of another world, a time
  * step that is not finite and positive. A bad call returns its error value (false, a null id,
@@ -173,7 +180,8 @@ typedef struct rc_world_counters {
     int32_t awake_bodies;
     int32_t broadphase_proxies, broadphase_cells;
     float cell_size;     /* level-0 cell size in use */
-    size_t bytes;        /* memory the world holds */
+    size_t bytes;        /* memory the world holds: what its allocator handed out and has not had
+                            back, the world's own record included */
     int32_t steps;       /* steps taken */
 } rc_world_counters;
 

@@ -1,0 +1,134 @@
+/* Giving memory back. A world grows its arrays as bodies, shapes and contacts come; when most
+ * of them are gone again (a level unloaded, a battle over) the step gives the memory back.
+ *
+ * What is done is decided by counts alone (a slot array is trimmed once the slots in use have
+ * fallen to a quarter of their peak since it was last trimmed): the slots above the last live
+ * one are forgotten, which numbers later bodies and shapes, so the same calls must number them
+ * alike whatever the allocator does. Then each array is copied into a smaller one where that
+ * halves it at least; a copy that cannot get its memory keeps the larger array and changes
+ * nothing else. */
+#include "world/world_internal.h"
+
+#include <string.h>
+
+/* Slot arrays need trimming when their use has fallen to a quarter of its peak. */
+static bool fallen(int32_t *peak, int32_t live) {
+    *peak = live > *peak ? live : *peak;
+    if (*peak < 256 || live * 4 > *peak) {
+        return false;
+    }
+    *peak = live;
+    return true;
+}
+
+static void compact_bodies(rc_world *world) {
+    if (!fallen(&world->peak_bodies, rc_id_pool_live(&world->body_ids))) {
+        return;
+    }
+    int32_t end = world->bodies.count;
+    while (end > 0 && !world->bodies.data[end - 1].in_use) {
+        --end;
+    }
+    rc_id_pool_trim(&world->body_ids, end);
+    world->bodies.count = world->body_ids.next;
+    int32_t n = world->bodies.count;
+    rc_array_shrink(world, world->bodies, n);
+    /* the step's scratch is sized with the bodies */
+    rc_array_shrink(world, world->undo, n + 1);
+    rc_array_shrink(world, world->islands, n + 1);
+    rc_array_shrink(world, world->moving, n);
+    rc_id_pool_shrink(&world->allocator, &world->body_ids);
+}
+
+/* Move the live polygons' blocks into a pool of just their size, in shape order. */
+static void compact_polygons(rc_world *world) {
+    int32_t used = world->poly_used;
+    if (world->poly_pool.count < 4 * used + 1024) {
+        return;
+    }
+    rc_vec2 *pool = rc_mem_alloc(&world->allocator, sizeof(rc_vec2) * (size_t)(used > 0 ? used : 1));
+    if (pool == NULL) {
+        return;
+    }
+    uint32_t next = 0;
+    for (int32_t i = 0; i < world->shapes.count; ++i) {
+        rc_shape *s = &world->shapes.data[i];
+        if (s->in_use && s->kind == RC_SHAPE_POLYGON) {
+            size_t n = (size_t)RC_POLY_BLOCK(s->count);
+            memcpy(pool + next, world->poly_pool.data + s->poly, sizeof(rc_vec2) * n);
+            s->poly = next;
+            next += (uint32_t)n;
+        }
+    }
+    rc_array_free(world, world->poly_pool);
+    world->poly_pool.data = pool;
+    world->poly_pool.count = used;
+    world->poly_pool.capacity = used > 0 ? used : 1;
+    for (int n = 0; n <= RC_MAX_POLYGON_VERTICES; ++n) {
+        world->poly_free[n] = UINT32_MAX;
+    }
+}
+
+static void compact_shapes(rc_world *world) {
+    if (fallen(&world->peak_shapes, rc_id_pool_live(&world->shape_ids))) {
+        int32_t end = world->shapes.count;
+        while (end > 0 && !world->shapes.data[end - 1].in_use) {
+            --end;
+        }
+        rc_id_pool_trim(&world->shape_ids, end);
+        world->shapes.count = world->shape_ids.next;
+        int32_t n = world->shapes.count;
+        rc_mem_shrink_aligned(&world->allocator, (void **)&world->shapes.data, &world->shapes.capacity, n, n,
+                              sizeof(rc_shape), 64);
+        rc_array_shrink(world, world->deferred, n);
+        rc_id_pool_shrink(&world->allocator, &world->shape_ids);
+    }
+    compact_polygons(world);
+}
+
+static void compact_contacts(rc_world *world) {
+    if (fallen(&world->peak_contacts, rc_id_pool_live(&world->contact_ids))) {
+        int32_t end = world->contacts.count;
+        while (end > 0 && !world->contacts.data[end - 1].in_use) {
+            --end;
+        }
+        rc_id_pool_trim(&world->contact_ids, end);
+        world->contacts.count = world->contact_ids.next;
+        rc_array_shrink(world, world->contacts, world->contacts.count);
+        rc_id_pool_shrink(&world->allocator, &world->contact_ids);
+    }
+    rc_map_shrink(&world->allocator, &world->contact_map);
+}
+
+static void compact_chains(rc_world *world) {
+    if (!fallen(&world->peak_chains, rc_id_pool_live(&world->chain_ids))) {
+        return;
+    }
+    int32_t end = world->chains.count;
+    while (end > 0 && world->chains.data[end - 1].shape < 0) {
+        --end;
+    }
+    rc_id_pool_trim(&world->chain_ids, end);
+    world->chains.count = world->chain_ids.next;
+    rc_array_shrink(world, world->chains, world->chains.count);
+    rc_id_pool_shrink(&world->allocator, &world->chain_ids);
+}
+
+void rc_world_give_back_memory(rc_world *world) {
+    compact_bodies(world);
+    compact_shapes(world);
+    compact_contacts(world);
+    compact_chains(world);
+    /* per-step lists: kept at twice what the last step used, once four times larger */
+    rc_array_shrink(world, world->contact_begin, 2 * world->contact_begin.count);
+    rc_array_shrink(world, world->contact_end, 2 * world->contact_end.count);
+    rc_array_shrink(world, world->sensor_begin, 2 * world->sensor_begin.count);
+    rc_array_shrink(world, world->sensor_end, 2 * world->sensor_end.count);
+    rc_array_shrink(world, world->impacts, 2 * world->impacts.count);
+    rc_array_shrink(world, world->new_contacts, 2 * world->new_contacts.count);
+    rc_array_shrink(world, world->constraints, 2 * world->constraints.count);
+    rc_array_shrink(world, world->solver_bodies, 2 * world->solver_bodies.count);
+    rc_array_shrink(world, world->solver_owner, 2 * world->solver_owner.count);
+    rc_array_shrink(world, world->support_counts, 2 * world->support_counts.count);
+    rc_array_shrink(world, world->support_shapes, 2 * RC_MAX_SUPPORTS * world->solver_bodies.count);
+}
