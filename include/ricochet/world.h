@@ -14,7 +14,7 @@
  * that a game at a steady state allocates nothing; once the bodies (or shapes, or contacts)
  * alive fall to a quarter of the most there were since, the next step gives the rest back,
  * and the per-step lists (events, the solver's scratch) shrink to twice what a step used when
- * they hold four times more. rc_world_get_counters().bytes says what is held at any moment. */
+ * they hold four times more. rc_world_get_counters().bytes says what is held at any moment.
  *
  * Errors. Every function checks its arguments: NaN or infinite numbers, NULL pointers,
  * negative counts, ids that are null, stale (destroyed), forged or of another world, a time
