@@ -456,6 +456,16 @@ START_TEST(body_functions_refuse_bad_ids) {
     }
     body_functions_null_world(live);
     ck_assert(rc_body_is_valid(fx.w, live));
+    /* ids of another world made by the same calls: the same slots, refused all the same */
+    fixture other;
+    fx_init(&other);
+    const rc_body_id foreign[] = {other.stat, other.dyn, other.kin, other.sleeper};
+    for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; ++i) {
+        body_functions_refuse(&fx, foreign[i]);
+        ck_assert(rc_body_is_valid(other.w, foreign[i]));
+    }
+    ck_assert_int_eq(other.errs.calls, 0);
+    fx_free(&other);
     fx_free(&fx);
 }
 END_TEST
@@ -709,6 +719,80 @@ START_TEST(shape_functions_refuse_bad_ids) {
         shape_functions_refuse(&fx, bad[i]);
     }
     ck_assert(rc_shape_is_valid(fx.w, live));
+    fixture other;
+    fx_init(&other);
+    const rc_shape_id foreign[] = {other.box, other.circle, other.poly, other.sensor, other.kin_box};
+    for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; ++i) {
+        shape_functions_refuse(&fx, foreign[i]);
+        ck_assert(rc_shape_is_valid(other.w, foreign[i]));
+    }
+    ck_assert_int_eq(other.errs.calls, 0);
+    fx_free(&other);
+    fx_free(&fx);
+}
+END_TEST
+
+/* Changes made from inside a query's callback are refused like any bad call: the error value,
+ * one message naming the function and the lock, one error callback, the world unchanged. */
+typedef struct inside {
+    fixture *fx;
+    int calls;
+} inside;
+
+static void refuse_changes_inside(inside *in) {
+    if (in->calls++ > 0) {
+        return;
+    }
+    fixture *fx = in->fx;
+    rc_world *w = fx->w;
+    rc_shape_def sd = rc_shape_default_def();
+    rc_body_def bd = rc_body_default_def();
+    REFUSE(fx, "rc_body_destroy", (rc_body_destroy(w, fx->dyn), rc_body_is_valid(w, fx->dyn)));
+    REFUSE(fx, "rc_body_create", rc_body_id_is_null(rc_body_create(w, &bd)));
+    REFUSE(fx, "rc_body_set_transform", !rc_body_set_transform(w, fx->dyn, rc_v2(1, 1), 1.0f));
+    REFUSE(fx, "rc_body_set_linear_velocity", !rc_body_set_linear_velocity(w, fx->dyn, rc_v2(1, 1)));
+    REFUSE(fx, "rc_body_set_type", !rc_body_set_type(w, fx->kin, RC_DYNAMIC));
+    REFUSE(fx, "rc_body_apply_linear_impulse", !rc_body_apply_linear_impulse(w, fx->dyn, rc_v2(1, 0), rc_v2(0, 0)));
+    REFUSE(fx, "rc_shape_create_circle", rc_shape_id_is_null(rc_shape_create_circle(w, fx->stat, &sd, 1.0f)));
+    REFUSE(fx, "rc_shape_destroy", (rc_shape_destroy(w, fx->box), rc_shape_is_valid(w, fx->box)));
+    REFUSE(fx, "rc_shape_set_filter", !rc_shape_set_filter(w, fx->box, rc_default_filter()));
+    REFUSE(fx, "rc_world_set_gravity", !rc_world_set_gravity(w, rc_v2(0, -1)));
+    REFUSE(fx, "rc_world_step", !rc_world_step(w, 1.0f / 60.0f));
+    REFUSE(fx, "rc_world_destroy", (rc_world_destroy(w), rc_body_is_valid(w, fx->stat)));
+    EXPECT(strstr(rc_world_last_error(w), "locked") != NULL, "the message does not say the world is locked: %s",
+           rc_world_last_error(w));
+}
+
+static bool inside_overlap(rc_shape_id shape, rc_body_id body, void *context) {
+    (void)shape, (void)body;
+    refuse_changes_inside(context);
+    return true;
+}
+
+static float inside_cast(const rc_ray_hit *hit, void *context) {
+    (void)hit;
+    refuse_changes_inside(context);
+    return 1.0f;
+}
+
+START_TEST(changes_inside_callbacks_are_refused) {
+    fixture fx;
+    fx_init(&fx);
+    rc_query_filter all = rc_default_query_filter();
+    for (int kind = 0; kind < 4; ++kind) {
+        inside in = {&fx, 0};
+        rc_world_clear_error(fx.w);
+        switch (kind) {
+        case 0: ck_assert(rc_world_overlap_circle(fx.w, rc_v2(0, 0), 3.0f, all, inside_overlap, &in) > 0); break;
+        case 1: ck_assert(rc_world_overlap_aabb(fx.w, (rc_aabb){{-3, -3}, {3, 3}}, all, inside_overlap, &in) > 0); break;
+        case 2: ck_assert(rc_world_cast_ray_all(fx.w, rc_v2(-10, 0), rc_v2(20, 0), all, inside_cast, &in)); break;
+        default: ck_assert(rc_world_cast_circle_all(fx.w, rc_v2(-10, 0), 0.5f, rc_v2(20, 0), all, inside_cast, &in)); break;
+        }
+        ck_assert(in.calls > 0);
+    }
+    /* and outside, the same calls go through */
+    ck_assert(rc_body_set_linear_velocity(fx.w, fx.dyn, rc_v2(1, 1)));
+    ck_assert(rc_world_step(fx.w, 1.0f / 60.0f));
     fx_free(&fx);
 }
 END_TEST
@@ -932,6 +1016,7 @@ static Suite *errors_suite(void) {
     tcase_add_test(t, shape_functions_refuse_bad_ids);
     tcase_add_test(t, shape_setters_refuse_bad_values);
     tcase_add_test(t, queries_refuse_bad_input);
+    tcase_add_test(t, changes_inside_callbacks_are_refused);
     tcase_add_test(t, events_survive_refused_calls);
     tcase_add_test(t, set_transform_refuses_placing_a_shape_beyond_float_range);
     tcase_add_test(t, index_2_pow_31_is_refused_without_undefined_behaviour);
