@@ -21,6 +21,9 @@
  *    unit or points along the ray, a shape or body id that is not live or do not belong
  *    together, non-finite numbers; an impact with approach speed <= 0; a mover that moved
  *    further than asked; the body counter not matching the live bodies. */
+#define _GNU_SOURCE 1 /* feenableexcept, for FZ_TRAP */
+#include <fenv.h>
+
 #include <ricochet/ricochet.h>
 
 #include "fuzz_input.h"
@@ -97,9 +100,16 @@ static void fz_error_fn(const char *message, void *user) {
 
 /* ---- the state of one run ------------------------------------------------------------------ */
 
+#define TWIN_BODIES 4
+
 typedef struct fz_state {
     fz_input in;
     rc_world *world;
+    /* another world made by the same calls as the first bodies of this one: its ids have the
+       same slots and must be refused here */
+    rc_world *twin;
+    rc_body_id twin_bodies[TWIN_BODIES];
+    rc_shape_id twin_shapes[TWIN_BODIES];
     fz_alloc alloc;
     fz_errors errors;
     rc_body_id bodies[MAX_BODIES];
@@ -122,6 +132,9 @@ static rc_body_id draw_body(fz_state *s) {
     if (sel < 200 && s->nbodies > 0) {
         return s->bodies[sel % s->nbodies];
     }
+    if (sel < 215) {
+        return s->twin_bodies[sel % TWIN_BODIES];
+    }
     if (sel < 230) {
         /* forged: any index and generation, or a live index with a wrong generation */
         rc_body_id id = {fz_u32(&s->in), fz_u32(&s->in)};
@@ -139,6 +152,9 @@ static rc_shape_id draw_shape(fz_state *s) {
     if (sel < 200 && s->nshapes > 0) {
         return s->shapes[sel % s->nshapes];
     }
+    if (sel < 215) {
+        return s->twin_shapes[sel % TWIN_BODIES];
+    }
     if (sel < 230) {
         rc_shape_id id = {fz_u32(&s->in), fz_u32(&s->in)};
         if ((sel & 1) && s->nshapes > 0) {
@@ -150,37 +166,31 @@ static rc_shape_id draw_shape(fz_state *s) {
     return RC_NULL_SHAPE_ID;
 }
 
-/* Numbers for the world: mostly moderate, sometimes non-finite or tiny; huge finite values
- * only when built with FZ_WORLD_HUGE (see fuzz/README.md: velocities near FLT_MAX overflow
- * positions in one step, and the world does not guard against that). */
+/* Numbers for the world: mostly moderate; sometimes non-finite, tiny, denormal or any float at
+ * all (huge finite ones included: the world holds speeds to its limits, refuses masses beyond
+ * float range and steps beyond RC_MAX_TIME_STEP, and must never produce NaN or infinity). */
 static float draw_num(fz_state *s) {
     uint8_t sel = fz_u8(&s->in);
-    if (sel < 224) {
+    if (sel < 208) {
         return fz_small(&s->in);
     }
-#ifdef FZ_WORLD_HUGE
-    return fz_float(&s->in);
-#else
-    static const float odd[8] = {NAN, INFINITY, -INFINITY, -0.0f, 1.0e-45f, -1.0e-30f, 1.0e6f, -1.0e-6f};
+    if (sel < 232) {
+        return fz_float(&s->in);
+    }
+    static const float odd[8] = {NAN, INFINITY, -INFINITY, -0.0f, 1.0e-45f, -1.0e-30f, 1.0e6f, FLT_MAX};
     return odd[sel & 7u];
-#endif
 }
 
-/* A restitution: in [0, 1] (or one of the values that must be refused). Above 1 the world
- * accepts it and a body gains energy at each bounce, geometrically: with e = 10 and dozens of
- * bounces in one step its velocity overflows (see fuzz/README.md); FZ_WORLD_HUGE allows it. */
+/* A restitution: mostly in [0, 1]; sometimes above 1 (a body gains energy at every bounce, up
+ * to the world's speed limit), or any number (the bad ones must be refused). */
 static float draw_restitution(fz_state *s) {
     uint8_t sel = fz_u8(&s->in);
-#ifdef FZ_WORLD_HUGE
     if (sel >= 240) {
         return draw_num(s);
     }
-#else
-    if (sel >= 240) {
-        static const float odd[4] = {NAN, INFINITY, -1.0f, -0.0f};
-        return odd[sel & 3u];
+    if (sel >= 224) {
+        return 1.0f + (float)(sel & 15u);
     }
-#endif
     return (float)(sel % 17u) / 16.0f;
 }
 
@@ -774,6 +784,29 @@ static void op_shape_set(fz_state *s) {
     after(s, !ok, true);
 }
 
+/* With FZ_VERBOSE: the bodies and shapes the harness tracks, before a step or a preview. */
+static void dump_world(const fz_state *s) {
+    if (!g_verbose) {
+        return;
+    }
+    for (int i = 0; i < s->nbodies; ++i) {
+        if (rc_body_is_valid(s->world, s->bodies[i])) {
+            rc_transform xf = rc_body_transform(s->world, s->bodies[i]);
+            rc_vec2 v = rc_body_linear_velocity(s->world, s->bodies[i]);
+            fprintf(stderr, "    body %d type %d at (%.9g, %.9g) q (%.9g, %.9g) v (%.9g, %.9g) w %.9g\n", i,
+                    (int)rc_body_get_type(s->world, s->bodies[i]), xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y,
+                    rc_body_angular_velocity(s->world, s->bodies[i]));
+        }
+    }
+    for (int i = 0; i < s->nshapes; ++i) {
+        if (rc_shape_is_valid(s->world, s->shapes[i])) {
+            rc_aabb b = rc_shape_aabb(s->world, s->shapes[i]);
+            fprintf(stderr, "    shape %d type %d box (%.9g, %.9g)-(%.9g, %.9g)\n", i,
+                    (int)rc_shape_get_type(s->world, s->shapes[i]), b.lower.x, b.lower.y, b.upper.x, b.upper.y);
+        }
+    }
+}
+
 static void op_step(fz_state *s) {
     uint8_t sel = fz_u8(&s->in);
     float dt;
@@ -782,12 +815,9 @@ static void op_step(fz_state *s) {
     case 1: dt = (float)(fz_u8(&s->in) + 1u) / 256.0f; break;
     case 2: dt = draw_num(s); break;
     default: {
-#ifdef FZ_WORLD_HUGE
-        dt = fz_float(&s->in);
-#else
-        static const float odd[8] = {NAN, INFINITY, -INFINITY, 0.0f, -1.0f, 1.0e-45f, 1.0e-30f, 1000.0f};
-        dt = odd[fz_u8(&s->in) & 7u];
-#endif
+        static const float odd[8] = {NAN, INFINITY, -INFINITY, 0.0f, -1.0f, 1.0e-45f, RC_MAX_TIME_STEP, 1.0e20f};
+        uint8_t k = fz_u8(&s->in);
+        dt = k < 128 ? odd[k & 7u] : fz_float(&s->in);
         break;
     }
     }
@@ -797,6 +827,7 @@ static void op_step(fz_state *s) {
         if (g_verbose) {
             fprintf(stderr, "  dt %g\n", dt);
         }
+        dump_world(s);
         bool ok = rc_world_step(s->world, dt);
         after(s, !ok, true);
         if (!ok) {
@@ -849,9 +880,49 @@ typedef struct cast_ctx {
     int calls;
 } cast_ctx;
 
+/* From inside a query's callback: a change to the world, which must be refused (the world is
+ * locked; the query then goes on unchanged, which after_query checks). */
+static void try_change_inside(fz_state *s, rc_body_id body, rc_shape_id shape) {
+    uint8_t what = fz_u8(&s->in);
+    if (what < 192) {
+        return;
+    }
+    bool accepted = false;
+    int calls = s->errors.calls;
+    rc_body_def bd = rc_body_default_def();
+    rc_shape_def sd = rc_shape_default_def();
+    switch (what & 7u) {
+    case 0:
+        rc_body_destroy(s->world, body);
+        accepted = !rc_body_is_valid(s->world, body);
+        break;
+    case 1: accepted = !rc_body_id_is_null(rc_body_create(s->world, &bd)); break;
+    case 2: accepted = rc_world_step(s->world, 1.0f / 60.0f); break;
+    case 3: accepted = rc_body_set_transform(s->world, body, rc_v2(1, 2), 0.5f); break;
+    case 4:
+        rc_shape_destroy(s->world, shape);
+        accepted = !rc_shape_is_valid(s->world, shape);
+        break;
+    case 5: accepted = !rc_shape_id_is_null(rc_shape_create_circle(s->world, body, &sd, 1.0f)); break;
+    case 6: accepted = rc_world_set_gravity(s->world, rc_v2(0, 1)); break;
+    default:
+        rc_world_destroy(s->world);
+        break;
+    }
+    FZ_CHECK(!accepted, "%s: a change inside the callback went through", s->op);
+    FZ_CHECK(strstr(rc_world_last_error(s->world), "locked") != NULL, "%s: a change inside the callback: \"%s\"", s->op,
+             rc_world_last_error(s->world));
+    FZ_CHECK(s->errors.calls == calls + 1, "%s: a change refused inside the callback called the error callback %d times",
+             s->op, s->errors.calls - calls);
+    /* that refusal is not the query's own: the query's checks see the state from before it */
+    s->errors.calls = calls;
+    rc_world_clear_error(s->world);
+}
+
 static float cast_cb(const rc_ray_hit *hit, void *context) {
     cast_ctx *c = context;
     c->calls++;
+    try_change_inside(c->s, hit->body, hit->shape);
     FZ_CHECK(c->calls <= 4 * MAX_SHAPES + 64, "%s: the callback was called %d times", c->s->op, c->calls);
     check_hit(c->s, c->origin, c->translation, hit, c->radius == 0.0f);
     static const float answers[8] = {-1.0f, 0.0f, 0.5f, 1.0f, 1.0f, 0.25f, 0.9f, -1.0f};
@@ -867,6 +938,7 @@ typedef struct overlap_ctx {
 static bool overlap_cb(rc_shape_id shape, rc_body_id body, void *context) {
     overlap_ctx *c = context;
     c->calls++;
+    try_change_inside(c->s, body, shape);
     FZ_CHECK(rc_shape_is_valid(c->s->world, shape), "%s: reported a shape that is not live", c->s->op);
     FZ_CHECK(rc_body_id_equals(rc_shape_body(c->s->world, shape), body), "%s: reported the wrong body", c->s->op);
     return c->calls < c->stop_after;
@@ -976,6 +1048,7 @@ static void op_predict(fz_state *s) {
                 d.position.x, d.position.y, d.velocity.x, d.velocity.y, d.radius, d.restitution, d.friction,
                 d.gravity_scale, d.bullet, d.max_bounces, d.dt, d.steps, cap);
     }
+    dump_world(s);
     int32_t n = rc_world_predict(s->world, &d, positions, bounces, cap);
     after_query(s, n < 0, true);
     if (n >= 0) {
@@ -1215,6 +1288,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static fz_state s; /* large: keep it off the stack */
     memset(&s, 0, sizeof s);
     g_verbose = getenv("FZ_VERBOSE") != NULL;
+#if defined(__GLIBC__)
+    if (getenv("FZ_TRAP") != NULL) {
+        feenableexcept(FE_INVALID); /* stop at the operation that makes the first NaN (run in gdb) */
+    }
+#endif
     s.in = (fz_input){data, size, 0};
 
     rc_world_def wd = rc_world_default_def();
@@ -1241,8 +1319,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (flags & 32) {
         s.alloc.fail_at = 1 + fz_u8(&s.in) % 8u; /* creation runs out of memory */
     }
+    if (flags & 64) {
+        wd.max_linear_speed = draw_num(&s);
+        wd.max_angular_speed = draw_num(&s);
+    }
+    if (g_verbose) {
+        fprintf(stderr, "world: gravity (%g, %g) cell %g skin %g threshold %g iterations %d sleep %d max speeds %g %g\n",
+                wd.gravity.x, wd.gravity.y, wd.cell_size, wd.contact_skin, wd.restitution_threshold,
+                wd.contact_iterations, wd.enable_sleep, wd.max_linear_speed, wd.max_angular_speed);
+    }
     s.world = rc_world_create(&wd);
     s.alloc.fail_at = 0;
+    if (s.world != NULL) {
+        /* the twin: the same calls as this world's first bodies will be, in another world */
+        rc_world_def td = rc_world_default_def();
+        s.twin = rc_world_create(&td);
+        FZ_CHECK(s.twin != NULL, "the twin world could not be made");
+        rc_body_def bd = rc_body_default_def();
+        rc_shape_def sd = rc_shape_default_def();
+        for (int i = 0; i < TWIN_BODIES; ++i) {
+            bd.type = (rc_body_type)(i % 3);
+            s.twin_bodies[i] = rc_body_create(s.twin, &bd);
+            s.twin_shapes[i] = rc_shape_create_circle(s.twin, s.twin_bodies[i], &sd, 1.0f);
+        }
+    }
     if (s.world == NULL) {
         FZ_CHECK(s.alloc.live_bytes == 0 && s.alloc.live_blocks == 0,
                  "rc_world_create refused but kept %lld bytes in %lld blocks", (long long)s.alloc.live_bytes,
@@ -1277,5 +1377,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FZ_CHECK(s.alloc.live_bytes == 0 && s.alloc.live_blocks == 0,
              "rc_world_destroy left %lld bytes in %lld blocks", (long long)s.alloc.live_bytes,
              (long long)s.alloc.live_blocks);
+    /* nothing done to the first world touched the twin */
+    for (int i = 0; i < TWIN_BODIES; ++i) {
+        FZ_CHECK(rc_body_is_valid(s.twin, s.twin_bodies[i]) && rc_shape_is_valid(s.twin, s.twin_shapes[i]),
+                 "an id of the twin world was destroyed through the other world");
+        rc_vec2 p = rc_body_position(s.twin, s.twin_bodies[i]);
+        FZ_CHECK(p.x == 0.0f && p.y == 0.0f, "a body of the twin world was moved through the other world");
+    }
+    rc_world_destroy(s.twin);
     return 0;
 }

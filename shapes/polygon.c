@@ -38,7 +38,11 @@ bool rc_polygon_input_ok(const rc_polygon *p) {
         return false;
     }
     for (int i = 0; i < p->count; ++i) {
-        if (!rc_vec2_is_finite(p->vertices[i]) || !rc_vec2_is_finite(p->normals[i])) {
+        /* the queries read the normals as given: each must be a unit vector (else a hit could
+           carry a normal that is not one) */
+        rc_vec2 n = p->normals[i];
+        float nn = n.x * n.x + n.y * n.y;
+        if (!rc_vec2_is_finite(p->vertices[i]) || !(nn >= 0.999f && nn <= 1.001f)) {
             return false;
         }
     }

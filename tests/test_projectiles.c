@@ -529,6 +529,75 @@ START_TEST(landing_rests_on_the_surface_at_any_step_length) {
 }
 END_TEST
 
+/* Findings of fuzz_world, each a NaN in a body or a preview: surfaces of restitution, friction
+ * and rolling resistance up to FLT_MAX (an impulse beyond float range; an infinite friction
+ * times a zero impulse), a gravity of FLT_MAX over a long step (its kick beyond float range),
+ * bodies of RC_MAX_MASS among light ones. Every number a game can read stays finite and within
+ * the world's speed limits, in the step and in rc_world_predict. */
+START_TEST(extreme_materials_keep_every_number_finite) {
+    const float values[] = {0.0f, 1.0f, 1.0e10f, 1.0e30f, FLT_MAX};
+    int checked = 0;
+    for (size_t m = 0; m < sizeof values / sizeof values[0]; ++m) {
+        rc_world_def wd = rc_world_default_def();
+        rc_world *w = rc_world_create(&wd);
+        rc_body_def bd = rc_body_default_def();
+        rc_body_id room = rc_body_create(w, &bd);
+        rc_shape_def sd = rc_shape_default_def();
+        sd.restitution = values[m];
+        sd.friction = values[(m + 1) % 5];
+        sd.rolling_resistance = values[(m + 2) % 5];
+        rc_vec2 box[4] = {{-10, -10}, {10, -10}, {10, 10}, {-10, 10}};
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_chain(w, room, &sd, box, 4, true)));
+        rc_shape_create_box(w, room, &sd, 1.0f, 1.0f);
+        /* grenades, circle and point bullets, and a crate at the mass limit */
+        rc_body_id bodies[6];
+        for (int k = 0; k < 4; ++k) {
+            bodies[k] = ws_circle_body(w, rc_v2(-6.0f + 3.0f * (float)k, 4.0f), rc_v2(40.0f, -25.0f), 0.5f, values[m],
+                                       values[(m + 3) % 5], k % 2 == 1);
+        }
+        bodies[4] = ws_point_bullet(w, rc_v2(5, 5), rc_v2(-300, 170), 8);
+        bd.type = RC_DYNAMIC;
+        bd.position = rc_v2(0.0f, -7.0f);
+        bodies[5] = rc_body_create(w, &bd);
+        sd.density = 0.9f * RC_MAX_MASS / 4.0f; /* a 2 x 2 box: 0.9 RC_MAX_MASS */
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, bodies[5], &sd, 1.0f, 1.0f)));
+        for (int step = 0; step < 240; ++step) {
+            if (step == 100) {
+                ck_assert(rc_world_set_gravity(w, rc_v2(0.0f, -FLT_MAX)));
+            }
+            if (step == 101) {
+                ck_assert(rc_world_set_gravity(w, rc_v2(0.0f, -10.0f)));
+            }
+            ck_assert(rc_world_step(w, step == 100 ? RC_MAX_TIME_STEP : 1.0f / 60.0f));
+            for (int k = 0; k < 6; ++k) {
+                rc_vec2 p = rc_body_position(w, bodies[k]), v = rc_body_linear_velocity(w, bodies[k]);
+                float a = rc_body_angle(w, bodies[k]), s = rc_body_angular_velocity(w, bodies[k]);
+                EXPECT(rc_vec2_is_finite(p) && rc_vec2_is_finite(v) && rc_is_finite(a) && rc_is_finite(s),
+                       "materials %zu step %d body %d: (%g, %g) v (%g, %g) angle %g w %g", m, step, k, (double)p.x,
+                       (double)p.y, (double)v.x, (double)v.y, (double)a, (double)s);
+                EXPECT(rc_length(v) <= wd.max_linear_speed * 1.0001f && fabsf(s) <= wd.max_angular_speed,
+                       "materials %zu step %d body %d: speed %g, spin %g", m, step, k, (double)rc_length(v), (double)s);
+                checked++;
+            }
+        }
+        rc_prediction_def pd = rc_prediction_default_def();
+        pd.position = rc_v2(0, 5);
+        pd.velocity = rc_v2(50, 80);
+        pd.radius = 0.25f;
+        pd.restitution = values[m];
+        pd.friction = values[(m + 3) % 5];
+        pd.steps = 120;
+        rc_vec2 path[120];
+        ck_assert_int_ge(rc_world_predict(w, &pd, path, NULL, 0), 0);
+        for (int k = 0; k < 120; ++k) {
+            EXPECT(rc_vec2_is_finite(path[k]), "materials %zu: predicted point %d not finite", m, k);
+        }
+        rc_world_destroy(w);
+    }
+    ck_assert_int_eq(checked, 5 * 240 * 6);
+}
+END_TEST
+
 START_TEST(grenades_collide_with_each_other) {
     rc_world *w = ws_make_world(rc_v2(0, 0));
     rc_body_id a = ws_circle_body(w, rc_v2(-2, 0), rc_v2(5, 0), 0.5f, 1.0f, 0.0f, false);
@@ -1164,6 +1233,7 @@ static Suite *projectiles_suite(void) {
     tcase_add_test(g, slow_approach_does_not_bounce);
     tcase_add_test(g, grenades_collide_with_each_other);
     tcase_add_test(g, landing_rests_on_the_surface_at_any_step_length);
+    tcase_add_test(g, extreme_materials_keep_every_number_finite);
     tcase_add_test(g, grenade_rides_a_rising_platform);
     tcase_add_test(g, grenades_in_a_pit_come_to_rest);
     tcase_add_test(g, sleeping_grenades_wake_when_struck);

@@ -1030,9 +1030,11 @@ static bool unit(rc_vec2 n) { return fabs(sqrt((double)n.x * n.x + (double)n.y *
 
 /* A 1 x 1 box placed far out: its vertices round to coarse floats (spacing 1 at 1e7, so the
  * box collapses onto a line) and two of its placed normals were (0, 0). Every placed normal is
- * the local one turned by the body; casts at the box report unit normals. */
+ * the local one turned by the body; casts at the box report unit normals. Out to the edge of
+ * the world, RC_WORLD_LIMIT; beyond it (FLT_MAX, the issue's other case) the teleport is
+ * refused. */
 START_TEST(placed_normals_stay_unit_far_from_the_origin) {
-    const float xs[] = {1.0e7f, 3.0e7f, 1.0e9f, 1.0e20f, 1.0e30f, FLT_MAX};
+    const float xs[] = {1.0e7f, 3.0e7f, 1.0e9f, 1.0e15f, 1.0e18f, RC_WORLD_LIMIT - 1.0e12f};
     const float angles[] = {0.0f, 0.3f, 2.0f};
     for (size_t i = 0; i < sizeof xs / sizeof xs[0]; ++i) {
         for (size_t k = 0; k < sizeof angles / sizeof angles[0]; ++k) {
@@ -1062,14 +1064,16 @@ START_TEST(placed_normals_stay_unit_far_from_the_origin) {
             /* a ray from the left at the box's height reaches it with a unit normal facing it */
             rc_vec2 from = rc_v2(xs[i] - fmaxf(1000.0f, xs[i] * 1e-3f), 0.0f);
             rc_ray_hit h;
-            if (xs[i] < 1e30f && rc_shape_cast_ray(w, box, from, rc_v2(2.0f * (xs[i] - from.x), 0.0f), &h)) {
+            if (rc_shape_cast_ray(w, box, from, rc_v2(2.0f * (xs[i] - from.x), 0.0f), &h)) {
                 EXPECT(unit(h.normal) && h.normal.x < 0.0f, "x %g angle %g: hit normal (%g, %g)", (double)xs[i],
                        (double)angles[k], (double)h.normal.x, (double)h.normal.y);
             }
-            if (xs[i] < 1e30f && rc_world_cast_ray(w, from, rc_v2(2.0f * (xs[i] - from.x), 0.0f), &h)) {
+            if (rc_world_cast_ray(w, from, rc_v2(2.0f * (xs[i] - from.x), 0.0f), &h)) {
                 EXPECT(unit(h.normal), "x %g: world cast normal (%g, %g)", (double)xs[i], (double)h.normal.x,
                        (double)h.normal.y);
             }
+            ck_assert(!rc_body_set_transform(w, b, rc_v2(FLT_MAX, 0.0f), angles[k]));
+            ck_assert(strstr(rc_world_last_error(w), "RC_WORLD_LIMIT") != NULL);
             rc_world_destroy(w);
         }
     }
@@ -1111,33 +1115,50 @@ START_TEST(a_point_mass_must_have_a_float_inverse) {
 }
 END_TEST
 
-/* A circle of scale 1e30 on a dynamic body gave it an infinite mass. A dynamic body's shapes
- * must give a mass and an inertia within float range: every way of getting there is refused. */
-START_TEST(masses_beyond_float_range_are_refused) {
+/* A circle of scale 1e30 on a dynamic body gave it an infinite mass. A dynamic body's mass may be
+ * at most RC_MAX_MASS and its rotational inertia at most RC_MAX_ROTATIONAL_INERTIA (beyond them
+ * its contact impulses leave float range): every way of getting past them is refused. */
+START_TEST(masses_beyond_the_limits_are_refused) {
     rc_world *w = make_world(rc_v2(0, -10));
     rc_body_id dyn = make_body(w, RC_DYNAMIC, rc_v2(0, 0), 0.0f);
     rc_body_id stat = make_body(w, RC_STATIC, rc_v2(0, 0), 0.0f);
     rc_shape_def sd = rc_shape_default_def();
+    /* scale 1e30, the case: beyond the world's reach, refused for that */
     rc_shape_def huge = sd;
     huge.scale = rc_v2(1e30f, 1e30f);
-    /* on the dynamic body: refused */
     ck_assert(rc_shape_id_is_null(rc_shape_create_circle(w, dyn, &huge, 1.0f)));
-    ck_assert(strstr(rc_world_last_error(w), "beyond float range") != NULL);
+    /* scale 1e10: within the world, a mass of 3.1e20 (> RC_MAX_MASS) */
+    huge.scale = rc_v2(1e10f, 1e10f);
+    ck_assert(rc_shape_id_is_null(rc_shape_create_circle(w, dyn, &huge, 1.0f)));
+    ck_assert(strstr(rc_world_last_error(w), "RC_MAX_MASS") != NULL);
     ck_assert(rc_shape_id_is_null(rc_shape_create_box(w, dyn, &huge, 1.0f, 1.0f)));
-    /* an inertia alone beyond range: mass 3e30, inertia m r^2 / 2 = 1.5e60 */
-    ck_assert(rc_shape_id_is_null(rc_shape_create_circle(w, dyn, &sd, 1.0e15f)));
-    /* each within range, the sum not */
-    sd.density = 1.0e38f;
-    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, dyn, &sd, 1.0f))); /* 3.14e38 */
+    /* a light but wide body: radius 1e6 at density 1e-7 weighs 3.1e5, its inertia m r^2 / 2 is
+       1.6e17; at density 1e6 (mass 3.1e18) it is 1.6e30 > RC_MAX_ROTATIONAL_INERTIA */
+    sd.density = 1.0e-7f;
+    rc_shape_id wide = rc_shape_create_circle(w, dyn, &sd, 1.0e6f);
+    ck_assert(!rc_shape_id_is_null(wide));
+    ck_assert(!rc_shape_set_density(w, wide, 1.0e6f));
+    ck_assert(rc_shape_set_density(w, wide, 1.0e5f)); /* 1.6e29 */
+    /* each shape within the limit, the sum not: 3.1e19 three times, then a fourth */
+    rc_shape_destroy(w, wide);
+    sd.density = 4.0e19f;
+    for (int k = 0; k < 3; ++k) {
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, dyn, &sd, 0.5f)));
+    }
     ck_assert(rc_shape_id_is_null(rc_shape_create_circle(w, dyn, &sd, 0.5f)));
-    ck_assert(rc_body_mass(w, dyn) <= FLT_MAX);
+    ck_assert(rc_body_mass(w, dyn) <= RC_MAX_MASS);
     sd.density = 1.0f;
     rc_shape_id small = rc_shape_create_circle(w, dyn, &sd, 0.5f);
     ck_assert(!rc_shape_id_is_null(small));
-    ck_assert(!rc_shape_set_density(w, small, 1.0e38f)); /* 3.14e38 + 0.79e38 */
-    ck_assert(rc_shape_set_density(w, small, 1.0e37f));
-    ck_assert(!rc_shape_set_base_transform(w, small, rc_v2(0, 0), 0.0f, rc_v2(1e25f, 1e25f)));
+    ck_assert(!rc_shape_set_density(w, small, 1.0e20f));
+    ck_assert(!rc_shape_set_base_transform(w, small, rc_v2(0, 0), 0.0f, rc_v2(1e8f, 1e8f))); /* inertia 9.8e30 */
+    /* a point mass above the limit */
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.point_mass = 2.0f * RC_MAX_MASS;
+    ck_assert(rc_body_id_is_null(rc_body_create(w, &bd)));
     /* on a static body: fine (it has no mass), until it would become dynamic */
+    huge.scale = rc_v2(1e10f, 1e10f);
     ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, stat, &huge, 1.0f)));
     ck_assert(!rc_body_set_type(w, stat, RC_DYNAMIC));
     ck_assert_int_eq(rc_body_get_type(w, stat), RC_STATIC);
@@ -1202,6 +1223,39 @@ START_TEST(speeds_are_held_to_the_world_limits) {
 }
 END_TEST
 
+/* A body that something moves past the world's edge, RC_WORLD_LIMIT, stops there with every
+ * number finite (the step's limits make this rare: at 1e18 units a float's spacing is 1.3e11,
+ * more than the fastest body moves in a step): here a grenade pushed out of a huge static disk
+ * that touches the edge, and its preview with it. */
+START_TEST(a_body_stops_at_the_edge_of_the_world) {
+    rc_world *w = make_world(rc_v2(0, 0));
+    const float R = 1.0e15f, r = 1.0e14f;
+    rc_body_id disk = make_body(w, RC_STATIC, rc_v2(RC_WORLD_LIMIT - R, 0.0f), 0.0f);
+    rc_shape_def sd = rc_shape_default_def();
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, disk, &sd, R)));
+    /* the grenade overlaps the disk near its outer side: pushed out to R + r from its centre */
+    rc_body_id grenade = make_body(w, RC_DYNAMIC, rc_v2(RC_WORLD_LIMIT - 0.5f * R, 0.0f), 0.0f);
+    sd.density = 1.0e-27f; /* so light that its inertia, m r^2 / 2, is 1.6e29 */
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, grenade, &sd, r)));
+    for (int k = 0; k < 10; ++k) {
+        ck_assert(rc_world_step(w, 1.0f / 60.0f));
+        rc_vec2 p = rc_body_position(w, grenade), v = rc_body_linear_velocity(w, grenade);
+        ck_assert_msg(p.x <= RC_WORLD_LIMIT && rc_vec2_is_finite(v) && rc_is_finite(rc_body_angle(w, grenade)),
+                      "step %d: (%g, %g)", k, (double)p.x, (double)p.y);
+    }
+    ck_assert(rc_body_position(w, grenade).x == RC_WORLD_LIMIT);
+    rc_prediction_def pd = rc_prediction_default_def();
+    pd.position = rc_v2(RC_WORLD_LIMIT - 0.5f * R, 0.0f);
+    pd.radius = r;
+    pd.density = 1.0e-27f;
+    pd.steps = 10;
+    rc_vec2 path[10];
+    ck_assert_int_ge(rc_world_predict(w, &pd, path, NULL, 0), 0);
+    ck_assert(path[9].x == RC_WORLD_LIMIT && rc_vec2_is_finite(path[9]));
+    rc_world_destroy(w);
+}
+END_TEST
+
 static Suite *bodies_suite(void) {
     Suite *s = suite_create("world_bodies");
     TCase *t = tcase_create("bodies");
@@ -1222,8 +1276,9 @@ static Suite *bodies_suite(void) {
     tcase_add_test(t, body_setters_and_getters);
     tcase_add_test(t, placed_normals_stay_unit_far_from_the_origin);
     tcase_add_test(t, a_point_mass_must_have_a_float_inverse);
-    tcase_add_test(t, masses_beyond_float_range_are_refused);
+    tcase_add_test(t, masses_beyond_the_limits_are_refused);
     tcase_add_test(t, speeds_are_held_to_the_world_limits);
+    tcase_add_test(t, a_body_stops_at_the_edge_of_the_world);
     suite_add_tcase(s, t);
     return s;
 }

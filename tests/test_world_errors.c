@@ -170,6 +170,8 @@ START_TEST(world_create_refuses_bad_defs) {
         {"sleep_angular_speed", offsetof(rc_world_def, sleep_angular_speed), true},
         {"restitution_threshold", offsetof(rc_world_def, restitution_threshold), true},
         {"contact_skin", offsetof(rc_world_def, contact_skin), true},
+        {"max_linear_speed", offsetof(rc_world_def, max_linear_speed), true},
+        {"max_angular_speed", offsetof(rc_world_def, max_angular_speed), true},
     };
     ws_counting_alloc ca;
     ws_alloc_init(&ca);
@@ -193,6 +195,23 @@ START_TEST(world_create_refuses_bad_defs) {
     wd.body_capacity = 0;
     wd.shape_capacity = INT32_MIN;
     ck_assert_ptr_null(rc_world_create(&wd));
+    /* beyond the bounds that keep the world's numbers in float range (fuzz_world found each) */
+    const struct {
+        size_t offset;
+        float value;
+    } beyond[] = {
+        {offsetof(rc_world_def, contact_skin), 2.0e9f},
+        {offsetof(rc_world_def, max_linear_speed), 2.0f * RC_MAX_LINEAR_SPEED},
+        {offsetof(rc_world_def, max_angular_speed), 2.0f * RC_MAX_ANGULAR_SPEED},
+        {offsetof(rc_world_def, max_linear_speed), 0.0f},
+        {offsetof(rc_world_def, max_angular_speed), 0.0f},
+    };
+    for (size_t k = 0; k < sizeof beyond / sizeof beyond[0]; ++k) {
+        wd = rc_world_default_def();
+        wd.allocator = ws_allocator(&ca);
+        memcpy((char *)&wd + beyond[k].offset, &beyond[k].value, sizeof(float));
+        EXPECT(rc_world_create(&wd) == NULL, "rc_world_create accepted bound %d = %g", (int)k, (double)beyond[k].value);
+    }
     ck_assert_int_eq((int)ca.live_bytes, 0);
     ck_assert_int_eq((int)ca.bad_frees, 0);
     /* allowed extremes */
@@ -586,13 +605,20 @@ START_TEST(shape_create_refuses_bad_defs) {
     rc_shape_def huge = rc_shape_default_def();
     huge.scale = rc_v2(1e30f, -1e30f);
     REFUSE(&fx, "rc_shape_create_circle", rc_shape_id_is_null(rc_shape_create_circle(w, body, &huge, 1e30f)));
-    /* a shape placed beyond float range */
+    /* a shape placed beyond float range, or beyond the world's reach: a body at the edge of the
+       world takes no shape that would reach past it */
     rc_shape_def far = rc_shape_default_def();
     far.offset = rc_v2(FLT_MAX, 0.0f);
-    ck_assert(rc_body_set_transform(w, fx.sleeper, rc_v2(FLT_MAX, 0.0f), 0.0f));
+    ck_assert(rc_body_set_transform(w, fx.sleeper, rc_v2(RC_WORLD_LIMIT, 0.0f), 0.0f));
     ck_assert(rc_body_set_awake(w, fx.sleeper, false));
     REFUSE(&fx, "rc_shape_create_circle", rc_shape_id_is_null(rc_shape_create_circle(w, fx.sleeper, &far, 1.0f)));
     REFUSE(&fx, "rc_shape_create_box", rc_shape_id_is_null(rc_shape_create_box(w, fx.sleeper, &far, 1.0f, 1.0f)));
+    rc_shape_def edge = rc_shape_default_def();
+    edge.offset = rc_v2(RC_WORLD_LIMIT / 1024.0f, 0.0f); /* the body at the limit: past it */
+    REFUSE(&fx, "rc_shape_create_circle", rc_shape_id_is_null(rc_shape_create_circle(w, fx.sleeper, &edge, 1.0f)));
+    /* a radius that reaches past the limit from the origin */
+    rc_shape_def plain = rc_shape_default_def();
+    REFUSE(&fx, "rc_shape_create_circle", rc_shape_id_is_null(rc_shape_create_circle(w, body, &plain, FLT_MAX)));
     /* polygons */
     rc_vec2 square[4] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     rc_vec2 concave[5] = {{0, 0}, {2, 0}, {1, 0.5f}, {2, 2}, {0, 2}};
@@ -979,10 +1005,16 @@ START_TEST(set_transform_refuses_placing_a_shape_beyond_float_range) {
     rc_body_id b = rc_body_create(w, &bd);
     fx.bodies[fx.nb++] = b;
     rc_shape_def sd = rc_shape_default_def();
-    sd.offset = rc_v2(3e38f, 0.0f);
+    sd.offset = rc_v2(0.75f * RC_WORLD_LIMIT, 0.0f);
     rc_shape_id s = fx_track(&fx, rc_shape_create_circle(w, b, &sd, 1.0f));
     ck_assert(rc_aabb_is_valid(rc_shape_aabb(w, s)));
+    REFUSE(&fx, "rc_body_set_transform", !rc_body_set_transform(w, b, rc_v2(0.5f * RC_WORLD_LIMIT, 0.0f), 0.0f));
     REFUSE(&fx, "rc_body_set_transform", !rc_body_set_transform(w, b, rc_v2(3e38f, 0.0f), 0.0f));
+    /* the body's own position is held to the limit too, shapes or not */
+    REFUSE(&fx, "rc_body_set_transform", !rc_body_set_transform(w, fx.dyn, rc_v2(0.0f, -2.0f * RC_WORLD_LIMIT), 0.0f));
+    rc_body_def beyond = rc_body_default_def();
+    beyond.position = rc_v2(2.0f * RC_WORLD_LIMIT, 0.0f);
+    REFUSE(&fx, "rc_body_create", rc_body_id_is_null(rc_body_create(w, &beyond)));
     fx_free(&fx);
 }
 END_TEST

@@ -61,6 +61,11 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
         rc_fail(world, func, "def has a NaN or infinite position, angle, velocity or gravity scale");
         return RC_NULL_BODY_ID;
     }
+    if (!rc_in_world(def->position)) {
+        rc_fail(world, func, "def.position (%g, %g) is beyond RC_WORLD_LIMIT", (double)def->position.x,
+                (double)def->position.y);
+        return RC_NULL_BODY_ID;
+    }
     if (!rc_speed_ok(world, def->linear_velocity, def->angular_velocity)) {
         rc_fail(world, func, "def's velocity (%g, %g), %g rad/s is above the world's max_linear_speed %g or "
                              "max_angular_speed %g", (double)def->linear_velocity.x, (double)def->linear_velocity.y,
@@ -78,7 +83,7 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
         return RC_NULL_BODY_ID;
     }
     if (!rc_point_mass_ok(def->point_mass)) {
-        rc_fail(world, func, "def.point_mass %g must be finite and at least FLT_MIN (its inverse a float)",
+        rc_fail(world, func, "def.point_mass %g must be from FLT_MIN (its inverse a float) to RC_MAX_MASS",
                 (double)def->point_mass);
         return RC_NULL_BODY_ID;
     }
@@ -224,7 +229,13 @@ bool rc_body_mass_fits(const rc_world *world, const rc_body *b, const rc_mass_da
             return false;
         }
     }
-    return sums[0] <= FLT_MAX && fabs(sums[1]) <= FLT_MAX && fabs(sums[2]) <= FLT_MAX && sums[3] <= FLT_MAX;
+    double mass = sums[0];
+    if (!(mass <= RC_MAX_MASS)) {
+        return false;
+    }
+    /* about the centre of mass, by the parallel axis theorem */
+    double about_center = mass > 0.0 ? sums[3] - (sums[1] * sums[1] + sums[2] * sums[2]) / mass : sums[3];
+    return about_center <= RC_MAX_ROTATIONAL_INERTIA;
 }
 
 /* Mass, centre and inertia from the shapes; a dynamic body without mass gets its point mass so
@@ -345,14 +356,18 @@ bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, flo
         return rc_fail(world, __func__, "position (%g, %g) or angle %g is not finite", (double)position.x,
                        (double)position.y, (double)angle);
     }
+    if (!rc_in_world(position)) {
+        return rc_fail(world, __func__, "position (%g, %g) is beyond RC_WORLD_LIMIT", (double)position.x,
+                       (double)position.y);
+    }
     rc_transform xf = {position, rc_rot_from_angle(angle)};
     /* check every shape's new place and reserve the grid moves first, so that nothing can
        fail half way */
     int32_t additions = 0;
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         rc_aabb box = rc_shape_box_at(world, &world->shapes.data[s], xf);
-        if (!rc_aabb_is_valid(box)) {
-            return rc_fail(world, __func__, "a shape placed at (%g, %g) would reach beyond float range",
+        if (!rc_aabb_is_valid(box) || !rc_box_in_world(box)) {
+            return rc_fail(world, __func__, "a shape placed at (%g, %g) would reach beyond RC_WORLD_LIMIT",
                            (double)position.x, (double)position.y);
         }
         /* a swept circle's proxy is grown by the margin: at most the four cells of a proxy */
@@ -438,7 +453,8 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
         return rc_fail(world, __func__, "a body with a chain stays static or kinematic (a chain has no mass)");
     }
     if (type == RC_DYNAMIC && !rc_body_mass_fits(world, b, NULL, -1)) {
-        return rc_fail(world, __func__, "the body's shapes give a mass or rotational inertia beyond float range");
+        return rc_fail(world, __func__, "the body's shapes give a mass or rotational inertia beyond RC_MAX_MASS or "
+                                        "RC_MAX_ROTATIONAL_INERTIA");
     }
     if (!rc_grid_reserve(world->grid, 4 * count_shapes(world, b))) {
         return rc_fail(world, __func__, "out of memory");
@@ -646,14 +662,7 @@ bool rc_body_apply_linear_impulse(rc_world *world, rc_body_id id, rc_vec2 impuls
     double vy = b->linear_velocity.y + (double)b->inv_mass * impulse.y;
     double rx = (double)point.x - b->center.x, ry = (double)point.y - b->center.y;
     double w = b->angular_velocity + (double)b->inv_inertia * (rx * impulse.y - ry * impulse.x);
-    double speed = sqrt(vx * vx + vy * vy), max = world->def.max_linear_speed;
-    if (speed > max) {
-        vx *= max / speed;
-        vy *= max / speed;
-    }
-    double wmax = world->def.max_angular_speed;
-    b->linear_velocity = rc_v2((float)vx, (float)vy);
-    b->angular_velocity = (float)(w > wmax ? wmax : (w < -wmax ? -wmax : w));
+    rc_limit_velocity(world, vx, vy, w, &b->linear_velocity, &b->angular_velocity);
     rc_body_wake(b);
     return true;
 }

@@ -158,8 +158,8 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
     /* every placed segment must have a length and a box within float range */
     for (int32_t k = 0; refusal == NULL && k < c.segments; ++k) {
         rc_vec2 a = place(&base, body->xf, chain_point(&c, k)), b = place(&base, body->xf, chain_point(&c, k + 1));
-        if (!rc_vec2_is_finite(a) || !rc_vec2_is_finite(b)) {
-            refusal = "the chain placed on its body reaches beyond float range";
+        if (!rc_in_world(a) || !rc_in_world(b)) {
+            refusal = "the chain placed on its body reaches beyond RC_WORLD_LIMIT";
         } else if (a.x == b.x && a.y == b.y) {
             refusal = "two neighbouring points land on the same float point once placed";
         }

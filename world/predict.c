@@ -40,7 +40,7 @@ static bool check_def(const rc_world *world, const rc_prediction_def *def, const
                                     "finite and >= 0");
     }
     if (!rc_point_mass_ok(def->point_mass)) {
-        return rc_fail(world, func, "def.point_mass %g must be finite and at least FLT_MIN (its inverse a float)",
+        return rc_fail(world, func, "def.point_mass %g must be from FLT_MIN (its inverse a float) to RC_MAX_MASS",
                        (double)def->point_mass);
     }
     if (!rc_is_finite(def->dt) || def->dt <= 0.0f || def->dt > RC_MAX_TIME_STEP) {
@@ -51,9 +51,10 @@ static bool check_def(const rc_world *world, const rc_prediction_def *def, const
     }
     if (def->radius > 0.0f) {
         rc_mass_data md = rc_compute_circle_mass((rc_circle){{0.0f, 0.0f}, def->radius}, def->density);
-        if (!rc_is_finite(md.mass) || !rc_is_finite(md.rotational_inertia)) {
+        if (!(md.mass <= RC_MAX_MASS) || !(md.rotational_inertia <= RC_MAX_ROTATIONAL_INERTIA)) {
             return rc_fail(world, func, "the circle's mass or rotational inertia (radius %g, density %g) is beyond "
-                                        "float range", (double)def->radius, (double)def->density);
+                                        "RC_MAX_MASS or RC_MAX_ROTATIONAL_INERTIA", (double)def->radius,
+                           (double)def->density);
         }
     }
     if (def->steps < 0 || def->max_bounces < 0) {
@@ -71,8 +72,8 @@ static bool check_def(const rc_world *world, const rc_prediction_def *def, const
         return false;
     }
     rc_circle c = {def->position, def->radius};
-    if (!rc_aabb_is_valid(rc_circle_aabb(c))) {
-        return rc_fail(world, func, "the body reaches beyond float range");
+    if (!rc_aabb_is_valid(rc_circle_aabb(c)) || !rc_box_in_world(rc_circle_aabb(c))) {
+        return rc_fail(world, func, "the body reaches beyond RC_WORLD_LIMIT");
     }
     return true;
 }
@@ -207,7 +208,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
     s.max_bounces = def->max_bounces;
     s.sees_dynamic = def->bullet;
     s.rest_shape = -1;
-    s.kick = rc_scale(def->dt * def->gravity_scale, world->def.gravity);
+    s.kick = rc_gravity_kick(world, def->gravity_scale, def->dt);
 
     /* the circle's own material, as the solver reads it from a shape */
     rc_shape material;
@@ -221,9 +222,8 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
     predict_sink k = {world, bounces, bounce_capacity, 0, 0};
     int32_t last_hit_shape = -1, last_hit_step = -2;
     for (int32_t step = 0; step < def->steps; ++step) {
-        rc_integrate_velocity(&s.velocity, &s.angular_velocity, world->def.gravity, def->gravity_scale,
-                              def->linear_damping, def->angular_damping, def->dt);
-        rc_clamp_speed(world, &s.velocity, &s.angular_velocity);
+        rc_integrate_velocity(world, &s.velocity, &s.angular_velocity, def->gravity_scale, def->linear_damping,
+                              def->angular_damping, def->dt);
         s.bias = rc_v2(0.0f, 0.0f);
         s.held = supports.count > 0;
         int32_t constraint_count = 0;
@@ -261,6 +261,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
             last_hit_shape = sink.last_shape;
             last_hit_step = step;
         }
+        rc_hold_in_world(&s.center, &s.velocity); /* as the step holds a body */
         positions[step] = s.center;
         if (s.radius > 0.0f) {
             find_supports(world, &s, constraints, constraint_count, &supports);

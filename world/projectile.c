@@ -12,12 +12,16 @@
 
 RC_INLINE rc_vec2 cross_sv(float w, rc_vec2 r) { return rc_v2(-w * r.y, w * r.x); }
 
-void rc_integrate_velocity(rc_vec2 *v, float *w, rc_vec2 gravity, float gravity_scale, float linear_damping,
+void rc_integrate_velocity(const rc_world *world, rc_vec2 *v, float *w, float gravity_scale, float linear_damping,
                            float angular_damping, float dt) {
-    rc_vec2 nv = rc_mul_add(*v, dt * gravity_scale, gravity);
+    /* in double, then held to the speed limits: a huge gravity scale over a long step went beyond
+       float range */
+    rc_vec2 g = world->def.gravity;
+    double k = (double)dt * gravity_scale;
+    double vx = v->x + k * g.x, vy = v->y + k * g.y;
     /* the implicit form stays stable for any damping and step */
-    *v = rc_scale(1.0f / (1.0f + dt * linear_damping), nv);
-    *w *= 1.0f / (1.0f + dt * angular_damping);
+    double lin = 1.0 / (1.0 + (double)dt * linear_damping), ang = 1.0 / (1.0 + (double)dt * angular_damping);
+    rc_limit_velocity(world, vx * lin, vy * lin, *w * ang, v, w);
 }
 
 /* ---- the cast ---------------------------------------------------------------------------------- */
@@ -108,26 +112,35 @@ static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, r
 
     bool point_body = s->radius == 0.0f;
     float e = point_body ? shape->restitution : rc_maxf(s->restitution, shape->restitution);
-    float mu = point_body ? shape->friction : sqrtf(s->friction * shape->friction);
+    float mu = point_body ? shape->friction : rc_mix_friction(s->friction, shape->friction);
     if (stick || approach < world->def.restitution_threshold) {
         e = 0.0f;
     }
-    rc_vec2 t = rc_left_perp(n);
-    float rtn = rc_cross(rt, n), rtt = rc_cross(rt, t), rst = rc_cross(rs, t), rsn = rc_cross(rs, n);
-    float kn = s->inv_mass + s->inv_inertia * rsn * rsn + im_t + ii_t * rtn * rtn;
-    float kt = s->inv_mass + s->inv_inertia * rst * rst + im_t + ii_t * rtt * rtt;
-    float pn = (1.0f + e) * approach / kn;
-    float pt = -rc_dot(vrel, t) / kt;
-    if (!stick) {
-        pt = rc_maxf(-mu * pn, rc_minf(pt, mu * pn));
+    /* a rebound no faster than the world's speed limit (a restitution far above 1 gave impulses
+       beyond float range, and NaN) */
+    float max_speed = world->def.max_linear_speed;
+    if (e * approach > max_speed) {
+        e = max_speed / approach;
     }
-    rc_vec2 p = rc_add(rc_scale(pn, n), rc_scale(pt, t));
-    s->velocity = rc_mul_add(s->velocity, s->inv_mass, p);
-    s->angular_velocity += s->inv_inertia * rc_cross(rs, p);
+    rc_vec2 t = rc_left_perp(n);
+    /* impulses in double: with masses far from 1 (a point mass near FLT_MIN, a body near FLT_MAX)
+       they reach beyond float range though the velocities they give do not */
+    double rtn = rc_cross(rt, n), rtt = rc_cross(rt, t), rst = rc_cross(rs, t), rsn = rc_cross(rs, n);
+    double kn = (double)s->inv_mass + (double)s->inv_inertia * rsn * rsn + im_t + (double)ii_t * rtn * rtn;
+    double kt = (double)s->inv_mass + (double)s->inv_inertia * rst * rst + im_t + (double)ii_t * rtt * rtt;
+    double pn = (1.0 + (double)e) * approach / kn;
+    double pt = -(double)rc_dot(vrel, t) / kt;
+    if (!stick) {
+        pt = pt < -mu * pn ? -mu * pn : (pt > mu * pn ? mu * pn : pt);
+    }
+    double px = pn * n.x + pt * t.x, py = pn * n.y + pt * t.y;
+    rc_limit_velocity(world, s->velocity.x + s->inv_mass * px, s->velocity.y + s->inv_mass * py,
+                      s->angular_velocity + s->inv_inertia * (rs.x * py - rs.y * px), &s->velocity,
+                      &s->angular_velocity);
     /* rolling resistance brakes rolling, which the resting-contact solver handles: a bounce is
        too short for it (its impulse would stop any spin at once) */
     if (pushable && sink->push != NULL) {
-        sink->push(sink->context, shape->body, rc_neg(p), point, 0.0f);
+        sink->push(sink->context, shape->body, -px, -py, point);
     }
     return approach;
 }

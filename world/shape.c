@@ -169,7 +169,7 @@ static bool dynamic_mass_fits(const rc_world *world, const rc_body *body, const 
     return rc_body_mass_fits(world, body, &md, replaced);
 }
 
-#define MASS_BEYOND "the body's mass or rotational inertia would be beyond float range"
+#define MASS_BEYOND "the body's mass or rotational inertia would be beyond RC_MAX_MASS or RC_MAX_ROTATIONAL_INERTIA"
 
 /* ---- creation --------------------------------------------------------------------------------- */
 
@@ -197,8 +197,8 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
         s.circle = rc_place_circle(base, radius, body->xf);
         s.aabb = rc_circle_aabb(s.circle);
     }
-    if (!rc_aabb_is_valid(s.aabb)) {
-        rc_fail(world, func, "the shape placed on its body reaches beyond float range");
+    if (!rc_aabb_is_valid(s.aabb) || !rc_box_in_world(s.aabb)) {
+        rc_fail(world, func, "the shape placed on its body reaches beyond RC_WORLD_LIMIT");
         return RC_NULL_SHAPE_ID;
     }
     rc_convex local_view = local != NULL ? rc_convex_of(local) : (rc_convex){NULL, NULL, 0, {0, 0}};
@@ -456,8 +456,8 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     rc_shape trial = *s;
     trial.base = base;
     rc_aabb box = rc_shape_box_at(world, &trial, body->xf);
-    if (!rc_aabb_is_valid(box)) {
-        return rc_fail(world, __func__, "the shape placed on its body reaches beyond float range");
+    if (!rc_aabb_is_valid(box) || !rc_box_in_world(box)) {
+        return rc_fail(world, __func__, "the shape placed on its body reaches beyond RC_WORLD_LIMIT");
     }
     rc_convex local = s->kind == RC_SHAPE_POLYGON ? rc_shape_local(world, s) : (rc_convex){NULL, NULL, 0, {0, 0}};
     if (!dynamic_mass_fits(world, body, &base, s->kind == RC_SHAPE_POLYGON ? &local : NULL, s->local_radius,

@@ -68,10 +68,11 @@ void rc_constraint_init(const rc_world *world, rc_constraint *c, rc_solver_body 
     c->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
     c->rolling_mass = kr > 0.0f ? 1.0f / kr : 0.0f;
 
-    c->friction = sqrtf(material->friction * sb->friction);
+    c->friction = rc_mix_friction(material->friction, sb->friction);
     c->restitution = rc_maxf(material->restitution, sb->restitution);
     float rb_radius = sb->kind == RC_SHAPE_CIRCLE ? sb->circle.radius : 0.0f;
-    c->rolling = rc_maxf(material->rolling_resistance * ra, sb->rolling_resistance * rb_radius);
+    c->rolling = rc_maxf(rc_rolling_torque_arm(material->rolling_resistance, ra),
+                        rc_rolling_torque_arm(sb->rolling_resistance, rb_radius));
 
     /* the gap the solver keeps: a skin, like a sweep that stops short of a surface */
     float skin = rc_world_skin(world, ca);
@@ -82,10 +83,13 @@ void rc_constraint_init(const rc_world *world, rc_constraint *c, rc_solver_body 
     c->approach = -vn >= world->def.restitution_threshold && -vn > 0.0f ? -vn : 0.0f;
     /* resting: it may close the gap to the skin, no more */
     c->vn_target = separation > skin ? -(separation - skin) / dt : 0.0f;
+    /* a gap too wide to close at any speed the world allows is no limit: held finite, so that the
+       solver's differences stay in float range */
+    float fastest = 4.0f * world->def.max_linear_speed;
+    c->vn_target = c->vn_target < -fastest ? -fastest : c->vn_target;
     /* Capped: for a step far shorter than any game takes (a denormal dt) the push speed is
        beyond float range, and its impulse turned into NaN. The cap is no limit at game
-       scales: it pushes out 1e13 units in a step of 1/60 s. (An infinite vn_target is
-       harmless: it allows any approach.) */
+       scales: it pushes out 1e13 units in a step of 1/60 s. */
     c->bias_target = separation < skin ? rc_minf(PUSH_FACTOR * (skin - separation) / dt, MAX_PUSH_SPEED) : 0.0f;
     c->normal_impulse = 0.0f;
     c->tangent_impulse = 0.0f;
@@ -199,10 +203,24 @@ static void bounce_one(const rc_world *world, rc_solver_body *bodies, rc_constra
     }
     c->approach = -vn;
     float e = -vn >= world->def.restitution_threshold ? c->restitution : 0.0f;
-    float pn = (1.0f + e) * -vn * c->normal_mass;
-    float pt = -c->tangent_mass * rc_dot(vrel, t);
-    pt = rc_maxf(-c->friction * pn, rc_minf(pt, c->friction * pn));
-    apply(bodies, c, rc_add(rc_scale(pn, n), rc_scale(pt, t)), 0.0f);
+    /* a rebound no faster than the speed limit; the impulse in double (masses far from 1 take it
+       beyond float range, though the velocities it gives are not) */
+    if (e * -vn > world->def.max_linear_speed) {
+        e = world->def.max_linear_speed / -vn;
+    }
+    double pn = (1.0 + (double)e) * -vn * c->normal_mass;
+    double pt = -(double)c->tangent_mass * rc_dot(vrel, t);
+    double limit = (double)c->friction * pn;
+    pt = pt < -limit ? -limit : (pt > limit ? limit : pt);
+    double px = pn * n.x + pt * t.x, py = pn * n.y + pt * t.y;
+    rc_solver_body *a = &bodies[c->a];
+    rc_limit_velocity(world, a->v.x + a->inv_mass * px, a->v.y + a->inv_mass * py,
+                      a->w + a->inv_inertia * ((double)c->ra.x * py - (double)c->ra.y * px), &a->v, &a->w);
+    if (c->b >= 0) {
+        rc_solver_body *b = &bodies[c->b];
+        rc_limit_velocity(world, b->v.x - b->inv_mass * px, b->v.y - b->inv_mass * py,
+                          b->w - b->inv_inertia * ((double)c->rb.x * py - (double)c->rb.y * px), &b->v, &b->w);
+    }
 }
 
 void rc_constraints_solve(const rc_world *world, rc_constraint *constraints, int32_t count, rc_solver_body *bodies,

@@ -8,6 +8,8 @@
 
 static bool is_swept(const rc_body *b) { return b->motion != RC_MOTION_FREE; }
 
+static void hold_in_world(rc_body *b) { rc_hold_in_world(&b->center, &b->linear_velocity); }
+
 static void save_undo_of(rc_world *world, int32_t index) {
     const rc_body *b = &world->bodies.data[index];
     rc_body_undo u;
@@ -29,7 +31,6 @@ static void save_undo_of(rc_world *world, int32_t index) {
  * front of world->moving) and bodies moved by their velocities (from its back), with the counts
  * later passes need, so that those touch only the bodies they work on. */
 static void start_step(rc_world *world, float dt) {
-    rc_vec2 g = world->def.gravity;
     int32_t *list = world->moving.data;
     int32_t swept = 0, free_end = world->bodies.count, bullets = 0, circles = 0, shapes = 0;
     world->undo.count = 0;
@@ -41,9 +42,8 @@ static void start_step(rc_world *world, float dt) {
         save_undo_of(world, i);
         b->solver_slot = -1;
         if (b->type == RC_DYNAMIC) {
-            rc_integrate_velocity(&b->linear_velocity, &b->angular_velocity, g, b->gravity_scale, b->linear_damping,
-                                  b->angular_damping, dt);
-            rc_clamp_speed(world, &b->linear_velocity, &b->angular_velocity);
+            rc_integrate_velocity(world, &b->linear_velocity, &b->angular_velocity, b->gravity_scale,
+                                  b->linear_damping, b->angular_damping, dt);
         }
         if (is_swept(b)) {
             list[swept++] = i;
@@ -108,7 +108,7 @@ static bool gather_constraints(rc_world *world, float dt) {
         }
         int32_t slot = world->solver_bodies.count++;
         rc_solver_body sb = {b->linear_velocity, b->angular_velocity, {0.0f, 0.0f}, 0.0f, b->inv_mass, b->inv_inertia,
-                             rc_scale(dt * b->gravity_scale, world->def.gravity), false};
+                             rc_gravity_kick(world, b->gravity_scale, dt), false};
         world->solver_bodies.data[slot] = sb;
         world->solver_owner.data[world->solver_owner.count++] = index;
         b->solver_slot = slot;
@@ -235,6 +235,7 @@ static int32_t integrate_positions(rc_world *world, float dt) {
             continue;
         }
         b->center = rc_mul_add(b->center, dt, b->linear_velocity);
+        hold_in_world(b);
         if (b->angular_velocity != 0.0f) {
             b->angle += dt * b->angular_velocity;
             b->xf.q = rc_rot_from_angle(b->angle);
@@ -280,7 +281,7 @@ static void step_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 nor
     world->impacts.data[world->impacts.count++] = e;
 }
 
-static void step_push(void *context, int32_t body, rc_vec2 impulse, rc_vec2 point, float angular) {
+static void step_push(void *context, int32_t body, double px, double py, rc_vec2 point) {
     step_sink *k = context;
     rc_world *world = k->world;
     rc_body *b = &world->bodies.data[body];
@@ -290,8 +291,10 @@ static void step_push(void *context, int32_t body, rc_vec2 impulse, rc_vec2 poin
         rc_body_wake(b);
         b->solver_slot = -1; /* not among this step's solver bodies */
     }
-    b->linear_velocity = rc_mul_add(b->linear_velocity, b->inv_mass, impulse);
-    b->angular_velocity += b->inv_inertia * (rc_cross(rc_sub(point, b->center), impulse) + angular);
+    double rx = (double)point.x - b->center.x, ry = (double)point.y - b->center.y;
+    rc_limit_velocity(world, b->linear_velocity.x + b->inv_mass * px, b->linear_velocity.y + b->inv_mass * py,
+                      b->angular_velocity + b->inv_inertia * (rx * py - ry * px), &b->linear_velocity,
+                      &b->angular_velocity);
 }
 
 static void sweep_body(rc_world *world, int32_t index, float dt) {
@@ -318,7 +321,7 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
         s.filter = b->point_filter;
     }
     s.velocity = b->linear_velocity;
-    s.kick = rc_scale(dt * b->gravity_scale, world->def.gravity);
+    s.kick = rc_gravity_kick(world, b->gravity_scale, dt);
     s.angle = b->angle;
     s.angular_velocity = b->angular_velocity;
     s.inv_mass = b->inv_mass;
@@ -351,6 +354,7 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
         b->xf.q = rc_rot_from_angle(b->angle);
     }
     b->center = rc_add(s.center, circle_offset);
+    hold_in_world(b);
     b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
     /* moves of swept bodies were reserved: they cannot fail */
     rc_body_place_shapes(world, b);

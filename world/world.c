@@ -53,10 +53,10 @@ rc_world *rc_world_create(const rc_world_def *def) {
     if (def == NULL || !rc_vec2_is_finite(def->gravity) || !non_negative(def->cell_size) ||
         !non_negative(def->sleep_time) || !non_negative(def->sleep_linear_speed) ||
         !non_negative(def->sleep_angular_speed) || !non_negative(def->restitution_threshold) ||
-        !non_negative(def->contact_skin) || def->body_capacity < 0 || def->shape_capacity < 0 ||
-        def->contact_iterations < 1 || def->contact_iterations > 1000 || !(def->max_linear_speed > 0.0f) ||
-        !rc_is_finite(def->max_linear_speed) || !(def->max_angular_speed > 0.0f) ||
-        !rc_is_finite(def->max_angular_speed)) {
+        !non_negative(def->contact_skin) || def->contact_skin > 1.0e9f || def->body_capacity < 0 || def->shape_capacity < 0 ||
+        def->contact_iterations < 1 || def->contact_iterations > 1000 ||
+        !(def->max_linear_speed > 0.0f && def->max_linear_speed <= RC_MAX_LINEAR_SPEED) ||
+        !(def->max_angular_speed > 0.0f && def->max_angular_speed <= RC_MAX_ANGULAR_SPEED)) {
         return NULL;
     }
     rc_allocator allocator = rc_mem_resolve(def->allocator);

@@ -10,6 +10,7 @@
 
 #include <ricochet/world.h>
 
+#include <math.h>
 #include <stdatomic.h>
 
 #include "broadphase/broadphase.h"
@@ -215,8 +216,9 @@ typedef struct rc_sweeper {
 typedef struct rc_sweep_sink {
     /* a bounce or a stop: approach > 0 */
     void (*impact)(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach);
-    /* the opposite impulse on a struck dynamic body (at a world point; angular part included) */
-    void (*push)(void *context, int32_t body, rc_vec2 impulse, rc_vec2 point, float angular_impulse);
+    /* the opposite impulse (px, py) on a struck dynamic body at a world point: in double, since
+       with masses far from 1 it may be beyond float range while the velocity it gives is not */
+    void (*push)(void *context, int32_t body, double px, double py, rc_vec2 point);
     void *context;
     int32_t last_shape; /* out: the shape of the last impact, -1 when none */
 } rc_sweep_sink;
@@ -400,18 +402,66 @@ void rc_shape_place(rc_world *world, rc_shape *shape, rc_transform body);
 rc_aabb rc_shape_box_at(const rc_world *world, const rc_shape *shape, rc_transform body);
 rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *shape);
 
+/* Within the world's reach (RC_WORLD_LIMIT): a point, or a box. NaN is not. */
+static inline bool rc_in_world(rc_vec2 p) {
+    return p.x >= -RC_WORLD_LIMIT && p.x <= RC_WORLD_LIMIT && p.y >= -RC_WORLD_LIMIT && p.y <= RC_WORLD_LIMIT;
+}
+static inline bool rc_box_in_world(rc_aabb b) { return rc_in_world(b.lower) && rc_in_world(b.upper); }
+/* A body that would move past RC_WORLD_LIMIT stops at the edge: its centre held there and its
+ * velocity along that axis dropped (nothing in a game goes that far; the world's numbers must
+ * stay in range whatever happens). */
+static inline void rc_hold_in_world(rc_vec2 *center, rc_vec2 *velocity) {
+    if (!(center->x >= -RC_WORLD_LIMIT && center->x <= RC_WORLD_LIMIT)) {
+        center->x = center->x > 0.0f ? RC_WORLD_LIMIT : -RC_WORLD_LIMIT;
+        velocity->x = 0.0f;
+    }
+    if (!(center->y >= -RC_WORLD_LIMIT && center->y <= RC_WORLD_LIMIT)) {
+        center->y = center->y > 0.0f ? RC_WORLD_LIMIT : -RC_WORLD_LIMIT;
+        velocity->y = 0.0f;
+    }
+}
+
 /* Body internals. */
 /* A point mass the step can divide by: finite, and at least FLT_MIN so that its inverse is a
  * float (a denormal one gave an infinite inverse mass, and a bullet's position turned NaN). */
-static inline bool rc_point_mass_ok(float mass) { return rc_is_finite(mass) && mass >= FLT_MIN; }
-/* Would the body's mass and rotational inertia, were it dynamic, stay within float range with
- * a shape of mass data `extra` added (in place of shape `replaced`, when that is >= 0)? extra
- * may be NULL. */
+static inline bool rc_point_mass_ok(float mass) { return mass >= FLT_MIN && mass <= RC_MAX_MASS; }
+/* Would the body's mass and rotational inertia about its centre of mass, were it dynamic, stay
+ * within RC_MAX_MASS and RC_MAX_ROTATIONAL_INERTIA with a shape of mass data `extra` added (in
+ * place of shape `replaced`, when that is >= 0)? extra may be NULL. */
 bool rc_body_mass_fits(const rc_world *world, const rc_body *b, const rc_mass_data *extra, int32_t replaced);
+/* Mixing two shapes' materials: friction as the square root of the product, taken as the
+ * product of the roots so that it never overflows (an infinite friction times a zero impulse
+ * made NaN); a rolling resistance times a radius held to FLT_MAX likewise. */
+static inline float rc_mix_friction(float a, float b) { return sqrtf(a) * sqrtf(b); }
+static inline float rc_rolling_torque_arm(float resistance, float radius) {
+    float r = resistance * radius;
+    return r < FLT_MAX ? r : FLT_MAX;
+}
+
 /* A velocity within the world's speed limits (what a game may set). */
 static inline bool rc_speed_ok(const rc_world *world, rc_vec2 v, float w) {
     return rc_length(v) <= world->def.max_linear_speed && w <= world->def.max_angular_speed &&
            w >= -world->def.max_angular_speed;
+}
+/* A velocity computed in double (an impulse on a very light body), held to the world's speed
+ * limits before it becomes float (which could otherwise overflow). */
+static inline void rc_limit_velocity(const rc_world *world, double vx, double vy, double w, rc_vec2 *v, float *wf) {
+    double speed = sqrt(vx * vx + vy * vy), max = world->def.max_linear_speed, wmax = world->def.max_angular_speed;
+    if (speed > max) {
+        vx *= max / speed;
+        vy *= max / speed;
+    }
+    *v = rc_v2((float)vx, (float)vy);
+    *wf = (float)(w > wmax ? wmax : (w < -wmax ? -wmax : w));
+}
+/* The velocity gravity adds over dt to a body of this gravity scale, in double and held to the
+ * speed limit (a huge gravity or scale over a long step is beyond float range). */
+static inline rc_vec2 rc_gravity_kick(const rc_world *world, float gravity_scale, float dt) {
+    double k = (double)dt * gravity_scale;
+    rc_vec2 v;
+    float w;
+    rc_limit_velocity(world, k * world->def.gravity.x, k * world->def.gravity.y, 0.0, &v, &w);
+    return v;
 }
 /* The fastest a body moves, and turns, after any step (rc_world_def's limits): a restitution
  * above 1 or a huge velocity set by the game never runs a body out of float range. */
@@ -472,7 +522,7 @@ bool rc_contacts_reserve_events(rc_world *world);
 void rc_contacts_update(rc_world *world);
 
 /* Swept bodies (projectile.c). Gravity and damping as the step applies them. */
-void rc_integrate_velocity(rc_vec2 *v, float *w, rc_vec2 gravity, float gravity_scale, float linear_damping,
+void rc_integrate_velocity(const rc_world *world, rc_vec2 *v, float *w, float gravity_scale, float linear_damping,
                            float angular_damping, float dt);
 void rc_sweep(const rc_world *world, rc_sweeper *sweeper, float dt, rc_sweep_sink *sink);
 /* Is a shape something the sweeper strikes? */

@@ -100,7 +100,9 @@ typedef struct rc_circle {
 
 /* A convex polygon: count vertices in counter-clockwise order, each edge's unit outward normal
  * (normals[i] belongs to the edge from vertices[i] to vertices[i + 1]) and the centroid.
- * Build one with rc_make_polygon or rc_make_box; a hand-filled polygon must keep these rules. */
+ * Build one with rc_make_polygon or rc_make_box; a hand-filled polygon must keep these rules.
+ * The casts, distances and manifolds read the normals as given (their hits report them), so a
+ * polygon whose normals are not unit vectors (to 1/1000 in their squares) is refused as input. */
 typedef struct rc_polygon {
     rc_vec2 vertices[RC_MAX_POLYGON_VERTICES];
     rc_vec2 normals[RC_MAX_POLYGON_VERTICES];

@@ -76,13 +76,14 @@ typedef struct rc_world_def {
     float sleep_angular_speed;    /* rad/s; default 0.05 */
     float restitution_threshold;  /* approach speeds below this do not bounce; units/s; default 1 */
     float contact_skin;           /* gap kept between a swept body and the surface it stops at; default 1e-4
-                                     (grown where float spacing at the body's coordinates is coarser) */
+                                     (grown where float spacing at the body's coordinates is coarser);
+                                     at most 1e9 */
     int32_t contact_iterations;   /* passes of the contact solver over resting contacts; default 8 */
     int32_t body_capacity;        /* expected bodies, to size storage up front; optional */
     int32_t shape_capacity;       /* expected shapes; optional */
     float max_linear_speed;       /* units/s; no body moves faster after a step (a restitution above 1,
-                                     gravity over a long step); default 1e6 */
-    float max_angular_speed;      /* rad/s; likewise for turning; default 1e5 */
+                                     gravity over a long step); default 1e6; at most RC_MAX_LINEAR_SPEED */
+    float max_angular_speed;      /* rad/s; likewise for turning; default 1e5; at most RC_MAX_ANGULAR_SPEED */
     uint32_t id_salt;             /* mixed into the generation of every id the world hands out, so that
                                      an id of another world is refused; 0 (default) takes one from the
                                      world's address. Give the same non-zero value wherever ids must be
@@ -90,6 +91,23 @@ typedef struct rc_world_def {
 } rc_world_def;
 
 RC_API rc_world_def rc_world_default_def(void);
+
+/* How far from the origin the world reaches: every coordinate of a body's position and of its
+ * shapes as placed lies within [-RC_WORLD_LIMIT, RC_WORLD_LIMIT] (2^60, about 1.15e18 units).
+ * Placements beyond it (a body made or moved there, a shape whose box would reach beyond it)
+ * are refused, and the step stops a body that would move past it at the edge. Within it,
+ * distances and their squares stay in float range, so no query or step overflows. Queries
+ * take any finite input. */
+#define RC_WORLD_LIMIT 1.152921504606846976e18f
+
+/* The heaviest a dynamic body may be, and its largest rotational inertia (about its centre of
+ * mass): beyond them the impulses of its contacts would leave float range. A body's shapes that
+ * would give more (density times area, and their spread), or a point mass above RC_MAX_MASS,
+ * are refused. The speed limits in rc_world_def are bounded for the same reason. */
+#define RC_MAX_MASS 1.0e20f
+#define RC_MAX_ROTATIONAL_INERTIA 1.0e30f
+#define RC_MAX_LINEAR_SPEED 1.0e9f  /* the largest max_linear_speed a world takes, units/s */
+#define RC_MAX_ANGULAR_SPEED 1.0e6f /* the largest max_angular_speed, rad/s */
 
 /* The longest step rc_world_step takes, in seconds: longer ones are refused (a game clamps the
  * frame time after a pause; a hitch of up to a second or two is a normal step). */
@@ -221,7 +239,7 @@ typedef struct rc_body_def {
     bool enable_response;     /* default true; false: a dynamic body that is never swept nor pushed,
                                  whose contacts are only reported (detection only) */
     float point_mass;         /* mass of a dynamic body whose shapes give it none (a point bullet); default 1;
-                                 at least FLT_MIN, so that its inverse is a float */
+                                 from FLT_MIN (its inverse a float) to RC_MAX_MASS */
     rc_filter point_filter;   /* what a point bullet (no solid shape) hits; default rc_default_filter() */
     bool awake;               /* default true */
     bool enable_sleep;        /* default true */
@@ -269,9 +287,10 @@ RC_API int32_t rc_body_shapes(const rc_world *world, rc_body_id body, rc_shape_i
 
 /* Setters: false on a bad id or value, nothing changed. Moving a body (transform) updates its
  * shapes and the broadphase at once and wakes it; it is a teleport, not a sweep. Velocities
- * above the world's speed limits are refused. A dynamic body's shapes must give it a mass and
- * rotational inertia within float range: making a body dynamic, adding a shape to it, or
- * changing a shape's density or base transform is refused when they would not. */
+ * above the world's speed limits are refused. A dynamic body's shapes must give it a mass of at
+ * most RC_MAX_MASS and a rotational inertia of at most RC_MAX_ROTATIONAL_INERTIA: making a body
+ * dynamic, adding a shape to it, or changing a shape's density or base transform is refused
+ * when they would not. */
 RC_API bool rc_body_set_transform(rc_world *world, rc_body_id body, rc_vec2 position, float angle);
 RC_API bool rc_body_set_linear_velocity(rc_world *world, rc_body_id body, rc_vec2 velocity);
 RC_API bool rc_body_set_angular_velocity(rc_world *world, rc_body_id body, float velocity);
