@@ -1,0 +1,367 @@
+/* Contact manifolds of hulls: separating axes, then the incident edge clipped against the
+ * reference edge, with the rounded cases (capsules, circles) by closest points. */
+#include "shapes/collide.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A feature id: the reference edge (or vertex) and the incident vertex, and whether B gave the
+ * reference edge. */
+#define FEATURE_ID(flip, ref, inc) ((uint16_t)(((flip) ? 0x8000u : 0u) | ((unsigned)(ref) << 8) | (unsigned)(inc)))
+
+rc_hull rc_hull_circle(rc_vec2 center, float radius) {
+    rc_hull h;
+    memset(&h, 0, sizeof h);
+    h.points[0] = center;
+    h.count = 1;
+    h.radius = radius;
+    return h;
+}
+
+rc_hull rc_hull_capsule(rc_vec2 a, rc_vec2 b, float radius) {
+    rc_hull h;
+    memset(&h, 0, sizeof h);
+    h.points[0] = a;
+    h.points[1] = b;
+    rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(b, a)));
+    h.normals[0] = n;
+    h.normals[1] = rc_neg(n);
+    h.count = 2;
+    h.radius = radius;
+    return h;
+}
+
+rc_hull rc_hull_polygon(const rc_vec2 *points, const rc_vec2 *normals, int count, float radius) {
+    rc_hull h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.points, points, sizeof(rc_vec2) * (size_t)count);
+    memcpy(h.normals, normals, sizeof(rc_vec2) * (size_t)count);
+    h.count = count;
+    h.radius = radius;
+    return h;
+}
+
+rc_hull rc_hull_transform(const rc_hull *hull, rc_transform xf) {
+    rc_hull h = *hull;
+    for (int i = 0; i < hull->count; ++i) {
+        h.points[i] = rc_transform_point(xf, hull->points[i]);
+        h.normals[i] = rc_rotate(xf.q, hull->normals[i]);
+    }
+    return h;
+}
+
+/* ---- circles -------------------------------------------------------------------------------- */
+
+/* The point of the core of A (any hull) nearest to c, and the unit normal there towards c. */
+static void nearest_on_core(const rc_hull *a, rc_vec2 c, rc_vec2 *point, rc_vec2 *normal, float *distance) {
+    if (a->count == 1) {
+        rc_vec2 d = rc_sub(c, a->points[0]);
+        float len = rc_length(d);
+        *point = a->points[0];
+        *normal = len > 0.0f ? rc_scale(1.0f / len, d) : rc_v2(1.0f, 0.0f);
+        *distance = len;
+        return;
+    }
+    if (a->count == 2) {
+        rc_vec2 q = rc_nearest_point_on_segment(a->points[0], a->points[1], c);
+        rc_vec2 d = rc_sub(c, q);
+        float len = rc_length(d);
+        *point = q;
+        if (len > 0.0f) {
+            *normal = rc_scale(1.0f / len, d);
+        } else {
+            *normal = a->normals[0];
+        }
+        *distance = len;
+        return;
+    }
+    /* a polygon: the face c is furthest outside of; inside, that face; outside a face but
+       beyond its ends, the nearer end */
+    int best = 0;
+    float sep = -INFINITY;
+    for (int i = 0; i < a->count; ++i) {
+        float s = rc_dot(a->normals[i], rc_sub(c, a->points[i]));
+        if (s > sep) {
+            sep = s;
+            best = i;
+        }
+    }
+    rc_vec2 v1 = a->points[best], v2 = a->points[best + 1 < a->count ? best + 1 : 0];
+    rc_vec2 e = rc_sub(v2, v1);
+    float u1 = rc_dot(rc_sub(c, v1), e), u2 = rc_dot(rc_sub(c, v2), rc_neg(e));
+    if (sep <= 0.0f || (u1 >= 0.0f && u2 >= 0.0f)) {
+        *normal = a->normals[best];
+        *point = rc_mul_add(c, -sep, a->normals[best]);
+        *distance = sep;
+        return;
+    }
+    rc_vec2 v = u1 < 0.0f ? v1 : v2;
+    rc_vec2 d = rc_sub(c, v);
+    float len = rc_length(d);
+    *point = v;
+    *normal = len > 0.0f ? rc_scale(1.0f / len, d) : a->normals[best];
+    *distance = len;
+}
+
+/* A hull against a circle B (one point): one contact point. */
+static rc_collision collide_with_circle(const rc_hull *a, const rc_hull *b, float margin) {
+    rc_collision m;
+    memset(&m, 0, sizeof m);
+    rc_vec2 c = b->points[0], q, n;
+    float distance;
+    nearest_on_core(a, c, &q, &n, &distance);
+    float separation = distance - a->radius - b->radius;
+    if (separation > margin) {
+        return m;
+    }
+    rc_vec2 on_a = rc_mul_add(q, a->radius, n), on_b = rc_mul_add(c, -b->radius, n);
+    m.normal = n;
+    m.points[0].point = rc_lerp(on_a, on_b, 0.5f);
+    m.points[0].separation = separation;
+    m.points[0].id = 0;
+    m.count = 1;
+    return m;
+}
+
+/* ---- polygons ------------------------------------------------------------------------------- */
+
+/* The edge of A whose line B is furthest outside of, and by how much (cores, no radii). */
+static float max_separation(const rc_hull *a, const rc_hull *b, int *edge) {
+    float best = -INFINITY;
+    *edge = 0;
+    for (int i = 0; i < a->count; ++i) {
+        rc_vec2 n = a->normals[i], v = a->points[i];
+        float least = INFINITY;
+        for (int j = 0; j < b->count; ++j) {
+            float s = rc_dot(n, rc_sub(b->points[j], v));
+            least = s < least ? s : least;
+        }
+        if (least > best) {
+            best = least;
+            *edge = i;
+        }
+    }
+    return best;
+}
+
+static float hull_extent(const rc_hull *h) {
+    rc_vec2 lo = h->points[0], hi = h->points[0];
+    for (int i = 1; i < h->count; ++i) {
+        lo = rc_min(lo, h->points[i]);
+        hi = rc_max(hi, h->points[i]);
+    }
+    return rc_maxf(hi.x - lo.x, hi.y - lo.y) + 2.0f * h->radius;
+}
+
+/* The incident edge of inc against a reference normal: the one facing most against it. */
+static int incident_edge(const rc_hull *inc, rc_vec2 ref_normal) {
+    int best = 0;
+    float least = INFINITY;
+    for (int i = 0; i < inc->count; ++i) {
+        float f = rc_dot(inc->normals[i], ref_normal);
+        if (f < least) {
+            least = f;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* Clip the incident edge w[0]..w[1] of inc against the reference edge v1..v2 (unit outward
+ * normal n; edge ref_edge, its end vertex ref_next) of ref: the manifold from ref towards inc,
+ * normal flipped when B gave the reference edge. A point's id names the incident vertex it
+ * comes from and the reference edge, or the reference vertex that clipped it. */
+static rc_collision clip_edges(rc_vec2 v1, rc_vec2 v2, rc_vec2 n, float ref_radius, int ref_edge, int ref_next,
+                               const rc_vec2 w[2], float inc_radius, int inc_first, int inc_second, float margin,
+                               bool flip) {
+    rc_collision m;
+    memset(&m, 0, sizeof m);
+    rc_vec2 t = rc_left_perp(n); /* along the reference edge, from v1 towards v2 */
+    float lower = rc_dot(t, v1), upper = rc_dot(t, v2);
+    float d[2] = {rc_dot(t, w[0]), rc_dot(t, w[1])};
+    if ((d[0] < lower && d[1] < lower) || (d[0] > upper && d[1] > upper)) {
+        return m;
+    }
+    const int inc[2] = {inc_first, inc_second};
+    for (int k = 0; k < 2; ++k) {
+        /* keep the part of w within [lower, upper] along t: a point outside moves along w */
+        rc_vec2 p = w[k];
+        int ref_code = ref_edge;
+        if (d[k] < lower) {
+            p = rc_lerp(w[0], w[1], (lower - d[0]) / (d[1] - d[0]));
+            ref_code = 16 + ref_edge;
+        } else if (d[k] > upper) {
+            p = rc_lerp(w[0], w[1], (upper - d[0]) / (d[1] - d[0]));
+            ref_code = 16 + ref_next;
+        }
+        float core = rc_dot(n, rc_sub(p, v1));
+        float separation = core - ref_radius - inc_radius;
+        if (separation > margin) {
+            continue;
+        }
+        /* midway between the reference surface and the incident one */
+        rc_vec2 on_ref = rc_mul_add(p, ref_radius - core, n);
+        rc_vec2 on_inc = rc_mul_add(p, -inc_radius, n);
+        rc_collision_point *cp = &m.points[m.count++];
+        cp->point = rc_lerp(on_ref, on_inc, 0.5f);
+        cp->separation = separation;
+        cp->id = FEATURE_ID(flip, ref_code, inc[k]);
+    }
+    m.normal = flip ? rc_neg(n) : n;
+    return m;
+}
+
+static rc_collision collide_polygons(const rc_hull *a, const rc_hull *b, float margin) {
+    rc_collision none;
+    memset(&none, 0, sizeof none);
+    float radius = a->radius + b->radius;
+    int edge_a, edge_b;
+    float sep_a = max_separation(a, b, &edge_a);
+    if (sep_a > margin + radius) {
+        return none;
+    }
+    float sep_b = max_separation(b, a, &edge_b);
+    if (sep_b > margin + radius) {
+        return none;
+    }
+    /* A's edge is the reference unless B's separates clearly more: a resting contact must not
+       flicker between the two */
+    float tolerance = 1.0e-3f * rc_maxf(hull_extent(a), hull_extent(b));
+    bool flip = sep_b > sep_a + tolerance;
+    const rc_hull *ref = flip ? b : a, *inc = flip ? a : b;
+    int e = flip ? edge_b : edge_a;
+    int e_next = e + 1 < ref->count ? e + 1 : 0;
+    rc_vec2 n = ref->normals[e];
+    rc_vec2 v1 = ref->points[e], v2 = ref->points[e_next];
+    int ie = incident_edge(inc, n);
+    int ie_next = ie + 1 < inc->count ? ie + 1 : 0;
+    rc_vec2 w[2] = {inc->points[ie], inc->points[ie_next]};
+    /* Apart: where the closest points are not across the reference face (corner to corner,
+       or the caps of rounded hulls), the contact is between them, along the line joining them
+       (a face normal there would say nothing of how near they are) */
+    float gap = rc_maxf(sep_a, sep_b);
+    if (gap > 0.0f) {
+        rc_hull_distance d = rc_distance_hulls(ref, inc);
+        if (d.distance > margin) {
+            return none;
+        }
+        rc_collision m = none;
+        if (rc_dot(d.normal, n) >= 1.0f - 1.0e-6f) {
+            /* across the face, or nearly: clipped, unless the nearest points lie just past the
+               face's end (then the clip keeps nothing) */
+            m = clip_edges(v1, v2, n, ref->radius, e, e_next, w, inc->radius, ie, ie_next, margin, flip);
+            if (m.count > 0) {
+                return m;
+            }
+        }
+        rc_vec2 on_ref = rc_mul_add(d.point_a, ref->radius, d.normal);
+        rc_vec2 on_inc = rc_mul_add(d.point_b, -inc->radius, d.normal);
+        m.points[0].point = rc_lerp(on_ref, on_inc, 0.5f);
+        m.points[0].separation = d.distance;
+        m.points[0].id = FEATURE_ID(flip, 32 + e, ie);
+        m.normal = flip ? rc_neg(d.normal) : d.normal;
+        m.count = 1;
+        return m;
+    }
+    return clip_edges(v1, v2, n, ref->radius, e, e_next, w, inc->radius, ie, ie_next, margin, flip);
+}
+
+rc_collision rc_collide_hulls(const rc_hull *a, const rc_hull *b, float margin) {
+    if (b->count == 1) {
+        return collide_with_circle(a, b, margin);
+    }
+    if (a->count == 1) {
+        rc_collision m = collide_with_circle(b, a, margin);
+        m.normal = rc_neg(m.normal);
+        return m;
+    }
+    return collide_polygons(a, b, margin);
+}
+
+/* ---- chain walls ---------------------------------------------------------------------------- */
+
+/* Is the joint of walls p..q and q..r convex seen from their free (left) side: does the outline
+ * turn right there? Straight joints are not. */
+static bool convex_joint(rc_vec2 p, rc_vec2 q, rc_vec2 r) {
+    if (rc_vec2_equal(p, q) || rc_vec2_equal(q, r)) {
+        return true; /* an open end: every direction around it is free */
+    }
+    return rc_cross(rc_sub(q, p), rc_sub(r, q)) < 0.0f;
+}
+
+/* Is n within the cone of directions turning clockwise from n0 to n1 (the normals of walls
+ * turning right, as at a convex joint seen from the free side)? */
+static bool in_cone(rc_vec2 n, rc_vec2 n0, rc_vec2 n1) {
+    const float slack = 1.0e-4f;
+    return rc_cross(n0, n) <= slack && rc_cross(n, n1) <= slack && rc_dot(n, rc_add(n0, n1)) > 0.0f;
+}
+
+rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, const rc_hull *hull,
+                                   float margin) {
+    rc_collision none;
+    memset(&none, 0, sizeof none);
+    rc_vec2 e = rc_sub(b, a);
+    rc_vec2 n1 = rc_normalize(rc_left_perp(e)); /* the free side */
+    /* behind the wall (by its centroid): a one-sided wall lets it through */
+    rc_vec2 centroid = hull->points[0];
+    for (int i = 1; i < hull->count; ++i) {
+        centroid = rc_add(centroid, hull->points[i]);
+    }
+    centroid = rc_scale(1.0f / (float)hull->count, centroid);
+    if (rc_dot(n1, rc_sub(centroid, a)) < 0.0f) {
+        return none;
+    }
+    /* the wall as a hull of two points, normals[0] its free side */
+    rc_hull wall;
+    memset(&wall, 0, sizeof wall);
+    wall.points[0] = b;
+    wall.points[1] = a;
+    wall.normals[0] = n1;
+    wall.normals[1] = rc_neg(n1);
+    wall.count = 2;
+    rc_collision m = rc_collide_hulls(&wall, hull, margin);
+    if (m.count == 0) {
+        return m;
+    }
+    /* the normal must lie in the wall's own region: its face normal, or (at a convex joint)
+       between its normal and the neighbour's */
+    bool face = rc_dot(m.normal, n1) >= 1.0f - 1.0e-5f;
+    if (face) {
+        return m;
+    }
+    bool towards_a = rc_dot(m.normal, e) < 0.0f;
+    rc_vec2 n_side = towards_a ? rc_normalize(rc_left_perp(rc_sub(a, prev))) : rc_normalize(rc_left_perp(rc_sub(next, b)));
+    bool convex = towards_a ? convex_joint(prev, a, b) : convex_joint(a, b, next);
+    bool open_end = towards_a ? rc_vec2_equal(prev, a) : rc_vec2_equal(b, next);
+    if (open_end || (convex && (towards_a ? in_cone(m.normal, n_side, n1) : in_cone(m.normal, n1, n_side)))) {
+        return m;
+    }
+    if (rc_dot(m.normal, n1) <= 0.0f) {
+        return none; /* it touches the wall from the side its neighbour covers */
+    }
+    /* clamp to the wall's face: the hull's incident edge clipped against the wall */
+    int ie = incident_edge(hull, n1);
+    if (hull->count == 1) {
+        rc_vec2 c = hull->points[0];
+        float along = rc_dot(rc_sub(c, a), e);
+        if (along < 0.0f || along > rc_dot(e, e)) {
+            return none;
+        }
+        float core = rc_dot(n1, rc_sub(c, a));
+        float separation = core - hull->radius;
+        if (separation > margin) {
+            return none;
+        }
+        m = none;
+        m.normal = n1;
+        rc_vec2 on_wall = rc_mul_add(c, -core, n1), on_hull = rc_mul_add(c, -hull->radius, n1);
+        m.points[0].point = rc_lerp(on_wall, on_hull, 0.5f);
+        m.points[0].separation = separation;
+        m.points[0].id = FEATURE_ID(false, 0, 0);
+        m.count = 1;
+        return m;
+    }
+    int ie_next = ie + 1 < hull->count ? ie + 1 : 0;
+    rc_vec2 w[2] = {hull->points[ie], hull->points[ie_next]};
+    return clip_edges(b, a, n1, 0.0f, 0, 1, w, hull->radius, ie, ie_next, margin, false);
+}

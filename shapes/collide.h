@@ -1,0 +1,105 @@
+/* shapes/collide.h: what the contact solver asks of geometry. Contact manifolds with feature
+ * ids for every pair of solid shapes, closest points and distances between convex shapes
+ * (GJK), and the time of impact of two moving shapes. Pure functions on hulls held by the
+ * caller; nothing here allocates or knows of bodies.
+ *
+ * Every solid shape is a hull: 1 to 8 points, the unit outward normals of its edges, and a
+ * radius that rounds it. A circle is one point and a radius, a capsule two points and a
+ * radius, a polygon 3 to 8 points (radius 0), a chain's wall two points and no radius. The
+ * caller puts both hulls of a pair in one frame (the first body's, so that the numbers stay
+ * small wherever the bodies are) and reads the manifold in that frame. */
+#ifndef RICOCHET_SHAPES_COLLIDE_H
+#define RICOCHET_SHAPES_COLLIDE_H
+
+#include "shapes/shapes.h"
+
+typedef struct rc_hull {
+    rc_vec2 points[RC_MAX_POLYGON_VERTICES];
+    /* normals[i]: edge points[i] -> points[i + 1], outward. A hull of 2 points has the two
+       sides of its segment: normals[0] right of points[0] -> points[1], normals[1] = -normals[0]. */
+    rc_vec2 normals[RC_MAX_POLYGON_VERTICES];
+    int count;
+    float radius;
+} rc_hull;
+
+/* A hull from a circle, a capsule (two centres and a radius), a segment, or a placed convex
+ * polygon (its points and normals as they are). */
+rc_hull rc_hull_circle(rc_vec2 center, float radius);
+rc_hull rc_hull_capsule(rc_vec2 a, rc_vec2 b, float radius);
+rc_hull rc_hull_polygon(const rc_vec2 *points, const rc_vec2 *normals, int count, float radius);
+/* The hull moved by a transform (points turned and moved, normals turned). */
+rc_hull rc_hull_transform(const rc_hull *hull, rc_transform xf);
+
+/* A contact point of a manifold. */
+typedef struct rc_collision_point {
+    rc_vec2 point;     /* midway between the two surfaces */
+    float separation;  /* signed distance between the surfaces along the normal: < 0 overlap */
+    uint16_t id;       /* which features touch: the same for the same features step after step */
+} rc_collision_point;
+
+/* How two hulls A and B touch, or nearly do (speculatively: within `margin`). */
+typedef struct rc_collision {
+    rc_vec2 normal; /* unit, from A towards B */
+    rc_collision_point points[2];
+    int count;      /* 0: apart by more than the margin */
+} rc_collision;
+
+/* The manifold of A and B, in their common frame: the points whose separation is at most
+ * margin (0 for an exact overlap test). Feature ids name the pair of features (edges, vertices)
+ * each point comes from, so that a solver can carry its impulses over from the last step. */
+rc_collision rc_collide_hulls(const rc_hull *a, const rc_hull *b, float margin);
+
+/* A wall of a chain against a hull, smooth over the chain's joints: `prev` and `next` are the
+ * chain's points before a and after b (equal to a or b at an open end). The wall blocks from its
+ * left side only (points left of a -> b; a two-sided wall is asked from the side the hull is
+ * on, with its ends swapped); a contact normal that would point out of the cone between the
+ * wall's normal and its neighbour's at a convex joint becomes the wall's normal, so that a
+ * body sliding over the joint of two walls in line feels one surface (no ghost bump). */
+rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, const rc_hull *hull,
+                                   float margin);
+
+/* ---- distance and time of impact ------------------------------------------------------------ */
+
+typedef struct rc_hull_distance {
+    rc_vec2 point_a, point_b; /* closest points of the hulls' cores (radii left out) */
+    rc_vec2 normal;           /* unit, from A to B (arbitrary but unit when the cores overlap) */
+    float distance;           /* between the rounded hulls: core distance less both radii; < 0 overlap */
+    int iterations;
+} rc_hull_distance;
+
+/* The distance between two convex hulls (GJK on their cores, then the radii). */
+rc_hull_distance rc_distance_hulls(const rc_hull *a, const rc_hull *b);
+
+/* A hull's motion over a step: its centre of mass from c1 to c2 and its angle from a1 to a2,
+ * the hull given in its body frame about local_center. */
+typedef struct rc_hull_sweep {
+    rc_vec2 local_center;
+    rc_vec2 c1, c2;
+    float a1, a2;
+} rc_hull_sweep;
+
+/* The body transform at fraction t of a sweep. */
+rc_transform rc_sweep_transform(const rc_hull_sweep *s, float t);
+
+typedef enum rc_toi_state { RC_TOI_SEPARATED, RC_TOI_HIT, RC_TOI_OVERLAPPED, RC_TOI_FAILED } rc_toi_state;
+
+typedef struct rc_toi {
+    rc_toi_state state;
+    float t;                  /* fraction of the step */
+    rc_vec2 normal, point;    /* at t, in the world: from A to B, and where they meet */
+} rc_toi;
+
+/* When two moving hulls first come within `target` of each other over the step (conservative
+ * advancement on the distance): RC_TOI_SEPARATED (never within target + tolerance: t = 1),
+ * RC_TOI_HIT (at t), RC_TOI_OVERLAPPED (already within target at t = 0), RC_TOI_FAILED (did
+ * not converge in its iterations: t is a safe fraction to stop at). */
+rc_toi rc_time_of_impact(const rc_hull *a, const rc_hull_sweep *sa, const rc_hull *b, const rc_hull_sweep *sb,
+                         float target, float tolerance);
+
+/* A hull moved by translation (no turning) against another: the first fraction t in [0, 1] at
+ * which they touch, with the normal (against the motion, from B to the moving A) and the point;
+ * false when they never do. Starting in overlap: t = 0. */
+bool rc_cast_hulls(const rc_hull *moving, rc_vec2 translation, const rc_hull *still, float *t, rc_vec2 *normal,
+                   rc_vec2 *point);
+
+#endif

@@ -1,0 +1,321 @@
+/* shapes/collide.h on its own: contact manifolds of hulls (circles, capsules, segments,
+ * polygons), smooth chain walls, GJK distance, time of impact and hull casts. Hand-worked cases
+ * with exact values, then random pairs against double-precision brute force in the tests
+ * (support/reference.h): the distance of two convex hulls is the least distance between a
+ * vertex of one and an edge of the other when they are apart; the separating-axis separation
+ * in double is a manifold's deepest point when they overlap. */
+#include <check.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "shapes/collide.h"
+#include "support/reference.h"
+#include "support/testing.h"
+
+static rc_hull box_hull(float hx, float hy, rc_transform xf) {
+    rc_polygon p = rc_make_box(hx, hy);
+    rc_hull h = rc_hull_polygon(p.vertices, p.normals, p.count, 0.0f);
+    return rc_hull_transform(&h, xf);
+}
+
+static rc_transform xf_of(float x, float y, float angle) {
+    rc_transform xf = {{x, y}, rc_rot_from_angle(angle)};
+    return xf;
+}
+
+/* ---- hand-worked manifolds ---------------------------------------------------------------------- */
+
+START_TEST(a_box_resting_on_a_box_has_two_points) {
+    /* a 1 x 1 box (half 0.5) 0.01 above a 4 x 1 box: normal up, two points at x = +-0.5, midway
+       in the gap (y = 0.505), separation 0.01 */
+    rc_hull ground = box_hull(2.0f, 0.5f, xf_of(0, 0, 0));
+    rc_hull crate = box_hull(0.5f, 0.5f, xf_of(0.25f, 1.01f, 0));
+    rc_collision m = rc_collide_hulls(&ground, &crate, 0.02f);
+    ck_assert_int_eq(m.count, 2);
+    ck_assert_vec_eq(m.normal, 0, 1);
+    float xs[2] = {m.points[0].point.x, m.points[1].point.x};
+    ck_assert(fminf(xs[0], xs[1]) == -0.25f && fmaxf(xs[0], xs[1]) == 0.75f);
+    for (int k = 0; k < 2; ++k) {
+        ck_assert_near(m.points[k].point.y, 0.505, 1e-6);
+        ck_assert_near(m.points[k].separation, 0.01, 1e-6);
+    }
+    ck_assert_uint_ne(m.points[0].id, m.points[1].id);
+    /* beyond the margin: nothing; the other way round: the normal flips, the ids stay paired */
+    ck_assert_int_eq(rc_collide_hulls(&ground, &crate, 0.005f).count, 0);
+    rc_collision r = rc_collide_hulls(&crate, &ground, 0.02f);
+    ck_assert_int_eq(r.count, 2);
+    ck_assert_vec_eq(r.normal, 0, -1);
+    /* the same features a little further along: the same ids (a solver carries its impulses) */
+    rc_hull moved = box_hull(0.5f, 0.5f, xf_of(0.3f, 1.005f, 0));
+    rc_collision m2 = rc_collide_hulls(&ground, &moved, 0.02f);
+    ck_assert_int_eq(m2.count, 2);
+    for (int k = 0; k < 2; ++k) {
+        ck_assert(m2.points[k].id == m.points[0].id || m2.points[k].id == m.points[1].id);
+    }
+}
+END_TEST
+
+START_TEST(a_tilted_box_touches_with_one_corner) {
+    /* a unit box turned 45 degrees, its lowest corner 0.1 into the ground's top face (y = 0) */
+    rc_hull ground = box_hull(5.0f, 1.0f, xf_of(0, -1.0f, 0));
+    float half_diag = 0.70710678f;
+    rc_hull crate = box_hull(0.5f, 0.5f, xf_of(1.0f, half_diag - 0.1f, 0.78539816f));
+    rc_collision m = rc_collide_hulls(&ground, &crate, 0.0f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_vec_eq(m.normal, 0, 1);
+    ck_assert_near(m.points[0].separation, -0.1, 2e-6);
+    ck_assert_near(m.points[0].point.x, 1.0, 2e-6);
+    ck_assert_near(m.points[0].point.y, -0.05, 2e-6); /* midway: corner at -0.1, face at 0 */
+}
+END_TEST
+
+START_TEST(circles_and_capsules) {
+    /* circle r 1 at the origin, circle r 0.5 at (2, 0): apart by 0.5 */
+    rc_hull a = rc_hull_circle(rc_v2(0, 0), 1.0f), b = rc_hull_circle(rc_v2(2, 0), 0.5f);
+    rc_collision m = rc_collide_hulls(&a, &b, 1.0f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_vec_eq(m.normal, 1, 0);
+    ck_assert_float_eq(m.points[0].separation, 0.5f);
+    ck_assert_vec_eq(m.points[0].point, 1.25, 0); /* midway between x = 1 and x = 1.5 */
+    ck_assert_int_eq(rc_collide_hulls(&a, &b, 0.25f).count, 0);
+    /* a capsule lying along x (from -2 to 2, radius 0.5) and a circle above its middle */
+    rc_hull cap = rc_hull_capsule(rc_v2(-2, 0), rc_v2(2, 0), 0.5f);
+    rc_hull ball = rc_hull_circle(rc_v2(1, 1.25f), 0.5f);
+    ck_assert_int_eq(rc_collide_hulls(&cap, &ball, 0.2f).count, 0); /* 0.25 apart */
+    m = rc_collide_hulls(&cap, &ball, 0.3f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_vec_eq(m.normal, 0, 1);
+    ck_assert_float_eq(m.points[0].separation, 0.25f);
+    ck_assert_vec_eq(m.points[0].point, 1, 0.625);
+    /* beyond the capsule's end: the cap, along the line joining the centres */
+    ball = rc_hull_circle(rc_v2(2.0f + 0.6f, 0.8f), 0.5f);
+    m = rc_collide_hulls(&cap, &ball, 0.1f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_vec_near(m.normal, 0.6, 0.8, 1e-6);
+    ck_assert_near(m.points[0].separation, 0.0, 1e-6);
+    /* two capsules side by side, parallel and overlapping in length: two points */
+    rc_hull cap2 = rc_hull_capsule(rc_v2(1, 1.1f), rc_v2(3, 1.1f), 0.5f);
+    m = rc_collide_hulls(&cap, &cap2, 0.2f);
+    ck_assert_int_eq(m.count, 2);
+    ck_assert_vec_eq(m.normal, 0, 1);
+    for (int k = 0; k < 2; ++k) {
+        ck_assert_near(m.points[k].separation, 0.1, 1e-6);
+        ck_assert(m.points[k].point.x >= 1.0f - 1e-6f && m.points[k].point.x <= 2.0f + 1e-6f);
+    }
+    /* end to end on a diagonal: one point between the caps */
+    rc_hull cap3 = rc_hull_capsule(rc_v2(2.6f, 0.8f), rc_v2(4.6f, 2.8f), 0.5f);
+    m = rc_collide_hulls(&cap, &cap3, 0.1f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_vec_near(m.normal, 0.6, 0.8, 1e-6);
+    ck_assert_near(m.points[0].separation, 0.0, 1e-6);
+}
+END_TEST
+
+START_TEST(a_box_slides_over_a_chain_joint_without_a_bump) {
+    /* a floor of two walls in line, (-4, 0) -> (0, 0) -> (4, 0), free side up; a box resting on
+       it slides across the joint: every manifold's normal is straight up and no point is
+       deeper than the box's own gap */
+    rc_vec2 p0 = {-8, 0}, p1 = {-4, 0}, p2 = {0, 0}, p3 = {4, 0}, p4 = {8, 0};
+    int points = 0;
+    for (int k = 0; k <= 40; ++k) {
+        float x = -1.0f + 0.05f * (float)k;
+        rc_hull crate = box_hull(0.5f, 0.5f, xf_of(x, 0.5f - 1e-3f, 0));
+        rc_collision walls[2] = {rc_collide_chain_wall(p0, p1, p2, p3, &crate, 0.01f),
+                                 rc_collide_chain_wall(p1, p2, p3, p4, &crate, 0.01f)};
+        for (int w = 0; w < 2; ++w) {
+            for (int i = 0; i < walls[w].count; ++i) {
+                ck_assert_msg(walls[w].normal.x == 0.0f && walls[w].normal.y == 1.0f,
+                              "x %g wall %d: normal (%g, %g)", (double)x, w, (double)walls[w].normal.x,
+                              (double)walls[w].normal.y);
+                ck_assert_near(walls[w].points[i].separation, -1e-3, 1e-6);
+                points++;
+            }
+        }
+    }
+    ck_assert_int_ge(points, 2 * 41);
+    /* behind a one-sided wall: nothing */
+    rc_hull below = box_hull(0.5f, 0.5f, xf_of(-2, -0.45f, 0));
+    ck_assert_int_eq(rc_collide_chain_wall(p0, p1, p2, p3, &below, 0.1f).count, 0);
+    /* at a convex corner (a step down at x = 0) the corner is a real vertex: a box beyond the
+       edge touching it gets the diagonal normal */
+    rc_vec2 q3 = {0, -2};
+    rc_hull ball = rc_hull_circle(rc_v2(0.6f, 0.8f), 0.95f);
+    rc_collision corner = rc_collide_chain_wall(p1, p1, p2, q3, &ball, 0.1f);
+    ck_assert_int_eq(corner.count, 1);
+    ck_assert_vec_near(corner.normal, 0.6, 0.8, 1e-6);
+    ck_assert_near(corner.points[0].separation, 0.05, 1e-6);
+    /* at a flat joint the same ball sees the wall's face: the neighbour holds the rest */
+    rc_collision flat = rc_collide_chain_wall(p1, p1, p2, p3, &ball, 0.1f);
+    ck_assert(flat.count == 0 || (flat.normal.x == 0.0f && flat.normal.y == 1.0f));
+}
+END_TEST
+
+/* ---- random pairs against brute force ------------------------------------------------------------ */
+
+/* The distance between two convex polygons in double: 0 when they overlap (by separating axes),
+ * else the least distance of a vertex of one to an edge of the other. */
+static double ref_convex_distance(const rc_vec2 *a, int na, const rc_vec2 *b, int nb) {
+    ref_v2 axis;
+    if (ref_sat_separation(a, na, b, nb, &axis) <= 0.0) {
+        return 0.0;
+    }
+    double best = INFINITY;
+    for (int side = 0; side < 2; ++side) {
+        const rc_vec2 *p = side ? b : a, *q = side ? a : b;
+        int np = side ? nb : na, nq = side ? na : nb;
+        for (int i = 0; i < np; ++i) {
+            for (int j = 0; j < nq; ++j) {
+                ref_v2 nearest;
+                double d = ref_segment_distance(ref_from(p[i]), ref_from(q[j]), ref_from(q[(j + 1) % nq]), &nearest);
+                best = d < best ? d : best;
+            }
+        }
+    }
+    return best;
+}
+
+START_TEST(random_polygon_pairs_agree_with_brute_force) {
+    ref_rng rng = ref_rng_seed(0xC0111DEull + (uint64_t)(unsigned)_i);
+    int cases = rc_test_random_cases(20000), overlapping = 0, apart = 0, near = 0;
+    double worst_depth = 0.0, worst_distance = 0.0;
+    for (int c = 0; c < cases; ++c) {
+        double scale = _i == 0 ? 1.0 : (_i == 1 ? 1e3 : 1e-2);
+        rc_vec2 va[8], vb[8];
+        int na = ref_rng_int(&rng, 3, 8), nb = ref_rng_int(&rng, 3, 8);
+        ref_random_convex(&rng, ref_v(0, 0), scale, na, true, va);
+        ref_random_convex(&rng, ref_rng_disk(&rng, ref_v(0, 0), 2.5 * scale), scale, nb, true, vb);
+        rc_polygon pa, pb;
+        if (rc_make_polygon(va, na, &pa) != RC_POLYGON_OK || rc_make_polygon(vb, nb, &pb) != RC_POLYGON_OK) {
+            continue;
+        }
+        rc_hull ha = rc_hull_polygon(pa.vertices, pa.normals, pa.count, 0.0f);
+        rc_hull hb = rc_hull_polygon(pb.vertices, pb.normals, pb.count, 0.0f);
+        float margin = (float)(0.1 * scale);
+        rc_collision m = rc_collide_hulls(&ha, &hb, margin);
+        ref_v2 axis;
+        double sat = ref_sat_separation(pa.vertices, pa.count, pb.vertices, pb.count, &axis);
+        double dist = ref_convex_distance(pa.vertices, pa.count, pb.vertices, pb.count);
+        double tol = 2e-5 * scale;
+        if (m.count > 0) {
+            ck_assert(fabs(sqrt((double)m.normal.x * m.normal.x + (double)m.normal.y * m.normal.y) - 1.0) < 1e-5);
+        }
+        if (sat <= 0.0) {
+            /* overlapping: the deepest point is the separating-axis depth */
+            overlapping++;
+            ck_assert_msg(m.count > 0, "case %d: overlapping polygons (depth %g) gave no manifold", c, -sat);
+            double deepest = fmin(m.points[0].separation, m.count > 1 ? m.points[1].separation : INFINITY);
+            /* the reference face may be the other polygon's within the flip tolerance */
+            double slack = 1.1e-3 * 2.0 * 2.0 * scale;
+            ck_assert_msg(fabs(deepest - sat) <= slack + tol, "case %d: deepest %g, separating axes %g", c, deepest,
+                          sat);
+            worst_depth = fmax(worst_depth, fabs(deepest - sat));
+        } else if (dist <= margin) {
+            near++;
+            ck_assert_msg(m.count > 0, "case %d: polygons %g apart (margin %g) gave no manifold", c, dist,
+                          (double)margin);
+            /* the nearer point's separation is the distance, measured along the face when the
+               nearest points are across it within a thousandth of a radian (by a size times that) */
+            double least = fmin(m.points[0].separation, m.count > 1 ? m.points[1].separation : INFINITY);
+            ck_assert_msg(least <= dist + 2e-3 * scale + tol && least >= dist - 2e-3 * scale - tol,
+                          "case %d: separation %g, distance %g", c, least, dist);
+        } else {
+            apart++;
+            if (sat > margin + tol) {
+                ck_assert_msg(m.count == 0, "case %d: %g apart gave %d points", c, dist, m.count);
+            }
+        }
+        /* GJK: the distance of the two, exact to rounding */
+        rc_hull_distance d = rc_distance_hulls(&ha, &hb);
+        double err = fabs(fmax(d.distance, 0.0) - dist);
+        worst_distance = fmax(worst_distance, err);
+        ck_assert_msg(err <= 4e-6 * scale + 1e-6 * dist, "case %d: GJK %g, brute force %g", c, (double)d.distance,
+                      dist);
+    }
+    fprintf(stderr, "[collide] scale %d: %d overlapping, %d near, %d apart; worst depth error %g, worst distance error %g\n",
+            _i, overlapping, near, apart, worst_depth, worst_distance);
+    ck_assert(overlapping > cases / 10 && apart > cases / 10 && near > cases / 50);
+}
+END_TEST
+
+START_TEST(distance_of_rounded_hulls) {
+    /* capsule (0,0)-(4,0) r 0.5 and a circle at (6, 3) r 1: core distance |(2,3)| = sqrt(13) */
+    rc_hull cap = rc_hull_capsule(rc_v2(0, 0), rc_v2(4, 0), 0.5f), ball = rc_hull_circle(rc_v2(6, 3), 1.0f);
+    rc_hull_distance d = rc_distance_hulls(&cap, &ball);
+    ck_assert_near(d.distance, sqrt(13.0) - 1.5, 1e-6);
+    ck_assert_vec_near(d.point_a, 4, 0, 1e-6);
+    ck_assert_vec_near(d.point_b, 6, 3, 1e-6);
+    ck_assert_vec_near(d.normal, 2.0 / sqrt(13.0), 3.0 / sqrt(13.0), 1e-6);
+    /* a box and a capsule crossing it: overlap */
+    rc_hull box = box_hull(1.0f, 1.0f, xf_of(2, 0, 0));
+    d = rc_distance_hulls(&box, &cap);
+    ck_assert(d.distance < 0.0f);
+}
+END_TEST
+
+/* ---- time of impact and casts ----------------------------------------------------------------------- */
+
+START_TEST(time_of_impact_of_a_box_thrown_at_a_wall) {
+    /* a unit box (half 0.5) from x = 0 to x = 20 in one step, turning a quarter; a wall whose
+       face is at x = 10.5 (a 0.1-thick box from 10.5 to 10.6): touches when the box's reach
+       along x meets it */
+    rc_hull crate = box_hull(0.5f, 0.5f, xf_of(0, 0, 0)); /* in its body frame, about its centre */
+    rc_hull_sweep sc = {{0, 0}, {0, 0}, {20, 0}, 0.0f, 0.0f};
+    rc_hull wall = box_hull(0.05f, 5.0f, xf_of(0, 0, 0));
+    rc_hull_sweep sw = {{0, 0}, {10.55f, 0}, {10.55f, 0}, 0.0f, 0.0f};
+    rc_toi r = rc_time_of_impact(&crate, &sc, &wall, &sw, 0.0f, 1e-5f);
+    ck_assert_int_eq(r.state, RC_TOI_HIT);
+    ck_assert_near(r.t, 10.0 / 20.0, 2e-6); /* the face at 10.5 - 0.5 */
+    ck_assert_vec_near(r.normal, 1, 0, 1e-5);
+    /* turning: the half-diagonal reaches further, so it touches earlier; never after the
+       straight case, and within its iterations */
+    sc.a2 = 1.5707963f;
+    r = rc_time_of_impact(&crate, &sc, &wall, &sw, 0.0f, 1e-5f);
+    ck_assert(r.state == RC_TOI_HIT);
+    ck_assert(r.t <= 0.5f && r.t >= (10.0 - 0.7072) / 20.0 - 1e-6);
+    rc_hull at = rc_hull_transform(&crate, rc_sweep_transform(&sc, r.t));
+    rc_hull wall_placed = rc_hull_transform(&wall, rc_sweep_transform(&sw, r.t));
+    ck_assert_near(rc_distance_hulls(&at, &wall_placed).distance, 0.0, 2e-5);
+    /* moving away: separated, t = 1 */
+    rc_hull_sweep away = {{0, 0}, {0, 0}, {-20, 0}, 0.0f, 0.0f};
+    ck_assert_int_eq(rc_time_of_impact(&crate, &away, &wall, &sw, 0.0f, 1e-5f).state, RC_TOI_SEPARATED);
+}
+END_TEST
+
+START_TEST(a_hull_cast_along_a_translation) {
+    /* a circle r 0.5 from (0, 0) by (10, 0) at a box whose left face is at x = 5: t = 4.5 / 10 */
+    rc_hull ball = rc_hull_circle(rc_v2(0, 0), 0.5f);
+    rc_hull box = box_hull(1.0f, 1.0f, xf_of(6, 0, 0));
+    float t;
+    rc_vec2 n, p;
+    ck_assert(rc_cast_hulls(&ball, rc_v2(10, 0), &box, &t, &n, &p));
+    ck_assert_near(t, 0.45, 1e-5);
+    ck_assert_vec_near(n, -1, 0, 1e-6);
+    ck_assert_vec_near(p, 5, 0, 1e-5);
+    /* a box cast down onto a rotated box: the corner first */
+    rc_hull crate = box_hull(0.5f, 0.5f, xf_of(0, 5, 0));
+    rc_hull diamond = box_hull(1.0f, 1.0f, xf_of(0, 0, 0.78539816f));
+    ck_assert(rc_cast_hulls(&crate, rc_v2(0, -10), &diamond, &t, &n, &p));
+    ck_assert_near(t, (4.5 - 1.41421356) / 10.0, 1e-5);
+    ck_assert_vec_near(n, 0, 1, 1e-4);
+    /* missing to the side */
+    ck_assert(!rc_cast_hulls(&ball, rc_v2(0, 10), &box, &t, &n, &p));
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("collide");
+    TCase *t = tcase_create("manifolds");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, a_box_resting_on_a_box_has_two_points);
+    tcase_add_test(t, a_tilted_box_touches_with_one_corner);
+    tcase_add_test(t, circles_and_capsules);
+    tcase_add_test(t, a_box_slides_over_a_chain_joint_without_a_bump);
+    tcase_add_loop_test(t, random_polygon_pairs_agree_with_brute_force, 0, 3);
+    tcase_add_test(t, distance_of_rounded_hulls);
+    tcase_add_test(t, time_of_impact_of_a_box_thrown_at_a_wall);
+    tcase_add_test(t, a_hull_cast_along_a_translation);
+    suite_add_tcase(s, t);
+    return rc_test_run(s);
+}
