@@ -30,6 +30,21 @@ rc_vec2 rc_base_apply(const rc_base *base, rc_vec2 v) {
 /* Is the scale a mirror (one negative component)? Then the outline's order flips. */
 static bool mirrors(const rc_base *base) { return (base->scale.x < 0.0f) != (base->scale.y < 0.0f); }
 
+/* The unit outward normal of a placed edge a..b: the edge itself turned a quarter (in double),
+ * which the placed vertices agree with exactly, while the rounding of its ends turns it by less
+ * than 1/1024 rad; else (an edge that placing far from the origin rounded to a few float
+ * spacings, or to nothing) the shape's own normal turned by the body, `turned`. */
+static rc_vec2 placed_normal(rc_vec2 a, rc_vec2 b, rc_vec2 turned) {
+    double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
+    double len = sqrt(ex * ex + ey * ey);
+    float coord = rc_maxf(rc_maxf(fabsf(a.x), fabsf(a.y)), rc_maxf(fabsf(b.x), fabsf(b.y)));
+    double rounding = (double)FLT_EPSILON * coord + FLT_MIN; /* the spacing of floats at the ends */
+    if (len > 1024.0 * rounding) {
+        return rc_unit_of(ey / len, -ex / len);
+    }
+    return turned;
+}
+
 void rc_base_normals(const rc_base *base, const rc_vec2 *local, int n, rc_vec2 *normals) {
     bool mirror = mirrors(base);
     for (int k = 0; k < n; ++k) {
@@ -50,13 +65,18 @@ void rc_base_normals(const rc_base *base, const rc_vec2 *local, int n, rc_vec2 *
 rc_polygon rc_base_polygon(const rc_base *base, const rc_convex *local) {
     rc_polygon p;
     memset(&p, 0, sizeof p);
-    rc_transform identity = RC_TRANSFORM_IDENTITY;
-    rc_aabb box;
-    p.count = local->count;
-    rc_vec2 normals[RC_MAX_POLYGON_VERTICES];
-    rc_base_normals(base, local->vertices, local->count, normals);
-    rc_convex with_normals = {local->vertices, normals, local->count, local->centroid};
-    rc_place_polygon(base, &with_normals, identity, p.vertices, p.normals, &p.centroid, &box);
+    int n = local->count;
+    p.count = n;
+    bool mirror = mirrors(base);
+    rc_vec2 turned[RC_MAX_POLYGON_VERTICES];
+    rc_base_normals(base, local->vertices, n, turned);
+    for (int k = 0; k < n; ++k) {
+        p.vertices[k] = rc_base_apply(base, local->vertices[mirror ? n - 1 - k : k]);
+    }
+    for (int k = 0; k < n; ++k) {
+        p.normals[k] = placed_normal(p.vertices[k], p.vertices[k + 1 < n ? k + 1 : 0], turned[k]);
+    }
+    p.centroid = rc_base_apply(base, local->centroid);
     return p;
 }
 
@@ -79,37 +99,21 @@ rc_circle rc_place_circle(const rc_base *base, float local_radius, rc_transform 
     return c;
 }
 
-/* The unit outward normal of a placed edge a..b: the edge itself turned a quarter (in double),
- * which the placed vertices agree with exactly, while the rounding of its ends turns it by less
- * than 1/1024 rad; else (an edge that placing far from the origin rounded to a few float
- * spacings, or to nothing) the shape's own normal turned by the body, `turned`. */
-static rc_vec2 placed_normal(rc_vec2 a, rc_vec2 b, rc_vec2 turned) {
-    double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
-    double len = sqrt(ex * ex + ey * ey);
-    float coord = rc_maxf(rc_maxf(fabsf(a.x), fabsf(a.y)), rc_maxf(fabsf(b.x), fabsf(b.y)));
-    double rounding = (double)FLT_EPSILON * coord + FLT_MIN; /* the spacing of floats at the ends */
-    if (len > 1024.0 * rounding) {
-        return rc_unit_of(ey / len, -ex / len);
-    }
-    return turned;
-}
 
-void rc_place_polygon(const rc_base *base, const rc_convex *local, rc_transform body, rc_vec2 *vertices,
-                      rc_vec2 *normals, rc_vec2 *centroid, rc_aabb *box) {
-    int n = local->count;
-    /* mirrored, the order reverses to stay counter-clockwise */
-    bool mirror = mirrors(base);
+void rc_place_polygon(const rc_convex *body, rc_transform xf, rc_vec2 *vertices, rc_vec2 *normals, rc_vec2 *centroid,
+                      rc_aabb *box) {
+    int n = body->count;
     rc_vec2 lower = {INFINITY, INFINITY}, upper = {-INFINITY, -INFINITY};
     for (int k = 0; k < n; ++k) {
-        rc_vec2 v = rc_transform_point(body, rc_base_apply(base, local->vertices[mirror ? n - 1 - k : k]));
+        rc_vec2 v = rc_transform_point(xf, body->vertices[k]);
         vertices[k] = v;
         lower = rc_min(lower, v);
         upper = rc_max(upper, v);
     }
     for (int k = 0; normals != NULL && k < n; ++k) {
-        normals[k] = placed_normal(vertices[k], vertices[k + 1 < n ? k + 1 : 0], rc_rotate(body.q, local->normals[k]));
+        normals[k] = placed_normal(vertices[k], vertices[k + 1 < n ? k + 1 : 0], rc_rotate(xf.q, body->normals[k]));
     }
-    *centroid = rc_transform_point(body, rc_base_apply(base, local->centroid));
+    *centroid = rc_transform_point(xf, body->centroid);
     box->lower = lower;
     box->upper = upper;
 }

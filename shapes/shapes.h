@@ -100,16 +100,18 @@ rc_circle rc_place_circle(const rc_base *base, float local_radius, rc_transform 
  * each local normal through the inverse transpose of the scale, turned, normalised in double. */
 void rc_base_normals(const rc_base *base, const rc_vec2 *local_vertices, int count, rc_vec2 *normals);
 
-/* A convex polygon placed under base and body. local holds the local vertices (before the base
- * transform) and the base-frame normals rc_base_normals gave. Writes the world vertices
- * (counter-clockwise even when the base mirrors it) and, unless normals is NULL, the world
- * normals (the base-frame ones turned by the body), the centroid and the box. */
-void rc_place_polygon(const rc_base *base, const rc_convex *local, rc_transform body, rc_vec2 *vertices,
-                      rc_vec2 *normals, rc_vec2 *centroid, rc_aabb *box);
-
-/* The same in the body frame, as a whole polygon (for mass properties); only local's vertices
- * and centroid are read. */
+/* A convex polygon under its base transform, in its body's frame (its vertices in the order
+ * they are placed in: counter-clockwise even when the base mirrors it; its normals; its
+ * centroid): the numbers placing reads and collisions work in. Only local's vertices and
+ * centroid are read. */
 rc_polygon rc_base_polygon(const rc_base *base, const rc_convex *local);
+
+/* A polygon in its body's frame placed under the body's transform: world vertices, unless
+ * normals is NULL the world normals, the centroid and the box. A normal is the placed edge
+ * turned a quarter where the rounding of its ends turns it by less than 1/1024 rad, else the
+ * body-frame normal turned (an edge rounded to nothing far from the origin still has one). */
+void rc_place_polygon(const rc_convex *body, rc_transform xf, rc_vec2 *vertices, rc_vec2 *normals, rc_vec2 *centroid,
+                      rc_aabb *box);
 
 /* ---- queries on placed shapes --------------------------------------------------------------- */
 

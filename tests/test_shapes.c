@@ -512,11 +512,10 @@ static void tg_place(test_geom *g, rc_transform body) {
         g->aabb = rc_circle_aabb(g->world.circle);
         break;
     case RC_SHAPE_POLYGON: {
-        rc_vec2 base_normals[RC_MAX_POLYGON_VERTICES];
-        rc_base_normals(&g->prepared, g->local.vertices, g->local.count, base_normals);
-        rc_convex view = {g->local.vertices, base_normals, g->local.count, g->local.centroid};
-        g->world.polygon = g->local;
-        rc_place_polygon(&g->prepared, &view, body, g->world.polygon.vertices, g->world.polygon.normals,
+        /* the body-frame polygon (as the world keeps it), placed */
+        rc_convex frame = rc_convex_of(&g->body.polygon);
+        g->world.polygon = g->body.polygon;
+        rc_place_polygon(&frame, body, g->world.polygon.vertices, g->world.polygon.normals,
                          &g->world.polygon.centroid, &g->aabb);
         break;
     }

@@ -96,20 +96,27 @@ static void poly_give(rc_world *world, uint32_t block, int count) {
 
 /* ---- placed numbers --------------------------------------------------------------------------- */
 
-rc_convex rc_shape_local(const rc_world *world, const rc_shape *s) {
-    const rc_vec2 *b = poly_block(world, s);
-    int n = s->count;
-    rc_convex c = {b + 2 + 2 * n, b + 2 + 3 * n, n, b[1]};
-    return c;
+rc_convex rc_shape_local(const rc_world *world, const rc_shape *s) { return rc_poly_local(poly_block(world, s), s->count); }
+
+/* A block's body-frame numbers from its local ones under a base transform. */
+static void poly_set_base(rc_vec2 *block, int n, const rc_base *base) {
+    rc_polygon body = rc_base_polygon(base, &(rc_convex){block + 3 + 4 * n, NULL, n, block[2]});
+    memcpy(block + 3 + 2 * n, body.vertices, sizeof(rc_vec2) * (size_t)n);
+    memcpy(block + 3 + 3 * n, body.normals, sizeof(rc_vec2) * (size_t)n);
+    block[1] = body.centroid;
+}
+
+/* Place a block's polygon under a body transform. */
+static void poly_place(rc_vec2 *block, int n, rc_transform body, rc_aabb *box) {
+    rc_convex frame = rc_poly_body(block, n);
+    rc_place_polygon(&frame, body, block + 3, block + 3 + n, &block[0], box);
 }
 
 void rc_shape_place(rc_world *world, rc_shape *s, rc_transform body) {
     if (s->kind == RC_SHAPE_SEGMENT) {
         rc_segment_place(world, s, body);
     } else if (s->kind == RC_SHAPE_POLYGON) {
-        rc_vec2 *b = world->poly_pool.data + s->poly;
-        rc_convex local = rc_shape_local(world, s);
-        rc_place_polygon(&s->base, &local, body, b + 2, b + 2 + s->count, &b[0], &s->aabb);
+        poly_place(poly_block(world, s), s->count, body, &s->aabb);
     } else {
         s->circle = rc_place_circle(&s->base, s->local_radius, body);
         s->aabb = rc_circle_aabb(s->circle);
@@ -131,8 +138,8 @@ rc_aabb rc_shape_box_at(const rc_world *world, const rc_shape *s, rc_transform b
         box = rc_segment_box_at(world, s, body);
     } else if (s->kind == RC_SHAPE_POLYGON) {
         rc_vec2 vertices[RC_MAX_POLYGON_VERTICES], centroid;
-        rc_convex local = rc_shape_local(world, s);
-        rc_place_polygon(&s->base, &local, body, vertices, NULL, &centroid, &box);
+        rc_convex frame = rc_poly_body(poly_block(world, s), s->count);
+        rc_place_polygon(&frame, body, vertices, NULL, &centroid, &box);
     } else {
         box = rc_circle_aabb(rc_place_circle(&s->base, s->local_radius, body));
     }
@@ -154,8 +161,17 @@ rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *s) {
         rc_mass_data none = {0.0f, 0.0f, {0.0f, 0.0f}, 0.0f};
         return none;
     }
-    rc_convex local = s->kind == RC_SHAPE_POLYGON ? rc_shape_local(world, s) : (rc_convex){NULL, NULL, 0, {0, 0}};
-    return mass_of(&s->base, s->kind == RC_SHAPE_POLYGON ? &local : NULL, s->local_radius, s->density);
+    if (s->kind == RC_SHAPE_POLYGON) {
+        rc_convex frame = rc_poly_body(poly_block(world, s), s->count);
+        rc_polygon p;
+        memset(&p, 0, sizeof p);
+        p.count = frame.count;
+        memcpy(p.vertices, frame.vertices, sizeof(rc_vec2) * (size_t)frame.count);
+        memcpy(p.normals, frame.normals, sizeof(rc_vec2) * (size_t)frame.count);
+        p.centroid = frame.centroid;
+        return rc_compute_polygon_mass(&p, s->density);
+    }
+    return mass_of(&s->base, NULL, s->local_radius, s->density);
 }
 
 /* For a dynamic body: would it keep a mass and rotational inertia within float range with a
@@ -188,11 +204,10 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     rc_vec2 numbers[RC_POLY_BLOCK(RC_MAX_POLYGON_VERTICES)];
     if (local != NULL) {
         int n = local->count;
-        memcpy(numbers + 2 + 2 * n, local->vertices, sizeof(rc_vec2) * (size_t)n);
-        rc_base_normals(base, local->vertices, n, numbers + 2 + 3 * n);
-        numbers[1] = local->centroid;
-        rc_convex lc = {numbers + 2 + 2 * n, numbers + 2 + 3 * n, n, local->centroid};
-        rc_place_polygon(base, &lc, body->xf, numbers + 2, numbers + 2 + n, &numbers[0], &s.aabb);
+        memcpy(numbers + 3 + 4 * n, local->vertices, sizeof(rc_vec2) * (size_t)n);
+        numbers[2] = local->centroid;
+        poly_set_base(numbers, n, base);
+        poly_place(numbers, n, body->xf, &s.aabb);
     } else {
         s.circle = rc_place_circle(base, radius, body->xf);
         s.aabb = rc_circle_aabb(s.circle);
@@ -420,12 +435,12 @@ bool rc_shape_world_polygon(const rc_world *world, rc_shape_id id, rc_polygon *p
     if (polygon == NULL || s->type != RC_SHAPE_TYPE_POLYGON) {
         return rc_fail(world, __func__, polygon == NULL ? "polygon is NULL" : "the shape is not a polygon");
     }
-    const rc_vec2 *b = poly_block(world, s);
+    rc_convex placed = rc_poly_placed(poly_block(world, s), s->count);
     memset(polygon, 0, sizeof *polygon);
     polygon->count = s->count;
-    memcpy(polygon->vertices, b + 2, sizeof(rc_vec2) * (size_t)s->count);
-    memcpy(polygon->normals, b + 2 + s->count, sizeof(rc_vec2) * (size_t)s->count);
-    polygon->centroid = b[0];
+    memcpy(polygon->vertices, placed.vertices, sizeof(rc_vec2) * (size_t)s->count);
+    memcpy(polygon->normals, placed.normals, sizeof(rc_vec2) * (size_t)s->count);
+    polygon->centroid = placed.centroid;
     return true;
 }
 
@@ -453,9 +468,19 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
         return rc_fail(world, __func__, "%s", error);
     }
     rc_body *body = &world->bodies.data[s->body];
-    rc_shape trial = *s;
-    trial.base = base;
-    rc_aabb box = rc_shape_box_at(world, &trial, body->xf);
+    rc_aabb box;
+    if (s->kind == RC_SHAPE_POLYGON) {
+        /* the polygon under the new base, placed */
+        rc_convex local = rc_shape_local(world, s);
+        rc_polygon frame = rc_base_polygon(&base, &local);
+        rc_vec2 vertices[RC_MAX_POLYGON_VERTICES], centroid;
+        rc_convex view = rc_convex_of(&frame);
+        rc_place_polygon(&view, body->xf, vertices, NULL, &centroid, &box);
+    } else {
+        rc_shape trial = *s;
+        trial.base = base;
+        box = rc_shape_box_at(world, &trial, body->xf);
+    }
     if (!rc_aabb_is_valid(box) || !rc_box_in_world(box)) {
         return rc_fail(world, __func__, "the shape placed on its body reaches beyond RC_WORLD_LIMIT");
     }
@@ -469,8 +494,7 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     }
     s->base = base;
     if (s->kind == RC_SHAPE_POLYGON) {
-        rc_vec2 *b = world->poly_pool.data + s->poly;
-        rc_base_normals(&base, b + 2 + 2 * s->count, s->count, b + 2 + 3 * s->count);
+        poly_set_base(poly_block(world, s), s->count, &base);
     }
     rc_shape_place(world, s, body->xf);
     rc_grid_move(world->grid, s->proxy, rc_shape_proxy_box(world, s));

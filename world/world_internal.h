@@ -136,10 +136,26 @@ static inline size_t rc_chain_bytes(int32_t capacity) {
     return (sizeof(rc_vec2) + sizeof(int32_t)) * (size_t)capacity;
 }
 
-/* A polygon's block in the pool: the placed and local centroids, the placed vertices and
- * normals (what queries read, first), then the local vertices and the base-frame normals (what
- * placing reads). Blocks of one vertex count share a free list. */
-#define RC_POLY_BLOCK(count) (4 * (count) + 2)
+/* A polygon's block in the pool (RC_POLY_BLOCK(n) entries): [0] the placed centroid, [1] the
+ * body-frame centroid, [2] the local one; then n each of the placed vertices and normals (what
+ * queries read, first), the body-frame vertices and normals (the polygon under its base
+ * transform: what placing and collisions read) and the local vertices (before the base
+ * transform: what a new base transform is applied to). Blocks of one vertex count share a
+ * free list. */
+#define RC_POLY_BLOCK(count) (5 * (count) + 3)
+
+static inline rc_convex rc_poly_placed(const rc_vec2 *b, int n) {
+    rc_convex c = {b + 3, b + 3 + n, n, b[0]};
+    return c;
+}
+static inline rc_convex rc_poly_body(const rc_vec2 *b, int n) {
+    rc_convex c = {b + 3 + 2 * n, b + 3 + 3 * n, n, b[1]};
+    return c;
+}
+static inline rc_convex rc_poly_local(const rc_vec2 *b, int n) {
+    rc_convex c = {b + 3 + 4 * n, NULL, n, b[2]};
+    return c;
+}
 
 /* A contact sits in the lists of both its shapes: edge k links it in the list of shape[k]. */
 typedef struct rc_contact_edge {
@@ -351,10 +367,7 @@ static inline rc_shape_view rc_shape_view_of(const rc_world *world, const rc_sha
     rc_shape_view v = {RC_SHAPE_CIRCLE, {{{0.0f, 0.0f}, 0.0f}}}; /* every byte set: the union is read by kind */
     v.kind = (rc_shape_kind)s->kind;
     if (s->kind == RC_SHAPE_POLYGON) {
-        /* a block holds the centroid, the local centroid, then the placed vertices and normals */
-        const rc_vec2 *b = world->poly_pool.data + s->poly;
-        rc_convex c = {b + 2, b + 2 + s->count, s->count, b[0]};
-        v.u.polygon = c;
+        v.u.polygon = rc_poly_placed(world->poly_pool.data + s->poly, s->count);
     } else if (s->kind == RC_SHAPE_SEGMENT) {
         v.u.segment.a = s->segment[0];
         v.u.segment.b = s->segment[1];
@@ -373,8 +386,7 @@ static inline bool rc_shape_faces(const rc_shape *s, rc_vec2 p) {
     rc_vec2 a = s->segment[0], b = s->segment[1];
     return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) > 0.0f;
 }
-/* The shape's local polygon: its vertices as defined (before the base transform) with its
- * base-frame normals (after it), what rc_place_polygon takes. */
+/* The shape's polygon as defined, before the base transform (vertices and centroid only). */
 rc_convex rc_shape_local(const rc_world *world, const rc_shape *shape);
 /* A shape def's checks (materials) and its base transform. */
 bool rc_shape_def_ok(rc_world *world, const rc_shape_def *def, const char *func);
