@@ -157,7 +157,7 @@ static void enter_vertex(line_entry *best, rc_vec2 origin, rc_vec2 d, rc_vec2 c,
     if (t >= best->t) {
         return;
     }
-    rc_vec2 n = rc_unit_of(mx + enter * ux, my + enter * uy);
+    rc_vec2 n = rc_line_entry_normal(cx, cy, ux, uy, sqrt(rr - h2));
     if (n.x == 0.0f && n.y == 0.0f) {
         n = rc_unit_of(-ux, -uy);
     }

@@ -22,6 +22,11 @@ rc_vec2 rc_unit_of(double x, double y) {
     return rc_v2((float)(0.0 + x / len), (float)(0.0 + y / len));
 }
 
+rc_vec2 rc_line_entry_normal(double cx, double cy, double ux, double uy, double half) {
+    double along = cx * ux + cy * uy;
+    return rc_unit_of(cx - (along + half) * ux, cy - (along + half) * uy);
+}
+
 rc_distance_result rc_point_distance_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
     /* Differences in double: those of floats near the ends of their range overflow in float. */
     rc_distance_result r;

@@ -220,7 +220,7 @@ bool rc_circle_ray_cast(rc_circle circle, rc_vec2 origin, rc_vec2 translation, r
     if (mm < rr) {
         /* started inside: the line came in through the first root, behind the origin */
         double half = sqrt(rr - h2 > 0.0 ? rr - h2 : 0.0);
-        rc_vec2 n = rc_unit_of(mx + (s - half) * ux, my + (s - half) * uy);
+        rc_vec2 n = rc_line_entry_normal(cx, cy, ux, uy, half);
         if (n.x == 0.0f && n.y == 0.0f) {
             n = back;
         }
@@ -244,7 +244,8 @@ bool rc_circle_ray_cast(rc_circle circle, rc_vec2 origin, rc_vec2 translation, r
         return false;
     }
     float t = clamp01((float)(enter / len));
-    rc_vec2 n = rc_unit_of(mx + enter * ux, my + enter * uy);
+    /* the origin on the circle: its offset is the normal; else the chord's entry point */
+    rc_vec2 n = enter == 0.0 ? rc_unit_of(mx, my) : rc_line_entry_normal(cx, cy, ux, uy, half);
     if (n.x == 0.0f && n.y == 0.0f) {
         n = back; /* radius 0: a point hit head-on */
     }

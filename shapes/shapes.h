@@ -27,6 +27,13 @@ RC_INLINE float rc_minf(float a, float b) { return a < b ? a : b; }
  * components; (0, 0) for a zero or non-finite vector. */
 rc_vec2 rc_unit_of(double x, double y);
 
+/* The outward normal where a line along the unit (ux, uy) enters a circle: (cx, cy) is the
+ * centre's offset to the line's nearest point, half the half-chord. Built from those two
+ * rather than from the entry point minus the centre, which cancels to rounding when the centre
+ * is far along the line (a fuzz find: the normal pointed along the line); the offset's
+ * rounding along the line is removed, so the normal is against the line by half exactly. */
+rc_vec2 rc_line_entry_normal(double cx, double cy, double ux, double uy, double half);
+
 typedef enum rc_shape_kind {
     RC_SHAPE_CIRCLE,
     RC_SHAPE_POLYGON,

@@ -275,6 +275,31 @@ START_TEST(regression_circle_cast_segment_huge_radius) {
 }
 END_TEST
 
+/* A fuzz find: a circle of radius r = 0x1.b8p-50 (about 1.5e-15) starting on the end b of the
+ * segment (-6.4375, -6.4375)..(r, r) and moving on along it, (r, r). The line came in through the
+ * far cap at a, normal -(1, 1)/sqrt 2; computed as the entry point minus a it cancelled to
+ * rounding of a's 6.4375 (about 9e-16, as large as r) and pointed along the sweep. */
+START_TEST(regression_circle_cast_segment_entry_far_along_the_line) {
+    const float r = 0x1.b8p-50f, h2 = 0.70710678f;
+    rc_ray_hit h = rc_test_poisoned_hit();
+    ck_assert(rc_circle_cast_segment(rc_v2(-6.4375f, -6.4375f), rc_v2(r, r), rc_v2(r, r), r, rc_v2(r, r), &h));
+    ck_assert(h.started_inside && h.t == 0.0f);
+    ck_assert_float_eq_tol(h.normal.x, -h2, 1e-6f);
+    ck_assert_float_eq_tol(h.normal.y, -h2, 1e-6f);
+    /* the same cancellation in a ray: from 2^53 to the left of a unit circle about (0, 1/2), a
+       ray along +x enters at (-sqrt(3)/2, 0): normal (-sqrt(3)/2, -1/2) (the entry point's x,
+       2^53 - sqrt(3)/2 from the origin, is not a double) */
+    ck_assert(rc_ray_circle(rc_v2(-0x1p53f, 0), rc_v2(0x1p54f, 0), rc_v2(0, 0.5f), 1.0f, &h));
+    ck_assert(!h.started_inside);
+    ck_assert_float_eq_tol(h.normal.x, -0.8660254f, 1e-6f);
+    ck_assert_float_eq_tol(h.normal.y, -0.5f, 1e-6f);
+    /* and a circle cast: a radius-1 circle swept past a point 1/2 off its line */
+    ck_assert(rc_circle_cast_circle((rc_circle){{0, 0.5f}, 0}, rc_v2(-0x1p53f, 0), 1.0f, rc_v2(0x1p54f, 0), &h));
+    ck_assert_float_eq_tol(h.normal.x, -0.8660254f, 1e-6f);
+    ck_assert_float_eq_tol(h.normal.y, -0.5f, 1e-6f);
+}
+END_TEST
+
 START_TEST(casts_refuse_bad_input) {
     rc_polygon box = rc_make_box(1, 1);
     rc_circle c = {{0, 0}, 1};
@@ -680,6 +705,7 @@ static Suite *casts_suite(void) {
     tcase_add_test(tc, circle_cast_polygon_cases);
     tcase_add_test(tc, circle_cast_segment_cases);
     tcase_add_test(tc, regression_circle_cast_segment_huge_radius);
+    tcase_add_test(tc, regression_circle_cast_segment_entry_far_along_the_line);
     tcase_add_test(tc, casts_refuse_bad_input);
     tcase_add_test(tc, casts_refuse_non_finite_polygon);
     tcase_add_test(tc, polygons_refuse_too_many_vertices);
