@@ -9,7 +9,10 @@
 #   make tsan    the tests under ThreadSanitizer in build-tsan/ (.ci/tsan)
 #   make determinism  the determinism test in five builds (gcc -O0/-O2/-O3 native, clang -O2, ASan); hashes
 #   make soak    deps, Release build in build-bench/, run bench/soak (1,000,000 steps; SOAK_ARGS='--steps N')
-#   make fuzz    clang + libFuzzer build in build-fuzz/, each fuzz target run FUZZ_SECONDS (60) seconds
+#   make fuzz    clang + libFuzzer build in build-fuzz/, each fuzz target run FUZZ_SECONDS (120) seconds
+#                from the committed corpus (what CI runs)
+#   make fuzz-long  the same for FUZZ_LONG_SECONDS (1800) seconds each, then the grown corpus merged
+#                back into fuzz/corpus/ (commit it: the next short runs start from there)
 #   make clean   remove the build directories
 # Extra configure options: make build CMAKE_ARGS='-DRICOCHET_BUILD_BENCH=OFF'
 
@@ -21,13 +24,14 @@ BUILD      := build
 ASAN       := build-asan
 BENCH      := build-bench
 FUZZ       := build-fuzz
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 120
+FUZZ_LONG_SECONDS ?= 1800
 
 MAKEFLAGS  += --no-print-directory
 
 # Each step runs CMake, which parallelises by itself; keep the steps in order.
 .NOTPARALLEL:
-.PHONY: all deps build build-asan test demo bench soak determinism lint valgrind tsan fuzz fuzz-long clean
+.PHONY: all deps build build-asan test demo bench soak determinism lint valgrind tsan fuzz fuzz-build fuzz-long clean
 
 all: build
 
@@ -82,12 +86,17 @@ tsan: deps
 	@JOBS=$(JOBS) bash .ci/tsan
 
 # fuzz/README.md: what the targets check, how to reproduce a finding.
-fuzz: deps
+fuzz-build: deps
 	@bash fuzz/deps.sh
 	CC=clang $(CMAKE) -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRICOCHET_WERROR=ON -DRICOCHET_BUILD_FUZZ=ON \
 	  -DRICOCHET_BUILD_TESTS=OFF -DRICOCHET_BUILD_SAMPLES=OFF -DRICOCHET_BUILD_BENCH=OFF -DRICOCHET_INSTALL=OFF $(CMAKE_ARGS)
 	$(CMAKE) --build $(FUZZ) --parallel $(JOBS) --target fuzz_geometry fuzz_world
+
+fuzz: fuzz-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh $(FUZZ)
+
+fuzz-long: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_MERGE=1 bash fuzz/run.sh $(FUZZ)
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(BENCH) $(FUZZ) build-lint build-valgrind build-tsan build-det-*

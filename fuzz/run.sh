@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Run each fuzz target for FUZZ_SECONDS seconds (`make fuzz` calls this after building).
+# Run each fuzz target for FUZZ_SECONDS seconds (`make fuzz` and `make fuzz-long` call this).
 #   fuzz/run.sh <build-dir> [target ...]     (default: every fuzz_* program in <build-dir>/fuzz)
-# Each target starts from its committed seeds (fuzz/corpus/<target>/), copied into a scratch
-# corpus <build-dir>/corpus/<target>/ that keeps growing from run to run; the committed seeds
-# are never written. A finding stops that target, leaves its input in
-# <build-dir>/artifacts/<target>/ (crash-*, leak-*, timeout-*, oom-*), and makes the script
-# fail after the other targets have run. Logs: <build-dir>/logs/<target>.log.
+# Each target starts from its committed corpus (fuzz/corpus/<target>/: the seeds and what
+# longer runs grew, minimized), copied into a scratch corpus <build-dir>/corpus/<target>/ that
+# keeps growing from run to run. With FUZZ_MERGE=1 (make fuzz-long) the scratch corpus is then
+# merged back into fuzz/corpus/<target>/ (libFuzzer's -merge=1: only inputs that add coverage
+# are added), ready to commit; otherwise the committed corpus is never written. A finding
+# stops that target, leaves its input in <build-dir>/artifacts/<target>/ (crash-*, leak-*,
+# timeout-*, oom-*), and makes the script fail after the other targets have run.
+# Logs: <build-dir>/logs/<target>.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:?usage: fuzz/run.sh <build-dir> [target ...]}
@@ -32,8 +35,16 @@ for t in "${targets[@]}"; do
     echo "== $t: ${seconds}s, corpus $corpus ($(ls "$corpus" | wc -l) inputs)"
     if ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         "$build/fuzz/$t" "${args[@]}" "$corpus" >"$log" 2>&1; then
+        # the coverage when the committed corpus was loaded, and at the end
+        grep -E '^#[0-9]+[[:space:]]+INITED' "$log" | tail -1
         grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1
         grep -E '^stat::number_of_executed_units|^stat::peak_rss' "$log"
+        if [ "${FUZZ_MERGE:-0}" = 1 ]; then
+            before=$(ls "fuzz/corpus/$t" | wc -l)
+            ASAN_OPTIONS=detect_leaks=0 "$build/fuzz/$t" -merge=1 -rss_limit_mb=2048 -max_len=4096 \
+                "fuzz/corpus/$t" "$corpus" >>"$log" 2>&1
+            echo "   merged into fuzz/corpus/$t: $before -> $(ls "fuzz/corpus/$t" | wc -l) inputs"
+        fi
     else
         status=1
         echo "!! $t: finding; input kept in $artifacts/, log $log" >&2
