@@ -1309,7 +1309,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     wd.enable_sleep = (flags & 8) == 0;
     if (flags & 16) {
-        wd.contact_iterations = fz_u8(&s.in) % 12u;
+        wd.sub_steps = (int32_t)(fz_u8(&s.in) % 10u);
         wd.body_capacity = (int8_t)fz_u8(&s.in);
         wd.shape_capacity = (int8_t)fz_u8(&s.in);
     }
@@ -1324,9 +1324,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         wd.max_angular_speed = draw_num(&s);
     }
     if (g_verbose) {
-        fprintf(stderr, "world: gravity (%g, %g) cell %g skin %g threshold %g iterations %d sleep %d max speeds %g %g\n",
+        fprintf(stderr, "world: gravity (%g, %g) cell %g skin %g threshold %g sub-steps %d sleep %d max speeds %g %g\n",
                 wd.gravity.x, wd.gravity.y, wd.cell_size, wd.contact_skin, wd.restitution_threshold,
-                wd.contact_iterations, wd.enable_sleep, wd.max_linear_speed, wd.max_angular_speed);
+                wd.sub_steps, wd.enable_sleep, wd.max_linear_speed, wd.max_angular_speed);
     }
     s.world = rc_world_create(&wd);
     s.alloc.fail_at = 0;

@@ -563,11 +563,12 @@ static int check_touching(mem_ctx *m) {
             if (k == i || !rc_shape_is_valid(m->w, b)) {
                 continue;
             }
-            bool want = ws_touching(m->w, a, b, rc_world_default_def().contact_skin);
+            ws_touch state = ws_touch_state(m->w, a, b, rc_world_default_def().contact_skin);
             bool listed = false;
             for (int32_t j = 0; j < n; ++j) {
                 listed |= rc_shape_id_equals(list[j], b);
             }
+            bool want = state == WS_TOUCHING || (state == WS_EITHER && listed);
             EXPECT(want == listed, "baseline: pair {%u,%u} {%u,%u}: brute force %d, world %d", a.index, a.generation,
                    b.index, b.generation, want, listed);
             touching += want;
@@ -663,6 +664,9 @@ static void scenario(mem_ctx *m, long *touching_total, int *end_events_after_des
     wd.gravity = rc_v2(0.0f, 0.0f);
     wd.body_capacity = 16; /* storage sized up front, then grown */
     wd.shape_capacity = 32;
+    /* the ids of runs with and without failures are compared: one salt for every world (by
+       default it comes from the world's address, which differs from run to run) */
+    wd.id_salt = 0x5eed1234u;
     wd.allocator = ws_allocator(&m->ca);
     wd.error_fn = ws_error_fn;
     wd.error_user = &m->errs;

@@ -280,6 +280,7 @@ void rc_body_update_mass(rc_world *world, rc_body *b) {
         b->inv_mass = 1.0f / b->point_mass;
     }
     b->center = rc_transform_point(b->xf, b->local_center);
+    rc_body_extents(world, b);
 }
 
 void rc_body_place_shapes(rc_world *world, rc_body *b) {

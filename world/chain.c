@@ -39,6 +39,22 @@ void rc_segment_place(rc_world *world, rc_shape *s, rc_transform body) {
     s->aabb = ends_box(s->segment);
 }
 
+void rc_segment_wall(const rc_world *world, const rc_shape *s, rc_vec2 *prev, rc_vec2 *a, rc_vec2 *b, rc_vec2 *next) {
+    const rc_chain *c = chain_of(world, s);
+    const rc_base *base = &world->shapes.data[c->shape].base;
+    int32_t k = s->wall.index;
+    /* chain points k-1, k, k+1, k+2 (an open chain's end repeats its last point) */
+    int32_t before = k > 0 ? k - 1 : (c->loop ? c->segments - 1 : k);
+    int32_t after = k + 1 < c->segments ? k + 2 : (c->loop ? (k + 2) % c->count : k + 1);
+    rc_vec2 p0 = rc_base_apply(base, chain_point(c, before)), p1 = rc_base_apply(base, chain_point(c, k));
+    rc_vec2 p2 = rc_base_apply(base, chain_point(c, k + 1)), p3 = rc_base_apply(base, chain_point(c, after));
+    /* in the order whose left is the free side */
+    *prev = c->flipped ? p3 : p0;
+    *a = c->flipped ? p2 : p1;
+    *b = c->flipped ? p1 : p2;
+    *next = c->flipped ? p0 : p3;
+}
+
 rc_aabb rc_segment_box_at(const rc_world *world, const rc_shape *s, rc_transform body) {
     const rc_chain *c = chain_of(world, s);
     rc_vec2 ends[2];

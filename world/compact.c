@@ -37,6 +37,15 @@ static void compact_bodies(rc_world *world) {
     rc_array_shrink(world, world->undo, n + 1);
     rc_array_shrink(world, world->islands, n + 1);
     rc_array_shrink(world, world->moving, n);
+    rc_array_shrink(world, world->solver_owner, n);
+    rc_array_shrink(world, world->states, n);
+    rc_array_shrink(world, world->masses, n);
+    rc_array_shrink(world, world->kicks, n);
+    rc_array_shrink(world, world->linear_damping, n);
+    rc_array_shrink(world, world->angular_damping, n);
+    rc_array_shrink(world, world->support_counts, n);
+    rc_array_shrink(world, world->held, n);
+    rc_array_shrink(world, world->support_shapes, n * RC_MAX_SUPPORTS);
     rc_id_pool_shrink(&world->allocator, &world->body_ids);
 }
 
@@ -95,6 +104,8 @@ static void compact_contacts(rc_world *world) {
         rc_id_pool_trim(&world->contact_ids, end);
         world->contacts.count = world->contact_ids.next;
         rc_array_shrink(world, world->contacts, world->contacts.count);
+        /* the step reserves a constraint per live contact */
+        rc_array_shrink(world, world->constraints, rc_id_pool_live(&world->contact_ids));
         rc_id_pool_shrink(&world->allocator, &world->contact_ids);
     }
     rc_map_shrink(&world->allocator, &world->contact_map);
@@ -126,9 +137,4 @@ void rc_world_give_back_memory(rc_world *world) {
     rc_array_shrink(world, world->sensor_end, 2 * world->sensor_end.count);
     rc_array_shrink(world, world->impacts, 2 * world->impacts.count);
     rc_array_shrink(world, world->new_contacts, 2 * world->new_contacts.count);
-    rc_array_shrink(world, world->constraints, 2 * world->constraints.count);
-    rc_array_shrink(world, world->solver_bodies, 2 * world->solver_bodies.count);
-    rc_array_shrink(world, world->solver_owner, 2 * world->solver_owner.count);
-    rc_array_shrink(world, world->support_counts, 2 * world->support_counts.count);
-    rc_array_shrink(world, world->support_shapes, 2 * RC_MAX_SUPPORTS * world->solver_bodies.count);
 }

@@ -17,16 +17,38 @@ bool rc_contact_reserve(rc_world *world, int32_t extra) {
            rc_map_reserve(&world->allocator, &world->contact_map, extra);
 }
 
+/* The other shape of a contact, seen from edge k. */
+static int32_t other_shape(const rc_contact *c, int32_t k) { return c->shape[1 - k]; }
+
+/* A shape's contacts are listed by the other shape's index, so that the solver meets a body's
+ * contacts in an order that does not depend on when they were made (a preview meets them in
+ * the same order). */
 static void link_edge(rc_world *world, int32_t contact, int32_t k) {
     rc_contact *c = &world->contacts.data[contact];
-    rc_shape *s = &world->shapes.data[c->shape[k]];
-    c->edge[k].prev = -1;
-    c->edge[k].next = s->first_contact;
-    if (s->first_contact >= 0) {
-        rc_contact *head = &world->contacts.data[s->first_contact];
-        head->edge[head->shape[0] == c->shape[k] ? 0 : 1].prev = contact;
+    int32_t self = c->shape[k], other = other_shape(c, k);
+    rc_shape *s = &world->shapes.data[self];
+    int32_t prev = -1, next = s->first_contact;
+    while (next >= 0) {
+        const rc_contact *n = &world->contacts.data[next];
+        int32_t nk = n->shape[0] == self ? 0 : 1;
+        if (other_shape(n, nk) > other) {
+            break;
+        }
+        prev = next;
+        next = n->edge[nk].next;
     }
-    s->first_contact = contact;
+    c->edge[k].prev = prev;
+    c->edge[k].next = next;
+    if (prev >= 0) {
+        rc_contact *p = &world->contacts.data[prev];
+        p->edge[p->shape[0] == self ? 0 : 1].next = contact;
+    } else {
+        s->first_contact = contact;
+    }
+    if (next >= 0) {
+        rc_contact *n = &world->contacts.data[next];
+        n->edge[n->shape[0] == self ? 0 : 1].prev = contact;
+    }
 }
 
 static void unlink_edge(rc_world *world, int32_t contact, int32_t k) {
@@ -164,46 +186,230 @@ static void wake_island(rc_world *world, int32_t start) {
     }
 }
 
-/* Where a shape is, for the side of a one-sided wall it is on: a circle's centre, a
- * polygon's centroid. */
-static rc_vec2 shape_center(const rc_world *world, const rc_shape *s) {
-    rc_shape_view v = rc_shape_view_of(world, s);
-    switch (v.kind) {
-    case RC_SHAPE_POLYGON:
-        return v.u.polygon.centroid;
-    case RC_SHAPE_SEGMENT:
-        return rc_lerp(v.u.segment.a, v.u.segment.b, 0.5f);
-    case RC_SHAPE_CIRCLE:
-        break;
+/* ---- the narrow phase ------------------------------------------------------------------------- */
+
+rc_hull rc_shape_hull(const rc_world *world, const rc_shape *s) {
+    if (s->kind == RC_SHAPE_POLYGON) {
+        rc_convex frame = rc_poly_body(world->poly_pool.data + s->poly, s->count);
+        return rc_hull_polygon(frame.vertices, frame.normals, frame.count, 0.0f);
     }
-    return v.u.circle.center;
+    if (s->kind == RC_SHAPE_SEGMENT) {
+        rc_vec2 prev, a, b, next;
+        rc_segment_wall(world, s, &prev, &a, &b, &next);
+        return rc_hull_capsule(a, b, 0.0f);
+    }
+    return rc_hull_circle(s->base.offset, s->circle.radius);
 }
 
-/* Does a swept circle rest near the other shape (within the margin)? Fills a manifold that
- * reports the two as touching with depth 0 when they are apart by less than the margin. */
-static bool touching_near(const rc_world *world, const rc_shape *a, const rc_shape *b, rc_manifold *m) {
-    const rc_shape *circle = a->swept ? a : b;
-    const rc_shape *other = a->swept ? b : a;
-    rc_distance_result d;
-    if (!rc_shape_distance(world, other, circle->circle.center, &d)) {
-        return false;
+float rc_contact_margin(const rc_world *world, const rc_shape *a, const rc_shape *b) {
+    if (a->sensor || b->sensor) {
+        return 0.0f;
     }
-    float gap = d.distance - circle->circle.radius;
-    if (gap > rc_world_margin(world, circle->circle.center)) {
-        return false;
+    if (a->swept || b->swept) {
+        return rc_world_margin(world, (a->swept ? a : b)->circle.center);
     }
-    if (gap <= 0.0f) {
-        rc_shape_view va = rc_shape_view_of(world, a), vb = rc_shape_view_of(world, b);
-        if (rc_view_collide(&va, &vb, m)) {
+    return 4.0f * world->def.linear_slop;
+}
+
+/* A hull (in the wall's body frame) against a chain's wall: smooth over the wall's joints. A
+ * two-sided wall is met from the side the hull is on. */
+static rc_collision collide_wall(const rc_world *world, const rc_shape *wall, const rc_hull *h, float margin) {
+    rc_vec2 prev, a, b, next;
+    rc_segment_wall(world, wall, &prev, &a, &b, &next);
+    if (!wall->one_sided) {
+        rc_vec2 c = h->points[0];
+        for (int i = 1; i < h->count; ++i) {
+            c = rc_add(c, h->points[i]);
+        }
+        c = rc_scale(1.0f / (float)h->count, c);
+        if (rc_cross(rc_sub(b, a), rc_sub(c, a)) < 0.0f) {
+            /* on the right: the wall from the other side, its neighbours with it */
+            rc_vec2 t = a;
+            a = b;
+            b = t;
+            t = prev;
+            prev = next;
+            next = t;
+        }
+    }
+    return rc_collide_chain_wall(prev, a, b, next, h, margin);
+}
+
+/* A manifold computed in one body's frame, to the world. */
+static rc_collision to_world(rc_collision m, rc_transform frame, bool flip) {
+    m.normal = rc_rotate(frame.q, flip ? rc_neg(m.normal) : m.normal);
+    for (int k = 0; k < m.count; ++k) {
+        m.points[k].point = rc_transform_point(frame, m.points[k].point);
+    }
+    return m;
+}
+
+rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_hull *ha, rc_transform xa,
+                            const rc_shape *b, const rc_hull *hb, rc_transform xb, float margin) {
+    bool wall_a = a != NULL && a->kind == RC_SHAPE_SEGMENT, wall_b = b != NULL && b->kind == RC_SHAPE_SEGMENT;
+    if (wall_a && wall_b) {
+        rc_collision none;
+        memset(&none, 0, sizeof none);
+        return none; /* walls do not touch walls */
+    }
+    if (wall_b) {
+        /* in the wall's frame, the wall first: the normal comes out from b to a */
+        rc_hull moved = rc_hull_transform(ha, rc_inv_mul_transforms(xb, xa));
+        return to_world(collide_wall(world, b, &moved, margin), xb, true);
+    }
+    rc_hull moved = rc_hull_transform(hb, rc_inv_mul_transforms(xa, xb));
+    if (wall_a) {
+        return to_world(collide_wall(world, a, &moved, margin), xa, false);
+    }
+    return to_world(rc_collide_hulls(ha, &moved, margin), xa, false);
+}
+
+float rc_pair_friction(const rc_shape *a, const rc_shape *b) { return rc_mix_friction(a->friction, b->friction); }
+
+float rc_pair_restitution(const rc_shape *a, const rc_shape *b) { return rc_maxf(a->restitution, b->restitution); }
+
+float rc_shape_round_radius(const rc_shape *s) { return s->kind == RC_SHAPE_CIRCLE ? s->circle.radius : 0.0f; }
+
+float rc_pair_rolling(const rc_shape *a, float radius_a, const rc_shape *b, float radius_b) {
+    return rc_maxf(rc_rolling_torque_arm(a->rolling_resistance, radius_a),
+                   rc_rolling_torque_arm(b->rolling_resistance, radius_b));
+}
+
+void rc_constraint_load(rc_contact_constraint *k, rc_vec2 normal, const rc_contact_point *points, int32_t count,
+                        float rolling_impulse) {
+    k->normal = normal;
+    k->rolling_impulse = rolling_impulse;
+    k->point_count = count;
+    for (int32_t i = 0; i < count; ++i) {
+        const rc_contact_point *p = &points[i];
+        rc_constraint_point *q = &k->points[i];
+        q->anchor_a = p->anchor_a;
+        q->anchor_b = p->anchor_b;
+        q->base_separation = p->separation - rc_dot(rc_sub(p->anchor_b, p->anchor_a), normal);
+        q->normal_impulse = p->normal_impulse;
+        q->tangent_impulse = p->tangent_impulse;
+    }
+}
+
+void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, const rc_shape *a, const rc_shape *b,
+                             const rc_contact_point *first) {
+    k->friction = rc_pair_friction(a, b);
+    k->restitution = rc_pair_restitution(a, b);
+    k->rolling = rc_pair_rolling(a, rc_shape_round_radius(a), b, rc_shape_round_radius(b));
+    /* a swept body rests a skin off a surface, as its sweeps stop; solid bodies sink into each
+       other by the linear slop, so that their contacts stay made */
+    k->rigid = a->swept || b->swept;
+    k->round_a = a->kind == RC_SHAPE_CIRCLE;
+    k->round_b = b->kind == RC_SHAPE_CIRCLE;
+    k->target = k->rigid ? rc_world_skin(world, first->point) : -world->def.linear_slop;
+}
+
+int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint *k, float *approach) {
+    for (int32_t p = 0; p < k->point_count; ++p) {
+        float a = -k->points[p].relative_velocity;
+        if (a >= world->def.restitution_threshold && k->points[p].max_normal_impulse != 0.0f) {
+            *approach = a;
+            return p;
+        }
+    }
+    return -1;
+}
+
+bool rc_constraint_pushed(const rc_contact_constraint *k) {
+    for (int32_t p = 0; p < k->point_count; ++p) {
+        if (k->points[p].normal_impulse > 0.0f || k->points[p].max_normal_impulse > 0.0f) {
             return true;
         }
     }
-    /* apart by less than the margin: the point midway, the normal from a to b */
-    memset(m, 0, sizeof *m);
-    m->normal = circle == a ? rc_neg(d.normal) : d.normal;
-    m->points[0] = rc_mul_add(d.point, 0.5f * rc_maxf(gap, 0.0f), d.normal);
-    m->point_count = 1;
-    return true;
+    return false;
+}
+
+bool rc_contact_collide(rc_world *world, int32_t index) {
+    rc_contact *c = &world->contacts.data[index];
+    const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
+    const rc_body *ba = &world->bodies.data[a->body], *bb = &world->bodies.data[b->body];
+    float margin = rc_contact_margin(world, a, b);
+    rc_hull ha = rc_shape_hull(world, a), hb = rc_shape_hull(world, b);
+    rc_collision m = rc_collide_pair(world, a, &ha, ba->xf, b, &hb, bb->xf, margin);
+    /* carry the impulses over by feature id */
+    rc_contact_point old[2];
+    int32_t old_count = c->point_count;
+    memcpy(old, c->points, sizeof old);
+    c->normal = m.normal;
+    c->point_count = m.count;
+    float least = INFINITY;
+    for (int32_t k = 0; k < m.count; ++k) {
+        rc_contact_point *p = &c->points[k];
+        p->point = m.points[k].point;
+        p->anchor_a = rc_sub(p->point, ba->center);
+        p->anchor_b = rc_sub(p->point, bb->center);
+        p->separation = m.points[k].separation;
+        p->id = m.points[k].id;
+        p->normal_impulse = 0.0f;
+        p->tangent_impulse = 0.0f;
+        p->approach = 0.0f;
+        for (int32_t j = 0; j < old_count; ++j) {
+            if (old[j].id == p->id) {
+                p->normal_impulse = old[j].normal_impulse;
+                p->tangent_impulse = old[j].tangent_impulse;
+                p->approach = old[j].approach;
+            }
+        }
+        least = rc_minf(least, p->separation);
+    }
+    if (m.count == 0) {
+        c->rolling_impulse = 0.0f;
+    }
+    /* touching: overlapping (or within a swept circle's margin, where it rests) */
+    float touch = (a->swept || b->swept) && !c->sensor ? margin : 0.0f;
+    bool touching = least <= touch;
+    if (!touching) {
+        return false; /* the manifold stays the last touching one: an end event carries it */
+    }
+    memset(&c->manifold, 0, sizeof c->manifold);
+    c->manifold.normal = m.normal;
+    for (int32_t k = 0; k < m.count; ++k) {
+        if (m.points[k].separation <= touch) {
+            int32_t n = c->manifold.point_count++;
+            c->manifold.points[n] = m.points[k].point;
+            c->manifold.depths[n] = rc_maxf(-m.points[k].separation, 0.0f);
+            c->manifold.depth = rc_maxf(c->manifold.depth, c->manifold.depths[n]);
+        }
+    }
+    return touching;
+}
+
+/* The speed at which the contact's bodies approach along its normal at its deepest point (the
+ * solver's, when it met them this step). */
+static float approach_speed(const rc_world *world, const rc_contact *c) {
+    float best = 0.0f;
+    for (int32_t k = 0; k < c->point_count; ++k) {
+        best = rc_maxf(best, c->points[k].approach);
+    }
+    if (best > 0.0f || c->point_count == 0) {
+        return best;
+    }
+    const rc_body *ba = &world->bodies.data[world->shapes.data[c->shape[0]].body];
+    const rc_body *bb = &world->bodies.data[world->shapes.data[c->shape[1]].body];
+    const rc_contact_point *p = &c->points[0];
+    rc_vec2 va = rc_add(ba->linear_velocity, rc_v2(-ba->angular_velocity * p->anchor_a.y, ba->angular_velocity * p->anchor_a.x));
+    rc_vec2 vb = rc_add(bb->linear_velocity, rc_v2(-bb->angular_velocity * p->anchor_b.y, bb->angular_velocity * p->anchor_b.x));
+    return rc_maxf(-rc_dot(rc_sub(vb, va), c->normal), 0.0f);
+}
+
+void rc_contacts_refresh(rc_world *world) {
+    for (int32_t i = 0; i < world->contacts.count; ++i) {
+        rc_contact *c = &world->contacts.data[i];
+        if (!c->in_use || !c->flagged || c->sensor) {
+            continue;
+        }
+        const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
+        if (!rc_shapes_should_pair(world, a, b)) {
+            c->point_count = 0; /* the step's end destroys it */
+            continue;
+        }
+        (void)rc_contact_collide(world, i); /* touching or not is the step end's to say */
+    }
 }
 
 void rc_contacts_update(rc_world *world) {
@@ -221,32 +427,16 @@ void rc_contacts_update(rc_world *world) {
             continue; /* nothing moved: nothing changed */
         }
         c->flagged = false;
-        bool near = (a->swept || b->swept) && !c->sensor;
-        if (!rc_aabb_overlaps(near ? rc_shape_proxy_box(world, a) : a->aabb, near ? rc_shape_proxy_box(world, b) : b->aabb) ||
+        if (!rc_aabb_overlaps(rc_shape_proxy_box(world, a), rc_shape_proxy_box(world, b)) ||
             (recheck && !rc_shapes_should_pair(world, a, b))) {
             rc_contact_destroy(world, i, true);
             continue;
         }
-        rc_manifold m;
-        bool touching;
-        if (!rc_shape_faces(a, shape_center(world, b)) || !rc_shape_faces(b, shape_center(world, a))) {
-            touching = false; /* behind a one-sided wall */
-        } else if (near) {
-            touching = touching_near(world, a, b, &m);
-        } else {
-            rc_shape_view va = rc_shape_view_of(world, a), vb = rc_shape_view_of(world, b);
-            touching = rc_view_collide(&va, &vb, &m);
-        }
-        if (touching) {
-            c->manifold = m;
+        bool touching = rc_contact_collide(world, i);
+        c = &world->contacts.data[i];
+        if (touching && ba->awake != bb->awake && ba->type == RC_DYNAMIC && bb->type == RC_DYNAMIC && !c->sensor) {
             /* something awake touching a sleeping body wakes it and what rests on it */
-            if (ba->awake != bb->awake && ba->type == RC_DYNAMIC && bb->type == RC_DYNAMIC && !c->sensor) {
-                wake_island(world, ba->awake ? b->body : a->body);
-            }
-        } else {
-            c->normal_impulse = 0.0f;
-            c->tangent_impulse = 0.0f;
-            c->rolling_impulse = 0.0f;
+            wake_island(world, ba->awake ? b->body : a->body);
         }
         if (touching == c->touching) {
             continue;
@@ -271,7 +461,7 @@ void rc_contacts_update(rc_world *world) {
             }
         } else if (a->contact_events && b->contact_events) {
             if (touching) {
-                rc_contact_begin_event e = {ia, ib, m};
+                rc_contact_begin_event e = {ia, ib, c->manifold, approach_speed(world, c)};
                 world->contact_begin.data[world->contact_begin.count++] = e;
             } else {
                 rc_contact_end_event e = {ia, ib, c->manifold};

@@ -46,6 +46,13 @@ void rc_contacts_prepare(rc_solver_step *s) {
         rc_contact_constraint *c = &s->constraints[i];
         float ma = c->inv_mass_a, ia = c->inv_inertia_a, mb = c->inv_mass_b, ib = c->inv_inertia_b;
         c->softness = (ma == 0.0f || mb == 0.0f) ? soft_static : soft;
+        if (c->rigid) {
+            /* pushed out at the soft rate but with the full mass: at rest the contact cancels
+               the approach exactly and the separation stays at the target (a soft one sags by
+               gravity over the stiffness squared) */
+            c->softness.mass_scale = 1.0f;
+            c->softness.impulse_scale = 0.0f;
+        }
         rc_body_state sa = load(s, c->a), sb = load(s, c->b);
         rc_vec2 n = c->normal, t = rc_right_perp(n);
         for (int32_t k = 0; k < c->point_count; ++k) {
@@ -101,8 +108,11 @@ void rc_contacts_solve(rc_solver_step *s, bool use_bias) {
         for (int32_t k = 0; k < c->point_count; ++k) {
             rc_constraint_point *p = &c->points[k];
             rc_vec2 ra = p->anchor_a, rb = p->anchor_b;
-            /* the separation now: the anchors turned by the turns so far, moved by the moves */
-            rc_vec2 d = rc_add(dp, rc_sub(rc_rotate(b.dq, rb), rc_rotate(a.dq, ra)));
+            /* the separation now: the anchors turned by the turns so far, moved by the moves (a
+               circle's point facing the contact stays where it is however the circle turns:
+               turning it made a rolling circle's contact seem to lift off, and it sank) */
+            rc_vec2 turned_a = c->round_a ? ra : rc_rotate(a.dq, ra), turned_b = c->round_b ? rb : rc_rotate(b.dq, rb);
+            rc_vec2 d = rc_add(dp, rc_sub(turned_b, turned_a));
             float sep = rc_dot(d, n) + p->base_separation - c->target;
             float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
             if (sep > 0.0f) {
@@ -122,6 +132,16 @@ void rc_contacts_solve(rc_solver_step *s, bool use_bias) {
             total += next;
             apply(&a, &b, c, ra, rb, rc_scale(impulse, n));
         }
+        /* rolling resistance before friction: friction then keeps a rolling body rolling */
+        if (c->rolling > 0.0f) {
+            float impulse = -c->rolling_mass * (b.w - a.w);
+            float limit = c->rolling * total;
+            float next = rc_maxf(-limit, rc_minf(c->rolling_impulse + impulse, limit));
+            impulse = next - c->rolling_impulse;
+            c->rolling_impulse = next;
+            a.w -= c->inv_inertia_a * impulse;
+            b.w += c->inv_inertia_b * impulse;
+        }
         for (int32_t k = 0; k < c->point_count; ++k) {
             rc_constraint_point *p = &c->points[k];
             rc_vec2 ra = p->anchor_a, rb = p->anchor_b;
@@ -132,15 +152,6 @@ void rc_contacts_solve(rc_solver_step *s, bool use_bias) {
             impulse = next - p->tangent_impulse;
             p->tangent_impulse = next;
             apply(&a, &b, c, ra, rb, rc_scale(impulse, t));
-        }
-        if (c->rolling > 0.0f) {
-            float impulse = -c->rolling_mass * (b.w - a.w);
-            float limit = c->rolling * total;
-            float next = rc_maxf(-limit, rc_minf(c->rolling_impulse + impulse, limit));
-            impulse = next - c->rolling_impulse;
-            c->rolling_impulse = next;
-            a.w -= c->inv_inertia_a * impulse;
-            b.w += c->inv_inertia_b * impulse;
         }
         save(s, c->a, &a);
         save(s, c->b, &b);
@@ -165,7 +176,8 @@ void rc_contacts_restitution(rc_solver_step *s) {
             rc_vec2 ra = p->anchor_a, rb = p->anchor_b;
             rc_vec2 dv = rc_sub(rc_add(b.v, cross_sv(b.w, rb)), rc_add(a.v, cross_sv(a.w, ra)));
             float vn = rc_dot(dv, n);
-            float impulse = -p->normal_mass * (vn + c->restitution * p->relative_velocity);
+            float rebound = rc_minf(c->restitution * -p->relative_velocity, s->max_rebound);
+            float impulse = -p->normal_mass * (vn - rebound);
             float next = rc_maxf(p->normal_impulse + impulse, 0.0f);
             impulse = next - p->normal_impulse;
             p->normal_impulse = next;

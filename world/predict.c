@@ -78,38 +78,47 @@ static bool check_def(const rc_world *world, const rc_prediction_def *def, const
     return true;
 }
 
-/* The surfaces a circle rests on, as the world's contacts would have them. */
-typedef struct support_list {
-    int32_t shapes[RC_MAX_SUPPORTS];
-    float impulses[RC_MAX_SUPPORTS][3];
-    int32_t count;
-} support_list;
+/* The contacts of the previewed circle, as the world would keep them: with every static and
+ * kinematic shape whose box meets its box grown by the margin (the grid's pairs), by shape
+ * index (the world's order for a body made after those shapes), each with its manifold at the
+ * end of the step and the impulses carried over by feature id. */
+#define PREVIEW_CONTACTS (2 * RC_MAX_SUPPORTS)
 
-typedef struct support_query {
+typedef struct preview_contact {
+    int32_t shape;
+    rc_vec2 normal; /* from the shape to the circle */
+    rc_contact_point points[2];
+    int32_t point_count;
+    float rolling_impulse;
+} preview_contact;
+
+typedef struct preview_contacts {
+    preview_contact items[PREVIEW_CONTACTS];
+    int32_t count;
+} preview_contacts;
+
+typedef struct contact_query {
     const rc_world *world;
     const rc_sweeper *sweeper;
-    int32_t shapes[2 * RC_MAX_SUPPORTS];
+    int32_t shapes[PREVIEW_CONTACTS];
     int32_t count;
-} support_query;
+} contact_query;
 
-static bool support_fn(int32_t proxy, int32_t user, void *context) {
+static bool contact_fn(int32_t proxy, int32_t user, void *context) {
     (void)proxy;
-    support_query *q = context;
+    contact_query *q = context;
     const rc_shape *shape = &q->world->shapes.data[user];
-    /* the world's contacts: static and kinematic shapes it pairs with */
-    if (shape->body_type == RC_DYNAMIC || !rc_sweep_sees(q->sweeper, shape) ||
-        !rc_shape_faces(shape, q->sweeper->center)) {
+    /* the world's contacts as the solver takes them: solid static and kinematic shapes (dynamic
+       ones are not where the preview finds them) that it pairs with and that respond */
+    if (shape->sensor || shape->body_type == RC_DYNAMIC || shape->body == q->sweeper->self_body ||
+        !rc_filters_collide(q->sweeper->filter, shape->filter) ||
+        !q->world->bodies.data[shape->body].enable_response) {
         return true;
     }
-    rc_distance_result d;
-    if (!rc_shape_distance(q->world, shape, q->sweeper->center, &d) ||
-        d.distance - q->sweeper->radius > rc_world_margin(q->world, q->sweeper->center)) {
-        return true;
-    }
-    if (q->count < 2 * RC_MAX_SUPPORTS) {
+    if (q->count < PREVIEW_CONTACTS) {
         q->shapes[q->count++] = user;
     } else {
-        /* keep the lowest indices, as the world does */
+        /* keep the lowest indices */
         int32_t worst = 0;
         for (int32_t i = 1; i < q->count; ++i) {
             worst = q->shapes[i] > q->shapes[worst] ? i : worst;
@@ -121,35 +130,65 @@ static bool support_fn(int32_t proxy, int32_t user, void *context) {
     return true;
 }
 
-static void find_supports(const rc_world *world, const rc_sweeper *s, const rc_constraint *last, int32_t last_count,
-                          support_list *out) {
-    support_query q;
+static void sort_indices(int32_t *v, int32_t n) {
+    for (int32_t i = 1; i < n; ++i) {
+        int32_t x = v[i], j = i - 1;
+        for (; j >= 0 && v[j] > x; --j) {
+            v[j + 1] = v[j];
+        }
+        v[j + 1] = x;
+    }
+}
+
+/* The contacts at the end of a step, where the circle is now. */
+static void find_contacts(const rc_world *world, const rc_sweeper *s, preview_contacts *contacts) {
+    contact_query q;
     q.world = world;
     q.sweeper = s;
     q.count = 0;
     float m = rc_world_margin(world, s->center);
     rc_aabb box = {{s->center.x - s->radius - m, s->center.y - s->radius - m},
                    {s->center.x + s->radius + m, s->center.y + s->radius + m}};
-    rc_grid_query_aabb(world->grid, box, support_fn, &q);
-    for (int32_t i = 1; i < q.count; ++i) {
-        int32_t v = q.shapes[i], j = i - 1;
-        for (; j >= 0 && q.shapes[j] > v; --j) {
-            q.shapes[j + 1] = q.shapes[j];
+    rc_grid_query_aabb(world->grid, box, contact_fn, &q);
+    sort_indices(q.shapes, q.count);
+    preview_contacts next;
+    next.count = 0;
+    rc_hull circle = rc_hull_circle(rc_v2(0.0f, 0.0f), s->radius);
+    rc_transform xb = {s->center, rc_rot_from_angle(s->angle)};
+    for (int32_t i = 0; i < q.count; ++i) {
+        const rc_shape *shape = &world->shapes.data[q.shapes[i]];
+        const rc_body *body = &world->bodies.data[shape->body];
+        rc_hull ha = rc_shape_hull(world, shape);
+        rc_collision m2 = rc_collide_pair(world, shape, &ha, body->xf, NULL, &circle, xb, m);
+        if (m2.count == 0) {
+            continue;
         }
-        q.shapes[j + 1] = v;
-    }
-    out->count = q.count < RC_MAX_SUPPORTS ? q.count : RC_MAX_SUPPORTS;
-    for (int32_t i = 0; i < out->count; ++i) {
-        out->shapes[i] = q.shapes[i];
-        out->impulses[i][0] = out->impulses[i][1] = out->impulses[i][2] = 0.0f;
-        for (int32_t k = 0; k < last_count; ++k) {
-            if (last[k].shape == q.shapes[i]) {
-                out->impulses[i][0] = last[k].normal_impulse;
-                out->impulses[i][1] = last[k].tangent_impulse;
-                out->impulses[i][2] = last[k].rolling_impulse;
+        const preview_contact *old = NULL;
+        for (int32_t k = 0; k < contacts->count; ++k) {
+            old = contacts->items[k].shape == q.shapes[i] ? &contacts->items[k] : old;
+        }
+        preview_contact *c = &next.items[next.count++];
+        c->shape = q.shapes[i];
+        c->normal = m2.normal;
+        c->point_count = m2.count;
+        c->rolling_impulse = old != NULL ? old->rolling_impulse : 0.0f;
+        for (int32_t k = 0; k < m2.count; ++k) {
+            rc_contact_point *p = &c->points[k];
+            memset(p, 0, sizeof *p);
+            p->point = m2.points[k].point;
+            p->anchor_a = rc_sub(p->point, body->center);
+            p->anchor_b = rc_sub(p->point, s->center);
+            p->separation = m2.points[k].separation;
+            p->id = m2.points[k].id;
+            for (int32_t j = 0; old != NULL && j < old->point_count; ++j) {
+                if (old->points[j].id == p->id) {
+                    p->normal_impulse = old->points[j].normal_impulse;
+                    p->tangent_impulse = old->points[j].tangent_impulse;
+                }
             }
         }
     }
+    *contacts = next;
 }
 
 typedef struct predict_sink {
@@ -169,6 +208,67 @@ static void predict_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 
         b->approach_speed = approach;
     }
     k->count++;
+}
+
+/* The world's soft step for the lone circle and its contacts (the shape's side first, as for a
+ * body made after every shape it meets): its velocity and the path it is held to; the bounces
+ * the solver makes are reported and the impulses kept for the next step. Returns whether some
+ * contact pushed on it (held). */
+static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, rc_sweeper *s,
+                           const rc_shape *material, preview_contacts *contacts, predict_sink *sink) {
+    float h = rc_sub_step(world, def->dt);
+    rc_body_state state = {s->velocity, s->angular_velocity, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}};
+    rc_solver_mass mass = {s->inv_mass, s->inv_inertia};
+    rc_vec2 kick = rc_gravity_kick(world, def->gravity_scale, h);
+    float linear = 1.0f / (1.0f + h * def->linear_damping), angular = 1.0f / (1.0f + h * def->angular_damping);
+    rc_contact_constraint constraints[PREVIEW_CONTACTS];
+    for (int32_t i = 0; i < contacts->count; ++i) {
+        const preview_contact *c = &contacts->items[i];
+        rc_contact_constraint *q = &constraints[i];
+        q->a = -1;
+        q->b = 0;
+        q->inv_mass_a = 0.0f;
+        q->inv_inertia_a = 0.0f;
+        q->inv_mass_b = s->inv_mass;
+        q->inv_inertia_b = s->inv_inertia;
+        rc_constraint_materials(world, q, &world->shapes.data[c->shape], material, &c->points[0]);
+        rc_constraint_load(q, c->normal, c->points, c->point_count, c->rolling_impulse);
+        q->contact = -1;
+    }
+    rc_soft_step step;
+    rc_soft_step_setup(world, &step, def->dt);
+    step.solve.states = &state;
+    step.solve.masses = &mass;
+    step.solve.constraints = constraints;
+    step.solve.constraint_count = contacts->count;
+    step.state_count = 1;
+    step.gravity_kicks = &kick;
+    step.linear_damping = &linear;
+    step.angular_damping = &angular;
+    rc_solve_soft_step(&step);
+    bool held = false;
+    for (int32_t i = 0; i < contacts->count; ++i) {
+        preview_contact *c = &contacts->items[i];
+        const rc_contact_constraint *q = &constraints[i];
+        float approach;
+        int32_t p = rc_constraint_bounce(world, q, &approach);
+        if (p >= 0) {
+            predict_impact(sink, c->shape, c->points[p].point, q->normal, approach);
+        }
+        held = held || rc_constraint_pushed(q);
+        for (int32_t j = 0; j < c->point_count; ++j) {
+            c->points[j].normal_impulse = q->points[j].normal_impulse;
+            c->points[j].tangent_impulse = q->points[j].tangent_impulse;
+        }
+        c->rolling_impulse = q->rolling_impulse;
+    }
+    if (held) {
+        s->path = state.dp;
+        s->turn = state.dangle;
+        s->velocity = state.v;
+        s->angular_velocity = state.w;
+    }
+    return held;
 }
 
 int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc_vec2 *positions,
@@ -213,47 +313,32 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
     /* the circle's own material, as the solver reads it from a shape */
     rc_shape material;
     memset(&material, 0, sizeof material);
+    material.kind = RC_SHAPE_CIRCLE;
+    material.circle.radius = def->radius;
+    material.swept = true;
     material.restitution = def->restitution;
     material.friction = def->friction;
     material.rolling_resistance = def->rolling_resistance;
 
-    support_list supports = {{0}, {{0}}, 0};
-    rc_constraint constraints[RC_MAX_SUPPORTS];
+    preview_contacts contacts;
+    contacts.count = 0;
     predict_sink k = {world, bounces, bounce_capacity, 0, 0};
     int32_t last_hit_shape = -1, last_hit_step = -2;
     for (int32_t step = 0; step < def->steps; ++step) {
-        rc_integrate_velocity(world, &s.velocity, &s.angular_velocity, def->gravity_scale, def->linear_damping,
-                              def->angular_damping, def->dt);
-        s.bias = rc_v2(0.0f, 0.0f);
-        s.held = supports.count > 0;
-        int32_t constraint_count = 0;
-        if (supports.count > 0) {
-            rc_solver_body body = {s.velocity, s.angular_velocity, {0.0f, 0.0f}, 0.0f, inv_mass, inv_inertia, s.kick,
-                                   false};
-            for (int32_t i = 0; i < supports.count; ++i) {
-                rc_constraint *c = &constraints[constraint_count++];
-                rc_constraint_init(world, c, &body, 0, s.center, s.radius, &material, -1, supports.shapes[i], def->dt);
-                c->contact = -1;
-                c->normal_impulse = supports.impulses[i][0];
-                c->tangent_impulse = supports.impulses[i][1];
-                c->rolling_impulse = supports.impulses[i][2];
-            }
-            rc_constraints_solve(world, constraints, constraint_count, &body, def->dt);
-            k.step = step;
-            for (int32_t i = 0; i < constraint_count; ++i) {
-                if (constraints[i].approach > 0.0f) {
-                    predict_impact(&k, constraints[i].shape, constraints[i].point, constraints[i].normal,
-                                   constraints[i].approach);
-                }
-            }
-            s.velocity = body.v;
-            s.angular_velocity = body.w;
-            s.bias = body.bias_v;
+        k.step = step;
+        int32_t supports[RC_MAX_SUPPORTS];
+        s.supports = supports;
+        s.support_count = 0;
+        s.held = contacts.count > 0 && solve_contacts(world, def, &s, &material, &contacts, &k);
+        for (int32_t i = 0; i < contacts.count && s.support_count < RC_MAX_SUPPORTS; ++i) {
+            supports[s.support_count++] = contacts.items[i].shape;
+        }
+        if (!s.held) {
+            /* free: the exact kick of gravity and damping over the step */
+            rc_integrate_velocity(world, &s.velocity, &s.angular_velocity, def->gravity_scale, def->linear_damping,
+                                  def->angular_damping, def->dt);
         }
         s.rest_shape = last_hit_step == step - 1 ? last_hit_shape : -1;
-        s.supports = supports.shapes;
-        s.support_count = supports.count;
-        k.step = step;
         rc_sweep_sink sink = {predict_impact, NULL, &k, -1};
         rc_sweep(world, &s, def->dt, &sink);
         rc_clamp_speed(world, &s.velocity, &s.angular_velocity);
@@ -264,7 +349,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
         rc_hold_in_world(&s.center, &s.velocity); /* as the step holds a body */
         positions[step] = s.center;
         if (s.radius > 0.0f) {
-            find_supports(world, &s, constraints, constraint_count, &supports);
+            find_contacts(world, &s, &contacts);
         }
     }
     return k.count;

@@ -220,9 +220,11 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
        surface, so that stopping short does not shift where the step ends along the surface (the
        chord stays on the free side of the contact's tangent) */
     rc_vec2 lag = {0.0f, 0.0f}; /* along the surface, from where the body stands to the contact */
+    bool on_path = s->held;     /* the first leg of a held body is the solver's path */
     for (;;) {
-        rc_vec2 v = rc_sub(rc_add(s->velocity, s->bias), rc_scale(remaining, drift));
-        rc_vec2 d = rc_mul_add(lag, dt * remaining, v);
+        rc_vec2 v = rc_sub(s->velocity, rc_scale(remaining, drift));
+        rc_vec2 d = on_path ? s->path : rc_mul_add(lag, dt * remaining, v);
+        on_path = false;
         lag = rc_v2(0.0f, 0.0f);
         if (d.x == 0.0f && d.y == 0.0f) {
             break;
@@ -235,7 +237,6 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
         }
         int32_t index = c.best_index;
         const rc_shape *shape = &world->shapes.data[index];
-        s->bias = rc_v2(0.0f, 0.0f);
 
         if (c.best.started_inside) {
             if (s->radius == 0.0f && world->bodies.data[shape->body].type == RC_STATIC) {
@@ -317,7 +318,7 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
         ++bounces;
         report(world, s, sink, index, c.best.point, n, approach);
     }
-    s->angle += dt * s->angular_velocity;
+    s->angle += s->held ? s->turn : dt * s->angular_velocity;
 }
 
 /* ---- impact events ------------------------------------------------------------------------------ */

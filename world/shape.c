@@ -124,10 +124,16 @@ void rc_shape_place(rc_world *world, rc_shape *s, rc_transform body) {
 }
 
 rc_aabb rc_shape_proxy_box(const rc_world *world, const rc_shape *s) {
-    if (!s->swept) {
+    float m;
+    if (s->swept) {
+        m = rc_world_margin(world, s->circle.center);
+    } else if (s->body_type == RC_DYNAMIC && !s->sensor) {
+        /* the speculative distance: contacts come that early (every solid pair has a dynamic
+           side, so only dynamic shapes need the margin) */
+        m = 4.0f * world->def.linear_slop;
+    } else {
         return s->aabb;
     }
-    float m = rc_world_margin(world, s->circle.center);
     rc_aabb box = {{s->aabb.lower.x - m, s->aabb.lower.y - m}, {s->aabb.upper.x + m, s->aabb.upper.y + m}};
     return box;
 }
@@ -238,7 +244,9 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
         return RC_NULL_SHAPE_ID;
     }
     int32_t index = rc_id_pool_peek(&world->shape_ids, 0);
-    int32_t proxy = rc_grid_insert(world->grid, s.aabb, index);
+    s.body_type = body->type;
+    s.sensor = def->is_sensor;
+    int32_t proxy = rc_grid_insert(world->grid, rc_shape_proxy_box(world, &s), index);
     if (proxy < 0) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
@@ -413,6 +421,7 @@ SHAPE_GETTER(float, rc_shape_friction, 0.0f, s->friction)
 SHAPE_GETTER(float, rc_shape_density, 0.0f, s->density)
 SHAPE_GETTER(rc_filter, rc_shape_filter, zero_filter, s->filter)
 SHAPE_GETTER(bool, rc_shape_is_sensor, false, s->sensor)
+SHAPE_GETTER(bool, rc_shape_is_one_sided, false, s->one_sided)
 SHAPE_GETTER(void *, rc_shape_user_data, NULL, s->user_data)
 
 bool rc_shape_world_circle(const rc_world *world, rc_shape_id id, rc_circle *circle) {

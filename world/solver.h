@@ -30,9 +30,9 @@ typedef struct rc_body_state {
 } rc_body_state;
 
 /* The mass of a moving body, per state. */
-typedef struct rc_body_mass {
+typedef struct rc_solver_mass {
     float inv_mass, inv_inertia;
-} rc_body_mass;
+} rc_solver_mass;
 
 /* A spring's stiffness and damping for a sub-step of length h (Erin Catto, "Solver2D"): how much
  * of an error to push out per second, and how the constraint's mass and accumulated impulse
@@ -60,6 +60,8 @@ typedef struct rc_contact_constraint {
     float rolling;          /* the largest rolling torque per unit of normal impulse (0: none) */
     float rolling_mass, rolling_impulse;
     float target;           /* the separation it holds the two at */
+    bool rigid;             /* held at target exactly (a swept body's skin): full mass, no softness */
+    bool round_a, round_b;  /* that side is a circle: its surface facing the contact does not turn with it */
     rc_softness softness;
     int32_t point_count;
     rc_constraint_point points[2];
@@ -69,13 +71,15 @@ typedef struct rc_contact_constraint {
 /* What one solve of a set of constraints needs besides them. */
 typedef struct rc_solver_step {
     rc_body_state *states;
-    const rc_body_mass *masses;
+    const rc_solver_mass *masses;
     rc_contact_constraint *constraints;
     int32_t constraint_count;
     float h, inv_h;             /* the sub-step */
     float contact_hertz, contact_damping_ratio;
     float max_push_speed;       /* the fastest overlap is pushed out */
     float restitution_threshold;
+    float max_rebound;          /* the fastest a restitution sends a contact apart (a huge restitution
+                                   times the approach is beyond float range) */
 } rc_solver_step;
 
 /* Per constraint: masses at the anchors, softness, the normal velocity before solving. The

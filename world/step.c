@@ -1,6 +1,18 @@
 /* The step. Everything that may need memory is reserved before anything moves, or is undone
  * with the motion if it runs out (contacts for the pairs the broadphase finds, impact events),
- * so a failed step leaves the world as it was. */
+ * so a failed step leaves the world as it was.
+ *
+ *   1. the bodies that move this step: the solver's (dynamic bodies that respond, kinematic
+ *      ones), the swept among them (bullets, grenades), and the rest (detection only);
+ *   2. the contacts of the solver's bodies become constraints, and the soft step solves them
+ *      (solver.h): every solver body's velocity, and how far it moves and turns;
+ *   3. swept bodies move by their sweeps (exact hits, bounces, impact events) against the
+ *      others where those are at the step's start;
+ *   4. the other solver bodies move as the solver moved them, fast ones stopped at their first
+ *      hit of a static or kinematic body (continuous.c); detection-only bodies move by their
+ *      velocities;
+ *   5. the grid follows, new pairs become contacts, the narrow phase runs (contact and sensor
+ *      events), islands at rest fall asleep (island.c), and memory no longer needed goes back. */
 #include "world/world_internal.h"
 
 #include <math.h>
@@ -26,29 +38,48 @@ static void save_undo_of(rc_world *world, int32_t index) {
     world->undo.data[world->undo.count++] = u;
 }
 
-/* One pass over the bodies: the undo log of the awake movable ones, their velocities
- * integrated (gravity, damping), and the step's lists: swept bodies (in index order, from the
- * front of world->moving) and bodies moved by their velocities (from its back), with the counts
- * later passes need, so that those touch only the bodies they work on. */
+/* Does the body take part in the contact solver: a dynamic body that responds, or a kinematic
+ * one (it pushes)? */
+static bool in_solver(const rc_body *b) {
+    return b->type == RC_KINEMATIC || (b->type == RC_DYNAMIC && b->enable_response);
+}
+
+/* One pass over the bodies: the undo log of the awake movable ones; the solver's bodies with
+ * their states; and the step's lists: swept bodies (in index order, from the front of
+ * world->moving) and bodies moved by their velocities alone (from its back). */
 static void start_step(rc_world *world, float dt) {
     int32_t *list = world->moving.data;
-    int32_t swept = 0, free_end = world->bodies.count, bullets = 0, circles = 0, shapes = 0;
+    int32_t swept = 0, free_end = world->bodies.count, bullets = 0, shapes = 0;
+    float h = rc_sub_step(world, dt);
     world->undo.count = 0;
+    world->solver_owner.count = 0;
     for (int32_t i = 0; i < world->bodies.count; ++i) {
         rc_body *b = &world->bodies.data[i];
+        b->solver_slot = -1; /* asleep or static: none this step, whatever it had */
         if (!b->in_use || b->type == RC_STATIC || !b->awake) {
             continue;
         }
         save_undo_of(world, i);
-        b->solver_slot = -1;
-        if (b->type == RC_DYNAMIC) {
+        if (in_solver(b)) {
+            int32_t slot = world->solver_owner.count++;
+            world->solver_owner.data[slot] = i;
+            b->solver_slot = slot;
+            rc_body_state st = {b->linear_velocity, b->angular_velocity, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}};
+            world->states.data[slot] = st;
+            world->masses.data[slot] = (rc_solver_mass){b->inv_mass, b->inv_inertia};
+            bool dynamic = b->type == RC_DYNAMIC;
+            world->kicks.data[slot] = dynamic ? rc_gravity_kick(world, b->gravity_scale, h) : rc_v2(0.0f, 0.0f);
+            world->linear_damping.data[slot] = dynamic ? 1.0f / (1.0f + h * b->linear_damping) : 1.0f;
+            world->angular_damping.data[slot] = dynamic ? 1.0f / (1.0f + h * b->angular_damping) : 1.0f;
+            world->support_counts.data[slot] = 0;
+        } else {
+            /* detection only: moved by its velocity, gravity and damping as a sweep's */
             rc_integrate_velocity(world, &b->linear_velocity, &b->angular_velocity, b->gravity_scale,
                                   b->linear_damping, b->angular_damping, dt);
         }
         if (is_swept(b)) {
             list[swept++] = i;
             bullets += b->bullet ? 1 : 0;
-            circles += b->motion == RC_MOTION_SWEPT_CIRCLE ? 1 : 0;
             for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
                 ++shapes;
             }
@@ -56,153 +87,166 @@ static void start_step(rc_world *world, float dt) {
             list[--free_end] = i;
         }
     }
+    world->states.count = world->masses.count = world->kicks.count = world->solver_owner.count;
     world->swept_count = swept;
     world->swept_bullets = bullets;
-    world->swept_circles = circles;
     world->swept_shapes = shapes;
     world->free_start = free_end;
 }
 
-/* ---- resting contacts ------------------------------------------------------------------------- */
+/* ---- contacts to constraints --------------------------------------------------------------------- */
 
-static void sort_by_shape(int32_t *shapes, int32_t *contacts, int32_t n) {
-    for (int32_t i = 1; i < n; ++i) {
-        int32_t s = shapes[i], c = contacts[i], j = i - 1;
-        for (; j >= 0 && shapes[j] > s; --j) {
-            shapes[j + 1] = shapes[j];
-            contacts[j + 1] = contacts[j];
-        }
-        shapes[j + 1] = s;
-        contacts[j + 1] = c;
+/* Keep a support of a swept body (a shape its constraints hold it on): the first by shape index
+ * (the contact lists are in that order). */
+static void add_support(rc_world *world, int32_t slot, int32_t shape) {
+    int32_t *n = &world->support_counts.data[slot];
+    if (*n < RC_MAX_SUPPORTS) {
+        world->support_shapes.data[(size_t)slot * RC_MAX_SUPPORTS + (size_t)(*n)++] = shape;
     }
 }
 
-static void warm_start(rc_constraint *c, const rc_contact *contact) {
-    c->normal_impulse = contact->normal_impulse;
-    c->tangent_impulse = contact->tangent_impulse;
-    c->rolling_impulse = contact->rolling_impulse;
+/* A constraint from a contact (its points within the margin) between the bodies it names. */
+static void add_constraint(rc_world *world, int32_t contact) {
+    const rc_contact *c = &world->contacts.data[contact];
+    const rc_shape *sa = &world->shapes.data[c->shape[0]], *sb = &world->shapes.data[c->shape[1]];
+    const rc_body *ba = &world->bodies.data[sa->body], *bb = &world->bodies.data[sb->body];
+    rc_contact_constraint *k = &world->constraints.data[world->constraints.count++];
+    k->a = ba->solver_slot;
+    k->b = bb->solver_slot;
+    k->inv_mass_a = ba->type == RC_DYNAMIC ? ba->inv_mass : 0.0f;
+    k->inv_inertia_a = ba->type == RC_DYNAMIC ? ba->inv_inertia : 0.0f;
+    k->inv_mass_b = bb->type == RC_DYNAMIC ? bb->inv_mass : 0.0f;
+    k->inv_inertia_b = bb->type == RC_DYNAMIC ? bb->inv_inertia : 0.0f;
+    rc_constraint_materials(world, k, sa, sb, &c->points[0]);
+    rc_constraint_load(k, c->normal, c->points, c->point_count, c->rolling_impulse);
+    k->contact = contact;
+    if (ba->solver_slot >= 0 && sa->swept) {
+        add_support(world, ba->solver_slot, c->shape[1]);
+    }
+    if (bb->solver_slot >= 0 && sb->swept) {
+        add_support(world, bb->solver_slot, c->shape[0]);
+    }
 }
 
-/* The swept circles awake now and what holds them: each circle's surfaces (its touching
- * contacts with static and kinematic shapes, by shape index) then its touching contacts with
- * other swept circles (once per pair). The same order as a preview's, so that a lone circle
- * does exactly what its preview did. */
-static bool gather_constraints(rc_world *world, float dt) {
-    world->solver_bodies.count = 0;
-    world->solver_owner.count = 0;
-    world->constraints.count = 0;
-    int32_t swept = world->swept_circles;
-    if (swept == 0) {
-        return true;
-    }
-    if (!rc_array_reserve(world, world->solver_bodies, swept) || !rc_array_reserve(world, world->solver_owner, swept) ||
-        !rc_array_reserve(world, world->support_counts, swept) ||
-        !rc_array_reserve(world, world->support_shapes, swept * RC_MAX_SUPPORTS)) {
+/* Does the contact belong in the solver this step: solid, with points, between bodies that both
+ * respond, at least one of them moving in the solver? */
+static bool solvable(const rc_world *world, const rc_contact *c) {
+    if (c->sensor || c->point_count == 0) {
         return false;
     }
-    for (int32_t k = 0; k < world->swept_count; ++k) {
-        int32_t index = world->moving.data[k];
-        rc_body *b = &world->bodies.data[index];
-        if (b->motion != RC_MOTION_SWEPT_CIRCLE) {
-            continue;
-        }
-        int32_t slot = world->solver_bodies.count++;
-        rc_solver_body sb = {b->linear_velocity, b->angular_velocity, {0.0f, 0.0f}, 0.0f, b->inv_mass, b->inv_inertia,
-                             rc_gravity_kick(world, b->gravity_scale, dt), false};
-        world->solver_bodies.data[slot] = sb;
-        world->solver_owner.data[world->solver_owner.count++] = index;
-        b->solver_slot = slot;
+    const rc_body *ba = &world->bodies.data[world->shapes.data[c->shape[0]].body];
+    const rc_body *bb = &world->bodies.data[world->shapes.data[c->shape[1]].body];
+    if (!ba->enable_response || !bb->enable_response) {
+        return false;
     }
-    for (int32_t slot = 0; slot < world->solver_bodies.count; ++slot) {
+    bool a_moves = ba->solver_slot >= 0 && ba->type == RC_DYNAMIC, b_moves = bb->solver_slot >= 0 && bb->type == RC_DYNAMIC;
+    return a_moves || b_moves;
+}
+
+/* The constraints, body by body in index order and each body's contacts by the other shape's
+ * index (the contact lists' order): an order that depends on the bodies and shapes alone, the
+ * same a preview meets a lone body's contacts in. A contact between two solver bodies comes with
+ * the first of them. */
+static bool gather_constraints(rc_world *world) {
+    world->constraints.count = 0;
+    if (!rc_array_reserve(world, world->constraints, rc_id_pool_live(&world->contact_ids))) {
+        return false;
+    }
+    for (int32_t slot = 0; slot < world->solver_owner.count; ++slot) {
         int32_t index = world->solver_owner.data[slot];
         const rc_body *b = &world->bodies.data[index];
-        int32_t circle = b->swept_shape;
-        const rc_shape *cs = &world->shapes.data[circle];
-        /* surfaces, then other circles, each by shape index: the order of the contact lists
-           depends on history, the solver's result must not */
-        int32_t shapes[2 * RC_MAX_SUPPORTS], contacts[2 * RC_MAX_SUPPORTS], count = 0;
-        int32_t pair_shapes[2 * RC_MAX_SUPPORTS], pair_contacts[2 * RC_MAX_SUPPORTS], pairs = 0;
-        for (int32_t ci = cs->first_contact; ci >= 0;) {
-            const rc_contact *c = &world->contacts.data[ci];
-            int32_t k = c->shape[0] == circle ? 0 : 1;
-            int32_t other = c->shape[1 - k];
-            int32_t other_body = world->shapes.data[other].body;
-            const rc_body *ob = &world->bodies.data[other_body];
-            if (c->touching && !c->sensor) {
-                if (ob->type != RC_DYNAMIC) {
-                    if (count < 2 * RC_MAX_SUPPORTS) {
-                        shapes[count] = other;
-                        contacts[count] = ci;
-                        ++count;
-                    }
-                } else if (ob->motion == RC_MOTION_SWEPT_CIRCLE && ob->awake && ob->solver_slot >= 0 &&
-                           other_body > index && pairs < 2 * RC_MAX_SUPPORTS) {
-                    pair_shapes[pairs] = other;
-                    pair_contacts[pairs] = ci;
-                    ++pairs;
+        for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+            for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
+                const rc_contact *c = &world->contacts.data[ci];
+                int32_t k = c->shape[0] == s ? 0 : 1;
+                const rc_body *other = &world->bodies.data[world->shapes.data[c->shape[1 - k]].body];
+                bool first = other->solver_slot < 0 || other->solver_slot > slot ||
+                             (other->solver_slot == slot && k == 0);
+                if (first && solvable(world, c)) {
+                    add_constraint(world, ci);
                 }
+                ci = c->edge[k].next;
             }
-            ci = c->edge[k].next;
-        }
-        sort_by_shape(shapes, contacts, count);
-        sort_by_shape(pair_shapes, pair_contacts, pairs);
-        if (count > RC_MAX_SUPPORTS) {
-            count = RC_MAX_SUPPORTS;
-        }
-        if (!rc_array_reserve(world, world->constraints, world->constraints.count + count + pairs)) {
-            return false;
-        }
-        world->support_counts.data[slot] = count;
-        for (int32_t i = 0; i < count; ++i) {
-            world->support_shapes.data[slot * RC_MAX_SUPPORTS + i] = shapes[i];
-            rc_constraint *con = &world->constraints.data[world->constraints.count++];
-            rc_constraint_init(world, con, world->solver_bodies.data, slot, cs->circle.center, cs->circle.radius, cs,
-                               -1, shapes[i], dt);
-            con->contact = contacts[i];
-            warm_start(con, &world->contacts.data[contacts[i]]);
-        }
-        for (int32_t i = 0; i < pairs; ++i) {
-            const rc_body *ob = &world->bodies.data[world->shapes.data[pair_shapes[i]].body];
-            rc_constraint *con = &world->constraints.data[world->constraints.count++];
-            rc_constraint_init(world, con, world->solver_bodies.data, slot, cs->circle.center, cs->circle.radius, cs,
-                               ob->solver_slot, pair_shapes[i], dt);
-            con->contact = pair_contacts[i];
-            warm_start(con, &world->contacts.data[pair_contacts[i]]);
         }
     }
     return true;
 }
 
-/* Solve, then hand the velocities back to the bodies (the push-out velocities stay with the
- * solver bodies until the sweeps use them). */
-static void solve_constraints(rc_world *world, float dt) {
-    if (world->constraints.count > 0) {
-        rc_constraints_solve(world, world->constraints.data, world->constraints.count, world->solver_bodies.data, dt);
+void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt) {
+    const rc_world_def *def = &world->def;
+    float h = rc_sub_step(world, dt);
+    step->solve.h = h;
+    /* a sub-step of 0 or a denormal has no float inverse: the speculative bias is then 0 (the
+       contact holds, nothing moves) or at most FLT_MAX */
+    float inv_h = h > 0.0f ? 1.0f / h : 0.0f;
+    step->solve.inv_h = rc_is_finite(inv_h) ? inv_h : FLT_MAX;
+    step->solve.contact_hertz = h > 0.0f ? rc_minf(def->contact_hertz, 0.25f / h) : def->contact_hertz;
+    step->solve.contact_damping_ratio = def->contact_damping_ratio;
+    step->solve.max_push_speed = def->contact_push_speed;
+    step->solve.restitution_threshold = def->restitution_threshold;
+    step->solve.max_rebound = def->max_linear_speed;
+    step->sub_steps = def->sub_steps;
+    step->max_speed = def->max_linear_speed;
+    step->max_spin = def->max_angular_speed;
+}
+
+static void solve(rc_world *world, float dt) {
+    rc_soft_step step;
+    rc_soft_step_setup(world, &step, dt);
+    step.solve.states = world->states.data;
+    step.solve.masses = world->masses.data;
+    step.solve.constraints = world->constraints.data;
+    step.solve.constraint_count = world->constraints.count;
+    step.state_count = world->solver_owner.count;
+    step.gravity_kicks = world->kicks.data;
+    step.linear_damping = world->linear_damping.data;
+    step.angular_damping = world->angular_damping.data;
+    rc_solve_soft_step(&step);
+}
+
+/* Which solver bodies some contact pushed on (a normal impulse at some point): a swept body
+ * held so moves along the solver's path; a free one flies its exact parabola. */
+static void mark_held(rc_world *world) {
+    uint8_t *held = world->held.data;
+    for (int32_t slot = 0; slot < world->solver_owner.count; ++slot) {
+        held[slot] = 0;
     }
-    for (int32_t slot = 0; slot < world->solver_bodies.count; ++slot) {
-        rc_body *b = &world->bodies.data[world->solver_owner.data[slot]];
-        b->linear_velocity = world->solver_bodies.data[slot].v;
-        b->angular_velocity = world->solver_bodies.data[slot].w;
+    for (int32_t i = 0; i < world->constraints.count; ++i) {
+        const rc_contact_constraint *k = &world->constraints.data[i];
+        if (rc_constraint_pushed(k)) {
+            if (k->a >= 0) {
+                held[k->a] = 1;
+            }
+            if (k->b >= 0) {
+                held[k->b] = 1;
+            }
+        }
     }
 }
 
-/* Bounces off what a circle was resting near are impacts like a sweep's. */
+/* Bounces the solver made off what a swept body rested near are impacts like a sweep's. */
 static bool report_bounces(rc_world *world) {
     for (int32_t i = 0; i < world->constraints.count; ++i) {
-        const rc_constraint *c = &world->constraints.data[i];
-        if (c->approach <= 0.0f) {
-            continue;
+        const rc_contact_constraint *k = &world->constraints.data[i];
+        const rc_contact *c = &world->contacts.data[k->contact];
+        float approach;
+        int32_t p = rc_constraint_bounce(world, k, &approach);
+        for (int32_t side = 0; side < 2 && p >= 0; ++side) {
+            const rc_shape *s = &world->shapes.data[c->shape[side]];
+            if (!s->swept) {
+                continue;
+            }
+            if (!rc_array_reserve(world, world->impacts, world->impacts.count + 1)) {
+                return false;
+            }
+            rc_impact_event e;
+            e.projectile = rc_body_id_of(world, s->body);
+            e.shape = rc_shape_id_of(world, c->shape[1 - side]);
+            e.point = c->points[p].point;
+            e.normal = side == 1 ? k->normal : rc_neg(k->normal); /* towards the projectile */
+            e.approach_speed = approach;
+            world->impacts.data[world->impacts.count++] = e;
         }
-        if (!rc_array_reserve(world, world->impacts, world->impacts.count + 1)) {
-            return false;
-        }
-        rc_impact_event e;
-        e.projectile = rc_body_id_of(world, world->solver_owner.data[c->a]);
-        e.shape = rc_shape_id_of(world, c->shape);
-        e.point = c->point;
-        e.normal = c->normal;
-        e.approach_speed = c->approach;
-        world->impacts.data[world->impacts.count++] = e;
     }
     return true;
 }
@@ -210,54 +254,103 @@ static bool report_bounces(rc_world *world) {
 /* Contacts keep their impulses for the next step's start, once the step cannot fail any more. */
 static void commit_constraints(rc_world *world) {
     for (int32_t i = 0; i < world->constraints.count; ++i) {
-        const rc_constraint *c = &world->constraints.data[i];
-        rc_contact *contact = &world->contacts.data[c->contact];
-        contact->normal_impulse = c->normal_impulse;
-        contact->tangent_impulse = c->tangent_impulse;
-        contact->rolling_impulse = c->rolling_impulse;
+        const rc_contact_constraint *k = &world->constraints.data[i];
+        rc_contact *c = &world->contacts.data[k->contact];
+        for (int32_t p = 0; p < k->point_count; ++p) {
+            c->points[p].normal_impulse = k->points[p].normal_impulse;
+            c->points[p].tangent_impulse = k->points[p].tangent_impulse;
+            c->points[p].approach = rc_maxf(-k->points[p].relative_velocity, 0.0f);
+        }
+        c->rolling_impulse = k->rolling_impulse;
     }
 }
 
 /* ---- moving ----------------------------------------------------------------------------------- */
 
-/* Move the awake bodies that are not swept by their velocities and place their shapes. A
- * shape that stays in its grid cells (most do, most steps) is moved in the grid at once, which
- * cannot fail; the others wait in the deferred list. Returns how many grid entries the
- * deferred moves add. */
-static int32_t integrate_positions(rc_world *world, float dt) {
+/* Place a moved body's shapes: a shape that stays in its grid cells (most do, most steps) is
+ * moved in the grid at once, which cannot fail; the others wait in the deferred list. Returns
+ * how many grid entries the deferred moves add. */
+static int32_t place_moved(rc_world *world, rc_body *b) {
+    int32_t additions = 0;
+    b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        rc_shape *shape = &world->shapes.data[s];
+        rc_shape_place(world, shape, b->xf);
+        rc_aabb box = rc_shape_proxy_box(world, shape);
+        int32_t add = rc_grid_move_additions(world->grid, shape->proxy, box);
+        if (add == 0) {
+            rc_grid_move(world->grid, shape->proxy, box);
+        } else {
+            world->deferred.data[world->deferred.count++] = s;
+            additions += add;
+        }
+    }
+    if (b->type == RC_KINEMATIC) {
+        /* a chain's box is its walls' union: sectors_at looks there first */
+        rc_body_refresh_chains(world, b);
+    }
+    return additions;
+}
+
+static int32_t move_body(rc_world *world, rc_body *b, float dt) {
+    rc_vec2 move;
+    float turn;
+    if (b->solver_slot >= 0 && b->type == RC_DYNAMIC) {
+        const rc_body_state *st = &world->states.data[b->solver_slot];
+        move = st->dp;
+        turn = st->dangle;
+    } else {
+        rc_clamp_speed(world, &b->linear_velocity, &b->angular_velocity); /* pushed hard by a bullet */
+        move = rc_scale(dt, b->linear_velocity);
+        turn = dt * b->angular_velocity;
+    }
+    b->moved = move.x != 0.0f || move.y != 0.0f || turn != 0.0f;
+    if (!b->moved) {
+        return 0;
+    }
+    rc_vec2 c1 = b->center;
+    float a1 = b->angle;
+    b->center = rc_add(b->center, move);
+    hold_in_world(b);
+    if (turn != 0.0f) {
+        b->angle += turn;
+        b->xf.q = rc_rot_from_angle(b->angle);
+    }
+    if (b->type == RC_DYNAMIC && b->enable_response) {
+        rc_continuous(world, b, c1, a1);
+    }
+    return place_moved(world, b);
+}
+
+/* Move the bodies that are not swept, in two passes: kinematic and detection-only ones by their
+ * velocities (pass 0), then the solver's dynamic ones by the motion it found (pass 1), the fast
+ * ones stopped at their first touch of a static or kinematic body where that body ends the
+ * step. Returns how many grid entries the deferred moves add. */
+static int32_t move_bodies(rc_world *world, float dt, int pass) {
     int32_t additions = 0;
     world->deferred.count = 0;
     for (int32_t k = world->free_start; k < world->bodies.count; ++k) {
         rc_body *b = &world->bodies.data[world->moving.data[k]];
-        rc_clamp_speed(world, &b->linear_velocity, &b->angular_velocity); /* pushed hard by a bullet */
-        b->moved = b->linear_velocity.x != 0.0f || b->linear_velocity.y != 0.0f || b->angular_velocity != 0.0f;
-        if (!b->moved) {
-            continue;
-        }
-        b->center = rc_mul_add(b->center, dt, b->linear_velocity);
-        hold_in_world(b);
-        if (b->angular_velocity != 0.0f) {
-            b->angle += dt * b->angular_velocity;
-            b->xf.q = rc_rot_from_angle(b->angle);
-        }
-        b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
-        for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-            rc_shape *shape = &world->shapes.data[s];
-            rc_shape_place(world, shape, b->xf);
-            int32_t add = rc_grid_move_additions(world->grid, shape->proxy, shape->aabb);
-            if (add == 0) {
-                rc_grid_move(world->grid, shape->proxy, shape->aabb);
-            } else {
-                world->deferred.data[world->deferred.count++] = s;
-                additions += add;
-            }
-        }
-        if (b->type == RC_KINEMATIC) {
-            /* a chain's box is its walls' union: sectors_at looks there first */
-            rc_body_refresh_chains(world, b);
+        bool solved = b->solver_slot >= 0 && b->type == RC_DYNAMIC;
+        if (solved == (pass == 1)) {
+            additions += move_body(world, b, dt);
         }
     }
     return additions;
+}
+
+/* The grid moves that add entries, once there is room for them (and for undoing the swept
+ * bodies' moves). */
+static bool move_deferred(rc_world *world, int32_t additions, int32_t swept) {
+    if (!rc_grid_reserve(world->grid, 2 * additions + swept)) {
+        return false;
+    }
+    for (int32_t k = 0; k < world->deferred.count; ++k) {
+        const rc_shape *shape = &world->shapes.data[world->deferred.data[k]];
+        rc_grid_move(world->grid, shape->proxy, rc_shape_proxy_box(world, shape));
+    }
+    world->deferred.count = 0;
+    return true;
 }
 
 typedef struct step_sink {
@@ -297,15 +390,13 @@ static void step_push(void *context, int32_t body, double px, double py, rc_vec2
                       &b->angular_velocity);
 }
 
+/* A swept body the solver held (some contact pushed on it) moves along the solver's path;
+ * otherwise along the chord of its parabola, its velocity the start's plus gravity's kick
+ * (exact, as the preview's). */
 static void sweep_body(rc_world *world, int32_t index, float dt) {
     rc_body *b = &world->bodies.data[index];
     rc_sweeper s;
-    s.radius = 0.0f;
-    s.restitution = s.friction = s.rolling_resistance = 0.0f;
-    s.bias = rc_v2(0.0f, 0.0f);
-    s.supports = NULL;
-    s.support_count = 0;
-    s.held = false;
+    memset(&s, 0, sizeof s);
     rc_vec2 circle_offset = {0.0f, 0.0f}; /* from the circle's centre to the centre of mass */
     if (b->motion == RC_MOTION_SWEPT_CIRCLE) {
         const rc_shape *cs = &world->shapes.data[b->swept_shape];
@@ -320,21 +411,33 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
         s.center = b->center;
         s.filter = b->point_filter;
     }
-    s.velocity = b->linear_velocity;
     s.kick = rc_gravity_kick(world, b->gravity_scale, dt);
     s.angle = b->angle;
-    s.angular_velocity = b->angular_velocity;
     s.inv_mass = b->inv_mass;
     s.inv_inertia = b->inv_inertia;
     s.self_body = index;
     s.max_bounces = b->max_bounces;
     s.sees_dynamic = b->bullet;
     s.rest_shape = b->last_hit_step == world->steps - 1 ? b->last_hit_shape : -1;
+    s.velocity = b->linear_velocity;
+    s.angular_velocity = b->angular_velocity;
     if (b->solver_slot >= 0) {
-        s.bias = world->solver_bodies.data[b->solver_slot].bias_v;
+        const rc_body_state *st = &world->states.data[b->solver_slot];
         s.supports = &world->support_shapes.data[(size_t)b->solver_slot * RC_MAX_SUPPORTS];
         s.support_count = world->support_counts.data[b->solver_slot];
-        s.held = world->solver_bodies.data[b->solver_slot].held;
+        s.held = world->held.data[b->solver_slot] != 0;
+        if (s.held) {
+            s.path = st->dp;
+            s.turn = st->dangle;
+            s.velocity = st->v;
+            s.angular_velocity = st->w;
+        }
+    }
+    if (!s.held) {
+        /* free: the exact kick of gravity and damping over the step (the velocity the body
+           started with: the solver's states are its own), not the sub-steps' sum of it */
+        rc_integrate_velocity(world, &s.velocity, &s.angular_velocity, b->gravity_scale, b->linear_damping,
+                              b->angular_damping, dt);
     }
     step_sink k = {world, index};
     rc_sweep_sink sink = {step_impact, step_push, &k, -1};
@@ -416,89 +519,6 @@ static void collect_pair(int32_t proxy_a, int32_t user_a, int32_t proxy_b, int32
     world->new_contacts.data[world->new_contacts.count++] = rc_contact_create(world, user_a, user_b);
 }
 
-/* ---- sleep ------------------------------------------------------------------------------------- */
-
-static int32_t find_root(rc_island_node *nodes, int32_t i) {
-    while (nodes[i].parent != i) {
-        nodes[i].parent = nodes[nodes[i].parent].parent;
-        i = nodes[i].parent;
-    }
-    return i;
-}
-
-/* Bodies that touch fall asleep together: an island of awake dynamic bodies joined by touching
- * contacts sleeps when every one of them has been slow for sleep_time (a pile sleeps as one;
- * one body still rolling keeps its neighbours awake). A moving kinematic body keeps what
- * touches it awake. */
-static void update_sleep(rc_world *world, float dt) {
-    const rc_world_def *def = &world->def;
-    float lin2 = def->sleep_linear_speed * def->sleep_linear_speed;
-    bool any_sleepy = false;
-    for (int32_t k = 0; k < world->undo.count; ++k) {
-        rc_body *b = &world->bodies.data[world->undo.data[k].body];
-        if (b->type != RC_DYNAMIC || !b->awake) {
-            continue;
-        }
-        /* still being pushed out of an overlap is not at rest either */
-        rc_vec2 push = b->solver_slot >= 0 ? world->solver_bodies.data[b->solver_slot].bias_v : rc_v2(0.0f, 0.0f);
-        if (!def->enable_sleep || !b->enable_sleep || rc_dot(b->linear_velocity, b->linear_velocity) > lin2 ||
-            fabsf(b->angular_velocity) > def->sleep_angular_speed || rc_dot(push, push) > lin2) {
-            b->sleep_time = 0.0f;
-            continue;
-        }
-        b->sleep_time += dt;
-        any_sleepy = any_sleepy || b->sleep_time >= def->sleep_time;
-    }
-    if (!any_sleepy) {
-        return;
-    }
-    rc_island_node *nodes = world->islands.data;
-    /* every node, not only the undo list's: a body woken during the step after that list was
-       made can be an island's root */
-    for (int32_t i = 0; i < world->bodies.count; ++i) {
-        nodes[i].parent = i;
-        nodes[i].rest_time = INFINITY;
-    }
-    for (int32_t i = 0; i < world->contacts.count; ++i) {
-        const rc_contact *c = &world->contacts.data[i];
-        if (!c->in_use || !c->touching || c->sensor) {
-            continue;
-        }
-        int32_t ia = world->shapes.data[c->shape[0]].body, ib = world->shapes.data[c->shape[1]].body;
-        rc_body *a = &world->bodies.data[ia], *b = &world->bodies.data[ib];
-        if (a->type == RC_KINEMATIC && (a->linear_velocity.x != 0.0f || a->linear_velocity.y != 0.0f ||
-                                        a->angular_velocity != 0.0f)) {
-            b->sleep_time = 0.0f;
-        } else if (b->type == RC_KINEMATIC && (b->linear_velocity.x != 0.0f || b->linear_velocity.y != 0.0f ||
-                                               b->angular_velocity != 0.0f)) {
-            a->sleep_time = 0.0f;
-        }
-        if (a->type == RC_DYNAMIC && b->type == RC_DYNAMIC && a->awake && b->awake) {
-            int32_t ra = find_root(nodes, ia), rb = find_root(nodes, ib);
-            if (ra != rb) {
-                nodes[ra < rb ? rb : ra].parent = ra < rb ? ra : rb;
-            }
-        }
-    }
-    for (int32_t k = 0; k < world->undo.count; ++k) {
-        int32_t i = world->undo.data[k].body;
-        const rc_body *b = &world->bodies.data[i];
-        if (b->type == RC_DYNAMIC && b->awake) {
-            int32_t r = find_root(nodes, i);
-            nodes[r].rest_time = rc_minf(nodes[r].rest_time, b->sleep_time);
-        }
-    }
-    for (int32_t k = 0; k < world->undo.count; ++k) {
-        int32_t i = world->undo.data[k].body;
-        rc_body *b = &world->bodies.data[i];
-        if (b->type == RC_DYNAMIC && b->awake && nodes[find_root(nodes, i)].rest_time >= def->sleep_time) {
-            b->awake = false;
-            b->linear_velocity = rc_v2(0.0f, 0.0f);
-            b->angular_velocity = 0.0f;
-        }
-    }
-}
-
 /* ---- the step ---------------------------------------------------------------------------------- */
 
 static bool fail_step(rc_world *world, int32_t impacts_before) {
@@ -509,6 +529,17 @@ static bool fail_step(rc_world *world, int32_t impacts_before) {
     undo_motion(world);
     world->impacts.count = impacts_before;
     return rc_fail(world, "rc_world_step", "out of memory; the world is as it was before the step");
+}
+
+/* The step's scratch, sized by the bodies: nothing later in the step grows it. */
+static bool reserve_scratch(rc_world *world) {
+    int32_t n = world->bodies.count;
+    return rc_array_reserve(world, world->islands, n) && rc_array_reserve(world, world->moving, n) &&
+           rc_array_reserve(world, world->solver_owner, n) && rc_array_reserve(world, world->states, n) &&
+           rc_array_reserve(world, world->masses, n) && rc_array_reserve(world, world->kicks, n) &&
+           rc_array_reserve(world, world->linear_damping, n) && rc_array_reserve(world, world->angular_damping, n) &&
+           rc_array_reserve(world, world->support_counts, n) && rc_array_reserve(world, world->held, n) &&
+           rc_array_reserve(world, world->support_shapes, n * RC_MAX_SUPPORTS);
 }
 
 bool rc_world_step(rc_world *world, float dt) {
@@ -527,15 +558,24 @@ bool rc_world_step(rc_world *world, float dt) {
     world->new_contacts.count = 0;
     world->pair_failed = false;
     world->step_failed = false;
-    if (!rc_array_reserve(world, world->islands, world->bodies.count) ||
-        !rc_array_reserve(world, world->moving, world->bodies.count)) {
+    if (!reserve_scratch(world)) {
         return rc_fail(world, __func__, "out of memory; the world is as it was before the step");
     }
+    rc_contacts_refresh(world);
     start_step(world, dt);
-    if (!gather_constraints(world, dt)) {
+    if (!gather_constraints(world)) {
         return fail_step(world, impacts_before);
     }
-    solve_constraints(world, dt);
+    solve(world, dt);
+    mark_held(world);
+    for (int32_t slot = 0; slot < world->solver_owner.count; ++slot) {
+        rc_body *b = &world->bodies.data[world->solver_owner.data[slot]];
+        if (b->type == RC_DYNAMIC && !is_swept(b)) {
+            b->linear_velocity = world->states.data[slot].v;
+            b->angular_velocity = world->states.data[slot].w;
+            rc_clamp_speed(world, &b->linear_velocity, &b->angular_velocity); /* after the last impulses */
+        }
+    }
     if (!report_bounces(world)) {
         return fail_step(world, impacts_before);
     }
@@ -549,13 +589,9 @@ bool rc_world_step(rc_world *world, float dt) {
         sweep_bodies(world, dt);
         ok = !world->step_failed;
     }
-    if (ok) {
-        int32_t additions = integrate_positions(world, dt);
-        ok = rc_grid_reserve(world->grid, 2 * additions + swept);
-        for (int32_t k = 0; ok && k < world->deferred.count; ++k) {
-            const rc_shape *shape = &world->shapes.data[world->deferred.data[k]];
-            rc_grid_move(world->grid, shape->proxy, shape->aabb);
-        }
+    /* kinematic bodies first, so that fast bodies meet them where they end the step */
+    for (int pass = 0; pass < 2 && ok; ++pass) {
+        ok = move_deferred(world, move_bodies(world, dt, pass), swept);
     }
     if (ok) {
         rc_grid_find_new_pairs(world->grid, collect_pair, world);
@@ -577,7 +613,7 @@ bool rc_world_step(rc_world *world, float dt) {
     world->published_impacts = world->impacts.count;
     rc_events_begin_step(world);
     rc_contacts_update(world);
-    update_sleep(world, dt);
+    rc_update_sleep(world, dt);
     /* refit the grid's dense windows if bodies drifted out of them, and give back memory that
        destroyed bodies and shapes left; failing changes nothing */
     rc_grid_optimize(world->grid);

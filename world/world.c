@@ -17,7 +17,11 @@ rc_world_def rc_world_default_def(void) {
     def.sleep_angular_speed = 0.05f;
     def.restitution_threshold = 1.0f;
     def.contact_skin = 1.0e-4f;
-    def.contact_iterations = 8;
+    def.sub_steps = 4;
+    def.linear_slop = 0.005f;
+    def.contact_hertz = 30.0f;
+    def.contact_damping_ratio = 10.0f;
+    def.contact_push_speed = 3.0f;
     def.max_linear_speed = 1.0e6f;
     def.max_angular_speed = 1.0e5f;
     return def;
@@ -54,7 +58,9 @@ rc_world *rc_world_create(const rc_world_def *def) {
         !non_negative(def->sleep_time) || !non_negative(def->sleep_linear_speed) ||
         !non_negative(def->sleep_angular_speed) || !non_negative(def->restitution_threshold) ||
         !non_negative(def->contact_skin) || def->contact_skin > 1.0e9f || def->body_capacity < 0 || def->shape_capacity < 0 ||
-        def->contact_iterations < 1 || def->contact_iterations > 1000 ||
+        def->sub_steps < 1 || def->sub_steps > 64 || !non_negative(def->linear_slop) || def->linear_slop > 1.0e9f ||
+        !non_negative(def->contact_hertz) || !non_negative(def->contact_damping_ratio) ||
+        !non_negative(def->contact_push_speed) ||
         !(def->max_linear_speed > 0.0f && def->max_linear_speed <= RC_MAX_LINEAR_SPEED) ||
         !(def->max_angular_speed > 0.0f && def->max_angular_speed <= RC_MAX_ANGULAR_SPEED)) {
         return NULL;
@@ -122,8 +128,13 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->undo);
     rc_array_free(world, world->islands);
     rc_array_free(world, world->moving);
-    rc_array_free(world, world->solver_bodies);
     rc_array_free(world, world->solver_owner);
+    rc_array_free(world, world->states);
+    rc_array_free(world, world->masses);
+    rc_array_free(world, world->kicks);
+    rc_array_free(world, world->linear_damping);
+    rc_array_free(world, world->angular_damping);
+    rc_array_free(world, world->held);
     rc_array_free(world, world->constraints);
     rc_array_free(world, world->support_shapes);
     rc_array_free(world, world->support_counts);

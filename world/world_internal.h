@@ -17,7 +17,9 @@
 #include "core/id_pool.h"
 #include "core/map.h"
 #include "core/memory.h"
+#include "shapes/collide.h"
 #include "shapes/shapes.h"
+#include "world/solver.h"
 
 /* A growable array of plain structs whose memory comes from the world's allocator. */
 #define RC_ARRAY(type)                                                                                                 \
@@ -48,6 +50,7 @@ typedef struct rc_body {
     float mass, inv_mass, inertia, inv_inertia; /* inertia about the centre of mass */
     float linear_damping, angular_damping, gravity_scale;
     float sleep_time;
+    float min_extent, max_extent; /* of its solid shapes about the centre of mass: how fast is fast (continuous.c) */
     int32_t max_bounces;
     int32_t first_shape; /* shape index, -1 when none */
     uint32_t generation; /* of the id naming it (rc_world_generation) */
@@ -162,58 +165,40 @@ typedef struct rc_contact_edge {
     int32_t prev, next;
 } rc_contact_edge;
 
+/* A point of a contact's manifold, as the solver keeps it from step to step. */
+typedef struct rc_contact_point {
+    rc_vec2 point;              /* in the world, midway between the surfaces */
+    rc_vec2 anchor_a, anchor_b; /* from each body's centre of mass to the point */
+    float separation;           /* signed: < 0 overlap */
+    float normal_impulse, tangent_impulse; /* the solver's, per sub-step: the next solve starts there */
+    float approach;             /* the normal speed it was made with (> 0 closing), for events */
+    uint16_t id;                /* the features it comes from (rc_collide_hulls) */
+} rc_contact_point;
+
 typedef struct rc_contact {
     int32_t shape[2]; /* shape indices, shape[0] < shape[1] */
     rc_contact_edge edge[2];
-    rc_manifold manifold;
+    rc_manifold manifold; /* the events' view of the points that touch */
+    rc_vec2 normal;       /* unit, from shape[0] towards shape[1] */
+    rc_contact_point points[2];
+    int32_t point_count;  /* within the contact margin: speculative ones too */
+    float rolling_impulse;
     bool in_use, touching, sensor;
     bool flagged; /* look at it in the next step even if its bodies are still */
-    /* the contact solver's impulses of the last step (normal, tangent, rolling): its next
-       solve starts from them */
-    float normal_impulse, tangent_impulse, rolling_impulse;
 } rc_contact;
 
-/* ---- swept bodies and resting contacts (projectile.c, solver.c) ----------------------------- */
+/* ---- swept bodies (projectile.c) --------------------------------------------------------------- */
 
-/* A body the contact solver moves: its velocities and the position-correcting velocities it
- * is given on top (dropped after the step). */
-typedef struct rc_solver_body {
-    rc_vec2 v;
-    float w;
-    rc_vec2 bias_v;
-    float bias_w;
-    float inv_mass, inv_inertia;
-    rc_vec2 kick; /* the gravity this step added to v */
-    bool held;    /* some constraint holds it this step */
-} rc_solver_body;
-
-/* A resting contact of a swept circle a with a surface or another swept circle b. */
-typedef struct rc_constraint {
-    int32_t a, b;      /* solver bodies; b = -1: a static or kinematic body, moving at vb, wb */
-    int32_t contact;   /* the world's contact, -1 in a prediction */
-    int32_t shape;     /* b's shape */
-    int32_t b_body;    /* b's body index */
-    rc_vec2 normal;    /* unit, from b towards a */
-    rc_vec2 point;     /* on a's surface */
-    rc_vec2 ra, rb;    /* the point from each centre of mass */
-    rc_vec2 vb;
-    float wb;
-    float normal_mass, tangent_mass, rolling_mass;
-    float friction, rolling, restitution;
-    float vn_target;   /* the normal velocity the solver keeps at or above */
-    float bias_target; /* the push-out velocity while they overlap beyond the skin */
-    float approach;    /* a bounce: its approach speed (> 0), for an impact event; else 0 */
-    float normal_impulse, tangent_impulse, rolling_impulse, bias_impulse;
-} rc_constraint;
-
-/* At most this many surfaces hold one swept circle (the nearest by shape index). */
+/* At most this many surfaces hold one swept body (the first by shape index): impacts against
+ * them while resting are not reported. */
 #define RC_MAX_SUPPORTS 8
 
 /* A body being swept: what the sweep reads and changes, apart from the world. */
 typedef struct rc_sweeper {
     rc_vec2 center, velocity;
     float angle, angular_velocity;
-    rc_vec2 bias; /* the solver's push-out velocity, dropped at the first hit */
+    rc_vec2 path; /* held: the solver's motion for the step (its push-out included), swept first */
+    float turn;   /* held: the solver's turn for the step */
     rc_vec2 kick; /* the gravity this step added to its velocity */
     float radius; /* 0: a point */
     float inv_mass, inv_inertia;
@@ -225,7 +210,7 @@ typedef struct rc_sweeper {
     int32_t rest_shape; /* the shape it last struck in its previous step (-1: none) */
     const int32_t *supports; /* shapes holding it at the step's start (resting, not struck) */
     int32_t support_count;
-    bool held; /* resting contacts held it this step: it moves at its velocity, not along a parabola */
+    bool held; /* contacts held it this step: it moves along the solver's path, not a parabola */
 } rc_sweeper;
 
 /* What a sweep tells its caller. */
@@ -299,12 +284,18 @@ struct rc_world {
     RC_ARRAY(rc_island_node) islands;
     RC_ARRAY(int32_t) moving; /* swept bodies from the front, bodies moved by velocity from the back */
     int32_t swept_count, free_start;
-    int32_t swept_bullets, swept_circles, swept_shapes; /* among the swept: bullets, swept circles, their shapes */
-    RC_ARRAY(rc_solver_body) solver_bodies;
-    RC_ARRAY(int32_t) solver_owner; /* the body of each solver body */
-    RC_ARRAY(rc_constraint) constraints;
+    int32_t swept_bullets, swept_shapes; /* among the swept: bullets, and their shapes */
+    /* the solver's bodies (dynamic ones that respond, kinematic ones), in index order */
+    RC_ARRAY(int32_t) solver_owner;
+    RC_ARRAY(rc_body_state) states;
+    RC_ARRAY(rc_solver_mass) masses;
+    RC_ARRAY(rc_vec2) kicks;         /* gravity per sub-step */
+    RC_ARRAY(float) linear_damping;  /* per sub-step */
+    RC_ARRAY(float) angular_damping;
+    RC_ARRAY(rc_contact_constraint) constraints;
     RC_ARRAY(int32_t) support_shapes; /* per solver body: RC_MAX_SUPPORTS shapes holding it */
     RC_ARRAY(int32_t) support_counts;
+    RC_ARRAY(uint8_t) held;           /* per solver body: some contact pushed on it this step */
     bool step_failed;
     RC_ARRAY(int32_t) deferred;  /* shapes whose grid move adds cells: moved after a reserve */
     RC_ARRAY(int32_t) new_contacts;
@@ -393,6 +384,9 @@ bool rc_shape_def_ok(rc_world *world, const rc_shape_def *def, const char *func)
 rc_base_transform rc_shape_def_base(const rc_shape_def *def);
 
 /* Chains (chain.c). chain_shape is the index of a chain's record. */
+/* A wall's ends in its body's frame, ordered so that its free side is on the left, and the
+ * chain's points before and after it in that order (its own end where an open chain ends). */
+void rc_segment_wall(const rc_world *world, const rc_shape *s, rc_vec2 *prev, rc_vec2 *a, rc_vec2 *b, rc_vec2 *next);
 void rc_segment_place(rc_world *world, rc_shape *segment, rc_transform body);
 rc_aabb rc_segment_box_at(const rc_world *world, const rc_shape *segment, rc_transform body);
 /* After the body's shapes were placed or its type changed: its chains' boxes and types. */
@@ -531,7 +525,29 @@ void rc_shape_destroy_contacts(rc_world *world, int32_t shape);
 void rc_shape_flag_contacts(rc_world *world, int32_t shape);
 void rc_body_flag_contacts(rc_world *world, const rc_body *body);
 bool rc_contacts_reserve_events(rc_world *world);
+/* At the step's start: contacts flagged since the last step (a teleport, a new shape or
+ * filter) get their manifolds where the bodies are now, so the solver does not read stale
+ * ones. Events stay with rc_contacts_update. */
+void rc_contacts_refresh(rc_world *world);
 void rc_contacts_update(rc_world *world);
+
+/* Continuous collision (continuous.c): a solid body that moved from (c1, a1) to where it is
+ * now, fast for its size, is brought back to its first touch of a static or kinematic shape
+ * on the way (time of impact), so that it cannot pass through walls. */
+void rc_continuous(rc_world *world, rc_body *body, rc_vec2 c1, float a1);
+/* The body's min_extent and max_extent, from its solid shapes (after its mass is updated). */
+void rc_body_extents(const rc_world *world, rc_body *body);
+
+/* The solver's sub-step for a step of dt (0 for a denormal dt cut in sub-steps: then nothing
+ * moves, as nothing could in so short a step). */
+static inline float rc_sub_step(const rc_world *world, float dt) { return dt / (float)world->def.sub_steps; }
+/* The soft step's settings from the world's definition, for a step of dt (step.c); the caller
+ * fills in the arrays. */
+void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt);
+
+/* Sleep (island.c): bodies slow for the world's sleep time fall asleep together with
+ * everything that touches them (an island). */
+void rc_update_sleep(rc_world *world, float dt);
 
 /* Swept bodies (projectile.c). Gravity and damping as the step applies them. */
 void rc_integrate_velocity(const rc_world *world, rc_vec2 *v, float *w, float gravity_scale, float linear_damping,
@@ -553,13 +569,43 @@ static inline bool rc_sweep_sees(const rc_sweeper *s, const rc_shape *shape) {
     return rc_filters_collide(s->filter, shape->filter);
 }
 
-/* The contact solver (solver.c). */
-/* A constraint between solver body a (a circle of radius ra, centre of mass ca, the centre of
- * the circle) and shape `shape` of body b_body; materials from both shapes. */
-void rc_constraint_init(const rc_world *world, rc_constraint *c, rc_solver_body *bodies, int32_t a,
-                        rc_vec2 ca, float ra, const rc_shape *shape_a_material, int32_t b, int32_t shape, float dt);
-void rc_constraints_solve(const rc_world *world, rc_constraint *constraints, int32_t count, rc_solver_body *bodies,
-                          float dt);
+/* ---- the narrow phase and the solver's view of contacts (contact.c) ---------------------------- */
+
+/* A shape's hull in its body's frame (a chain's wall: its ends, no radius). */
+rc_hull rc_shape_hull(const rc_world *world, const rc_shape *s);
+/* How near two shapes' manifold looks (speculatively): a swept circle's contact margin, or the
+ * world's speculative distance (four linear slops); 0 for a sensor. */
+float rc_contact_margin(const rc_world *world, const rc_shape *a, const rc_shape *b);
+/* The manifold of hull ha (of shape a, its body at xa) against hull hb (of shape b, its body at
+ * xb), in the world: normal from a to b. Either shape may be NULL for a hull of no shape (a
+ * body being previewed). Chain walls are smooth over their joints and one-sided walls let
+ * through what is behind them; two walls never touch. */
+rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_hull *ha, rc_transform xa,
+                            const rc_shape *b, const rc_hull *hb, rc_transform xb, float margin);
+/* Materials of a pair: friction (square root of the product), restitution (the larger),
+ * rolling torque arm (the larger of resistance times radius, for round shapes). */
+float rc_pair_friction(const rc_shape *a, const rc_shape *b);
+float rc_pair_restitution(const rc_shape *a, const rc_shape *b);
+float rc_pair_rolling(const rc_shape *a, float radius_a, const rc_shape *b, float radius_b);
+/* A shape's radius for rolling resistance: a circle's (or a capsule's), 0 for flat shapes. */
+float rc_shape_round_radius(const rc_shape *s);
+/* A constraint's normal, points (anchors, separations, the impulses to start from) and rolling
+ * impulse, from a contact's. */
+void rc_constraint_load(rc_contact_constraint *k, rc_vec2 normal, const rc_contact_point *points, int32_t count,
+                        float rolling_impulse);
+/* A constraint's friction, restitution, rolling arm and target separation, from the shapes of
+ * its two sides (first: its first point). */
+void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, const rc_shape *a, const rc_shape *b,
+                             const rc_contact_point *first);
+/* After the solve: the first point of a constraint that met its bodies approaching at least at
+ * the restitution threshold and pushed (a bounce: an impact for a swept body), and that speed;
+ * -1 when none. */
+int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint *k, float *approach);
+/* Did it push at all (a normal impulse at some point)? */
+bool rc_constraint_pushed(const rc_contact_constraint *k);
+/* Recompute a contact's manifold where its bodies are now (carrying impulses over by feature
+ * id) and say whether it touches. */
+bool rc_contact_collide(rc_world *world, int32_t contact);
 
 /* Give back memory that is no longer needed, at the end of a step (compact.c): the slot arrays
  * once three quarters of their peak use is gone (slots above the last live one are forgotten),

@@ -121,6 +121,14 @@ RC_INLINE rc_rot rc_mul_rot(rc_rot b, rc_rot a) {
 RC_INLINE rc_vec2 rc_transform_point(rc_transform t, rc_vec2 v) { return rc_add(t.p, rc_rotate(t.q, v)); }
 /* The inverse: a world point to the local frame. */
 RC_INLINE rc_vec2 rc_inv_transform_point(rc_transform t, rc_vec2 v) { return rc_inv_rotate(t.q, rc_sub(v, t.p)); }
+/* The frame b seen from frame a: rc_transform_point(result, v) is b's point v in a's frame. */
+RC_INLINE rc_transform rc_inv_mul_transforms(rc_transform a, rc_transform b) {
+    rc_transform r;
+    r.q.c = a.q.c * b.q.c + a.q.s * b.q.s;
+    r.q.s = a.q.c * b.q.s - a.q.s * b.q.c;
+    r.p = rc_inv_rotate(a.q, rc_sub(b.p, a.p));
+    return r;
+}
 
 RC_INLINE bool rc_aabb_overlaps(rc_aabb a, rc_aabb b) {
     return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y && b.lower.y <= a.upper.y;

@@ -78,7 +78,13 @@ typedef struct rc_world_def {
     float contact_skin;           /* gap kept between a swept body and the surface it stops at; default 1e-4
                                      (grown where float spacing at the body's coordinates is coarser);
                                      at most 1e9 */
-    int32_t contact_iterations;   /* passes of the contact solver over resting contacts; default 8 */
+    int32_t sub_steps;            /* sub-steps of the contact solver per step (1..64); default 4 */
+    float linear_slop;            /* how far solid bodies may sink into each other at rest, units; contacts
+                                     are looked at from four times as far apart (speculatively); default
+                                     0.005 */
+    float contact_hertz;          /* how stiffly overlap is pushed out, Hz; default 30 */
+    float contact_damping_ratio;  /* and how damped; default 10 */
+    float contact_push_speed;     /* the fastest overlap is pushed out, units/s; default 3 */
     int32_t body_capacity;        /* expected bodies, to size storage up front; optional */
     int32_t shape_capacity;       /* expected shapes; optional */
     float max_linear_speed;       /* units/s; no body moves faster after a step (a restitution above 1,
@@ -394,6 +400,8 @@ RC_API float rc_shape_friction(const rc_world *world, rc_shape_id shape);
 RC_API float rc_shape_density(const rc_world *world, rc_shape_id shape);
 RC_API rc_filter rc_shape_filter(const rc_world *world, rc_shape_id shape);
 RC_API bool rc_shape_is_sensor(const rc_world *world, rc_shape_id shape);
+/* A chain (or one of its walls) made with def.one_sided: false for other shapes. */
+RC_API bool rc_shape_is_one_sided(const rc_world *world, rc_shape_id shape);
 RC_API void *rc_shape_user_data(const rc_world *world, rc_shape_id shape);
 
 /* Is the point inside the shape? Circles and polygons: inside or on the boundary. A looped
@@ -534,6 +542,7 @@ RC_API int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *
 typedef struct rc_contact_begin_event {
     rc_shape_id shape_a, shape_b;
     rc_manifold manifold; /* normal from a to b, depth and points */
+    float approach_speed; /* how fast they closed along the normal when they met, units/s (>= 0) */
 } rc_contact_begin_event;
 
 /* Two shapes stopped touching this step, or one of them was destroyed (then its id is

@@ -1,6 +1,8 @@
 /* tests/support/world_support.c: see world_support.h. */
 #include "support/world_support.h"
 
+#include "support/reference.h"
+
 #include <float.h>
 #include <math.h>
 #include <stb_ds.h>
@@ -350,17 +352,101 @@ static bool ws_swept_circle(const rc_world *world, rc_shape_id s) {
            rc_body_get_motion(world, rc_shape_body(world, s)) == RC_MOTION_SWEPT_CIRCLE;
 }
 
-/* A chain's wall, independently of the library's smoothing: its nearest point to p, and false
- * when that point is a joint whose neighbouring wall is nearer (or as near, the joint being the
- * start of this wall in the chain's order): the neighbour touches p there. Two-sided walls. */
-static bool ws_wall_distance(const rc_world *world, rc_shape_id wall, rc_vec2 p, rc_distance_result *d) {
-    rc_vec2 a, b;
-    rc_shape_world_segment(world, wall, &a, &b);
-    *d = rc_point_distance_segment(a, b, p);
-    bool at_a = rc_vec2_equal(d->point, a), at_b = rc_vec2_equal(d->point, b);
-    if (!at_a && !at_b) {
-        return true;
+/* A solid shape as the reference sees it: the points of its core in the world (a circle's
+ * centre, a wall's two ends, a polygon's vertices) and the radius that rounds them. */
+typedef struct ws_hull {
+    rc_vec2 p[RC_MAX_POLYGON_VERTICES];
+    int n;
+    double r;
+} ws_hull;
+
+static ws_hull ws_hull_of(const rc_world *world, rc_shape_id s) {
+    ws_hull h;
+    memset(&h, 0, sizeof h);
+    rc_shape_type t = rc_shape_get_type(world, s);
+    if (t == RC_SHAPE_TYPE_CIRCLE) {
+        rc_circle c;
+        rc_shape_world_circle(world, s, &c);
+        h.p[0] = c.center;
+        h.n = 1;
+        h.r = c.radius;
+    } else if (t == RC_SHAPE_TYPE_SEGMENT) {
+        rc_shape_world_segment(world, s, &h.p[0], &h.p[1]);
+        h.n = 2;
+    } else {
+        rc_polygon poly;
+        rc_shape_world_polygon(world, s, &poly);
+        memcpy(h.p, poly.vertices, sizeof(rc_vec2) * (size_t)poly.count);
+        h.n = poly.count;
     }
+    return h;
+}
+
+/* The least distance from p to the edges of a core (its single segment for two points). */
+static double ws_edges_distance(const ws_hull *h, ref_v2 p) {
+    if (h->n == 1) {
+        return ref_dist(p, ref_from(h->p[0]));
+    }
+    double best = INFINITY;
+    int edges = h->n == 2 ? 1 : h->n;
+    for (int i = 0; i < edges; ++i) {
+        best = fmin(best, ref_segment_distance(p, ref_from(h->p[i]), ref_from(h->p[(i + 1) % h->n]), NULL));
+    }
+    return best;
+}
+
+/* The signed separation of two cores, in double: their distance apart, or minus the depth of
+ * their overlap (separating axes). */
+static double ws_core_separation(const ws_hull *a, const ws_hull *b) {
+    if (a->n == 1 || b->n == 1) {
+        const ws_hull *point = a->n == 1 ? a : b, *other = a->n == 1 ? b : a;
+        ref_v2 c = ref_from(point->p[0]);
+        if (other->n >= 3) {
+            return ref_distance_polygon(other->p, other->n, c).distance;
+        }
+        return ws_edges_distance(other, c);
+    }
+    double sat = ref_sat_separation(a->p, a->n, b->p, b->n, NULL);
+    if (sat <= 0.0) {
+        return sat;
+    }
+    double best = INFINITY;
+    for (int i = 0; i < a->n; ++i) {
+        best = fmin(best, ws_edges_distance(b, ref_from(a->p[i])));
+    }
+    for (int i = 0; i < b->n; ++i) {
+        best = fmin(best, ws_edges_distance(a, ref_from(b->p[i])));
+    }
+    return best;
+}
+
+double ws_separation(const rc_world *world, rc_shape_id a, rc_shape_id b) {
+    ws_hull ha = ws_hull_of(world, a), hb = ws_hull_of(world, b);
+    return ws_core_separation(&ha, &hb) - ha.r - hb.r;
+}
+
+/* The size of the numbers of a pair: what their float rounding is relative to. */
+static double ws_pair_scale(const ws_hull *a, const ws_hull *b) {
+    double scale = 1.0 + a->r + b->r;
+    for (int i = 0; i < a->n; ++i) {
+        scale = fmax(scale, fmax(fabs(a->p[i].x), fabs(a->p[i].y)));
+    }
+    for (int i = 0; i < b->n; ++i) {
+        scale = fmax(scale, fmax(fabs(b->p[i].x), fabs(b->p[i].y)));
+    }
+    return scale;
+}
+
+/* A wall against a solid shape: is the shape on the wall's blocking side, or near one of its
+ * joints (whose smoothing decides)? */
+static ws_touch ws_wall_rule(const rc_world *world, rc_shape_id wall, const ws_hull *w, const ws_hull *o,
+                             double tol) {
+    ref_v2 a = ref_from(w->p[0]), b = ref_from(w->p[1]);
+    ref_v2 c = ref_v(0.0, 0.0);
+    for (int i = 0; i < o->n; ++i) {
+        c = ref_add(c, ref_from(o->p[i]));
+    }
+    c = ref_scale(1.0 / o->n, c);
     rc_shape_id chain = rc_shape_chain(world, wall);
     int32_t n = rc_shape_chain_segments(world, chain, NULL, 0);
     rc_shape_id *walls = malloc(sizeof *walls * (size_t)n);
@@ -369,49 +455,69 @@ static bool ws_wall_distance(const rc_world *world, rc_shape_id wall, rc_vec2 p,
     while (!rc_shape_id_equals(walls[k], wall)) {
         ++k;
     }
-    int32_t j = at_a ? k - 1 : k + 1;
-    bool loop = rc_shape_chain_is_loop(world, chain), mine = true;
-    if (loop || (j >= 0 && j < n)) {
-        rc_vec2 na, nb;
-        rc_shape_world_segment(world, walls[(j + n) % n], &na, &nb);
-        float dn = rc_point_distance_segment(na, nb, p).distance;
-        mine = dn > d->distance || (dn == d->distance && at_b);
+    bool loop = rc_shape_chain_is_loop(world, chain);
+    /* the free side: the left of the chain's order, but a loop's inside whatever its winding */
+    double area = 0.0;
+    for (int32_t i = 0; loop && i < n; ++i) {
+        rc_vec2 p, q;
+        rc_shape_world_segment(world, walls[i], &p, &q);
+        area += ref_cross(ref_from(p), ref_from(q));
     }
     free(walls);
-    return mine;
+    /* which side the other is on, by the mean of its points: on the line is either */
+    double side = ref_cross(ref_sub(b, a), ref_sub(c, a)) / fmax(ref_dist(a, b), 1e-300);
+    side = area < 0.0 ? -side : side;
+    if (rc_shape_is_one_sided(world, wall) && side < tol) {
+        return side < -tol ? WS_APART : WS_EITHER;
+    }
+    /* a joint with a neighbour as near to the shape as the wall itself is: either */
+    ws_hull end;
+    memset(&end, 0, sizeof end);
+    end.n = 1;
+    double to_wall = ws_core_separation(w, o);
+    for (int e = 0; e < 2; ++e) {
+        bool joint = loop || (e == 0 ? k > 0 : k + 1 < n);
+        end.p[0] = w->p[e];
+        if (joint && ws_core_separation(&end, o) <= fmax(to_wall, 0.0) + tol) {
+            return WS_EITHER;
+        }
+    }
+    return WS_TOUCHING;
 }
 
-bool ws_touching(const rc_world *world, rc_shape_id a, rc_shape_id b, float contact_skin) {
+ws_touch ws_touch_state(const rc_world *world, rc_shape_id a, rc_shape_id b, float contact_skin) {
     if (!ws_shapes_should_pair(world, a, b)) {
-        return false;
+        return WS_APART;
     }
     if (rc_shape_get_type(world, a) == RC_SHAPE_TYPE_CHAIN || rc_shape_get_type(world, b) == RC_SHAPE_TYPE_CHAIN) {
-        return false; /* a chain's walls touch, not the chain */
+        return WS_APART; /* a chain's walls touch, not the chain */
     }
+    bool wall_a = rc_shape_get_type(world, a) == RC_SHAPE_TYPE_SEGMENT;
+    bool wall_b = rc_shape_get_type(world, b) == RC_SHAPE_TYPE_SEGMENT;
+    if (wall_a && wall_b) {
+        return WS_APART;
+    }
+    ws_hull ha = ws_hull_of(world, a), hb = ws_hull_of(world, b);
+    double tol = 1e-5 * ws_pair_scale(&ha, &hb);
+    /* a swept body's circle touches what is within its contact margin: four skins, a skin being
+       the larger of contact_skin and 4 FLT_EPSILON times the larger coordinate at its centre */
+    double threshold = 0.0;
     bool sa = ws_swept_circle(world, a), sb = ws_swept_circle(world, b);
-    if (!(sa || sb) || rc_shape_is_sensor(world, a) || rc_shape_is_sensor(world, b)) {
-        return rc_aabb_overlaps(rc_shape_aabb(world, a), rc_shape_aabb(world, b)) && ws_collide(world, a, b, NULL);
+    if ((sa || sb) && !rc_shape_is_sensor(world, a) && !rc_shape_is_sensor(world, b)) {
+        rc_vec2 c = (sa ? ha : hb).p[0];
+        float scale = fabsf(c.x) > fabsf(c.y) ? fabsf(c.x) : fabsf(c.y);
+        threshold = 4.0 * fmax(contact_skin, 4.0 * FLT_EPSILON * scale);
     }
-    rc_shape_id circle_id = sa ? a : b, other = sa ? b : a;
-    rc_circle c;
-    rc_shape_world_circle(world, circle_id, &c);
-    rc_distance_result d;
-    if (rc_shape_get_type(world, other) == RC_SHAPE_TYPE_SEGMENT) {
-        if (!ws_wall_distance(world, other, c.center, &d)) {
-            return false;
-        }
-    } else if (rc_shape_get_type(world, other) == RC_SHAPE_TYPE_CIRCLE) {
-        rc_circle o;
-        rc_shape_world_circle(world, other, &o);
-        d = rc_point_distance_circle(o, c.center);
-    } else {
-        rc_polygon o;
-        rc_shape_world_polygon(world, other, &o);
-        d = rc_point_distance_polygon(&o, c.center);
+    double sep = ws_core_separation(&ha, &hb) - ha.r - hb.r - threshold;
+    if (sep > tol) {
+        return WS_APART;
     }
-    float scale = fabsf(c.center.x) > fabsf(c.center.y) ? fabsf(c.center.x) : fabsf(c.center.y);
-    float skin = contact_skin > 4.0f * FLT_EPSILON * scale ? contact_skin : 4.0f * FLT_EPSILON * scale;
-    return d.distance - c.radius <= 4.0f * skin;
+    ws_touch state = sep < -tol ? WS_TOUCHING : WS_EITHER;
+    if (wall_a || wall_b) {
+        ws_touch rule = ws_wall_rule(world, wall_a ? a : b, wall_a ? &ha : &hb, wall_a ? &hb : &ha, tol);
+        state = rule == WS_APART ? WS_APART : (rule == WS_EITHER ? WS_EITHER : state);
+    }
+    return state;
 }
 
 bool ws_collide(const rc_world *world, rc_shape_id a, rc_shape_id b, rc_manifold *m) {

@@ -133,11 +133,19 @@ bool ws_query_sees(rc_filter shape, rc_query_filter q);
 bool ws_shapes_should_pair(const rc_world *world, rc_shape_id a, rc_shape_id b);
 /* The manifold of two world shapes by the public rc_collide_* functions, normal from a to b. */
 bool ws_collide(const rc_world *world, rc_shape_id a, rc_shape_id b, rc_manifold *m);
-/* Should the world list the two as touching? They pair and overlap; or one is the circle of a
- * swept body (a grenade or a circle bullet) and the other is solid, and the gap between them is
- * at most the contact margin: four skins, a skin being the larger of contact_skin and
- * 4 FLT_EPSILON times the larger coordinate at the circle's centre (world.h, contact_skin). */
-bool ws_touching(const rc_world *world, rc_shape_id a, rc_shape_id b, float contact_skin);
+/* The signed separation of two solid shapes, in double: their distance apart, or minus the
+ * depth of their overlap. */
+double ws_separation(const rc_world *world, rc_shape_id a, rc_shape_id b);
+/* Should the world list the two as touching? They pair, and their separation (ws_separation)
+ * is below 0, or below the contact margin when one is the circle of a swept body (a grenade or
+ * a circle bullet) and the other is solid: four skins, a skin being the larger of contact_skin
+ * and 4 FLT_EPSILON times the larger coordinate at the circle's centre (world.h,
+ * contact_skin). A chain's wall touches only what is on its free side (one-sided walls, by the
+ * mean of the other's points). WS_EITHER where the answer turns on rounding (a separation
+ * within 1e-5 of the pair's coordinates of the threshold) or on the smoothing of a chain's
+ * joints (a joint as near to the shape as its wall): the reference does not decide those. */
+typedef enum ws_touch { WS_APART, WS_TOUCHING, WS_EITHER } ws_touch;
+ws_touch ws_touch_state(const rc_world *world, rc_shape_id a, rc_shape_id b, float contact_skin);
 /* Ordering of shape ids as the world orders pairs (by index). */
 bool ws_shape_less(rc_shape_id a, rc_shape_id b);
 uint64_t ws_shape_key(rc_shape_id id); /* index << 32 | generation */

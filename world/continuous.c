@@ -1,0 +1,151 @@
+/* Continuous collision for solid bodies. The solver moves a body by its velocity over the
+ * step; a body that moves further than half its smallest extent in one step could pass through
+ * a thin wall between one step's contacts and the next. Such a body is brought back along its
+ * motion (the centre of mass on a straight line, the angle turning evenly) to where it first
+ * comes within the linear slop of a static or kinematic shape (time of impact, shapes/gjk.c);
+ * it keeps its velocity, and the next step's contact meets the wall. Bullets and grenades do
+ * not come here: their sweeps are exact (projectile.c). */
+#include "world/world_internal.h"
+
+#include <math.h>
+
+/* A hull's extents about a point: how far its surface is at least (from the point inside it)
+ * and at most. */
+static void hull_extents(const rc_hull *h, rc_vec2 about, float *min_extent, float *max_extent) {
+    float least = INFINITY, most = 0.0f;
+    if (h->count >= 3) {
+        for (int i = 0; i < h->count; ++i) {
+            least = rc_minf(least, rc_dot(h->normals[i], rc_sub(h->points[i], about)));
+        }
+    } else {
+        least = 0.0f; /* a circle's core is its centre; a segment is flat */
+    }
+    for (int i = 0; i < h->count; ++i) {
+        most = rc_maxf(most, rc_length(rc_sub(h->points[i], about)));
+    }
+    *min_extent = rc_maxf(least, 0.0f) + h->radius;
+    *max_extent = most + h->radius;
+}
+
+/* The centre of a hull's core (the mean of its points: inside a convex one). */
+static rc_vec2 hull_middle(const rc_hull *h) {
+    rc_vec2 c = h->points[0];
+    for (int i = 1; i < h->count; ++i) {
+        c = rc_add(c, h->points[i]);
+    }
+    return rc_scale(1.0f / (float)h->count, c);
+}
+
+void rc_body_extents(const rc_world *world, rc_body *b) {
+    float least = INFINITY, most = 0.0f;
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        const rc_shape *shape = &world->shapes.data[s];
+        if (shape->sensor) {
+            continue;
+        }
+        rc_hull h = rc_shape_hull(world, shape);
+        float lo, hi, unused;
+        hull_extents(&h, hull_middle(&h), &lo, &unused);
+        hull_extents(&h, b->local_center, &unused, &hi);
+        least = rc_minf(least, lo);
+        most = rc_maxf(most, hi);
+    }
+    b->min_extent = rc_is_finite(least) ? least : 0.0f;
+    b->max_extent = most;
+}
+
+typedef struct continuous_query {
+    rc_world *world;
+    const rc_body *body;
+    const rc_shape *shape; /* of the fast body */
+    rc_hull hull;          /* its hull, body frame */
+    rc_hull_sweep sweep;
+    rc_vec2 middle1, middle2; /* the middle of its hull at the start and the end */
+    float core;               /* a quarter of its smallest extent */
+    float fraction;           /* the earliest touch so far */
+} continuous_query;
+
+/* A chain's wall is met from its free side only, and a body already behind it, or one that
+ * ends the step still well in front of it, is let be (no pause at a wall it slides along). */
+static bool wall_crossed(const continuous_query *q, const rc_shape *wall) {
+    rc_vec2 a = wall->segment[0], b = wall->segment[1];
+    rc_vec2 e = rc_sub(b, a);
+    float length = rc_length(e);
+    if (!(length > q->world->def.linear_slop)) {
+        return true;
+    }
+    e = rc_scale(1.0f / length, e);
+    float s1 = rc_cross(e, rc_sub(q->middle1, a)), s2 = rc_cross(e, rc_sub(q->middle2, a));
+    if (!wall->one_sided) {
+        /* two-sided: measured on the side the body starts on */
+        s2 = s1 < 0.0f ? -s2 : s2;
+        s1 = s1 < 0.0f ? -s1 : s1;
+    }
+    return !(s1 < 0.0f || (s1 - s2 < q->core && s2 > q->core));
+}
+
+static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
+    (void)proxy;
+    continuous_query *q = context;
+    rc_world *world = q->world;
+    const rc_shape *other = &world->shapes.data[user];
+    if (other->body == q->shape->body || other->sensor || other->body_type == RC_DYNAMIC ||
+        !rc_shapes_should_pair(world, q->shape, other)) {
+        return true;
+    }
+    const rc_body *ob = &world->bodies.data[other->body];
+    if (!ob->enable_response || (other->kind == RC_SHAPE_SEGMENT && !wall_crossed(q, other))) {
+        return true;
+    }
+    rc_hull oh = rc_shape_hull(world, other);
+    rc_hull_sweep still = {ob->local_center, ob->center, ob->center, ob->angle, ob->angle};
+    float slop = world->def.linear_slop;
+    rc_toi toi = rc_time_of_impact(&q->hull, &q->sweep, &oh, &still, slop, 0.25f * slop);
+    if (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f)) {
+        /* touching already (resting on it): a small core about its middle must still not pass
+           through */
+        rc_hull core = rc_hull_circle(hull_middle(&q->hull), q->core);
+        toi = rc_time_of_impact(&core, &q->sweep, &oh, &still, slop, 0.25f * slop);
+    }
+    if ((toi.state == RC_TOI_HIT || toi.state == RC_TOI_FAILED) && toi.t > 0.0f && toi.t < q->fraction) {
+        q->fraction = toi.t;
+    }
+    return true;
+}
+
+void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1) {
+    rc_vec2 c2 = b->center;
+    float a2 = b->angle;
+    float reach = rc_length(rc_sub(c2, c1)) + fabsf(a2 - a1) * b->max_extent;
+    if (!(reach > 0.5f * b->min_extent)) {
+        return; /* slow for its size: the contacts see whatever it comes near */
+    }
+    continuous_query q;
+    q.world = world;
+    q.body = b;
+    q.sweep = (rc_hull_sweep){b->local_center, c1, c2, a1, a2};
+    q.fraction = 1.0f;
+    rc_transform x1 = rc_body_origin_from_center(c1, a1, b->local_center);
+    rc_transform x2 = rc_body_origin_from_center(c2, a2, b->local_center);
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        const rc_shape *shape = &world->shapes.data[s];
+        if (shape->sensor) {
+            continue;
+        }
+        q.shape = shape;
+        q.hull = rc_shape_hull(world, shape);
+        rc_vec2 middle = hull_middle(&q.hull);
+        q.middle1 = rc_transform_point(x1, middle);
+        q.middle2 = rc_transform_point(x2, middle);
+        float lo, hi;
+        hull_extents(&q.hull, middle, &lo, &hi);
+        q.core = 0.25f * lo;
+        rc_aabb box = rc_aabb_union(rc_shape_box_at(world, shape, x1), rc_shape_box_at(world, shape, x2));
+        rc_grid_query_aabb(world->grid, box, continuous_fn, &q);
+    }
+    if (q.fraction < 1.0f) {
+        b->center = rc_lerp(c1, c2, q.fraction);
+        b->angle = a1 + q.fraction * (a2 - a1);
+        b->xf.q = rc_rot_from_angle(b->angle);
+    }
+}

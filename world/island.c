@@ -1,0 +1,99 @@
+/* Sleep: a body slower than the world's sleep speeds for its sleep time may sleep, but only
+ * together with everything it touches, and what that touches (its island): a box resting on a
+ * sleeping pile must not hang in the air when the pile falls asleep under it, nor a pile sleep
+ * while something on it still moves. Islands are found when some body is sleepy, by union-find
+ * over the touching contacts between awake dynamic bodies. */
+#include "world/world_internal.h"
+
+#include <math.h>
+
+static int32_t find_root(rc_island_node *nodes, int32_t i) {
+    while (nodes[i].parent != i) {
+        nodes[i].parent = nodes[nodes[i].parent].parent; /* path halving */
+        i = nodes[i].parent;
+    }
+    return i;
+}
+
+static bool moving_kinematic(const rc_body *b) {
+    return b->type == RC_KINEMATIC &&
+           (b->linear_velocity.x != 0.0f || b->linear_velocity.y != 0.0f || b->angular_velocity != 0.0f);
+}
+
+/* Each awake dynamic body's time at rest; true when some body has rested long enough. */
+static bool count_rest(rc_world *world, float dt) {
+    const rc_world_def *def = &world->def;
+    float lin2 = def->sleep_linear_speed * def->sleep_linear_speed;
+    bool any_sleepy = false;
+    for (int32_t k = 0; k < world->undo.count; ++k) {
+        rc_body *b = &world->bodies.data[world->undo.data[k].body];
+        if (b->type != RC_DYNAMIC || !b->awake) {
+            continue;
+        }
+        if (!def->enable_sleep || !b->enable_sleep || rc_dot(b->linear_velocity, b->linear_velocity) > lin2 ||
+            fabsf(b->angular_velocity) > def->sleep_angular_speed) {
+            b->sleep_time = 0.0f;
+            continue;
+        }
+        b->sleep_time += dt;
+        any_sleepy = any_sleepy || b->sleep_time >= def->sleep_time;
+    }
+    return any_sleepy;
+}
+
+/* Join the bodies of every touching solid contact into islands; a body touching a moving
+ * kinematic body is not at rest. */
+static void join_islands(rc_world *world) {
+    rc_island_node *nodes = world->islands.data;
+    /* every node, not only the undo list's: a body woken during the step after that list was
+       made can be an island's root */
+    for (int32_t i = 0; i < world->bodies.count; ++i) {
+        nodes[i].parent = i;
+        nodes[i].rest_time = INFINITY;
+    }
+    for (int32_t i = 0; i < world->contacts.count; ++i) {
+        const rc_contact *c = &world->contacts.data[i];
+        if (!c->in_use || !c->touching || c->sensor) {
+            continue;
+        }
+        int32_t ia = world->shapes.data[c->shape[0]].body, ib = world->shapes.data[c->shape[1]].body;
+        rc_body *a = &world->bodies.data[ia], *b = &world->bodies.data[ib];
+        if (moving_kinematic(a)) {
+            b->sleep_time = 0.0f;
+        } else if (moving_kinematic(b)) {
+            a->sleep_time = 0.0f;
+        }
+        if (a->type == RC_DYNAMIC && b->type == RC_DYNAMIC && a->awake && b->awake) {
+            int32_t ra = find_root(nodes, ia), rb = find_root(nodes, ib);
+            if (ra != rb) {
+                nodes[ra < rb ? rb : ra].parent = ra < rb ? ra : rb;
+            }
+        }
+    }
+}
+
+void rc_update_sleep(rc_world *world, float dt) {
+    if (!count_rest(world, dt)) {
+        return;
+    }
+    join_islands(world);
+    rc_island_node *nodes = world->islands.data;
+    for (int32_t k = 0; k < world->undo.count; ++k) {
+        int32_t i = world->undo.data[k].body;
+        const rc_body *b = &world->bodies.data[i];
+        if (b->type == RC_DYNAMIC && b->awake) {
+            int32_t r = find_root(nodes, i);
+            nodes[r].rest_time = rc_minf(nodes[r].rest_time, b->sleep_time);
+        }
+    }
+    float sleep_time = world->def.sleep_time;
+    for (int32_t k = 0; k < world->undo.count; ++k) {
+        int32_t i = world->undo.data[k].body;
+        rc_body *b = &world->bodies.data[i];
+        if (b->type == RC_DYNAMIC && b->awake && nodes[find_root(nodes, i)].rest_time >= sleep_time) {
+            b->awake = false;
+            b->linear_velocity = rc_v2(0.0f, 0.0f);
+            b->angular_velocity = 0.0f;
+        }
+    }
+}
