@@ -1323,6 +1323,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         wd.max_linear_speed = draw_num(&s);
         wd.max_angular_speed = draw_num(&s);
     }
+    if (flags & 128) {
+        /* the contact solver's settings */
+        wd.linear_slop = draw_num(&s);
+        wd.contact_hertz = draw_num(&s);
+        wd.contact_damping_ratio = draw_num(&s);
+        wd.contact_push_speed = draw_num(&s);
+    }
     if (g_verbose) {
         fprintf(stderr, "world: gravity (%g, %g) cell %g skin %g threshold %g sub-steps %d sleep %d max speeds %g %g\n",
                 wd.gravity.x, wd.gravity.y, wd.cell_size, wd.contact_skin, wd.restitution_threshold,

@@ -1188,6 +1188,33 @@ START_TEST(body_defs_for_projectiles_are_checked) {
 }
 END_TEST
 
+/* Found by fuzz_world: with restitution_threshold 0 every approach may bounce, and the solver
+ * reported a grenade resting on the ground (met at a relative speed of exactly 0) as an impact
+ * of approach speed -0. A resting body strikes nothing: one impact when it lands, none after. */
+START_TEST(resting_grenade_reports_no_impact_with_a_zero_threshold) {
+    rc_world_def wd = rc_world_default_def();
+    wd.gravity = rc_v2(0, -10);
+    wd.restitution_threshold = 0.0f;
+    rc_world *w = rc_world_create(&wd);
+    rc_body_id ground = ws_static_body(w);
+    floor_at_zero(w, ground, 0.0f, 0.6f);
+    const float r = 0.25f;
+    ws_circle_body(w, rc_v2(0, r + 0.05f), rc_v2(0, 0), r, 0.0f, 0.6f, false);
+    int total = 0;
+    for (int i = 0; i < 120; ++i) {
+        ck_assert(rc_world_step(w, DT));
+        const rc_impact_event *ev;
+        int n = impacts(w, &ev);
+        for (int k = 0; k < n; ++k) {
+            ck_assert_msg(ev[k].approach_speed > 0.0f, "step %d: approach %g", i, (double)ev[k].approach_speed);
+        }
+        total += n;
+    }
+    ck_assert_int_eq(total, 1);
+    rc_world_destroy(w);
+}
+END_TEST
+
 /* Found by fuzz_world: a step of a denormal dt (which world.h accepts: tiny positive steps are
  * steps) made the resting-contact solver's push speed, overlap / dt, infinite, and its impulse
  * turned a grenade's position into NaN. Two grenades overlapping each other on the ground,
@@ -1243,6 +1270,7 @@ static Suite *projectiles_suite(void) {
     tcase_add_test(g, grenade_thrown_on_flat_ground_comes_to_rest);
     tcase_add_test(g, grenade_rolls_and_rolling_resistance_slows_it);
     tcase_add_test(g, slow_approach_does_not_bounce);
+    tcase_add_test(g, resting_grenade_reports_no_impact_with_a_zero_threshold);
     tcase_add_test(g, grenades_collide_with_each_other);
     tcase_add_test(g, landing_rests_on_the_surface_at_any_step_length);
     tcase_add_test(g, extreme_materials_keep_every_number_finite);

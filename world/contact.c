@@ -307,7 +307,8 @@ void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, co
 int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint *k, float *approach) {
     for (int32_t p = 0; p < k->point_count; ++p) {
         float a = -k->points[p].relative_velocity;
-        if (a >= world->def.restitution_threshold && k->points[p].max_normal_impulse != 0.0f) {
+        /* approaching (a threshold of 0 lets any approach bounce, but not a standstill) */
+        if (a > 0.0f && a >= world->def.restitution_threshold && k->points[p].max_normal_impulse != 0.0f) {
             *approach = a;
             return p;
         }
