@@ -52,13 +52,20 @@ rc_hull rc_hull_transform(const rc_hull *hull, rc_transform xf) {
 
 /* ---- circles -------------------------------------------------------------------------------- */
 
+/* d made unit, or the fallback when it is zero. rc_normalize, not d / |d|: for d of a denormal's
+ * length 1 / |d| overflows and the normal was NaN (a fuzz find: two circles a denormal apart). */
+static rc_vec2 unit_or(rc_vec2 d, rc_vec2 fallback) {
+    rc_vec2 n = rc_normalize(d);
+    return n.x == 0.0f && n.y == 0.0f ? fallback : n;
+}
+
 /* The point of the core of A (any hull) nearest to c, and the unit normal there towards c. */
 static void nearest_on_core(const rc_hull *a, rc_vec2 c, rc_vec2 *point, rc_vec2 *normal, float *distance) {
     if (a->count == 1) {
         rc_vec2 d = rc_sub(c, a->points[0]);
         float len = rc_length(d);
         *point = a->points[0];
-        *normal = len > 0.0f ? rc_scale(1.0f / len, d) : rc_v2(1.0f, 0.0f);
+        *normal = unit_or(d, rc_v2(1.0f, 0.0f));
         *distance = len;
         return;
     }
@@ -67,11 +74,7 @@ static void nearest_on_core(const rc_hull *a, rc_vec2 c, rc_vec2 *point, rc_vec2
         rc_vec2 d = rc_sub(c, q);
         float len = rc_length(d);
         *point = q;
-        if (len > 0.0f) {
-            *normal = rc_scale(1.0f / len, d);
-        } else {
-            *normal = a->normals[0];
-        }
+        *normal = unit_or(d, a->normals[0]);
         *distance = len;
         return;
     }
@@ -99,7 +102,7 @@ static void nearest_on_core(const rc_hull *a, rc_vec2 c, rc_vec2 *point, rc_vec2
     rc_vec2 d = rc_sub(c, v);
     float len = rc_length(d);
     *point = v;
-    *normal = len > 0.0f ? rc_scale(1.0f / len, d) : a->normals[best];
+    *normal = unit_or(d, a->normals[best]);
     *distance = len;
 }
 

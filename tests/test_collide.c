@@ -113,6 +113,29 @@ START_TEST(circles_and_capsules) {
 }
 END_TEST
 
+/* A fuzz_world find: two circles whose centres are a denormal (2^-149) apart gave a NaN normal
+ * (1 / |d| overflowed). Radii 1/2 and 1/4: overlap 3/4 along +x (the direction from A to B);
+ * two circles on one centre take +x; a capsule and a polygon met by a centre a denormal from
+ * their core likewise get a unit normal. */
+START_TEST(regression_circles_a_denormal_apart) {
+    rc_hull a = rc_hull_circle(rc_v2(0, 3), 0.5f), b = rc_hull_circle(rc_v2(0x1p-149f, 3), 0.25f);
+    rc_collision m = rc_collide_hulls(&a, &b, 0.0f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_float_eq(m.normal.x, 1.0f);
+    ck_assert_float_eq(m.normal.y, 0.0f);
+    ck_assert_float_eq_tol(m.points[0].separation, -0.75f, 1e-6f);
+    rc_hull c = rc_hull_circle(rc_v2(0, 3), 0.25f);
+    m = rc_collide_hulls(&a, &c, 0.0f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert(m.normal.x == 1.0f && m.normal.y == 0.0f);
+    rc_hull cap = rc_hull_capsule(rc_v2(-1, 0), rc_v2(1, 0), 0.5f), d = rc_hull_circle(rc_v2(0.5f, 0x1p-149f), 0.25f);
+    m = rc_collide_hulls(&cap, &d, 0.0f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_float_eq_tol(rc_length(m.normal), 1.0f, 1e-6f);
+    ck_assert_float_eq_tol(fabsf(m.normal.y), 1.0f, 1e-6f);
+}
+END_TEST
+
 START_TEST(a_box_slides_over_a_chain_joint_without_a_bump) {
     /* a floor of two walls in line, (-4, 0) -> (0, 0) -> (4, 0), free side up; a box resting on
        it slides across the joint: every manifold's normal is straight up and no point is
@@ -311,6 +334,7 @@ int main(void) {
     tcase_add_test(t, a_box_resting_on_a_box_has_two_points);
     tcase_add_test(t, a_tilted_box_touches_with_one_corner);
     tcase_add_test(t, circles_and_capsules);
+    tcase_add_test(t, regression_circles_a_denormal_apart);
     tcase_add_test(t, a_box_slides_over_a_chain_joint_without_a_bump);
     tcase_add_loop_test(t, random_polygon_pairs_agree_with_brute_force, 0, 3);
     tcase_add_test(t, distance_of_rounded_hulls);

@@ -74,7 +74,7 @@ static bool wall_crossed(const continuous_query *q, const rc_shape *wall) {
     if (!(length > q->world->def.linear_slop)) {
         return true;
     }
-    e = rc_scale(1.0f / length, e);
+    e = rc_normalize(e);
     float s1 = rc_cross(e, rc_sub(q->middle1, a)), s2 = rc_cross(e, rc_sub(q->middle2, a));
     if (!wall->one_sided) {
         /* two-sided: measured on the side the body starts on */
