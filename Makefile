@@ -7,7 +7,7 @@
 #   make lint    clang-tidy and cppcheck over the library and samples (.ci/lint)
 #   make valgrind  the tests under valgrind memcheck in build-valgrind/ (.ci/valgrind)
 #   make tsan    the tests under ThreadSanitizer in build-tsan/ (.ci/tsan)
-#   make determinism  the determinism test in five builds (gcc -O0/-O2/-O3 native, clang -O2, ASan); hashes
+#   make determinism  the determinism test in six builds (gcc -O0/-O2/-O3 native, clang -O2, ASan, no SIMD); hashes
 #   make soak    deps, Release build in build-bench/, run bench/soak (1,000,000 steps; SOAK_ARGS='--steps N')
 #   make fuzz    clang + libFuzzer build in build-fuzz/, each fuzz target run FUZZ_SECONDS (120) seconds
 #                from the committed corpus (what CI runs)

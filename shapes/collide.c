@@ -181,7 +181,7 @@ static rc_collision clip_edges(rc_vec2 v1, rc_vec2 v2, rc_vec2 n, float ref_radi
     memset(&m, 0, sizeof m);
     rc_vec2 t = rc_left_perp(n); /* along the reference edge, from v1 towards v2 */
     float lower = rc_dot(t, v1), upper = rc_dot(t, v2);
-    float d[2] = {rc_dot(t, w[0]), rc_dot(t, w[1])};
+    const float d[2] = {rc_dot(t, w[0]), rc_dot(t, w[1])};
     if ((d[0] < lower && d[1] < lower) || (d[0] > upper && d[1] > upper)) {
         return m;
     }

@@ -105,7 +105,7 @@ rc_circle rc_place_circle(const rc_base *base, float local_radius, rc_transform 
 /* The unit outward edge normals of a local polygon (count vertices, counter-clockwise) under
  * the base transform, in the order of its placed edges (reversed when the base mirrors it):
  * each local normal through the inverse transpose of the scale, turned, normalised in double. */
-void rc_base_normals(const rc_base *base, const rc_vec2 *local_vertices, int count, rc_vec2 *normals);
+void rc_base_normals(const rc_base *base, const rc_vec2 *local, int n, rc_vec2 *normals);
 
 /* A convex polygon under its base transform, in its body's frame (its vertices in the order
  * they are placed in: counter-clockwise even when the base mirrors it; its normals; its

@@ -38,8 +38,8 @@ static void compact_bodies(rc_world *world) {
     rc_array_shrink(world, world->islands, n + 1);
     rc_array_shrink(world, world->moving, n);
     rc_array_shrink(world, world->solver_owner, n);
-    rc_array_shrink(world, world->states, n);
-    rc_array_shrink(world, world->masses, n);
+    rc_array_shrink(world, world->states, n + 1);
+    rc_array_shrink(world, world->colors, n + 1);
     rc_array_shrink(world, world->kicks, n);
     rc_array_shrink(world, world->linear_damping, n);
     rc_array_shrink(world, world->angular_damping, n);
@@ -106,6 +106,8 @@ static void compact_contacts(rc_world *world) {
         rc_array_shrink(world, world->contacts, world->contacts.count);
         /* the step reserves a constraint per live contact */
         rc_array_shrink(world, world->constraints, rc_id_pool_live(&world->contact_ids));
+        rc_array_shrink(world, world->constraint_order, rc_id_pool_live(&world->contact_ids));
+        rc_array_shrink(world, world->blocks, rc_id_pool_live(&world->contact_ids));
         rc_id_pool_shrink(&world->allocator, &world->contact_ids);
     }
     rc_map_shrink(&world->allocator, &world->contact_map);

@@ -1,15 +1,12 @@
-/* Soft contact constraints (the "soft step" of Erin Catto's Solver2D), one contact at a time:
- * non-penetration with a soft push-out, Coulomb friction per point, rolling resistance,
+/* Soft contact constraints (the "soft step" of Erin Catto's Solver2D), four contacts at a
+ * time: non-penetration with a soft push-out, rolling resistance, Coulomb friction per point,
  * restitution. Anchors are fixed relative to each centre of mass over the step; the separation
- * is kept current from the bodies' motion so far. */
+ * is kept current from the bodies' motion so far. Everything per contact is computed in the
+ * lanes of core/simd.h, so one contact's numbers are the same whatever shares its block. */
 #include "world/solver.h"
-
-#include "shapes/shapes.h"
 
 #include <math.h>
 #include <string.h>
-
-RC_INLINE rc_vec2 cross_sv(float w, rc_vec2 r) { return rc_v2(-w * r.y, w * r.x); }
 
 rc_softness rc_make_soft(float hertz, float damping_ratio, float h) {
     rc_softness s = {0.0f, 1.0f, 0.0f};
@@ -26,166 +23,413 @@ rc_softness rc_make_soft(float hertz, float damping_ratio, float h) {
     return s;
 }
 
-/* A body that does not move: zero velocity, no motion. */
-static const rc_body_state still = {{0.0f, 0.0f}, 0.0f, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}};
+/* ---- colouring and packing ------------------------------------------------------------------ */
 
-static rc_body_state load(const rc_solver_step *s, int32_t index) { return index >= 0 ? s->states[index] : still; }
-
-static void save(rc_solver_step *s, int32_t index, const rc_body_state *state) {
-    if (index >= 0) {
-        s->states[index] = *state;
-    }
-}
-
-void rc_contacts_prepare(rc_solver_step *s) {
-    float hertz = s->contact_hertz;
-    rc_softness soft = rc_make_soft(hertz, s->contact_damping_ratio, s->h);
-    /* against something that does not move, the contact is stiffer: only one side gives */
-    rc_softness soft_static = rc_make_soft(2.0f * hertz, s->contact_damping_ratio, s->h);
-    for (int32_t i = 0; i < s->constraint_count; ++i) {
-        rc_contact_constraint *c = &s->constraints[i];
-        float ma = c->inv_mass_a, ia = c->inv_inertia_a, mb = c->inv_mass_b, ib = c->inv_inertia_b;
-        c->softness = (ma == 0.0f || mb == 0.0f) ? soft_static : soft;
-        if (c->rigid) {
-            /* pushed out at the soft rate but with the full mass: at rest the contact cancels
-               the approach exactly and the separation stays at the target (a soft one sags by
-               gravity over the stiffness squared) */
-            c->softness.mass_scale = 1.0f;
-            c->softness.impulse_scale = 0.0f;
+static int32_t first_free_color(uint32_t used) {
+    for (int32_t c = 0; c < RC_SOLVER_COLORS; ++c) {
+        if ((used & (1u << c)) == 0u) {
+            return c;
         }
-        rc_body_state sa = load(s, c->a), sb = load(s, c->b);
-        rc_vec2 n = c->normal, t = rc_right_perp(n);
-        for (int32_t k = 0; k < c->point_count; ++k) {
-            rc_constraint_point *p = &c->points[k];
-            rc_vec2 ra = p->anchor_a, rb = p->anchor_b;
-            float rna = rc_cross(ra, n), rnb = rc_cross(rb, n);
-            float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
-            p->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
-            float rta = rc_cross(ra, t), rtb = rc_cross(rb, t);
-            float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
-            p->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
-            rc_vec2 va = rc_add(sa.v, cross_sv(sa.w, ra)), vb = rc_add(sb.v, cross_sv(sb.w, rb));
-            p->relative_velocity = rc_dot(n, rc_sub(vb, va));
-            p->max_normal_impulse = 0.0f;
-        }
-        float kr = ia + ib;
-        c->rolling_mass = kr > 0.0f ? 1.0f / kr : 0.0f;
     }
+    return RC_SOLVER_COLORS; /* none: solved alone */
 }
 
-static void apply(rc_body_state *a, rc_body_state *b, const rc_contact_constraint *c, rc_vec2 ra, rc_vec2 rb,
-                  rc_vec2 p) {
-    a->v = rc_mul_add(a->v, -c->inv_mass_a, p);
-    a->w -= c->inv_inertia_a * rc_cross(ra, p);
-    b->v = rc_mul_add(b->v, c->inv_mass_b, p);
-    b->w += c->inv_inertia_b * rc_cross(rb, p);
-}
-
-void rc_contacts_warm_start(rc_solver_step *s) {
-    for (int32_t i = 0; i < s->constraint_count; ++i) {
-        rc_contact_constraint *c = &s->constraints[i];
-        rc_body_state a = load(s, c->a), b = load(s, c->b);
-        rc_vec2 n = c->normal, t = rc_right_perp(n);
-        for (int32_t k = 0; k < c->point_count; ++k) {
-            const rc_constraint_point *p = &c->points[k];
-            rc_vec2 impulse = rc_add(rc_scale(p->normal_impulse, n), rc_scale(p->tangent_impulse, t));
-            apply(&a, &b, c, p->anchor_a, p->anchor_b, impulse);
-        }
-        a.w -= c->inv_inertia_a * c->rolling_impulse;
-        b.w += c->inv_inertia_b * c->rolling_impulse;
-        save(s, c->a, &a);
-        save(s, c->b, &b);
+int32_t rc_solver_color(rc_soft_step *s) {
+    uint32_t *used = s->colors;
+    for (int32_t i = 0; i < s->state_count; ++i) {
+        used[i] = 0u;
     }
-}
-
-void rc_contacts_solve(rc_solver_step *s, bool use_bias) {
+    int32_t count[RC_SOLVER_COLORS + 1] = {0};
+    /* first fit: a colour neither moving body of the constraint has yet (a side that is not
+       moved by the solver, static or kinematic, shares any colour) */
     for (int32_t i = 0; i < s->constraint_count; ++i) {
-        rc_contact_constraint *c = &s->constraints[i];
-        rc_body_state a = load(s, c->a), b = load(s, c->b);
-        rc_vec2 n = c->normal, t = rc_right_perp(n);
-        rc_vec2 dp = rc_sub(b.dp, a.dp);
-        float total = 0.0f;
-        for (int32_t k = 0; k < c->point_count; ++k) {
-            rc_constraint_point *p = &c->points[k];
-            rc_vec2 ra = p->anchor_a, rb = p->anchor_b;
-            /* the separation now: the anchors turned by the turns so far, moved by the moves (a
-               circle's point facing the contact stays where it is however the circle turns:
-               turning it made a rolling circle's contact seem to lift off, and it sank) */
-            rc_vec2 turned_a = c->round_a ? ra : rc_rotate(a.dq, ra), turned_b = c->round_b ? rb : rc_rotate(b.dq, rb);
-            rc_vec2 d = rc_add(dp, rc_sub(turned_b, turned_a));
-            float sep = rc_dot(d, n) + p->base_separation - c->target;
-            float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
-            if (sep > 0.0f) {
-                bias = sep * s->inv_h; /* apart: it may close the gap, no more (speculative) */
-            } else if (use_bias) {
-                bias = rc_maxf(c->softness.bias_rate * sep, -s->max_push_speed);
-                mass_scale = c->softness.mass_scale;
-                impulse_scale = c->softness.impulse_scale;
+        const rc_contact_constraint *c = &s->constraints[i];
+        bool da = c->a >= 0 && c->inv_mass_a > 0.0f, db = c->b >= 0 && c->inv_mass_b > 0.0f;
+        uint32_t mask = (da ? used[c->a] : 0u) | (db ? used[c->b] : 0u);
+        int32_t color = first_free_color(mask);
+        if (color < RC_SOLVER_COLORS) {
+            if (da) {
+                used[c->a] |= 1u << color;
             }
-            rc_vec2 dv = rc_sub(rc_add(b.v, cross_sv(b.w, rb)), rc_add(a.v, cross_sv(a.w, ra)));
-            float vn = rc_dot(dv, n);
-            float impulse = -p->normal_mass * mass_scale * (vn + bias) - impulse_scale * p->normal_impulse;
-            float next = rc_maxf(p->normal_impulse + impulse, 0.0f);
-            impulse = next - p->normal_impulse;
-            p->normal_impulse = next;
-            p->max_normal_impulse = rc_maxf(p->max_normal_impulse, impulse);
-            total += next;
-            apply(&a, &b, c, ra, rb, rc_scale(impulse, n));
+            if (db) {
+                used[c->b] |= 1u << color;
+            }
         }
-        /* rolling resistance before friction: friction then keeps a rolling body rolling */
-        if (c->rolling > 0.0f) {
-            float impulse = -c->rolling_mass * (b.w - a.w);
-            float limit = c->rolling * total;
-            float next = rc_maxf(-limit, rc_minf(c->rolling_impulse + impulse, limit));
-            impulse = next - c->rolling_impulse;
-            c->rolling_impulse = next;
-            a.w -= c->inv_inertia_a * impulse;
-            b.w += c->inv_inertia_b * impulse;
+        s->order[i] = color; /* for now: the colour; rc_solve_soft_step sorts by it */
+        count[color]++;
+    }
+    int32_t blocks = count[RC_SOLVER_COLORS]; /* one each */
+    for (int32_t c = 0; c < RC_SOLVER_COLORS; ++c) {
+        blocks += (count[c] + RC_LANES - 1) / RC_LANES;
+    }
+    return blocks;
+}
+
+static void set_lane(rc_w *w, int lane, float value) {
+    float tmp[RC_LANES];
+    rc_w_store(tmp, *w);
+    tmp[lane] = value;
+    *w = rc_w_load(tmp);
+}
+
+/* A lane's numbers from a constraint: masses at the anchors, softness, the normal velocity
+ * before solving, the impulses to start from. */
+/* A lane of a mask: all ones when set. */
+static void set_lane_mask(rc_w *w, int lane, bool set) {
+    float tmp[RC_LANES];
+    rc_w_store(tmp, *w);
+    uint32_t bits = set ? 0xffffffffu : 0u;
+    memcpy(&tmp[lane], &bits, sizeof bits);
+    *w = rc_w_load(tmp);
+}
+
+static const rc_body_state *state_of(const rc_soft_step *s, int32_t index) {
+    return &s->states[index >= 0 ? index : s->state_count];
+}
+
+static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c, int k, rc_wide_point *w,
+                          int lane) {
+    const rc_constraint_point *p = &c->points[k];
+    float ma = c->inv_mass_a, ia = c->inv_inertia_a, mb = c->inv_mass_b, ib = c->inv_inertia_b;
+    rc_vec2 n = c->normal, t = rc_right_perp(n);
+    rc_vec2 ra = p->anchor_a, rb = p->anchor_b;
+    float rna = rc_cross(ra, n), rnb = rc_cross(rb, n);
+    float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+    float rta = rc_cross(ra, t), rtb = rc_cross(rb, t);
+    float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+    const rc_body_state *sa = state_of(s, c->a), *sb = state_of(s, c->b);
+    rc_vec2 va = rc_add(sa->v, rc_v2(-sa->w * ra.y, sa->w * ra.x));
+    rc_vec2 vb = rc_add(sb->v, rc_v2(-sb->w * rb.y, sb->w * rb.x));
+    set_lane(&w->anchor_ax, lane, ra.x);
+    set_lane(&w->anchor_ay, lane, ra.y);
+    set_lane(&w->anchor_bx, lane, rb.x);
+    set_lane(&w->anchor_by, lane, rb.y);
+    set_lane(&w->base_separation, lane, p->base_separation - c->target);
+    set_lane(&w->relative_velocity, lane, rc_dot(n, rc_sub(vb, va)));
+    set_lane(&w->normal_mass, lane, kn > 0.0f ? 1.0f / kn : 0.0f);
+    set_lane(&w->tangent_mass, lane, kt > 0.0f ? 1.0f / kt : 0.0f);
+    set_lane(&w->normal_impulse, lane, p->normal_impulse);
+    set_lane(&w->tangent_impulse, lane, p->tangent_impulse);
+}
+
+/* An empty lane, or the missing second point of a one-point contact: no mass, so no impulse;
+ * apart by 1, so its speculative bias stays finite. */
+static void empty_point(rc_wide_point *w, int lane) {
+    set_lane(&w->base_separation, lane, 1.0f);
+}
+
+static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *w, int lane, rc_softness soft,
+                      rc_softness soft_static) {
+    const rc_contact_constraint *c = &s->constraints[index];
+    float ma = c->inv_mass_a, ia = c->inv_inertia_a, mb = c->inv_mass_b, ib = c->inv_inertia_b;
+    rc_softness sf = (ma == 0.0f || mb == 0.0f) ? soft_static : soft;
+    if (c->rigid) {
+        /* pushed out at the stiff rate but with the full mass: at rest the contact cancels the
+           approach exactly and the separation stays at the target (a soft one sags by gravity
+           over the stiffness squared) */
+        sf = soft_static;
+        sf.mass_scale = 1.0f;
+        sf.impulse_scale = 0.0f;
+    }
+    w->a[lane] = c->a >= 0 ? c->a : s->state_count;
+    w->b[lane] = c->b >= 0 ? c->b : s->state_count;
+    w->write_a[lane] = c->a >= 0 && ma > 0.0f;
+    w->write_b[lane] = c->b >= 0 && mb > 0.0f;
+    w->constraint[lane] = index;
+    set_lane(&w->normal_x, lane, c->normal.x);
+    set_lane(&w->normal_y, lane, c->normal.y);
+    set_lane(&w->inv_mass_a, lane, ma);
+    set_lane(&w->inv_inertia_a, lane, ia);
+    set_lane(&w->inv_mass_b, lane, mb);
+    set_lane(&w->inv_inertia_b, lane, ib);
+    set_lane(&w->friction, lane, c->friction);
+    set_lane(&w->restitution, lane, c->restitution);
+    set_lane(&w->rolling, lane, c->rolling);
+    float kr = ia + ib;
+    set_lane(&w->rolling_mass, lane, kr > 0.0f ? 1.0f / kr : 0.0f);
+    set_lane(&w->rolling_impulse, lane, c->rolling_impulse);
+    set_lane_mask(&w->round_a, lane, c->round_a);
+    set_lane_mask(&w->round_b, lane, c->round_b);
+    set_lane(&w->bias_rate, lane, sf.bias_rate);
+    set_lane(&w->mass_scale, lane, sf.mass_scale);
+    set_lane(&w->impulse_scale, lane, sf.impulse_scale);
+    for (int k = 0; k < 2; ++k) {
+        if (k < c->point_count) {
+            prepare_point(s, c, k, &w->points[k], lane);
+        } else {
+            empty_point(&w->points[k], lane);
         }
-        for (int32_t k = 0; k < c->point_count; ++k) {
-            rc_constraint_point *p = &c->points[k];
-            rc_vec2 ra = p->anchor_a, rb = p->anchor_b;
-            rc_vec2 dv = rc_sub(rc_add(b.v, cross_sv(b.w, rb)), rc_add(a.v, cross_sv(a.w, ra)));
-            float impulse = -p->tangent_mass * rc_dot(dv, t);
-            float limit = c->friction * p->normal_impulse;
-            float next = rc_maxf(-limit, rc_minf(p->tangent_impulse + impulse, limit));
-            impulse = next - p->tangent_impulse;
-            p->tangent_impulse = next;
-            apply(&a, &b, c, ra, rb, rc_scale(impulse, t));
-        }
-        save(s, c->a, &a);
-        save(s, c->b, &b);
     }
 }
 
-void rc_contacts_restitution(rc_solver_step *s) {
-    float threshold = s->restitution_threshold;
-    for (int32_t i = 0; i < s->constraint_count; ++i) {
-        rc_contact_constraint *c = &s->constraints[i];
-        if (c->restitution == 0.0f) {
-            continue;
-        }
-        rc_body_state a = load(s, c->a), b = load(s, c->b);
-        rc_vec2 n = c->normal;
-        for (int32_t k = 0; k < c->point_count; ++k) {
-            rc_constraint_point *p = &c->points[k];
-            /* only where the contact was approaching fast enough, and pushed */
-            if (p->relative_velocity > -threshold || p->max_normal_impulse == 0.0f) {
+static void clear_block(rc_wide_constraint *w, int32_t still) {
+    memset(w, 0, sizeof *w);
+    for (int lane = 0; lane < RC_LANES; ++lane) {
+        w->a[lane] = still;
+        w->b[lane] = still;
+        w->constraint[lane] = -1;
+        empty_point(&w->points[0], lane);
+        empty_point(&w->points[1], lane);
+    }
+}
+
+/* The blocks: each colour's constraints in their order, four to a block; then the ones no
+ * colour took, one to a block. */
+static void pack(rc_soft_step *s) {
+    rc_softness soft = rc_make_soft(s->contact_hertz, s->contact_damping_ratio, s->h);
+    /* against something that does not move, the contact is stiffer: only one side gives */
+    rc_softness soft_static = rc_make_soft(2.0f * s->contact_hertz, s->contact_damping_ratio, s->h);
+    int32_t b = 0;
+    for (int32_t color = 0; color <= RC_SOLVER_COLORS; ++color) {
+        int lane = RC_LANES;
+        for (int32_t i = 0; i < s->constraint_count; ++i) {
+            if (s->order[i] != color) {
                 continue;
             }
-            rc_vec2 ra = p->anchor_a, rb = p->anchor_b;
-            rc_vec2 dv = rc_sub(rc_add(b.v, cross_sv(b.w, rb)), rc_add(a.v, cross_sv(a.w, ra)));
-            float vn = rc_dot(dv, n);
-            float rebound = rc_minf(c->restitution * -p->relative_velocity, s->max_rebound);
-            float impulse = -p->normal_mass * (vn - rebound);
-            float next = rc_maxf(p->normal_impulse + impulse, 0.0f);
-            impulse = next - p->normal_impulse;
-            p->normal_impulse = next;
-            p->max_normal_impulse = rc_maxf(p->max_normal_impulse, impulse);
-            apply(&a, &b, c, ra, rb, rc_scale(impulse, n));
+            if (lane == RC_LANES || color == RC_SOLVER_COLORS) {
+                clear_block(&s->blocks[b++], s->state_count);
+                lane = 0;
+            }
+            pack_lane(s, i, &s->blocks[b - 1], lane++, soft, soft_static);
         }
-        save(s, c->a, &a);
-        save(s, c->b, &b);
+    }
+    s->block_count = b;
+}
+
+/* ---- the lanes' bodies ---------------------------------------------------------------------- */
+
+typedef struct wide_body {
+    rc_w vx, vy, w, dpx, dpy, qc, qs;
+} wide_body;
+
+static wide_body gather(const rc_body_state *states, const int32_t index[RC_LANES]) {
+    float f[7][RC_LANES];
+    for (int lane = 0; lane < RC_LANES; ++lane) {
+        const rc_body_state *b = &states[index[lane]];
+        f[0][lane] = b->v.x;
+        f[1][lane] = b->v.y;
+        f[2][lane] = b->w;
+        f[3][lane] = b->dp.x;
+        f[4][lane] = b->dp.y;
+        f[5][lane] = b->dq.c;
+        f[6][lane] = b->dq.s;
+    }
+    wide_body w = {rc_w_load(f[0]), rc_w_load(f[1]), rc_w_load(f[2]), rc_w_load(f[3]),
+                   rc_w_load(f[4]), rc_w_load(f[5]), rc_w_load(f[6])};
+    return w;
+}
+
+/* Velocities back, for the lanes whose side moves. */
+static void scatter(rc_body_state *states, const int32_t index[RC_LANES], const uint8_t write[RC_LANES],
+                    const wide_body *w) {
+    float vx[RC_LANES], vy[RC_LANES], av[RC_LANES];
+    rc_w_store(vx, w->vx);
+    rc_w_store(vy, w->vy);
+    rc_w_store(av, w->w);
+    for (int lane = 0; lane < RC_LANES; ++lane) {
+        if (write[lane]) {
+            rc_body_state *b = &states[index[lane]];
+            b->v.x = vx[lane];
+            b->v.y = vy[lane];
+            b->w = av[lane];
+        }
+    }
+}
+
+/* ---- the passes ------------------------------------------------------------------------------ */
+
+static inline rc_w cross(rc_w ax, rc_w ay, rc_w bx, rc_w by) { return rc_w_sub(rc_w_mul(ax, by), rc_w_mul(ay, bx)); }
+static inline rc_w dot(rc_w ax, rc_w ay, rc_w bx, rc_w by) { return rc_w_add(rc_w_mul(ax, bx), rc_w_mul(ay, by)); }
+
+/* The impulse (px, py) at anchors ra, rb: a loses it, b gains it. */
+static inline void apply(const rc_wide_constraint *c, wide_body *a, wide_body *b, rc_w rax, rc_w ray, rc_w rbx,
+                         rc_w rby, rc_w px, rc_w py) {
+    a->vx = rc_w_sub(a->vx, rc_w_mul(c->inv_mass_a, px));
+    a->vy = rc_w_sub(a->vy, rc_w_mul(c->inv_mass_a, py));
+    a->w = rc_w_sub(a->w, rc_w_mul(c->inv_inertia_a, cross(rax, ray, px, py)));
+    b->vx = rc_w_add(b->vx, rc_w_mul(c->inv_mass_b, px));
+    b->vy = rc_w_add(b->vy, rc_w_mul(c->inv_mass_b, py));
+    b->w = rc_w_add(b->w, rc_w_mul(c->inv_inertia_b, cross(rbx, rby, px, py)));
+}
+
+/* The normal velocity of b relative to a at the anchors, split in x and y. */
+static inline void relative_velocity(const wide_body *a, const wide_body *b, const rc_wide_point *p, rc_w *dvx,
+                                     rc_w *dvy) {
+    /* v + w x r = (vx - w ry, vy + w rx) */
+    rc_w vax = rc_w_sub(a->vx, rc_w_mul(a->w, p->anchor_ay)), vay = rc_w_add(a->vy, rc_w_mul(a->w, p->anchor_ax));
+    rc_w vbx = rc_w_sub(b->vx, rc_w_mul(b->w, p->anchor_by)), vby = rc_w_add(b->vy, rc_w_mul(b->w, p->anchor_bx));
+    *dvx = rc_w_sub(vbx, vax);
+    *dvy = rc_w_sub(vby, vay);
+}
+
+static void warm_start(rc_soft_step *s) {
+    for (int32_t i = 0; i < s->block_count; ++i) {
+        rc_wide_constraint *c = &s->blocks[i];
+        wide_body a = gather(s->states, c->a), b = gather(s->states, c->b);
+        rc_w tx = c->normal_y, ty = rc_w_sub(rc_w_zero(), c->normal_x); /* right perp */
+        for (int k = 0; k < 2; ++k) {
+            const rc_wide_point *p = &c->points[k];
+            rc_w px = rc_w_add(rc_w_mul(p->normal_impulse, c->normal_x), rc_w_mul(p->tangent_impulse, tx));
+            rc_w py = rc_w_add(rc_w_mul(p->normal_impulse, c->normal_y), rc_w_mul(p->tangent_impulse, ty));
+            apply(c, &a, &b, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, px, py);
+        }
+        a.w = rc_w_sub(a.w, rc_w_mul(c->inv_inertia_a, c->rolling_impulse));
+        b.w = rc_w_add(b.w, rc_w_mul(c->inv_inertia_b, c->rolling_impulse));
+        scatter(s->states, c->a, c->write_a, &a);
+        scatter(s->states, c->b, c->write_b, &b);
+    }
+}
+
+/* An anchor turned by the body's turn so far, unless the side is round. */
+static inline void turned(rc_w round, const wide_body *body, rc_w rx, rc_w ry, rc_w *ox, rc_w *oy) {
+    rc_w x = rc_w_sub(rc_w_mul(body->qc, rx), rc_w_mul(body->qs, ry));
+    rc_w y = rc_w_add(rc_w_mul(body->qs, rx), rc_w_mul(body->qc, ry));
+    *ox = rc_w_select(round, rx, x);
+    *oy = rc_w_select(round, ry, y);
+}
+
+static void solve_normal(const rc_soft_step *s, rc_wide_constraint *c, wide_body *a, wide_body *b, bool use_bias,
+                         rc_w *total) {
+    rc_w dpx = rc_w_sub(b->dpx, a->dpx), dpy = rc_w_sub(b->dpy, a->dpy);
+    rc_w zero = rc_w_zero(), one = rc_w_set(1.0f), inv_h = rc_w_set(s->inv_h);
+    rc_w max_push = rc_w_set(-s->max_push_speed);
+    *total = zero;
+    for (int k = 0; k < 2; ++k) {
+        rc_wide_point *p = &c->points[k];
+        /* the separation now: the anchors turned by the turns so far, moved by the moves (a
+           circle's point facing the contact stays where it is however the circle turns:
+           turning it made a rolling circle's contact seem to lift off, and it sank) */
+        rc_w tax, tay, tbx, tby;
+        turned(c->round_a, a, p->anchor_ax, p->anchor_ay, &tax, &tay);
+        turned(c->round_b, b, p->anchor_bx, p->anchor_by, &tbx, &tby);
+        rc_w dx = rc_w_add(dpx, rc_w_sub(tbx, tax)), dy = rc_w_add(dpy, rc_w_sub(tby, tay));
+        rc_w sep = rc_w_add(dot(dx, dy, c->normal_x, c->normal_y), p->base_separation);
+        /* apart: it may close the gap, no more (speculative); overlapping: pushed out softly */
+        rc_w apart = rc_w_gt(sep, zero);
+        rc_w bias = rc_w_mul(sep, inv_h), mass_scale = one, impulse_scale = zero;
+        if (use_bias) {
+            rc_w push = rc_w_max(rc_w_mul(c->bias_rate, sep), max_push);
+            bias = rc_w_select(apart, bias, push);
+            mass_scale = rc_w_select(apart, one, c->mass_scale);
+            impulse_scale = rc_w_select(apart, zero, c->impulse_scale);
+        } else {
+            bias = rc_w_select(apart, bias, zero);
+        }
+        rc_w dvx, dvy;
+        relative_velocity(a, b, p, &dvx, &dvy);
+        rc_w vn = dot(dvx, dvy, c->normal_x, c->normal_y);
+        rc_w impulse = rc_w_sub(rc_w_mul(rc_w_sub(zero, rc_w_mul(p->normal_mass, mass_scale)), rc_w_add(vn, bias)),
+                                rc_w_mul(impulse_scale, p->normal_impulse));
+        rc_w next = rc_w_max(rc_w_add(p->normal_impulse, impulse), zero);
+        impulse = rc_w_sub(next, p->normal_impulse);
+        p->normal_impulse = next;
+        p->max_normal_impulse = rc_w_max(p->max_normal_impulse, impulse);
+        *total = rc_w_add(*total, next);
+        apply(c, a, b, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, rc_w_mul(impulse, c->normal_x),
+              rc_w_mul(impulse, c->normal_y));
+    }
+}
+
+static void solve_rolling(rc_wide_constraint *c, wide_body *a, wide_body *b, rc_w total) {
+    rc_w impulse = rc_w_sub(rc_w_zero(), rc_w_mul(c->rolling_mass, rc_w_sub(b->w, a->w)));
+    rc_w limit = rc_w_mul(c->rolling, total);
+    rc_w next = rc_w_max(rc_w_sub(rc_w_zero(), limit), rc_w_min(rc_w_add(c->rolling_impulse, impulse), limit));
+    impulse = rc_w_sub(next, c->rolling_impulse);
+    c->rolling_impulse = next;
+    a->w = rc_w_sub(a->w, rc_w_mul(c->inv_inertia_a, impulse));
+    b->w = rc_w_add(b->w, rc_w_mul(c->inv_inertia_b, impulse));
+}
+
+static void solve_friction(rc_wide_constraint *c, wide_body *a, wide_body *b) {
+    rc_w tx = c->normal_y, ty = rc_w_sub(rc_w_zero(), c->normal_x);
+    for (int k = 0; k < 2; ++k) {
+        rc_wide_point *p = &c->points[k];
+        rc_w dvx, dvy;
+        relative_velocity(a, b, p, &dvx, &dvy);
+        rc_w impulse = rc_w_sub(rc_w_zero(), rc_w_mul(p->tangent_mass, dot(dvx, dvy, tx, ty)));
+        rc_w limit = rc_w_mul(c->friction, p->normal_impulse);
+        rc_w next = rc_w_max(rc_w_sub(rc_w_zero(), limit), rc_w_min(rc_w_add(p->tangent_impulse, impulse), limit));
+        impulse = rc_w_sub(next, p->tangent_impulse);
+        p->tangent_impulse = next;
+        apply(c, a, b, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, rc_w_mul(impulse, tx),
+              rc_w_mul(impulse, ty));
+    }
+}
+
+static void solve(rc_soft_step *s, bool use_bias) {
+    for (int32_t i = 0; i < s->block_count; ++i) {
+        rc_wide_constraint *c = &s->blocks[i];
+        wide_body a = gather(s->states, c->a), b = gather(s->states, c->b);
+        rc_w total;
+        solve_normal(s, c, &a, &b, use_bias, &total);
+        /* rolling resistance before friction: friction then keeps a rolling body rolling */
+        solve_rolling(c, &a, &b, total);
+        solve_friction(c, &a, &b);
+        scatter(s->states, c->a, c->write_a, &a);
+        scatter(s->states, c->b, c->write_b, &b);
+    }
+}
+
+static void restitution(rc_soft_step *s) {
+    rc_w zero = rc_w_zero(), threshold = rc_w_set(-s->restitution_threshold), max_rebound = rc_w_set(s->max_rebound);
+    for (int32_t i = 0; i < s->block_count; ++i) {
+        rc_wide_constraint *c = &s->blocks[i];
+        wide_body a = gather(s->states, c->a), b = gather(s->states, c->b);
+        for (int k = 0; k < 2; ++k) {
+            rc_wide_point *p = &c->points[k];
+            /* only where the contact was approaching fast enough, and pushed */
+            rc_w active = rc_w_gt(threshold, p->relative_velocity);
+            active = rc_w_select(rc_w_gt(p->max_normal_impulse, zero), active, zero);
+            active = rc_w_select(rc_w_gt(c->restitution, zero), active, zero);
+            rc_w dvx, dvy;
+            relative_velocity(&a, &b, p, &dvx, &dvy);
+            rc_w vn = dot(dvx, dvy, c->normal_x, c->normal_y);
+            rc_w rebound = rc_w_min(rc_w_mul(c->restitution, rc_w_sub(zero, p->relative_velocity)), max_rebound);
+            rc_w impulse = rc_w_mul(rc_w_sub(zero, p->normal_mass), rc_w_sub(vn, rebound));
+            rc_w next = rc_w_max(rc_w_add(p->normal_impulse, impulse), zero);
+            impulse = rc_w_sub(next, p->normal_impulse);
+            p->normal_impulse = rc_w_select(active, next, p->normal_impulse);
+            p->max_normal_impulse = rc_w_select(active, rc_w_max(p->max_normal_impulse, impulse), p->max_normal_impulse);
+            wide_body na = a, nb = b;
+            apply(c, &na, &nb, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, rc_w_mul(impulse, c->normal_x),
+                  rc_w_mul(impulse, c->normal_y));
+            a.vx = rc_w_select(active, na.vx, a.vx);
+            a.vy = rc_w_select(active, na.vy, a.vy);
+            a.w = rc_w_select(active, na.w, a.w);
+            b.vx = rc_w_select(active, nb.vx, b.vx);
+            b.vy = rc_w_select(active, nb.vy, b.vy);
+            b.w = rc_w_select(active, nb.w, b.w);
+        }
+        scatter(s->states, c->a, c->write_a, &a);
+        scatter(s->states, c->b, c->write_b, &b);
+    }
+}
+
+/* The impulses back into the constraints, with what restitution and the caller read. */
+static void store(rc_soft_step *s) {
+    for (int32_t i = 0; i < s->block_count; ++i) {
+        const rc_wide_constraint *c = &s->blocks[i];
+        float rolling[RC_LANES], ni[2][RC_LANES], ti[2][RC_LANES], mi[2][RC_LANES], rv[2][RC_LANES];
+        rc_w_store(rolling, c->rolling_impulse);
+        for (int k = 0; k < 2; ++k) {
+            rc_w_store(ni[k], c->points[k].normal_impulse);
+            rc_w_store(ti[k], c->points[k].tangent_impulse);
+            rc_w_store(mi[k], c->points[k].max_normal_impulse);
+            rc_w_store(rv[k], c->points[k].relative_velocity);
+        }
+        for (int lane = 0; lane < RC_LANES; ++lane) {
+            if (c->constraint[lane] < 0) {
+                continue;
+            }
+            rc_contact_constraint *k = &s->constraints[c->constraint[lane]];
+            k->rolling_impulse = rolling[lane];
+            for (int j = 0; j < k->point_count; ++j) {
+                k->points[j].normal_impulse = ni[j][lane];
+                k->points[j].tangent_impulse = ti[j][lane];
+                k->points[j].max_normal_impulse = mi[j][lane];
+                k->points[j].relative_velocity = rv[j][lane];
+            }
+        }
     }
 }
 
@@ -202,21 +446,21 @@ static rc_rot integrate_rotation(rc_rot q, float angle) {
 static void integrate_velocities(rc_soft_step *s) {
     float max2 = s->max_speed * s->max_speed;
     for (int32_t i = 0; i < s->state_count; ++i) {
-        rc_body_state *b = &s->solve.states[i];
+        rc_body_state *b = &s->states[i];
         rc_vec2 v = rc_scale(s->linear_damping[i], rc_add(b->v, s->gravity_kicks[i]));
         float w = s->angular_damping[i] * b->w;
         if (rc_dot(v, v) > max2) {
             v = rc_scale(s->max_speed / rc_length(v), v);
         }
         b->v = v;
-        b->w = rc_maxf(-s->max_spin, rc_minf(w, s->max_spin));
+        b->w = w < -s->max_spin ? -s->max_spin : (w > s->max_spin ? s->max_spin : w);
     }
 }
 
 static void integrate_positions(rc_soft_step *s) {
-    float h = s->solve.h;
+    float h = s->h;
     for (int32_t i = 0; i < s->state_count; ++i) {
-        rc_body_state *b = &s->solve.states[i];
+        rc_body_state *b = &s->states[i];
         b->dp = rc_mul_add(b->dp, h, b->v);
         b->dq = integrate_rotation(b->dq, h * b->w);
         b->dangle += h * b->w;
@@ -224,13 +468,16 @@ static void integrate_positions(rc_soft_step *s) {
 }
 
 void rc_solve_soft_step(rc_soft_step *s) {
-    rc_contacts_prepare(&s->solve);
+    rc_body_state still = {{0.0f, 0.0f}, 0.0f, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}};
+    s->states[s->state_count] = still;
+    pack(s);
     for (int32_t k = 0; k < s->sub_steps; ++k) {
         integrate_velocities(s);
-        rc_contacts_warm_start(&s->solve);
-        rc_contacts_solve(&s->solve, true);
+        warm_start(s);
+        solve(s, true);
         integrate_positions(s);
-        rc_contacts_solve(&s->solve, false);
+        solve(s, false);
     }
-    rc_contacts_restitution(&s->solve);
+    restitution(s);
+    store(s);
 }

@@ -217,8 +217,7 @@ static void predict_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 
 static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, rc_sweeper *s,
                            const rc_shape *material, preview_contacts *contacts, predict_sink *sink) {
     float h = rc_sub_step(world, def->dt);
-    rc_body_state state = {s->velocity, s->angular_velocity, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}};
-    rc_solver_mass mass = {s->inv_mass, s->inv_inertia};
+    rc_body_state states[2] = {{s->velocity, s->angular_velocity, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}}};
     rc_vec2 kick = rc_gravity_kick(world, def->gravity_scale, h);
     float linear = 1.0f / (1.0f + h * def->linear_damping), angular = 1.0f / (1.0f + h * def->angular_damping);
     rc_contact_constraint constraints[PREVIEW_CONTACTS];
@@ -237,15 +236,22 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     }
     rc_soft_step step;
     rc_soft_step_setup(world, &step, def->dt);
-    step.solve.states = &state;
-    step.solve.masses = &mass;
-    step.solve.constraints = constraints;
-    step.solve.constraint_count = contacts->count;
+    uint32_t colors[2];
+    int32_t order[PREVIEW_CONTACTS];
+    rc_wide_constraint blocks[PREVIEW_CONTACTS];
+    step.states = states;
     step.state_count = 1;
+    step.constraints = constraints;
+    step.constraint_count = contacts->count;
     step.gravity_kicks = &kick;
     step.linear_damping = &linear;
     step.angular_damping = &angular;
+    step.colors = colors;
+    step.order = order;
+    step.blocks = blocks;
+    (void)rc_solver_color(&step); /* one block per contact: all share the one body */
     rc_solve_soft_step(&step);
+    rc_body_state state = states[0];
     bool held = false;
     for (int32_t i = 0; i < contacts->count; ++i) {
         preview_contact *c = &contacts->items[i];

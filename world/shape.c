@@ -100,16 +100,16 @@ rc_convex rc_shape_local(const rc_world *world, const rc_shape *s) { return rc_p
 
 /* A block's body-frame numbers from its local ones under a base transform. */
 static void poly_set_base(rc_vec2 *block, int n, const rc_base *base) {
-    rc_polygon body = rc_base_polygon(base, &(rc_convex){block + 3 + 4 * n, NULL, n, block[2]});
-    memcpy(block + 3 + 2 * n, body.vertices, sizeof(rc_vec2) * (size_t)n);
-    memcpy(block + 3 + 3 * n, body.normals, sizeof(rc_vec2) * (size_t)n);
+    rc_polygon body = rc_base_polygon(base, &(rc_convex){block + rc_poly_run(4, n), NULL, n, block[2]});
+    memcpy(block + rc_poly_run(2, n), body.vertices, sizeof(rc_vec2) * (size_t)n);
+    memcpy(block + rc_poly_run(3, n), body.normals, sizeof(rc_vec2) * (size_t)n);
     block[1] = body.centroid;
 }
 
 /* Place a block's polygon under a body transform. */
 static void poly_place(rc_vec2 *block, int n, rc_transform body, rc_aabb *box) {
     rc_convex frame = rc_poly_body(block, n);
-    rc_place_polygon(&frame, body, block + 3, block + 3 + n, &block[0], box);
+    rc_place_polygon(&frame, body, block + rc_poly_run(0, n), block + rc_poly_run(1, n), &block[0], box);
 }
 
 void rc_shape_place(rc_world *world, rc_shape *s, rc_transform body) {
@@ -210,7 +210,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     rc_vec2 numbers[RC_POLY_BLOCK(RC_MAX_POLYGON_VERTICES)];
     if (local != NULL) {
         int n = local->count;
-        memcpy(numbers + 3 + 4 * n, local->vertices, sizeof(rc_vec2) * (size_t)n);
+        memcpy(numbers + rc_poly_run(4, n), local->vertices, sizeof(rc_vec2) * (size_t)n);
         numbers[2] = local->centroid;
         poly_set_base(numbers, n, base);
         poly_place(numbers, n, body->xf, &s.aabb);

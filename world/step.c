@@ -66,7 +66,6 @@ static void start_step(rc_world *world, float dt) {
             b->solver_slot = slot;
             rc_body_state st = {b->linear_velocity, b->angular_velocity, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}};
             world->states.data[slot] = st;
-            world->masses.data[slot] = (rc_solver_mass){b->inv_mass, b->inv_inertia};
             bool dynamic = b->type == RC_DYNAMIC;
             world->kicks.data[slot] = dynamic ? rc_gravity_kick(world, b->gravity_scale, h) : rc_v2(0.0f, 0.0f);
             world->linear_damping.data[slot] = dynamic ? 1.0f / (1.0f + h * b->linear_damping) : 1.0f;
@@ -87,7 +86,7 @@ static void start_step(rc_world *world, float dt) {
             list[--free_end] = i;
         }
     }
-    world->states.count = world->masses.count = world->kicks.count = world->solver_owner.count;
+    world->states.count = world->kicks.count = world->solver_owner.count;
     world->swept_count = swept;
     world->swept_bullets = bullets;
     world->swept_shapes = shapes;
@@ -149,7 +148,9 @@ static bool solvable(const rc_world *world, const rc_contact *c) {
  * the first of them. */
 static bool gather_constraints(rc_world *world) {
     world->constraints.count = 0;
-    if (!rc_array_reserve(world, world->constraints, rc_id_pool_live(&world->contact_ids))) {
+    int32_t live = rc_id_pool_live(&world->contact_ids);
+    if (!rc_array_reserve(world, world->constraints, live) ||
+        !rc_array_reserve(world, world->constraint_order, live)) {
         return false;
     }
     for (int32_t slot = 0; slot < world->solver_owner.count; ++slot) {
@@ -175,33 +176,46 @@ static bool gather_constraints(rc_world *world) {
 void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt) {
     const rc_world_def *def = &world->def;
     float h = rc_sub_step(world, dt);
-    step->solve.h = h;
+    memset(step, 0, sizeof *step);
+    step->h = h;
     /* a sub-step of 0 or a denormal has no float inverse: the speculative bias is then 0 (the
        contact holds, nothing moves) or at most FLT_MAX */
     float inv_h = h > 0.0f ? 1.0f / h : 0.0f;
-    step->solve.inv_h = rc_is_finite(inv_h) ? inv_h : FLT_MAX;
-    step->solve.contact_hertz = h > 0.0f ? rc_minf(def->contact_hertz, 0.25f / h) : def->contact_hertz;
-    step->solve.contact_damping_ratio = def->contact_damping_ratio;
-    step->solve.max_push_speed = def->contact_push_speed;
-    step->solve.restitution_threshold = def->restitution_threshold;
-    step->solve.max_rebound = def->max_linear_speed;
+    step->inv_h = rc_is_finite(inv_h) ? inv_h : FLT_MAX;
+    step->contact_hertz = h > 0.0f ? rc_minf(def->contact_hertz, 0.25f / h) : def->contact_hertz;
+    step->contact_damping_ratio = def->contact_damping_ratio;
+    step->max_push_speed = def->contact_push_speed;
+    step->restitution_threshold = def->restitution_threshold;
+    step->max_rebound = def->max_linear_speed;
     step->sub_steps = def->sub_steps;
     step->max_speed = def->max_linear_speed;
     step->max_spin = def->max_angular_speed;
 }
 
-static void solve(rc_world *world, float dt) {
+bool rc_reserve_blocks(rc_world *world, int32_t count) {
+    return rc_array_reserve_aligned(world, world->blocks, count, 16);
+}
+
+/* The soft step over the solver's bodies and the gathered constraints. False when the blocks
+ * cannot be had (nothing has changed then). */
+static bool solve(rc_world *world, float dt) {
     rc_soft_step step;
     rc_soft_step_setup(world, &step, dt);
-    step.solve.states = world->states.data;
-    step.solve.masses = world->masses.data;
-    step.solve.constraints = world->constraints.data;
-    step.solve.constraint_count = world->constraints.count;
+    step.states = world->states.data;
     step.state_count = world->solver_owner.count;
+    step.constraints = world->constraints.data;
+    step.constraint_count = world->constraints.count;
     step.gravity_kicks = world->kicks.data;
     step.linear_damping = world->linear_damping.data;
     step.angular_damping = world->angular_damping.data;
+    step.colors = world->colors.data;
+    step.order = world->constraint_order.data;
+    if (!rc_reserve_blocks(world, rc_solver_color(&step))) {
+        return false;
+    }
+    step.blocks = world->blocks.data;
     rc_solve_soft_step(&step);
+    return true;
 }
 
 /* Which solver bodies some contact pushed on (a normal impulse at some point): a swept body
@@ -535,8 +549,8 @@ static bool fail_step(rc_world *world, int32_t impacts_before) {
 static bool reserve_scratch(rc_world *world) {
     int32_t n = world->bodies.count;
     return rc_array_reserve(world, world->islands, n) && rc_array_reserve(world, world->moving, n) &&
-           rc_array_reserve(world, world->solver_owner, n) && rc_array_reserve(world, world->states, n) &&
-           rc_array_reserve(world, world->masses, n) && rc_array_reserve(world, world->kicks, n) &&
+           rc_array_reserve(world, world->solver_owner, n) && rc_array_reserve(world, world->states, n + 1) &&
+           rc_array_reserve(world, world->colors, n + 1) && rc_array_reserve(world, world->kicks, n) &&
            rc_array_reserve(world, world->linear_damping, n) && rc_array_reserve(world, world->angular_damping, n) &&
            rc_array_reserve(world, world->support_counts, n) && rc_array_reserve(world, world->held, n) &&
            rc_array_reserve(world, world->support_shapes, n * RC_MAX_SUPPORTS);
@@ -563,10 +577,9 @@ bool rc_world_step(rc_world *world, float dt) {
     }
     rc_contacts_refresh(world);
     start_step(world, dt);
-    if (!gather_constraints(world)) {
+    if (!gather_constraints(world) || !solve(world, dt)) {
         return fail_step(world, impacts_before);
     }
-    solve(world, dt);
     mark_held(world);
     for (int32_t slot = 0; slot < world->solver_owner.count; ++slot) {
         rc_body *b = &world->bodies.data[world->solver_owner.data[slot]];

@@ -130,7 +130,9 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->moving);
     rc_array_free(world, world->solver_owner);
     rc_array_free(world, world->states);
-    rc_array_free(world, world->masses);
+    rc_array_free(world, world->colors);
+    rc_array_free(world, world->constraint_order);
+    rc_array_free(world, world->blocks);
     rc_array_free(world, world->kicks);
     rc_array_free(world, world->linear_damping);
     rc_array_free(world, world->angular_damping);

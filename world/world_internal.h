@@ -147,16 +147,18 @@ static inline size_t rc_chain_bytes(int32_t capacity) {
  * free list. */
 #define RC_POLY_BLOCK(count) (5 * (count) + 3)
 
+/* Where the k-th run of n entries starts in a block. */
+static inline size_t rc_poly_run(int k, int n) { return 3u + (size_t)k * (size_t)n; }
 static inline rc_convex rc_poly_placed(const rc_vec2 *b, int n) {
-    rc_convex c = {b + 3, b + 3 + n, n, b[0]};
+    rc_convex c = {b + rc_poly_run(0, n), b + rc_poly_run(1, n), n, b[0]};
     return c;
 }
 static inline rc_convex rc_poly_body(const rc_vec2 *b, int n) {
-    rc_convex c = {b + 3 + 2 * n, b + 3 + 3 * n, n, b[1]};
+    rc_convex c = {b + rc_poly_run(2, n), b + rc_poly_run(3, n), n, b[1]};
     return c;
 }
 static inline rc_convex rc_poly_local(const rc_vec2 *b, int n) {
-    rc_convex c = {b + 3 + 4 * n, NULL, n, b[2]};
+    rc_convex c = {b + rc_poly_run(4, n), NULL, n, b[2]};
     return c;
 }
 
@@ -287,8 +289,10 @@ struct rc_world {
     int32_t swept_bullets, swept_shapes; /* among the swept: bullets, and their shapes */
     /* the solver's bodies (dynamic ones that respond, kinematic ones), in index order */
     RC_ARRAY(int32_t) solver_owner;
-    RC_ARRAY(rc_body_state) states;
-    RC_ARRAY(rc_solver_mass) masses;
+    RC_ARRAY(rc_body_state) states;   /* one more than the solver's bodies: the still state */
+    RC_ARRAY(uint32_t) colors;        /* per state: the colours its constraints took */
+    RC_ARRAY(int32_t) constraint_order;
+    RC_ARRAY(rc_wide_constraint) blocks;
     RC_ARRAY(rc_vec2) kicks;         /* gravity per sub-step */
     RC_ARRAY(float) linear_damping;  /* per sub-step */
     RC_ARRAY(float) angular_damping;
@@ -544,6 +548,9 @@ static inline float rc_sub_step(const rc_world *world, float dt) { return dt / (
 /* The soft step's settings from the world's definition, for a step of dt (step.c); the caller
  * fills in the arrays. */
 void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt);
+/* The solver's blocks for the constraints (world->blocks, aligned for the lanes); false when
+ * out of memory. */
+bool rc_reserve_blocks(rc_world *world, int32_t count);
 
 /* Sleep (island.c): bodies slow for the world's sleep time fall asleep together with
  * everything that touches them (an island). */

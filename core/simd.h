@@ -1,0 +1,139 @@
+/* core/simd.h: four floats at a time, for the contact solver.
+ *
+ * One type, rc_w, and the few operations the solver needs, on SSE2 (x86-64), NEON (arm64) or
+ * plain C (anything else, or RICOCHET_NO_SIMD). Every operation is exactly rounded IEEE
+ * arithmetic or a bit select, lane by lane, so the three give the same bits: min and max are
+ * defined as the C expressions a < b ? a : b and a > b ? a : b (SSE's minps and maxps are
+ * exactly that; NEON's vminq and vmaxq order -0 below +0 and are not used). No fused
+ * multiply-add anywhere. Masks are lanes of all ones or all zeros. */
+#ifndef RICOCHET_CORE_SIMD_H
+#define RICOCHET_CORE_SIMD_H
+
+#include <stdint.h>
+#include <string.h>
+
+#if !defined(RICOCHET_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
+#define RC_SIMD_SSE2 1
+#include <emmintrin.h>
+#elif !defined(RICOCHET_NO_SIMD) && (defined(__ARM_NEON) || defined(__aarch64__))
+#define RC_SIMD_NEON 1
+#include <arm_neon.h>
+#else
+#define RC_SIMD_SCALAR 1
+#endif
+
+#define RC_LANES 4
+
+#if RC_SIMD_SSE2
+
+typedef __m128 rc_w;
+static inline rc_w rc_w_set(float a) { return _mm_set1_ps(a); }
+static inline rc_w rc_w_zero(void) { return _mm_setzero_ps(); }
+static inline rc_w rc_w_load(const float *p) { return _mm_loadu_ps(p); }
+static inline void rc_w_store(float *p, rc_w a) { _mm_storeu_ps(p, a); }
+static inline rc_w rc_w_add(rc_w a, rc_w b) { return _mm_add_ps(a, b); }
+static inline rc_w rc_w_sub(rc_w a, rc_w b) { return _mm_sub_ps(a, b); }
+static inline rc_w rc_w_mul(rc_w a, rc_w b) { return _mm_mul_ps(a, b); }
+static inline rc_w rc_w_min(rc_w a, rc_w b) { return _mm_min_ps(a, b); }
+static inline rc_w rc_w_max(rc_w a, rc_w b) { return _mm_max_ps(a, b); }
+static inline rc_w rc_w_gt(rc_w a, rc_w b) { return _mm_cmpgt_ps(a, b); }
+/* mask ? a : b */
+static inline rc_w rc_w_select(rc_w mask, rc_w a, rc_w b) {
+    return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
+}
+static inline rc_w rc_w_or(rc_w a, rc_w b) { return _mm_or_ps(a, b); }
+
+#elif RC_SIMD_NEON
+
+typedef float32x4_t rc_w;
+static inline rc_w rc_w_set(float a) { return vdupq_n_f32(a); }
+static inline rc_w rc_w_zero(void) { return vdupq_n_f32(0.0f); }
+static inline rc_w rc_w_load(const float *p) { return vld1q_f32(p); }
+static inline void rc_w_store(float *p, rc_w a) { vst1q_f32(p, a); }
+static inline rc_w rc_w_add(rc_w a, rc_w b) { return vaddq_f32(a, b); }
+static inline rc_w rc_w_sub(rc_w a, rc_w b) { return vsubq_f32(a, b); }
+static inline rc_w rc_w_mul(rc_w a, rc_w b) { return vmulq_f32(a, b); }
+static inline rc_w rc_w_min(rc_w a, rc_w b) { return vbslq_f32(vcltq_f32(a, b), a, b); }
+static inline rc_w rc_w_max(rc_w a, rc_w b) { return vbslq_f32(vcgtq_f32(a, b), a, b); }
+static inline rc_w rc_w_gt(rc_w a, rc_w b) { return vreinterpretq_f32_u32(vcgtq_f32(a, b)); }
+static inline rc_w rc_w_select(rc_w mask, rc_w a, rc_w b) { return vbslq_f32(vreinterpretq_u32_f32(mask), a, b); }
+static inline rc_w rc_w_or(rc_w a, rc_w b) {
+    return vreinterpretq_f32_u32(vorrq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(b)));
+}
+
+#else
+
+typedef struct rc_w {
+    float v[RC_LANES];
+} rc_w;
+static inline rc_w rc_w_set(float a) {
+    rc_w r = {{a, a, a, a}};
+    return r;
+}
+static inline rc_w rc_w_zero(void) { return rc_w_set(0.0f); }
+static inline rc_w rc_w_load(const float *p) {
+    rc_w r;
+    memcpy(r.v, p, sizeof r.v);
+    return r;
+}
+static inline void rc_w_store(float *p, rc_w a) { memcpy(p, a.v, sizeof a.v); }
+#define RC_W_LANEWISE(name, expr)                                                                                     \
+    static inline rc_w name(rc_w a, rc_w b) {                                                                          \
+        rc_w r;                                                                                                        \
+        for (int i = 0; i < RC_LANES; ++i) {                                                                           \
+            r.v[i] = (expr);                                                                                           \
+        }                                                                                                              \
+        return r;                                                                                                      \
+    }
+RC_W_LANEWISE(rc_w_add, a.v[i] + b.v[i])
+RC_W_LANEWISE(rc_w_sub, a.v[i] - b.v[i])
+RC_W_LANEWISE(rc_w_mul, a.v[i] * b.v[i])
+RC_W_LANEWISE(rc_w_min, a.v[i] < b.v[i] ? a.v[i] : b.v[i])
+RC_W_LANEWISE(rc_w_max, a.v[i] > b.v[i] ? a.v[i] : b.v[i])
+#undef RC_W_LANEWISE
+/* masks as floats whose bits are all ones (a NaN, never computed with) or all zeros */
+static inline float rc_w_bits(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+static inline uint32_t rc_w_u32(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+static inline rc_w rc_w_gt(rc_w a, rc_w b) {
+    rc_w r;
+    for (int i = 0; i < RC_LANES; ++i) {
+        r.v[i] = rc_w_bits(a.v[i] > b.v[i] ? 0xffffffffu : 0u);
+    }
+    return r;
+}
+static inline rc_w rc_w_select(rc_w mask, rc_w a, rc_w b) {
+    rc_w r;
+    for (int i = 0; i < RC_LANES; ++i) {
+        r.v[i] = rc_w_u32(mask.v[i]) != 0u ? a.v[i] : b.v[i];
+    }
+    return r;
+}
+static inline rc_w rc_w_or(rc_w a, rc_w b) {
+    rc_w r;
+    for (int i = 0; i < RC_LANES; ++i) {
+        r.v[i] = rc_w_bits(rc_w_u32(a.v[i]) | rc_w_u32(b.v[i]));
+    }
+    return r;
+}
+
+#endif
+
+/* A mask of all ones in the lanes where flag[i] is set. */
+static inline rc_w rc_w_mask(const uint8_t flag[RC_LANES]) {
+    float f[RC_LANES];
+    for (int i = 0; i < RC_LANES; ++i) {
+        uint32_t u = flag[i] ? 0xffffffffu : 0u;
+        memcpy(&f[i], &u, sizeof u);
+    }
+    return rc_w_load(f);
+}
+
+#endif
