@@ -126,6 +126,10 @@ static inline rc_w rc_w_or(rc_w a, rc_w b) {
 
 #endif
 
+/* Lane i of a vector, as a float to read or write (the vector types allow access through a
+ * float pointer: SSE's and NEON's are declared may-alias, the plain one is an array). */
+#define RC_LANE(w, i) (((float *)&(w))[i])
+
 /* A mask of all ones in the lanes where flag[i] is set. */
 static inline rc_w rc_w_mask(const uint8_t flag[RC_LANES]) {
     float f[RC_LANES];

@@ -9,10 +9,12 @@
  * reference edge. */
 #define FEATURE_ID(flip, ref, inc) ((uint16_t)(((flip) ? 0x8000u : 0u) | ((unsigned)(ref) << 8) | (unsigned)(inc)))
 
+/* Hulls are built without clearing what lies past their count: nothing reads it (the solver
+ * builds two per contact per step). */
 rc_hull rc_hull_circle(rc_vec2 center, float radius) {
     rc_hull h;
-    memset(&h, 0, sizeof h);
     h.points[0] = center;
+    h.normals[0] = rc_v2(1.0f, 0.0f);
     h.count = 1;
     h.radius = radius;
     return h;
@@ -20,7 +22,6 @@ rc_hull rc_hull_circle(rc_vec2 center, float radius) {
 
 rc_hull rc_hull_capsule(rc_vec2 a, rc_vec2 b, float radius) {
     rc_hull h;
-    memset(&h, 0, sizeof h);
     h.points[0] = a;
     h.points[1] = b;
     rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(b, a)));
@@ -33,7 +34,6 @@ rc_hull rc_hull_capsule(rc_vec2 a, rc_vec2 b, float radius) {
 
 rc_hull rc_hull_polygon(const rc_vec2 *points, const rc_vec2 *normals, int count, float radius) {
     rc_hull h;
-    memset(&h, 0, sizeof h);
     memcpy(h.points, points, sizeof(rc_vec2) * (size_t)count);
     memcpy(h.normals, normals, sizeof(rc_vec2) * (size_t)count);
     h.count = count;
@@ -42,11 +42,13 @@ rc_hull rc_hull_polygon(const rc_vec2 *points, const rc_vec2 *normals, int count
 }
 
 rc_hull rc_hull_transform(const rc_hull *hull, rc_transform xf) {
-    rc_hull h = *hull;
+    rc_hull h;
     for (int i = 0; i < hull->count; ++i) {
         h.points[i] = rc_transform_point(xf, hull->points[i]);
         h.normals[i] = rc_rotate(xf.q, hull->normals[i]);
     }
+    h.count = hull->count;
+    h.radius = hull->radius;
     return h;
 }
 
@@ -156,6 +158,46 @@ static float hull_extent(const rc_hull *h) {
     return rc_maxf(hi.x - lo.x, hi.y - lo.y) + 2.0f * h->radius;
 }
 
+/* The nearest points of segments p1..q1 and p2..q2 (Ericson, "Real-Time Collision Detection"
+ * 5.1.9), as a hull distance: the normal from the first to the second (fallback where they
+ * meet), the distance less both radii. */
+static rc_hull_distance edges_distance(rc_vec2 p1, rc_vec2 q1, rc_vec2 p2, rc_vec2 q2, float r1, float r2,
+                                       rc_vec2 fallback) {
+    rc_vec2 d1 = rc_sub(q1, p1), d2 = rc_sub(q2, p2), r = rc_sub(p1, p2);
+    float a = rc_dot(d1, d1), e = rc_dot(d2, d2), f = rc_dot(d2, r);
+    float s = 0.0f, t = 0.0f;
+    if (a <= 0.0f && e <= 0.0f) {
+        s = t = 0.0f;
+    } else if (a <= 0.0f) {
+        t = rc_maxf(0.0f, rc_minf(f / e, 1.0f));
+    } else {
+        float c = rc_dot(d1, r);
+        if (e <= 0.0f) {
+            s = rc_maxf(0.0f, rc_minf(-c / a, 1.0f));
+        } else {
+            float b = rc_dot(d1, d2), denom = a * e - b * b;
+            s = denom > 0.0f ? rc_maxf(0.0f, rc_minf((b * f - c * e) / denom, 1.0f)) : 0.0f;
+            t = (b * s + f) / e;
+            if (t < 0.0f) {
+                t = 0.0f;
+                s = rc_maxf(0.0f, rc_minf(-c / a, 1.0f));
+            } else if (t > 1.0f) {
+                t = 1.0f;
+                s = rc_maxf(0.0f, rc_minf((b - c) / a, 1.0f));
+            }
+        }
+    }
+    rc_hull_distance out;
+    out.point_a = rc_mul_add(p1, s, d1);
+    out.point_b = rc_mul_add(p2, t, d2);
+    rc_vec2 between = rc_sub(out.point_b, out.point_a);
+    float core = rc_length(between);
+    out.normal = unit_or(between, fallback);
+    out.distance = core - r1 - r2;
+    out.iterations = 0;
+    return out;
+}
+
 /* The incident edge of inc against a reference normal: the one facing most against it. */
 static int incident_edge(const rc_hull *inc, rc_vec2 ref_normal) {
     int best = 0;
@@ -244,7 +286,10 @@ static rc_collision collide_polygons(const rc_hull *a, const rc_hull *b, float m
        (a face normal there would say nothing of how near they are) */
     float gap = rc_maxf(sep_a, sep_b);
     if (gap > 0.0f) {
-        rc_hull_distance d = rc_distance_hulls(ref, inc);
+        /* the nearest points of the reference edge and the incident edge (for separated convex
+           hulls those edges hold them, or come within rounding of it: Box2D's choice too),
+           rather than a GJK of the whole hulls */
+        rc_hull_distance d = edges_distance(v1, v2, w[0], w[1], ref->radius, inc->radius, n);
         if (d.distance > margin) {
             return none;
         }

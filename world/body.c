@@ -289,7 +289,7 @@ void rc_body_place_shapes(rc_world *world, rc_body *b) {
         rc_shape_place(world, shape, b->xf);
         /* a proxy keeps its cells when the box stays in them; moving never fails after a
            reserve, and a teleport reserves before it calls this */
-        rc_grid_move(world->grid, shape->proxy, rc_shape_proxy_box(world, shape));
+        rc_shape_refit_proxy(world, shape);
     }
     rc_body_refresh_chains(world, b);
 }
@@ -476,7 +476,7 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     /* the pairs a body takes part in depend on its type: let the broadphase report them again
        (proxy boxes change for swept circles) and have the contacts it has looked at again */
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        rc_grid_move(world->grid, world->shapes.data[s].proxy, rc_shape_proxy_box(world, &world->shapes.data[s]));
+        rc_shape_refit_proxy(world, &world->shapes.data[s]);
         rc_grid_set_static(world->grid, world->shapes.data[s].proxy, type == RC_STATIC);
     }
     rc_body_flag_contacts(world, b);
@@ -543,7 +543,7 @@ static void refresh_proxy(rc_world *world, int32_t shape) {
     rc_shape *s = &world->shapes.data[shape];
     /* after rc_body_reserve_swept_change this cannot fail; without it (a shape destroyed) a
        proxy that cannot grow keeps its box until the body next moves */
-    rc_grid_move(world->grid, s->proxy, rc_shape_proxy_box(world, s));
+    rc_shape_refit_proxy(world, s);
     rc_shape_flag_contacts(world, shape);
 }
 

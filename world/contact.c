@@ -428,7 +428,8 @@ void rc_contacts_update(rc_world *world) {
             continue; /* nothing moved: nothing changed */
         }
         c->flagged = false;
-        if (!rc_aabb_overlaps(rc_shape_proxy_box(world, a), rc_shape_proxy_box(world, b)) ||
+        /* apart in the grid (the boxes that made the pair): the pair is over */
+        if (!rc_aabb_overlaps(rc_grid_get_box(world->grid, a->proxy), rc_grid_get_box(world->grid, b->proxy)) ||
             (recheck && !rc_shapes_should_pair(world, a, b))) {
             rc_contact_destroy(world, i, true);
             continue;

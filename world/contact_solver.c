@@ -55,38 +55,37 @@ int32_t rc_solver_color(rc_soft_step *s) {
                 used[c->b] |= 1u << color;
             }
         }
-        s->order[i] = color; /* for now: the colour; rc_solve_soft_step sorts by it */
+        s->constraints[i].color = color;
         count[color]++;
     }
+    /* the constraints sorted by colour, in their order within each (counting sort) */
     int32_t blocks = count[RC_SOLVER_COLORS]; /* one each */
-    for (int32_t c = 0; c < RC_SOLVER_COLORS; ++c) {
-        blocks += (count[c] + RC_LANES - 1) / RC_LANES;
+    s->color_start[0] = 0;
+    for (int32_t c = 0; c <= RC_SOLVER_COLORS; ++c) {
+        s->color_start[c + 1] = s->color_start[c] + count[c];
+        blocks += c < RC_SOLVER_COLORS ? (count[c] + RC_LANES - 1) / RC_LANES : 0;
+        count[c] = s->color_start[c];
+    }
+    for (int32_t i = 0; i < s->constraint_count; ++i) {
+        s->order[count[s->constraints[i].color]++] = i;
     }
     return blocks;
 }
 
-static void set_lane(rc_w *w, int lane, float value) {
-    float tmp[RC_LANES];
-    rc_w_store(tmp, *w);
-    tmp[lane] = value;
-    *w = rc_w_load(tmp);
-}
+static inline void set_lane(rc_w *w, int lane, float value) { RC_LANE(*w, lane) = value; }
 
-/* A lane's numbers from a constraint: masses at the anchors, softness, the normal velocity
- * before solving, the impulses to start from. */
 /* A lane of a mask: all ones when set. */
-static void set_lane_mask(rc_w *w, int lane, bool set) {
-    float tmp[RC_LANES];
-    rc_w_store(tmp, *w);
+static inline void set_lane_mask(rc_w *w, int lane, bool set) {
     uint32_t bits = set ? 0xffffffffu : 0u;
-    memcpy(&tmp[lane], &bits, sizeof bits);
-    *w = rc_w_load(tmp);
+    memcpy(&RC_LANE(*w, lane), &bits, sizeof bits);
 }
 
 static const rc_body_state *state_of(const rc_soft_step *s, int32_t index) {
     return &s->states[index >= 0 ? index : s->state_count];
 }
 
+/* A lane's numbers from a constraint: masses at the anchors, softness, the normal velocity
+ * before solving, the impulses to start from. */
 static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c, int k, rc_wide_point *w,
                           int lane) {
     const rc_constraint_point *p = &c->points[k];
@@ -182,15 +181,12 @@ static void pack(rc_soft_step *s) {
     int32_t b = 0;
     for (int32_t color = 0; color <= RC_SOLVER_COLORS; ++color) {
         int lane = RC_LANES;
-        for (int32_t i = 0; i < s->constraint_count; ++i) {
-            if (s->order[i] != color) {
-                continue;
-            }
+        for (int32_t k = s->color_start[color]; k < s->color_start[color + 1]; ++k) {
             if (lane == RC_LANES || color == RC_SOLVER_COLORS) {
                 clear_block(&s->blocks[b++], s->state_count);
                 lane = 0;
             }
-            pack_lane(s, i, &s->blocks[b - 1], lane++, soft, soft_static);
+            pack_lane(s, s->order[k], &s->blocks[b - 1], lane++, soft, soft_static);
         }
     }
     s->block_count = b;
@@ -199,42 +195,75 @@ static void pack(rc_soft_step *s) {
 /* ---- the lanes' bodies ---------------------------------------------------------------------- */
 
 typedef struct wide_body {
-    rc_w vx, vy, w, dpx, dpy, qc, qs;
+    rc_w vx, vy, w, dangle, dpx, dpy, qc, qs;
 } wide_body;
 
-static wide_body gather(const rc_body_state *states, const int32_t index[RC_LANES]) {
-    float f[7][RC_LANES];
-    for (int lane = 0; lane < RC_LANES; ++lane) {
-        const rc_body_state *b = &states[index[lane]];
-        f[0][lane] = b->v.x;
-        f[1][lane] = b->v.y;
-        f[2][lane] = b->w;
-        f[3][lane] = b->dp.x;
-        f[4][lane] = b->dp.y;
-        f[5][lane] = b->dq.c;
-        f[6][lane] = b->dq.s;
-    }
-    wide_body w = {rc_w_load(f[0]), rc_w_load(f[1]), rc_w_load(f[2]), rc_w_load(f[3]),
-                   rc_w_load(f[4]), rc_w_load(f[5]), rc_w_load(f[6])};
+_Static_assert(sizeof(rc_body_state) == 8 * sizeof(float), "a body state is eight floats in a row");
+
+#if RC_SIMD_SSE2
+
+/* Four states in, as two 4 x 4 transposes of their two halves. */
+static inline wide_body gather(const rc_body_state *states, const int32_t index[RC_LANES]) {
+    const float *p0 = &states[index[0]].v.x, *p1 = &states[index[1]].v.x;
+    const float *p2 = &states[index[2]].v.x, *p3 = &states[index[3]].v.x;
+    __m128 a0 = _mm_loadu_ps(p0), a1 = _mm_loadu_ps(p1), a2 = _mm_loadu_ps(p2), a3 = _mm_loadu_ps(p3);
+    __m128 b0 = _mm_loadu_ps(p0 + 4), b1 = _mm_loadu_ps(p1 + 4), b2 = _mm_loadu_ps(p2 + 4), b3 = _mm_loadu_ps(p3 + 4);
+    _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+    _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
+    wide_body w = {a0, a1, a2, a3, b0, b1, b2, b3};
     return w;
 }
 
-/* Velocities back, for the lanes whose side moves. */
-static void scatter(rc_body_state *states, const int32_t index[RC_LANES], const uint8_t write[RC_LANES],
-                    const wide_body *w) {
-    float vx[RC_LANES], vy[RC_LANES], av[RC_LANES];
-    rc_w_store(vx, w->vx);
-    rc_w_store(vy, w->vy);
-    rc_w_store(av, w->w);
+/* Velocities back (with the turn so far, unchanged), for the lanes whose side moves. */
+static inline void scatter(rc_body_state *states, const int32_t index[RC_LANES], const uint8_t write[RC_LANES],
+                           const wide_body *w) {
+    __m128 x = w->vx, y = w->vy, z = w->w, t = w->dangle;
+    _MM_TRANSPOSE4_PS(x, y, z, t);
+    if (write[0]) {
+        _mm_storeu_ps(&states[index[0]].v.x, x);
+    }
+    if (write[1]) {
+        _mm_storeu_ps(&states[index[1]].v.x, y);
+    }
+    if (write[2]) {
+        _mm_storeu_ps(&states[index[2]].v.x, z);
+    }
+    if (write[3]) {
+        _mm_storeu_ps(&states[index[3]].v.x, t);
+    }
+}
+
+#else
+
+static inline wide_body gather(const rc_body_state *states, const int32_t index[RC_LANES]) {
+    wide_body w;
+    for (int lane = 0; lane < RC_LANES; ++lane) {
+        const rc_body_state *b = &states[index[lane]];
+        RC_LANE(w.vx, lane) = b->v.x;
+        RC_LANE(w.vy, lane) = b->v.y;
+        RC_LANE(w.w, lane) = b->w;
+        RC_LANE(w.dangle, lane) = b->dangle;
+        RC_LANE(w.dpx, lane) = b->dp.x;
+        RC_LANE(w.dpy, lane) = b->dp.y;
+        RC_LANE(w.qc, lane) = b->dq.c;
+        RC_LANE(w.qs, lane) = b->dq.s;
+    }
+    return w;
+}
+
+static inline void scatter(rc_body_state *states, const int32_t index[RC_LANES], const uint8_t write[RC_LANES],
+                           const wide_body *w) {
     for (int lane = 0; lane < RC_LANES; ++lane) {
         if (write[lane]) {
             rc_body_state *b = &states[index[lane]];
-            b->v.x = vx[lane];
-            b->v.y = vy[lane];
-            b->w = av[lane];
+            b->v.x = RC_LANE(w->vx, lane);
+            b->v.y = RC_LANE(w->vy, lane);
+            b->w = RC_LANE(w->w, lane);
         }
     }
 }
+
+#endif
 
 /* ---- the passes ------------------------------------------------------------------------------ */
 

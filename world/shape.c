@@ -123,6 +123,32 @@ void rc_shape_place(rc_world *world, rc_shape *s, rc_transform body) {
     }
 }
 
+rc_aabb rc_shape_fat_box(const rc_world *world, const rc_shape *s) {
+    rc_aabb box = rc_shape_proxy_box(world, s);
+    if (s->body_type == RC_STATIC) {
+        return box;
+    }
+    float m = rc_world_fat_margin(world);
+    box.lower = rc_v2(box.lower.x - m, box.lower.y - m);
+    box.upper = rc_v2(box.upper.x + m, box.upper.y + m);
+    return box;
+}
+
+bool rc_shape_proxy_fits(const rc_world *world, const rc_shape *s) {
+    rc_aabb need = rc_shape_proxy_box(world, s), have = rc_grid_get_box(world->grid, s->proxy);
+    if (s->body_type == RC_STATIC) {
+        return rc_aabb_equal(need, have); /* static proxies are exact */
+    }
+    return have.lower.x <= need.lower.x && have.lower.y <= need.lower.y && have.upper.x >= need.upper.x &&
+           have.upper.y >= need.upper.y;
+}
+
+void rc_shape_refit_proxy(rc_world *world, const rc_shape *s) {
+    if (!rc_shape_proxy_fits(world, s)) {
+        rc_grid_move(world->grid, s->proxy, rc_shape_fat_box(world, s));
+    }
+}
+
 rc_aabb rc_shape_proxy_box(const rc_world *world, const rc_shape *s) {
     float m;
     if (s->swept) {
@@ -246,7 +272,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     int32_t index = rc_id_pool_peek(&world->shape_ids, 0);
     s.body_type = body->type;
     s.sensor = def->is_sensor;
-    int32_t proxy = rc_grid_insert(world->grid, rc_shape_proxy_box(world, &s), index);
+    int32_t proxy = rc_grid_insert(world->grid, rc_shape_fat_box(world, &s), index);
     if (proxy < 0) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
@@ -506,7 +532,7 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
         poly_set_base(poly_block(world, s), s->count, &base);
     }
     rc_shape_place(world, s, body->xf);
-    rc_grid_move(world->grid, s->proxy, rc_shape_proxy_box(world, s));
+    rc_shape_refit_proxy(world, s);
     rc_shape_flag_contacts(world, (int32_t)id.index - 1);
     rc_body_update_mass(world, body);
     rc_body_wake(body);
@@ -567,7 +593,7 @@ bool rc_shape_set_filter(rc_world *world, rc_shape_id id, rc_filter filter) {
         rc_shape *shape = &world->shapes.data[r];
         shape->filter = filter;
         if (shape->proxy >= 0) {
-            rc_grid_move(world->grid, shape->proxy, rc_shape_proxy_box(world, shape));
+            rc_shape_refit_proxy(world, shape);
             rc_shape_flag_contacts(world, r);
         }
     }

@@ -68,6 +68,7 @@ typedef struct rc_contact_constraint {
     int32_t point_count;    /* 1 or 2 */
     rc_constraint_point points[2];
     int32_t contact;        /* the world's contact, or -1 */
+    int32_t color;          /* set by rc_solver_color */
 } rc_contact_constraint;
 
 /* How many colours contacts are shared among before the rest are solved one by one. */
@@ -112,7 +113,8 @@ typedef struct rc_soft_step {
     float max_speed, max_spin;      /* velocities are held within these */
     /* scratch for rc_solver_pack: per state (colours), per constraint (order) */
     uint32_t *colors;
-    int32_t *order;
+    int32_t *order;                 /* the constraints by colour, each colour in their order */
+    int32_t color_start[RC_SOLVER_COLORS + 2]; /* where each colour starts in order (the last: the end) */
     rc_wide_constraint *blocks;     /* rc_solver_color says how many */
     int32_t block_count;
 } rc_soft_step;

@@ -281,19 +281,30 @@ static void commit_constraints(rc_world *world) {
 
 /* ---- moving ----------------------------------------------------------------------------------- */
 
-/* Place a moved body's shapes: a shape that stays in its grid cells (most do, most steps) is
- * moved in the grid at once, which cannot fail; the others wait in the deferred list. Returns
- * how many grid entries the deferred moves add. */
+/* A proxy's grid box changed by the step, the old one logged first (the log has room for every
+ * shape: reserve_scratch). */
+static void move_proxy(rc_world *world, const rc_shape *shape) {
+    rc_proxy_undo u = {shape->proxy, rc_grid_get_box(world->grid, shape->proxy)};
+    world->proxy_undo.data[world->proxy_undo.count++] = u;
+    rc_grid_move(world->grid, shape->proxy, rc_shape_fat_box(world, shape));
+}
+
+/* Place a moved body's shapes. Most stay inside their fat grid boxes (nothing to do in the
+ * grid); of the others, those whose move keeps their grid cells are moved at once, which
+ * cannot fail, and the rest wait in the deferred list. Returns how many grid entries the
+ * deferred moves add. */
 static int32_t place_moved(rc_world *world, rc_body *b) {
     int32_t additions = 0;
     b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         rc_shape *shape = &world->shapes.data[s];
         rc_shape_place(world, shape, b->xf);
-        rc_aabb box = rc_shape_proxy_box(world, shape);
-        int32_t add = rc_grid_move_additions(world->grid, shape->proxy, box);
+        if (rc_shape_proxy_fits(world, shape)) {
+            continue;
+        }
+        int32_t add = rc_grid_move_additions(world->grid, shape->proxy, rc_shape_fat_box(world, shape));
         if (add == 0) {
-            rc_grid_move(world->grid, shape->proxy, box);
+            move_proxy(world, shape);
         } else {
             world->deferred.data[world->deferred.count++] = s;
             additions += add;
@@ -360,8 +371,7 @@ static bool move_deferred(rc_world *world, int32_t additions, int32_t swept) {
         return false;
     }
     for (int32_t k = 0; k < world->deferred.count; ++k) {
-        const rc_shape *shape = &world->shapes.data[world->deferred.data[k]];
-        rc_grid_move(world->grid, shape->proxy, rc_shape_proxy_box(world, shape));
+        move_proxy(world, &world->shapes.data[world->deferred.data[k]]);
     }
     world->deferred.count = 0;
     return true;
@@ -474,7 +484,13 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
     hold_in_world(b);
     b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
     /* moves of swept bodies were reserved: they cannot fail */
-    rc_body_place_shapes(world, b);
+    for (int32_t sh = b->first_shape; sh >= 0; sh = world->shapes.data[sh].next_in_body) {
+        rc_shape *shape = &world->shapes.data[sh];
+        rc_shape_place(world, shape, b->xf);
+        if (!rc_shape_proxy_fits(world, shape)) {
+            move_proxy(world, shape);
+        }
+    }
 }
 
 static void sweep_bodies(rc_world *world, float dt) {
@@ -506,8 +522,16 @@ static void undo_motion(rc_world *world) {
         b->awake = u->awake;
         b->last_hit_shape = u->last_hit_shape;
         b->last_hit_step = u->last_hit_step;
-        rc_body_place_shapes(world, b);
+        for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+            rc_shape_place(world, &world->shapes.data[s], b->xf);
+        }
+        rc_body_refresh_chains(world, b);
     }
+    /* the grid boxes as they were, last change first */
+    for (int32_t k = world->proxy_undo.count - 1; k >= 0; --k) {
+        rc_grid_move(world->grid, world->proxy_undo.data[k].proxy, world->proxy_undo.data[k].box);
+    }
+    world->proxy_undo.count = 0;
 }
 
 static void collect_pair(int32_t proxy_a, int32_t user_a, int32_t proxy_b, int32_t user_b, void *context) {
@@ -553,6 +577,7 @@ static bool reserve_scratch(rc_world *world) {
            rc_array_reserve(world, world->colors, n + 1) && rc_array_reserve(world, world->kicks, n) &&
            rc_array_reserve(world, world->linear_damping, n) && rc_array_reserve(world, world->angular_damping, n) &&
            rc_array_reserve(world, world->support_counts, n) && rc_array_reserve(world, world->held, n) &&
+           rc_array_reserve(world, world->proxy_undo, world->shapes.count) &&
            rc_array_reserve(world, world->support_shapes, n * RC_MAX_SUPPORTS);
 }
 
@@ -570,6 +595,7 @@ bool rc_world_step(rc_world *world, float dt) {
     /* this step's impacts follow the last step's until it cannot fail */
     int32_t impacts_before = world->impacts.count;
     world->new_contacts.count = 0;
+    world->proxy_undo.count = 0;
     world->pair_failed = false;
     world->step_failed = false;
     if (!reserve_scratch(world)) {

@@ -141,6 +141,7 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->support_shapes);
     rc_array_free(world, world->support_counts);
     rc_array_free(world, world->deferred);
+    rc_array_free(world, world->proxy_undo);
     rc_array_free(world, world->new_contacts);
     forget_thread_errors(world);
     rc_allocator allocator = world->user_allocator;

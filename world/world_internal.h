@@ -238,6 +238,12 @@ typedef struct rc_body_undo {
     int32_t last_hit_shape, last_hit_step;
 } rc_body_undo;
 
+/* A proxy's grid box before the step moved it. */
+typedef struct rc_proxy_undo {
+    int32_t proxy;
+    rc_aabb box;
+} rc_proxy_undo;
+
 /* Per-body step scratch for islands of touching bodies and for waking them. */
 typedef struct rc_island_node {
     int32_t parent;
@@ -302,6 +308,7 @@ struct rc_world {
     RC_ARRAY(uint8_t) held;           /* per solver body: some contact pushed on it this step */
     bool step_failed;
     RC_ARRAY(int32_t) deferred;  /* shapes whose grid move adds cells: moved after a reserve */
+    RC_ARRAY(rc_proxy_undo) proxy_undo; /* the grid boxes the step changed, to put back if it fails */
     RC_ARRAY(int32_t) new_contacts;
     bool pair_failed;
 
@@ -488,6 +495,16 @@ void rc_body_update_mass(rc_world *world, rc_body *body); /* also the motion (wh
 /* The box a shape's proxy has: its own, grown by the contact margin for a swept circle so that
  * the broadphase reports surfaces it rests near. */
 rc_aabb rc_shape_proxy_box(const rc_world *world, const rc_shape *shape);
+/* The grid keeps a moving shape's proxy box larger by a fat margin (twenty linear slops), and
+ * moves it only once the shape's proxy box leaves it: a body at rest or moving little changes
+ * nothing in the grid and makes no new pairs. Static shapes' grid boxes are their proxy boxes
+ * exactly. */
+static inline float rc_world_fat_margin(const rc_world *world) { return 20.0f * world->def.linear_slop; }
+rc_aabb rc_shape_fat_box(const rc_world *world, const rc_shape *shape);
+/* Does the proxy's box in the grid still hold the shape's proxy box (equal it, static)? */
+bool rc_shape_proxy_fits(const rc_world *world, const rc_shape *shape);
+/* If not, give the proxy the shape's fat box (reserved by the caller). */
+void rc_shape_refit_proxy(rc_world *world, const rc_shape *shape);
 /* The gap a swept body keeps from surfaces near p: contact_skin, or four to eight float
  * spacings at p's coordinates where those are coarser (from about 200 units out at the default
  * skin), so that a body stopped short of a surface is short of it after rounding too. */

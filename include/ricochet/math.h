@@ -130,6 +130,9 @@ RC_INLINE rc_transform rc_inv_mul_transforms(rc_transform a, rc_transform b) {
     return r;
 }
 
+RC_INLINE bool rc_aabb_equal(rc_aabb a, rc_aabb b) {
+    return a.lower.x == b.lower.x && a.lower.y == b.lower.y && a.upper.x == b.upper.x && a.upper.y == b.upper.y;
+}
 RC_INLINE bool rc_aabb_overlaps(rc_aabb a, rc_aabb b) {
     return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y && b.lower.y <= a.upper.y;
 }
