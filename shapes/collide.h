@@ -27,6 +27,9 @@ typedef struct rc_hull {
 rc_hull rc_hull_circle(rc_vec2 center, float radius);
 rc_hull rc_hull_capsule(rc_vec2 a, rc_vec2 b, float radius);
 rc_hull rc_hull_polygon(const rc_vec2 *points, const rc_vec2 *normals, int count, float radius);
+/* A placed shape's hull, in the world (a segment: its two ends, no radius). */
+struct rc_shape_view;
+rc_hull rc_view_hull(const struct rc_shape_view *s);
 /* The hull moved by a transform (points turned and moved, normals turned). */
 rc_hull rc_hull_transform(const rc_hull *hull, rc_transform xf);
 

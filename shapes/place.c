@@ -13,8 +13,8 @@ const char *rc_base_make(rc_base_transform in, rc_shape_kind kind, rc_base *out)
     if (in.scale.x == 0.0f || in.scale.y == 0.0f) {
         return "a scale component is zero";
     }
-    if (kind == RC_SHAPE_CIRCLE && fabsf(in.scale.x) != fabsf(in.scale.y)) {
-        return "a circle's scale must have |scale.x| == |scale.y| (a circle does not become an ellipse)";
+    if ((kind == RC_SHAPE_CIRCLE || kind == RC_SHAPE_CAPSULE) && fabsf(in.scale.x) != fabsf(in.scale.y)) {
+        return "a circle's or a capsule's scale must have |scale.x| == |scale.y| (a circle does not become an ellipse)";
     }
     out->offset = in.offset;
     out->q = rc_rot_from_angle(in.angle);

@@ -38,6 +38,7 @@ typedef enum rc_shape_kind {
     RC_SHAPE_CIRCLE,
     RC_SHAPE_POLYGON,
     RC_SHAPE_SEGMENT, /* one segment of a chain: a two-sided wall */
+    RC_SHAPE_CAPSULE,
 } rc_shape_kind;
 
 typedef struct rc_segment {
@@ -68,6 +69,7 @@ typedef struct rc_shape_view {
         rc_circle circle;
         rc_convex polygon;
         rc_segment segment;
+        rc_capsule capsule;
     } u;
 } rc_shape_view;
 
@@ -174,6 +176,7 @@ static inline bool rc_ray_crosses_edge(rc_vec2 p, rc_vec2 a, rc_vec2 b) {
 /* A polygon a public function may take: 3..RC_MAX_POLYGON_VERTICES vertices, all finite. */
 bool rc_polygon_input_ok(const rc_polygon *p);
 bool rc_circle_input_ok(rc_circle c);
+bool rc_capsule_input_ok(rc_capsule c);
 
 /* inline: the sweeps call these once per candidate shape */
 static inline bool rc_view_ray_cast(const rc_shape_view *s, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit) {
@@ -182,6 +185,8 @@ static inline bool rc_view_ray_cast(const rc_shape_view *s, rc_vec2 origin, rc_v
         return rc_circle_ray_cast(s->u.circle, origin, translation, hit);
     case RC_SHAPE_POLYGON:
         return rc_convex_ray_cast(&s->u.polygon, origin, translation, hit);
+    case RC_SHAPE_CAPSULE:
+        return rc_ray_cast_capsule(s->u.capsule, origin, translation, hit);
     case RC_SHAPE_SEGMENT:
         break;
     }
@@ -194,6 +199,8 @@ static inline bool rc_view_circle_cast(const rc_shape_view *s, rc_vec2 origin, f
         return rc_circle_cast_circle(s->u.circle, origin, radius, translation, hit);
     case RC_SHAPE_POLYGON:
         return rc_convex_circle_cast(&s->u.polygon, origin, radius, translation, hit);
+    case RC_SHAPE_CAPSULE:
+        return rc_circle_cast_capsule(s->u.capsule, origin, radius, translation, hit);
     case RC_SHAPE_SEGMENT:
         break;
     }

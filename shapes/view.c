@@ -1,5 +1,8 @@
 /* Queries on placed shapes, whatever their kind. */
+#include "shapes/collide.h"
 #include "shapes/shapes.h"
+
+#include <string.h>
 
 rc_aabb rc_view_aabb(const rc_shape_view *s) {
     switch (s->kind) {
@@ -14,6 +17,8 @@ rc_aabb rc_view_aabb(const rc_shape_view *s) {
         }
         return box;
     }
+    case RC_SHAPE_CAPSULE:
+        return rc_capsule_aabb(s->u.capsule);
     case RC_SHAPE_SEGMENT:
         break;
     }
@@ -27,6 +32,8 @@ rc_distance_result rc_view_distance(const rc_shape_view *s, rc_vec2 p) {
         return rc_point_distance_circle(s->u.circle, p);
     case RC_SHAPE_POLYGON:
         return rc_convex_distance(&s->u.polygon, p);
+    case RC_SHAPE_CAPSULE:
+        return rc_point_distance_capsule(s->u.capsule, p);
     case RC_SHAPE_SEGMENT:
         break;
     }
@@ -39,6 +46,8 @@ bool rc_view_test_point(const rc_shape_view *s, rc_vec2 p) {
         return rc_distance_squared(p, s->u.circle.center) <= s->u.circle.radius * s->u.circle.radius;
     case RC_SHAPE_POLYGON:
         return rc_convex_test_point(&s->u.polygon, p);
+    case RC_SHAPE_CAPSULE:
+        return rc_point_distance_capsule(s->u.capsule, p).distance <= 0.0f;
     case RC_SHAPE_SEGMENT:
         break;
     }
@@ -52,7 +61,44 @@ static bool flipped(bool hit, rc_manifold *m) {
     return hit;
 }
 
+rc_hull rc_view_hull(const rc_shape_view *s) {
+    switch (s->kind) {
+    case RC_SHAPE_CIRCLE:
+        return rc_hull_circle(s->u.circle.center, s->u.circle.radius);
+    case RC_SHAPE_POLYGON:
+        return rc_hull_polygon(s->u.polygon.vertices, s->u.polygon.normals, s->u.polygon.count, 0.0f);
+    case RC_SHAPE_CAPSULE:
+        return rc_hull_capsule(s->u.capsule.center1, s->u.capsule.center2, s->u.capsule.radius);
+    case RC_SHAPE_SEGMENT:
+        break;
+    }
+    return rc_hull_capsule(s->u.segment.a, s->u.segment.b, 0.0f);
+}
+
+/* A capsule against anything: the hulls' manifold, its overlap as depths. */
+static bool collide_hulls(const rc_shape_view *a, const rc_shape_view *b, rc_manifold *m) {
+    rc_hull ha = rc_view_hull(a), hb = rc_view_hull(b);
+    rc_collision c = rc_collide_hulls(&ha, &hb, 0.0f);
+    if (c.count == 0) {
+        return false;
+    }
+    if (m != NULL) {
+        memset(m, 0, sizeof *m);
+        m->normal = c.normal;
+        m->point_count = c.count;
+        for (int i = 0; i < c.count; ++i) {
+            m->points[i] = c.points[i].point;
+            m->depths[i] = c.points[i].separation < 0.0f ? -c.points[i].separation : 0.0f;
+            m->depth = m->depths[i] > m->depth ? m->depths[i] : m->depth;
+        }
+    }
+    return true;
+}
+
 bool rc_view_collide(const rc_shape_view *a, const rc_shape_view *b, rc_manifold *m) {
+    if (a->kind == RC_SHAPE_CAPSULE || b->kind == RC_SHAPE_CAPSULE) {
+        return !(a->kind == RC_SHAPE_SEGMENT && b->kind == RC_SHAPE_SEGMENT) && collide_hulls(a, b, m);
+    }
     switch (a->kind) {
     case RC_SHAPE_CIRCLE:
         switch (b->kind) {
@@ -62,6 +108,8 @@ bool rc_view_collide(const rc_shape_view *a, const rc_shape_view *b, rc_manifold
             return flipped(rc_convex_collide_circle(&b->u.polygon, a->u.circle, m), m);
         case RC_SHAPE_SEGMENT:
             return flipped(rc_collide_segment_circle(b->u.segment.a, b->u.segment.b, a->u.circle, m), m);
+        case RC_SHAPE_CAPSULE:
+            break;
         }
         break;
     case RC_SHAPE_POLYGON:
@@ -72,6 +120,8 @@ bool rc_view_collide(const rc_shape_view *a, const rc_shape_view *b, rc_manifold
             return rc_convex_collide(&a->u.polygon, &b->u.polygon, m);
         case RC_SHAPE_SEGMENT:
             return flipped(rc_segment_collide_convex(b->u.segment.a, b->u.segment.b, &a->u.polygon, m), m);
+        case RC_SHAPE_CAPSULE:
+            break;
         }
         break;
     case RC_SHAPE_SEGMENT:
@@ -81,8 +131,11 @@ bool rc_view_collide(const rc_shape_view *a, const rc_shape_view *b, rc_manifold
         case RC_SHAPE_POLYGON:
             return rc_segment_collide_convex(a->u.segment.a, a->u.segment.b, &b->u.polygon, m);
         case RC_SHAPE_SEGMENT:
+        case RC_SHAPE_CAPSULE:
             break;
         }
+        break;
+    case RC_SHAPE_CAPSULE:
         break;
     }
     return false;

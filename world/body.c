@@ -242,6 +242,7 @@ bool rc_body_mass_fits(const rc_world *world, const rc_body *b, const rc_mass_da
  * that it still responds to impulses (a point bullet, for one). Then its motion. */
 void rc_body_update_mass(rc_world *world, rc_body *b) {
     update_motion(world, b);
+    b->custom_mass = false; /* the shapes decide again */
     b->mass = 0.0f;
     b->inv_mass = 0.0f;
     b->inertia = 0.0f;
@@ -664,6 +665,132 @@ bool rc_body_apply_linear_impulse(rc_world *world, rc_body_id id, rc_vec2 impuls
     double rx = (double)point.x - b->center.x, ry = (double)point.y - b->center.y;
     double w = b->angular_velocity + (double)b->inv_inertia * (rx * impulse.y - ry * impulse.x);
     rc_limit_velocity(world, vx, vy, w, &b->linear_velocity, &b->angular_velocity);
+    rc_body_wake(b);
+    return true;
+}
+
+/* ---- forces and mass ------------------------------------------------------------------------- */
+
+/* A dynamic body that takes forces: refused for others, or with numbers not finite. */
+static rc_body *force_target(rc_world *world, rc_body_id id, bool finite, const char *func) {
+    rc_body *b = rc_body_for_change(world, id, func);
+    if (b == NULL) {
+        return NULL;
+    }
+    if (!finite) {
+        rc_fail(world, func, "a value is not finite");
+        return NULL;
+    }
+    if (b->type != RC_DYNAMIC) {
+        rc_fail(world, func, "only a dynamic body takes forces and impulses");
+        return NULL;
+    }
+    return b;
+}
+
+bool rc_body_apply_force(rc_world *world, rc_body_id id, rc_vec2 force, rc_vec2 point) {
+    rc_body *b = force_target(world, id, rc_vec2_is_finite(force) && rc_vec2_is_finite(point), __func__);
+    if (b == NULL) {
+        return false;
+    }
+    /* the torque about the centre of mass, and both sums, in double: all must stay floats */
+    double rx = (double)point.x - b->center.x, ry = (double)point.y - b->center.y;
+    double fx = (double)b->force.x + force.x, fy = (double)b->force.y + force.y;
+    double t = (double)b->torque + (rx * force.y - ry * force.x);
+    if (!(fabs(fx) <= FLT_MAX && fabs(fy) <= FLT_MAX && fabs(t) <= FLT_MAX)) {
+        return rc_fail(world, __func__, "the force or its torque sums beyond float range");
+    }
+    b->force = rc_v2((float)fx, (float)fy);
+    b->torque = (float)t;
+    rc_body_wake(b);
+    return true;
+}
+
+bool rc_body_apply_force_to_center(rc_world *world, rc_body_id id, rc_vec2 force) {
+    rc_body *b = rc_get_body(world, id, __func__);
+    return b != NULL && rc_body_apply_force(world, id, force, b->center);
+}
+
+bool rc_body_apply_torque(rc_world *world, rc_body_id id, float torque) {
+    rc_body *b = force_target(world, id, rc_is_finite(torque), __func__);
+    if (b == NULL) {
+        return false;
+    }
+    double t = (double)b->torque + torque;
+    if (!(fabs(t) <= FLT_MAX)) {
+        return rc_fail(world, __func__, "the torque sums beyond float range");
+    }
+    b->torque = (float)t;
+    rc_body_wake(b);
+    return true;
+}
+
+bool rc_body_apply_angular_impulse(rc_world *world, rc_body_id id, float impulse) {
+    rc_body *b = force_target(world, id, rc_is_finite(impulse), __func__);
+    if (b == NULL) {
+        return false;
+    }
+    rc_limit_velocity(world, b->linear_velocity.x, b->linear_velocity.y,
+                      b->angular_velocity + (double)b->inv_inertia * impulse, &b->linear_velocity,
+                      &b->angular_velocity);
+    rc_body_wake(b);
+    return true;
+}
+
+rc_mass_data rc_body_mass_data(const rc_world *world, rc_body_id id) {
+    rc_mass_data m = {0.0f, 0.0f, {0.0f, 0.0f}, 0.0f};
+    const rc_body *b = rc_get_body(world, id, __func__);
+    if (b == NULL) {
+        return m;
+    }
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        const rc_shape *shape = &world->shapes.data[s];
+        if (shape->kind != RC_SHAPE_SEGMENT && shape->kind != RC_KIND_CHAIN) {
+            m.area += rc_shape_mass(world, shape).area;
+        }
+    }
+    m.mass = b->mass;
+    m.center = b->local_center;
+    m.rotational_inertia = b->inertia;
+    return m;
+}
+
+bool rc_body_set_mass_data(rc_world *world, rc_body_id id, rc_mass_data data) {
+    rc_body *b = rc_body_for_change(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (b->type != RC_DYNAMIC) {
+        return rc_fail(world, __func__, "only a dynamic body has a mass");
+    }
+    if (!rc_point_mass_ok(data.mass) || !rc_is_finite(data.rotational_inertia) || data.rotational_inertia < 0.0f ||
+        data.rotational_inertia > RC_MAX_ROTATIONAL_INERTIA || !rc_vec2_is_finite(data.center)) {
+        return rc_fail(world, __func__, "mass %g must be from FLT_MIN to RC_MAX_MASS, the rotational inertia %g "
+                                        "finite, >= 0 and at most RC_MAX_ROTATIONAL_INERTIA, the centre finite",
+                       (double)data.mass, (double)data.rotational_inertia);
+    }
+    rc_vec2 center = rc_transform_point(b->xf, data.center);
+    if (!rc_in_world(center)) {
+        return rc_fail(world, __func__, "the centre of mass would lie beyond RC_WORLD_LIMIT");
+    }
+    float inv_inertia = data.rotational_inertia > 0.0f && !b->fixed_rotation ? 1.0f / data.rotational_inertia : 0.0f;
+    if (!rc_is_finite(inv_inertia)) {
+        return rc_fail(world, __func__, "the rotational inertia %g has no float inverse",
+                       (double)data.rotational_inertia);
+    }
+    /* the centre moves: its velocity is the old one's plus the turning about the old centre */
+    rc_vec2 arm = rc_sub(center, b->center);
+    rc_limit_velocity(world, (double)b->linear_velocity.x - (double)b->angular_velocity * arm.y,
+                      (double)b->linear_velocity.y + (double)b->angular_velocity * arm.x, b->angular_velocity,
+                      &b->linear_velocity, &b->angular_velocity);
+    b->mass = data.mass;
+    b->inv_mass = 1.0f / data.mass;
+    b->inertia = inv_inertia > 0.0f ? data.rotational_inertia : 0.0f;
+    b->inv_inertia = inv_inertia;
+    b->local_center = data.center;
+    b->center = center;
+    b->custom_mass = true;
+    rc_body_extents(world, b);
     rc_body_wake(b);
     return true;
 }

@@ -41,6 +41,8 @@ static void compact_bodies(rc_world *world) {
     rc_array_shrink(world, world->states, n + 1);
     rc_array_shrink(world, world->colors, n + 1);
     rc_array_shrink(world, world->kicks, n);
+    rc_array_shrink(world, world->spin_kicks, n);
+    rc_array_shrink(world, world->moves, n > world->moves.count ? n : world->moves.count);
     rc_array_shrink(world, world->linear_damping, n);
     rc_array_shrink(world, world->angular_damping, n);
     rc_array_shrink(world, world->support_counts, n);
@@ -62,7 +64,7 @@ static void compact_polygons(rc_world *world) {
     uint32_t next = 0;
     for (int32_t i = 0; i < world->shapes.count; ++i) {
         rc_shape *s = &world->shapes.data[i];
-        if (s->in_use && s->kind == RC_SHAPE_POLYGON) {
+        if (s->in_use && (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE)) {
             size_t n = (size_t)RC_POLY_BLOCK(s->count);
             memcpy(pool + next, world->poly_pool.data + s->poly, sizeof(rc_vec2) * n);
             s->poly = next;

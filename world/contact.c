@@ -189,9 +189,10 @@ static void wake_island(rc_world *world, int32_t start) {
 /* ---- the narrow phase ------------------------------------------------------------------------- */
 
 rc_hull rc_shape_hull(const rc_world *world, const rc_shape *s) {
-    if (s->kind == RC_SHAPE_POLYGON) {
+    if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {
         rc_convex frame = rc_poly_body(world->poly_pool.data + s->poly, s->count);
-        return rc_hull_polygon(frame.vertices, frame.normals, frame.count, 0.0f);
+        return rc_hull_polygon(frame.vertices, frame.normals, frame.count,
+                               s->kind == RC_SHAPE_CAPSULE ? s->circle.radius : 0.0f);
     }
     if (s->kind == RC_SHAPE_SEGMENT) {
         rc_vec2 prev, a, b, next;
@@ -268,7 +269,9 @@ float rc_pair_friction(const rc_shape *a, const rc_shape *b) { return rc_mix_fri
 
 float rc_pair_restitution(const rc_shape *a, const rc_shape *b) { return rc_maxf(a->restitution, b->restitution); }
 
-float rc_shape_round_radius(const rc_shape *s) { return s->kind == RC_SHAPE_CIRCLE ? s->circle.radius : 0.0f; }
+float rc_shape_round_radius(const rc_shape *s) {
+    return s->kind == RC_SHAPE_CIRCLE || s->kind == RC_SHAPE_CAPSULE ? s->circle.radius : 0.0f;
+}
 
 float rc_pair_rolling(const rc_shape *a, float radius_a, const rc_shape *b, float radius_b) {
     return rc_maxf(rc_rolling_torque_arm(a->rolling_resistance, radius_a),

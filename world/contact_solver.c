@@ -477,7 +477,7 @@ static void integrate_velocities(rc_soft_step *s) {
     for (int32_t i = 0; i < s->state_count; ++i) {
         rc_body_state *b = &s->states[i];
         rc_vec2 v = rc_scale(s->linear_damping[i], rc_add(b->v, s->gravity_kicks[i]));
-        float w = s->angular_damping[i] * b->w;
+        float w = s->angular_damping[i] * (b->w + s->spin_kicks[i]);
         if (rc_dot(v, v) > max2) {
             v = rc_scale(s->max_speed / rc_length(v), v);
         }

@@ -4,6 +4,7 @@
 
 #include <ricochet/draw.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,6 +63,42 @@ static rc_color draw_body_color(const rc_debug_draw *d, const rc_body *b) {
     }
 }
 
+/* A capsule's outline as a convex polygon, counter-clockwise: a half circle of eight points
+ * round each end. */
+#define CAPSULE_POINTS 16
+static void capsule_outline(rc_capsule c, rc_vec2 out[CAPSULE_POINTS]) {
+    rc_vec2 axis = rc_normalize(rc_sub(c.center2, c.center1));
+    rc_vec2 side = rc_left_perp(axis);
+    const int half = CAPSULE_POINTS / 2;
+    for (int i = 0; i < half; ++i) {
+        float a = RC_PI * (float)i / (float)(half - 1); /* 0 .. pi */
+        float ca = cosf(a), sa = sinf(a);
+        /* round center2's end from -side through +axis to +side, then center1's back round */
+        rc_vec2 d2 = rc_add(rc_scale(-ca, side), rc_scale(sa, axis));
+        out[i] = rc_mul_add(c.center2, c.radius, d2);
+        out[half + i] = rc_mul_add(c.center1, -c.radius, d2);
+    }
+}
+
+static void draw_capsule(const rc_debug_draw *d, rc_capsule c, rc_color color, bool solid) {
+    if (solid && d->draw_solid_capsule != NULL) {
+        d->draw_solid_capsule(c.center1, c.center2, c.radius, draw_dim(color), d->context);
+    }
+    if (d->draw_capsule != NULL) {
+        d->draw_capsule(c.center1, c.center2, c.radius, color, d->context);
+    }
+    if ((solid && d->draw_solid_capsule == NULL && d->draw_solid_polygon != NULL) || d->draw_capsule == NULL) {
+        rc_vec2 outline[CAPSULE_POINTS];
+        capsule_outline(c, outline);
+        if (solid && d->draw_solid_capsule == NULL && d->draw_solid_polygon != NULL) {
+            d->draw_solid_polygon(outline, CAPSULE_POINTS, draw_dim(color), d->context);
+        }
+        if (d->draw_capsule == NULL) {
+            draw_outline(d, outline, CAPSULE_POINTS, color);
+        }
+    }
+}
+
 static void draw_shape(const draw_pass *pass, const rc_shape *s) {
     const rc_debug_draw *d = pass->draw;
     const rc_body *b = &pass->world->bodies.data[s->body];
@@ -82,6 +119,9 @@ static void draw_shape(const draw_pass *pass, const rc_shape *s) {
             d->draw_solid_polygon(v.u.polygon.vertices, v.u.polygon.count, draw_dim(color), d->context);
         }
         draw_outline(d, v.u.polygon.vertices, v.u.polygon.count, color);
+        break;
+    case RC_SHAPE_CAPSULE:
+        draw_capsule(d, v.u.capsule, color, !s->sensor);
         break;
     case RC_SHAPE_SEGMENT:
         if (d->draw_segment == NULL) {

@@ -231,7 +231,9 @@ static double support_distance(const rc_shape_view *v, rc_vec2 p, double nx, dou
         rc_circle c = v->u.circle;
         return nx * ((double)p.x - c.center.x) + ny * ((double)p.y - c.center.y) - (double)c.radius;
     }
-    rc_vec2 seg[2] = {v->u.segment.a, v->u.segment.b};
+    /* a capsule: its segment's support, less its radius */
+    bool capsule = v->kind == RC_SHAPE_CAPSULE;
+    rc_vec2 seg[2] = {capsule ? v->u.capsule.center1 : v->u.segment.a, capsule ? v->u.capsule.center2 : v->u.segment.b};
     const rc_vec2 *pts = v->kind == RC_SHAPE_POLYGON ? v->u.polygon.vertices : seg;
     int count = v->kind == RC_SHAPE_POLYGON ? v->u.polygon.count : 2;
     double best = INFINITY;
@@ -239,7 +241,7 @@ static double support_distance(const rc_shape_view *v, rc_vec2 p, double nx, dou
         double d = nx * ((double)p.x - pts[i].x) + ny * ((double)p.y - pts[i].y);
         best = d < best ? d : best;
     }
-    return best;
+    return capsule ? best - (double)v->u.capsule.radius : best;
 }
 
 /* The radius of curvature of a contact's surface at its nearest point: a circle's radius, 0 at
@@ -264,9 +266,13 @@ static double feature_radius(const rc_shape_view *v, const mover_plane *pl) {
         }
         return 0.0;
     }
-    rc_vec2 e = rc_normalize(rc_left_perp(rc_sub(v->u.segment.b, v->u.segment.a)));
+    bool capsule = v->kind == RC_SHAPE_CAPSULE;
+    rc_vec2 a = capsule ? v->u.capsule.center1 : v->u.segment.a, b = capsule ? v->u.capsule.center2 : v->u.segment.b;
+    rc_vec2 e = rc_normalize(rc_left_perp(rc_sub(b, a)));
     double cross = (double)e.x * n.y - (double)e.y * n.x;
-    return fabs(cross) <= 4.0 * FLT_EPSILON && (e.x != 0.0f || e.y != 0.0f) ? INFINITY : 0.0;
+    bool flat = fabs(cross) <= 4.0 * FLT_EPSILON && (e.x != 0.0f || e.y != 0.0f);
+    /* a capsule's side is flat, its ends round with its radius; a segment's ends are vertices */
+    return flat ? INFINITY : (capsule ? (double)v->u.capsule.radius : 0.0);
 }
 
 /* The vertex of v nearest to `point` (a polygon's vertex, a segment's end) and its neighbours

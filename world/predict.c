@@ -243,7 +243,9 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     step.state_count = 1;
     step.constraints = constraints;
     step.constraint_count = contacts->count;
+    float spin_kick = 0.0f;
     step.gravity_kicks = &kick;
+    step.spin_kicks = &spin_kick;
     step.linear_damping = &linear;
     step.angular_damping = &angular;
     step.colors = colors;
@@ -342,7 +344,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
         if (!s.held) {
             /* free: the exact kick of gravity and damping over the step */
             rc_integrate_velocity(world, &s.velocity, &s.angular_velocity, def->gravity_scale, def->linear_damping,
-                                  def->angular_damping, def->dt);
+                                  def->angular_damping, rc_v2(0.0f, 0.0f), 0.0f, def->dt);
         }
         s.rest_shape = last_hit_step == step - 1 ? last_hit_shape : -1;
         rc_sweep_sink sink = {predict_impact, NULL, &k, -1};

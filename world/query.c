@@ -2,6 +2,7 @@
  * point queries; the exact tests come from shapes/. */
 #include "world/world_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 rc_query_filter rc_default_query_filter(void) {
@@ -169,9 +170,108 @@ bool rc_world_cast_circle_all(const rc_world *world, rc_vec2 origin, float radiu
     return cast_each(world, origin, radius, translation, filter, fn, context, __func__);
 }
 
+/* ---- a polygon swept through the world ------------------------------------------------------ */
+
+typedef struct polygon_cast {
+    const rc_world *world;
+    rc_hull moving;       /* the polygon where it starts, in the world */
+    rc_vec2 centroid, translation;
+    rc_query_filter filter;
+    rc_ray_hit best;
+    int32_t best_index;
+} polygon_cast;
+
+/* The polygon's first touch of one shape along the translation. */
+static bool polygon_hits(const polygon_cast *c, int32_t index, rc_ray_hit *hit) {
+    const rc_shape *s = &c->world->shapes.data[index];
+    if (s->sensor || !rc_query_sees(s, c->filter) || !rc_shape_faces(s, c->centroid)) {
+        return false;
+    }
+    rc_shape_view v = rc_shape_view_of(c->world, s);
+    rc_hull still = rc_view_hull(&v);
+    float t;
+    rc_vec2 normal, point;
+    if (!rc_cast_hulls(&c->moving, c->translation, &still, &t, &normal, &point)) {
+        return false;
+    }
+    memset(hit, 0, sizeof *hit);
+    hit->t = t;
+    hit->normal = normal;
+    hit->point = point;
+    if (t == 0.0f) {
+        /* overlapping from the start: the way out is the manifold's normal */
+        rc_collision m = rc_collide_hulls(&still, &c->moving, 0.0f);
+        if (m.count > 0 && (m.points[0].separation < 0.0f || (m.count > 1 && m.points[1].separation < 0.0f))) {
+            hit->started_inside = true;
+            hit->normal = m.normal;
+            hit->point = c->centroid;
+        }
+    }
+    return true;
+}
+
+static float polygon_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
+    (void)proxy;
+    polygon_cast *c = context;
+    rc_ray_hit hit;
+    if (!polygon_hits(c, user, &hit) || hit.t > max_fraction) {
+        return max_fraction;
+    }
+    if (c->best_index < 0 || hit.t < c->best.t || (hit.t == c->best.t && user < c->best_index)) {
+        c->best = hit;
+        c->best_index = user;
+    }
+    return c->best.t;
+}
+
+bool rc_world_cast_polygon(const rc_world *world, const rc_polygon *polygon, rc_vec2 translation,
+                           rc_query_filter filter, rc_ray_hit *hit) {
+    if (world == NULL) {
+        return false;
+    }
+    if (!rc_polygon_input_ok(polygon)) {
+        return rc_fail(world, __func__, "the polygon is NULL, has fewer than 3 or more than %d vertices, a vertex "
+                                        "that is not finite or normals that are not unit",
+                       RC_MAX_POLYGON_VERTICES);
+    }
+    if (!rc_vec2_is_finite(translation)) {
+        return rc_fail(world, __func__, "translation (%g, %g) is not finite", (double)translation.x,
+                       (double)translation.y);
+    }
+    rc_aabb box = rc_polygon_aabb(polygon);
+    rc_aabb end = {rc_add(box.lower, translation), rc_add(box.upper, translation)};
+    if (!rc_box_in_world(box) || !rc_box_in_world(end)) {
+        return rc_fail(world, __func__, "the polygon or its sweep reaches beyond RC_WORLD_LIMIT");
+    }
+    if (translation.x == 0.0f && translation.y == 0.0f) {
+        return false; /* a sweep of no length meets nothing, as a ray of none */
+    }
+    polygon_cast c;
+    c.world = world;
+    c.moving = rc_hull_polygon(polygon->vertices, polygon->normals, polygon->count, 0.0f);
+    c.centroid = polygon->centroid;
+    c.translation = translation;
+    c.filter = filter;
+    c.best_index = -1;
+    /* the grid walks a circle round the polygon from its centroid */
+    float reach = 0.0f;
+    for (int i = 0; i < polygon->count; ++i) {
+        reach = rc_maxf(reach, rc_length(rc_sub(polygon->vertices[i], polygon->centroid)));
+    }
+    rc_grid_cast_trusted(world->grid, polygon->centroid, reach, translation, 1.0f, polygon_fn, &c);
+    if (c.best_index < 0) {
+        return false;
+    }
+    if (hit != NULL) {
+        *hit = c.best;
+        name_hit(world, c.best_index, hit);
+    }
+    return true;
+}
+
 /* ---- overlaps --------------------------------------------------------------------------------- */
 
-typedef enum overlap_kind { OVERLAP_BOX, OVERLAP_POINT, OVERLAP_CIRCLE } overlap_kind;
+typedef enum overlap_kind { OVERLAP_BOX, OVERLAP_POINT, OVERLAP_CIRCLE, OVERLAP_POLYGON } overlap_kind;
 
 typedef struct overlap_context {
     const rc_world *world;
@@ -179,6 +279,7 @@ typedef struct overlap_context {
     rc_vec2 point; /* point, or circle centre */
     rc_aabb box;   /* box queries */
     float radius;
+    rc_hull polygon; /* polygon queries */
     rc_query_filter filter;
     rc_overlap_fn *fn;
     void *user;
@@ -195,7 +296,13 @@ static bool overlap_fn(int32_t proxy, int32_t user, void *context) {
     if (c->kind == OVERLAP_BOX && !rc_aabb_overlaps(s->aabb, c->box)) {
         return true; /* a swept circle's proxy is a little larger than its box */
     }
-    if (c->kind != OVERLAP_BOX) {
+    if (c->kind == OVERLAP_POLYGON) {
+        rc_shape_view v = rc_shape_view_of(c->world, s);
+        rc_hull h = rc_view_hull(&v);
+        if (rc_collide_hulls(&c->polygon, &h, 0.0f).count == 0) {
+            return true;
+        }
+    } else if (c->kind != OVERLAP_BOX) {
         rc_shape_view v = rc_shape_view_of(c->world, s);
         if (c->kind == OVERLAP_POINT ? !rc_view_test_point(&v, c->point)
                                      : rc_view_distance(&v, c->point).distance > c->radius) {
@@ -283,5 +390,25 @@ int32_t rc_world_overlap_circle(const rc_world *world, rc_vec2 center, float rad
     if (!rc_aabb_is_valid(box)) {
         return rc_fail(world, __func__, "the circle reaches beyond float range"), -1;
     }
+    return overlap_run(&c, box);
+}
+
+int32_t rc_world_overlap_polygon(const rc_world *world, const rc_polygon *polygon, rc_query_filter filter,
+                                 rc_overlap_fn *fn, void *context) {
+    if (world == NULL) {
+        return -1;
+    }
+    if (!rc_polygon_input_ok(polygon)) {
+        return rc_fail(world, __func__, "the polygon is NULL, has fewer than 3 or more than %d vertices, a vertex "
+                                        "that is not finite or normals that are not unit",
+                       RC_MAX_POLYGON_VERTICES),
+               -1;
+    }
+    rc_aabb box = rc_polygon_aabb(polygon);
+    if (!rc_box_in_world(box)) {
+        return rc_fail(world, __func__, "the polygon reaches beyond RC_WORLD_LIMIT"), -1;
+    }
+    overlap_context c = overlap_start(world, OVERLAP_POLYGON, filter, fn, context);
+    c.polygon = rc_hull_polygon(polygon->vertices, polygon->normals, polygon->count, 0.0f);
     return overlap_run(&c, box);
 }

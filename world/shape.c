@@ -112,11 +112,45 @@ static void poly_place(rc_vec2 *block, int n, rc_transform body, rc_aabb *box) {
     rc_place_polygon(&frame, body, block + rc_poly_run(0, n), block + rc_poly_run(1, n), &block[0], box);
 }
 
+/* A capsule's block is a polygon block of two vertices: its centres, the two sides of the
+ * segment between them as normals, the midpoint as centroid; [2] holds the local radius (x)
+ * where a polygon's local centroid is. The placed radius is the shape's circle.radius. */
+static rc_capsule capsule_in_body(const rc_base *base, const rc_vec2 local[2], float radius) {
+    rc_capsule c = {rc_base_apply(base, local[0]), rc_base_apply(base, local[1]), radius * fabsf(base->scale.x)};
+    return c;
+}
+
+static void capsule_set_base(rc_vec2 *block, const rc_base *base) {
+    rc_capsule c = capsule_in_body(base, block + rc_poly_run(4, 2), block[2].x);
+    rc_vec2 *centres = block + rc_poly_run(2, 2), *normals = block + rc_poly_run(3, 2);
+    centres[0] = c.center1;
+    centres[1] = c.center2;
+    normals[0] = rc_normalize(rc_right_perp(rc_sub(c.center2, c.center1)));
+    normals[1] = rc_neg(normals[0]);
+    block[1] = rc_lerp(c.center1, c.center2, 0.5f);
+}
+
+static void capsule_place(rc_vec2 *block, rc_transform body, float radius, rc_aabb *box) {
+    const rc_vec2 *centres = block + rc_poly_run(2, 2), *normals = block + rc_poly_run(3, 2);
+    rc_vec2 *placed = block + rc_poly_run(0, 2), *turned = block + rc_poly_run(1, 2);
+    for (int i = 0; i < 2; ++i) {
+        placed[i] = rc_transform_point(body, centres[i]);
+        turned[i] = rc_rotate(body.q, normals[i]);
+    }
+    block[0] = rc_transform_point(body, block[1]);
+    rc_capsule c = {placed[0], placed[1], radius};
+    *box = rc_capsule_aabb(c);
+}
+
 void rc_shape_place(rc_world *world, rc_shape *s, rc_transform body) {
     if (s->kind == RC_SHAPE_SEGMENT) {
         rc_segment_place(world, s, body);
     } else if (s->kind == RC_SHAPE_POLYGON) {
         poly_place(poly_block(world, s), s->count, body, &s->aabb);
+    } else if (s->kind == RC_SHAPE_CAPSULE) {
+        rc_vec2 *block = poly_block(world, s);
+        capsule_place(block, body, s->circle.radius, &s->aabb);
+        s->circle.center = block[0];
     } else {
         s->circle = rc_place_circle(&s->base, s->local_radius, body);
         s->aabb = rc_circle_aabb(s->circle);
@@ -172,26 +206,57 @@ rc_aabb rc_shape_box_at(const rc_world *world, const rc_shape *s, rc_transform b
         rc_vec2 vertices[RC_MAX_POLYGON_VERTICES], centroid;
         rc_convex frame = rc_poly_body(poly_block(world, s), s->count);
         rc_place_polygon(&frame, body, vertices, NULL, &centroid, &box);
+    } else if (s->kind == RC_SHAPE_CAPSULE) {
+        const rc_vec2 *centres = poly_block(world, s) + rc_poly_run(2, 2);
+        rc_capsule c = {rc_transform_point(body, centres[0]), rc_transform_point(body, centres[1]), s->circle.radius};
+        box = rc_capsule_aabb(c);
     } else {
         box = rc_circle_aabb(rc_place_circle(&s->base, s->local_radius, body));
     }
     return box;
 }
 
-/* A polygon's (local != NULL) or a circle's mass data in the body frame. */
-static rc_mass_data mass_of(const rc_base *base, const rc_convex *local, float radius, float density) {
-    if (local != NULL) {
-        rc_polygon body_frame = rc_base_polygon(base, local);
+/* What a shape is made of before its base transform: a polygon's local outline, a capsule's
+ * two local centres (local, count 2) and radius, or a circle's radius (local NULL). */
+typedef struct shape_source {
+    rc_shape_kind kind;
+    const rc_convex *local;
+    float radius;
+} shape_source;
+
+/* Its mass data in the body frame. */
+static rc_mass_data mass_of(const rc_base *base, const shape_source *src, float density) {
+    if (src->kind == RC_SHAPE_POLYGON) {
+        rc_polygon body_frame = rc_base_polygon(base, src->local);
         return rc_compute_polygon_mass(&body_frame, density);
     }
-    rc_circle c = rc_place_circle(base, radius, (rc_transform)RC_TRANSFORM_IDENTITY);
+    if (src->kind == RC_SHAPE_CAPSULE) {
+        return rc_compute_capsule_mass(capsule_in_body(base, src->local->vertices, src->radius), density);
+    }
+    rc_circle c = rc_place_circle(base, src->radius, (rc_transform)RC_TRANSFORM_IDENTITY);
     return rc_compute_circle_mass(c, density);
+}
+
+/* A live shape's source (its local numbers stay in its block). */
+static shape_source source_of(const rc_world *world, const rc_shape *s, rc_convex *storage) {
+    shape_source src = {(rc_shape_kind)s->kind, NULL, s->local_radius};
+    if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {
+        *storage = rc_shape_local(world, s);
+        src.local = storage;
+        src.radius = s->kind == RC_SHAPE_CAPSULE ? poly_block(world, s)[2].x : 0.0f;
+    }
+    return src;
 }
 
 rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *s) {
     if (s->kind == RC_SHAPE_SEGMENT) {
         rc_mass_data none = {0.0f, 0.0f, {0.0f, 0.0f}, 0.0f};
         return none;
+    }
+    if (s->kind == RC_SHAPE_CAPSULE) {
+        const rc_vec2 *centres = poly_block(world, s) + rc_poly_run(2, 2);
+        rc_capsule c = {centres[0], centres[1], s->circle.radius};
+        return rc_compute_capsule_mass(c, s->density);
     }
     if (s->kind == RC_SHAPE_POLYGON) {
         rc_convex frame = rc_poly_body(poly_block(world, s), s->count);
@@ -203,17 +268,18 @@ rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *s) {
         p.centroid = frame.centroid;
         return rc_compute_polygon_mass(&p, s->density);
     }
-    return mass_of(&s->base, NULL, s->local_radius, s->density);
+    shape_source src = {RC_SHAPE_CIRCLE, NULL, s->local_radius};
+    return mass_of(&s->base, &src, s->density);
 }
 
 /* For a dynamic body: would it keep a mass and rotational inertia within float range with a
  * shape of this geometry and density (in place of shape `replaced`, if >= 0)? */
-static bool dynamic_mass_fits(const rc_world *world, const rc_body *body, const rc_base *base, const rc_convex *local,
-                              float radius, float density, int32_t replaced) {
+static bool dynamic_mass_fits(const rc_world *world, const rc_body *body, const rc_base *base, const shape_source *src,
+                              float density, int32_t replaced) {
     if (body->type != RC_DYNAMIC) {
         return true;
     }
-    rc_mass_data md = mass_of(base, local, radius, density);
+    rc_mass_data md = mass_of(base, src, density);
     return rc_body_mass_fits(world, body, &md, replaced);
 }
 
@@ -221,39 +287,49 @@ static bool dynamic_mass_fits(const rc_world *world, const rc_body *body, const 
 
 /* ---- creation --------------------------------------------------------------------------------- */
 
-/* Put a shape onto a body: slot, numbers, broadphase proxy, body list, mass. local is the
- * polygon for polygon shapes and NULL for circles. */
+/* Put a shape onto a body: slot, numbers, broadphase proxy, body list, mass. */
 static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, const rc_shape_def *def,
-                          const rc_base *base, const rc_polygon *local, float radius, const char *func) {
+                          const rc_base *base, const shape_source *src, const char *func) {
     /* the new record, placed, before anything in the world changes */
     rc_shape s;
     memset(&s, 0, sizeof s);
-    s.kind = local != NULL ? RC_SHAPE_POLYGON : RC_SHAPE_CIRCLE;
-    s.type = local != NULL ? RC_SHAPE_TYPE_POLYGON : RC_SHAPE_TYPE_CIRCLE;
-    s.count = (uint8_t)(local != NULL ? local->count : 0);
+    s.kind = (uint8_t)src->kind;
+    s.type = src->kind == RC_SHAPE_POLYGON   ? RC_SHAPE_TYPE_POLYGON
+             : src->kind == RC_SHAPE_CAPSULE ? RC_SHAPE_TYPE_CAPSULE
+                                             : RC_SHAPE_TYPE_CIRCLE;
+    bool blocked = src->local != NULL; /* numbers in the polygon pool */
+    int n = blocked ? src->local->count : 0;
+    s.count = (uint8_t)n;
     s.base = *base;
-    s.local_radius = radius;
     rc_vec2 numbers[RC_POLY_BLOCK(RC_MAX_POLYGON_VERTICES)];
-    if (local != NULL) {
-        int n = local->count;
-        memcpy(numbers + rc_poly_run(4, n), local->vertices, sizeof(rc_vec2) * (size_t)n);
-        numbers[2] = local->centroid;
+    if (blocked) {
+        memcpy(numbers + rc_poly_run(4, n), src->local->vertices, sizeof(rc_vec2) * (size_t)n);
+    }
+    if (src->kind == RC_SHAPE_POLYGON) {
+        numbers[2] = src->local->centroid;
         poly_set_base(numbers, n, base);
         poly_place(numbers, n, body->xf, &s.aabb);
+    } else if (src->kind == RC_SHAPE_CAPSULE) {
+        numbers[2] = rc_v2(src->radius, 0.0f);
+        capsule_set_base(numbers, base);
+        s.circle.radius = capsule_in_body(base, src->local->vertices, src->radius).radius;
+        capsule_place(numbers, body->xf, s.circle.radius, &s.aabb);
+        s.circle.center = numbers[0];
     } else {
-        s.circle = rc_place_circle(base, radius, body->xf);
+        s.local_radius = src->radius;
+        s.circle = rc_place_circle(base, src->radius, body->xf);
         s.aabb = rc_circle_aabb(s.circle);
     }
     if (!rc_aabb_is_valid(s.aabb) || !rc_box_in_world(s.aabb)) {
         rc_fail(world, func, "the shape placed on its body reaches beyond RC_WORLD_LIMIT");
         return RC_NULL_SHAPE_ID;
     }
-    rc_convex local_view = local != NULL ? rc_convex_of(local) : (rc_convex){NULL, NULL, 0, {0, 0}};
-    if (!dynamic_mass_fits(world, body, base, local != NULL ? &local_view : NULL, radius, def->density, -1)) {
+    if (!dynamic_mass_fits(world, body, base, src, def->density, -1)) {
         rc_fail(world, func, MASS_BEYOND);
         return RC_NULL_SHAPE_ID;
     }
-    if (body->bullet && !def->is_sensor && !rc_body_can_be_bullet(world, body, true, local == NULL)) {
+    bool circle = src->kind == RC_SHAPE_CIRCLE;
+    if (body->bullet && !def->is_sensor && !rc_body_can_be_bullet(world, body, true, circle)) {
         rc_fail(world, func, "a bullet carries no solid shape (a point) or one solid circle");
         return RC_NULL_SHAPE_ID;
     }
@@ -265,7 +341,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     if (!rc_array_reserve_aligned(world, world->shapes, world->shapes.count + 1, 64) ||
         !rc_array_reserve(world, world->deferred, world->shapes.count + 1) ||
         !rc_id_pool_reserve(&world->allocator, &world->shape_ids, 1) ||
-        (local != NULL && !poly_reserve(world, local->count))) {
+        (blocked && !poly_reserve(world, n))) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
     }
@@ -283,9 +359,9 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     if (index == world->shapes.count) {
         world->shapes.count++;
     }
-    if (local != NULL) {
-        s.poly = poly_take(world, local->count);
-        memcpy(world->poly_pool.data + s.poly, numbers, sizeof(rc_vec2) * (size_t)RC_POLY_BLOCK(local->count));
+    if (blocked) {
+        s.poly = poly_take(world, n);
+        memcpy(world->poly_pool.data + s.poly, numbers, sizeof(rc_vec2) * (size_t)RC_POLY_BLOCK(n));
     }
     s.body = (int32_t)body_id.index - 1;
     s.body_type = body->type;
@@ -334,7 +410,8 @@ rc_shape_id rc_shape_create_circle(rc_world *world, rc_body_id body_id, const rc
         rc_fail(world, func, "%s (radius %g)", error, (double)radius);
         return RC_NULL_SHAPE_ID;
     }
-    return attach(world, body_id, body, def, &base, NULL, radius, func);
+    shape_source src = {RC_SHAPE_CIRCLE, NULL, radius};
+    return attach(world, body_id, body, def, &base, &src, func);
 }
 
 static rc_shape_id create_polygon_shape(rc_world *world, rc_body_id body_id, rc_body *body, const rc_shape_def *def,
@@ -349,7 +426,9 @@ static rc_shape_id create_polygon_shape(rc_world *world, rc_body_id body_id, rc_
         rc_fail(world, func, "%s", error);
         return RC_NULL_SHAPE_ID;
     }
-    return attach(world, body_id, body, def, &base, local, 0.0f, func);
+    rc_convex view = rc_convex_of(local);
+    shape_source src = {RC_SHAPE_POLYGON, &view, 0.0f};
+    return attach(world, body_id, body, def, &base, &src, func);
 }
 
 rc_shape_id rc_shape_create_polygon(rc_world *world, rc_body_id body_id, const rc_shape_def *def,
@@ -383,6 +462,41 @@ rc_shape_id rc_shape_create_box(rc_world *world, rc_body_id body_id, const rc_sh
     return create_polygon_shape(world, body_id, body, def, &local, func);
 }
 
+rc_shape_id rc_shape_create_capsule(rc_world *world, rc_body_id body_id, const rc_shape_def *def, rc_vec2 center1,
+                                    rc_vec2 center2, float radius) {
+    static const char *func = "rc_shape_create_capsule";
+    rc_body *body = rc_body_for_change(world, body_id, func);
+    if (body == NULL || !rc_shape_def_ok(world, def, func)) {
+        return RC_NULL_SHAPE_ID;
+    }
+    if (!rc_vec2_is_finite(center1) || !rc_vec2_is_finite(center2) || !rc_is_finite(radius) || radius <= 0.0f) {
+        rc_fail(world, func, "the centres must be finite and the radius finite and greater than zero (radius %g)",
+                (double)radius);
+        return RC_NULL_SHAPE_ID;
+    }
+    rc_base base;
+    const char *error = rc_base_make(rc_shape_def_base(def), RC_SHAPE_CAPSULE, &base);
+    rc_vec2 centres[2] = {center1, center2};
+    if (error == NULL && !scaled_radius_ok(radius, def->scale.x)) {
+        error = "the scaled radius is zero or too large for a float";
+    }
+    if (error == NULL) {
+        rc_capsule c = capsule_in_body(&base, centres, radius);
+        rc_vec2 axis = rc_normalize(rc_sub(c.center2, c.center1));
+        if (!rc_vec2_is_finite(c.center1) || !rc_vec2_is_finite(c.center2) || (axis.x == 0.0f && axis.y == 0.0f)) {
+            error = "the centres coincide under the base transform (make a circle) or are not finite";
+        }
+    }
+    if (error != NULL) {
+        rc_fail(world, func, "%s (centres (%g, %g) and (%g, %g), radius %g)", error, (double)center1.x,
+                (double)center1.y, (double)center2.x, (double)center2.y, (double)radius);
+        return RC_NULL_SHAPE_ID;
+    }
+    rc_convex local = {centres, NULL, 2, rc_lerp(center1, center2, 0.5f)};
+    shape_source src = {RC_SHAPE_CAPSULE, &local, radius};
+    return attach(world, body_id, body, def, &base, &src, func);
+}
+
 void rc_shape_destroy(rc_world *world, rc_shape_id id) {
     rc_shape *s = rc_shape_for_change(world, id, "rc_shape_destroy");
     if (s == NULL) {
@@ -406,7 +520,7 @@ void rc_shape_destroy(rc_world *world, rc_shape_id id) {
         link = &world->shapes.data[*link].next_in_body;
     }
     *link = s->next_in_body;
-    if (s->kind == RC_SHAPE_POLYGON) {
+    if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {
         poly_give(world, s->poly, s->count);
     }
     s->in_use = false;
@@ -462,6 +576,21 @@ bool rc_shape_world_circle(const rc_world *world, rc_shape_id id, rc_circle *cir
     return true;
 }
 
+bool rc_shape_world_capsule(const rc_world *world, rc_shape_id id, rc_capsule *capsule) {
+    const rc_shape *s = rc_get_shape(world, id, __func__);
+    if (s == NULL) {
+        return false;
+    }
+    if (capsule == NULL || s->type != RC_SHAPE_TYPE_CAPSULE) {
+        return rc_fail(world, __func__, capsule == NULL ? "capsule is NULL" : "the shape is not a capsule");
+    }
+    const rc_vec2 *placed = poly_block(world, s) + rc_poly_run(0, 2);
+    capsule->center1 = placed[0];
+    capsule->center2 = placed[1];
+    capsule->radius = s->circle.radius;
+    return true;
+}
+
 bool rc_shape_world_polygon(const rc_world *world, rc_shape_id id, rc_polygon *polygon) {
     const rc_shape *s = rc_get_shape(world, id, __func__);
     if (s == NULL) {
@@ -496,15 +625,29 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
         rc_convex local = rc_shape_local(world, s);
         error = rc_base_check_polygon(&base, &local);
     }
-    if (error == NULL && s->kind == RC_SHAPE_CIRCLE && !scaled_radius_ok(s->local_radius, scale.x)) {
+    rc_convex storage;
+    shape_source src = source_of(world, s, &storage);
+    if (error == NULL && s->kind != RC_SHAPE_POLYGON && !scaled_radius_ok(src.radius, scale.x)) {
         error = "the scaled radius is zero or too large for a float";
+    }
+    if (error == NULL && s->kind == RC_SHAPE_CAPSULE) {
+        rc_capsule c = capsule_in_body(&base, src.local->vertices, src.radius);
+        rc_vec2 axis = rc_normalize(rc_sub(c.center2, c.center1));
+        if (!rc_vec2_is_finite(c.center1) || !rc_vec2_is_finite(c.center2) || (axis.x == 0.0f && axis.y == 0.0f)) {
+            error = "the capsule's centres coincide under the base transform or are not finite";
+        }
     }
     if (error != NULL) {
         return rc_fail(world, __func__, "%s", error);
     }
     rc_body *body = &world->bodies.data[s->body];
     rc_aabb box;
-    if (s->kind == RC_SHAPE_POLYGON) {
+    if (s->kind == RC_SHAPE_CAPSULE) {
+        rc_capsule c = capsule_in_body(&base, src.local->vertices, src.radius);
+        c.center1 = rc_transform_point(body->xf, c.center1);
+        c.center2 = rc_transform_point(body->xf, c.center2);
+        box = rc_capsule_aabb(c);
+    } else if (s->kind == RC_SHAPE_POLYGON) {
         /* the polygon under the new base, placed */
         rc_convex local = rc_shape_local(world, s);
         rc_polygon frame = rc_base_polygon(&base, &local);
@@ -519,9 +662,7 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     if (!rc_aabb_is_valid(box) || !rc_box_in_world(box)) {
         return rc_fail(world, __func__, "the shape placed on its body reaches beyond RC_WORLD_LIMIT");
     }
-    rc_convex local = s->kind == RC_SHAPE_POLYGON ? rc_shape_local(world, s) : (rc_convex){NULL, NULL, 0, {0, 0}};
-    if (!dynamic_mass_fits(world, body, &base, s->kind == RC_SHAPE_POLYGON ? &local : NULL, s->local_radius,
-                           s->density, (int32_t)id.index - 1)) {
+    if (!dynamic_mass_fits(world, body, &base, &src, s->density, (int32_t)id.index - 1)) {
         return rc_fail(world, __func__, MASS_BEYOND);
     }
     if (!rc_grid_reserve(world->grid, 4)) {
@@ -530,6 +671,9 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     s->base = base;
     if (s->kind == RC_SHAPE_POLYGON) {
         poly_set_base(poly_block(world, s), s->count, &base);
+    } else if (s->kind == RC_SHAPE_CAPSULE) {
+        capsule_set_base(poly_block(world, s), &base);
+        s->circle.radius = capsule_in_body(&base, src.local->vertices, src.radius).radius;
     }
     rc_shape_place(world, s, body->xf);
     rc_shape_refit_proxy(world, s);
@@ -548,10 +692,10 @@ static bool set_material(rc_world *world, rc_shape_id id, float value, int which
         return rc_fail(world, func, "%g must be finite and >= 0", (double)value);
     }
     int32_t index = (int32_t)id.index - 1, n = rc_setter_records(world, index);
-    if (which == 2 && (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CIRCLE)) {
-        rc_convex local = s->kind == RC_SHAPE_POLYGON ? rc_shape_local(world, s) : (rc_convex){NULL, NULL, 0, {0, 0}};
-        if (!dynamic_mass_fits(world, &world->bodies.data[s->body], &s->base,
-                               s->kind == RC_SHAPE_POLYGON ? &local : NULL, s->local_radius, value, index)) {
+    if (which == 2 && s->kind != RC_SHAPE_SEGMENT && s->kind != RC_KIND_CHAIN) {
+        rc_convex storage;
+        shape_source src = source_of(world, s, &storage);
+        if (!dynamic_mass_fits(world, &world->bodies.data[s->body], &s->base, &src, value, index)) {
             return rc_fail(world, func, MASS_BEYOND);
         }
     }

@@ -101,7 +101,8 @@ typedef struct rc_soft_step {
     int32_t state_count;
     rc_contact_constraint *constraints;
     int32_t constraint_count;
-    const rc_vec2 *gravity_kicks;   /* per state: the velocity gravity adds in a sub-step */
+    const rc_vec2 *gravity_kicks;   /* per state: the velocity gravity (and an applied force) adds in a sub-step */
+    const float *spin_kicks;        /* per state: the angular velocity an applied torque adds in a sub-step */
     const float *linear_damping;    /* per state: the factor per sub-step */
     const float *angular_damping;
     int32_t sub_steps;

@@ -44,6 +44,22 @@ static bool in_solver(const rc_body *b) {
     return b->type == RC_KINEMATIC || (b->type == RC_DYNAMIC && b->enable_response);
 }
 
+/* The velocity gravity and the applied force add over a time h (a sub-step, or a swept body's
+ * step), in double and held to the speed limit. */
+static rc_vec2 force_kick(const rc_world *world, const rc_body *b, rc_vec2 accel, float h) {
+    double k = (double)h * b->gravity_scale;
+    rc_vec2 v;
+    float w;
+    rc_limit_velocity(world, k * world->def.gravity.x + (double)h * accel.x,
+                      k * world->def.gravity.y + (double)h * accel.y, 0.0, &v, &w);
+    return v;
+}
+
+static float spin_kick(const rc_world *world, float spin_accel, float h) {
+    double w = (double)h * spin_accel, max = world->def.max_angular_speed;
+    return (float)(w > max ? max : (w < -max ? -max : w));
+}
+
 /* One pass over the bodies: the undo log of the awake movable ones; the solver's bodies with
  * their states; and the step's lists: swept bodies (in index order, from the front of
  * world->moving) and bodies moved by their velocities alone (from its back). */
@@ -67,14 +83,21 @@ static void start_step(rc_world *world, float dt) {
             rc_body_state st = {b->linear_velocity, b->angular_velocity, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}};
             world->states.data[slot] = st;
             bool dynamic = b->type == RC_DYNAMIC;
-            world->kicks.data[slot] = dynamic ? rc_gravity_kick(world, b->gravity_scale, h) : rc_v2(0.0f, 0.0f);
+            rc_vec2 accel;
+            float spin_accel;
+            rc_body_accel(b, &accel, &spin_accel);
+            world->kicks.data[slot] = dynamic ? force_kick(world, b, accel, h) : rc_v2(0.0f, 0.0f);
+            world->spin_kicks.data[slot] = dynamic ? spin_kick(world, spin_accel, h) : 0.0f;
             world->linear_damping.data[slot] = dynamic ? 1.0f / (1.0f + h * b->linear_damping) : 1.0f;
             world->angular_damping.data[slot] = dynamic ? 1.0f / (1.0f + h * b->angular_damping) : 1.0f;
             world->support_counts.data[slot] = 0;
         } else {
             /* detection only: moved by its velocity, gravity and damping as a sweep's */
+            rc_vec2 accel;
+            float spin_accel;
+            rc_body_accel(b, &accel, &spin_accel);
             rc_integrate_velocity(world, &b->linear_velocity, &b->angular_velocity, b->gravity_scale,
-                                  b->linear_damping, b->angular_damping, dt);
+                                  b->linear_damping, b->angular_damping, accel, spin_accel, dt);
         }
         if (is_swept(b)) {
             list[swept++] = i;
@@ -86,7 +109,7 @@ static void start_step(rc_world *world, float dt) {
             list[--free_end] = i;
         }
     }
-    world->states.count = world->kicks.count = world->solver_owner.count;
+    world->states.count = world->kicks.count = world->spin_kicks.count = world->solver_owner.count;
     world->swept_count = swept;
     world->swept_bullets = bullets;
     world->swept_shapes = shapes;
@@ -206,6 +229,7 @@ static bool solve(rc_world *world, float dt) {
     step.constraints = world->constraints.data;
     step.constraint_count = world->constraints.count;
     step.gravity_kicks = world->kicks.data;
+    step.spin_kicks = world->spin_kicks.data;
     step.linear_damping = world->linear_damping.data;
     step.angular_damping = world->angular_damping.data;
     step.colors = world->colors.data;
@@ -435,7 +459,10 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
         s.center = b->center;
         s.filter = b->point_filter;
     }
-    s.kick = rc_gravity_kick(world, b->gravity_scale, dt);
+    rc_vec2 accel;
+    float spin_accel;
+    rc_body_accel(b, &accel, &spin_accel);
+    s.kick = force_kick(world, b, accel, dt); /* an applied force bends the path as gravity does */
     s.angle = b->angle;
     s.inv_mass = b->inv_mass;
     s.inv_inertia = b->inv_inertia;
@@ -461,7 +488,7 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
         /* free: the exact kick of gravity and damping over the step (the velocity the body
            started with: the solver's states are its own), not the sub-steps' sum of it */
         rc_integrate_velocity(world, &s.velocity, &s.angular_velocity, b->gravity_scale, b->linear_damping,
-                              b->angular_damping, dt);
+                              b->angular_damping, accel, spin_accel, dt);
     }
     step_sink k = {world, index};
     rc_sweep_sink sink = {step_impact, step_push, &k, -1};
@@ -480,8 +507,10 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
     if (turned) {
         b->xf.q = rc_rot_from_angle(b->angle);
     }
+    rc_vec2 before = b->center;
     b->center = rc_add(s.center, circle_offset);
     hold_in_world(b);
+    b->moved = turned || !rc_vec2_equal(before, b->center);
     b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
     /* moves of swept bodies were reserved: they cannot fail */
     for (int32_t sh = b->first_shape; sh >= 0; sh = world->shapes.data[sh].next_in_body) {
@@ -522,6 +551,7 @@ static void undo_motion(rc_world *world) {
         b->awake = u->awake;
         b->last_hit_shape = u->last_hit_shape;
         b->last_hit_step = u->last_hit_step;
+        b->moved = false;
         for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
             rc_shape_place(world, &world->shapes.data[s], b->xf);
         }
@@ -557,6 +587,35 @@ static void collect_pair(int32_t proxy_a, int32_t user_a, int32_t proxy_b, int32
     world->new_contacts.data[world->new_contacts.count++] = rc_contact_create(world, user_a, user_b);
 }
 
+/* This step's moved bodies, and those that fell asleep, for rc_world_body_move_events; the
+ * forces applied for this step are used up. */
+static void list_moves(rc_world *world) {
+    world->moves.count = 0;
+    for (int32_t k = 0; k < world->undo.count; ++k) {
+        rc_body *b = &world->bodies.data[world->undo.data[k].body];
+        b->force = rc_v2(0.0f, 0.0f);
+        b->torque = 0.0f;
+        bool fell_asleep = world->undo.data[k].awake && !b->awake;
+        if (b->moved || fell_asleep) {
+            rc_body_move_event e = {rc_body_id_of(world, world->undo.data[k].body), b->xf, b->user_data, fell_asleep};
+            world->moves.data[world->moves.count++] = e;
+        }
+        b->moved = false;
+    }
+    world->published_moves = world->moves.count;
+}
+
+int rc_world_body_move_events(const rc_world *world, const rc_body_move_event **events) {
+    if (world == NULL) {
+        return -1;
+    }
+    if (events == NULL) {
+        return rc_fail(world, __func__, "events is NULL"), -1;
+    }
+    *events = world->published_moves > 0 ? world->moves.data : NULL;
+    return world->published_moves;
+}
+
 /* ---- the step ---------------------------------------------------------------------------------- */
 
 static bool fail_step(rc_world *world, int32_t impacts_before) {
@@ -575,6 +634,7 @@ static bool reserve_scratch(rc_world *world) {
     return rc_array_reserve(world, world->islands, n) && rc_array_reserve(world, world->moving, n) &&
            rc_array_reserve(world, world->solver_owner, n) && rc_array_reserve(world, world->states, n + 1) &&
            rc_array_reserve(world, world->colors, n + 1) && rc_array_reserve(world, world->kicks, n) &&
+           rc_array_reserve(world, world->spin_kicks, n) && rc_array_reserve(world, world->moves, n) &&
            rc_array_reserve(world, world->linear_damping, n) && rc_array_reserve(world, world->angular_damping, n) &&
            rc_array_reserve(world, world->support_counts, n) && rc_array_reserve(world, world->held, n) &&
            rc_array_reserve(world, world->proxy_undo, world->shapes.count) &&
@@ -653,6 +713,7 @@ bool rc_world_step(rc_world *world, float dt) {
     rc_events_begin_step(world);
     rc_contacts_update(world);
     rc_update_sleep(world, dt);
+    list_moves(world);
     /* refit the grid's dense windows if bodies drifted out of them, and give back memory that
        destroyed bodies and shapes left; failing changes nothing */
     rc_grid_optimize(world->grid);

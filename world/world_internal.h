@@ -58,6 +58,9 @@ typedef struct rc_body {
     uint8_t motion;      /* rc_body_motion, from the type, the flags and the shapes */
     bool in_use, bullet, awake, enable_sleep, fixed_rotation, enable_response;
     bool moved;          /* moved in the current step */
+    bool custom_mass;    /* the game set its mass data (until its shapes or type change) */
+    rc_vec2 force;       /* applied since the last step (rc_body_apply_force), cleared by the step */
+    float torque;
     float point_mass;
     rc_filter point_filter;
     int32_t swept_shape;    /* RC_MOTION_SWEPT_CIRCLE: the circle; else -1 */
@@ -76,7 +79,7 @@ typedef struct rc_body {
  * its walls; no proxy, in no body list) and its segments, each a record of kind
  * RC_SHAPE_SEGMENT with its own id and proxy, in the body's list like any shape. The chain's
  * points and the indices of its segments are in world->chains. */
-#define RC_KIND_CHAIN 3
+#define RC_KIND_CHAIN 4
 
 typedef struct rc_shape {
     /* first line */
@@ -299,7 +302,10 @@ struct rc_world {
     RC_ARRAY(uint32_t) colors;        /* per state: the colours its constraints took */
     RC_ARRAY(int32_t) constraint_order;
     RC_ARRAY(rc_wide_constraint) blocks;
-    RC_ARRAY(rc_vec2) kicks;         /* gravity per sub-step */
+    RC_ARRAY(rc_vec2) kicks;         /* gravity and applied force per sub-step */
+    RC_ARRAY(float) spin_kicks;      /* applied torque per sub-step */
+    RC_ARRAY(rc_body_move_event) moves; /* this step's moved bodies (rc_world_body_move_events) */
+    int32_t published_moves;
     RC_ARRAY(float) linear_damping;  /* per sub-step */
     RC_ARRAY(float) angular_damping;
     RC_ARRAY(rc_contact_constraint) constraints;
@@ -368,7 +374,12 @@ static inline uint32_t rc_world_generation(const rc_world *world, const rc_id_po
 static inline rc_shape_view rc_shape_view_of(const rc_world *world, const rc_shape *s) {
     rc_shape_view v = {RC_SHAPE_CIRCLE, {{{0.0f, 0.0f}, 0.0f}}}; /* every byte set: the union is read by kind */
     v.kind = (rc_shape_kind)s->kind;
-    if (s->kind == RC_SHAPE_POLYGON) {
+    if (s->kind == RC_SHAPE_CAPSULE) {
+        const rc_vec2 *placed = world->poly_pool.data + s->poly + rc_poly_run(0, 2);
+        v.u.capsule.center1 = placed[0];
+        v.u.capsule.center2 = placed[1];
+        v.u.capsule.radius = s->circle.radius;
+    } else if (s->kind == RC_SHAPE_POLYGON) {
         v.u.polygon = rc_poly_placed(world->poly_pool.data + s->poly, s->count);
     } else if (s->kind == RC_SHAPE_SEGMENT) {
         v.u.segment.a = s->segment[0];
@@ -575,7 +586,10 @@ void rc_update_sleep(rc_world *world, float dt);
 
 /* Swept bodies (projectile.c). Gravity and damping as the step applies them. */
 void rc_integrate_velocity(const rc_world *world, rc_vec2 *v, float *w, float gravity_scale, float linear_damping,
-                           float angular_damping, float dt);
+                           float angular_damping, rc_vec2 accel, float spin_accel, float dt);
+/* The accelerations a body's applied force and torque give it (0 for none), in double then
+ * held within float range. */
+void rc_body_accel(const rc_body *b, rc_vec2 *accel, float *spin_accel);
 void rc_sweep(const rc_world *world, rc_sweeper *sweeper, float dt, rc_sweep_sink *sink);
 /* Is a shape something the sweeper strikes? */
 /* Does a query with this filter see the shape? (Sensors are each query's own rule.) */

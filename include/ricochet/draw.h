@@ -65,6 +65,11 @@ typedef struct rc_debug_draw {
     /* A filled circle; `axis` is the unit direction of the body's x axis, for a spoke that
        shows rotation. NULL: not filled. */
     void (*draw_solid_circle)(rc_vec2 center, float radius, rc_vec2 axis, rc_color color, void *context);
+    /* A capsule: the segment p1..p2 rounded by radius, outlined and filled. NULL: the capsule's
+       outline goes as a convex polygon of 16 points to draw_polygon (or draw_segment) and
+       draw_solid_polygon. */
+    void (*draw_capsule)(rc_vec2 p1, rc_vec2 p2, float radius, rc_color color, void *context);
+    void (*draw_solid_capsule)(rc_vec2 p1, rc_vec2 p2, float radius, rc_color color, void *context);
     /* A line segment: chain walls, normals, boxes and cells when draw_polygon is NULL. */
     void (*draw_segment)(rc_vec2 a, rc_vec2 b, rc_color color, void *context);
     /* A point `size` pixels across (a size on screen, not in world units). */

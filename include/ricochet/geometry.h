@@ -144,6 +144,13 @@ RC_API rc_polygon rc_make_regular_polygon(int count, float radius, float angle);
 /* The polygon moved by a rigid transform. */
 RC_API rc_polygon rc_transform_polygon(rc_transform xf, const rc_polygon *polygon);
 
+/* A capsule (a stadium): the points within radius of the segment center1..center2. Radius 0
+ * is the segment itself; equal centres make a circle. */
+typedef struct rc_capsule {
+    rc_vec2 center1, center2;
+    float radius;
+} rc_capsule;
+
 /* Mass properties of a shape of uniform density (mass per unit area). */
 typedef struct rc_mass_data {
     float area;
@@ -154,10 +161,14 @@ typedef struct rc_mass_data {
 
 RC_API rc_mass_data rc_compute_circle_mass(rc_circle circle, float density);
 RC_API rc_mass_data rc_compute_polygon_mass(const rc_polygon *polygon, float density);
+/* A rectangle 2 radius wide along the segment and two half disks: centre at the segment's
+ * middle, rotational inertia about it. */
+RC_API rc_mass_data rc_compute_capsule_mass(rc_capsule capsule, float density);
 
 RC_API rc_aabb rc_circle_aabb(rc_circle circle);
 RC_API rc_aabb rc_polygon_aabb(const rc_polygon *polygon);
 RC_API rc_aabb rc_segment_aabb(rc_vec2 a, rc_vec2 b);
+RC_API rc_aabb rc_capsule_aabb(rc_capsule capsule);
 
 /* ---- casts against shapes ------------------------------------------------------------------ */
 
@@ -178,6 +189,12 @@ RC_API bool rc_circle_cast_polygon(const rc_polygon *shape, rc_vec2 origin, floa
  * degenerate segment is a point. */
 RC_API bool rc_circle_cast_segment(rc_vec2 a, rc_vec2 b, rc_vec2 origin, float radius, rc_vec2 translation,
                                    rc_ray_hit *hit);
+/* Against a capsule: the point is on the capsule's rounded surface. False for a capsule with a
+ * centre or radius that is not finite, a negative radius, or radii whose sum is not finite. */
+RC_API bool rc_circle_cast_capsule(rc_capsule shape, rc_vec2 origin, float radius, rc_vec2 translation,
+                                   rc_ray_hit *hit);
+/* A ray against a capsule (rc_circle_cast_capsule with radius 0). hit may be NULL. */
+RC_API bool rc_ray_cast_capsule(rc_capsule capsule, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit);
 
 /* ---- distance ------------------------------------------------------------------------------ */
 
@@ -194,6 +211,8 @@ RC_API rc_distance_result rc_point_distance_polygon(const rc_polygon *polygon, r
 /* For a segment the normal is the direction from the nearest point to p, or the segment's left
  * perpendicular when p lies on it. */
 RC_API rc_distance_result rc_point_distance_segment(rc_vec2 a, rc_vec2 b, rc_vec2 p);
+/* Signed: negative inside the capsule; the normal as for the segment between its centres. */
+RC_API rc_distance_result rc_point_distance_capsule(rc_capsule capsule, rc_vec2 p);
 
 /* ---- overlap: contact manifolds ----------------------------------------------------------- */
 

@@ -313,6 +313,26 @@ RC_API bool rc_body_set_user_data(rc_world *world, rc_body_id body, void *user_d
 /* An impulse (mass * velocity) at a world point; wakes the body. Dynamic bodies only. The
  * velocities it gives are held to the world's speed limits. */
 RC_API bool rc_body_apply_linear_impulse(rc_world *world, rc_body_id body, rc_vec2 impulse, rc_vec2 point);
+/* An angular impulse (rotational inertia * rad/s); wakes the body. Dynamic bodies only. */
+RC_API bool rc_body_apply_angular_impulse(rc_world *world, rc_body_id body, float impulse);
+/* A force (mass * units/s^2) at a world point, or at the centre of mass, and a torque: they act
+ * over the next step (on a swept body as gravity does, bending its path) and are then used up,
+ * so a steady push is applied every step. They add up until the step; wake the body. Dynamic
+ * bodies only; refused when a value is not finite or the sums leave float range. */
+RC_API bool rc_body_apply_force(rc_world *world, rc_body_id body, rc_vec2 force, rc_vec2 point);
+RC_API bool rc_body_apply_force_to_center(rc_world *world, rc_body_id body, rc_vec2 force);
+RC_API bool rc_body_apply_torque(rc_world *world, rc_body_id body, float torque);
+
+/* A body's mass, centre of mass (in the body frame) and rotational inertia about it, and the
+ * area of its solid shapes. */
+RC_API rc_mass_data rc_body_mass_data(const rc_world *world, rc_body_id body);
+/* Set a dynamic body's mass data instead of the one its shapes give (area is ignored). It
+ * holds until the body's shapes or type change, which compute it from the shapes again. The
+ * centre of mass moves with its velocity adjusted so that the body's motion is unchanged.
+ * Refused: a mass outside [FLT_MIN, RC_MAX_MASS], a rotational inertia that is negative, not
+ * finite or above RC_MAX_ROTATIONAL_INERTIA (0: the body does not turn), a centre that is not
+ * finite. */
+RC_API bool rc_body_set_mass_data(rc_world *world, rc_body_id body, rc_mass_data data);
 
 /* ---- shapes --------------------------------------------------------------------------------- */
 
@@ -341,6 +361,7 @@ typedef enum rc_shape_type {
     RC_SHAPE_TYPE_POLYGON,
     RC_SHAPE_TYPE_CHAIN,   /* a level outline: the id rc_shape_create_chain returns */
     RC_SHAPE_TYPE_SEGMENT, /* one wall of a chain, a shape of its own */
+    RC_SHAPE_TYPE_CAPSULE,
 } rc_shape_type;
 
 /* A circle of the given radius centred on the base transform's offset; its radius scales by
@@ -356,6 +377,14 @@ RC_API rc_shape_id rc_shape_create_polygon(rc_world *world, rc_body_id body, con
 /* A box of the given half extents centred on the base transform's offset. */
 RC_API rc_shape_id rc_shape_create_box(rc_world *world, rc_body_id body, const rc_shape_def *def, float half_width,
                                        float half_height);
+
+/* A capsule: the points within radius of the segment center1..center2 (body frame, under the
+ * def's base transform, whose scale must be uniform: |scale.x| == |scale.y|; the radius scales
+ * by it). For characters, barrels, limbs: it rolls on its round ends and rests on its sides.
+ * The null id on a bad body or def, centres that are not finite or that coincide (make a circle
+ * then), or a radius that is not finite and positive. */
+RC_API rc_shape_id rc_shape_create_capsule(rc_world *world, rc_body_id body, const rc_shape_def *def, rc_vec2 center1,
+                                           rc_vec2 center2, float radius);
 
 /* A level outline: the walls from points[0] to points[1], ..., to points[count - 1], and with
  * loop back to points[0]. Any outline works: concave, with collinear or very short walls, as
@@ -395,6 +424,7 @@ RC_API rc_aabb rc_shape_aabb(const rc_world *world, rc_shape_id shape);
 /* The shape placed in the world: false on a bad id or a shape of another type. */
 RC_API bool rc_shape_world_circle(const rc_world *world, rc_shape_id shape, rc_circle *circle);
 RC_API bool rc_shape_world_polygon(const rc_world *world, rc_shape_id shape, rc_polygon *polygon);
+RC_API bool rc_shape_world_capsule(const rc_world *world, rc_shape_id shape, rc_capsule *capsule);
 RC_API float rc_shape_restitution(const rc_world *world, rc_shape_id shape);
 RC_API float rc_shape_friction(const rc_world *world, rc_shape_id shape);
 RC_API float rc_shape_density(const rc_world *world, rc_shape_id shape);
@@ -477,6 +507,18 @@ RC_API bool rc_world_cast_ray_all(const rc_world *world, rc_vec2 origin, rc_vec2
 RC_API bool rc_world_cast_circle_all(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
                                      rc_query_filter filter, rc_cast_fn *fn, void *context);
 
+/* A convex polygon (its vertices given in the world where it starts) swept along translation
+ * without turning: its first touch of a shape that the filter sees (sensors never), as for a
+ * swept circle: t is the fraction of the translation at which it first touches, point where,
+ * normal the shape's surface normal there (against the motion). A polygon overlapping a shape
+ * at the start hits it at t = 0 with started_inside, the normal the way out and the point the
+ * polygon's centroid. Ties go to the lower shape id. False on a miss, a translation of zero
+ * length, or bad input (a polygon that rc_make_polygon would not give, a translation that is
+ * not finite, a sweep beyond RC_WORLD_LIMIT). Touching within float rounding of the shapes'
+ * sizes counts as touching. */
+RC_API bool rc_world_cast_polygon(const rc_world *world, const rc_polygon *polygon, rc_vec2 translation,
+                                  rc_query_filter filter, rc_ray_hit *hit);
+
 /* For each shape found by an overlap query; return false to stop. */
 typedef bool rc_overlap_fn(rc_shape_id shape, rc_body_id body, void *context);
 
@@ -487,6 +529,10 @@ RC_API int32_t rc_world_overlap_aabb(const rc_world *world, rc_aabb box, rc_quer
 RC_API int32_t rc_world_overlap_point(const rc_world *world, rc_vec2 point, rc_query_filter filter, rc_overlap_fn *fn,
                                       void *context);
 /* Shapes overlapping the disk (an explosion radius); touching counts. */
+/* Shapes the convex polygon (in the world) overlaps or touches, exactly (sensors too; a chain's
+ * walls from either side). Returns how many; -1 on bad input. */
+RC_API int32_t rc_world_overlap_polygon(const rc_world *world, const rc_polygon *polygon, rc_query_filter filter,
+                                        rc_overlap_fn *fn, void *context);
 RC_API int32_t rc_world_overlap_circle(const rc_world *world, rc_vec2 center, float radius, rc_query_filter filter,
                                        rc_overlap_fn *fn, void *context);
 /* The overlap queries return how many shapes they reported (fn may be NULL to just count),
@@ -587,6 +633,19 @@ typedef struct rc_impact_event {
     rc_vec2 point, normal;     /* where, and the surface normal there (pointing at the projectile) */
     float approach_speed;      /* speed along the normal just before the bounce, > 0 */
 } rc_impact_event;
+
+/* A body that moved in the step (by its velocity, the solver or its sweep), or fell asleep in
+ * it: where it is now, for a game to move its sprite without looking at every body. */
+typedef struct rc_body_move_event {
+    rc_body_id body;
+    rc_transform transform; /* of the body origin */
+    void *user_data;
+    bool fell_asleep;
+} rc_body_move_event;
+
+/* This step's move events, in body order: *events points into the world until the next step
+ * (NULL when there are none). Returns the count; -1 for a NULL world or events. */
+RC_API int rc_world_body_move_events(const rc_world *world, const rc_body_move_event **events);
 
 /* This step's impacts, in the order they happened: *events points into the world until the
  * next step (NULL when there are none). Returns the count; -1 for a NULL world or events. */
