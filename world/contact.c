@@ -207,7 +207,7 @@ float rc_contact_margin(const rc_world *world, const rc_shape *a, const rc_shape
         return 0.0f;
     }
     if (a->swept || b->swept) {
-        return rc_world_margin(world, (a->swept ? a : b)->circle.center);
+        return rc_speculative_margin(world, (a->swept ? a : b)->circle.center);
     }
     return 4.0f * world->def.linear_slop;
 }
@@ -300,11 +300,15 @@ void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, co
     k->restitution = rc_pair_restitution(a, b);
     k->rolling = rc_pair_rolling(a, rc_shape_round_radius(a), b, rc_shape_round_radius(b));
     /* a swept body rests a skin off a surface, as its sweeps stop; solid bodies sink into each
-       other by the linear slop, so that their contacts stay made */
-    k->rigid = a->swept || b->swept;
+       other by the linear slop, so that their contacts stay made. On the static and kinematic
+       world the swept body's contact is rigid (exactly a skin off); against other dynamic
+       bodies (a pile of grenades) it stays soft: rigid contacts there fought each other and
+       the pile never came to rest */
+    bool swept = a->swept || b->swept;
+    k->rigid = swept && (a->body_type != RC_DYNAMIC || b->body_type != RC_DYNAMIC);
     k->round_a = a->kind == RC_SHAPE_CIRCLE;
     k->round_b = b->kind == RC_SHAPE_CIRCLE;
-    k->target = k->rigid ? rc_world_skin(world, first->point) : -world->def.linear_slop;
+    k->target = swept ? rc_world_skin(world, first->point) : -world->def.linear_slop;
 }
 
 int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint *k, float *approach) {
@@ -317,6 +321,19 @@ int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint 
         }
     }
     return -1;
+}
+
+int32_t rc_constraint_first_touch(const rc_contact_constraint *k, bool touched_before, float *approach) {
+    int32_t best = -1;
+    float fastest = 0.0f;
+    for (int32_t p = 0; p < k->point_count && !touched_before; ++p) {
+        if (k->points[p].normal_impulse > 0.0f && -k->points[p].relative_velocity > fastest) {
+            fastest = -k->points[p].relative_velocity;
+            best = p;
+        }
+    }
+    *approach = fastest;
+    return best;
 }
 
 bool rc_constraint_pushed(const rc_contact_constraint *k) {
@@ -365,7 +382,8 @@ bool rc_contact_collide(rc_world *world, int32_t index) {
         c->rolling_impulse = 0.0f;
     }
     /* touching: overlapping (or within a swept circle's margin, where it rests) */
-    float touch = (a->swept || b->swept) && !c->sensor ? margin : 0.0f;
+    const rc_shape *swept = a->swept ? a : b;
+    float touch = (a->swept || b->swept) && !c->sensor ? rc_world_margin(world, swept->circle.center) : 0.0f;
     bool touching = least <= touch;
     if (!touching) {
         return false; /* the manifold stays the last touching one: an end event carries it */

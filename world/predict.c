@@ -90,6 +90,7 @@ typedef struct preview_contact {
     rc_contact_point points[2];
     int32_t point_count;
     float rolling_impulse;
+    bool touching; /* within the margin where the circle rests, as the world's contact */
 } preview_contact;
 
 typedef struct preview_contacts {
@@ -146,7 +147,7 @@ static void find_contacts(const rc_world *world, const rc_sweeper *s, preview_co
     q.world = world;
     q.sweeper = s;
     q.count = 0;
-    float m = rc_world_margin(world, s->center);
+    float m = rc_speculative_margin(world, s->center);
     rc_aabb box = {{s->center.x - s->radius - m, s->center.y - s->radius - m},
                    {s->center.x + s->radius + m, s->center.y + s->radius + m}};
     rc_grid_query_aabb(world->grid, box, contact_fn, &q);
@@ -172,6 +173,11 @@ static void find_contacts(const rc_world *world, const rc_sweeper *s, preview_co
         c->normal = m2.normal;
         c->point_count = m2.count;
         c->rolling_impulse = old != NULL ? old->rolling_impulse : 0.0f;
+        float least = INFINITY;
+        for (int32_t k = 0; k < m2.count; ++k) {
+            least = rc_minf(least, m2.points[k].separation);
+        }
+        c->touching = least <= rc_world_margin(world, s->center);
         for (int32_t k = 0; k < m2.count; ++k) {
             rc_contact_point *p = &c->points[k];
             memset(p, 0, sizeof *p);
@@ -215,7 +221,8 @@ static void predict_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 
  * the solver makes are reported and the impulses kept for the next step. Returns whether some
  * contact pushed on it (held). */
 static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, rc_sweeper *s,
-                           const rc_shape *material, preview_contacts *contacts, predict_sink *sink) {
+                           const rc_shape *material, preview_contacts *contacts, int32_t rest_shape,
+                           predict_sink *sink) {
     float h = rc_sub_step(world, def->dt);
     rc_body_state states[2] = {{s->velocity, s->angular_velocity, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}}};
     rc_vec2 kick = rc_gravity_kick(world, def->gravity_scale, h);
@@ -260,6 +267,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
         const rc_contact_constraint *q = &constraints[i];
         float approach;
         int32_t p = rc_constraint_bounce(world, q, &approach);
+        p = p >= 0 ? p : rc_constraint_first_touch(q, c->touching || c->shape == rest_shape, &approach);
         if (p >= 0) {
             predict_impact(sink, c->shape, c->points[p].point, q->normal, approach);
         }
@@ -337,7 +345,8 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
         int32_t supports[RC_MAX_SUPPORTS];
         s.supports = supports;
         s.support_count = 0;
-        s.held = contacts.count > 0 && solve_contacts(world, def, &s, &material, &contacts, &k);
+        int32_t rest_shape = last_hit_step == step - 1 ? last_hit_shape : -1;
+        s.held = contacts.count > 0 && solve_contacts(world, def, &s, &material, &contacts, rest_shape, &k);
         for (int32_t i = 0; i < contacts.count && s.support_count < RC_MAX_SUPPORTS; ++i) {
             supports[s.support_count++] = contacts.items[i].shape;
         }
@@ -346,7 +355,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
             rc_integrate_velocity(world, &s.velocity, &s.angular_velocity, def->gravity_scale, def->linear_damping,
                                   def->angular_damping, rc_v2(0.0f, 0.0f), 0.0f, def->dt);
         }
-        s.rest_shape = last_hit_step == step - 1 ? last_hit_shape : -1;
+        s.rest_shape = rest_shape;
         rc_sweep_sink sink = {predict_impact, NULL, &k, -1};
         rc_sweep(world, &s, def->dt, &sink);
         rc_clamp_speed(world, &s.velocity, &s.angular_velocity);

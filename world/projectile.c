@@ -214,11 +214,100 @@ static rc_vec2 along_surface(rc_vec2 drift, rc_vec2 n) {
     return into < 0.0f ? rc_mul_add(drift, -into, n) : drift;
 }
 
+/* The velocity of a shape's surface at a point (0 for static shapes). */
+static rc_vec2 surface_velocity(const rc_world *world, const rc_shape *shape, rc_vec2 point) {
+    const rc_body *b = &world->bodies.data[shape->body];
+    if (b->type == RC_STATIC) {
+        return rc_v2(0.0f, 0.0f);
+    }
+    return rc_add(b->linear_velocity, cross_sv(b->angular_velocity, rc_sub(point, b->center)));
+}
+
+/* Out of an overlap with a shape: along the distance's normal to a skin clear of it, as far as
+   nothing else blocks. The normal, or (0, 0) when the push could not be measured. */
+static rc_vec2 push_out(const rc_world *world, rc_sweeper *s, int32_t index) {
+    const rc_shape *shape = &world->shapes.data[index];
+    rc_shape_view view = rc_shape_view_of(world, shape);
+    rc_distance_result dist = rc_view_distance(&view, s->center);
+    float skin = rc_world_skin(world, s->center);
+    rc_vec2 push = rc_scale(s->radius + skin - dist.distance, dist.normal);
+    sweep_cast blocked;
+    cast_from(world, s, push, index, &blocked);
+    float allowed = 1.0f;
+    if (blocked.best_index >= 0) {
+        float along = rc_dot(push, blocked.best.normal);
+        along = along < 0.0f ? -along : 0.0f;
+        allowed = along > 0.0f ? rc_maxf(blocked.best.t - skin / along, 0.0f) : blocked.best.t;
+        allowed = blocked.best.started_inside ? 0.0f : allowed;
+    }
+    s->center = rc_mul_add(s->center, allowed, push);
+    return dist.normal;
+}
+
+/* A held body (resting in a pile, rolling on the ground) moves along the solver's path. A
+ * surface of the static and kinematic world that the path runs into slowly (below the
+ * restitution threshold: it was already resting there, or settling) stops it a skin short and
+ * the rest of the path slides along that surface, the velocity losing only what goes into it:
+ * no bounce, no friction impulse of its own (the solver has the contacts), so a pile settles
+ * and sleeps. Returns true when the step is done; false at a fast hit, which the full sweep
+ * then makes from where the body is, with *remaining the fraction of the step left. */
+static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, rc_sweep_sink *sink) {
+    rc_vec2 d = s->path;
+    for (int leg = 0; leg < 4 && (d.x != 0.0f || d.y != 0.0f); ++leg) {
+        sweep_cast c;
+        cast_from(world, s, d, -1, &c);
+        if (c.best_index < 0) {
+            s->center = rc_add(s->center, d);
+            return true;
+        }
+        const rc_shape *shape = &world->shapes.data[c.best_index];
+        rc_vec2 n = c.best.normal;
+        float into = rc_dot(rc_sub(s->velocity, surface_velocity(world, shape, c.best.point)), n);
+        if (-into >= world->def.restitution_threshold ||
+            (c.best.started_inside && s->radius == 0.0f && world->bodies.data[shape->body].type == RC_STATIC)) {
+            /* what is left of the step, as the part of the path still to go */
+            float whole = rc_length(s->path);
+            *remaining = whole > 0.0f ? rc_minf(rc_length(d) / whole, 1.0f) : 1.0f;
+            return false;
+        }
+        /* a first slow touch of a shape it did not rest on is still an impact (report() keeps
+           quiet about what it rests on) */
+        float tolerance = 8.0f * FLT_EPSILON * rc_length(s->velocity);
+        report(world, s, sink, c.best_index, c.best.point, n, -into > tolerance ? -into : 0.0f);
+        if (c.best.started_inside) {
+            n = push_out(world, s, c.best_index);
+        } else {
+            float along = -rc_dot(d, n);
+            float skin = rc_world_skin(world, c.best.point);
+            float stop = rc_maxf(along > 0.0f ? c.best.t - skin / along : c.best.t, 0.0f);
+            rc_vec2 p = rc_mul_add(s->center, stop, d);
+            for (int k = 0; k < 8 && stop > 0.0f && !clear_of(world, shape, p, s->radius); ++k) {
+                stop = k < 7 ? 0.5f * stop : 0.0f;
+                p = rc_mul_add(s->center, stop, d);
+            }
+            s->center = p;
+            d = rc_scale(1.0f - stop, d);
+        }
+        /* the rest slides along the surface, and the velocity keeps what does not go into it */
+        float dn = rc_dot(d, n);
+        d = dn < 0.0f ? rc_mul_add(d, -dn, n) : d;
+        float vn = rc_dot(rc_sub(s->velocity, surface_velocity(world, shape, c.best.point)), n);
+        s->velocity = vn < 0.0f ? rc_mul_add(s->velocity, -vn, n) : s->velocity;
+    }
+    return true;
+}
+
 void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sink) {
     float remaining = 1.0f; /* of the step */
     int32_t bounces = 0, push_outs = 0;
     bool held = false;
     sink->last_shape = -1;
+    if (s->held) {
+        if (sweep_held(world, s, &remaining, sink)) {
+            s->angle += s->turn;
+            return;
+        }
+    }
     /* in free flight the body moves along the chord of its parabola over what is left of the
        step: its velocity less half the gravity still to come (exact positions, no energy lost or
        gained); held by surfaces, it moves at its velocity, as the solver left it */
@@ -229,11 +318,9 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
        surface, so that stopping short does not shift where the step ends along the surface (the
        chord stays on the free side of the contact's tangent) */
     rc_vec2 lag = {0.0f, 0.0f}; /* along the surface, from where the body stands to the contact */
-    bool on_path = s->held;     /* the first leg of a held body is the solver's path */
     for (;;) {
         rc_vec2 v = rc_sub(s->velocity, rc_scale(remaining, drift));
-        rc_vec2 d = on_path ? s->path : rc_mul_add(lag, dt * remaining, v);
-        on_path = false;
+        rc_vec2 d = rc_mul_add(lag, dt * remaining, v);
         lag = rc_v2(0.0f, 0.0f);
         if (d.x == 0.0f && d.y == 0.0f) {
             break;
@@ -263,24 +350,11 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
             if (push_outs++ >= MAX_PUSH_OUTS) {
                 break;
             }
-            rc_shape_view view = rc_shape_view_of(world, shape);
-            rc_distance_result dist = rc_view_distance(&view, s->center);
-            float skin = rc_world_skin(world, s->center);
-            rc_vec2 push = rc_scale(s->radius + skin - dist.distance, dist.normal);
-            sweep_cast blocked;
-            cast_from(world, s, push, index, &blocked);
-            float allowed = 1.0f;
-            if (blocked.best_index >= 0) {
-                float along = rc_dot(push, blocked.best.normal);
-                along = along < 0.0f ? -along : 0.0f;
-                allowed = along > 0.0f ? rc_maxf(blocked.best.t - skin / along, 0.0f) : blocked.best.t;
-                allowed = blocked.best.started_inside ? 0.0f : allowed;
-            }
-            s->center = rc_mul_add(s->center, allowed, push);
-            rc_vec2 point = rc_mul_add(s->center, -s->radius, dist.normal);
-            float approach = bounce_at(world, s, index, dist.normal, point, false, remaining, sink, &held);
-            drift = held ? along_surface(drift, dist.normal) : drift;
-            report(world, s, sink, index, point, dist.normal, approach);
+            rc_vec2 normal = push_out(world, s, index);
+            rc_vec2 point = rc_mul_add(s->center, -s->radius, normal);
+            float approach = bounce_at(world, s, index, normal, point, false, remaining, sink, &held);
+            drift = held ? along_surface(drift, normal) : drift;
+            report(world, s, sink, index, point, normal, approach);
             continue;
         }
 

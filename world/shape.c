@@ -186,7 +186,7 @@ void rc_shape_refit_proxy(rc_world *world, const rc_shape *s) {
 rc_aabb rc_shape_proxy_box(const rc_world *world, const rc_shape *s) {
     float m;
     if (s->swept) {
-        m = rc_world_margin(world, s->circle.center);
+        m = rc_speculative_margin(world, s->circle.center);
     } else if (s->body_type == RC_DYNAMIC && !s->sensor) {
         /* the speculative distance: contacts come that early (every solid pair has a dynamic
            side, so only dynamic shapes need the margin) */

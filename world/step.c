@@ -262,16 +262,24 @@ static void mark_held(rc_world *world) {
     }
 }
 
-/* Bounces the solver made off what a swept body rested near are impacts like a sweep's. */
+/* Bounces the solver made off what a swept body rested near are impacts like a sweep's, and so
+ * is a slow first touch of a shape (a grenade set down gently on a crate). */
 static bool report_bounces(rc_world *world) {
     for (int32_t i = 0; i < world->constraints.count; ++i) {
         const rc_contact_constraint *k = &world->constraints.data[i];
         const rc_contact *c = &world->contacts.data[k->contact];
-        float approach;
-        int32_t p = rc_constraint_bounce(world, k, &approach);
-        for (int32_t side = 0; side < 2 && p >= 0; ++side) {
+        float bounce_approach;
+        int32_t bounce_point = rc_constraint_bounce(world, k, &bounce_approach);
+        for (int32_t side = 0; side < 2; ++side) {
             const rc_shape *s = &world->shapes.data[c->shape[side]];
             if (!s->swept) {
+                continue;
+            }
+            float approach = bounce_approach;
+            const rc_body *b = &world->bodies.data[s->body];
+            bool rested = b->last_hit_step == world->steps - 1 && b->last_hit_shape == c->shape[1 - side];
+            int32_t p = bounce_point >= 0 ? bounce_point : rc_constraint_first_touch(k, c->touching || rested, &approach);
+            if (p < 0) {
                 continue;
             }
             if (!rc_array_reserve(world, world->impacts, world->impacts.count + 1)) {

@@ -526,6 +526,12 @@ static inline float rc_world_skin(const rc_world *world, rc_vec2 p) {
 
 /* A swept circle within four skins of a surface rests on it: the solver holds it one skin off. */
 static inline float rc_world_margin(const rc_world *world, rc_vec2 p) { return 4.0f * rc_world_skin(world, p); }
+/* How far apart the solver looks at a solid pair (speculatively: it may close that gap in a
+ * step, no more): four linear slops, or a swept circle's margin where that is larger. A swept
+ * circle's margin alone let grenades in a pile meet only once they overlapped, and jostle. */
+static inline float rc_speculative_margin(const rc_world *world, rc_vec2 p) {
+    return rc_maxf(4.0f * world->def.linear_slop, rc_world_margin(world, p));
+}
 void rc_body_place_shapes(rc_world *world, rc_body *body); /* geometry and grid, after a teleport */
 /* A change of shapes or flags can make another shape the body's swept circle (whose proxy box
  * is grown): room for the two proxies to move, then move them (and flag their contacts). */
@@ -640,6 +646,10 @@ void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, co
  * -1 when none. */
 int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint *k, float *approach);
 /* Did it push at all (a normal impulse at some point)? */
+/* A slow first touch (a grenade set down gently): a point of a contact that did not touch at the
+ * step's start (and whose shape the body did not rest on) that pushed while approaching; the
+ * point that approached fastest, or -1. */
+int32_t rc_constraint_first_touch(const rc_contact_constraint *k, bool touched_before, float *approach);
 bool rc_constraint_pushed(const rc_contact_constraint *k);
 /* Recompute a contact's manifold where its bodies are now (carrying impulses over by feature
  * id) and say whether it touches. */
