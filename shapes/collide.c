@@ -377,15 +377,23 @@ rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 n
     if (face) {
         return m;
     }
-    bool towards_a = rc_dot(m.normal, e) < 0.0f;
-    rc_vec2 n_side = towards_a ? rc_normalize(rc_left_perp(rc_sub(a, prev))) : rc_normalize(rc_left_perp(rc_sub(next, b)));
-    bool convex = towards_a ? convex_joint(prev, a, b) : convex_joint(a, b, next);
-    bool open_end = towards_a ? rc_vec2_equal(prev, a) : rc_vec2_equal(b, next);
-    if (open_end || (convex && (towards_a ? in_cone(m.normal, n_side, n1) : in_cone(m.normal, n1, n_side)))) {
-        return m;
-    }
-    if (rc_dot(m.normal, n1) <= 0.0f) {
-        return none; /* it touches the wall from the side its neighbour covers */
+    /* a hull deep through the wall, its centroid still over the wall's free side, is pushed back
+       out that way: not through, where its least overlap may point */
+    float centroid_along = rc_dot(rc_sub(centroid, a), e);
+    bool over_the_wall = centroid_along >= 0.0f && centroid_along <= rc_dot(e, e);
+    bool back = rc_dot(m.normal, n1) <= 0.0f;
+    if (!(back && over_the_wall)) {
+        bool towards_a = rc_dot(m.normal, e) < 0.0f;
+        rc_vec2 n_side =
+            towards_a ? rc_normalize(rc_left_perp(rc_sub(a, prev))) : rc_normalize(rc_left_perp(rc_sub(next, b)));
+        bool convex = towards_a ? convex_joint(prev, a, b) : convex_joint(a, b, next);
+        bool open_end = towards_a ? rc_vec2_equal(prev, a) : rc_vec2_equal(b, next);
+        if (open_end || (convex && (towards_a ? in_cone(m.normal, n_side, n1) : in_cone(m.normal, n1, n_side)))) {
+            return m;
+        }
+        if (back) {
+            return none; /* it touches the wall from the side its neighbour covers */
+        }
     }
     /* clamp to the wall's face: the hull's incident edge clipped against the wall */
     int ie = incident_edge(hull, n1);

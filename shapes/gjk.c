@@ -100,12 +100,23 @@ static void solve3(simplex *s) {
     }
 }
 
-static rc_vec2 closest_point(const simplex *s) {
-    rc_vec2 p = {0.0f, 0.0f};
-    for (int i = 0; i < s->count; ++i) {
-        p = rc_mul_add(p, s->v[i].weight, s->v[i].w);
+/* Where to look for the next support point: towards the origin from the simplex. For an edge,
+ * its perpendicular on the origin's side, from the edge alone: the closest point of a long edge
+ * (a weighted sum of vertices hundreds of units out) loses the few hundredths that decide which
+ * of a thin box's corners comes next, and the search stopped on its diagonal. False when the
+ * origin is on the simplex. */
+static bool search_direction(const simplex *s, rc_vec2 *d) {
+    if (s->count == 1) {
+        *d = rc_neg(s->v[0].w);
+        return rc_dot(*d, *d) > FLT_MIN;
     }
-    return p;
+    rc_vec2 e = rc_sub(s->v[1].w, s->v[0].w);
+    float side = rc_cross(e, rc_neg(s->v[0].w));
+    if (side == 0.0f) {
+        return false;
+    }
+    *d = side > 0.0f ? rc_v2(-e.y, e.x) : rc_v2(e.y, -e.x);
+    return true;
 }
 
 static void add_vertex(simplex *s, const rc_hull *a, const rc_hull *b, int ia, int ib) {
@@ -137,11 +148,10 @@ rc_hull_distance rc_distance_hulls(const rc_hull *a, const rc_hull *b) {
         if (s.count == 3) {
             break;
         }
-        rc_vec2 p = closest_point(&s);
-        if (rc_dot(p, p) <= FLT_MIN) {
+        rc_vec2 d;
+        if (!search_direction(&s, &d)) {
             break; /* the origin is on the simplex: the cores touch */
         }
-        rc_vec2 d = rc_neg(p);
         int ia = support(a, rc_neg(d)), ib = support(b, d);
         bool repeated = false;
         for (int i = 0; i < saved; ++i) {
@@ -159,9 +169,15 @@ rc_hull_distance rc_distance_hulls(const rc_hull *a, const rc_hull *b) {
         out.point_a = rc_mul_add(out.point_a, s.v[i].weight, s.v[i].wa);
         out.point_b = rc_mul_add(out.point_b, s.v[i].weight, s.v[i].wb);
     }
-    rc_vec2 d = rc_sub(out.point_b, out.point_a);
-    float core = s.count == 3 ? 0.0f : rc_length(d);
-    out.normal = core > 0.0f ? rc_scale(1.0f / core, d) : rc_v2(1.0f, 0.0f);
+    float core = 0.0f;
+    out.normal = rc_v2(1.0f, 0.0f);
+    rc_vec2 towards;
+    if (s.count < 3 && search_direction(&s, &towards)) {
+        /* from A to B: against the search direction; the distance measured along it from a
+           vertex (no cancellation in a weighted sum of long edges) */
+        out.normal = rc_normalize(rc_neg(towards));
+        core = rc_maxf(rc_dot(s.v[0].w, out.normal), 0.0f);
+    }
     out.distance = core - a->radius - b->radius;
     out.iterations = iterations;
     return out;

@@ -306,6 +306,63 @@ START_TEST(time_of_impact_of_a_box_thrown_at_a_wall) {
 }
 END_TEST
 
+/* Regression: a point 0.018 from the long side of a wall 400 long and 0.1 thick, turned by
+ * 1.709 rad. GJK searched from the closest point of its simplex (a weighted sum of corners 200
+ * units out), whose direction was off by more than the wall's thickness subtends: it stopped
+ * on the wall's diagonal and said 0.0496 for 0.0055, and a fast plank's time of impact let it
+ * through the wall. The reference: the distance to the side, in double. */
+START_TEST(regression_distance_to_a_long_thin_wall) {
+    rc_vec2 n4[4] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
+    rc_vec2 p4[4] = {{-0.05f, -200}, {0.05f, -200}, {0.05f, 200}, {-0.05f, 200}};
+    rc_hull wall = rc_hull_polygon(p4, n4, 4, 0.0f);
+    rc_transform turned = {{0.0f, 0.0f}, rc_rot_from_angle(1.70898998f)};
+    rc_hull placed = rc_hull_transform(&wall, turned);
+    rc_hull core = rc_hull_circle(rc_v2(-23.3457088f, -3.17823982f), 0.0125f);
+    /* the side nearest the point: from corner 1 to corner 2 as placed, in double */
+    double ax = placed.points[1].x, ay = placed.points[1].y, bx = placed.points[2].x, by = placed.points[2].y;
+    double ex = bx - ax, ey = by - ay, px = -23.3457088 - ax, py = -3.17823982 - ay;
+    double side = fabs(ex * py - ey * px) / sqrt(ex * ex + ey * ey);
+    for (int k = 0; k < 4; ++k) { /* the nearest side, whichever corners bound it */
+        const rc_vec2 *c = placed.points;
+        double fx = c[(k + 1) % 4].x - c[k].x, fy = c[(k + 1) % 4].y - c[k].y;
+        double qx = -23.3457088 - c[k].x, qy = -3.17823982 - c[k].y;
+        double len = sqrt(fx * fx + fy * fy), t = (qx * fx + qy * fy) / (len * len);
+        if (len > 1.0 && t > 0.0 && t < 1.0) {
+            side = fmin(side, fabs(fx * qy - fy * qx) / len);
+        }
+    }
+    ck_assert(side < 0.02 && side > 0.015);
+    rc_hull_distance d = rc_distance_hulls(&core, &placed);
+    ck_assert_msg(fabs((double)d.distance - (side - 0.0125)) < 2e-5, "distance %.7f, reference %.7f",
+                  (double)d.distance, side - 0.0125);
+    ck_assert_float_eq_tol(fabsf(rc_length(d.normal) - 1.0f), 0.0f, 1e-6f);
+}
+END_TEST
+
+/* Regression: a thin triangle driven through a two-sided chain wall (its centroid still 0.019
+ * on the near side, two corners through) was given the least overlap's normal, out the far
+ * side, by the open end's rule: the solver pushed it through. The wall pushes it back out on
+ * its centroid's side. */
+START_TEST(regression_a_hull_through_a_wall_is_pushed_back) {
+    rc_vec2 a = {0.0f, -200.0f}, b = {0.0f, 200.0f};
+    rc_vec2 tri[3] = {{-0.17199f, 42.21308f}, {0.11022f, 41.46451f}, {0.11883f, 41.89524f}};
+    rc_vec2 normals[3];
+    for (int i = 0; i < 3; ++i) {
+        rc_vec2 e = rc_sub(tri[(i + 1) % 3], tri[i]);
+        normals[i] = rc_normalize(rc_v2(e.y, -e.x));
+    }
+    rc_hull hull = rc_hull_polygon(tri, normals, 3, 0.0f);
+    /* the free side of b..a is +x, where the centroid (0.019) is; open ends both */
+    rc_collision m = rc_collide_chain_wall(b, b, a, a, &hull, 0.02f);
+    ck_assert_int_gt(m.count, 0);
+    ck_assert_float_eq_tol(m.normal.x, 1.0f, 1e-6f);
+    ck_assert_float_eq_tol(m.normal.y, 0.0f, 1e-6f);
+    for (int i = 0; i < m.count; ++i) {
+        ck_assert_float_eq_tol(m.points[i].separation, -0.17199f, 1e-4f); /* the corner through */
+    }
+}
+END_TEST
+
 START_TEST(a_hull_cast_along_a_translation) {
     /* a circle r 0.5 from (0, 0) by (10, 0) at a box whose left face is at x = 5: t = 4.5 / 10 */
     rc_hull ball = rc_hull_circle(rc_v2(0, 0), 0.5f);
@@ -340,6 +397,8 @@ int main(void) {
     tcase_add_test(t, distance_of_rounded_hulls);
     tcase_add_test(t, time_of_impact_of_a_box_thrown_at_a_wall);
     tcase_add_test(t, a_hull_cast_along_a_translation);
+    tcase_add_test(t, regression_distance_to_a_long_thin_wall);
+    tcase_add_test(t, regression_a_hull_through_a_wall_is_pushed_back);
     suite_add_tcase(s, t);
     return rc_test_run(s);
 }

@@ -45,6 +45,7 @@ static void compact_bodies(rc_world *world) {
     rc_array_shrink(world, world->moves, n > world->moves.count ? n : world->moves.count);
     rc_array_shrink(world, world->linear_damping, n);
     rc_array_shrink(world, world->angular_damping, n);
+    rc_array_shrink(world, world->spin_limits, n);
     rc_array_shrink(world, world->support_counts, n);
     rc_array_shrink(world, world->held, n);
     rc_array_shrink(world, world->support_shapes, n * RC_MAX_SUPPORTS);

@@ -202,14 +202,35 @@ rc_hull rc_shape_hull(const rc_world *world, const rc_shape *s) {
     return rc_hull_circle(s->base.offset, s->circle.radius);
 }
 
+/* How far the pair's closest points may close in the step: their relative speed (turning
+ * included) times its length. */
+static float closing_reach(const rc_world *world, const rc_shape *a, const rc_shape *b) {
+    const rc_body *ba = &world->bodies.data[a->body], *bb = &world->bodies.data[b->body];
+    if (world->contact_dt == 0.0f || (!ba->awake && !bb->awake)) {
+        return 0.0f;
+    }
+    rc_vec2 va = ba->type == RC_STATIC ? rc_v2(0.0f, 0.0f) : ba->linear_velocity;
+    rc_vec2 vb = bb->type == RC_STATIC ? rc_v2(0.0f, 0.0f) : bb->linear_velocity;
+    float spin = (ba->type == RC_STATIC ? 0.0f : fabsf(ba->angular_velocity) * ba->max_extent) +
+                 (bb->type == RC_STATIC ? 0.0f : fabsf(bb->angular_velocity) * bb->max_extent);
+    float reach = world->contact_dt * (rc_length(rc_sub(va, vb)) + spin);
+    return rc_is_finite(reach) ? reach : 0.0f;
+}
+
 float rc_contact_margin(const rc_world *world, const rc_shape *a, const rc_shape *b) {
     if (a->sensor || b->sensor) {
         return 0.0f;
     }
+    /* speculative: the points the pair may reach within the step, so that a crate at speed (or
+       a grenade, whose sweep does not look at other dynamic bodies) is met where it touches, not
+       found overlapping a step later; pairs are found as early as their fat boxes allow */
     if (a->swept || b->swept) {
-        return rc_speculative_margin(world, (a->swept ? a : b)->circle.center);
+        /* against the static and kinematic world a swept body's sweep is exact: no reach */
+        float base = rc_speculative_margin(world, (a->swept ? a : b)->circle.center);
+        bool both_dynamic = a->body_type == RC_DYNAMIC && b->body_type == RC_DYNAMIC;
+        return both_dynamic ? base + closing_reach(world, a, b) : base;
     }
-    return 4.0f * world->def.linear_slop;
+    return 4.0f * world->def.linear_slop + closing_reach(world, a, b);
 }
 
 /* A hull (in the wall's body frame) against a chain's wall: smooth over the wall's joints. A
@@ -419,6 +440,29 @@ static float approach_speed(const rc_world *world, const rc_contact *c) {
     return rc_maxf(-rc_dot(rc_sub(vb, va), c->normal), 0.0f);
 }
 
+/* Does an awake body close on a sleeping dynamic one across their contact's points? */
+static bool closing_on_sleeper(const rc_world *world, const rc_contact *c, const rc_body *ba, const rc_body *bb) {
+    if (c->sensor || c->point_count == 0 || ba->awake == bb->awake) {
+        return false;
+    }
+    const rc_body *sleeper = ba->awake ? bb : ba, *mover = ba->awake ? ba : bb;
+    if (sleeper->type != RC_DYNAMIC || mover->type == RC_STATIC || !sleeper->enable_response ||
+        !mover->enable_response) {
+        return false;
+    }
+    /* the normal points from shape[0] to shape[1]: the mover closes when it moves along it
+       towards the sleeper (at any of the points, turning included) */
+    rc_vec2 towards = ba->awake ? c->normal : rc_neg(c->normal);
+    for (int32_t p = 0; p < c->point_count; ++p) {
+        rc_vec2 r = rc_sub(c->points[p].point, mover->center);
+        rc_vec2 v = rc_add(mover->linear_velocity, rc_v2(-mover->angular_velocity * r.y, mover->angular_velocity * r.x));
+        if (rc_dot(v, towards) > world->def.sleep_linear_speed) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void rc_contacts_refresh(rc_world *world) {
     for (int32_t i = 0; i < world->contacts.count; ++i) {
         rc_contact *c = &world->contacts.data[i];
@@ -459,6 +503,10 @@ void rc_contacts_update(rc_world *world) {
         c = &world->contacts.data[i];
         if (touching && ba->awake != bb->awake && ba->type == RC_DYNAMIC && bb->type == RC_DYNAMIC && !c->sensor) {
             /* something awake touching a sleeping body wakes it and what rests on it */
+            wake_island(world, ba->awake ? b->body : a->body);
+        } else if (closing_on_sleeper(world, c, ba, bb)) {
+            /* a door or a crate about to meet a sleeping body (its contact has points within
+               the speculative margin): the sleeper wakes now, to be pushed, not overrun */
             wake_island(world, ba->awake ? b->body : a->body);
         }
         if (touching == c->touching) {

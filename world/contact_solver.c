@@ -482,7 +482,8 @@ static void integrate_velocities(rc_soft_step *s) {
             v = rc_scale(s->max_speed / rc_length(v), v);
         }
         b->v = v;
-        b->w = w < -s->max_spin ? -s->max_spin : (w > s->max_spin ? s->max_spin : w);
+        float limit = s->spin_limits[i];
+        b->w = w < -limit ? -limit : (w > limit ? limit : w);
     }
 }
 

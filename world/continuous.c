@@ -63,6 +63,7 @@ typedef struct continuous_query {
     rc_vec2 middle1, middle2; /* the middle of its hull at the start and the end */
     float core;               /* a quarter of its smallest extent */
     float fraction;           /* the earliest touch so far */
+    rc_vec2 embedded;         /* at fraction 0 with its core at a wall: the normal into it, else (0, 0) */
 } continuous_query;
 
 /* A chain's wall is met from its free side only, and a body already behind it, or one that
@@ -106,6 +107,14 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
            through */
         rc_hull core = rc_hull_circle(hull_middle(&q->hull), q->core);
         toi = rc_time_of_impact(&core, &q->sweep, &oh, &still, slop, 0.25f * slop);
+        bool core_at_wall = toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f);
+        if (core_at_wall && rc_dot(rc_sub(q->middle2, q->middle1), toi.normal) > 0.0f) {
+            /* deep in it already (struck hard, or turned into it) and going further: it goes
+               no further this step (the contacts push it out) */
+            q->fraction = 0.0f;
+            q->embedded = toi.normal;
+            return true;
+        }
     }
     if ((toi.state == RC_TOI_HIT || toi.state == RC_TOI_FAILED) && toi.t > 0.0f && toi.t < q->fraction) {
         q->fraction = toi.t;
@@ -125,6 +134,7 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1) {
     q.body = b;
     q.sweep = (rc_hull_sweep){b->local_center, c1, c2, a1, a2};
     q.fraction = 1.0f;
+    q.embedded = rc_v2(0.0f, 0.0f);
     rc_transform x1 = rc_body_origin_from_center(c1, a1, b->local_center);
     rc_transform x2 = rc_body_origin_from_center(c2, a2, b->local_center);
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
@@ -147,5 +157,9 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1) {
         b->center = rc_lerp(c1, c2, q.fraction);
         b->angle = a1 + q.fraction * (a2 - a1);
         b->xf.q = rc_rot_from_angle(b->angle);
+    }
+    float into = rc_dot(b->linear_velocity, q.embedded);
+    if (q.fraction == 0.0f && into > 0.0f) {
+        b->linear_velocity = rc_mul_add(b->linear_velocity, -into, q.embedded);
     }
 }

@@ -255,6 +255,8 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     step.spin_kicks = &spin_kick;
     step.linear_damping = &linear;
     step.angular_damping = &angular;
+    float spin_limit = world->def.max_angular_speed; /* a circle */
+    step.spin_limits = &spin_limit;
     step.colors = colors;
     step.order = order;
     step.blocks = blocks;

@@ -105,13 +105,14 @@ typedef struct rc_soft_step {
     const float *spin_kicks;        /* per state: the angular velocity an applied torque adds in a sub-step */
     const float *linear_damping;    /* per state: the factor per sub-step */
     const float *angular_damping;
+    const float *spin_limits;       /* per state: how fast it may turn, rad/s (at most max_spin) */
     int32_t sub_steps;
     float h, inv_h;                 /* the sub-step and its inverse */
     float contact_hertz, contact_damping_ratio;
     float max_push_speed;           /* the fastest overlap is pushed out */
     float restitution_threshold;
     float max_rebound;              /* the fastest a restitution sends a contact apart */
-    float max_speed, max_spin;      /* velocities are held within these */
+    float max_speed;                /* linear velocities are held within it */
     /* scratch for rc_solver_pack: per state (colours), per constraint (order) */
     uint32_t *colors;
     int32_t *order;                 /* the constraints by colour, each colour in their order */

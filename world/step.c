@@ -60,6 +60,25 @@ static float spin_kick(const rc_world *world, float spin_accel, float h) {
     return (float)(w > max ? max : (w < -max ? -max : w));
 }
 
+/* The fastest a body in the solver may turn: a quarter turn per sub-step (as Box2D v3 holds
+ * them) for props, so that a plank struck at its end cannot swing its far end through a wall
+ * in one step (continuous collision stops a turn only where the body's core would pass); round
+ * bodies (every solid shape a circle: wheels, grenades, barrels) roll as fast as the world
+ * allows. */
+static float spin_limit(const rc_world *world, const rc_body *b, float h) {
+    float world_limit = world->def.max_angular_speed;
+    if (b->type != RC_DYNAMIC) {
+        return world_limit; /* a kinematic body turns as the game says */
+    }
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        const rc_shape *shape = &world->shapes.data[s];
+        if (!shape->sensor && shape->kind != RC_SHAPE_CIRCLE) {
+            return rc_minf(world_limit, 0.25f * 3.14159265f / h);
+        }
+    }
+    return world_limit;
+}
+
 /* One pass over the bodies: the undo log of the awake movable ones; the solver's bodies with
  * their states; and the step's lists: swept bodies (in index order, from the front of
  * world->moving) and bodies moved by their velocities alone (from its back). */
@@ -90,6 +109,7 @@ static void start_step(rc_world *world, float dt) {
             world->spin_kicks.data[slot] = dynamic ? spin_kick(world, spin_accel, h) : 0.0f;
             world->linear_damping.data[slot] = dynamic ? 1.0f / (1.0f + h * b->linear_damping) : 1.0f;
             world->angular_damping.data[slot] = dynamic ? 1.0f / (1.0f + h * b->angular_damping) : 1.0f;
+            world->spin_limits.data[slot] = spin_limit(world, b, h);
             world->support_counts.data[slot] = 0;
         } else {
             /* detection only: moved by its velocity, gravity and damping as a sweep's */
@@ -212,7 +232,6 @@ void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt) {
     step->max_rebound = def->max_linear_speed;
     step->sub_steps = def->sub_steps;
     step->max_speed = def->max_linear_speed;
-    step->max_spin = def->max_angular_speed;
 }
 
 bool rc_reserve_blocks(rc_world *world, int32_t count) {
@@ -232,6 +251,7 @@ static bool solve(rc_world *world, float dt) {
     step.spin_kicks = world->spin_kicks.data;
     step.linear_damping = world->linear_damping.data;
     step.angular_damping = world->angular_damping.data;
+    step.spin_limits = world->spin_limits.data;
     step.colors = world->colors.data;
     step.order = world->constraint_order.data;
     if (!rc_reserve_blocks(world, rc_solver_color(&step))) {
@@ -627,6 +647,7 @@ int rc_world_body_move_events(const rc_world *world, const rc_body_move_event **
 /* ---- the step ---------------------------------------------------------------------------------- */
 
 static bool fail_step(rc_world *world, int32_t impacts_before) {
+    world->contact_dt = 0.0f;
     for (int32_t k = world->new_contacts.count - 1; k >= 0; --k) {
         rc_contact_destroy(world, world->new_contacts.data[k], false);
     }
@@ -644,6 +665,7 @@ static bool reserve_scratch(rc_world *world) {
            rc_array_reserve(world, world->colors, n + 1) && rc_array_reserve(world, world->kicks, n) &&
            rc_array_reserve(world, world->spin_kicks, n) && rc_array_reserve(world, world->moves, n) &&
            rc_array_reserve(world, world->linear_damping, n) && rc_array_reserve(world, world->angular_damping, n) &&
+           rc_array_reserve(world, world->spin_limits, n) &&
            rc_array_reserve(world, world->support_counts, n) && rc_array_reserve(world, world->held, n) &&
            rc_array_reserve(world, world->proxy_undo, world->shapes.count) &&
            rc_array_reserve(world, world->support_shapes, n * RC_MAX_SUPPORTS);
@@ -669,6 +691,7 @@ bool rc_world_step(rc_world *world, float dt) {
     if (!reserve_scratch(world)) {
         return rc_fail(world, __func__, "out of memory; the world is as it was before the step");
     }
+    world->contact_dt = dt; /* through the step's end, whose contacts look one like it ahead */
     rc_contacts_refresh(world);
     start_step(world, dt);
     if (!gather_constraints(world) || !solve(world, dt)) {
@@ -720,6 +743,7 @@ bool rc_world_step(rc_world *world, float dt) {
     world->published_impacts = world->impacts.count;
     rc_events_begin_step(world);
     rc_contacts_update(world);
+    world->contact_dt = 0.0f;
     rc_update_sleep(world, dt);
     list_moves(world);
     /* refit the grid's dense windows if bodies drifted out of them, and give back memory that

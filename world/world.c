@@ -138,6 +138,7 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->moves);
     rc_array_free(world, world->linear_damping);
     rc_array_free(world, world->angular_damping);
+    rc_array_free(world, world->spin_limits);
     rc_array_free(world, world->held);
     rc_array_free(world, world->constraints);
     rc_array_free(world, world->support_shapes);

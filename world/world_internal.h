@@ -308,6 +308,7 @@ struct rc_world {
     int32_t published_moves;
     RC_ARRAY(float) linear_damping;  /* per sub-step */
     RC_ARRAY(float) angular_damping;
+    RC_ARRAY(float) spin_limits; /* per solver state: the fastest it may turn (rad/s) */
     RC_ARRAY(rc_contact_constraint) constraints;
     RC_ARRAY(int32_t) support_shapes; /* per solver body: RC_MAX_SUPPORTS shapes holding it */
     RC_ARRAY(int32_t) support_counts;
@@ -319,6 +320,7 @@ struct rc_world {
     bool pair_failed;
 
     int32_t steps;
+    float contact_dt; /* the step's length while its contacts are refreshed (0 outside a step) */
     /* giving memory back (compact.c): the most slots in use since it was last done */
     int32_t peak_bodies, peak_shapes, peak_contacts, peak_chains;
     int32_t poly_used; /* entries of poly_pool in live blocks */
