@@ -1,10 +1,13 @@
 /* world/: the world.
  *
- * Owns: bodies and shapes (slot arrays behind the public ids, their slots and generations
- * from core/id_pool), the broadphase grid (one proxy per shape), contacts (one per overlapping shape pair
- * the broadphase reports, kept in a hash map and in per-shape lists), the step, the event
- * buffers, queries, and the last-error message. Calls shapes/ for geometry and broadphase/
- * for candidates; neither knows the world exists. */
+ * This header owns the world record (struct rc_world: the slot arrays behind the public ids,
+ * their id pools from core/id_pool, the broadphase grid with one proxy per shape, the event
+ * buffers, the step's scratch) and what every file of world/ shares about it: the lock, the
+ * last-error record, id lookups, placed shape views and the world's tolerances. Each subsystem
+ * has its own header with its records and functions: body.h, shape.h, contact.h (and the
+ * narrow phase), solver.h (the soft step), projectile.h (sweeps), step.h (undo, continuous
+ * collision, sleep). The world calls shapes/ for geometry and broadphase/ for candidates;
+ * neither knows the world exists. */
 #ifndef RICOCHET_WORLD_INTERNAL_H
 #define RICOCHET_WORLD_INTERNAL_H
 
@@ -19,7 +22,12 @@
 #include "core/memory.h"
 #include "shapes/collide.h"
 #include "shapes/shapes.h"
+#include "world/body.h"
+#include "world/contact.h"
+#include "world/projectile.h"
+#include "world/shape.h"
 #include "world/solver.h"
+#include "world/step.h"
 
 /* A growable array of plain structs whose memory comes from the world's allocator. */
 #define RC_ARRAY(type)                                                                                                 \
@@ -39,220 +47,6 @@
 #define rc_array_free(world, array)                                                                                    \
     (rc_mem_free(&(world)->allocator, (array).data, sizeof(*(array).data) * (size_t)(array).capacity),               \
      (array).data = NULL, (array).count = 0, (array).capacity = 0)
-
-typedef struct rc_body {
-    rc_transform xf;       /* of the body origin; xf.q is always rc_rot_from_angle(angle) */
-    rc_vec2 center;        /* centre of mass in the world */
-    rc_vec2 local_center;  /* centre of mass in the body frame */
-    float angle;
-    rc_vec2 linear_velocity; /* of the centre of mass */
-    float angular_velocity;
-    float mass, inv_mass, inertia, inv_inertia; /* inertia about the centre of mass */
-    float linear_damping, angular_damping, gravity_scale;
-    float sleep_time;
-    float min_extent, max_extent; /* of its solid shapes about the centre of mass: how fast is fast (continuous.c) */
-    int32_t max_bounces;
-    int32_t first_shape; /* shape index, -1 when none */
-    uint32_t generation; /* of the id naming it (rc_world_generation) */
-    uint8_t type;        /* rc_body_type */
-    uint8_t motion;      /* rc_body_motion, from the type, the flags and the shapes */
-    bool in_use, bullet, awake, enable_sleep, fixed_rotation, enable_response;
-    bool moved;          /* moved in the current step */
-    bool custom_mass;    /* the game set its mass data (until its shapes or type change) */
-    rc_vec2 force;       /* applied since the last step (rc_body_apply_force), cleared by the step */
-    float torque;
-    float point_mass;
-    rc_filter point_filter;
-    int32_t swept_shape;    /* RC_MOTION_SWEPT_CIRCLE: the circle; else -1 */
-    int32_t last_hit_shape; /* the shape of its latest impact (-1: none) and the step it was in */
-    int32_t last_hit_step;
-    int32_t solver_slot;    /* step scratch: its place among the solver's bodies, -1 when none */
-    void *user_data;
-} rc_body;
-
-/* A shape: 128 bytes, kept 64-byte aligned so that everything a query reads (kind, flags,
- * filter, body, generation, where its numbers are, a circle's or a segment's placed numbers)
- * sits in the first cache line; the rest is what the world keeps about it. A polygon's numbers
- * (placed and local vertices) live in the world's polygon pool.
- *
- * A chain is one record of kind RC_KIND_CHAIN (its id, its base transform and the defaults of
- * its walls; no proxy, in no body list) and its segments, each a record of kind
- * RC_SHAPE_SEGMENT with its own id and proxy, in the body's list like any shape. The chain's
- * points and the indices of its segments are in world->chains. */
-#define RC_KIND_CHAIN 4
-
-typedef struct rc_shape {
-    /* first line */
-    uint8_t kind;  /* rc_shape_kind, or RC_KIND_CHAIN */
-    uint8_t count; /* polygon vertices */
-    uint8_t type;  /* rc_shape_type */
-    bool in_use, sensor, contact_events, sensor_events;
-    bool one_sided;    /* segments: they block only what is on the left of segment[0] -> segment[1] */
-    uint8_t body_type; /* its body's type and bullet flag, copied here for the sweeps' filters */
-    bool body_bullet;
-    bool swept;        /* the solid circle of a swept body: its proxy box is grown by the margin */
-    rc_filter filter;
-    int32_t body;
-    uint32_t generation;
-    union {
-        struct {
-            union {
-                uint32_t poly;      /* polygons: first entry of their block in world->poly_pool */
-                float local_radius; /* circles */
-            };
-            rc_circle circle; /* circles: placed */
-        };
-        rc_vec2 segment[2]; /* segments: placed ends, the free side (one-sided) on the left */
-    };
-    rc_aabb aabb; /* placed, tight (a chain: the union of its segments' boxes) */
-    /* second line */
-    union {
-        rc_base base; /* a segment: its chain's record holds it */
-        struct {
-            rc_vec2 local[2]; /* the ends in the chain's frame (before the base transform), in order */
-            int32_t index;    /* segment k of its chain */
-        } wall;
-    };
-    float restitution, friction, rolling_resistance, density;
-    int32_t proxy;         /* -1 for a chain */
-    int32_t first_contact; /* head of this shape's contact list (-1: none) */
-    int32_t next_in_body;
-    int32_t chain;         /* chains and segments: index in world->chains; else -1 */
-    void *user_data;
-} rc_shape;
-
-_Static_assert(sizeof(rc_shape) == 128, "a shape record is two cache lines");
-
-/* A chain's outline: its points in the body frame before the base transform, in the order
- * given (loops: the first point not repeated). Segment k runs from point k to point k + 1 (a
- * loop's last segment back to point 0). */
-typedef struct rc_chain {
-    rc_vec2 *points;   /* count entries of capacity; then room for capacity segment indices: one
-                          block from the world's allocator */
-    int32_t *segment_shapes; /* the record of segment k */
-    int32_t count, capacity;
-    int32_t shape;     /* the chain's record (-1: the slot is free) */
-    int32_t segments;
-    bool loop;
-    bool flipped;    /* placed, the loop runs clockwise: its segments' ends are stored reversed */
-} rc_chain;
-
-/* The size of a chain's block (its points and segment indices), as allocated and freed. */
-static inline size_t rc_chain_bytes(int32_t capacity) {
-    return (sizeof(rc_vec2) + sizeof(int32_t)) * (size_t)capacity;
-}
-
-/* A polygon's block in the pool (RC_POLY_BLOCK(n) entries): [0] the placed centroid, [1] the
- * body-frame centroid, [2] the local one; then n each of the placed vertices and normals (what
- * queries read, first), the body-frame vertices and normals (the polygon under its base
- * transform: what placing and collisions read) and the local vertices (before the base
- * transform: what a new base transform is applied to). Blocks of one vertex count share a
- * free list. */
-#define RC_POLY_BLOCK(count) (5 * (count) + 3)
-
-/* Where the k-th run of n entries starts in a block. */
-static inline size_t rc_poly_run(int k, int n) { return 3u + (size_t)k * (size_t)n; }
-static inline rc_convex rc_poly_placed(const rc_vec2 *b, int n) {
-    rc_convex c = {b + rc_poly_run(0, n), b + rc_poly_run(1, n), n, b[0]};
-    return c;
-}
-static inline rc_convex rc_poly_body(const rc_vec2 *b, int n) {
-    rc_convex c = {b + rc_poly_run(2, n), b + rc_poly_run(3, n), n, b[1]};
-    return c;
-}
-static inline rc_convex rc_poly_local(const rc_vec2 *b, int n) {
-    rc_convex c = {b + rc_poly_run(4, n), NULL, n, b[2]};
-    return c;
-}
-
-/* A contact sits in the lists of both its shapes: edge k links it in the list of shape[k]. */
-typedef struct rc_contact_edge {
-    int32_t prev, next;
-} rc_contact_edge;
-
-/* A point of a contact's manifold, as the solver keeps it from step to step. */
-typedef struct rc_contact_point {
-    rc_vec2 point;              /* in the world, midway between the surfaces */
-    rc_vec2 anchor_a, anchor_b; /* from each body's centre of mass to the point */
-    float separation;           /* signed: < 0 overlap */
-    float normal_impulse, tangent_impulse; /* the solver's, per sub-step: the next solve starts there */
-    float approach;             /* the normal speed it was made with (> 0 closing), for events */
-    uint16_t id;                /* the features it comes from (rc_collide_hulls) */
-} rc_contact_point;
-
-typedef struct rc_contact {
-    int32_t shape[2]; /* shape indices, shape[0] < shape[1] */
-    rc_contact_edge edge[2];
-    rc_manifold manifold; /* the events' view of the points that touch */
-    rc_vec2 normal;       /* unit, from shape[0] towards shape[1] */
-    rc_contact_point points[2];
-    int32_t point_count;  /* within the contact margin: speculative ones too */
-    float rolling_impulse;
-    bool in_use, touching, sensor;
-    bool flagged; /* look at it in the next step even if its bodies are still */
-} rc_contact;
-
-/* ---- swept bodies (projectile.c) --------------------------------------------------------------- */
-
-/* At most this many surfaces hold one swept body (the first by shape index): impacts against
- * them while resting are not reported. */
-#define RC_MAX_SUPPORTS 8
-
-/* A body being swept: what the sweep reads and changes, apart from the world. */
-typedef struct rc_sweeper {
-    rc_vec2 center, velocity;
-    float angle, angular_velocity;
-    rc_vec2 path; /* held: the solver's motion for the step (its push-out included), swept first */
-    float turn;   /* held: the solver's turn for the step */
-    rc_vec2 kick; /* the gravity this step added to its velocity */
-    float radius; /* 0: a point */
-    float inv_mass, inv_inertia;
-    float restitution, friction, rolling_resistance; /* its own; a point takes the surface's */
-    rc_filter filter;
-    int32_t self_body; /* never struck; -1: none */
-    int32_t max_bounces;
-    bool sees_dynamic; /* bullets: struck dynamic bodies that are not bullets */
-    int32_t rest_shape; /* the shape it last struck in its previous step (-1: none) */
-    const int32_t *supports; /* shapes holding it at the step's start (resting, not struck) */
-    int32_t support_count;
-    bool held; /* contacts held it this step: it moves along the solver's path, not a parabola */
-} rc_sweeper;
-
-/* What a sweep tells its caller. */
-typedef struct rc_sweep_sink {
-    /* a bounce or a stop: approach > 0 */
-    void (*impact)(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach);
-    /* the opposite impulse (px, py) on a struck dynamic body at a world point: in double, since
-       with masses far from 1 it may be beyond float range while the velocity it gives is not */
-    void (*push)(void *context, int32_t body, double px, double py, rc_vec2 point);
-    void *context;
-    int32_t last_shape; /* out: the shape of the last impact, -1 when none */
-} rc_sweep_sink;
-
-/* What the step may have to put back if it runs out of memory half way: only what changes
- * before that point (velocities, then positions). The rotation is rc_rot_from_angle(angle)
- * at every moment, so the angle brings it back. */
-typedef struct rc_body_undo {
-    int32_t body;
-    rc_vec2 position, center, linear_velocity;
-    float angle, angular_velocity;
-    float sleep_time;
-    bool awake;
-    int32_t last_hit_shape, last_hit_step;
-} rc_body_undo;
-
-/* A proxy's grid box before the step moved it. */
-typedef struct rc_proxy_undo {
-    int32_t proxy;
-    rc_aabb box;
-} rc_proxy_undo;
-
-/* Per-body step scratch for islands of touching bodies and for waking them. */
-typedef struct rc_island_node {
-    int32_t parent;
-    float rest_time; /* an island root: the least sleep time of its bodies */
-    int32_t next;    /* a stack of bodies to wake */
-} rc_island_node;
 
 struct rc_world {
     /* every allocation goes through `allocator`, which counts the bytes held and passes the
@@ -534,128 +328,10 @@ static inline float rc_world_margin(const rc_world *world, rc_vec2 p) { return 4
 static inline float rc_speculative_margin(const rc_world *world, rc_vec2 p) {
     return rc_maxf(4.0f * world->def.linear_slop, rc_world_margin(world, p));
 }
-void rc_body_place_shapes(rc_world *world, rc_body *body); /* geometry and grid, after a teleport */
-/* A change of shapes or flags can make another shape the body's swept circle (whose proxy box
- * is grown): room for the two proxies to move, then move them (and flag their contacts). */
-bool rc_body_reserve_swept_change(rc_world *world);
-/* Copy the body's type and bullet flag into its shapes (after either changed). */
-void rc_body_sync_shapes(rc_world *world, const rc_body *body);
-void rc_body_refresh_swept(rc_world *world, rc_body *body, int32_t old_swept);
-/* Could the body be a bullet with one more shape (solid or not, circle or not) on it? */
-bool rc_body_can_be_bullet(const rc_world *world, const rc_body *body, bool adding_solid, bool adding_circle);
-void rc_body_wake(rc_body *body);
-rc_transform rc_body_origin_from_center(rc_vec2 center, float angle, rc_vec2 local_center);
-
-/* Should these two shapes be paired at all (bodies, types, sensors, filters)? */
-bool rc_shapes_should_pair(const rc_world *world, const rc_shape *a, const rc_shape *b);
-static inline bool rc_filters_collide(rc_filter a, rc_filter b) {
-    if (a.group_index == b.group_index && a.group_index != 0) {
-        return a.group_index > 0;
-    }
-    return (a.category_bits & b.mask_bits) != 0 && (b.category_bits & a.mask_bits) != 0;
-}
-
-/* Contacts. */
-bool rc_contact_reserve(rc_world *world, int32_t extra);
-int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b); /* needs rc_contact_reserve */
-void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end);
-void rc_shape_destroy_contacts(rc_world *world, int32_t shape);
-/* Something about the shape or body changed outside the step (a teleport, a filter, a type):
- * its contacts are looked at in the next step even if no body there is awake. */
-void rc_shape_flag_contacts(rc_world *world, int32_t shape);
-void rc_body_flag_contacts(rc_world *world, const rc_body *body);
-bool rc_contacts_reserve_events(rc_world *world);
-/* At the step's start: contacts flagged since the last step (a teleport, a new shape or
- * filter) get their manifolds where the bodies are now, so the solver does not read stale
- * ones. Events stay with rc_contacts_update. */
-void rc_contacts_refresh(rc_world *world);
-void rc_contacts_update(rc_world *world);
-
-/* Continuous collision (continuous.c): a solid body that moved from (c1, a1) to where it is
- * now, fast for its size, is brought back to its first touch of a static or kinematic shape
- * on the way (time of impact), so that it cannot pass through walls. */
-void rc_continuous(rc_world *world, rc_body *body, rc_vec2 c1, float a1);
-/* The body's min_extent and max_extent, from its solid shapes (after its mass is updated). */
-void rc_body_extents(const rc_world *world, rc_body *body);
 
 /* The solver's sub-step for a step of dt (0 for a denormal dt cut in sub-steps: then nothing
  * moves, as nothing could in so short a step). */
 static inline float rc_sub_step(const rc_world *world, float dt) { return dt / (float)world->def.sub_steps; }
-/* The soft step's settings from the world's definition, for a step of dt (step.c); the caller
- * fills in the arrays. */
-void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt);
-/* The solver's blocks for the constraints (world->blocks, aligned for the lanes); false when
- * out of memory. */
-bool rc_reserve_blocks(rc_world *world, int32_t count);
-
-/* Sleep (island.c): bodies slow for the world's sleep time fall asleep together with
- * everything that touches them (an island). */
-void rc_update_sleep(rc_world *world, float dt);
-
-/* Swept bodies (projectile.c). Gravity and damping as the step applies them. */
-void rc_integrate_velocity(const rc_world *world, rc_vec2 *v, float *w, float gravity_scale, float linear_damping,
-                           float angular_damping, rc_vec2 accel, float spin_accel, float dt);
-/* The accelerations a body's applied force and torque give it (0 for none), in double then
- * held within float range. */
-void rc_body_accel(const rc_body *b, rc_vec2 *accel, float *spin_accel);
-void rc_sweep(const rc_world *world, rc_sweeper *sweeper, float dt, rc_sweep_sink *sink);
-/* Is a shape something the sweeper strikes? */
-/* Does a query with this filter see the shape? (Sensors are each query's own rule.) */
-static inline bool rc_query_sees(const rc_shape *s, rc_query_filter filter) {
-    return (s->filter.category_bits & filter.mask_bits) != 0 && (filter.category_bits & s->filter.mask_bits) != 0;
-}
-
-static inline bool rc_sweep_sees(const rc_sweeper *s, const rc_shape *shape) {
-    if (shape->sensor || shape->body == s->self_body) {
-        return false;
-    }
-    if (shape->body_type == RC_DYNAMIC && (!s->sees_dynamic || shape->body_bullet)) {
-        return false;
-    }
-    return rc_filters_collide(s->filter, shape->filter);
-}
-
-/* ---- the narrow phase and the solver's view of contacts (contact.c) ---------------------------- */
-
-/* A shape's hull in its body's frame (a chain's wall: its ends, no radius). */
-rc_hull rc_shape_hull(const rc_world *world, const rc_shape *s);
-/* How near two shapes' manifold looks (speculatively): a swept circle's contact margin, or the
- * world's speculative distance (four linear slops); 0 for a sensor. */
-float rc_contact_margin(const rc_world *world, const rc_shape *a, const rc_shape *b);
-/* The manifold of hull ha (of shape a, its body at xa) against hull hb (of shape b, its body at
- * xb), in the world: normal from a to b. Either shape may be NULL for a hull of no shape (a
- * body being previewed). Chain walls are smooth over their joints and one-sided walls let
- * through what is behind them; two walls never touch. */
-rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_hull *ha, rc_transform xa,
-                            const rc_shape *b, const rc_hull *hb, rc_transform xb, float margin);
-/* Materials of a pair: friction (square root of the product), restitution (the larger),
- * rolling torque arm (the larger of resistance times radius, for round shapes). */
-float rc_pair_friction(const rc_shape *a, const rc_shape *b);
-float rc_pair_restitution(const rc_shape *a, const rc_shape *b);
-float rc_pair_rolling(const rc_shape *a, float radius_a, const rc_shape *b, float radius_b);
-/* A shape's radius for rolling resistance: a circle's (or a capsule's), 0 for flat shapes. */
-float rc_shape_round_radius(const rc_shape *s);
-/* A constraint's normal, points (anchors, separations, the impulses to start from) and rolling
- * impulse, from a contact's. */
-void rc_constraint_load(rc_contact_constraint *k, rc_vec2 normal, const rc_contact_point *points, int32_t count,
-                        float rolling_impulse);
-/* A constraint's friction, restitution, rolling arm and target separation, from the shapes of
- * its two sides (first: its first point). */
-void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, const rc_shape *a, const rc_shape *b,
-                             const rc_contact_point *first);
-/* After the solve: the first point of a constraint that met its bodies approaching at least at
- * the restitution threshold and pushed (a bounce: an impact for a swept body), and that speed;
- * -1 when none. */
-int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint *k, float *approach);
-/* Did it push at all (a normal impulse at some point)? */
-/* A slow first touch (a grenade set down gently): a point of a contact that did not touch at the
- * step's start (and whose shape the body did not rest on) that pushed while approaching; the
- * point that approached fastest, or -1. */
-int32_t rc_constraint_first_touch(const rc_contact_constraint *k, bool touched_before, float *approach);
-bool rc_constraint_pushed(const rc_contact_constraint *k);
-/* Recompute a contact's manifold where its bodies are now (carrying impulses over by feature
- * id) and say whether it touches. */
-bool rc_contact_collide(rc_world *world, int32_t contact);
 
 /* Give back memory that is no longer needed, at the end of a step (compact.c): the slot arrays
  * once three quarters of their peak use is gone (slots above the last live one are forgotten),

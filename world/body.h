@@ -1,0 +1,56 @@
+/* world/body.h: bodies (body.c): the body record behind an rc_body_id, its mass, its shapes' placement and its
+ * extents (continuous.c reads them). The world's slot array and id pool hold the records. */
+#ifndef RICOCHET_WORLD_BODY_H
+#define RICOCHET_WORLD_BODY_H
+
+#include <ricochet/world.h>
+
+#include "shapes/collide.h"
+#include "shapes/shapes.h"
+
+typedef struct rc_body {
+    rc_transform xf;       /* of the body origin; xf.q is always rc_rot_from_angle(angle) */
+    rc_vec2 center;        /* centre of mass in the world */
+    rc_vec2 local_center;  /* centre of mass in the body frame */
+    float angle;
+    rc_vec2 linear_velocity; /* of the centre of mass */
+    float angular_velocity;
+    float mass, inv_mass, inertia, inv_inertia; /* inertia about the centre of mass */
+    float linear_damping, angular_damping, gravity_scale;
+    float sleep_time;
+    float min_extent, max_extent; /* of its solid shapes about the centre of mass: how fast is fast (continuous.c) */
+    int32_t max_bounces;
+    int32_t first_shape; /* shape index, -1 when none */
+    uint32_t generation; /* of the id naming it (rc_world_generation) */
+    uint8_t type;        /* rc_body_type */
+    uint8_t motion;      /* rc_body_motion, from the type, the flags and the shapes */
+    bool in_use, bullet, awake, enable_sleep, fixed_rotation, enable_response;
+    bool moved;          /* moved in the current step */
+    bool custom_mass;    /* the game set its mass data (until its shapes or type change) */
+    rc_vec2 force;       /* applied since the last step (rc_body_apply_force), cleared by the step */
+    float torque;
+    float point_mass;
+    rc_filter point_filter;
+    int32_t swept_shape;    /* RC_MOTION_SWEPT_CIRCLE: the circle; else -1 */
+    int32_t last_hit_shape; /* the shape of its latest impact (-1: none) and the step it was in */
+    int32_t last_hit_step;
+    int32_t solver_slot;    /* step scratch: its place among the solver's bodies, -1 when none */
+    void *user_data;
+} rc_body;
+
+void rc_body_place_shapes(rc_world *world, rc_body *body); /* geometry and grid, after a teleport */
+/* A change of shapes or flags can make another shape the body's swept circle (whose proxy box
+ * is grown): room for the two proxies to move, then move them (and flag their contacts). */
+bool rc_body_reserve_swept_change(rc_world *world);
+/* Copy the body's type and bullet flag into its shapes (after either changed). */
+void rc_body_sync_shapes(rc_world *world, const rc_body *body);
+void rc_body_refresh_swept(rc_world *world, rc_body *body, int32_t old_swept);
+/* Could the body be a bullet with one more shape (solid or not, circle or not) on it? */
+bool rc_body_can_be_bullet(const rc_world *world, const rc_body *body, bool adding_solid, bool adding_circle);
+void rc_body_wake(rc_body *body);
+rc_transform rc_body_origin_from_center(rc_vec2 center, float angle, rc_vec2 local_center);
+
+/* The body's min_extent and max_extent, from its solid shapes (after its mass is updated). */
+void rc_body_extents(const rc_world *world, rc_body *body);
+
+#endif

@@ -1,0 +1,99 @@
+/* world/contact.h: contacts (contact.c): one per overlapping shape pair the broadphase reports, kept in a hash map
+ * and in per-shape lists; their manifolds (the narrow phase) and what the solver reads of them. */
+#ifndef RICOCHET_WORLD_CONTACT_H
+#define RICOCHET_WORLD_CONTACT_H
+
+#include <ricochet/world.h>
+
+#include "shapes/collide.h"
+#include "shapes/shapes.h"
+#include "world/body.h"
+#include "world/shape.h"
+#include "world/solver.h"
+
+/* A contact sits in the lists of both its shapes: edge k links it in the list of shape[k]. */
+typedef struct rc_contact_edge {
+    int32_t prev, next;
+} rc_contact_edge;
+
+/* A point of a contact's manifold, as the solver keeps it from step to step. */
+typedef struct rc_contact_point {
+    rc_vec2 point;              /* in the world, midway between the surfaces */
+    rc_vec2 anchor_a, anchor_b; /* from each body's centre of mass to the point */
+    float separation;           /* signed: < 0 overlap */
+    float normal_impulse, tangent_impulse; /* the solver's, per sub-step: the next solve starts there */
+    float approach;             /* the normal speed it was made with (> 0 closing), for events */
+    uint16_t id;                /* the features it comes from (rc_collide_hulls) */
+} rc_contact_point;
+
+typedef struct rc_contact {
+    int32_t shape[2]; /* shape indices, shape[0] < shape[1] */
+    rc_contact_edge edge[2];
+    rc_manifold manifold; /* the events' view of the points that touch */
+    rc_vec2 normal;       /* unit, from shape[0] towards shape[1] */
+    rc_contact_point points[2];
+    int32_t point_count;  /* within the contact margin: speculative ones too */
+    float rolling_impulse;
+    bool in_use, touching, sensor;
+    bool flagged; /* look at it in the next step even if its bodies are still */
+} rc_contact;
+
+/* Contacts. */
+bool rc_contact_reserve(rc_world *world, int32_t extra);
+int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b); /* needs rc_contact_reserve */
+void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end);
+void rc_shape_destroy_contacts(rc_world *world, int32_t shape);
+/* Something about the shape or body changed outside the step (a teleport, a filter, a type):
+ * its contacts are looked at in the next step even if no body there is awake. */
+void rc_shape_flag_contacts(rc_world *world, int32_t shape);
+void rc_body_flag_contacts(rc_world *world, const rc_body *body);
+bool rc_contacts_reserve_events(rc_world *world);
+/* At the step's start: contacts flagged since the last step (a teleport, a new shape or
+ * filter) get their manifolds where the bodies are now, so the solver does not read stale
+ * ones. Events stay with rc_contacts_update. */
+void rc_contacts_refresh(rc_world *world);
+void rc_contacts_update(rc_world *world);
+
+/* The narrow phase and the solver's view of contacts. */
+
+/* A shape's hull in its body's frame (a chain's wall: its ends, no radius). */
+rc_hull rc_shape_hull(const rc_world *world, const rc_shape *s);
+/* How near two shapes' manifold looks (speculatively): a swept circle's contact margin, or the
+ * world's speculative distance (four linear slops); 0 for a sensor. */
+float rc_contact_margin(const rc_world *world, const rc_shape *a, const rc_shape *b);
+/* The manifold of hull ha (of shape a, its body at xa) against hull hb (of shape b, its body at
+ * xb), in the world: normal from a to b. Either shape may be NULL for a hull of no shape (a
+ * body being previewed). Chain walls are smooth over their joints and one-sided walls let
+ * through what is behind them; two walls never touch. */
+rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_hull *ha, rc_transform xa,
+                            const rc_shape *b, const rc_hull *hb, rc_transform xb, float margin);
+/* Materials of a pair: friction (square root of the product), restitution (the larger),
+ * rolling torque arm (the larger of resistance times radius, for round shapes). */
+float rc_pair_friction(const rc_shape *a, const rc_shape *b);
+float rc_pair_restitution(const rc_shape *a, const rc_shape *b);
+float rc_pair_rolling(const rc_shape *a, float radius_a, const rc_shape *b, float radius_b);
+/* A shape's radius for rolling resistance: a circle's (or a capsule's), 0 for flat shapes. */
+float rc_shape_round_radius(const rc_shape *s);
+/* A constraint's normal, points (anchors, separations, the impulses to start from) and rolling
+ * impulse, from a contact's. */
+void rc_constraint_load(rc_contact_constraint *k, rc_vec2 normal, const rc_contact_point *points, int32_t count,
+                        float rolling_impulse);
+/* A constraint's friction, restitution, rolling arm and target separation, from the shapes of
+ * its two sides (first: its first point). */
+void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, const rc_shape *a, const rc_shape *b,
+                             const rc_contact_point *first);
+/* After the solve: the first point of a constraint that met its bodies approaching at least at
+ * the restitution threshold and pushed (a bounce: an impact for a swept body), and that speed;
+ * -1 when none. */
+int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint *k, float *approach);
+/* Did it push at all (a normal impulse at some point)? */
+/* A slow first touch (a grenade set down gently): a point of a contact that did not touch at the
+ * step's start (and whose shape the body did not rest on) that pushed while approaching; the
+ * point that approached fastest, or -1. */
+int32_t rc_constraint_first_touch(const rc_contact_constraint *k, bool touched_before, float *approach);
+bool rc_constraint_pushed(const rc_contact_constraint *k);
+/* Recompute a contact's manifold where its bodies are now (carrying impulses over by feature
+ * id) and say whether it touches. */
+bool rc_contact_collide(rc_world *world, int32_t contact);
+
+#endif

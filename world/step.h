@@ -1,0 +1,54 @@
+/* world/step.h: the step (step.c, continuous.c, island.c): what it may have to put back when memory runs out
+ * half way, the solver's settings, continuous collision and sleep. */
+#ifndef RICOCHET_WORLD_STEP_H
+#define RICOCHET_WORLD_STEP_H
+
+#include <ricochet/world.h>
+
+#include "shapes/collide.h"
+#include "shapes/shapes.h"
+#include "world/body.h"
+#include "world/solver.h"
+
+/* What the step may have to put back if it runs out of memory half way: only what changes
+ * before that point (velocities, then positions). The rotation is rc_rot_from_angle(angle)
+ * at every moment, so the angle brings it back. */
+typedef struct rc_body_undo {
+    int32_t body;
+    rc_vec2 position, center, linear_velocity;
+    float angle, angular_velocity;
+    float sleep_time;
+    bool awake;
+    int32_t last_hit_shape, last_hit_step;
+} rc_body_undo;
+
+/* A proxy's grid box before the step moved it. */
+typedef struct rc_proxy_undo {
+    int32_t proxy;
+    rc_aabb box;
+} rc_proxy_undo;
+
+/* Per-body step scratch for islands of touching bodies and for waking them. */
+typedef struct rc_island_node {
+    int32_t parent;
+    float rest_time; /* an island root: the least sleep time of its bodies */
+    int32_t next;    /* a stack of bodies to wake */
+} rc_island_node;
+
+/* Continuous collision (continuous.c): a solid body that moved from (c1, a1) to where it is
+ * now, fast for its size, is brought back to its first touch of a static or kinematic shape
+ * on the way (time of impact), so that it cannot pass through walls. */
+void rc_continuous(rc_world *world, rc_body *body, rc_vec2 c1, float a1);
+
+/* The soft step's settings from the world's definition, for a step of dt (step.c); the caller
+ * fills in the arrays. */
+void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt);
+/* The solver's blocks for the constraints (world->blocks, aligned for the lanes); false when
+ * out of memory. */
+bool rc_reserve_blocks(rc_world *world, int32_t count);
+
+/* Sleep (island.c): bodies slow for the world's sleep time fall asleep together with
+ * everything that touches them (an island). */
+void rc_update_sleep(rc_world *world, float dt);
+
+#endif
