@@ -1,7 +1,8 @@
-/* demo: the picture `make demo` writes. A level of sectors, crates and pillars; a burst of
- * bullets fired from the left room ricochets through it, a volley of grenades is thrown from
- * the top, bounces, rolls and comes to rest, and a character walks from room to room with the
- * mover. After a fixed number of frames it draws the level through the debug draw, the bullet
+/* demo: the picture `make demo` writes. A level of sectors, crates and pillars, with props
+ * standing in it (a pyramid of crates, a tower with a plank and barrels on it); a burst of
+ * bullets fired from the left room ricochets through it and knocks props over, a volley of
+ * grenades is thrown from the top, bounces off them, rolls and comes to rest, and a character
+ * walks from room to room with the mover. After a fixed number of frames it draws the level through the debug draw, the bullet
  * paths with each ricochet point and its surface normal, the grenade arcs with their bounces,
  * the walker's path, and writes a PNG. Every run writes the same bytes.
  *
@@ -66,6 +67,7 @@ typedef struct demo {
     path walker;
     rc_vec2 walker_at;
     int waypoint;
+    int props;
 } demo;
 
 static const rc_vec2 WALKER_ROUTE[] = {{4, 30}, {6, 20}, {17, 14}, {31, 13}, {40, 13}, {50, 6}, {60, 15}};
@@ -131,6 +133,44 @@ static bool throw_grenade(demo *d, int frame) {
     g->born = frame;
     path_add(&g->trail, bd.position);
     return true;
+}
+
+/* Props: dynamic bodies the solver stacks, that bullets and grenades push. A pyramid of 15
+ * crates on the floor of the right room; in the left room a tower of three crates with a plank
+ * across it and two barrels (capsules) on end. Returns the number made, or -1. */
+static int place_props(demo *d) {
+    rc_shape_def sd = rc_shape_default_def();
+    sd.friction = 0.6f;
+    int made = 0;
+    for (int row = 0; row < 5; ++row) {
+        for (int i = 0; i < 5 - row; ++i) {
+            rc_body_def bd = rc_body_default_def();
+            bd.type = RC_DYNAMIC;
+            bd.position = rc_v2(37.5f + 0.5f * (float)row + (float)i, 0.5f + (float)row);
+            rc_body_id b = rc_body_create(d->world, &bd);
+            made += !rc_shape_id_is_null(rc_shape_create_box(d->world, b, &sd, 0.5f, 0.5f));
+        }
+    }
+    for (int i = 0; i < 3; ++i) {
+        rc_body_def bd = rc_body_default_def();
+        bd.type = RC_DYNAMIC;
+        bd.position = rc_v2(19.0f, 0.6f + 1.2f * (float)i);
+        rc_body_id b = rc_body_create(d->world, &bd);
+        made += !rc_shape_id_is_null(rc_shape_create_box(d->world, b, &sd, 0.6f, 0.6f));
+    }
+    rc_body_def plank = rc_body_default_def();
+    plank.type = RC_DYNAMIC;
+    plank.position = rc_v2(19.0f, 3.75f);
+    rc_body_id p = rc_body_create(d->world, &plank);
+    made += !rc_shape_id_is_null(rc_shape_create_box(d->world, p, &sd, 2.4f, 0.15f));
+    for (int i = 0; i < 2; ++i) {
+        rc_body_def bd = rc_body_default_def();
+        bd.type = RC_DYNAMIC;
+        bd.position = rc_v2(17.2f + 3.6f * (float)i, 4.6f);
+        rc_body_id b = rc_body_create(d->world, &bd);
+        made += !rc_shape_id_is_null(rc_shape_create_capsule(d->world, b, &sd, rc_v2(0, -0.35f), rc_v2(0, 0.35f), 0.35f));
+    }
+    return made == 15 + 3 + 1 + 2 ? made : -1;
 }
 
 static projectile *find(projectile *list, int count, rc_body_id body) {
@@ -260,8 +300,8 @@ static bool render(demo *d, int frames, int grenades_at_rest, const char *out) {
 
     char line[160];
     canvas_text(&c, 16, 12, "ricochet", 3, 0xffffff);
-    snprintf(line, sizeof line, "%d bullets, %d ricochets - %d grenades, %d at rest - %d steps of 1/60 s", BULLETS,
-             d->ricochet_count, d->grenades_thrown, grenades_at_rest, frames);
+    snprintf(line, sizeof line, "%d bullets, %d ricochets - %d grenades, %d at rest - %d props - %d steps of 1/60 s",
+             BULLETS, d->ricochet_count, d->grenades_thrown, grenades_at_rest, d->props, frames);
     canvas_text(&c, 176, 16, line, 2, 0xd0d6de);
     int x = 16, y = HEIGHT - 28;
     draw_legend_item(&c, &x, y, 0xf7dc6f, "bullet paths");
@@ -313,7 +353,8 @@ int main(int argc, char **argv) {
     rc_world_def world_def = rc_world_default_def();
     world_def.gravity = rc_v2(0.0f, -20.0f);
     d.world = rc_world_create(&world_def);
-    if (d.world == NULL || !level_build(d.world, &d.outline) || !fire_bullets(&d)) {
+    if (d.world == NULL || !level_build(d.world, &d.outline) || (d.props = place_props(&d)) < 0 ||
+        !fire_bullets(&d)) {
         fprintf(stderr, "demo: could not build the level: %s\n", d.world ? rc_world_last_error(d.world) : "no world");
         return 1;
     }

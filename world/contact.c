@@ -501,12 +501,12 @@ void rc_contacts_update(rc_world *world) {
         }
         bool touching = rc_contact_collide(world, i);
         c = &world->contacts.data[i];
-        if (touching && ba->awake != bb->awake && ba->type == RC_DYNAMIC && bb->type == RC_DYNAMIC && !c->sensor) {
-            /* something awake touching a sleeping body wakes it and what rests on it */
-            wake_island(world, ba->awake ? b->body : a->body);
-        } else if (closing_on_sleeper(world, c, ba, bb)) {
-            /* a door or a crate about to meet a sleeping body (its contact has points within
-               the speculative margin): the sleeper wakes now, to be pushed, not overrun */
+        /* something awake touching a sleeping body wakes it and what rests on it; so does a
+           door or a crate about to meet a sleeping body (its contact has points within the
+           speculative margin): woken now, it is pushed, not overrun */
+        bool touching_sleeper =
+            touching && ba->awake != bb->awake && ba->type == RC_DYNAMIC && bb->type == RC_DYNAMIC && !c->sensor;
+        if (touching_sleeper || closing_on_sleeper(world, c, ba, bb)) {
             wake_island(world, ba->awake ? b->body : a->body);
         }
         if (touching == c->touching) {

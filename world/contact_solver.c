@@ -237,6 +237,7 @@ static inline void scatter(rc_body_state *states, const int32_t index[RC_LANES],
 
 static inline wide_body gather(const rc_body_state *states, const int32_t index[RC_LANES]) {
     wide_body w;
+    memset(&w, 0, sizeof w); /* every lane is written below; this says so to the analysers */
     for (int lane = 0; lane < RC_LANES; ++lane) {
         const rc_body_state *b = &states[index[lane]];
         RC_LANE(w.vx, lane) = b->v.x;

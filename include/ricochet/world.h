@@ -134,27 +134,39 @@ RC_API const char *rc_world_last_error(const rc_world *world);
 RC_API void rc_world_clear_error(rc_world *world);
 
 /* Advance the world by dt seconds:
- *   1. integrate velocities of awake dynamic bodies (gravity times gravity scale, damping);
- *   2. solve resting contacts of swept circles (see "Collision response" below);
- *   3. sweep grenades against static and kinematic shapes, then bullets against every body
+ *   1. the contact solver: awake dynamic bodies that respond (gravity times gravity scale,
+ *      applied forces, damping) against everything they touch or may touch within the step,
+ *      in sub_steps soft sub-steps (see "Collision response" below);
+ *   2. sweep grenades against static and kinematic shapes, then bullets against every body
  *      that is not a bullet, where those are at the step's start, bouncing them and buffering
- *      impact events;
- *   4. move kinematic bodies and dynamic bodies that are not swept by their velocities;
- *   5. update the broadphase, find new pairs, run the narrow phase (contact and sensor events);
- *   6. put islands of touching bodies at rest to sleep.
+ *      impact events; what they strike takes the impulse;
+ *   3. move kinematic bodies by their velocities, then the solver's bodies by the motion it
+ *      found, a fast one stopped at its first touch of a static or kinematic shape
+ *      (continuous collision); detection-only bodies by their velocities;
+ *   4. update the broadphase, find new pairs, run the narrow phase (contact and sensor events);
+ *   5. put islands of touching bodies at rest to sleep.
  * False when dt is not finite and positive, or above RC_MAX_TIME_STEP (or memory runs out):
  * then nothing changed. After the step no body moves faster than the world's max_linear_speed
  * or turns faster than its max_angular_speed.
  *
- * Collision response. ricochet is a collision world, not a rigid-body solver; it resolves
- * what games throw and shoot:
+ * Collision response. Every dynamic body is solid (unless enable_response is false):
+ *   - the contact solver (Box2D v3's soft step: sub-steps, soft contacts that push overlap out
+ *     at up to contact_push_speed, warm starting from the last step's impulses by feature id,
+ *     a relax pass, then restitution above restitution_threshold) holds bodies on what they
+ *     touch with Coulomb friction per point and rolling resistance for round shapes; contacts
+ *     are speculative, met from as far apart as the pair can close in a step; a body at rest
+ *     sinks linear_slop into what holds it; islands of touching bodies sleep together;
+ *   - a prop that moves further than half its smallest extent in a step is brought back to its
+ *     first touch of a static or kinematic shape (time of impact), so that it does not pass
+ *     through thin walls or chains; props turn at most a quarter turn per sub-step (bodies
+ *     whose solid shapes are all circles as fast as the world allows);
+ *   - kinematic bodies push and carry what they meet and are not pushed;
  *   - a bullet (a dynamic body with bullet = true that carries no solid shape, a point, or one
  *     solid circle) is swept along its motion against every body that is not a bullet;
  *   - a grenade (a dynamic body, not a bullet, whose only solid shape is one circle) is swept
- *     against static and kinematic bodies;
- *   - swept circles resting on surfaces or on each other are held apart by a small contact
- *     solver (friction, the circle's spin from its disk inertia, rolling resistance), so that
- *     they roll, come to rest and fall asleep.
+ *     against static and kinematic bodies, and meets other dynamic bodies in the solver; held
+ *     by contacts (resting, rolling, in a pile) it moves along the solver's path, stopped a
+ *     skin short of what it slides on.
  * In free flight a swept body moves along the chord of its parabola (exact positions under
  * gravity). At a hit the body stops at the contact (contact_skin short of it), its velocity at
  * that moment relative to the surface is reflected: the normal part becomes -e times itself
@@ -168,8 +180,8 @@ RC_API void rc_world_clear_error(rc_world *world);
  * never ends a step beyond a surface it crossed. A body that something moved onto (a
  * kinematic body, or a grenade resting where another moves) starts its next sweep by being
  * pushed out, and that push is swept too; a point that starts a step inside a static shape
- * (a bullet spawned in a wall) stays there. Other dynamic bodies move by their velocities and
- * impulses only: their contacts are found and reported, not resolved.
+ * (a bullet spawned in a wall) stays there. A dynamic body with enable_response = false moves
+ * by its velocity and impulses only: its contacts are found and reported, not resolved.
  *
  * Determinism. The same calls with the same arguments in the same order (world creation,
  * bodies and shapes made and destroyed, setters, steps, and the queries, the mover and
