@@ -107,12 +107,24 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
            through */
         rc_hull core = rc_hull_circle(hull_middle(&q->hull), q->core);
         toi = rc_time_of_impact(&core, &q->sweep, &oh, &still, slop, 0.25f * slop);
-        bool core_at_wall = toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f);
-        if (core_at_wall && rc_dot(rc_sub(q->middle2, q->middle1), toi.normal) > 0.0f) {
-            /* deep in it already (struck hard, or turned into it) and going further: it goes
-               no further this step (the contacts push it out) */
+        /* its core touching a static wall already (struck hard, or turned into it) and going
+           further: it goes no further this step, and the contacts push it out. (A core deeper
+           in has no normal to go by, and a kinematic wall moves on over a body stopped this
+           way: the solver pushes those out.) */
+        bool core_at_wall = toi.state == RC_TOI_HIT && toi.t == 0.0f && ob->type == RC_STATIC;
+        rc_vec2 into = toi.normal;
+        if (other->kind == RC_SHAPE_SEGMENT && ob->type == RC_STATIC &&
+            (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f))) {
+            /* a chain's wall has no inside: the way into it is across it from the side the
+               body started on */
+            rc_vec2 e = rc_normalize(rc_sub(other->segment[1], other->segment[0]));
+            rc_vec2 n = rc_v2(-e.y, e.x);
+            into = rc_dot(n, rc_sub(q->middle1, other->segment[0])) >= 0.0f ? rc_neg(n) : n;
+            core_at_wall = true;
+        }
+        if (core_at_wall && rc_dot(rc_sub(q->middle2, q->middle1), into) > 0.0f) {
             q->fraction = 0.0f;
-            q->embedded = toi.normal;
+            q->embedded = into;
             return true;
         }
     }

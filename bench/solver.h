@@ -1,0 +1,48 @@
+/* bench/solver.h: the rigid-body scenes of bench_solver, built identically for every engine
+ * through one small interface. Each engine (solver_ricochet.c, solver_box2d3.c,
+ * solver_chipmunk.c) fills a solver_engine; solver_main.c builds the scenes through it, times
+ * the steps and checks what came of them. Units are metres, kilograms and seconds; angles in
+ * radians; densities 1. */
+#ifndef RICOCHET_BENCH_SOLVER_H
+#define RICOCHET_BENCH_SOLVER_H
+
+#include <stdbool.h>
+
+typedef struct solver_material {
+    float friction, restitution;
+} solver_material;
+
+typedef struct solver_engine {
+    const char *name;    /* as the report prints it */
+    const char *version; /* the library's version, as far as its headers say */
+    void *(*create)(float gravity_y, int expected_bodies);
+    void (*destroy)(void *world);
+    /* static shapes: a box (centre, angle, half extents), and a one-sided terrain through
+       count points from left to right whose solid side is below */
+    void (*static_box)(void *world, float x, float y, float angle, float hw, float hh, solver_material m);
+    void (*static_terrain)(void *world, const float *xy, int count, solver_material m);
+    /* dynamic bodies; each returns its index (0, 1, 2, ... in the order made) */
+    int (*dynamic_box)(void *world, float x, float y, float angle, float hw, float hh, solver_material m);
+    int (*dynamic_circle)(void *world, float x, float y, float radius, solver_material m);
+    int (*dynamic_capsule)(void *world, float x, float y, float angle, float half_length, float radius,
+                           solver_material m);
+    /* a kinematic hollow box centred at (x, y): four walls of thickness 2 * half_thick around
+       a square of half size half_inner, turning at omega */
+    void (*kinematic_frame)(void *world, float x, float y, float half_inner, float half_thick, float omega,
+                            solver_material m);
+    void (*step)(void *world, float dt);
+    bool (*is_awake)(void *world, int body);
+    void (*transform)(void *world, int body, float *x, float *y, float *angle);
+} solver_engine;
+
+#ifdef BENCH_HAVE_RICOCHET
+extern const solver_engine solver_ricochet;
+#endif
+#ifdef BENCH_HAVE_BOX2D3
+extern const solver_engine solver_box2d3;
+#endif
+#ifdef BENCH_HAVE_CHIPMUNK
+extern const solver_engine solver_chipmunk;
+#endif
+
+#endif
