@@ -8,6 +8,8 @@
 /* A feature id: the reference edge (or vertex) and the incident vertex, and whether B gave the
  * reference edge. */
 #define FEATURE_ID(flip, ref, inc) ((uint16_t)(((flip) ? 0x8000u : 0u) | ((unsigned)(ref) << 8) | (unsigned)(inc)))
+/* A clipped point: the vertex of A and the vertex of B at its end of the overlap. */
+#define END_ID(a_vertex, b_vertex) ((uint16_t)(0x4000u | ((unsigned)(a_vertex) << 7) | (unsigned)(b_vertex)))
 
 /* Hulls are built without clearing what lies past their count: nothing reads it (the solver
  * builds two per contact per step). */
@@ -214,8 +216,8 @@ static int incident_edge(const rc_hull *inc, rc_vec2 ref_normal) {
 
 /* Clip the incident edge w[0]..w[1] of inc against the reference edge v1..v2 (unit outward
  * normal n; edge ref_edge, its end vertex ref_next) of ref: the manifold from ref towards inc,
- * normal flipped when B gave the reference edge. A point's id names the incident vertex it
- * comes from and the reference edge, or the reference vertex that clipped it. */
+ * normal flipped when B gave the reference edge. A point's id names the end of the overlap it
+ * holds: the vertex of A and the vertex of B at that end. */
 static rc_collision clip_edges(rc_vec2 v1, rc_vec2 v2, rc_vec2 n, float ref_radius, int ref_edge, int ref_next,
                                const rc_vec2 w[2], float inc_radius, int inc_first, int inc_second, float margin,
                                bool flip) {
@@ -231,13 +233,10 @@ static rc_collision clip_edges(rc_vec2 v1, rc_vec2 v2, rc_vec2 n, float ref_radi
     for (int k = 0; k < 2; ++k) {
         /* keep the part of w within [lower, upper] along t: a point outside moves along w */
         rc_vec2 p = w[k];
-        int ref_code = ref_edge;
         if (d[k] < lower) {
             p = rc_lerp(w[0], w[1], (lower - d[0]) / (d[1] - d[0]));
-            ref_code = 16 + ref_edge;
         } else if (d[k] > upper) {
             p = rc_lerp(w[0], w[1], (upper - d[0]) / (d[1] - d[0]));
-            ref_code = 16 + ref_next;
         }
         float core = rc_dot(n, rc_sub(p, v1));
         float separation = core - ref_radius - inc_radius;
@@ -250,7 +249,13 @@ static rc_collision clip_edges(rc_vec2 v1, rc_vec2 v2, rc_vec2 n, float ref_radi
         rc_collision_point *cp = &m.points[m.count++];
         cp->point = rc_lerp(on_ref, on_inc, 0.5f);
         cp->separation = separation;
-        cp->id = FEATURE_ID(flip, ref_code, inc[k]);
+        /* the end of the overlap this point holds, named by the vertex of each hull at that
+           end (A's first), whichever hull gave the reference face: when two stacked boxes
+           trade the reference face (their faces about as deep), the points keep their ids and
+           their warm-started impulses (ids that changed with the face let a tall pyramid creep
+           apart) */
+        int ref_vertex = d[k] < d[1 - k] || (d[k] == d[1 - k] && k == 1) ? ref_edge : ref_next;
+        cp->id = flip ? END_ID(inc[k], ref_vertex) : END_ID(ref_vertex, inc[k]);
     }
     m.normal = flip ? rc_neg(n) : n;
     return m;
