@@ -7,6 +7,21 @@
 #define RICOCHET_BENCH_SOLVER_H
 
 #include <stdbool.h>
+#include <stdlib.h>
+
+/* Room for one more entry in a growable array of size-byte entries (doubling from 1024); the
+ * array, moved if it had to. Exits when memory runs out: a bench has nothing else to do. */
+static inline void *solver_room(void *data, int count, int *capacity, size_t size) {
+    if (count < *capacity) {
+        return data;
+    }
+    *capacity = *capacity ? 2 * *capacity : 1024;
+    data = realloc(data, size * (size_t)*capacity);
+    if (data == NULL) {
+        exit(1);
+    }
+    return data;
+}
 
 typedef struct solver_material {
     float friction, restitution;

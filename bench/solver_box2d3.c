@@ -51,13 +51,7 @@ static b2BodyId make_body(b2_bench_world *w, b2BodyType type, float x, float y, 
 }
 
 static int keep(b2_bench_world *w, b2BodyId b) {
-    if (w->count == w->capacity) {
-        w->capacity = w->capacity ? 2 * w->capacity : 1024;
-        w->bodies = realloc(w->bodies, sizeof *w->bodies * (size_t)w->capacity);
-        if (w->bodies == NULL) {
-            exit(1);
-        }
-    }
+    w->bodies = solver_room(w->bodies, w->count, &w->capacity, sizeof *w->bodies);
     w->bodies[w->count] = b;
     return w->count++;
 }

@@ -36,14 +36,9 @@ static void *create(float gravity_y, int expected_bodies) {
 
 /* Everything the space holds, to free after it: Chipmunk frees neither with the space. */
 static void remember_object(cp_bench_world *w, void *object, bool shape) {
-    if (w->object_count == w->object_capacity) {
-        w->object_capacity = w->object_capacity ? 2 * w->object_capacity : 1024;
-        w->objects = realloc(w->objects, sizeof *w->objects * (size_t)w->object_capacity);
-        w->is_shape = realloc(w->is_shape, sizeof *w->is_shape * (size_t)w->object_capacity);
-        if (w->objects == NULL || w->is_shape == NULL) {
-            exit(1);
-        }
-    }
+    int capacity = w->object_capacity;
+    w->objects = solver_room(w->objects, w->object_count, &capacity, sizeof *w->objects);
+    w->is_shape = solver_room(w->is_shape, w->object_count, &w->object_capacity, sizeof *w->is_shape);
     w->objects[w->object_count] = object;
     w->is_shape[w->object_count++] = shape;
 }
@@ -72,13 +67,7 @@ static void add_shape(cp_bench_world *w, cpShape *s, solver_material m) {
 }
 
 static int keep(cp_bench_world *w, cpBody *b) {
-    if (w->count == w->capacity) {
-        w->capacity = w->capacity ? 2 * w->capacity : 1024;
-        w->bodies = realloc(w->bodies, sizeof *w->bodies * (size_t)w->capacity);
-        if (w->bodies == NULL) {
-            exit(1);
-        }
-    }
+    w->bodies = solver_room(w->bodies, w->count, &w->capacity, sizeof *w->bodies);
     w->bodies[w->count] = b;
     return w->count++;
 }

@@ -62,13 +62,7 @@ static void check(rc_bench_world *w, rc_shape_id s) {
 }
 
 static int keep(rc_bench_world *w, rc_body_id b) {
-    if (w->count == w->capacity) {
-        w->capacity = w->capacity ? 2 * w->capacity : 1024;
-        w->bodies = realloc(w->bodies, sizeof *w->bodies * (size_t)w->capacity);
-        if (w->bodies == NULL) {
-            exit(1);
-        }
-    }
+    w->bodies = solver_room(w->bodies, w->count, &w->capacity, sizeof *w->bodies);
     w->bodies[w->count] = b;
     return w->count++;
 }
