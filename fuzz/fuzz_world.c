@@ -539,7 +539,7 @@ static void after_create_shape(fz_state *s, rc_shape_id id) {
 }
 
 static void op_create_shape(fz_state *s) {
-    uint8_t kind = fz_u8(&s->in) % 4u;
+    uint8_t kind = fz_u8(&s->in) % 5u;
     rc_body_id body = draw_body(s);
     rc_shape_def d = draw_shape_def(s);
     if (s->nshapes >= MAX_SHAPES) {
@@ -582,6 +582,13 @@ static void op_create_shape(fz_state *s) {
         before(s, "rc_shape_create_polygon");
         after_create_shape(s, rc_shape_create_polygon(s->world, body, &d, (sel & 16u) ? NULL : heap, n));
         free(heap);
+        break;
+    }
+    case 4: {
+        rc_vec2 c1 = draw_vec(s), c2 = draw_vec(s);
+        float r = draw_num(s);
+        before(s, "rc_shape_create_capsule");
+        after_create_shape(s, rc_shape_create_capsule(s->world, body, &d, c1, c2, r));
         break;
     }
     default: {
@@ -640,7 +647,7 @@ static void op_destroy(fz_state *s) {
 }
 
 static void op_body_set(fz_state *s) {
-    uint8_t what = fz_u8(&s->in) % 14u;
+    uint8_t what = fz_u8(&s->in) % 18u;
     rc_body_id b = draw_body(s);
     bool ok = true;
     switch (what) {
@@ -720,6 +727,26 @@ static void op_body_set(fz_state *s) {
     case 12: {
         before(s, "rc_body_set_user_data");
         ok = rc_body_set_user_data(s->world, b, (void *)(uintptr_t)fz_u8(&s->in));
+        break;
+    }
+    case 14: {
+        rc_vec2 force = draw_vec(s), point = draw_vec(s);
+        bool centre = fz_bool(&s->in);
+        before(s, centre ? "rc_body_apply_force_to_center" : "rc_body_apply_force");
+        ok = centre ? rc_body_apply_force_to_center(s->world, b, force) : rc_body_apply_force(s->world, b, force, point);
+        break;
+    }
+    case 15: {
+        float torque = draw_num(s);
+        bool impulse = fz_bool(&s->in);
+        before(s, impulse ? "rc_body_apply_angular_impulse" : "rc_body_apply_torque");
+        ok = impulse ? rc_body_apply_angular_impulse(s->world, b, torque) : rc_body_apply_torque(s->world, b, torque);
+        break;
+    }
+    case 16: {
+        rc_mass_data md = {draw_num(s), draw_num(s), draw_vec(s), draw_num(s)};
+        before(s, "rc_body_set_mass_data");
+        ok = rc_body_set_mass_data(s->world, b, md);
         break;
     }
     default: {
@@ -945,7 +972,7 @@ static bool overlap_cb(rc_shape_id shape, rc_body_id body, void *context) {
 }
 
 static void op_query(fz_state *s) {
-    uint8_t what = fz_u8(&s->in) % 10u;
+    uint8_t what = fz_u8(&s->in) % 12u;
     rc_vec2 o = draw_vec(s), d = draw_vec(s);
     rc_query_filter qf = draw_query_filter(s);
     float r = draw_num(s);
@@ -999,6 +1026,37 @@ static void op_query(fz_state *s) {
         }
         after_query(s, n < 0, true);
         FZ_CHECK(n >= -1 && n <= MAX_SHAPES * 16, "%s: returned %d", s->op, n);
+        break;
+    }
+    case 10:
+    case 11: {
+        /* a regular polygon at o, or one with drawn vertices (most of them bad) */
+        rc_polygon poly = rc_make_regular_polygon(3 + fz_u8(&s->in) % 6u, r, draw_num(s));
+        if (fz_bool(&s->in)) {
+            for (int i = 0; i < poly.count; ++i) {
+                poly.vertices[i] = rc_add(poly.vertices[i], o);
+            }
+            poly.centroid = rc_add(poly.centroid, o);
+        } else if (poly.count > 0) {
+            poly.vertices[fz_u8(&s->in) % (unsigned)poly.count] = draw_vec(s);
+        }
+        if (what == 10) {
+            before_query(s, "rc_world_cast_polygon");
+            bool hit = rc_world_cast_polygon(s->world, &poly, d, qf, &h);
+            after_query(s, !hit, false);
+            if (hit) {
+                FZ_CHECK(h.t >= 0.0f && h.t <= 1.0f && rc_vec2_is_finite(h.point) &&
+                             fabsf(rc_length(h.normal) - 1.0f) < 1e-3f && rc_shape_is_valid(s->world, h.shape),
+                         "rc_world_cast_polygon: t %g point (%g, %g) normal (%g, %g)", (double)h.t, (double)h.point.x,
+                         (double)h.point.y, (double)h.normal.x, (double)h.normal.y);
+            }
+        } else {
+            overlap_ctx c = {s, 0, 1 + fz_u8(&s->in) % 8u};
+            before_query(s, "rc_world_overlap_polygon");
+            int32_t n = rc_world_overlap_polygon(s->world, &poly, qf, fz_bool(&s->in) ? NULL : overlap_cb, &c);
+            after_query(s, n < 0, true);
+            FZ_CHECK(n >= -1 && n <= MAX_SHAPES * 16, "%s: returned %d", s->op, n);
+        }
         break;
     }
     default: {
