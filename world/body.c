@@ -560,6 +560,16 @@ void rc_body_refresh_swept(rc_world *world, rc_body *b, int32_t old_swept) {
     }
 }
 
+/* After a change of the body's flags (bullet, response): they decide how it moves, not its mass,
+ * so a mass the game set (rc_body_set_mass_data) stays; else the shapes give it as before. */
+static void update_flags(rc_world *world, rc_body *b) {
+    if (b->custom_mass) {
+        update_motion(world, b);
+    } else {
+        rc_body_update_mass(world, b);
+    }
+}
+
 bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
     rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
@@ -576,7 +586,7 @@ bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
     }
     int32_t old_swept = b->swept_shape;
     b->bullet = bullet;
-    rc_body_update_mass(world, b);
+    update_flags(world, b);
     rc_body_sync_shapes(world, b);
     rc_body_refresh_swept(world, b, old_swept);
     rc_body_wake(b);
@@ -593,7 +603,7 @@ bool rc_body_set_enable_response(rc_world *world, rc_body_id id, bool enable) {
     }
     int32_t old_swept = b->swept_shape;
     b->enable_response = enable;
-    rc_body_update_mass(world, b);
+    update_flags(world, b);
     rc_body_refresh_swept(world, b, old_swept);
     rc_body_wake(b);
     return true;
