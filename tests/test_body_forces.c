@@ -265,14 +265,14 @@ START_TEST(forces_refuse_bad_input) {
         REFUSE(&fx, "rc_body_apply_force", !rc_body_apply_force(fx.w, dyn, rc_v2(0, x), rc_v2(0, 0)));
         REFUSE(&fx, "rc_body_apply_force", !rc_body_apply_force(fx.w, dyn, rc_v2(1, 0), rc_v2(x, 0)));
         REFUSE(&fx, "rc_body_apply_force", !rc_body_apply_force(fx.w, dyn, rc_v2(1, 0), rc_v2(0, x)));
-        REFUSE(&fx, "rc_body_apply_force", !rc_body_apply_force_to_center(fx.w, dyn, rc_v2(x, 1)));
+        REFUSE(&fx, "rc_body_apply_force_to_center", !rc_body_apply_force_to_center(fx.w, dyn, rc_v2(x, 1)));
         REFUSE(&fx, "rc_body_apply_torque", !rc_body_apply_torque(fx.w, dyn, x));
         REFUSE(&fx, "rc_body_apply_angular_impulse", !rc_body_apply_angular_impulse(fx.w, dyn, x));
     }
     rc_body_id wrong[3] = {stat, kin, stale};
     for (int k = 0; k < 3; ++k) {
         REFUSE(&fx, "rc_body_apply_force", !rc_body_apply_force(fx.w, wrong[k], rc_v2(1, 0), rc_v2(0, 0)));
-        REFUSE(&fx, "rc_body_apply_force", !rc_body_apply_force_to_center(fx.w, wrong[k], rc_v2(1, 0)));
+        REFUSE(&fx, "rc_body_apply_force_to_center", !rc_body_apply_force_to_center(fx.w, wrong[k], rc_v2(1, 0)));
         REFUSE(&fx, "rc_body_apply_torque", !rc_body_apply_torque(fx.w, wrong[k], 1.0f));
         REFUSE(&fx, "rc_body_apply_angular_impulse", !rc_body_apply_angular_impulse(fx.w, wrong[k], 1.0f));
     }
@@ -285,7 +285,7 @@ START_TEST(forces_refuse_bad_input) {
     ck_assert(rc_body_set_mass_data(fx.w, dyn, EASY) && rc_body_set_mass_data(fx.w, twin, EASY));
     ck_assert(rc_body_apply_force_to_center(fx.w, dyn, rc_v2(3e38f, 0)));
     ck_assert(rc_body_apply_force_to_center(fx.w, twin, rc_v2(3e38f, 0)));
-    REFUSE(&fx, "rc_body_apply_force", !rc_body_apply_force_to_center(fx.w, dyn, rc_v2(1e38f, 0)));
+    REFUSE(&fx, "rc_body_apply_force_to_center", !rc_body_apply_force_to_center(fx.w, dyn, rc_v2(1e38f, 0)));
     ck_assert(rc_body_apply_torque(fx.w, dyn, -3e38f) && rc_body_apply_torque(fx.w, twin, -3e38f));
     REFUSE(&fx, "rc_body_apply_torque", !rc_body_apply_torque(fx.w, dyn, -1e38f));
     /* a force far off the centre whose torque alone leaves float range */

@@ -698,17 +698,22 @@ static rc_body *force_target(rc_world *world, rc_body_id id, bool finite, const 
     return b;
 }
 
-bool rc_body_apply_force(rc_world *world, rc_body_id id, rc_vec2 force, rc_vec2 point) {
-    rc_body *b = force_target(world, id, rc_vec2_is_finite(force) && rc_vec2_is_finite(point), __func__);
+/* A force at a world point, or (at_center) at the centre of mass; func names the caller in a
+ * refusal's message. */
+static bool add_force(rc_world *world, rc_body_id id, rc_vec2 force, rc_vec2 point, bool at_center, const char *func) {
+    rc_body *b = force_target(world, id, rc_vec2_is_finite(force) && rc_vec2_is_finite(point), func);
     if (b == NULL) {
         return false;
+    }
+    if (at_center) {
+        point = b->center;
     }
     /* the torque about the centre of mass, and both sums, in double: all must stay floats */
     double rx = (double)point.x - b->center.x, ry = (double)point.y - b->center.y;
     double fx = (double)b->force.x + force.x, fy = (double)b->force.y + force.y;
     double t = (double)b->torque + (rx * force.y - ry * force.x);
     if (!(fabs(fx) <= FLT_MAX && fabs(fy) <= FLT_MAX && fabs(t) <= FLT_MAX)) {
-        return rc_fail(world, __func__, "the force or its torque sums beyond float range");
+        return rc_fail(world, func, "the force or its torque sums beyond float range");
     }
     b->force = rc_v2((float)fx, (float)fy);
     b->torque = (float)t;
@@ -716,9 +721,12 @@ bool rc_body_apply_force(rc_world *world, rc_body_id id, rc_vec2 force, rc_vec2 
     return true;
 }
 
+bool rc_body_apply_force(rc_world *world, rc_body_id id, rc_vec2 force, rc_vec2 point) {
+    return add_force(world, id, force, point, false, __func__);
+}
+
 bool rc_body_apply_force_to_center(rc_world *world, rc_body_id id, rc_vec2 force) {
-    rc_body *b = rc_get_body(world, id, __func__);
-    return b != NULL && rc_body_apply_force(world, id, force, b->center);
+    return add_force(world, id, force, rc_v2(0.0f, 0.0f), true, __func__);
 }
 
 bool rc_body_apply_torque(rc_world *world, rc_body_id id, float torque) {
