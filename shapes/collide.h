@@ -101,7 +101,8 @@ rc_toi rc_time_of_impact(const rc_hull *a, const rc_hull_sweep *sa, const rc_hul
 
 /* A hull moved by translation (no turning) against another: the first fraction t in [0, 1] at
  * which they touch, with the normal (against the motion, from B to the moving A) and the point;
- * false when they never do. Starting in overlap: t = 0. */
+ * false when they never do. Starting in overlap: t = 0; touching at the start and moving away
+ * (as a swept circle): false. */
 bool rc_cast_hulls(const rc_hull *moving, rc_vec2 translation, const rc_hull *still, float *t, rc_vec2 *normal,
                    rc_vec2 *point);
 

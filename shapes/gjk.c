@@ -241,6 +241,31 @@ rc_toi rc_time_of_impact(const rc_hull *a, const rc_hull_sweep *sa, const rc_hul
     return out;
 }
 
+/* The edge normal of either core (a wall's two sides included) along which the cores of two
+ * hulls of 2 or more points separate most, from still towards moving, and that separation:
+ * their separating axis when they touch. */
+static rc_vec2 touching_normal(const rc_hull *still, const rc_hull *moving, float *separation) {
+    float best = -INFINITY;
+    rc_vec2 n = {1.0f, 0.0f};
+    for (int side = 0; side < 2; ++side) {
+        const rc_hull *a = side == 0 ? still : moving, *b = side == 0 ? moving : still;
+        for (int i = 0; i < a->count; ++i) {
+            /* b's least reach beyond a's edge i along its outward normal */
+            rc_vec2 u = a->normals[i];
+            float least = INFINITY;
+            for (int j = 0; j < b->count; ++j) {
+                least = rc_minf(least, rc_dot(u, rc_sub(b->points[j], a->points[i])));
+            }
+            if (least > best) {
+                best = least;
+                n = side == 0 ? u : rc_neg(u);
+            }
+        }
+    }
+    *separation = best;
+    return n;
+}
+
 bool rc_cast_hulls(const rc_hull *moving, rc_vec2 translation, const rc_hull *still, float *t_out, rc_vec2 *normal,
                    rc_vec2 *point) {
     float span = rc_length(translation);
@@ -261,9 +286,21 @@ bool rc_cast_hulls(const rc_hull *moving, rc_vec2 translation, const rc_hull *st
     for (int k = 0; k < TOI_MAX_ITERATIONS; ++k) {
         rc_hull_distance d = rc_distance_hulls(still, &h); /* normal from still towards moving */
         if (d.distance <= tolerance) {
+            rc_vec2 n = d.normal;
+            float separation = d.distance;
+            if (still->count > 1 && h.count > 1 && d.distance + still->radius + h.radius <= tolerance) {
+                /* the cores touch (two polygons, a polygon and a wall): GJK's normal is arbitrary
+                   there, or rounding noise; the edge normal along which they separate most is
+                   that of the features that meet */
+                n = touching_normal(still, &h, &separation);
+                separation -= still->radius + h.radius;
+            }
+            if (k == 0 && separation >= -tolerance && rc_dot(translation, n) > tolerance) {
+                return false; /* touching at the start and moving away, as a swept circle */
+            }
             *t_out = t;
-            *normal = d.normal;
-            *point = rc_mul_add(d.point_a, still->radius, d.normal);
+            *normal = n;
+            *point = rc_mul_add(d.point_a, still->radius, n);
             return true;
         }
         float approach = -rc_dot(translation, d.normal);

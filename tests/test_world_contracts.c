@@ -29,9 +29,9 @@ typedef struct scene {
     rc_world *world;
     ws_errors errors;
     rc_body_id ground, crates[CRATES], kinematic, bullet;
-    rc_shape_id ground_box, crate_shapes[CRATES], chain;
+    rc_shape_id ground_box, crate_shapes[CRATES], chain, capsule;
     rc_body_id all_bodies[CRATES + 2];
-    rc_shape_id all_shapes[CRATES + 2];
+    rc_shape_id all_shapes[CRATES + 3];
 } scene;
 
 static void scene_make(scene *s) {
@@ -63,6 +63,11 @@ static void scene_make(scene *s) {
     s->all_bodies[CRATES + 1] = s->kinematic;
     s->all_shapes[CRATES] = s->ground_box;
     s->all_shapes[CRATES + 1] = s->chain;
+    /* a capsule lying on the ground (drawn by the capsule callbacks) */
+    sd.offset = rc_v2(15.0f, 1.5f);
+    s->capsule = rc_shape_create_capsule(s->world, s->ground, &sd, rc_v2(-1, 0), rc_v2(1, 0), 0.5f);
+    ck_assert(!rc_shape_id_is_null(s->capsule));
+    s->all_shapes[CRATES + 2] = s->capsule;
     /* a point bullet (drawn as a point), flying clear of everything */
     bd.bullet = true;
     bd.position = rc_v2(0.0f, 40.0f);
@@ -73,7 +78,7 @@ static void scene_make(scene *s) {
 }
 
 static void scene_snapshot(const scene *s, ws_snapshot *snap) {
-    ws_snapshot_take(snap, s->world, s->all_bodies, CRATES + 2, s->all_shapes, CRATES + 2);
+    ws_snapshot_take(snap, s->world, s->all_bodies, CRATES + 2, s->all_shapes, CRATES + 3);
 }
 
 /* ---- every call that changes a world --------------------------------------------------------- */
@@ -129,6 +134,20 @@ static bool ch_chain(scene *s) {
     rc_vec2 line[2] = {{-5, -5}, {5, -5}};
     return !rc_shape_id_is_null(rc_shape_create_chain(s->world, s->ground, &sd, line, 2, false));
 }
+static bool ch_capsule(scene *s) {
+    rc_shape_def sd = rc_shape_default_def();
+    return !rc_shape_id_is_null(rc_shape_create_capsule(s->world, s->ground, &sd, rc_v2(0, 5), rc_v2(2, 5), 0.5f));
+}
+static bool ch_force(scene *s) {
+    return rc_body_apply_force(s->world, s->crates[1], rc_v2(0, 5), rc_body_position(s->world, s->crates[1]));
+}
+static bool ch_force_center(scene *s) { return rc_body_apply_force_to_center(s->world, s->crates[1], rc_v2(1, 0)); }
+static bool ch_torque(scene *s) { return rc_body_apply_torque(s->world, s->crates[1], 2.0f); }
+static bool ch_angular_impulse(scene *s) { return rc_body_apply_angular_impulse(s->world, s->crates[1], 0.5f); }
+static bool ch_mass_data(scene *s) {
+    rc_mass_data m = {0.0f, 2.0f, {0.0f, 0.0f}, 0.5f};
+    return rc_body_set_mass_data(s->world, s->crates[1], m);
+}
 static bool ch_shape_destroy(scene *s) {
     rc_shape_destroy(s->world, s->crate_shapes[3]);
     return !rc_shape_is_valid(s->world, s->crate_shapes[3]);
@@ -174,10 +193,16 @@ static const change changes[] = {
     {"rc_body_set_awake", ch_awake},
     {"rc_body_set_user_data", ch_body_user},
     {"rc_body_apply_linear_impulse", ch_impulse},
+    {"rc_body_apply_force", ch_force},
+    {"rc_body_apply_force_to_center", ch_force_center},
+    {"rc_body_apply_torque", ch_torque},
+    {"rc_body_apply_angular_impulse", ch_angular_impulse},
+    {"rc_body_set_mass_data", ch_mass_data},
     {"rc_shape_create_circle", ch_circle},
     {"rc_shape_create_polygon", ch_polygon},
     {"rc_shape_create_box", ch_box},
     {"rc_shape_create_chain", ch_chain},
+    {"rc_shape_create_capsule", ch_capsule},
     {"rc_shape_destroy", ch_shape_destroy},
     {"rc_shape_set_base_transform", ch_base},
     {"rc_shape_set_restitution", ch_restitution},
@@ -249,6 +274,10 @@ static void draw_solid_circle_try(rc_vec2 center, float r, rc_vec2 axis, rc_colo
     (void)center, (void)r, (void)axis, (void)c;
     try_every_change(context);
 }
+static void draw_capsule_try(rc_vec2 p, rc_vec2 q, float r, rc_color c, void *context) {
+    (void)p, (void)q, (void)r, (void)c;
+    try_every_change(context);
+}
 static void draw_segment_try(rc_vec2 p, rc_vec2 q, rc_color c, void *context) {
     (void)p, (void)q, (void)c;
     try_every_change(context);
@@ -272,6 +301,9 @@ enum {
     CB_OVERLAP_CIRCLE,
     CB_CAST_RAY_ALL,
     CB_CAST_CIRCLE_ALL,
+    CB_OVERLAP_POLYGON,
+    CB_DRAW_CAPSULE,
+    CB_DRAW_SOLID_CAPSULE,
     CB_DRAW_POLYGON,
     CB_DRAW_SOLID_POLYGON,
     CB_DRAW_CIRCLE,
@@ -284,7 +316,8 @@ enum {
 };
 
 static const char *callback_names[CB_COUNT] = {
-    "overlap_aabb", "overlap_point", "overlap_circle", "cast_ray_all", "cast_circle_all", "draw_polygon",
+    "overlap_aabb", "overlap_point", "overlap_circle", "cast_ray_all", "cast_circle_all", "overlap_polygon",
+    "draw_capsule", "draw_solid_capsule", "draw_polygon",
     "draw_solid_polygon", "draw_circle", "draw_solid_circle", "draw_segment", "draw_point", "draw_transform",
     "draw_text"};
 
@@ -305,6 +338,12 @@ static bool run_callback_kind(int cb, attempt *a) {
         return rc_world_cast_ray_all(w, rc_v2(-30, crate.y), rc_v2(60, 0), f, cast_try, a);
     case CB_CAST_CIRCLE_ALL:
         return rc_world_cast_circle_all(w, rc_v2(-30, crate.y), 0.3f, rc_v2(60, 0), f, cast_try, a);
+    case CB_OVERLAP_POLYGON: {
+        rc_polygon box = rc_make_box(3.0f, 3.0f);
+        rc_transform xf = {crate, RC_ROT_IDENTITY};
+        box = rc_transform_polygon(xf, &box);
+        return rc_world_overlap_polygon(w, &box, f, overlap_try, a) > 0;
+    }
     default:
         break;
     }
@@ -312,6 +351,8 @@ static bool run_callback_kind(int cb, attempt *a) {
     d.flags = RC_DRAW_ALL;
     d.context = a;
     switch (cb) {
+    case CB_DRAW_CAPSULE: d.draw_capsule = draw_capsule_try; break;
+    case CB_DRAW_SOLID_CAPSULE: d.draw_solid_capsule = draw_capsule_try; break;
     case CB_DRAW_POLYGON: d.draw_polygon = draw_polygon_try; break;
     case CB_DRAW_SOLID_POLYGON: d.draw_solid_polygon = draw_polygon_try; break;
     case CB_DRAW_CIRCLE: d.draw_circle = draw_circle_try; break;
@@ -393,7 +434,7 @@ START_TEST(a_blast_destroys_what_it_found_after_the_query) {
     b.create_many = true;
     rc_world_counters c0 = rc_world_get_counters(s.world);
     int32_t n = rc_world_overlap_circle(s.world, rc_v2(0, 0), 100.0f, rc_default_query_filter(), blast_fn, &b);
-    ck_assert_int_eq(n, CRATES + 1 + 4); /* the crates, the ground box, the chain's four walls */
+    ck_assert_int_eq(n, CRATES + 1 + 4 + 1); /* the crates, the ground box, the chain's four walls, the capsule */
     ck_assert_int_eq(b.count, n);
     ck_assert_int_eq(b.refused, n);
     rc_world_counters c1 = rc_world_get_counters(s.world);

@@ -560,6 +560,16 @@ void rc_body_refresh_swept(rc_world *world, rc_body *b, int32_t old_swept) {
     }
 }
 
+/* After a change of the body's flags (bullet, response): they decide how it moves, not its mass,
+ * so a mass the game set (rc_body_set_mass_data) stays; else the shapes give it as before. */
+static void update_flags(rc_world *world, rc_body *b) {
+    if (b->custom_mass) {
+        update_motion(world, b);
+    } else {
+        rc_body_update_mass(world, b);
+    }
+}
+
 bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
     rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
@@ -576,7 +586,7 @@ bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
     }
     int32_t old_swept = b->swept_shape;
     b->bullet = bullet;
-    rc_body_update_mass(world, b);
+    update_flags(world, b);
     rc_body_sync_shapes(world, b);
     rc_body_refresh_swept(world, b, old_swept);
     rc_body_wake(b);
@@ -593,7 +603,7 @@ bool rc_body_set_enable_response(rc_world *world, rc_body_id id, bool enable) {
     }
     int32_t old_swept = b->swept_shape;
     b->enable_response = enable;
-    rc_body_update_mass(world, b);
+    update_flags(world, b);
     rc_body_refresh_swept(world, b, old_swept);
     rc_body_wake(b);
     return true;
@@ -688,17 +698,22 @@ static rc_body *force_target(rc_world *world, rc_body_id id, bool finite, const 
     return b;
 }
 
-bool rc_body_apply_force(rc_world *world, rc_body_id id, rc_vec2 force, rc_vec2 point) {
-    rc_body *b = force_target(world, id, rc_vec2_is_finite(force) && rc_vec2_is_finite(point), __func__);
+/* A force at a world point, or (at_center) at the centre of mass; func names the caller in a
+ * refusal's message. */
+static bool add_force(rc_world *world, rc_body_id id, rc_vec2 force, rc_vec2 point, bool at_center, const char *func) {
+    rc_body *b = force_target(world, id, rc_vec2_is_finite(force) && rc_vec2_is_finite(point), func);
     if (b == NULL) {
         return false;
+    }
+    if (at_center) {
+        point = b->center;
     }
     /* the torque about the centre of mass, and both sums, in double: all must stay floats */
     double rx = (double)point.x - b->center.x, ry = (double)point.y - b->center.y;
     double fx = (double)b->force.x + force.x, fy = (double)b->force.y + force.y;
     double t = (double)b->torque + (rx * force.y - ry * force.x);
     if (!(fabs(fx) <= FLT_MAX && fabs(fy) <= FLT_MAX && fabs(t) <= FLT_MAX)) {
-        return rc_fail(world, __func__, "the force or its torque sums beyond float range");
+        return rc_fail(world, func, "the force or its torque sums beyond float range");
     }
     b->force = rc_v2((float)fx, (float)fy);
     b->torque = (float)t;
@@ -706,9 +721,12 @@ bool rc_body_apply_force(rc_world *world, rc_body_id id, rc_vec2 force, rc_vec2 
     return true;
 }
 
+bool rc_body_apply_force(rc_world *world, rc_body_id id, rc_vec2 force, rc_vec2 point) {
+    return add_force(world, id, force, point, false, __func__);
+}
+
 bool rc_body_apply_force_to_center(rc_world *world, rc_body_id id, rc_vec2 force) {
-    rc_body *b = rc_get_body(world, id, __func__);
-    return b != NULL && rc_body_apply_force(world, id, force, b->center);
+    return add_force(world, id, force, rc_v2(0.0f, 0.0f), true, __func__);
 }
 
 bool rc_body_apply_torque(rc_world *world, rc_body_id id, float torque) {

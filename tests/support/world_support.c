@@ -160,6 +160,13 @@ void ws_snapshot_take(ws_snapshot *s, const rc_world *world, const rc_body_id *b
             } else if (sh.type == RC_SHAPE_TYPE_SEGMENT) {
                 sh.polygon.count = 2; /* a wall's ends */
                 rc_shape_world_segment(world, id, &sh.polygon.vertices[0], &sh.polygon.vertices[1]);
+            } else if (sh.type == RC_SHAPE_TYPE_CAPSULE) {
+                rc_capsule c; /* its centres as a polygon of two points, its radius as the circle's */
+                rc_shape_world_capsule(world, id, &c);
+                sh.polygon.count = 2;
+                sh.polygon.vertices[0] = c.center1;
+                sh.polygon.vertices[1] = c.center2;
+                sh.circle.radius = c.radius;
             } else if (sh.type == RC_SHAPE_TYPE_CHAIN) {
                 sh.polygon.count = rc_shape_chain_points(world, id, sh.polygon.vertices, RC_MAX_POLYGON_VERTICES);
             }
@@ -373,6 +380,13 @@ static ws_hull ws_hull_of(const rc_world *world, rc_shape_id s) {
     } else if (t == RC_SHAPE_TYPE_SEGMENT) {
         rc_shape_world_segment(world, s, &h.p[0], &h.p[1]);
         h.n = 2;
+    } else if (t == RC_SHAPE_TYPE_CAPSULE) {
+        rc_capsule c;
+        rc_shape_world_capsule(world, s, &c);
+        h.p[0] = c.center1;
+        h.p[1] = c.center2;
+        h.n = 2;
+        h.r = c.radius;
     } else {
         rc_polygon poly;
         rc_shape_world_polygon(world, s, &poly);
