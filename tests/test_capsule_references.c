@@ -1,5 +1,5 @@
-/* Capsules (the pure rc_capsule functions and capsule shapes in the world) and the polygon
- * queries, against analytic values and double-precision references.
+/* Capsules against references (the pure rc_capsule functions and capsule shapes in the world)
+ * and the polygon queries, against analytic values and double-precision references.
  *
  * References: a capsule's mass is a rectangle 2r x L and a disk of radius r split at its ends;
  * a ray's first hit on a capsule is the first of its hits on the two end circles and the two
@@ -375,7 +375,7 @@ START_TEST(polygon_casts_and_overlaps_are_exact) {
 END_TEST
 
 static Suite *capsules_suite(void) {
-    Suite *s = suite_create("capsules");
+    Suite *s = suite_create("capsule_references");
     TCase *pure = tcase_create("pure");
     tcase_set_timeout(pure, 60);
     tcase_add_test(pure, capsule_mass_is_the_rectangle_and_the_half_disks);
