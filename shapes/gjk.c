@@ -243,10 +243,15 @@ rc_toi rc_time_of_impact(const rc_hull *a, const rc_hull_sweep *sa, const rc_hul
 
 /* The edge normal of either core (a wall's two sides included) along which the cores of two
  * hulls of 2 or more points separate most, from still towards moving, and that separation:
- * their separating axis when they touch. */
-static rc_vec2 touching_normal(const rc_hull *still, const rc_hull *moving, float *separation) {
+ * their separating axis when they touch. Of the axes within tolerance of the best (a vertex
+ * against a vertex, or a sliver against a wall, whose two sides tie) the one most against the
+ * motion: the surface met most squarely. */
+static rc_vec2 touching_normal(const rc_hull *still, const rc_hull *moving, rc_vec2 translation, float tolerance,
+                               float *separation) {
+    rc_vec2 axes[2 * RC_MAX_POLYGON_VERTICES];
+    float seps[2 * RC_MAX_POLYGON_VERTICES];
+    int count = 0;
     float best = -INFINITY;
-    rc_vec2 n = {1.0f, 0.0f};
     for (int side = 0; side < 2; ++side) {
         const rc_hull *a = side == 0 ? still : moving, *b = side == 0 ? moving : still;
         for (int i = 0; i < a->count; ++i) {
@@ -256,10 +261,18 @@ static rc_vec2 touching_normal(const rc_hull *still, const rc_hull *moving, floa
             for (int j = 0; j < b->count; ++j) {
                 least = rc_minf(least, rc_dot(u, rc_sub(b->points[j], a->points[i])));
             }
-            if (least > best) {
-                best = least;
-                n = side == 0 ? u : rc_neg(u);
-            }
+            axes[count] = side == 0 ? u : rc_neg(u);
+            seps[count++] = least;
+            best = rc_maxf(best, least);
+        }
+    }
+    rc_vec2 n = {1.0f, 0.0f};
+    float most_against = INFINITY;
+    for (int k = 0; k < count; ++k) {
+        float along = rc_dot(axes[k], translation);
+        if (seps[k] >= best - tolerance && along < most_against) {
+            most_against = along;
+            n = axes[k];
         }
     }
     *separation = best;
@@ -292,7 +305,7 @@ bool rc_cast_hulls(const rc_hull *moving, rc_vec2 translation, const rc_hull *st
                 /* the cores touch (two polygons, a polygon and a wall): GJK's normal is arbitrary
                    there, or rounding noise; the edge normal along which they separate most is
                    that of the features that meet */
-                n = touching_normal(still, &h, &separation);
+                n = touching_normal(still, &h, translation, tolerance, &separation);
                 separation -= still->radius + h.radius;
             }
             if (k == 0 && separation >= -tolerance && rc_dot(translation, n) > tolerance) {

@@ -179,6 +179,37 @@ START_TEST(regression_cast_normals_against_the_motion) {
 }
 END_TEST
 
+/* Regression (fuzz_world, min-polygon-sliver-wall): a polygon 1e-30 across is as thin from
+ * both sides of a wall, so the wall's two sides tie as separating axes when it touches; the
+ * rounding picked the far side, a normal along the motion. Ties go to the side met squarely.
+ * The wall (10, 11)..(12, 4), 7 x + 2 y = 92, is met from the origin along (11, 11) at
+ * t = 92 / 99, with the normal -(7, 2) / sqrt(53). */
+START_TEST(regression_sliver_meets_a_wall_from_its_near_side) {
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_def bd = rc_body_default_def();
+    bd.position = rc_v2(7, 0);
+    rc_body_id g = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    rc_vec2 line[2] = {{3, 11}, {5, 4}};
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_chain(w, g, &sd, line, 2, false)));
+    const float e = 0x1.4484cp-99f;
+    rc_vec2 sliver[4] = {{-e, -e}, {0, -e}, {0, 0}, {-e, 0}};
+    rc_polygon p;
+    ck_assert(rc_make_polygon(sliver, 4, &p) == RC_POLYGON_OK);
+    rc_ray_hit h;
+    ck_assert(rc_world_cast_polygon(w, &p, rc_v2(11, 11), rc_default_query_filter(), &h));
+    ck_assert_near(h.t, 92.0 / 99.0, 1e-5);
+    ck_assert_vec_near(h.normal, -7.0 / sqrt(53.0), -2.0 / sqrt(53.0), 1e-5);
+    ck_assert_vec_near(h.point, 11.0 * 92.0 / 99.0, 11.0 * 92.0 / 99.0, 1e-4);
+    /* and from the other side, the other normal */
+    rc_transform xf = {{20, 20}, RC_ROT_IDENTITY};
+    p = rc_transform_polygon(xf, &p);
+    ck_assert(rc_world_cast_polygon(w, &p, rc_v2(-11, -11), rc_default_query_filter(), &h));
+    ck_assert_vec_near(h.normal, 7.0 / sqrt(53.0), 2.0 / sqrt(53.0), 1e-5);
+    rc_world_destroy(w);
+}
+END_TEST
+
 START_TEST(cast_starting_inside_and_ties) {
     scene1 s;
     scene1_make(&s);
@@ -721,6 +752,7 @@ static Suite *polygon_queries_suite(void) {
     TCase *tc = tcase_create("by_hand");
     tcase_add_test(tc, cast_each_shape_type_by_hand);
     tcase_add_test(tc, regression_cast_normals_against_the_motion);
+    tcase_add_test(tc, regression_sliver_meets_a_wall_from_its_near_side);
     tcase_add_test(tc, cast_starting_inside_and_ties);
     tcase_add_test(tc, overlap_by_hand);
     tcase_add_test(tc, refused_input);
