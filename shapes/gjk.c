@@ -255,8 +255,12 @@ static rc_vec2 touching_normal(const rc_hull *still, const rc_hull *moving, rc_v
     for (int side = 0; side < 2; ++side) {
         const rc_hull *a = side == 0 ? still : moving, *b = side == 0 ? moving : still;
         for (int i = 0; i < a->count; ++i) {
-            /* b's least reach beyond a's edge i along its outward normal */
+            /* b's least reach beyond a's edge i along its outward normal (none for a wall whose
+               ends rounded to one point where its body was moved) */
             rc_vec2 u = a->normals[i];
+            if (u.x == 0.0f && u.y == 0.0f) {
+                continue;
+            }
             float least = INFINITY;
             for (int j = 0; j < b->count; ++j) {
                 least = rc_minf(least, rc_dot(u, rc_sub(b->points[j], a->points[i])));

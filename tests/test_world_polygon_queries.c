@@ -210,6 +210,30 @@ START_TEST(regression_sliver_meets_a_wall_from_its_near_side) {
 }
 END_TEST
 
+/* Regression (fuzz_world, min-polygon-zero-normal): a looped chain 1e-30 across on a body moved
+ * to (8.75, 1e-6) has walls whose ends round to one point, and walls without a direction; one
+ * touching a polygon's face gave the normal (0, 0). The point lies on the face y = 0 of the
+ * square [0, 17.5]^2 (1e-6 inside it, within the cast's rounding); the square moving along the
+ * face touches it at t = 0 with the face's normal, from the point towards the square: (0, 1). */
+START_TEST(regression_wall_rounded_to_a_point) {
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_id g = ws_static_body(w);
+    rc_shape_def sd = rc_shape_default_def();
+    const float e = 0x1.4484cp-100f;
+    rc_vec2 loop[3] = {{0, 0}, {0, -e}, {-e, -e}};
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_chain(w, g, &sd, loop, 3, true)));
+    ck_assert(rc_body_set_transform(w, g, rc_v2(8.75f, 0x1.0c6f7ap-20f), -e));
+    rc_vec2 corners[4] = {{0, 0}, {17.5f, 0}, {17.5f, 17.5f}, {0, 17.5f}};
+    rc_polygon p;
+    ck_assert(rc_make_polygon(corners, 4, &p) == RC_POLYGON_OK);
+    rc_ray_hit h;
+    ck_assert(rc_world_cast_polygon(w, &p, rc_v2(8.75f, 0), rc_default_query_filter(), &h));
+    ck_assert(h.t == 0.0f && !h.started_inside);
+    ck_assert_vec_eq(h.normal, 0, 1);
+    rc_world_destroy(w);
+}
+END_TEST
+
 START_TEST(cast_starting_inside_and_ties) {
     scene1 s;
     scene1_make(&s);
@@ -753,6 +777,7 @@ static Suite *polygon_queries_suite(void) {
     tcase_add_test(tc, cast_each_shape_type_by_hand);
     tcase_add_test(tc, regression_cast_normals_against_the_motion);
     tcase_add_test(tc, regression_sliver_meets_a_wall_from_its_near_side);
+    tcase_add_test(tc, regression_wall_rounded_to_a_point);
     tcase_add_test(tc, cast_starting_inside_and_ties);
     tcase_add_test(tc, overlap_by_hand);
     tcase_add_test(tc, refused_input);
