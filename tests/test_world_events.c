@@ -801,9 +801,11 @@ static pair_entry *brute_touching(const run *r) {
     rc_aabb *boxes = NULL;
     for (ptrdiff_t i = 0; i < n; ++i) {
         rc_aabb box = rc_shape_aabb(w, r->shapes[i].id);
-        /* grown: a pair within rounding of touching may be listed by the world */
-        box.lower = rc_sub(box.lower, rc_v2(1e-3f, 1e-3f));
-        box.upper = rc_add(box.upper, rc_v2(1e-3f, 1e-3f));
+        /* grown: solid pairs touch within a linear slop, and a pair within rounding of that may
+           be listed by the world */
+        float grow = rc_world_default_def().linear_slop + 1e-3f;
+        box.lower = rc_sub(box.lower, rc_v2(grow, grow));
+        box.upper = rc_add(box.upper, rc_v2(grow, grow));
         arrput(boxes, box);
     }
     for (ptrdiff_t i = 0; i < n; ++i) {
@@ -817,7 +819,8 @@ static pair_entry *brute_touching(const run *r) {
                 a = b;
                 b = t;
             }
-            ws_touch state = ws_touch_state(w, a, b, rc_world_default_def().contact_skin);
+            ws_touch state = ws_touch_state(w, a, b, rc_world_default_def().contact_skin,
+                                            rc_world_default_def().linear_slop);
             if (state == WS_APART || (state == WS_EITHER && hmgeti(listed, ws_pair_of(a, b)) < 0)) {
                 continue;
             }
@@ -892,16 +895,33 @@ static bool manifolds_agree(const rc_manifold *m, const rc_manifold *x) {
     if (m->point_count < 1 || rc_dot(m->normal, x->normal) < 1.0f - 1e-6f || fabs((double)m->depth - x->depth) > tol) {
         return false;
     }
-    if (m->point_count != x->point_count) {
-        /* a face met at an angle within rounding of parallel: one point or two */
-        return fabs((double)m->depth - x->depth) <= tol && m->depth <= 1e-3f;
+    if (m->point_count != x->point_count && fabs((double)m->depth - x->depth) <= tol && m->depth <= 1e-3f) {
+        return true; /* a face met at an angle within rounding of parallel: one point or two */
     }
+    if (m->point_count < x->point_count) {
+        return false;
+    }
+    /* each of the pure function's points is one of the world's; the world's may hold one more
+       that does not overlap (depth 0: within the linear slop of touching, where solid pairs
+       touch), which the pure function's (overlap only) leaves out */
+    bool matched[2] = {false, false};
     for (int i = 0; i < x->point_count; ++i) {
         double best = INFINITY;
+        int at = -1;
         for (int j = 0; j < m->point_count; ++j) {
-            best = fmin(best, (double)rc_distance(x->points[i], m->points[j]));
+            double d = (double)rc_distance(x->points[i], m->points[j]);
+            if (d < best) {
+                best = d;
+                at = j;
+            }
         }
         if (best > tol) {
+            return false;
+        }
+        matched[at] = true;
+    }
+    for (int j = 0; j < m->point_count; ++j) {
+        if (!matched[j] && m->depths[j] > tol) {
             return false;
         }
     }

@@ -563,7 +563,8 @@ static int check_touching(mem_ctx *m) {
             if (k == i || !rc_shape_is_valid(m->w, b)) {
                 continue;
             }
-            ws_touch state = ws_touch_state(m->w, a, b, rc_world_default_def().contact_skin);
+            ws_touch state = ws_touch_state(m->w, a, b, rc_world_default_def().contact_skin,
+                                            rc_world_default_def().linear_slop);
             bool listed = false;
             for (int32_t j = 0; j < n; ++j) {
                 listed |= rc_shape_id_equals(list[j], b);

@@ -79,8 +79,9 @@ typedef struct rc_world_def {
                                      (grown where float spacing at the body's coordinates is coarser);
                                      at most 1e9 */
     int32_t sub_steps;            /* sub-steps of the contact solver per step (1..64); default 4 */
-    float linear_slop;            /* how far solid bodies may sink into each other at rest, units; contacts
-                                     are looked at from four times as far apart (speculatively); default
+    float linear_slop;            /* units; solid bodies are held at zero overlap and count as touching
+                                     (contact events, islands) within linear_slop of it; contacts are
+                                     looked at from four times as far apart (speculatively); default
                                      0.005 */
     float contact_hertz;          /* how stiffly overlap is pushed out, Hz; default 30 */
     float contact_damping_ratio;  /* and how damped; default 10 */
@@ -155,7 +156,8 @@ RC_API void rc_world_clear_error(rc_world *world);
  *     a relax pass, then restitution above restitution_threshold) holds bodies on what they
  *     touch with Coulomb friction per point and rolling resistance for round shapes; contacts
  *     are speculative, met from as far apart as the pair can close in a step; a body at rest
- *     sinks linear_slop into what holds it; islands of touching bodies sleep together;
+ *     is held at zero overlap with what holds it (sunk only by the soft contacts' give under
+ *     load), and touches it within linear_slop; islands of touching bodies sleep together;
  *   - a prop that moves further than half its smallest extent in a step is brought back to its
  *     first touch of a static or kinematic shape (time of impact), so that it does not pass
  *     through thin walls or chains; props turn at most a quarter turn per sub-step (bodies
@@ -596,7 +598,10 @@ RC_API int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *
 
 /* ---- events --------------------------------------------------------------------------------- */
 
-/* Two shapes began to touch this step. Shapes of a pair are ordered by shape id. */
+/* Two shapes began to touch this step: solid shapes within linear_slop of each other, a swept
+ * circle within its contact margin of a solid shape, a sensor overlapping a shape. Shapes of a
+ * pair are ordered by shape id. The manifold's points are those within that reach (a point
+ * that does not overlap has depth 0). */
 typedef struct rc_contact_begin_event {
     rc_shape_id shape_a, shape_b;
     rc_manifold manifold; /* normal from a to b, depth and points */

@@ -499,7 +499,7 @@ static ws_touch ws_wall_rule(const rc_world *world, rc_shape_id wall, const ws_h
     return WS_TOUCHING;
 }
 
-ws_touch ws_touch_state(const rc_world *world, rc_shape_id a, rc_shape_id b, float contact_skin) {
+ws_touch ws_touch_state(const rc_world *world, rc_shape_id a, rc_shape_id b, float contact_skin, float linear_slop) {
     if (!ws_shapes_should_pair(world, a, b)) {
         return WS_APART;
     }
@@ -514,13 +514,18 @@ ws_touch ws_touch_state(const rc_world *world, rc_shape_id a, rc_shape_id b, flo
     ws_hull ha = ws_hull_of(world, a), hb = ws_hull_of(world, b);
     double tol = 1e-5 * ws_pair_scale(&ha, &hb);
     /* a swept body's circle touches what is within its contact margin: four skins, a skin being
-       the larger of contact_skin and 4 FLT_EPSILON times the larger coordinate at its centre */
+       the larger of contact_skin and 4 FLT_EPSILON times the larger coordinate at its centre;
+       other solid pairs touch within a linear slop (held at zero overlap, they rest there);
+       a sensor touches what overlaps it */
     double threshold = 0.0;
     bool sa = ws_swept_circle(world, a), sb = ws_swept_circle(world, b);
-    if ((sa || sb) && !rc_shape_is_sensor(world, a) && !rc_shape_is_sensor(world, b)) {
+    bool sensor = rc_shape_is_sensor(world, a) || rc_shape_is_sensor(world, b);
+    if ((sa || sb) && !sensor) {
         rc_vec2 c = (sa ? ha : hb).p[0];
         float scale = fabsf(c.x) > fabsf(c.y) ? fabsf(c.x) : fabsf(c.y);
         threshold = 4.0 * fmax(contact_skin, 4.0 * FLT_EPSILON * scale);
+    } else if (!sensor) {
+        threshold = linear_slop;
     }
     double sep = ws_core_separation(&ha, &hb) - ha.r - hb.r - threshold;
     if (sep > tol) {
