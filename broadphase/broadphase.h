@@ -11,8 +11,15 @@
 
 /* rc_grid_cast_ray / rc_grid_cast_circle without the checks of their arguments, for callers
  * that checked them already (the world): origin and translation finite, radius and
- * max_fraction finite and >= 0, grid and fn not NULL. */
+ * max_fraction finite and >= 0, grid and fn not NULL. skip_mobile: proxies marked mobile are
+ * not offered, and the walk reads nothing of them but their cell entries (a grenade's sweep,
+ * which strikes only the static and kinematic world, no longer loads every grenade beside it
+ * in a pile: 58% of a 2,000-grenade pit's step). */
 void rc_grid_cast_trusted(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
-                          rc_grid_ray_fn *fn, void *context);
+                          bool skip_mobile, rc_grid_ray_fn *fn, void *context);
+
+/* Mark a proxy mobile or not (the world marks the shapes of dynamic bodies), for casts that
+ * skip mobile proxies. False for a stale proxy or a locked grid. */
+bool rc_grid_set_mobile(rc_grid *grid, int32_t proxy, bool mobile);
 
 #endif

@@ -58,7 +58,8 @@ typedef struct grid_span {
  * box. Every rule that reports a proxy once per query needs only the neighbour bits, and the
  * copy (kept for static proxies, quantised to 1/16384 of a cell, rounded outwards) lets a ray
  * turn a proxy away without looking it up. */
-#define ENTRY_ID_MASK ((1u << 27) - 1u)
+#define ENTRY_ID_MASK ((1u << 26) - 1u)
+#define ENTRY_MOBILE (1u << 26) /* the proxy is mobile (see rc_grid_set_mobile): casts may skip it unread */
 #define ENTRY_BOXED (1u << 27) /* the entry holds the proxy's box (see rc_grid_set_static) */
 #define ENTRY_LEFT (1u << 28)
 #define ENTRY_RIGHT (1u << 29)
@@ -137,6 +138,7 @@ typedef struct grid_proxy {
     uint8_t wide;  /* bit 0: the rectangle is 2 cells wide, bit 1: 2 cells tall */
     bool moved;
     bool is_static; /* its entries hold its box */
+    bool mobile;    /* its entries say so (rc_grid_set_mobile) */
 } grid_proxy;
 
 struct rc_grid {
@@ -191,7 +193,7 @@ static cell_rect rect_of(const grid_level *level, rc_aabb box) {
 
 static bool rect_contains(cell_rect r, int32_t x, int32_t y) { return r.lx <= x && x <= r.hx && r.ly <= y && y <= r.hy; }
 
-/* The entry of proxy id in cell (x, y) of its rectangle r. */
+/* The entry of proxy id in cell (x, y) of its rectangle r (id may carry ENTRY_MOBILE). */
 static uint32_t entry_of(uint32_t id, cell_rect r, int32_t x, int32_t y) {
     return id | (r.lx < x ? ENTRY_LEFT : 0u) | (r.hx > x ? ENTRY_RIGHT : 0u) | (r.ly < y ? ENTRY_DOWN : 0u) |
            (r.hy > y ? ENTRY_UP : 0u);
@@ -675,8 +677,9 @@ static void rect_add(grid_store *s, int32_t level, cell_rect r, const cell_rect 
     }
 }
 
-/* The proxy's rectangle is now r (or its box changed, or whether it is boxed) and it stays in
- * the cells of r inside kept: rewrite its entries there. box NULL: not boxed. */
+/* The proxy's rectangle is now r (or its box changed, or whether it is boxed or mobile) and it
+ * stays in the cells of r inside kept: rewrite its entries there. box NULL: not boxed; id with
+ * the mobile bit when it is mobile. */
 static void rect_refresh(grid_store *s, int32_t level, cell_rect r, cell_rect kept, uint32_t id, const rc_aabb *box) {
     for (int32_t y = r.ly; y <= r.hy; ++y) {
         for (int32_t x = r.lx; x <= r.hx; ++x) {
@@ -688,7 +691,7 @@ static void rect_refresh(grid_store *s, int32_t level, cell_rect r, cell_rect ke
             uint16_t q[4];
             uint32_t entry = make_entry(s, level, id, r, box, x, y, q);
             for (uint32_t i = 0; i < count && i < INLINE_ENTRIES; ++i) {
-                if ((c->entries[i] & ENTRY_ID_MASK) == id) {
+                if ((c->entries[i] & ENTRY_ID_MASK) == (id & ENTRY_ID_MASK)) {
                     c->entries[i] = entry;
                     memcpy(c->boxes[i], q, sizeof q);
                 }
@@ -696,7 +699,7 @@ static void rect_refresh(grid_store *s, int32_t level, cell_rect r, cell_rect ke
             for (uint32_t k = count > INLINE_ENTRIES ? c->chunk : NONE, n = count > INLINE_ENTRIES ? head_fill(count) : 0;
                  k != NONE; k = s->chunks[k].next, n = CHUNK_ENTRIES) {
                 for (uint32_t i = 0; i < n; ++i) {
-                    if ((s->chunks[k].entries[i] & ENTRY_ID_MASK) == id) {
+                    if ((s->chunks[k].entries[i] & ENTRY_ID_MASK) == (id & ENTRY_ID_MASK)) {
                         s->chunks[k].entries[i] = entry;
                         memcpy(s->chunks[k].boxes[i], q, sizeof q);
                     }
@@ -850,6 +853,11 @@ static void mark_moved(rc_grid *grid, int32_t id) {
     }
 }
 
+/* A proxy's id as its entries hold it: with ENTRY_MOBILE when it is mobile. */
+static uint32_t entry_id(const rc_grid *grid, int32_t id) {
+    return (uint32_t)id | (grid->proxies[id].mobile ? ENTRY_MOBILE : 0u);
+}
+
 /* The rectangle of cells of a live proxy on its level. */
 static cell_rect proxy_rect(const rc_grid *grid, uint32_t id) {
     const grid_proxy *p = &grid->proxies[id];
@@ -996,7 +1004,7 @@ static bool rebuild(rc_grid *grid, float base_size) {
         if (grid->proxies[id].level >= 0) {
             int32_t l = level_for(&fresh, spans[id].box);
             cell_rect r = rect_of(&fresh.levels[l], spans[id].box);
-            rect_add(&fresh, l, r, NULL, (uint32_t)id, grid->proxies[id].is_static ? &spans[id].box : NULL);
+            rect_add(&fresh, l, r, NULL, entry_id(grid, id), grid->proxies[id].is_static ? &spans[id].box : NULL);
             level_count(&fresh, l, 1);
             grid->proxies[id].level = (int8_t)l;
             set_proxy_rect(&grid->proxies[id], r);
@@ -1140,6 +1148,7 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     set_proxy_rect(p, r);
     p->moved = was_moved;
     p->is_static = false;
+    p->mobile = false;
     grid->spans[id].box = box;
     rect_add(&grid->store, l, r, NULL, (uint32_t)id, NULL);
     level_count(&grid->store, l, 1);
@@ -1188,9 +1197,9 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
             return false;
         }
         rect_remove(&grid->store, old_level, old_rect, keep_new, (uint32_t)id);
-        rect_add(&grid->store, l, r, keep_old, (uint32_t)id, boxed);
+        rect_add(&grid->store, l, r, keep_old, entry_id(grid, id), boxed);
         if (keep_old != NULL) {
-            rect_refresh(&grid->store, l, r, old_rect, (uint32_t)id, boxed);
+            rect_refresh(&grid->store, l, r, old_rect, entry_id(grid, id), boxed);
         }
         if (l != old_level) {
             level_count(&grid->store, old_level, -1);
@@ -1199,7 +1208,7 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
         }
         set_proxy_rect(p, r);
     } else if (boxed != NULL) {
-        rect_refresh(&grid->store, l, r, r, (uint32_t)id, boxed); /* the copies of the box */
+        rect_refresh(&grid->store, l, r, r, entry_id(grid, id), boxed); /* the copies of the box */
     }
     grid->size_bins[size_bin(box_size(span->box))]--;
     grid->size_bins[size_bin(box_size(box))]++;
@@ -1219,6 +1228,7 @@ bool rc_grid_remove(rc_grid *grid, int32_t id) {
     p->level = -1;
     grid->statics -= p->is_static ? 1 : 0;
     p->is_static = false;
+    p->mobile = false;
     grid->users[id] = grid->free_list; /* p->moved stays: the id may still be in the moved list */
     grid->free_list = id;
     grid->live--;
@@ -1235,7 +1245,20 @@ bool rc_grid_set_static(rc_grid *grid, int32_t proxy, bool is_static) {
         grid->statics += is_static ? 1 : -1;
         const grid_span *span = &grid->spans[proxy];
         cell_rect r = proxy_rect(grid, (uint32_t)proxy);
-        rect_refresh(&grid->store, p->level, r, r, (uint32_t)proxy, is_static ? &span->box : NULL);
+        rect_refresh(&grid->store, p->level, r, r, entry_id(grid, proxy), is_static ? &span->box : NULL);
+    }
+    return true;
+}
+
+bool rc_grid_set_mobile(rc_grid *grid, int32_t proxy, bool mobile) {
+    if (!changeable(grid) || !is_live(grid, proxy)) {
+        return false;
+    }
+    grid_proxy *p = &grid->proxies[proxy];
+    if (p->mobile != mobile) {
+        p->mobile = mobile;
+        cell_rect r = proxy_rect(grid, (uint32_t)proxy);
+        rect_refresh(&grid->store, p->level, r, r, entry_id(grid, proxy), p->is_static ? &grid->spans[proxy].box : NULL);
     }
     return true;
 }
@@ -1377,6 +1400,7 @@ typedef struct ray_walk {
     float margin; /* radius, plus a few roundings of the coordinates the walk meets */
     float max_t;
     bool stopped;
+    uint32_t skip; /* ENTRY_MOBILE: mobile proxies are not offered (nor read); else 0 */
     rc_grid_ray_fn *fn;
     void *context;
 } ray_walk;
@@ -1417,6 +1441,9 @@ static void ray_call(ray_walk *w, uint32_t id) {
 /* Offer an entry of cell (x, y) to the callback if the walk still reaches its box: the copy in
  * the entry when there is one, else the proxy's own. */
 static void ray_offer(ray_walk *w, uint32_t raw, const uint16_t *qb, float size, int32_t x, int32_t y) {
+    if (raw & w->skip) {
+        return;
+    }
     uint32_t id = raw & ENTRY_ID_MASK;
     rc_aabb box = (raw & ENTRY_BOXED) ? dequantize(qb, size, x, y) : w->grid->spans[id].box;
     if (walk_reaches_box(w, box)) {
@@ -1449,10 +1476,11 @@ static cell_rect grow_rect(cell_rect r, int32_t k) {
     return g;
 }
 
-/* Ask for the spans of a cell's entries that carry no box of their own. */
-static void prefetch_spans(const rc_grid *grid, const grid_cell *cell) {
+/* Ask for the spans of a cell's entries that carry no box of their own (and that the walk does
+ * not skip). */
+static void prefetch_spans(const rc_grid *grid, const grid_cell *cell, uint32_t skip) {
     for (uint32_t i = 0, n = cell_count(cell); i < n && i < INLINE_ENTRIES; ++i) {
-        if (!(cell->entries[i] & ENTRY_BOXED)) {
+        if (!(cell->entries[i] & (ENTRY_BOXED | skip))) {
             RC_PREFETCH(&grid->spans[cell->entries[i] & ENTRY_ID_MASK]);
         }
     }
@@ -1470,9 +1498,12 @@ static bool ray_visit_strip(ray_walk *w, int32_t l, cell_rect strip, bool first,
                 continue;
             }
             /* ask for all the entries' spans at once rather than one miss after another */
-            prefetch_spans(grid, cell);
+            prefetch_spans(grid, cell, w->skip);
             float size = s->levels[l].size;
             FOR_EACH_ENTRY(s, cell, raw, qb, {
+                if (raw & w->skip) {
+                    continue; /* this entry only: the innermost loop is the entries' */
+                }
                 cell_rect r = proxy_rect(grid, raw & ENTRY_ID_MASK);
                 if (max_i32(r.lx, strip.lx) == x && max_i32(r.ly, strip.ly) == y &&
                     (first || !rect_contains(grow_rect(r, k), px, py))) {
@@ -1560,9 +1591,9 @@ static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int6
         if (r != 0) {
             const grid_cell *cell = &s->records[r - 1];
             if (grid->statics != grid->live) {
-                prefetch_spans(grid, cell);
+                prefetch_spans(grid, cell, w->skip);
             }
-            uint32_t seen = c.came_from;
+            uint32_t seen = c.came_from | w->skip;
             float bx = ((float)(c.cx - 1) - ox) * u.inv_dx, by = ((float)(c.cy - 1) - oy) * u.inv_dy;
             FOR_EACH_ENTRY(s, cell, raw, qb, {
                 if (!(raw & seen)) {
@@ -1687,9 +1718,10 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
 
 /* The walk itself, for inputs already checked: finite, radius and max_fraction >= 0. */
 void rc_grid_cast_trusted(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
-                          rc_grid_ray_fn *fn, void *context) {
+                          bool skip_mobile, rc_grid_ray_fn *fn, void *context) {
     ray_walk w;
     w.grid = grid;
+    w.skip = skip_mobile ? ENTRY_MOBILE : 0u;
     w.origin = origin;
     w.translation = translation;
     /* a component so small that its reciprocal overflows moves the ray by nothing */
@@ -1718,7 +1750,7 @@ static void cast(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 tran
         !rc_is_finite(max_fraction) || max_fraction < 0.0f || !rc_is_finite(radius) || radius < 0.0f) {
         return;
     }
-    rc_grid_cast_trusted(grid, origin, radius, translation, max_fraction, fn, context);
+    rc_grid_cast_trusted(grid, origin, radius, translation, max_fraction, false, fn, context);
 }
 
 void rc_grid_cast_ray(const rc_grid *grid, rc_vec2 origin, rc_vec2 translation, float max_fraction,

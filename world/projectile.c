@@ -74,7 +74,8 @@ static void cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, int
     c->translation = d;
     c->exclude = exclude;
     c->best_index = -1;
-    rc_grid_cast_trusted(world->grid, s->center, s->radius, d, 1.0f, sweep_fn, c);
+    /* what rc_sweep_sees leaves out of dynamic bodies is all of them when the sweeper sees none */
+    rc_grid_cast_trusted(world->grid, s->center, s->radius, d, 1.0f, !s->sees_dynamic, sweep_fn, c);
 }
 
 /* Is p clear of the shape (a point outside it, a circle not overlapping it)? */

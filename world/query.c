@@ -88,7 +88,7 @@ static bool cast_closest(const rc_world *world, rc_vec2 origin, float radius, rc
     c.filtered = filter != NULL;
     c.filter = filter != NULL ? *filter : rc_default_query_filter();
     c.best_index = -1;
-    rc_grid_cast_trusted(world->grid, origin, radius, translation, 1.0f, closest_fn, &c);
+    rc_grid_cast_trusted(world->grid, origin, radius, translation, 1.0f, false, closest_fn, &c);
     if (c.best_index < 0) {
         return false;
     }
@@ -155,7 +155,7 @@ static bool cast_each(const rc_world *world, rc_vec2 origin, float radius, rc_ve
     c.user = user;
     /* fn may query the world; anything it tries to change is refused until the walk is done */
     rc_world_lock(world);
-    rc_grid_cast_trusted(world->grid, origin, radius, translation, 1.0f, each_fn, &c);
+    rc_grid_cast_trusted(world->grid, origin, radius, translation, 1.0f, false, each_fn, &c);
     rc_world_unlock(world);
     return true;
 }
@@ -258,7 +258,7 @@ bool rc_world_cast_polygon(const rc_world *world, const rc_polygon *polygon, rc_
     for (int i = 0; i < polygon->count; ++i) {
         reach = rc_maxf(reach, rc_length(rc_sub(polygon->vertices[i], polygon->centroid)));
     }
-    rc_grid_cast_trusted(world->grid, polygon->centroid, reach, translation, 1.0f, polygon_fn, &c);
+    rc_grid_cast_trusted(world->grid, polygon->centroid, reach, translation, 1.0f, false, polygon_fn, &c);
     if (c.best_index < 0) {
         return false;
     }

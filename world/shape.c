@@ -355,6 +355,9 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     }
     /* static shapes rarely move: their cells keep copies of their boxes for faster queries */
     rc_grid_set_static(world->grid, proxy, body->type == RC_STATIC);
+    /* dynamic bodies' shapes are mobile: the sweeps of grenades (which strike only the static
+       and kinematic world) skip them in the grid unread */
+    rc_grid_set_mobile(world->grid, proxy, body->type == RC_DYNAMIC);
     (void)rc_id_pool_take(&world->shape_ids);
     if (index == world->shapes.count) {
         world->shapes.count++;
