@@ -12,35 +12,18 @@
 
 #include "broadphase/broadphase.h"
 #include "support/testing.h"
+#include "support/world_support.h"
 
-#define EXPECT(cond, ...)                                                                                              \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            ck_abort_msg(__VA_ARGS__);                                                                                 \
-        }                                                                                                              \
-    } while (0)
+#define EXPECT WS_EXPECT
 
 enum { MAX_IDS = 4096 };
 
-typedef struct rng {
-    uint64_t s;
-} rng;
-
-static uint64_t next_u64(rng *r) {
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static double uniform(rng *r) { return (double)(next_u64(r) >> 11) * (1.0 / 9007199254740992.0); }
-static float range(rng *r, double lo, double hi) { return (float)(lo + (hi - lo) * uniform(r)); }
-
 /* Mostly small boxes, some large ones that span many cells or sit on a coarser level. */
-static rc_aabb random_box(rng *r, rc_vec2 centre, float spread) {
-    double u = uniform(r);
-    float h = u < 0.8 ? range(r, 0.05, 1.0) : (u < 0.95 ? range(r, 1.0, 8.0) : range(r, 8.0, 60.0));
-    float w = h * range(r, 0.3, 3.0);
-    rc_vec2 c = {centre.x + range(r, -spread, spread), centre.y + range(r, -spread, spread)};
+static rc_aabb random_box(ws_rng *r, rc_vec2 centre, float spread) {
+    double u = ws_uniform(r);
+    float h = u < 0.8 ? ws_range(r, 0.05, 1.0) : (u < 0.95 ? ws_range(r, 1.0, 8.0) : ws_range(r, 8.0, 60.0));
+    float w = h * ws_range(r, 0.3, 3.0);
+    rc_vec2 c = {centre.x + ws_range(r, -spread, spread), centre.y + ws_range(r, -spread, spread)};
     rc_aabb b = {{c.x - w, c.y - h}, {c.x + w, c.y + h}};
     return b;
 }
@@ -66,7 +49,7 @@ typedef struct scene {
     int32_t high;
 } scene;
 
-static void insert(scene *s, rng *r, rc_vec2 centre, float spread) {
+static void insert(scene *s, ws_rng *r, rc_vec2 centre, float spread) {
     rc_aabb box = random_box(r, centre, spread);
     int32_t id = rc_grid_insert(s->grid, box, 0);
     ck_assert_int_ge(id, 0);
@@ -74,10 +57,10 @@ static void insert(scene *s, rng *r, rc_vec2 centre, float spread) {
     s->live[id] = true;
     s->mobile[id] = false; /* a new proxy (or a reused id) starts not mobile */
     s->high = id + 1 > s->high ? id + 1 : s->high;
-    if (uniform(r) < 0.2) {
+    if (ws_uniform(r) < 0.2) {
         ck_assert(rc_grid_set_static(s->grid, id, true));
     }
-    if (uniform(r) < 0.5) {
+    if (ws_uniform(r) < 0.5) {
         ck_assert(rc_grid_set_mobile(s->grid, id, true));
         s->mobile[id] = true;
     }
@@ -85,13 +68,13 @@ static void insert(scene *s, rng *r, rc_vec2 centre, float spread) {
 
 /* Casts from random origins, rays and circles: skipping offers the unskipped set less the
  * mobile proxies. Returns how many proxies the skipping casts left out. */
-static int64_t compare_casts(const scene *s, rng *r, rc_vec2 centre, float spread, int casts) {
+static int64_t compare_casts(const scene *s, ws_rng *r, rc_vec2 centre, float spread, int casts) {
     int64_t left_out = 0;
     for (int k = 0; k < casts; ++k) {
-        rc_vec2 origin = {centre.x + range(r, -spread, spread), centre.y + range(r, -spread, spread)};
-        float a = range(r, 0.0, 6.283185307), length = range(r, 0.0, 2.5 * spread);
+        rc_vec2 origin = {centre.x + ws_range(r, -spread, spread), centre.y + ws_range(r, -spread, spread)};
+        float a = ws_range(r, 0.0, 6.283185307), length = ws_range(r, 0.0, 2.5 * spread);
         rc_vec2 d = {length * cosf(a), length * sinf(a)};
-        float radius = uniform(r) < 0.5 ? 0.0f : range(r, 0.01, 2.0);
+        float radius = ws_uniform(r) < 0.5 ? 0.0f : ws_range(r, 0.01, 2.0);
         static offers all, kept;
         memset(&all, 0, sizeof all);
         memset(&kept, 0, sizeof kept);
@@ -110,19 +93,19 @@ static int64_t compare_casts(const scene *s, rng *r, rc_vec2 centre, float sprea
 
 /* Moves small (within the cells) and large (new cells, other levels), removals, reinsertions
  * that reuse ids, and mobile flags turned on and off. */
-static void churn(scene *s, rng *r, rc_vec2 centre, float spread) {
+static void churn(scene *s, ws_rng *r, rc_vec2 centre, float spread) {
     for (int32_t id = 0; id < s->high; ++id) {
         if (!s->live[id]) {
             continue;
         }
-        double u = uniform(r);
+        double u = ws_uniform(r);
         if (u < 0.3) {
             rc_aabb b = rc_grid_get_box(s->grid, id);
-            float dx = uniform(r) < 0.5 ? range(r, -0.05, 0.05) : range(r, -spread, spread);
+            float dx = ws_uniform(r) < 0.5 ? ws_range(r, -0.05, 0.05) : ws_range(r, -spread, spread);
             b.lower.x += dx;
             b.upper.x += dx;
-            if (uniform(r) < 0.2) {
-                b.upper.y += range(r, 0.0, 20.0); /* may move it to a coarser level */
+            if (ws_uniform(r) < 0.2) {
+                b.upper.y += ws_range(r, 0.0, 20.0); /* may move it to a coarser level */
             }
             ck_assert(rc_grid_move(s->grid, id, b));
         } else if (u < 0.4) {
@@ -144,7 +127,7 @@ static void run_scene(rc_vec2 centre, float spread, uint64_t seed) {
     rc_grid_def def = rc_grid_default_def(); /* automatic cell size: rebuilt as the population grows */
     s->grid = rc_grid_create(&def);
     ck_assert_ptr_nonnull(s->grid);
-    rng r = {seed};
+    ws_rng r = {seed};
     int64_t left_out = 0;
     for (int round = 0; round < 6; ++round) {
         int inserts = round == 0 ? 300 : 150;
