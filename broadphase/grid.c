@@ -865,6 +865,14 @@ static cell_rect proxy_rect(const rc_grid *grid, uint32_t id) {
     return r;
 }
 
+/* Rewrite a live proxy's entries in place from what it is now (boxed when static, with the
+ * mobile bit when mobile): its cells stay the same. */
+static void rewrite_entries(rc_grid *grid, int32_t id) {
+    const grid_proxy *p = &grid->proxies[id];
+    cell_rect r = proxy_rect(grid, (uint32_t)id);
+    rect_refresh(&grid->store, p->level, r, r, entry_id(grid, id), p->is_static ? &grid->spans[id].box : NULL);
+}
+
 static void set_proxy_rect(grid_proxy *p, cell_rect r) {
     p->lx = r.lx;
     p->ly = r.ly;
@@ -1243,9 +1251,7 @@ bool rc_grid_set_static(rc_grid *grid, int32_t proxy, bool is_static) {
     if (p->is_static != is_static) {
         p->is_static = is_static;
         grid->statics += is_static ? 1 : -1;
-        const grid_span *span = &grid->spans[proxy];
-        cell_rect r = proxy_rect(grid, (uint32_t)proxy);
-        rect_refresh(&grid->store, p->level, r, r, entry_id(grid, proxy), is_static ? &span->box : NULL);
+        rewrite_entries(grid, proxy);
     }
     return true;
 }
@@ -1257,8 +1263,7 @@ bool rc_grid_set_mobile(rc_grid *grid, int32_t proxy, bool mobile) {
     grid_proxy *p = &grid->proxies[proxy];
     if (p->mobile != mobile) {
         p->mobile = mobile;
-        cell_rect r = proxy_rect(grid, (uint32_t)proxy);
-        rect_refresh(&grid->store, p->level, r, r, entry_id(grid, proxy), p->is_static ? &grid->spans[proxy].box : NULL);
+        rewrite_entries(grid, proxy);
     }
     return true;
 }
@@ -1441,9 +1446,6 @@ static void ray_call(ray_walk *w, uint32_t id) {
 /* Offer an entry of cell (x, y) to the callback if the walk still reaches its box: the copy in
  * the entry when there is one, else the proxy's own. */
 static void ray_offer(ray_walk *w, uint32_t raw, const uint16_t *qb, float size, int32_t x, int32_t y) {
-    if (raw & w->skip) {
-        return;
-    }
     uint32_t id = raw & ENTRY_ID_MASK;
     rc_aabb box = (raw & ENTRY_BOXED) ? dequantize(qb, size, x, y) : w->grid->spans[id].box;
     if (walk_reaches_box(w, box)) {
@@ -1456,8 +1458,8 @@ static bool ray_scan_cell(const grid_cell *cell, void *context) {
     const grid_store *s = &w->grid->store;
     float size = s->levels[cell_level(cell)].size;
     FOR_EACH_ENTRY(s, cell, raw, qb, {
-        /* from the proxy's lowest cell only */
-        if (!(raw & (ENTRY_LEFT | ENTRY_DOWN))) {
+        /* from the proxy's lowest cell only (and none that the walk skips) */
+        if (!(raw & (ENTRY_LEFT | ENTRY_DOWN | w->skip))) {
             ray_offer(w, raw, qb, size, cell->x, cell->y);
             if (w->stopped) {
                 return false;

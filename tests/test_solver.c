@@ -77,12 +77,20 @@ static bool finite_body(const rc_world *w, rc_body_id b) {
 
 /* ---- resting ------------------------------------------------------------------------------- */
 
+/* How far a contact point gives under the weight of load_mass at rest (g = 10): the solver
+ * holds contacts at zero overlap, and a soft contact is a spring of stiffness m_n w^2 per point
+ * (Solver2D: the push per sub-step is impulse_scale / (mass_scale bias_rate) = 1 / (h w^2) of
+ * the impulse it holds), w = 2 pi hertz: 60 Hz against a body the solver does not move, 30 Hz
+ * between two it moves. Two points share the load. */
+static double rest_sag(double load_mass, double point_mass, double hertz) {
+    double omega = 2.0 * 3.14159265358979 * hertz;
+    return load_mass * 10.0 / 2.0 / (point_mass * omega * omega);
+}
+
 /* A unit crate set on the ground rests on it, level, and sleeps within a second (sleep_time
- * 0.5 s once it is still). The solver holds contacts at zero overlap; a soft contact on a static
- * body is a spring of stiffness m_n w^2 per point (Solver2D: the push per sub-step is
- * impulse_scale / (mass_scale bias_rate) = 1 / (h w^2) of the impulse it holds, w = 2 pi 60 Hz
- * against static bodies), so under its weight the crate sags by (m g / 2) / (m_n w^2) at each of
- * its two points, m_n = 1 / (1/m + 0.5^2 / I) = 0.4 for a unit box (I = 1/6): 8.8e-5. */
+ * 0.5 s once it is still), sunk by its contact's give (rest_sag): (m g / 2) / (m_n w^2) at each
+ * of its two points, m_n = 1 / (1/m + 0.5^2 / I) = 0.4 for a unit box (I = 1/6), w = 2 pi 60:
+ * 8.8e-5. */
 START_TEST(a_crate_rests_on_the_surface_and_sleeps) {
     rc_world *w = ws_make_world(rc_v2(0, -10));
     ground(w, 0.6f, 0.0f);
@@ -93,7 +101,7 @@ START_TEST(a_crate_rests_on_the_surface_and_sleeps) {
         asleep = asleep < 0 && !rc_body_is_awake(w, b) ? i : asleep;
     }
     rc_vec2 p = rc_body_position(w, b);
-    double omega = 2.0 * 3.14159265358979 * 60.0, sag = (1.0 * 10.0 / 2.0) / (0.4 * omega * omega);
+    double sag = rest_sag(1.0, 0.4, 60.0);
     ck_assert_msg(fabs(p.y - (0.5 - sag)) < 2e-6, "rests at y = %.7f, not %.7f", (double)p.y, 0.5 - sag);
     ck_assert_float_eq_tol(p.x, 0.0f, 1e-5f);
     ck_assert_float_eq_tol(rc_body_angle(w, b), 0.0f, 1e-5f);
@@ -335,8 +343,8 @@ END_TEST
 
 /* A platform rising at 2 units/s carries a stack of three crates: after 2 s it is 4 higher
  * (exactly its velocity's travel) and each crate stands on the one below (at zero overlap, less
- * a contact's give), moving with it. A platform sliding at 3 units/s carries a crate along by friction, once it has
- * slipped as far as Coulomb friction says. */
+ * a contact's give), moving with it. A platform sliding at 3 units/s carries a crate along by
+ * friction, once it has slipped as far as Coulomb friction says. */
 START_TEST(a_kinematic_platform_carries_a_stack) {
     rc_world *w = ws_make_world(rc_v2(0, -10));
     rc_body_id lift = make_body(w, RC_KINEMATIC, rc_v2(0, 0), 0.0f);
@@ -358,13 +366,10 @@ START_TEST(a_kinematic_platform_carries_a_stack) {
         ck_assert(rc_world_step(w, DT));
     }
     ck_assert_float_eq_tol(rc_body_position(w, lift).y, 4.0f, 1e-4f);
-    /* each contact gives like a spring of m_n w^2 per point under the weight it carries (see
-       a_crate_rests_on_the_surface_and_sleeps): crate 0 carries 3 on the lift (m_n 0.4, w 2 pi
-       60 against a body the solver does not move), crates 1 and 2 carry 2 and 1 on a crate
-       (m_n = 1 / (2 + 2 x 0.25 x 6) = 0.2, w 2 pi 30) */
-    const double omega_static = 2.0 * 3.14159265358979 * 60.0, omega = 0.5 * omega_static;
-    const double sag[3] = {3.0 * 10.0 / 2.0 / (0.4 * omega_static * omega_static), 2.0 * 10.0 / 2.0 / (0.2 * omega * omega),
-                           1.0 * 10.0 / 2.0 / (0.2 * omega * omega)};
+    /* each contact gives under the weight it carries (rest_sag): crate 0 carries 3 on the lift
+       (m_n 0.4, 60 Hz against a body the solver does not move), crates 1 and 2 carry 2 and 1 on
+       a crate (m_n = 1 / (2 + 2 x 0.25 x 6) = 0.2, 30 Hz) */
+    const double sag[3] = {rest_sag(3.0, 0.4, 60.0), rest_sag(2.0, 0.2, 30.0), rest_sag(1.0, 0.2, 30.0)};
     float below = 4.0f + 0.25f;
     for (int i = 0; i < 3; ++i) {
         rc_vec2 p = rc_body_position(w, stack[i]);

@@ -478,8 +478,7 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
        (proxy boxes change for swept circles) and have the contacts it has looked at again */
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         rc_shape_refit_proxy(world, &world->shapes.data[s]);
-        rc_grid_set_static(world->grid, world->shapes.data[s].proxy, type == RC_STATIC);
-        rc_grid_set_mobile(world->grid, world->shapes.data[s].proxy, type == RC_DYNAMIC);
+        rc_proxy_follow_body_type(world, world->shapes.data[s].proxy, type);
     }
     rc_body_flag_contacts(world, b);
     return true;

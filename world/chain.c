@@ -225,8 +225,7 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
             break;
         }
         world->shapes.data[slots[k]].proxy = proxy; /* a free or unused record: only its proxy is written */
-        rc_grid_set_static(world->grid, proxy, body->type == RC_STATIC);
-        rc_grid_set_mobile(world->grid, proxy, body->type == RC_DYNAMIC);
+        rc_proxy_follow_body_type(world, proxy, body->type);
     }
     if (refusal != NULL) {
         rc_mem_free(&world->allocator, c.points, rc_chain_bytes(count));

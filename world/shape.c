@@ -183,6 +183,11 @@ void rc_shape_refit_proxy(rc_world *world, const rc_shape *s) {
     }
 }
 
+void rc_proxy_follow_body_type(rc_world *world, int32_t proxy, rc_body_type type) {
+    rc_grid_set_static(world->grid, proxy, type == RC_STATIC);
+    rc_grid_set_mobile(world->grid, proxy, type == RC_DYNAMIC);
+}
+
 rc_aabb rc_shape_proxy_box(const rc_world *world, const rc_shape *s) {
     float m;
     if (s->swept) {
@@ -353,11 +358,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
     }
-    /* static shapes rarely move: their cells keep copies of their boxes for faster queries */
-    rc_grid_set_static(world->grid, proxy, body->type == RC_STATIC);
-    /* dynamic bodies' shapes are mobile: the sweeps of grenades (which strike only the static
-       and kinematic world) skip them in the grid unread */
-    rc_grid_set_mobile(world->grid, proxy, body->type == RC_DYNAMIC);
+    rc_proxy_follow_body_type(world, proxy, body->type);
     (void)rc_id_pool_take(&world->shape_ids);
     if (index == world->shapes.count) {
         world->shapes.count++;

@@ -312,6 +312,10 @@ rc_aabb rc_shape_fat_box(const rc_world *world, const rc_shape *shape);
 bool rc_shape_proxy_fits(const rc_world *world, const rc_shape *shape);
 /* If not, give the proxy the shape's fat box (reserved by the caller). */
 void rc_shape_refit_proxy(rc_world *world, const rc_shape *shape);
+/* Tell the grid what a proxy's body type makes it: static (its cells keep copies of its box
+ * for faster queries: static shapes rarely move) and mobile (a dynamic body's: the sweeps of
+ * grenades, which strike only the static and kinematic world, skip it unread). */
+void rc_proxy_follow_body_type(rc_world *world, int32_t proxy, rc_body_type type);
 /* The gap a swept body keeps from surfaces near p: contact_skin, or four to eight float
  * spacings at p's coordinates where those are coarser (from about 200 units out at the default
  * skin), so that a body stopped short of a surface is short of it after rounding too. */

@@ -140,8 +140,8 @@ double ws_separation(const rc_world *world, rc_shape_id a, rc_shape_id b);
  * is below 0 when one is a sensor, below the contact margin when one is the circle of a swept
  * body (a grenade or a circle bullet) and the other is solid: four skins, a skin being the
  * larger of contact_skin and 4 FLT_EPSILON times the larger coordinate at the circle's centre
- * (world.h, contact_skin), and below linear_slop for other solid pairs. A chain's wall touches only what is on its free side (one-sided walls, by the
- * mean of the other's points). WS_EITHER where the answer turns on rounding (a separation
+ * (world.h, contact_skin), and below linear_slop for other solid pairs. A chain's wall touches
+ * only what is on its free side (one-sided walls, by the mean of the other's points). WS_EITHER where the answer turns on rounding (a separation
  * within 1e-5 of the pair's coordinates of the threshold) or on the smoothing of a chain's
  * joints (a joint as near to the shape as its wall): the reference does not decide those. */
 typedef enum ws_touch { WS_APART, WS_TOUCHING, WS_EITHER } ws_touch;
