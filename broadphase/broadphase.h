@@ -18,6 +18,12 @@
 void rc_grid_cast_trusted(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
                           bool skip_mobile, rc_grid_ray_fn *fn, void *context);
 
+/* rc_grid_query_aabb without the checks of its arguments (box valid, grid and fn not NULL),
+ * and with the same skip of mobile proxies: continuous collision looks for the static and
+ * kinematic shapes a fast body may pass through, in a crowd of other dynamic bodies. */
+void rc_grid_query_aabb_trusted(const rc_grid *grid, rc_aabb box, bool skip_mobile, rc_grid_query_fn *fn,
+                                void *context);
+
 /* Mark a proxy mobile or not (the world marks the shapes of dynamic bodies), for casts that
  * skip mobile proxies. False for a stale proxy or a locked grid. */
 bool rc_grid_set_mobile(rc_grid *grid, int32_t proxy, bool mobile);

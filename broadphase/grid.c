@@ -1321,6 +1321,7 @@ typedef struct box_query {
     const rc_grid *grid;
     rc_aabb box;
     cell_rect rect;
+    uint32_t skip; /* ENTRY_MOBILE: mobile proxies are not offered (nor read); else 0 */
     rc_grid_query_fn *fn;
     void *context;
 } box_query;
@@ -1331,7 +1332,7 @@ static bool box_query_cell(const grid_cell *cell, void *context) {
     bool left_edge = q->rect.lx == cell->x, bottom_edge = q->rect.ly == cell->y;
     FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
         /* report from the lower-left cell of the overlap of the two rectangles only */
-        if ((!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge)) {
+        if (!(raw & q->skip) && (!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge)) {
             uint32_t id = raw & ENTRY_ID_MASK;
             if (box_overlaps(grid->spans[id].box, q->box) && !q->fn((int32_t)id, grid->users[id], q->context)) {
                 return false;
@@ -1341,8 +1342,8 @@ static bool box_query_cell(const grid_cell *cell, void *context) {
     return true;
 }
 
-static void query_aabb(const rc_grid *grid, rc_aabb box, rc_grid_query_fn *fn, void *context) {
-    box_query q = {grid, box, {0, 0, 0, 0}, fn, context};
+static void query_aabb(const rc_grid *grid, rc_aabb box, uint32_t skip, rc_grid_query_fn *fn, void *context) {
+    box_query q = {grid, box, {0, 0, 0, 0}, skip, fn, context};
     for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
         int32_t l = __builtin_ctzll(used);
         q.rect = rect_of(&grid->store.levels[l], box);
@@ -1357,7 +1358,14 @@ void rc_grid_query_aabb(const rc_grid *grid, rc_aabb box, rc_grid_query_fn *fn, 
         return;
     }
     lock(grid);
-    query_aabb(grid, box, fn, context);
+    query_aabb(grid, box, 0u, fn, context);
+    unlock(grid);
+}
+
+void rc_grid_query_aabb_trusted(const rc_grid *grid, rc_aabb box, bool skip_mobile, rc_grid_query_fn *fn,
+                                void *context) {
+    lock(grid);
+    query_aabb(grid, box, skip_mobile ? ENTRY_MOBILE : 0u, fn, context);
     unlock(grid);
 }
 

@@ -3,6 +3,7 @@
  * touch and the changes become begin and end events. */
 #include "world/world_internal.h"
 
+#include <float.h>
 #include <string.h>
 
 static uint64_t pair_key(int32_t a, int32_t b) {
@@ -368,13 +369,30 @@ bool rc_constraint_pushed(const rc_contact_constraint *k) {
     return false;
 }
 
+/* Are two shapes' tight boxes further apart than margin along x or y, by more than the
+ * roundings of the narrow phase? Then no point of theirs is within the margin: the manifold is
+ * empty without building it (most contacts of a crowd are boxes near each other, not touching). */
+static bool boxes_apart(const rc_world *world, const rc_shape *a, const rc_shape *b, float margin) {
+    rc_aabb p = a->aabb, q = b->aabb;
+    float gap = rc_maxf(rc_maxf(p.lower.x - q.upper.x, q.lower.x - p.upper.x),
+                        rc_maxf(p.lower.y - q.upper.y, q.lower.y - p.upper.y));
+    float reach = rc_maxf(rc_maxf(fabsf(p.lower.x), fabsf(p.upper.x)), rc_maxf(fabsf(p.lower.y), fabsf(p.upper.y)));
+    return gap > margin + world->def.linear_slop + 16.0f * FLT_EPSILON * reach;
+}
+
 bool rc_contact_collide(rc_world *world, int32_t index) {
     rc_contact *c = &world->contacts.data[index];
     const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
     const rc_body *ba = &world->bodies.data[a->body], *bb = &world->bodies.data[b->body];
     float margin = rc_contact_margin(world, a, b);
-    rc_hull ha = rc_shape_hull(world, a), hb = rc_shape_hull(world, b);
-    rc_collision m = rc_collide_pair(world, a, &ha, ba->xf, b, &hb, bb->xf, margin);
+    rc_collision m;
+    if (boxes_apart(world, a, b, margin)) {
+        m.count = 0;
+        m.normal = c->normal;
+    } else {
+        rc_hull ha = rc_shape_hull(world, a), hb = rc_shape_hull(world, b);
+        m = rc_collide_pair(world, a, &ha, ba->xf, b, &hb, bb->xf, margin);
+    }
     /* carry the impulses over by feature id */
     rc_contact_point old[2];
     int32_t old_count = c->point_count;

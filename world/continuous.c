@@ -163,7 +163,9 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1) {
         hull_extents(&q.hull, middle, &lo, &hi);
         q.core = 0.25f * lo;
         rc_aabb box = rc_aabb_union(rc_shape_box_at(world, shape, x1), rc_shape_box_at(world, shape, x2));
-        rc_grid_query_aabb(world->grid, box, continuous_fn, &q);
+        if (rc_aabb_is_valid(box)) {
+            rc_grid_query_aabb_trusted(world->grid, box, true, continuous_fn, &q);
+        }
     }
     if (q.fraction < 1.0f) {
         b->center = rc_lerp(c1, c2, q.fraction);
