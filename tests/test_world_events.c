@@ -568,6 +568,53 @@ START_TEST(a_filter_change_on_a_static_shape_ends_contact_with_a_sleeping_body) 
 }
 END_TEST
 
+START_TEST(a_filter_change_lets_resting_overlapping_shapes_pair) {
+    /* rc_shape_set_filter: "pairs that the old filter refused may now form", also when nothing
+       moves: a sleeping box inside a static one, refused by its filter, begins touching it at
+       the next step once the filter accepts it (its proxy stayed in its fat box: before the fix
+       the pair was never looked at again) */
+    rc_world *w = make_world();
+    rc_body_id wall = body_at(w, RC_STATIC, rc_v2(1.5f, 0), rc_v2(0, 0));
+    box_on(w, wall, 1.0f, 1.0f, NULL);
+    rc_body_id sleeper = body_at(w, RC_DYNAMIC, rc_v2(0, 0), rc_v2(0, 0));
+    rc_shape_def refusing = rc_shape_default_def();
+    refusing.filter.mask_bits = 0u;
+    rc_shape_id sbox = box_on(w, sleeper, 1.0f, 1.0f, &refusing);
+    for (int n = 0; n < 40; ++n) {
+        ck_assert(rc_world_step(w, DT));
+    }
+    ck_assert(!rc_body_is_awake(w, sleeper));
+    ck_assert_int_eq(rc_shape_contacts(w, sbox, NULL, 0), 0);
+    ck_assert(rc_shape_set_filter(w, sbox, rc_shape_default_def().filter));
+    ck_assert(rc_world_step(w, DT));
+    ck_assert_msg(rc_world_contact_events(w).begin_count == 1 && rc_shape_contacts(w, sbox, NULL, 0) == 1,
+                  "the filter now accepts the static box: %d begin events, %d contacts",
+                  (int)rc_world_contact_events(w).begin_count, (int)rc_shape_contacts(w, sbox, NULL, 0));
+    rc_world_destroy(w);
+}
+END_TEST
+
+START_TEST(a_kinematic_body_made_dynamic_pairs_with_static_shapes) {
+    /* kinematic shapes do not touch static ones; made dynamic, a kinematic box lying inside a
+       static box touches it at the next step, though its proxy box still holds it */
+    rc_world *w = make_world();
+    rc_body_id wall = body_at(w, RC_STATIC, rc_v2(1.5f, 0), rc_v2(0, 0));
+    box_on(w, wall, 1.0f, 1.0f, NULL);
+    rc_body_id b = body_at(w, RC_KINEMATIC, rc_v2(0, 0), rc_v2(0, 0));
+    rc_shape_id bbox = box_on(w, b, 1.0f, 1.0f, NULL);
+    for (int n = 0; n < 3; ++n) {
+        ck_assert(rc_world_step(w, DT));
+    }
+    ck_assert_int_eq(rc_shape_contacts(w, bbox, NULL, 0), 0);
+    ck_assert(rc_body_set_type(w, b, RC_DYNAMIC));
+    ck_assert(rc_world_step(w, DT));
+    ck_assert_msg(rc_shape_contacts(w, bbox, NULL, 0) == 1 && rc_world_contact_events(w).begin_count == 1,
+                  "after rc_body_set_type(dynamic): %d contacts, %d begin events",
+                  (int)rc_shape_contacts(w, bbox, NULL, 0), (int)rc_world_contact_events(w).begin_count);
+    rc_world_destroy(w);
+}
+END_TEST
+
 START_TEST(a_body_made_static_stops_touching_static_shapes) {
     /* static shapes do not touch static shapes; a dynamic body that becomes static while it
        touches a static body leaves a static-vs-static pair */
@@ -1104,6 +1151,8 @@ static Suite *events_suite(void) {
     tcase_add_test(h, teleporting_a_static_body_off_a_sleeping_body_ends_the_contact);
     tcase_add_test(h, a_filter_change_on_a_static_shape_ends_contact_with_a_sleeping_body);
     tcase_add_test(h, a_body_made_static_stops_touching_static_shapes);
+    tcase_add_test(h, a_filter_change_lets_resting_overlapping_shapes_pair);
+    tcase_add_test(h, a_kinematic_body_made_dynamic_pairs_with_static_shapes);
     suite_add_tcase(s, h);
     TCase *r = tcase_create("random");
     tcase_set_timeout(r, 120);

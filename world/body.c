@@ -477,7 +477,7 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     /* the pairs a body takes part in depend on its type: let the broadphase report them again
        (proxy boxes change for swept circles) and have the contacts it has looked at again */
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        rc_shape_refit_proxy(world, &world->shapes.data[s]);
+        rc_shape_refind_pairs(world, &world->shapes.data[s]);
         rc_proxy_follow_body_type(world, world->shapes.data[s].proxy, type);
     }
     rc_body_flag_contacts(world, b);

@@ -18,38 +18,20 @@ bool rc_contact_reserve(rc_world *world, int32_t extra) {
            rc_map_reserve(&world->allocator, &world->contact_map, extra);
 }
 
-/* The other shape of a contact, seen from edge k. */
-static int32_t other_shape(const rc_contact *c, int32_t k) { return c->shape[1 - k]; }
 
-/* A shape's contacts are listed by the other shape's index, so that the solver meets a body's
- * contacts in an order that does not depend on when they were made (a preview meets them in
- * the same order). */
+/* A new contact goes first in its shape's list: the lists are in no order (the solver sorts
+ * what it gathers from them, step.c). */
 static void link_edge(rc_world *world, int32_t contact, int32_t k) {
     rc_contact *c = &world->contacts.data[contact];
-    int32_t self = c->shape[k], other = other_shape(c, k);
-    rc_shape *s = &world->shapes.data[self];
-    int32_t prev = -1, next = s->first_contact;
-    while (next >= 0) {
-        const rc_contact *n = &world->contacts.data[next];
-        int32_t nk = n->shape[0] == self ? 0 : 1;
-        if (other_shape(n, nk) > other) {
-            break;
-        }
-        prev = next;
-        next = n->edge[nk].next;
-    }
-    c->edge[k].prev = prev;
+    rc_shape *s = &world->shapes.data[c->shape[k]];
+    int32_t next = s->first_contact;
+    c->edge[k].prev = -1;
     c->edge[k].next = next;
-    if (prev >= 0) {
-        rc_contact *p = &world->contacts.data[prev];
-        p->edge[p->shape[0] == self ? 0 : 1].next = contact;
-    } else {
-        s->first_contact = contact;
-    }
     if (next >= 0) {
         rc_contact *n = &world->contacts.data[next];
-        n->edge[n->shape[0] == self ? 0 : 1].prev = contact;
+        n->edge[n->shape[0] == c->shape[k] ? 0 : 1].prev = contact;
     }
+    s->first_contact = contact;
 }
 
 static void unlink_edge(rc_world *world, int32_t contact, int32_t k) {
@@ -76,6 +58,8 @@ int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b) {
     memset(c, 0, sizeof *c);
     c->shape[0] = shape_a < shape_b ? shape_a : shape_b;
     c->shape[1] = shape_a < shape_b ? shape_b : shape_a;
+    c->body[0] = world->shapes.data[c->shape[0]].body;
+    c->body[1] = world->shapes.data[c->shape[1]].body;
     c->in_use = true;
     c->flagged = true; /* a new pair is looked at in its first step whatever its bodies do */
     c->sensor = world->shapes.data[shape_a].sensor || world->shapes.data[shape_b].sensor;

@@ -26,16 +26,19 @@ typedef struct rc_contact_point {
     uint16_t id;                /* the features it comes from (rc_collide_hulls) */
 } rc_contact_point;
 
+/* What the walks of the contact lists read (gathering constraints, waking islands, linking)
+ * comes first, in one cache line; the manifolds after it. */
 typedef struct rc_contact {
     int32_t shape[2]; /* shape indices, shape[0] < shape[1] */
+    int32_t body[2];  /* their bodies' indices */
     rc_contact_edge edge[2];
-    rc_manifold manifold; /* the events' view of the points that touch */
-    rc_vec2 normal;       /* unit, from shape[0] towards shape[1] */
-    rc_contact_point points[2];
     int32_t point_count;  /* within the contact margin: speculative ones too */
-    float rolling_impulse;
     bool in_use, touching, sensor;
     bool flagged; /* look at it in the next step even if its bodies are still */
+    float rolling_impulse;
+    rc_vec2 normal;       /* unit, from shape[0] towards shape[1] */
+    rc_contact_point points[2];
+    rc_manifold manifold; /* the events' view of the points that touch */
 } rc_contact;
 
 /* Contacts. */

@@ -183,6 +183,12 @@ void rc_shape_refit_proxy(rc_world *world, const rc_shape *s) {
     }
 }
 
+void rc_shape_refind_pairs(rc_world *world, const rc_shape *s) {
+    /* a move to the same box cannot fail: it keeps the cells */
+    rc_aabb box = rc_shape_proxy_fits(world, s) ? rc_grid_get_box(world->grid, s->proxy) : rc_shape_fat_box(world, s);
+    rc_grid_move(world->grid, s->proxy, box);
+}
+
 void rc_proxy_follow_body_type(rc_world *world, int32_t proxy, rc_body_type type) {
     rc_grid_set_static(world->grid, proxy, type == RC_STATIC);
     rc_grid_set_mobile(world->grid, proxy, type == RC_DYNAMIC);
@@ -736,12 +742,15 @@ bool rc_shape_set_filter(rc_world *world, rc_shape_id id, rc_filter filter) {
        the next step: have the broadphase report this shape's pairs again (a chain: each of its
        segments) */
     int32_t index = (int32_t)id.index - 1, n = rc_setter_records(world, index);
+    if (!rc_grid_reserve(world->grid, 4 * n)) {
+        return rc_fail(world, __func__, "out of memory");
+    }
     for (int32_t k = 0; k < n; ++k) {
         int32_t r = rc_setter_record(world, index, k);
         rc_shape *shape = &world->shapes.data[r];
         shape->filter = filter;
         if (shape->proxy >= 0) {
-            rc_shape_refit_proxy(world, shape);
+            rc_shape_refind_pairs(world, shape);
             rc_shape_flag_contacts(world, r);
         }
     }

@@ -176,8 +176,8 @@ static bool solvable(const rc_world *world, const rc_contact *c) {
     if (c->sensor || c->point_count == 0) {
         return false;
     }
-    const rc_body *ba = &world->bodies.data[world->shapes.data[c->shape[0]].body];
-    const rc_body *bb = &world->bodies.data[world->shapes.data[c->shape[1]].body];
+    const rc_body *ba = &world->bodies.data[c->body[0]];
+    const rc_body *bb = &world->bodies.data[c->body[1]];
     if (!ba->enable_response || !bb->enable_response) {
         return false;
     }
@@ -185,31 +185,78 @@ static bool solvable(const rc_world *world, const rc_contact *c) {
     return a_moves || b_moves;
 }
 
+static void swap_keys(uint64_t *keys, int32_t i, int32_t j) {
+    uint64_t t = keys[i];
+    keys[i] = keys[j];
+    keys[j] = t;
+}
+
+static void sift_down(uint64_t *keys, int32_t root, int32_t end) {
+    for (int32_t child; (child = 2 * root + 1) < end; root = child) {
+        child += child + 1 < end && keys[child + 1] > keys[child] ? 1 : 0;
+        if (keys[root] >= keys[child]) {
+            return;
+        }
+        swap_keys(keys, root, child);
+    }
+}
+
+/* Sort distinct keys, ascending: by insertion when there are few (a shape's constraints are a
+ * handful), by heap otherwise (a platform carrying a crowd). */
+static void sort_keys(uint64_t *keys, int32_t n) {
+    if (n <= 24) {
+        for (int32_t i = 1; i < n; ++i) {
+            uint64_t key = keys[i];
+            int32_t j = i;
+            for (; j > 0 && keys[j - 1] > key; --j) {
+                keys[j] = keys[j - 1];
+            }
+            keys[j] = key;
+        }
+        return;
+    }
+    for (int32_t i = n / 2 - 1; i >= 0; --i) {
+        sift_down(keys, i, n);
+    }
+    for (int32_t end = n - 1; end > 0; --end) {
+        swap_keys(keys, 0, end);
+        sift_down(keys, 0, end);
+    }
+}
+
 /* The constraints, body by body in index order and each body's contacts by the other shape's
- * index (the contact lists' order): an order that depends on the bodies and shapes alone, the
- * same a preview meets a lone body's contacts in. A contact between two solver bodies comes with
- * the first of them. */
+ * index: an order that depends on the bodies and shapes alone, the same a preview meets a lone
+ * body's contacts in. A contact between two solver bodies comes with the first of them. */
 static bool gather_constraints(rc_world *world) {
     world->constraints.count = 0;
     int32_t live = rc_id_pool_live(&world->contact_ids);
     if (!rc_array_reserve(world, world->constraints, live) ||
-        !rc_array_reserve(world, world->constraint_order, live)) {
+        !rc_array_reserve(world, world->constraint_order, live) ||
+        !rc_array_reserve(world, world->gather_keys, live)) {
         return false;
     }
+    uint64_t *keys = world->gather_keys.data;
     for (int32_t slot = 0; slot < world->solver_owner.count; ++slot) {
         int32_t index = world->solver_owner.data[slot];
         const rc_body *b = &world->bodies.data[index];
         for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+            int32_t n = 0;
             for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
                 const rc_contact *c = &world->contacts.data[ci];
                 int32_t k = c->shape[0] == s ? 0 : 1;
-                const rc_body *other = &world->bodies.data[world->shapes.data[c->shape[1 - k]].body];
-                bool first = other->solver_slot < 0 || other->solver_slot > slot ||
-                             (other->solver_slot == slot && k == 0);
-                if (first && solvable(world, c)) {
-                    add_constraint(world, ci);
+                int32_t next = c->edge[k].next;
+                if (c->point_count > 0 && !c->sensor) {
+                    int32_t other = world->bodies.data[c->body[1 - k]].solver_slot;
+                    bool first = other < 0 || other > slot || (other == slot && k == 0);
+                    if (first && solvable(world, c)) {
+                        keys[n++] = (uint64_t)(uint32_t)c->shape[1 - k] << 32 | (uint32_t)ci;
+                    }
                 }
-                ci = c->edge[k].next;
+                ci = next;
+            }
+            sort_keys(keys, n);
+            for (int32_t i = 0; i < n; ++i) {
+                add_constraint(world, (int32_t)(uint32_t)keys[i]);
             }
         }
     }
