@@ -153,6 +153,7 @@ struct rc_grid {
     grid_proxy *proxies;
     int32_t *users;   /* apart from the proxies: queries read only these; the free list's links */
     int32_t *moved;   /* ids moved since the last update_pairs; as long as the proxy arrays */
+    rc_aabb *befores; /* per moved proxy: its box when the moves were last forgotten (NO_BOX: new) */
     int32_t capacity; /* of the proxy arrays */
     int32_t high;     /* slots ever handed out */
     int32_t free_list;
@@ -788,12 +789,56 @@ rc_grid *rc_grid_create(const rc_grid_def *def) {
     return grid;
 }
 
-static void free_proxy_arrays(const rc_allocator *a, grid_span *spans, grid_proxy *proxies, int32_t *users,
-                              int32_t *moved, int32_t capacity) {
-    rc_mem_free(a, spans, sizeof(grid_span) * (size_t)capacity);
-    rc_mem_free(a, proxies, sizeof(grid_proxy) * (size_t)capacity);
-    rc_mem_free(a, users, sizeof(int32_t) * (size_t)capacity);
-    rc_mem_free(a, moved, sizeof(int32_t) * (size_t)capacity);
+/* The arrays that grow and shrink with the proxy slots, together or not at all. */
+typedef struct proxy_arrays {
+    grid_span *spans;
+    grid_proxy *proxies;
+    int32_t *users, *moved;
+    rc_aabb *befores;
+} proxy_arrays;
+
+static void free_proxy_arrays(const rc_allocator *a, const proxy_arrays *p, int32_t capacity) {
+    rc_mem_free(a, p->spans, sizeof(grid_span) * (size_t)capacity);
+    rc_mem_free(a, p->proxies, sizeof(grid_proxy) * (size_t)capacity);
+    rc_mem_free(a, p->users, sizeof(int32_t) * (size_t)capacity);
+    rc_mem_free(a, p->moved, sizeof(int32_t) * (size_t)capacity);
+    rc_mem_free(a, p->befores, sizeof(rc_aabb) * (size_t)capacity);
+}
+
+static proxy_arrays grid_arrays(const rc_grid *grid) {
+    proxy_arrays p = {grid->spans, grid->proxies, grid->users, grid->moved, grid->befores};
+    return p;
+}
+
+/* The grid's proxy arrays moved to new ones of capacity (holding its high slots and its moved
+ * list): false, and nothing changed, when memory runs out. */
+static bool resize_proxy_arrays(rc_grid *grid, int32_t capacity) {
+    const rc_allocator *a = &grid->allocator;
+    proxy_arrays n = {rc_mem_alloc(a, sizeof(grid_span) * (size_t)capacity),
+                      rc_mem_alloc(a, sizeof(grid_proxy) * (size_t)capacity),
+                      rc_mem_alloc(a, sizeof(int32_t) * (size_t)capacity),
+                      rc_mem_alloc(a, sizeof(int32_t) * (size_t)capacity),
+                      rc_mem_alloc(a, sizeof(rc_aabb) * (size_t)capacity)};
+    if (n.spans == NULL || n.proxies == NULL || n.users == NULL || n.moved == NULL || n.befores == NULL) {
+        free_proxy_arrays(a, &n, capacity);
+        return false;
+    }
+    if (grid->high > 0) {
+        memcpy(n.spans, grid->spans, sizeof(grid_span) * (size_t)grid->high);
+        memcpy(n.proxies, grid->proxies, sizeof(grid_proxy) * (size_t)grid->high);
+        memcpy(n.users, grid->users, sizeof(int32_t) * (size_t)grid->high);
+        memcpy(n.moved, grid->moved, sizeof(int32_t) * (size_t)grid->moved_count);
+        memcpy(n.befores, grid->befores, sizeof(rc_aabb) * (size_t)grid->high);
+    }
+    proxy_arrays old = grid_arrays(grid);
+    free_proxy_arrays(a, &old, grid->capacity);
+    grid->spans = n.spans;
+    grid->proxies = n.proxies;
+    grid->users = n.users;
+    grid->moved = n.moved;
+    grid->befores = n.befores;
+    grid->capacity = capacity;
+    return true;
 }
 
 void rc_grid_destroy(rc_grid *grid) {
@@ -802,7 +847,8 @@ void rc_grid_destroy(rc_grid *grid) {
     }
     rc_allocator a = grid->allocator;
     store_free(&a, &grid->store);
-    free_proxy_arrays(&a, grid->spans, grid->proxies, grid->users, grid->moved, grid->capacity);
+    proxy_arrays arrays = grid_arrays(grid);
+    free_proxy_arrays(&a, &arrays, grid->capacity);
     rc_mem_free(&a, grid, sizeof *grid);
 }
 
@@ -822,35 +868,26 @@ static bool reserve_proxies(rc_grid *grid, int32_t needed) {
     if (capacity < needed) {
         capacity = needed;
     }
-    const rc_allocator *a = &grid->allocator;
-    grid_span *spans = rc_mem_alloc(a, sizeof(grid_span) * (size_t)capacity);
-    grid_proxy *proxies = rc_mem_alloc(a, sizeof(grid_proxy) * (size_t)capacity);
-    int32_t *users = rc_mem_alloc(a, sizeof(int32_t) * (size_t)capacity);
-    int32_t *moved = rc_mem_alloc(a, sizeof(int32_t) * (size_t)capacity);
-    if (spans == NULL || proxies == NULL || users == NULL || moved == NULL) {
-        free_proxy_arrays(a, spans, proxies, users, moved, capacity);
-        return false;
-    }
-    if (grid->high > 0) {
-        memcpy(spans, grid->spans, sizeof(grid_span) * (size_t)grid->high);
-        memcpy(proxies, grid->proxies, sizeof(grid_proxy) * (size_t)grid->high);
-        memcpy(users, grid->users, sizeof(int32_t) * (size_t)grid->high);
-        memcpy(moved, grid->moved, sizeof(int32_t) * (size_t)grid->moved_count);
-    }
-    free_proxy_arrays(a, grid->spans, grid->proxies, grid->users, grid->moved, grid->capacity);
-    grid->spans = spans;
-    grid->proxies = proxies;
-    grid->users = users;
-    grid->moved = moved;
-    grid->capacity = capacity;
-    return true;
+    return resize_proxy_arrays(grid, capacity);
 }
 
+/* A box that overlaps nothing: the before of a proxy new to the pairs. */
+static const rc_aabb NO_BOX = {{FLT_MAX, FLT_MAX}, {-FLT_MAX, -FLT_MAX}};
+
+/* Record a move of proxy id while its box is still the one it had: the first move since the
+ * moves were last forgotten keeps that box as the proxy's before. */
 static void mark_moved(rc_grid *grid, int32_t id) {
     if (!grid->proxies[id].moved) {
         grid->proxies[id].moved = true;
         grid->moved[grid->moved_count++] = id;
+        grid->befores[id] = grid->spans[id].box;
     }
+}
+
+/* Record proxy id as new to the pairs: every pair it is in counts as begun. */
+static void mark_new(rc_grid *grid, int32_t id) {
+    mark_moved(grid, id);
+    grid->befores[id] = NO_BOX;
 }
 
 /* A proxy's id as its entries hold it: with ENTRY_MOBILE when it is mobile. */
@@ -1061,28 +1098,9 @@ static void trim_proxies(rc_grid *grid) {
     grid->moved_count = kept;
     grid->high = high;
     int32_t capacity = high > 16 ? high : 16;
-    if (grid->capacity < 2 * capacity) {
-        return;
+    if (grid->capacity >= 2 * capacity) {
+        (void)resize_proxy_arrays(grid, capacity); /* failing, the arrays stay as large as they were */
     }
-    const rc_allocator *a = &grid->allocator;
-    grid_span *spans = rc_mem_alloc(a, sizeof(grid_span) * (size_t)capacity);
-    grid_proxy *proxies = rc_mem_alloc(a, sizeof(grid_proxy) * (size_t)capacity);
-    int32_t *users = rc_mem_alloc(a, sizeof(int32_t) * (size_t)capacity);
-    int32_t *moved = rc_mem_alloc(a, sizeof(int32_t) * (size_t)capacity);
-    if (spans == NULL || proxies == NULL || users == NULL || moved == NULL) {
-        free_proxy_arrays(a, spans, proxies, users, moved, capacity);
-        return; /* the arrays stay as large as they were */
-    }
-    memcpy(spans, grid->spans, sizeof(grid_span) * (size_t)high);
-    memcpy(proxies, grid->proxies, sizeof(grid_proxy) * (size_t)high);
-    memcpy(users, grid->users, sizeof(int32_t) * (size_t)high);
-    memcpy(moved, grid->moved, sizeof(int32_t) * (size_t)grid->moved_count);
-    free_proxy_arrays(a, grid->spans, grid->proxies, grid->users, grid->moved, grid->capacity);
-    grid->spans = spans;
-    grid->proxies = proxies;
-    grid->users = users;
-    grid->moved = moved;
-    grid->capacity = capacity;
 }
 
 bool rc_grid_optimize(rc_grid *grid) {
@@ -1162,7 +1180,7 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     level_count(&grid->store, l, 1);
     grid->size_bins[size_bin(box_size(box))]++;
     grid->live++;
-    mark_moved(grid, id);
+    mark_new(grid, id);
     maybe_rebuild_after_insert(grid);
     return id;
 }
@@ -1220,8 +1238,8 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
     }
     grid->size_bins[size_bin(box_size(span->box))]--;
     grid->size_bins[size_bin(box_size(box))]++;
-    span->box = box;
     mark_moved(grid, id);
+    span->box = box;
     return true;
 }
 
@@ -1253,6 +1271,14 @@ bool rc_grid_set_static(rc_grid *grid, int32_t proxy, bool is_static) {
         grid->statics += is_static ? 1 : -1;
         rewrite_entries(grid, proxy);
     }
+    return true;
+}
+
+bool rc_grid_touch(rc_grid *grid, int32_t proxy) {
+    if (!changeable(grid) || !is_live(grid, proxy)) {
+        return false;
+    }
+    mark_new(grid, proxy);
     return true;
 }
 
@@ -1780,7 +1806,7 @@ void rc_grid_cast_circle(const rc_grid *grid, rc_vec2 origin, float radius, rc_v
 
 /* ---- pairs ---------------------------------------------------------------------------------- */
 
-static void find_new_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context);
+static void find_new_pairs(const rc_grid *grid, bool begun, rc_grid_pair_fn *fn, void *context);
 
 typedef struct pair_scan {
     const rc_grid *grid;
@@ -1788,9 +1814,21 @@ typedef struct pair_scan {
     cell_rect rect; /* of the scanning proxy, on the level being scanned */
     bool all_moved; /* treat every proxy as moved */
     bool finer;     /* scanning a finer level than the proxy's own */
+    bool begun;     /* only pairs whose befores did not overlap */
     rc_grid_pair_fn *fn;
     void *context;
 } pair_scan;
+
+/* A proxy's box when the moves were last forgotten. */
+static rc_aabb before_of(const rc_grid *grid, uint32_t id) {
+    return grid->proxies[id].moved ? grid->befores[id] : grid->spans[id].box;
+}
+
+/* Is a pair of overlapping proxies to be reported: every one, or only those that did not
+ * overlap before (a pair of boxes that overlapped then was reported then)? */
+static bool pair_is_news(const rc_grid *grid, bool begun, uint32_t a, uint32_t b) {
+    return !begun || !box_overlaps(before_of(grid, a), before_of(grid, b));
+}
 
 static bool pair_scan_cell(const grid_cell *cell, void *context) {
     pair_scan *s = context;
@@ -1809,16 +1847,16 @@ static bool pair_scan_cell(const grid_cell *cell, void *context) {
         }
         /* from the lower-left cell of the overlap of the two rectangles only */
         if (!skip && (!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge) &&
-            box_overlaps(my_box, grid->spans[other].box)) {
+            box_overlaps(my_box, grid->spans[other].box) && pair_is_news(grid, s->begun, me, other)) {
             s->fn((int32_t)me, grid->users[me], (int32_t)other, grid->users[other], s->context);
         }
     });
     return true;
 }
 
-static void scan_pairs_of(const rc_grid *grid, int32_t id, bool all_moved, rc_grid_pair_fn *fn, void *context) {
+static void scan_pairs_of(const rc_grid *grid, int32_t id, bool begun, rc_grid_pair_fn *fn, void *context) {
     int32_t own = grid->proxies[id].level;
-    pair_scan s = {grid, (uint32_t)id, proxy_rect(grid, (uint32_t)id), all_moved, false, fn, context};
+    pair_scan s = {grid, (uint32_t)id, proxy_rect(grid, (uint32_t)id), false, false, begun, fn, context};
     for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
         int32_t l = __builtin_ctzll(used);
         s.rect = rect_of(&grid->store.levels[l], grid->spans[id].box);
@@ -1833,6 +1871,7 @@ static void scan_pairs_of(const rc_grid *grid, int32_t id, bool all_moved, rc_gr
 typedef struct cell_pairs {
     const rc_grid *grid;
     bool all_moved;
+    bool begun; /* only pairs whose befores did not overlap */
     rc_grid_pair_fn *fn;
     void *context;
 } cell_pairs;
@@ -1877,7 +1916,8 @@ static void report_cell_pair(const cell_pairs *c, const grid_cell *cell, uint32_
     /* from the lower-left cell both share only: not when both reach the cell to the left (or
        below), which they share too */
     uint32_t shared = raw_a & raw_b;
-    if ((shared & (ENTRY_LEFT | ENTRY_DOWN)) != 0 || !box_overlaps(grid->spans[a].box, grid->spans[b].box)) {
+    if ((shared & (ENTRY_LEFT | ENTRY_DOWN)) != 0 || !box_overlaps(grid->spans[a].box, grid->spans[b].box) ||
+        !pair_is_news(grid, c->begun, a, b)) {
         return;
     }
     uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
@@ -1910,16 +1950,18 @@ static bool coarser_pairs_cell(const grid_cell *cell, void *context) {
     FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
         uint32_t other = raw & ENTRY_ID_MASK;
         if ((me_moved || grid->proxies[other].moved) && (!(raw & ENTRY_LEFT) || left_edge) &&
-            (!(raw & ENTRY_DOWN) || bottom_edge) && box_overlaps(my_box, grid->spans[other].box)) {
+            (!(raw & ENTRY_DOWN) || bottom_edge) && box_overlaps(my_box, grid->spans[other].box) &&
+            pair_is_news(grid, s->begun, me, other)) {
             s->fn((int32_t)me, grid->users[me], (int32_t)other, grid->users[other], s->context);
         }
     });
     return true;
 }
 
-static void pairs_cell_by_cell(const rc_grid *grid, bool all_moved, rc_grid_pair_fn *fn, void *context) {
+static void pairs_cell_by_cell(const rc_grid *grid, bool all_moved, bool begun, rc_grid_pair_fn *fn,
+                               void *context) {
     const grid_store *s = &grid->store;
-    cell_pairs c = {grid, all_moved, fn, context};
+    cell_pairs c = {grid, all_moved, begun, fn, context};
     uint64_t used = s->used_levels;
     for (uint64_t u = used; u != 0; u &= u - 1) {
         visit_level(s, __builtin_ctzll(u), cell_pairs_cell, &c);
@@ -1932,7 +1974,7 @@ static void pairs_cell_by_cell(const rc_grid *grid, bool all_moved, rc_grid_pair
         if (own < 0) {
             continue;
         }
-        pair_scan ps = {grid, (uint32_t)id, proxy_rect(grid, (uint32_t)id), all_moved, false, fn, context};
+        pair_scan ps = {grid, (uint32_t)id, proxy_rect(grid, (uint32_t)id), all_moved, false, begun, fn, context};
         uint64_t coarser = own + 1 < LEVEL_COUNT ? used >> (own + 1) : 0;
         for (uint64_t u = coarser; u != 0; u &= u - 1) {
             int32_t l = own + 1 + __builtin_ctzll(u);
@@ -1947,18 +1989,24 @@ void rc_grid_find_new_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *cont
         return;
     }
     lock(grid);
-    find_new_pairs(grid, fn, context);
+    find_new_pairs(grid, false, fn, context);
     unlock(grid);
 }
 
-static void find_new_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
+void rc_grid_find_begun_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
+    lock(grid);
+    find_new_pairs(grid, true, fn, context);
+    unlock(grid);
+}
+
+static void find_new_pairs(const rc_grid *grid, bool begun, rc_grid_pair_fn *fn, void *context) {
     if (grid->moved_count >= grid->live / 4) {
-        pairs_cell_by_cell(grid, false, fn, context);
+        pairs_cell_by_cell(grid, false, begun, fn, context);
     } else {
         for (int32_t i = 0; i < grid->moved_count; ++i) {
             int32_t id = grid->moved[i];
             if (grid->proxies[id].level >= 0) {
-                scan_pairs_of(grid, id, false, fn, context);
+                scan_pairs_of(grid, id, begun, fn, context);
             }
         }
     }
@@ -1987,7 +2035,7 @@ void rc_grid_find_all_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *cont
         return;
     }
     lock(grid);
-    pairs_cell_by_cell(grid, true, fn, context);
+    pairs_cell_by_cell(grid, true, false, fn, context);
     unlock(grid);
 }
 

@@ -184,9 +184,8 @@ void rc_shape_refit_proxy(rc_world *world, const rc_shape *s) {
 }
 
 void rc_shape_refind_pairs(rc_world *world, const rc_shape *s) {
-    /* a move to the same box cannot fail: it keeps the cells */
-    rc_aabb box = rc_shape_proxy_fits(world, s) ? rc_grid_get_box(world->grid, s->proxy) : rc_shape_fat_box(world, s);
-    rc_grid_move(world->grid, s->proxy, box);
+    rc_shape_refit_proxy(world, s);
+    rc_grid_touch(world->grid, s->proxy);
 }
 
 void rc_proxy_follow_body_type(rc_world *world, int32_t proxy, rc_body_type type) {

@@ -776,7 +776,7 @@ bool rc_world_step(rc_world *world, float dt) {
         ok = move_deferred(world, move_bodies(world, dt, pass), swept);
     }
     if (ok) {
-        rc_grid_find_new_pairs(world->grid, collect_pair, world);
+        rc_grid_find_begun_pairs(world->grid, collect_pair, world);
         ok = !world->pair_failed;
     }
     /* every contact, new ones included, changes at most once: room for that many events */
