@@ -48,6 +48,7 @@ static void compact_bodies(rc_world *world) {
     rc_array_shrink(world, world->spin_limits, n);
     rc_array_shrink(world, world->support_counts, n);
     rc_array_shrink(world, world->held, n);
+    rc_array_shrink(world, world->gather_starts, n + 1);
     rc_array_shrink(world, world->support_shapes, n * RC_MAX_SUPPORTS);
     rc_id_pool_shrink(&world->allocator, &world->body_ids);
 }
@@ -111,7 +112,7 @@ static void compact_contacts(rc_world *world) {
         /* the step reserves a constraint per live contact */
         rc_array_shrink(world, world->constraints, rc_id_pool_live(&world->contact_ids));
         rc_array_shrink(world, world->constraint_order, rc_id_pool_live(&world->contact_ids));
-        rc_array_shrink(world, world->gather_keys, rc_id_pool_live(&world->contact_ids));
+        rc_array_shrink(world, world->gather_entries, 2 * rc_id_pool_live(&world->contact_ids));
         rc_array_shrink(world, world->blocks, rc_id_pool_live(&world->contact_ids));
         rc_id_pool_shrink(&world->allocator, &world->contact_ids);
     }

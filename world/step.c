@@ -136,133 +136,6 @@ static void start_step(rc_world *world, float dt) {
     world->free_start = free_end;
 }
 
-/* ---- contacts to constraints --------------------------------------------------------------------- */
-
-/* Keep a support of a swept body (a shape its constraints hold it on): the first by shape index
- * (the contact lists are in that order). */
-static void add_support(rc_world *world, int32_t slot, int32_t shape) {
-    int32_t *n = &world->support_counts.data[slot];
-    if (*n < RC_MAX_SUPPORTS) {
-        world->support_shapes.data[(size_t)slot * RC_MAX_SUPPORTS + (size_t)(*n)++] = shape;
-    }
-}
-
-/* A constraint from a contact (its points within the margin) between the bodies it names. */
-static void add_constraint(rc_world *world, int32_t contact) {
-    const rc_contact *c = &world->contacts.data[contact];
-    const rc_shape *sa = &world->shapes.data[c->shape[0]], *sb = &world->shapes.data[c->shape[1]];
-    const rc_body *ba = &world->bodies.data[sa->body], *bb = &world->bodies.data[sb->body];
-    rc_contact_constraint *k = &world->constraints.data[world->constraints.count++];
-    k->a = ba->solver_slot;
-    k->b = bb->solver_slot;
-    k->inv_mass_a = ba->type == RC_DYNAMIC ? ba->inv_mass : 0.0f;
-    k->inv_inertia_a = ba->type == RC_DYNAMIC ? ba->inv_inertia : 0.0f;
-    k->inv_mass_b = bb->type == RC_DYNAMIC ? bb->inv_mass : 0.0f;
-    k->inv_inertia_b = bb->type == RC_DYNAMIC ? bb->inv_inertia : 0.0f;
-    rc_constraint_materials(world, k, sa, sb, &c->points[0]);
-    rc_constraint_load(k, c->normal, c->points, c->point_count, c->rolling_impulse);
-    k->contact = contact;
-    if (ba->solver_slot >= 0 && sa->swept) {
-        add_support(world, ba->solver_slot, c->shape[1]);
-    }
-    if (bb->solver_slot >= 0 && sb->swept) {
-        add_support(world, bb->solver_slot, c->shape[0]);
-    }
-}
-
-/* Does the contact belong in the solver this step: solid, with points, between bodies that both
- * respond, at least one of them moving in the solver? */
-static bool solvable(const rc_world *world, const rc_contact *c) {
-    if (c->sensor || c->point_count == 0) {
-        return false;
-    }
-    const rc_body *ba = &world->bodies.data[c->body[0]];
-    const rc_body *bb = &world->bodies.data[c->body[1]];
-    if (!ba->enable_response || !bb->enable_response) {
-        return false;
-    }
-    bool a_moves = ba->solver_slot >= 0 && ba->type == RC_DYNAMIC, b_moves = bb->solver_slot >= 0 && bb->type == RC_DYNAMIC;
-    return a_moves || b_moves;
-}
-
-static void swap_keys(uint64_t *keys, int32_t i, int32_t j) {
-    uint64_t t = keys[i];
-    keys[i] = keys[j];
-    keys[j] = t;
-}
-
-static void sift_down(uint64_t *keys, int32_t root, int32_t end) {
-    for (int32_t child; (child = 2 * root + 1) < end; root = child) {
-        child += child + 1 < end && keys[child + 1] > keys[child] ? 1 : 0;
-        if (keys[root] >= keys[child]) {
-            return;
-        }
-        swap_keys(keys, root, child);
-    }
-}
-
-/* Sort distinct keys, ascending: by insertion when there are few (a shape's constraints are a
- * handful), by heap otherwise (a platform carrying a crowd). */
-static void sort_keys(uint64_t *keys, int32_t n) {
-    if (n <= 24) {
-        for (int32_t i = 1; i < n; ++i) {
-            uint64_t key = keys[i];
-            int32_t j = i;
-            for (; j > 0 && keys[j - 1] > key; --j) {
-                keys[j] = keys[j - 1];
-            }
-            keys[j] = key;
-        }
-        return;
-    }
-    for (int32_t i = n / 2 - 1; i >= 0; --i) {
-        sift_down(keys, i, n);
-    }
-    for (int32_t end = n - 1; end > 0; --end) {
-        swap_keys(keys, 0, end);
-        sift_down(keys, 0, end);
-    }
-}
-
-/* The constraints, body by body in index order and each body's contacts by the other shape's
- * index: an order that depends on the bodies and shapes alone, the same a preview meets a lone
- * body's contacts in. A contact between two solver bodies comes with the first of them. */
-static bool gather_constraints(rc_world *world) {
-    world->constraints.count = 0;
-    int32_t live = rc_id_pool_live(&world->contact_ids);
-    if (!rc_array_reserve(world, world->constraints, live) ||
-        !rc_array_reserve(world, world->constraint_order, live) ||
-        !rc_array_reserve(world, world->gather_keys, live)) {
-        return false;
-    }
-    uint64_t *keys = world->gather_keys.data;
-    for (int32_t slot = 0; slot < world->solver_owner.count; ++slot) {
-        int32_t index = world->solver_owner.data[slot];
-        const rc_body *b = &world->bodies.data[index];
-        for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-            int32_t n = 0;
-            for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
-                const rc_contact *c = &world->contacts.data[ci];
-                int32_t k = c->shape[0] == s ? 0 : 1;
-                int32_t next = c->edge[k].next;
-                if (c->point_count > 0 && !c->sensor) {
-                    int32_t other = world->bodies.data[c->body[1 - k]].solver_slot;
-                    bool first = other < 0 || other > slot || (other == slot && k == 0);
-                    if (first && solvable(world, c)) {
-                        keys[n++] = (uint64_t)(uint32_t)c->shape[1 - k] << 32 | (uint32_t)ci;
-                    }
-                }
-                ci = next;
-            }
-            sort_keys(keys, n);
-            for (int32_t i = 0; i < n; ++i) {
-                add_constraint(world, (int32_t)(uint32_t)keys[i]);
-            }
-        }
-    }
-    return true;
-}
-
 void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt) {
     const rc_world_def *def = &world->def;
     float h = rc_sub_step(world, dt);
@@ -746,7 +619,7 @@ bool rc_world_step(rc_world *world, float dt) {
     world->contact_dt = dt; /* through the step's end, whose contacts look one like it ahead */
     rc_contacts_refresh(world);
     start_step(world, dt);
-    if (!gather_constraints(world) || !solve(world, dt)) {
+    if (!rc_gather_constraints(world) || !solve(world, dt)) {
         return fail_step(world, impacts_before);
     }
     mark_held(world);

@@ -28,6 +28,13 @@ typedef struct rc_proxy_undo {
     rc_aabb box;
 } rc_proxy_undo;
 
+/* A contact gathered as a constraint: sorted by its solver body (slot) and then by key (its
+ * shape's index above the other shape's). */
+typedef struct rc_gather_entry {
+    uint64_t key;
+    int32_t contact, slot;
+} rc_gather_entry;
+
 /* Per-body step scratch for islands of touching bodies and for waking them. */
 typedef struct rc_island_node {
     int32_t parent;

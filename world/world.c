@@ -132,7 +132,8 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->states);
     rc_array_free(world, world->colors);
     rc_array_free(world, world->constraint_order);
-    rc_array_free(world, world->gather_keys);
+    rc_array_free(world, world->gather_entries);
+    rc_array_free(world, world->gather_starts);
     rc_array_free(world, world->blocks);
     rc_array_free(world, world->kicks);
     rc_array_free(world, world->spin_kicks);

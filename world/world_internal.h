@@ -95,7 +95,8 @@ struct rc_world {
     RC_ARRAY(rc_body_state) states;   /* one more than the solver's bodies: the still state */
     RC_ARRAY(uint32_t) colors;        /* per state: the colours its constraints took */
     RC_ARRAY(int32_t) constraint_order;
-    RC_ARRAY(uint64_t) gather_keys;   /* gathering a shape's constraints: other shape and contact */
+    RC_ARRAY(rc_gather_entry) gather_entries; /* gathering the constraints: found, then sorted */
+    RC_ARRAY(int32_t) gather_starts;            /* per solver body: where its constraints start */
     RC_ARRAY(rc_wide_constraint) blocks;
     RC_ARRAY(rc_vec2) kicks;         /* gravity and applied force per sub-step */
     RC_ARRAY(float) spin_kicks;      /* applied torque per sub-step */
@@ -313,6 +314,9 @@ rc_aabb rc_shape_fat_box(const rc_world *world, const rc_shape *shape);
 bool rc_shape_proxy_fits(const rc_world *world, const rc_shape *shape);
 /* If not, give the proxy the shape's fat box (reserved by the caller). */
 void rc_shape_refit_proxy(rc_world *world, const rc_shape *shape);
+/* The step's constraints from the contacts (gather.c), in world->constraints; false when out
+ * of memory (nothing else changed). */
+bool rc_gather_constraints(rc_world *world);
 /* Refit the proxy and have the next step's pair finding look at all its pairs again, even if its
  * box stays: what a pairing rule refused (a filter, a body type) may pair now. */
 void rc_shape_refind_pairs(rc_world *world, const rc_shape *shape);

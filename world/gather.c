@@ -1,0 +1,140 @@
+/* Contacts to constraints: the contacts with points between bodies that respond, at least one
+ * of them moving in the solver, in an order that depends on the bodies and shapes alone. */
+#include "world/world_internal.h"
+
+/* Keep a support of a swept body (a shape its constraints hold it on): the first by shape index
+ * (its constraints come in that order). */
+static void add_support(rc_world *world, int32_t slot, int32_t shape) {
+    int32_t *n = &world->support_counts.data[slot];
+    if (*n < RC_MAX_SUPPORTS) {
+        world->support_shapes.data[(size_t)slot * RC_MAX_SUPPORTS + (size_t)(*n)++] = shape;
+    }
+}
+
+/* A constraint from a contact (its points within the margin) between the bodies it names. */
+static void add_constraint(rc_world *world, int32_t contact) {
+    const rc_contact *c = &world->contacts.data[contact];
+    const rc_shape *sa = &world->shapes.data[c->shape[0]], *sb = &world->shapes.data[c->shape[1]];
+    const rc_body *ba = &world->bodies.data[c->body[0]], *bb = &world->bodies.data[c->body[1]];
+    rc_contact_constraint *k = &world->constraints.data[world->constraints.count++];
+    k->a = ba->solver_slot;
+    k->b = bb->solver_slot;
+    k->inv_mass_a = ba->type == RC_DYNAMIC ? ba->inv_mass : 0.0f;
+    k->inv_inertia_a = ba->type == RC_DYNAMIC ? ba->inv_inertia : 0.0f;
+    k->inv_mass_b = bb->type == RC_DYNAMIC ? bb->inv_mass : 0.0f;
+    k->inv_inertia_b = bb->type == RC_DYNAMIC ? bb->inv_inertia : 0.0f;
+    rc_constraint_materials(world, k, sa, sb, &c->points[0]);
+    rc_constraint_load(k, c->normal, c->points, c->point_count, c->rolling_impulse);
+    k->contact = contact;
+    if (ba->solver_slot >= 0 && sa->swept) {
+        add_support(world, ba->solver_slot, c->shape[1]);
+    }
+    if (bb->solver_slot >= 0 && sb->swept) {
+        add_support(world, bb->solver_slot, c->shape[0]);
+    }
+}
+
+/* The solver body a contact's constraint comes with: the one of the two that moves in the
+ * solver (dynamic), or the first in the solver's order when both are solver bodies; -1 when the
+ * contact is not solved this step (no points, a sensor, a side that does not respond, nothing
+ * moving). side: which of the contact's shapes is that body's. */
+static int32_t owner_of(const rc_world *world, const rc_contact *c, int32_t *side) {
+    const rc_body *ba = &world->bodies.data[c->body[0]];
+    const rc_body *bb = &world->bodies.data[c->body[1]];
+    if (!ba->enable_response || !bb->enable_response) {
+        return -1;
+    }
+    bool a_moves = ba->solver_slot >= 0 && ba->type == RC_DYNAMIC, b_moves = bb->solver_slot >= 0 && bb->type == RC_DYNAMIC;
+    if (!a_moves && !b_moves) {
+        return -1;
+    }
+    bool a_first = bb->solver_slot < 0 || (ba->solver_slot >= 0 && ba->solver_slot < bb->solver_slot);
+    *side = a_first ? 0 : 1;
+    return a_first ? ba->solver_slot : bb->solver_slot;
+}
+
+static void swap_entries(rc_gather_entry *e, int32_t i, int32_t j) {
+    rc_gather_entry t = e[i];
+    e[i] = e[j];
+    e[j] = t;
+}
+
+static void sift_down(rc_gather_entry *e, int32_t root, int32_t end) {
+    for (int32_t child; (child = 2 * root + 1) < end; root = child) {
+        child += child + 1 < end && e[child + 1].key > e[child].key ? 1 : 0;
+        if (e[root].key >= e[child].key) {
+            return;
+        }
+        swap_entries(e, root, child);
+    }
+}
+
+/* Sort entries of distinct keys, ascending: by insertion when there are few (a body's
+ * constraints are a handful), by heap otherwise (a platform carrying a crowd). */
+static void sort_entries(rc_gather_entry *e, int32_t n) {
+    if (n <= 24) {
+        for (int32_t i = 1; i < n; ++i) {
+            rc_gather_entry x = e[i];
+            int32_t j = i;
+            for (; j > 0 && e[j - 1].key > x.key; --j) {
+                e[j] = e[j - 1];
+            }
+            e[j] = x;
+        }
+        return;
+    }
+    for (int32_t i = n / 2 - 1; i >= 0; --i) {
+        sift_down(e, i, n);
+    }
+    for (int32_t end = n - 1; end > 0; --end) {
+        swap_entries(e, 0, end);
+        sift_down(e, 0, end);
+    }
+}
+
+/* The constraints body by body in the solver's order (body index order), each body's by its
+ * shape's index and then the other shape's: the same order whenever the same contacts touch,
+ * and the order a preview meets a lone body's contacts in. A contact between two solver
+ * bodies comes with the first of them. The contacts are read in their array's order (one
+ * pass over memory), and sorted by their body first (counting) and then by their shapes. */
+bool rc_gather_constraints(rc_world *world) {
+    world->constraints.count = 0;
+    int32_t live = rc_id_pool_live(&world->contact_ids), bodies = world->solver_owner.count;
+    if (!rc_array_reserve(world, world->constraints, live) ||
+        !rc_array_reserve(world, world->constraint_order, live) ||
+        !rc_array_reserve(world, world->gather_entries, 2 * live) ||
+        !rc_array_reserve(world, world->gather_starts, bodies + 1)) {
+        return false;
+    }
+    rc_gather_entry *found = world->gather_entries.data, *sorted = found + live;
+    int32_t *starts = world->gather_starts.data, n = 0;
+    memset(starts, 0, sizeof(int32_t) * (size_t)(bodies + 1));
+    for (int32_t i = 0; i < world->contacts.count; ++i) {
+        const rc_contact *c = &world->contacts.data[i];
+        int32_t side;
+        if (!c->in_use || c->point_count == 0 || c->sensor) {
+            continue;
+        }
+        int32_t slot = owner_of(world, c, &side);
+        if (slot >= 0) {
+            uint64_t key = (uint64_t)(uint32_t)c->shape[side] << 32 | (uint32_t)c->shape[1 - side];
+            rc_gather_entry e = {key, i, slot};
+            found[n++] = e;
+            starts[slot + 1]++;
+        }
+    }
+    for (int32_t b = 0; b < bodies; ++b) {
+        starts[b + 1] += starts[b];
+    }
+    for (int32_t k = 0; k < n; ++k) {
+        sorted[starts[found[k].slot]++] = found[k];
+    }
+    /* each start has moved on to the next body's: body b's run ends at starts[b] */
+    for (int32_t b = 0, begin = 0; b < bodies; begin = starts[b++]) {
+        sort_entries(sorted + begin, starts[b] - begin);
+        for (int32_t k = begin; k < starts[b]; ++k) {
+            add_constraint(world, sorted[k].contact);
+        }
+    }
+    return true;
+}
