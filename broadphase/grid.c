@@ -1924,9 +1924,50 @@ static void report_cell_pair(const cell_pairs *c, const grid_cell *cell, uint32_
     c->fn((int32_t)lo, grid->users[lo], (int32_t)hi, grid->users[hi], c->context);
 }
 
+/* A cell's entries as the pair loop reads them, copied once from the cell's chunks. */
+#define LOCAL_ENTRIES 64
+
+typedef struct local_entry {
+    rc_aabb box;
+    uint32_t raw, id;
+    bool moved;
+} local_entry;
+
+/* The pairs of a cell of at most LOCAL_ENTRIES entries, from a copy of what the loop needs
+ * (each pair then costs a few compares, not a walk of the chunk list and two proxy loads): the
+ * same pairs, in the same order, as the entry walk. */
+static void cell_pairs_local(const cell_pairs *c, const grid_cell *cell) {
+    const rc_grid *grid = c->grid;
+    local_entry e[LOCAL_ENTRIES];
+    int32_t n = 0;
+    FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
+        uint32_t id = raw & ENTRY_ID_MASK;
+        local_entry x = {grid->spans[id].box, raw, id, c->all_moved || grid->proxies[id].moved};
+        e[n++] = x;
+    });
+    for (int32_t i = 0; i < n; ++i) {
+        const local_entry *a = &e[i];
+        for (int32_t j = i + 1; j < n; ++j) {
+            const local_entry *b = &e[j];
+            /* from the lower-left cell both share only: not when both reach the cell to the
+               left (or below), which they share too */
+            if (!(a->moved || b->moved) || (a->raw & b->raw & (ENTRY_LEFT | ENTRY_DOWN)) != 0 ||
+                !box_overlaps(a->box, b->box) || !pair_is_news(grid, c->begun, a->id, b->id)) {
+                continue;
+            }
+            uint32_t lo = a->id < b->id ? a->id : b->id, hi = a->id < b->id ? b->id : a->id;
+            c->fn((int32_t)lo, grid->users[lo], (int32_t)hi, grid->users[hi], c->context);
+        }
+    }
+}
+
 static bool cell_pairs_cell(const grid_cell *cell, void *context) {
     const cell_pairs *c = context;
     const grid_store *s = &c->grid->store;
+    if (cell_count(cell) <= LOCAL_ENTRIES) {
+        cell_pairs_local(c, cell);
+        return true;
+    }
     entry_walk outer = entry_walk_start(s, cell);
     uint32_t a;
     while (entry_walk_next(&outer, &a)) {
