@@ -106,7 +106,8 @@ bool rc_gather_constraints(rc_world *world) {
         !rc_array_reserve(world, world->gather_starts, bodies + 1)) {
         return false;
     }
-    rc_gather_entry *found = world->gather_entries.data, *sorted = found + live;
+    /* with no contacts the entries may be NULL: no offset from it (undefined behaviour) */
+    rc_gather_entry *found = world->gather_entries.data, *sorted = live > 0 ? found + live : found;
     int32_t *starts = world->gather_starts.data, n = 0;
     memset(starts, 0, sizeof(int32_t) * (size_t)(bodies + 1));
     for (int32_t i = 0; i < world->contacts.count; ++i) {
