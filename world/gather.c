@@ -106,8 +106,10 @@ bool rc_gather_constraints(rc_world *world) {
         !rc_array_reserve(world, world->gather_starts, bodies + 1)) {
         return false;
     }
-    /* with no contacts the entries may be NULL: no offset from it (undefined behaviour) */
-    rc_gather_entry *found = world->gather_entries.data, *sorted = live > 0 ? found + live : found;
+    if (live == 0) {
+        return true; /* nothing to gather (and the entries may be NULL: no offsets from them) */
+    }
+    rc_gather_entry *found = world->gather_entries.data, *sorted = found + live;
     int32_t *starts = world->gather_starts.data, n = 0;
     memset(starts, 0, sizeof(int32_t) * (size_t)(bodies + 1));
     for (int32_t i = 0; i < world->contacts.count; ++i) {
