@@ -1906,75 +1906,59 @@ static bool entry_walk_next(entry_walk *w, uint32_t *id) {
     return true;
 }
 
-static void report_cell_pair(const cell_pairs *c, const grid_cell *cell, uint32_t raw_a, uint32_t raw_b) {
-    (void)cell;
-    const rc_grid *grid = c->grid;
-    uint32_t a = raw_a & ENTRY_ID_MASK, b = raw_b & ENTRY_ID_MASK;
-    if (!c->all_moved && !grid->proxies[a].moved && !grid->proxies[b].moved) {
-        return;
-    }
-    /* from the lower-left cell both share only: not when both reach the cell to the left (or
-       below), which they share too */
-    uint32_t shared = raw_a & raw_b;
-    if ((shared & (ENTRY_LEFT | ENTRY_DOWN)) != 0 || !box_overlaps(grid->spans[a].box, grid->spans[b].box) ||
-        !pair_is_news(grid, c->begun, a, b)) {
-        return;
-    }
-    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
-    c->fn((int32_t)lo, grid->users[lo], (int32_t)hi, grid->users[hi], c->context);
-}
-
-/* A cell's entries as the pair loop reads them, copied once from the cell's chunks. */
-#define LOCAL_ENTRIES 64
-
+/* A cell entry as the pair loops read it: the proxy's box, id and neighbour bits, and whether
+ * it counts as moved. */
 typedef struct local_entry {
     rc_aabb box;
     uint32_t raw, id;
     bool moved;
 } local_entry;
 
-/* The pairs of a cell of at most LOCAL_ENTRIES entries, from a copy of what the loop needs
- * (each pair then costs a few compares, not a walk of the chunk list and two proxy loads): the
- * same pairs, in the same order, as the entry walk. */
-static void cell_pairs_local(const cell_pairs *c, const grid_cell *cell) {
-    const rc_grid *grid = c->grid;
-    local_entry e[LOCAL_ENTRIES];
-    int32_t n = 0;
-    FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
-        uint32_t id = raw & ENTRY_ID_MASK;
-        local_entry x = {grid->spans[id].box, raw, id, c->all_moved || grid->proxies[id].moved};
-        e[n++] = x;
-    });
-    for (int32_t i = 0; i < n; ++i) {
-        const local_entry *a = &e[i];
-        for (int32_t j = i + 1; j < n; ++j) {
-            const local_entry *b = &e[j];
-            /* from the lower-left cell both share only: not when both reach the cell to the
-               left (or below), which they share too */
-            if (!(a->moved || b->moved) || (a->raw & b->raw & (ENTRY_LEFT | ENTRY_DOWN)) != 0 ||
-                !box_overlaps(a->box, b->box) || !pair_is_news(grid, c->begun, a->id, b->id)) {
-                continue;
-            }
-            uint32_t lo = a->id < b->id ? a->id : b->id, hi = a->id < b->id ? b->id : a->id;
-            c->fn((int32_t)lo, grid->users[lo], (int32_t)hi, grid->users[hi], c->context);
-        }
-    }
+static local_entry load_entry(const cell_pairs *c, uint32_t raw) {
+    uint32_t id = raw & ENTRY_ID_MASK;
+    local_entry e = {c->grid->spans[id].box, raw, id, c->all_moved || c->grid->proxies[id].moved};
+    return e;
 }
+
+/* Report two entries of a cell as a pair if one of them moved, this is the lower-left cell the
+ * two share (not when both reach the cell to the left, or below, which they share too), their
+ * boxes overlap and the pair is news. */
+static void offer_cell_pair(const cell_pairs *c, const local_entry *a, const local_entry *b) {
+    if (!(a->moved || b->moved) || (a->raw & b->raw & (ENTRY_LEFT | ENTRY_DOWN)) != 0 ||
+        !box_overlaps(a->box, b->box) || !pair_is_news(c->grid, c->begun, a->id, b->id)) {
+        return;
+    }
+    const rc_grid *grid = c->grid;
+    uint32_t lo = a->id < b->id ? a->id : b->id, hi = a->id < b->id ? b->id : a->id;
+    c->fn((int32_t)lo, grid->users[lo], (int32_t)hi, grid->users[hi], c->context);
+}
+
+/* A cell of at most this many entries is copied once (each pair then costs a few compares, not
+ * a walk of the chunk list and two proxy loads); a larger one is walked. */
+#define LOCAL_ENTRIES 64
 
 static bool cell_pairs_cell(const grid_cell *cell, void *context) {
     const cell_pairs *c = context;
-    const grid_store *s = &c->grid->store;
     if (cell_count(cell) <= LOCAL_ENTRIES) {
-        cell_pairs_local(c, cell);
+        local_entry e[LOCAL_ENTRIES];
+        int32_t n = 0;
+        FOR_EACH_ENTRY(&c->grid->store, cell, raw, qb, { e[n++] = load_entry(c, raw); });
+        for (int32_t i = 0; i < n; ++i) {
+            for (int32_t j = i + 1; j < n; ++j) {
+                offer_cell_pair(c, &e[i], &e[j]);
+            }
+        }
         return true;
     }
-    entry_walk outer = entry_walk_start(s, cell);
-    uint32_t a;
-    while (entry_walk_next(&outer, &a)) {
+    entry_walk outer = entry_walk_start(&c->grid->store, cell);
+    uint32_t raw_a;
+    while (entry_walk_next(&outer, &raw_a)) {
+        local_entry a = load_entry(c, raw_a);
         entry_walk inner = outer; /* the entries after a */
-        uint32_t b;
-        while (entry_walk_next(&inner, &b)) {
-            report_cell_pair(c, cell, a, b);
+        uint32_t raw_b;
+        while (entry_walk_next(&inner, &raw_b)) {
+            local_entry b = load_entry(c, raw_b);
+            offer_cell_pair(c, &a, &b);
         }
     }
     return true;

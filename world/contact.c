@@ -18,9 +18,8 @@ bool rc_contact_reserve(rc_world *world, int32_t extra) {
            rc_map_reserve(&world->allocator, &world->contact_map, extra);
 }
 
-
-/* A new contact goes first in its shape's list: the lists are in no order (the solver sorts
- * what it gathers from them, step.c). */
+/* A new contact goes first in its shape's list: the lists are in no order (the solver gathers
+ * its constraints from the contact array and sorts them, gather.c). */
 static void link_edge(rc_world *world, int32_t contact, int32_t k) {
     rc_contact *c = &world->contacts.data[contact];
     rc_shape *s = &world->shapes.data[c->shape[k]];
@@ -158,7 +157,7 @@ static void wake_island(rc_world *world, int32_t start) {
             for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
                 const rc_contact *c = &world->contacts.data[ci];
                 int32_t k = c->shape[0] == s ? 0 : 1;
-                int32_t other = world->shapes.data[c->shape[1 - k]].body;
+                int32_t other = c->body[1 - k];
                 rc_body *ob = &world->bodies.data[other];
                 if (c->touching && !c->sensor && ob->type == RC_DYNAMIC && !ob->awake) {
                     rc_body_wake(ob);
