@@ -1937,17 +1937,64 @@ static void offer_cell_pair(const cell_pairs *c, const local_entry *a, const loc
  * a walk of the chunk list and two proxy loads); a larger one is walked. */
 #define LOCAL_ENTRIES 64
 
+/* A small cell's entries side by side, so that the pair loop tests every pair with a few
+ * compares and no branch until a pair passes them all (most do not). */
+typedef struct local_cell {
+    float lx[LOCAL_ENTRIES], ly[LOCAL_ENTRIES], ux[LOCAL_ENTRIES], uy[LOCAL_ENTRIES];
+    uint32_t raw[LOCAL_ENTRIES];
+    uint32_t moved[LOCAL_ENTRIES]; /* 1 or 0 */
+} local_cell;
+
+static void offer_local_pair(const cell_pairs *c, const local_cell *e, int32_t i, int32_t j) {
+    uint32_t a = e->raw[i] & ENTRY_ID_MASK, b = e->raw[j] & ENTRY_ID_MASK;
+    if (!pair_is_news(c->grid, c->begun, a, b)) {
+        return;
+    }
+    const rc_grid *grid = c->grid;
+    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    c->fn((int32_t)lo, grid->users[lo], (int32_t)hi, grid->users[hi], c->context);
+}
+
+static void small_cell_pairs(const cell_pairs *c, const grid_cell *cell) {
+    local_cell e;
+    int32_t n = 0;
+    uint32_t any_moved = 0;
+    FOR_EACH_ENTRY(&c->grid->store, cell, raw, qb, {
+        uint32_t id = raw & ENTRY_ID_MASK;
+        rc_aabb box = c->grid->spans[id].box;
+        e.lx[n] = box.lower.x;
+        e.ly[n] = box.lower.y;
+        e.ux[n] = box.upper.x;
+        e.uy[n] = box.upper.y;
+        e.raw[n] = raw;
+        e.moved[n] = c->all_moved || c->grid->proxies[id].moved ? 1u : 0u;
+        any_moved |= e.moved[n];
+        n++;
+    });
+    if (any_moved == 0) {
+        return; /* every pair here was looked at when one of its proxies last moved */
+    }
+    for (int32_t i = 0; i + 1 < n; ++i) {
+        float lx = e.lx[i], ly = e.ly[i], ux = e.ux[i], uy = e.uy[i];
+        uint32_t moved = e.moved[i], shared = e.raw[i] & (ENTRY_LEFT | ENTRY_DOWN);
+        for (int32_t j = i + 1; j < n; ++j) {
+            /* one of the two moved, this is the lower-left cell the two share (not when both
+               reach the cell to the left, or below, which they share too), the boxes overlap
+               (rc_aabb_overlaps) */
+            uint32_t pass = (moved | e.moved[j]) & (uint32_t)((e.raw[j] & shared) == 0u) &
+                            (uint32_t)(e.lx[j] <= ux) & (uint32_t)(lx <= e.ux[j]) & (uint32_t)(e.ly[j] <= uy) &
+                            (uint32_t)(ly <= e.uy[j]);
+            if (pass != 0u) {
+                offer_local_pair(c, &e, i, j);
+            }
+        }
+    }
+}
+
 static bool cell_pairs_cell(const grid_cell *cell, void *context) {
     const cell_pairs *c = context;
     if (cell_count(cell) <= LOCAL_ENTRIES) {
-        local_entry e[LOCAL_ENTRIES];
-        int32_t n = 0;
-        FOR_EACH_ENTRY(&c->grid->store, cell, raw, qb, { e[n++] = load_entry(c, raw); });
-        for (int32_t i = 0; i < n; ++i) {
-            for (int32_t j = i + 1; j < n; ++j) {
-                offer_cell_pair(c, &e[i], &e[j]);
-            }
-        }
+        small_cell_pairs(c, cell);
         return true;
     }
     entry_walk outer = entry_walk_start(&c->grid->store, cell);
