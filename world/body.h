@@ -9,24 +9,26 @@
 #include "shapes/shapes.h"
 
 typedef struct rc_body {
+    /* what the narrow phase reads for every contact of the body, first (one cache line) */
     rc_transform xf;       /* of the body origin; xf.q is always rc_rot_from_angle(angle) */
     rc_vec2 center;        /* centre of mass in the world */
-    rc_vec2 local_center;  /* centre of mass in the body frame */
-    float angle;
     rc_vec2 linear_velocity; /* of the centre of mass */
     float angular_velocity;
-    float mass, inv_mass, inertia, inv_inertia; /* inertia about the centre of mass */
-    float linear_damping, angular_damping, gravity_scale;
-    float sleep_time;
     float min_extent, max_extent; /* of its solid shapes about the centre of mass: how fast is fast (continuous.c) */
-    int32_t max_bounces;
-    int32_t first_shape; /* shape index, -1 when none */
-    uint32_t generation; /* of the id naming it (rc_world_generation) */
     uint8_t type;        /* rc_body_type */
     uint8_t motion;      /* rc_body_motion, from the type, the flags and the shapes */
     bool in_use, bullet, awake, enable_sleep, fixed_rotation, enable_response;
     bool moved;          /* moved in the current step */
     bool custom_mass;    /* the game set its mass data (until its shapes or type change) */
+    int32_t solver_slot;    /* step scratch: its place among the solver's bodies, -1 when none */
+    rc_vec2 local_center;  /* centre of mass in the body frame */
+    float angle;
+    float mass, inv_mass, inertia, inv_inertia; /* inertia about the centre of mass */
+    float linear_damping, angular_damping, gravity_scale;
+    float sleep_time;
+    int32_t max_bounces;
+    int32_t first_shape; /* shape index, -1 when none */
+    uint32_t generation; /* of the id naming it (rc_world_generation) */
     rc_vec2 force;       /* applied since the last step (rc_body_apply_force), cleared by the step */
     float torque;
     float point_mass;
@@ -34,7 +36,6 @@ typedef struct rc_body {
     int32_t swept_shape;    /* RC_MOTION_SWEPT_CIRCLE: the circle; else -1 */
     int32_t last_hit_shape; /* the shape of its latest impact (-1: none) and the step it was in */
     int32_t last_hit_step;
-    int32_t solver_slot;    /* step scratch: its place among the solver's bodies, -1 when none */
     void *user_data;
 } rc_body;
 
