@@ -315,6 +315,8 @@ void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, co
     k->rigid = swept && (a->body_type != RC_DYNAMIC || b->body_type != RC_DYNAMIC);
     k->round_a = a->kind == RC_SHAPE_CIRCLE;
     k->round_b = b->kind == RC_SHAPE_CIRCLE;
+    k->swept_a = a->swept;
+    k->swept_b = b->swept;
     k->target = swept ? rc_world_skin(world, first->point) : 0.0f;
 }
 

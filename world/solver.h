@@ -65,6 +65,7 @@ typedef struct rc_contact_constraint {
     float target;           /* the separation it holds the two at */
     bool rigid;             /* held at target exactly (a swept body's skin): full mass, no softness */
     bool round_a, round_b;  /* that side is a circle: its surface facing the contact does not turn with it */
+    bool swept_a, swept_b;  /* that side is a swept shape (its bounces are reported as impacts) */
     int32_t point_count;    /* 1 or 2 */
     rc_constraint_point points[2];
     int32_t contact;        /* the world's contact, or -1 */

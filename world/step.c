@@ -207,14 +207,17 @@ static void mark_held(rc_world *world) {
 static bool report_bounces(rc_world *world) {
     for (int32_t i = 0; i < world->constraints.count; ++i) {
         const rc_contact_constraint *k = &world->constraints.data[i];
+        if (!k->swept_a && !k->swept_b) {
+            continue; /* most of a crowd's: nothing to read of its contact and shapes */
+        }
         const rc_contact *c = &world->contacts.data[k->contact];
         float bounce_approach;
         int32_t bounce_point = rc_constraint_bounce(world, k, &bounce_approach);
         for (int32_t side = 0; side < 2; ++side) {
-            const rc_shape *s = &world->shapes.data[c->shape[side]];
-            if (!s->swept) {
+            if (!(side == 0 ? k->swept_a : k->swept_b)) {
                 continue;
             }
+            const rc_shape *s = &world->shapes.data[c->shape[side]];
             float approach = bounce_approach;
             const rc_body *b = &world->bodies.data[s->body];
             bool rested = b->last_hit_step == world->steps - 1 && b->last_hit_shape == c->shape[1 - side];
