@@ -102,6 +102,7 @@ typedef struct grid_window {
 typedef struct grid_level {
     float size, inv;
     int32_t proxies;
+    int32_t fixed;  /* of which not mobile: a cast that skips mobile proxies skips a level of none */
     int32_t cells;  /* occupied, in the window or hashed */
     int32_t hashed; /* of which in the hash table */
     grid_window window;
@@ -110,7 +111,8 @@ typedef struct grid_level {
 /* Everything that depends on the cell size and the windows; rebuilt whole when they change. */
 typedef struct grid_store {
     float base_size;
-    uint64_t used_levels; /* bit l: level l holds proxies */
+    uint64_t used_levels;  /* bit l: level l holds proxies */
+    uint64_t fixed_levels; /* bit l: level l holds proxies that are not mobile */
     grid_level levels[LEVEL_COUNT];
     int32_t cells;
     /* where the cells outside the windows are: open addressing keyed by (level, x, y) */
@@ -733,14 +735,26 @@ static int64_t rect_additions(cell_rect r, const cell_rect *skip) {
     return n;
 }
 
-static void level_count(grid_store *s, int32_t level_index, int32_t delta) {
+static void set_level_bit(uint64_t *bits, int32_t level_index, bool set) {
+    if (set) {
+        *bits |= (uint64_t)1 << level_index;
+    } else {
+        *bits &= ~((uint64_t)1 << level_index);
+    }
+}
+
+/* A level gains or loses delta proxies, mobile or not. */
+static void level_count(grid_store *s, int32_t level_index, int32_t delta, bool mobile) {
     grid_level *level = &s->levels[level_index];
     level->proxies += delta;
-    if (level->proxies > 0) {
-        s->used_levels |= (uint64_t)1 << level_index;
-    } else {
-        s->used_levels &= ~((uint64_t)1 << level_index);
-    }
+    level->fixed += mobile ? 0 : delta;
+    set_level_bit(&s->used_levels, level_index, level->proxies > 0);
+    set_level_bit(&s->fixed_levels, level_index, level->fixed > 0);
+}
+
+/* The levels a walk that skips (or not) mobile proxies looks at. */
+static uint64_t levels_for(const grid_store *s, uint32_t skip) {
+    return skip & ENTRY_MOBILE ? s->fixed_levels : s->used_levels;
 }
 
 /* Visit every occupied cell of one level, windowed and hashed; false if fn stopped. */
@@ -1050,7 +1064,7 @@ static bool rebuild(rc_grid *grid, float base_size) {
             int32_t l = level_for(&fresh, spans[id].box);
             cell_rect r = rect_of(&fresh.levels[l], spans[id].box);
             rect_add(&fresh, l, r, NULL, entry_id(grid, id), grid->proxies[id].is_static ? &spans[id].box : NULL);
-            level_count(&fresh, l, 1);
+            level_count(&fresh, l, 1, grid->proxies[id].mobile);
             grid->proxies[id].level = (int8_t)l;
             set_proxy_rect(&grid->proxies[id], r);
         }
@@ -1177,7 +1191,7 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     p->mobile = false;
     grid->spans[id].box = box;
     rect_add(&grid->store, l, r, NULL, (uint32_t)id, NULL);
-    level_count(&grid->store, l, 1);
+    level_count(&grid->store, l, 1, false);
     grid->size_bins[size_bin(box_size(box))]++;
     grid->live++;
     mark_new(grid, id);
@@ -1228,8 +1242,8 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
             rect_refresh(&grid->store, l, r, old_rect, entry_id(grid, id), boxed);
         }
         if (l != old_level) {
-            level_count(&grid->store, old_level, -1);
-            level_count(&grid->store, l, 1);
+            level_count(&grid->store, old_level, -1, p->mobile);
+            level_count(&grid->store, l, 1, p->mobile);
             p->level = (int8_t)l;
         }
         set_proxy_rect(p, r);
@@ -1249,7 +1263,7 @@ bool rc_grid_remove(rc_grid *grid, int32_t id) {
     }
     grid_proxy *p = &grid->proxies[id];
     rect_remove(&grid->store, p->level, proxy_rect(grid, (uint32_t)id), NULL, (uint32_t)id);
-    level_count(&grid->store, p->level, -1);
+    level_count(&grid->store, p->level, -1, p->mobile);
     grid->size_bins[size_bin(box_size(grid->spans[id].box))]--;
     p->level = -1;
     grid->statics -= p->is_static ? 1 : 0;
@@ -1288,7 +1302,9 @@ bool rc_grid_set_mobile(rc_grid *grid, int32_t proxy, bool mobile) {
     }
     grid_proxy *p = &grid->proxies[proxy];
     if (p->mobile != mobile) {
+        level_count(&grid->store, p->level, -1, p->mobile);
         p->mobile = mobile;
+        level_count(&grid->store, p->level, 1, p->mobile);
         rewrite_entries(grid, proxy);
     }
     return true;
@@ -1370,7 +1386,7 @@ static bool box_query_cell(const grid_cell *cell, void *context) {
 
 static void query_aabb(const rc_grid *grid, rc_aabb box, uint32_t skip, rc_grid_query_fn *fn, void *context) {
     box_query q = {grid, box, {0, 0, 0, 0}, skip, fn, context};
-    for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
+    for (uint64_t used = levels_for(&grid->store, skip); used != 0; used &= used - 1) {
         int32_t l = __builtin_ctzll(used);
         q.rect = rect_of(&grid->store.levels[l], box);
         if (!visit_rect(&grid->store, l, q.rect, box_query_cell, &q)) {
@@ -1773,7 +1789,7 @@ void rc_grid_cast_trusted(const rc_grid *grid, rc_vec2 origin, float radius, rc_
     w.stopped = false;
     w.fn = fn;
     w.context = context;
-    for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
+    for (uint64_t used = levels_for(&grid->store, w.skip); used != 0; used &= used - 1) {
         if (!ray_walk_level(&w, __builtin_ctzll(used))) {
             return;
         }

@@ -66,8 +66,25 @@ static void insert(scene *s, ws_rng *r, rc_vec2 centre, float spread) {
     }
 }
 
-/* Casts from random origins, rays and circles: skipping offers the unskipped set less the
- * mobile proxies. Returns how many proxies the skipping casts left out. */
+static bool note_found(int32_t proxy, int32_t user, void *context) {
+    return collect(proxy, user, 1.0f, context) >= 0.0f;
+}
+
+/* Skipping offered the unskipped set less the mobile proxies; how many it left out. */
+static int64_t compare_offers(const scene *s, const offers *all, const offers *kept, const char *what, int k) {
+    int64_t left_out = 0;
+    for (int32_t id = 0; id < s->high; ++id) {
+        EXPECT(!kept->seen[id] || !s->mobile[id], "%s %d: mobile proxy %d was offered", what, k, id);
+        EXPECT(kept->seen[id] == (all->seen[id] && !s->mobile[id]),
+               "%s %d: proxy %d (mobile %d) offered %d skipping, %d not skipping", what, k, id, s->mobile[id],
+               kept->seen[id], all->seen[id]);
+        left_out += all->seen[id] && s->mobile[id];
+    }
+    return left_out;
+}
+
+/* Casts from random origins, rays and circles, and box queries: skipping offers the unskipped
+ * set less the mobile proxies. Returns how many proxies the skipping walks left out. */
 static int64_t compare_casts(const scene *s, ws_rng *r, rc_vec2 centre, float spread, int casts) {
     int64_t left_out = 0;
     for (int k = 0; k < casts; ++k) {
@@ -80,13 +97,15 @@ static int64_t compare_casts(const scene *s, ws_rng *r, rc_vec2 centre, float sp
         memset(&kept, 0, sizeof kept);
         rc_grid_cast_trusted(s->grid, origin, radius, d, 1.0f, false, collect, &all);
         rc_grid_cast_trusted(s->grid, origin, radius, d, 1.0f, true, collect, &kept);
-        for (int32_t id = 0; id < s->high; ++id) {
-            EXPECT(!kept.seen[id] || !s->mobile[id], "cast %d: mobile proxy %d was offered", k, id);
-            EXPECT(kept.seen[id] == (all.seen[id] && !s->mobile[id]),
-                   "cast %d: proxy %d (mobile %d) offered %d skipping, %d not skipping", k, id, s->mobile[id],
-                   kept.seen[id], all.seen[id]);
-            left_out += all.seen[id] && s->mobile[id];
-        }
+        left_out += compare_offers(s, &all, &kept, "cast", k);
+        /* and a box query about the same place */
+        rc_aabb box = {{origin.x - radius - fabsf(d.x), origin.y - radius - fabsf(d.y)},
+                       {origin.x + radius + fabsf(d.x), origin.y + radius + fabsf(d.y)}};
+        memset(&all, 0, sizeof all);
+        memset(&kept, 0, sizeof kept);
+        rc_grid_query_aabb_trusted(s->grid, box, false, note_found, &all);
+        rc_grid_query_aabb_trusted(s->grid, box, true, note_found, &kept);
+        left_out += compare_offers(s, &all, &kept, "box query", k);
     }
     return left_out;
 }
@@ -173,6 +192,77 @@ START_TEST(stale_proxies_are_refused) {
 }
 END_TEST
 
+/* What a skipping cast and box query across the scene offer (ids as a bit set, up to 64). */
+static uint64_t skipping_offers(const rc_grid *g) {
+    offers cast, query;
+    memset(&cast, 0, sizeof cast);
+    memset(&query, 0, sizeof query);
+    rc_grid_cast_trusted(g, (rc_vec2){-30.0f, 0.1f}, 0.5f, (rc_vec2){60.0f, 0.0f}, 1.0f, true, collect, &cast);
+    rc_aabb all = {{-30.0f, -30.0f}, {30.0f, 30.0f}};
+    rc_grid_query_aabb_trusted(g, all, true, note_found, &query);
+    uint64_t bits = 0;
+    for (int32_t id = 0; id < 64; ++id) {
+        ck_assert_int_eq(cast.seen[id], query.seen[id]);
+        bits |= cast.seen[id] ? (uint64_t)1 << id : 0u;
+    }
+    return bits;
+}
+
+/* A walk that skips mobile proxies passes over a level holding only mobile ones without
+ * visiting its cells: the level's count of the others must follow every change that makes a
+ * proxy mobile or not, moves it to another level, removes it or reuses its id. */
+START_TEST(levels_of_only_mobile_proxies_are_passed_over_exactly) {
+    rc_grid_def def = rc_grid_default_def();
+    def.cell_size = 1.0f; /* fixed: the small boxes on one level, the large ones on coarser ones */
+    rc_grid *g = rc_grid_create(&def);
+    ck_assert_ptr_nonnull(g);
+    int32_t small[40];
+    for (int i = 0; i < 40; ++i) {
+        float x = -20.0f + (float)i;
+        rc_aabb b = {{x, -0.2f}, {x + 0.4f, 0.4f}};
+        small[i] = rc_grid_insert(g, b, i);
+        ck_assert_int_eq(small[i], i);
+        ck_assert(rc_grid_set_mobile(g, small[i], true));
+    }
+    rc_aabb wide = {{-25.0f, -1.0f}, {25.0f, 12.0f}};
+    int32_t big = rc_grid_insert(g, wide, 40);
+    ck_assert_int_eq(big, 40);
+    ck_assert(skipping_offers(g) == (uint64_t)1 << big);
+    ck_assert(rc_grid_set_mobile(g, big, true));
+    ck_assert(skipping_offers(g) == 0u);
+    /* one small one not mobile: its level is walked again */
+    ck_assert(rc_grid_set_mobile(g, small[7], false));
+    ck_assert(skipping_offers(g) == (uint64_t)1 << 7);
+    /* moved to the big boxes' level and back */
+    ck_assert(rc_grid_move(g, small[7], wide));
+    ck_assert(skipping_offers(g) == (uint64_t)1 << 7);
+    rc_aabb back = {{-13.0f, -0.2f}, {-12.6f, 0.4f}};
+    ck_assert(rc_grid_move(g, small[7], back));
+    ck_assert(skipping_offers(g) == (uint64_t)1 << 7);
+    /* a mobile one moved across levels changes nothing */
+    ck_assert(rc_grid_move(g, small[3], wide));
+    ck_assert(skipping_offers(g) == (uint64_t)1 << 7);
+    /* removed: nothing; its id reused, not mobile: offered */
+    ck_assert(rc_grid_remove(g, small[7]));
+    ck_assert(skipping_offers(g) == 0u);
+    int32_t again = rc_grid_insert(g, back, 7);
+    ck_assert_int_eq(again, small[7]);
+    ck_assert(skipping_offers(g) == (uint64_t)1 << 7);
+    /* a mobile one moved alone onto a level of its own, and made not mobile there */
+    rc_aabb medium = {{4.0f, -2.0f}, {7.0f, 2.0f}};
+    ck_assert(rc_grid_move(g, small[5], medium));
+    ck_assert(skipping_offers(g) == (uint64_t)1 << 7);
+    ck_assert(rc_grid_set_mobile(g, small[5], false));
+    ck_assert(skipping_offers(g) == ((uint64_t)1 << 7 | (uint64_t)1 << 5));
+    ck_assert(rc_grid_set_mobile(g, small[5], true));
+    /* a mobile proxy removed leaves the counts of the others alone */
+    ck_assert(rc_grid_remove(g, small[3]));
+    ck_assert(rc_grid_set_mobile(g, big, false));
+    ck_assert(skipping_offers(g) == ((uint64_t)1 << 7 | (uint64_t)1 << big));
+    rc_grid_destroy(g);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("grid_mobile");
     TCase *t = tcase_create("mobile");
@@ -180,6 +270,7 @@ int main(void) {
     tcase_add_test(t, skipping_leaves_out_exactly_the_mobile_proxies);
     tcase_add_test(t, far_from_the_origin_in_hashed_cells);
     tcase_add_test(t, stale_proxies_are_refused);
+    tcase_add_test(t, levels_of_only_mobile_proxies_are_passed_over_exactly);
     suite_add_tcase(s, t);
     return rc_test_run(s);
 }
