@@ -110,24 +110,36 @@ static void nearest_on_core(const rc_hull *a, rc_vec2 c, rc_vec2 *point, rc_vec2
     *distance = len;
 }
 
-/* A hull against a circle B (one point): one contact point. */
-static rc_collision collide_with_circle(const rc_hull *a, const rc_hull *b, float margin) {
+/* The one contact point of a core point q of A (radius ra) and a circle B about c, the unit
+ * normal n from q towards c, distance |c - q| apart. */
+static rc_collision point_contact(rc_vec2 q, float ra, rc_vec2 c, float rb, rc_vec2 n, float distance, float margin) {
     rc_collision m;
     memset(&m, 0, sizeof m);
-    rc_vec2 c = b->points[0], q, n;
-    float distance;
-    nearest_on_core(a, c, &q, &n, &distance);
-    float separation = distance - a->radius - b->radius;
+    float separation = distance - ra - rb;
     if (separation > margin) {
         return m;
     }
-    rc_vec2 on_a = rc_mul_add(q, a->radius, n), on_b = rc_mul_add(c, -b->radius, n);
+    rc_vec2 on_a = rc_mul_add(q, ra, n), on_b = rc_mul_add(c, -rb, n);
     m.normal = n;
     m.points[0].point = rc_lerp(on_a, on_b, 0.5f);
     m.points[0].separation = separation;
     m.points[0].id = 0;
     m.count = 1;
     return m;
+}
+
+rc_collision rc_collide_circle_pair(rc_vec2 center_a, float radius_a, rc_vec2 center_b, float radius_b,
+                                rc_vec2 fallback, float margin) {
+    rc_vec2 d = rc_sub(center_b, center_a);
+    return point_contact(center_a, radius_a, center_b, radius_b, unit_or(d, fallback), rc_length(d), margin);
+}
+
+/* A hull against a circle B (one point): one contact point. */
+static rc_collision collide_with_circle(const rc_hull *a, const rc_hull *b, float margin) {
+    rc_vec2 c = b->points[0], q, n;
+    float distance;
+    nearest_on_core(a, c, &q, &n, &distance);
+    return point_contact(q, a->radius, c, b->radius, n, distance, margin);
 }
 
 /* ---- polygons ------------------------------------------------------------------------------- */

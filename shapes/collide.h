@@ -51,6 +51,10 @@ typedef struct rc_collision {
  * margin (0 for an exact overlap test). Feature ids name the pair of features (edges, vertices)
  * each point comes from, so that a solver can carry its impulses over from the last step. */
 rc_collision rc_collide_hulls(const rc_hull *a, const rc_hull *b, float margin);
+/* The manifold of two circles in one frame (what rc_collide_hulls gives for two one-point
+ * hulls, without building them): fallback is the normal when the centres coincide. */
+rc_collision rc_collide_circle_pair(rc_vec2 center_a, float radius_a, rc_vec2 center_b, float radius_b,
+                                rc_vec2 fallback, float margin);
 
 /* A wall of a chain against a hull, smooth over the chain's joints: `prev` and `next` are the
  * chain's points before a and after b (equal to a or b at an open end). The wall blocks from its

@@ -270,6 +270,12 @@ rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_
     return to_world(rc_collide_hulls(ha, &moved, margin), xa, false);
 }
 
+rc_collision rc_collide_circle_shapes(const rc_shape *a, const rc_body *body_a, rc_circle b, float margin) {
+    /* coincident centres: A's x axis, as in A's frame */
+    rc_vec2 fallback = rc_rotate(body_a->xf.q, rc_v2(1.0f, 0.0f));
+    return rc_collide_circle_pair(a->circle.center, a->circle.radius, b.center, b.radius, fallback, margin);
+}
+
 float rc_pair_friction(const rc_shape *a, const rc_shape *b) { return rc_mix_friction(a->friction, b->friction); }
 
 float rc_pair_restitution(const rc_shape *a, const rc_shape *b) { return rc_maxf(a->restitution, b->restitution); }
@@ -374,6 +380,8 @@ bool rc_contact_collide(rc_world *world, int32_t index) {
     if (boxes_apart(world, a, b, margin)) {
         m.count = 0;
         m.normal = c->normal;
+    } else if (a->kind == RC_SHAPE_CIRCLE && b->kind == RC_SHAPE_CIRCLE) {
+        m = rc_collide_circle_shapes(a, ba, b->circle, margin); /* a crowd of grenades: no hulls */
     } else {
         rc_hull ha = rc_shape_hull(world, a), hb = rc_shape_hull(world, b);
         m = rc_collide_pair(world, a, &ha, ba->xf, b, &hb, bb->xf, margin);

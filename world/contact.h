@@ -70,6 +70,10 @@ float rc_contact_margin(const rc_world *world, const rc_shape *a, const rc_shape
  * through what is behind them; two walls never touch. */
 rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_hull *ha, rc_transform xa,
                             const rc_shape *b, const rc_hull *hb, rc_transform xb, float margin);
+/* The manifold of a circle shape a (on body_a) against circle b, both placed in the world:
+ * what rc_collide_pair gives for them up to rounding, without hulls. The step and the preview
+ * both take it for two circles, so that they agree. */
+rc_collision rc_collide_circle_shapes(const rc_shape *a, const rc_body *body_a, rc_circle b, float margin);
 /* Materials of a pair: friction (square root of the product), restitution (the larger),
  * rolling torque arm (the larger of resistance times radius, for round shapes). */
 float rc_pair_friction(const rc_shape *a, const rc_shape *b);

@@ -159,8 +159,14 @@ static void find_contacts(const rc_world *world, const rc_sweeper *s, preview_co
     for (int32_t i = 0; i < q.count; ++i) {
         const rc_shape *shape = &world->shapes.data[q.shapes[i]];
         const rc_body *body = &world->bodies.data[shape->body];
-        rc_hull ha = rc_shape_hull(world, shape);
-        rc_collision m2 = rc_collide_pair(world, shape, &ha, body->xf, NULL, &circle, xb, m);
+        rc_collision m2;
+        if (shape->kind == RC_SHAPE_CIRCLE) {
+            rc_circle moving = {s->center, s->radius};
+            m2 = rc_collide_circle_shapes(shape, body, moving, m); /* as the step meets two circles */
+        } else {
+            rc_hull ha = rc_shape_hull(world, shape);
+            m2 = rc_collide_pair(world, shape, &ha, body->xf, NULL, &circle, xb, m);
+        }
         if (m2.count == 0) {
             continue;
         }
