@@ -88,7 +88,7 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
         return RC_NULL_BODY_ID;
     }
     /* the step's scratch grows with the bodies, so the step itself never has to */
-    if (!rc_array_reserve(world, world->bodies, world->bodies.count + 1) ||
+    if (!rc_array_reserve_aligned(world, world->bodies, world->bodies.count + 1, 64) ||
         !rc_array_reserve(world, world->undo, world->bodies.count + 1) ||
         !rc_array_reserve(world, world->islands, world->bodies.count + 1) ||
         !rc_id_pool_reserve(&world->allocator, &world->body_ids, 1)) {

@@ -32,7 +32,8 @@ static void compact_bodies(rc_world *world) {
     rc_id_pool_trim(&world->body_ids, end);
     world->bodies.count = world->body_ids.next;
     int32_t n = world->bodies.count;
-    rc_array_shrink(world, world->bodies, n);
+    rc_mem_shrink_aligned(&world->allocator, (void **)&world->bodies.data, &world->bodies.capacity, n, n,
+                          sizeof(rc_body), 64);
     /* the step's scratch is sized with the bodies */
     rc_array_shrink(world, world->undo, n + 1);
     rc_array_shrink(world, world->islands, n + 1);

@@ -31,7 +31,7 @@ typedef struct rc_shape {
     bool swept;        /* the solid circle of a swept body: its proxy box is grown by the margin */
     rc_filter filter;
     int32_t body;
-    uint32_t generation;
+    int32_t proxy; /* -1 for a chain; here, with the box, for the narrow phase's first look */
     union {
         struct {
             union {
@@ -52,7 +52,7 @@ typedef struct rc_shape {
         } wall;
     };
     float restitution, friction, rolling_resistance, density;
-    int32_t proxy;         /* -1 for a chain */
+    uint32_t generation;   /* of the id naming it */
     int32_t first_contact; /* head of this shape's contact list (-1: none) */
     int32_t next_in_body;
     int32_t chain;         /* chains and segments: index in world->chains; else -1 */

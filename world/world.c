@@ -87,7 +87,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
     grid_def.proxy_capacity = def->shape_capacity;
     world->grid = rc_grid_create(&grid_def);
     bool ok = world->grid != NULL;
-    ok = ok && rc_array_reserve(world, world->bodies, def->body_capacity);
+    ok = ok && rc_array_reserve_aligned(world, world->bodies, def->body_capacity, 64);
     ok = ok && rc_id_pool_reserve(&world->allocator, &world->body_ids, def->body_capacity);
     ok = ok && rc_id_pool_reserve(&world->allocator, &world->shape_ids, def->shape_capacity);
     ok = ok && rc_array_reserve(world, world->undo, def->body_capacity);
