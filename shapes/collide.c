@@ -44,6 +44,11 @@ rc_hull rc_hull_polygon(const rc_vec2 *points, const rc_vec2 *normals, int count
 }
 
 rc_hull rc_hull_transform(const rc_hull *hull, rc_transform xf) {
+    rc_hull_view v = rc_hull_view_of(hull);
+    return rc_hull_view_transform(&v, xf);
+}
+
+rc_hull rc_hull_view_transform(const rc_hull_view *hull, rc_transform xf) {
     rc_hull h;
     for (int i = 0; i < hull->count; ++i) {
         h.points[i] = rc_transform_point(xf, hull->points[i]);
@@ -64,7 +69,7 @@ static rc_vec2 unit_or(rc_vec2 d, rc_vec2 fallback) {
 }
 
 /* The point of the core of A (any hull) nearest to c, and the unit normal there towards c. */
-static void nearest_on_core(const rc_hull *a, rc_vec2 c, rc_vec2 *point, rc_vec2 *normal, float *distance) {
+static void nearest_on_core(const rc_hull_view *a, rc_vec2 c, rc_vec2 *point, rc_vec2 *normal, float *distance) {
     if (a->count == 1) {
         rc_vec2 d = rc_sub(c, a->points[0]);
         float len = rc_length(d);
@@ -135,7 +140,7 @@ rc_collision rc_collide_circle_pair(rc_vec2 center_a, float radius_a, rc_vec2 ce
 }
 
 /* A hull against a circle B (one point): one contact point. */
-static rc_collision collide_with_circle(const rc_hull *a, const rc_hull *b, float margin) {
+static rc_collision collide_with_circle(const rc_hull_view *a, const rc_hull_view *b, float margin) {
     rc_vec2 c = b->points[0], q, n;
     float distance;
     nearest_on_core(a, c, &q, &n, &distance);
@@ -145,7 +150,7 @@ static rc_collision collide_with_circle(const rc_hull *a, const rc_hull *b, floa
 /* ---- polygons ------------------------------------------------------------------------------- */
 
 /* The edge of A whose line B is furthest outside of, and by how much (cores, no radii). */
-static float max_separation(const rc_hull *a, const rc_hull *b, int *edge) {
+static float max_separation(const rc_hull_view *a, const rc_hull_view *b, int *edge) {
     float best = -INFINITY;
     *edge = 0;
     for (int i = 0; i < a->count; ++i) {
@@ -163,7 +168,7 @@ static float max_separation(const rc_hull *a, const rc_hull *b, int *edge) {
     return best;
 }
 
-static float hull_extent(const rc_hull *h) {
+static float hull_extent(const rc_hull_view *h) {
     rc_vec2 lo = h->points[0], hi = h->points[0];
     for (int i = 1; i < h->count; ++i) {
         lo = rc_min(lo, h->points[i]);
@@ -213,7 +218,7 @@ static rc_hull_distance edges_distance(rc_vec2 p1, rc_vec2 q1, rc_vec2 p2, rc_ve
 }
 
 /* The incident edge of inc against a reference normal: the one facing most against it. */
-static int incident_edge(const rc_hull *inc, rc_vec2 ref_normal) {
+static int incident_edge(const rc_hull_view *inc, rc_vec2 ref_normal) {
     int best = 0;
     float least = INFINITY;
     for (int i = 0; i < inc->count; ++i) {
@@ -273,7 +278,7 @@ static rc_collision clip_edges(rc_vec2 v1, rc_vec2 v2, rc_vec2 n, float ref_radi
     return m;
 }
 
-static rc_collision collide_polygons(const rc_hull *a, const rc_hull *b, float margin) {
+static rc_collision collide_polygons(const rc_hull_view *a, const rc_hull_view *b, float margin) {
     rc_collision none;
     memset(&none, 0, sizeof none);
     float radius = a->radius + b->radius;
@@ -290,7 +295,7 @@ static rc_collision collide_polygons(const rc_hull *a, const rc_hull *b, float m
        flicker between the two */
     float tolerance = 1.0e-3f * rc_maxf(hull_extent(a), hull_extent(b));
     bool flip = sep_b > sep_a + tolerance;
-    const rc_hull *ref = flip ? b : a, *inc = flip ? a : b;
+    const rc_hull_view *ref = flip ? b : a, *inc = flip ? a : b;
     int e = flip ? edge_b : edge_a;
     int e_next = e + 1 < ref->count ? e + 1 : 0;
     rc_vec2 n = ref->normals[e];
@@ -332,6 +337,11 @@ static rc_collision collide_polygons(const rc_hull *a, const rc_hull *b, float m
 }
 
 rc_collision rc_collide_hulls(const rc_hull *a, const rc_hull *b, float margin) {
+    rc_hull_view va = rc_hull_view_of(a), vb = rc_hull_view_of(b);
+    return rc_collide_views(&va, &vb, margin);
+}
+
+rc_collision rc_collide_views(const rc_hull_view *a, const rc_hull_view *b, float margin) {
     if (b->count == 1) {
         return collide_with_circle(a, b, margin);
     }
@@ -413,7 +423,8 @@ rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 n
         }
     }
     /* clamp to the wall's face: the hull's incident edge clipped against the wall */
-    int ie = incident_edge(hull, n1);
+    rc_hull_view hull_view = rc_hull_view_of(hull);
+    int ie = incident_edge(&hull_view, n1);
     if (hull->count == 1) {
         rc_vec2 c = hull->points[0];
         float along = rc_dot(rc_sub(c, a), e);

@@ -22,6 +22,20 @@ typedef struct rc_hull {
     float radius;
 } rc_hull;
 
+/* A hull's numbers where they already are (a polygon's in a pool, or an rc_hull): what the
+ * manifold functions read, so that a caller need not copy a hull to ask about it. */
+typedef struct rc_hull_view {
+    const rc_vec2 *points;
+    const rc_vec2 *normals;
+    int count;
+    float radius;
+} rc_hull_view;
+
+static inline rc_hull_view rc_hull_view_of(const rc_hull *h) {
+    rc_hull_view v = {h->points, h->normals, h->count, h->radius};
+    return v;
+}
+
 /* A hull from a circle, a capsule (two centres and a radius), a segment, or a placed convex
  * polygon (its points and normals as they are). */
 rc_hull rc_hull_circle(rc_vec2 center, float radius);
@@ -32,6 +46,7 @@ struct rc_shape_view;
 rc_hull rc_view_hull(const struct rc_shape_view *s);
 /* The hull moved by a transform (points turned and moved, normals turned). */
 rc_hull rc_hull_transform(const rc_hull *hull, rc_transform xf);
+rc_hull rc_hull_view_transform(const rc_hull_view *hull, rc_transform xf);
 
 /* A contact point of a manifold. */
 typedef struct rc_collision_point {
@@ -51,6 +66,7 @@ typedef struct rc_collision {
  * margin (0 for an exact overlap test). Feature ids name the pair of features (edges, vertices)
  * each point comes from, so that a solver can carry its impulses over from the last step. */
 rc_collision rc_collide_hulls(const rc_hull *a, const rc_hull *b, float margin);
+rc_collision rc_collide_views(const rc_hull_view *a, const rc_hull_view *b, float margin);
 /* The manifold of two circles in one frame (what rc_collide_hulls gives for two one-point
  * hulls, without building them): fallback is the normal when the centres coincide. */
 rc_collision rc_collide_circle_pair(rc_vec2 center_a, float radius_a, rc_vec2 center_b, float radius_b,

@@ -360,6 +360,30 @@ bool rc_constraint_pushed(const rc_contact_constraint *k) {
     return false;
 }
 
+/* A solid shape's hull in its body's frame where it already is (a polygon's or a capsule's in
+ * the pool), or built in room (a circle's). */
+static rc_hull_view shape_view(const rc_world *world, const rc_shape *s, rc_hull *room) {
+    if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {
+        rc_convex frame = rc_poly_body(world->poly_pool.data + s->poly, s->count);
+        rc_hull_view v = {frame.vertices, frame.normals, frame.count,
+                          s->kind == RC_SHAPE_CAPSULE ? s->circle.radius : 0.0f};
+        return v;
+    }
+    *room = rc_hull_circle(s->base.offset, s->circle.radius);
+    return rc_hull_view_of(room);
+}
+
+/* What rc_collide_pair gives for two shapes that are not walls, with no hull copied but the
+ * one moved into the other's frame. */
+static rc_collision collide_solids(const rc_world *world, const rc_shape *a, rc_transform xa, const rc_shape *b,
+                                   rc_transform xb, float margin) {
+    rc_hull room_a, room_b;
+    rc_hull_view va = shape_view(world, a, &room_a), vb = shape_view(world, b, &room_b);
+    rc_hull moved = rc_hull_view_transform(&vb, rc_inv_mul_transforms(xa, xb));
+    rc_hull_view vm = rc_hull_view_of(&moved);
+    return to_world(rc_collide_views(&va, &vm, margin), xa, false);
+}
+
 /* Are two shapes' tight boxes further apart than margin along x or y, by more than the
  * roundings of the narrow phase? Then no point of theirs is within the margin: the manifold is
  * empty without building it (most contacts of a crowd are boxes near each other, not touching). */
@@ -382,6 +406,8 @@ bool rc_contact_collide(rc_world *world, int32_t index) {
         m.normal = c->normal;
     } else if (a->kind == RC_SHAPE_CIRCLE && b->kind == RC_SHAPE_CIRCLE) {
         m = rc_collide_circle_shapes(a, ba, b->circle, margin); /* a crowd of grenades: no hulls */
+    } else if (a->kind != RC_SHAPE_SEGMENT && b->kind != RC_SHAPE_SEGMENT) {
+        m = collide_solids(world, a, ba->xf, b, bb->xf, margin);
     } else {
         rc_hull ha = rc_shape_hull(world, a), hb = rc_shape_hull(world, b);
         m = rc_collide_pair(world, a, &ha, ba->xf, b, &hb, bb->xf, margin);
