@@ -61,6 +61,7 @@ int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b) {
     c->body[1] = world->shapes.data[c->shape[1]].body;
     c->in_use = true;
     c->flagged = true; /* a new pair is looked at in its first step whatever its bodies do */
+    world->contacts_flagged = true;
     c->sensor = world->shapes.data[shape_a].sensor || world->shapes.data[shape_b].sensor;
     link_edge(world, index, 0);
     link_edge(world, index, 1);
@@ -104,6 +105,7 @@ void rc_shape_flag_contacts(rc_world *world, int32_t shape) {
     for (int32_t ci = world->shapes.data[shape].first_contact; ci >= 0;) {
         rc_contact *c = &world->contacts.data[ci];
         c->flagged = true;
+        world->contacts_flagged = true;
         ci = c->edge[c->shape[0] == shape ? 0 : 1].next;
     }
 }
@@ -508,6 +510,9 @@ static bool closing_on_sleeper(const rc_world *world, const rc_contact *c, const
 }
 
 void rc_contacts_refresh(rc_world *world) {
+    if (!world->contacts_flagged) {
+        return; /* the last update saw every contact, and nothing flagged one since */
+    }
     for (int32_t i = 0; i < world->contacts.count; ++i) {
         rc_contact *c = &world->contacts.data[i];
         if (!c->in_use || !c->flagged || c->sensor) {
@@ -523,6 +528,7 @@ void rc_contacts_refresh(rc_world *world) {
 }
 
 void rc_contacts_update(rc_world *world) {
+    world->contacts_flagged = false; /* every flagged contact below is looked at and unflagged */
     for (int32_t i = 0; i < world->contacts.count; ++i) {
         rc_contact *c = &world->contacts.data[i];
         if (!c->in_use) {

@@ -117,6 +117,7 @@ struct rc_world {
 
     int32_t steps;
     float contact_dt; /* the step's length while its contacts are refreshed (0 outside a step) */
+    bool contacts_flagged; /* some contact may be flagged: rc_contacts_update has not seen it yet */
     /* giving memory back (compact.c): the most slots in use since it was last done */
     int32_t peak_bodies, peak_shapes, peak_contacts, peak_chains;
     int32_t poly_used; /* entries of poly_pool in live blocks */
