@@ -143,6 +143,7 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     set_lane(&w->inv_inertia_b, lane, ib);
     set_lane(&w->friction, lane, c->friction);
     set_lane(&w->restitution, lane, c->restitution);
+    w->bouncy = w->bouncy || c->restitution > 0.0f;
     set_lane(&w->rolling, lane, c->rolling);
     float kr = ia + ib;
     set_lane(&w->rolling_mass, lane, kr > 0.0f ? 1.0f / kr : 0.0f);
@@ -404,6 +405,9 @@ static void restitution(rc_soft_step *s) {
     rc_w zero = rc_w_zero(), threshold = rc_w_set(-s->restitution_threshold), max_rebound = rc_w_set(s->max_rebound);
     for (int32_t i = 0; i < s->block_count; ++i) {
         rc_wide_constraint *c = &s->blocks[i];
+        if (!c->bouncy) {
+            continue; /* no lane would be active: nothing would change (a crate stack's blocks) */
+        }
         wide_body a = gather(s->states, c->a), b = gather(s->states, c->b);
         for (int k = 0; k < 2; ++k) {
             rc_wide_point *p = &c->points[k];

@@ -94,6 +94,7 @@ typedef struct rc_wide_constraint {
     int32_t a[RC_LANES], b[RC_LANES];          /* states read (the still state for none) */
     uint8_t write_a[RC_LANES], write_b[RC_LANES]; /* dynamic sides: written back */
     int32_t constraint[RC_LANES];              /* the lane's constraint, -1 for an empty lane */
+    bool bouncy;                               /* some lane has restitution: the restitution pass looks */
 } rc_wide_constraint;
 
 /* What one soft step needs. The caller owns every array. */
