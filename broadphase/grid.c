@@ -754,7 +754,7 @@ static void level_count(grid_store *s, int32_t level_index, int32_t delta, bool 
 
 /* The levels a walk that skips (or not) mobile proxies looks at. */
 static uint64_t levels_for(const grid_store *s, uint32_t skip) {
-    return skip & ENTRY_MOBILE ? s->fixed_levels : s->used_levels;
+    return (skip & ENTRY_MOBILE) != 0u ? s->fixed_levels : s->used_levels;
 }
 
 /* Visit every occupied cell of one level, windowed and hashed; false if fn stopped. */
