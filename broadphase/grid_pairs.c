@@ -1,0 +1,310 @@
+/* The grid's pair finding: the pairs of moved proxies whose boxes overlap (all of them, or only
+ * those that began), cell by cell when most moved, proxy by proxy otherwise. */
+#include "broadphase/grid_internal.h"
+
+/* ---- pairs ---------------------------------------------------------------------------------- */
+
+static void find_new_pairs(const rc_grid *grid, bool begun, rc_grid_pair_fn *fn, void *context);
+
+typedef struct pair_scan {
+    const rc_grid *grid;
+    uint32_t id;
+    cell_rect rect; /* of the scanning proxy, on the level being scanned */
+    bool all_moved; /* treat every proxy as moved */
+    bool finer;     /* scanning a finer level than the proxy's own */
+    bool begun;     /* only pairs whose befores did not overlap */
+    rc_grid_pair_fn *fn;
+    void *context;
+} pair_scan;
+
+/* A proxy's box when the moves were last forgotten. */
+static rc_aabb before_of(const rc_grid *grid, uint32_t id) {
+    return grid->proxies[id].moved ? grid->befores[id] : grid->spans[id].box;
+}
+
+/* Is a pair of overlapping proxies to be reported: every one, or only those that did not
+ * overlap before (a pair of boxes that overlapped then was reported then)? */
+static bool pair_is_news(const rc_grid *grid, bool begun, uint32_t a, uint32_t b) {
+    return !begun || !box_overlaps(before_of(grid, a), before_of(grid, b));
+}
+
+static bool pair_scan_cell(const grid_cell *cell, void *context) {
+    pair_scan *s = context;
+    const rc_grid *grid = s->grid;
+    uint32_t me = s->id;
+    int32_t my_level = grid->proxies[me].level;
+    rc_aabb my_box = grid->spans[me].box;
+    bool left_edge = s->rect.lx == cell->x, bottom_edge = s->rect.ly == cell->y;
+    FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
+        uint32_t other = raw & ENTRY_ID_MASK;
+        bool skip = other == me, other_first = other < me;
+        if (!skip && (s->all_moved || grid->proxies[other].moved)) {
+            /* both moved: the same level reports from the lower id, across levels from the
+               finer proxy, whose scan of the coarser levels finds the pair */
+            skip = s->finer || (grid->proxies[other].level == my_level && other_first);
+        }
+        /* from the lower-left cell of the overlap of the two rectangles only */
+        if (!skip && (!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge) &&
+            box_overlaps(my_box, grid->spans[other].box) && pair_is_news(grid, s->begun, me, other)) {
+            s->fn((int32_t)me, grid->users[me], (int32_t)other, grid->users[other], s->context);
+        }
+    });
+    return true;
+}
+
+static void scan_pairs_of(const rc_grid *grid, int32_t id, bool begun, rc_grid_pair_fn *fn, void *context) {
+    int32_t own = grid->proxies[id].level;
+    pair_scan s = {grid, (uint32_t)id, proxy_rect(grid, (uint32_t)id), false, false, begun, fn, context};
+    for (uint64_t used = grid->store.used_levels; used != 0; used &= used - 1) {
+        int32_t l = __builtin_ctzll(used);
+        s.rect = rect_of(&grid->store.levels[l], grid->spans[id].box);
+        s.finer = l < own;
+        rc_grid_visit_rect(&grid->store, l, s.rect, pair_scan_cell, &s);
+    }
+}
+
+/* When most proxies moved, going cell by cell is cheaper than proxy by proxy: each cell's
+ * entries are read once and each pair in it looked at once. Pairs within a level come from
+ * the cells; pairs across levels from the finer proxy's look at the coarser levels. */
+typedef struct cell_pairs {
+    const rc_grid *grid;
+    bool all_moved;
+    bool begun; /* only pairs whose befores did not overlap */
+    rc_grid_pair_fn *fn;
+    void *context;
+} cell_pairs;
+
+/* Walks a cell's entries one by one, for the loops that need two walks at once. */
+typedef struct entry_walk {
+    const grid_store *store;
+    const grid_cell *cell;
+    uint32_t index, chunk, in_chunk, chunk_fill;
+} entry_walk;
+
+static entry_walk entry_walk_start(const grid_store *s, const grid_cell *cell) {
+    uint32_t count = cell_count(cell);
+    entry_walk w = {s, cell, 0, cell->chunk, 0, count > INLINE_ENTRIES ? head_fill(count) : 0};
+    return w;
+}
+
+static bool entry_walk_next(entry_walk *w, uint32_t *id) {
+    if (w->index < INLINE_ENTRIES && w->index < cell_count(w->cell)) {
+        *id = w->cell->entries[w->index++];
+        return true;
+    }
+    while (w->chunk != NONE && w->in_chunk == w->chunk_fill) {
+        w->chunk = w->store->chunks[w->chunk].next;
+        w->in_chunk = 0;
+        w->chunk_fill = CHUNK_ENTRIES;
+    }
+    if (w->chunk == NONE) {
+        return false;
+    }
+    *id = w->store->chunks[w->chunk].entries[w->in_chunk++];
+    return true;
+}
+
+/* A cell entry as the pair loops read it: the proxy's box, id and neighbour bits, and whether
+ * it counts as moved. */
+typedef struct local_entry {
+    rc_aabb box;
+    uint32_t raw, id;
+    bool moved;
+} local_entry;
+
+static local_entry load_entry(const cell_pairs *c, uint32_t raw) {
+    uint32_t id = raw & ENTRY_ID_MASK;
+    local_entry e = {c->grid->spans[id].box, raw, id, c->all_moved || c->grid->proxies[id].moved};
+    return e;
+}
+
+/* Report two entries of a cell as a pair if one of them moved, this is the lower-left cell the
+ * two share (not when both reach the cell to the left, or below, which they share too), their
+ * boxes overlap and the pair is news. */
+static void offer_cell_pair(const cell_pairs *c, const local_entry *a, const local_entry *b) {
+    if (!(a->moved || b->moved) || (a->raw & b->raw & (ENTRY_LEFT | ENTRY_DOWN)) != 0 ||
+        !box_overlaps(a->box, b->box) || !pair_is_news(c->grid, c->begun, a->id, b->id)) {
+        return;
+    }
+    const rc_grid *grid = c->grid;
+    uint32_t lo = a->id < b->id ? a->id : b->id, hi = a->id < b->id ? b->id : a->id;
+    c->fn((int32_t)lo, grid->users[lo], (int32_t)hi, grid->users[hi], c->context);
+}
+
+/* A cell of at most this many entries is copied once (each pair then costs a few compares, not
+ * a walk of the chunk list and two proxy loads); a larger one is walked. */
+#define LOCAL_ENTRIES 64
+
+/* A small cell's entries side by side, so that the pair loop tests every pair with a few
+ * compares and no branch until a pair passes them all (most do not). */
+typedef struct local_cell {
+    float lx[LOCAL_ENTRIES], ly[LOCAL_ENTRIES], ux[LOCAL_ENTRIES], uy[LOCAL_ENTRIES];
+    uint32_t raw[LOCAL_ENTRIES];
+    uint32_t moved[LOCAL_ENTRIES]; /* 1 or 0 */
+} local_cell;
+
+static void offer_local_pair(const cell_pairs *c, const local_cell *e, int32_t i, int32_t j) {
+    uint32_t a = e->raw[i] & ENTRY_ID_MASK, b = e->raw[j] & ENTRY_ID_MASK;
+    if (!pair_is_news(c->grid, c->begun, a, b)) {
+        return;
+    }
+    const rc_grid *grid = c->grid;
+    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    c->fn((int32_t)lo, grid->users[lo], (int32_t)hi, grid->users[hi], c->context);
+}
+
+static void small_cell_pairs(const cell_pairs *c, const grid_cell *cell) {
+    local_cell e;
+    int32_t n = 0;
+    uint32_t any_moved = 0;
+    FOR_EACH_ENTRY(&c->grid->store, cell, raw, qb, {
+        uint32_t id = raw & ENTRY_ID_MASK;
+        rc_aabb box = c->grid->spans[id].box;
+        e.lx[n] = box.lower.x;
+        e.ly[n] = box.lower.y;
+        e.ux[n] = box.upper.x;
+        e.uy[n] = box.upper.y;
+        e.raw[n] = raw;
+        e.moved[n] = c->all_moved || c->grid->proxies[id].moved ? 1u : 0u;
+        any_moved |= e.moved[n];
+        n++;
+    });
+    if (any_moved == 0) {
+        return; /* every pair here was looked at when one of its proxies last moved */
+    }
+    for (int32_t i = 0; i + 1 < n; ++i) {
+        float lx = e.lx[i], ly = e.ly[i], ux = e.ux[i], uy = e.uy[i];
+        uint32_t moved = e.moved[i], shared = e.raw[i] & (ENTRY_LEFT | ENTRY_DOWN);
+        for (int32_t j = i + 1; j < n; ++j) {
+            /* one of the two moved, this is the lower-left cell the two share (not when both
+               reach the cell to the left, or below, which they share too), the boxes overlap
+               (rc_aabb_overlaps) */
+            uint32_t pass = (moved | e.moved[j]) & (uint32_t)((e.raw[j] & shared) == 0u) &
+                            (uint32_t)(e.lx[j] <= ux) & (uint32_t)(lx <= e.ux[j]) & (uint32_t)(e.ly[j] <= uy) &
+                            (uint32_t)(ly <= e.uy[j]);
+            if (pass != 0u) {
+                offer_local_pair(c, &e, i, j);
+            }
+        }
+    }
+}
+
+static bool cell_pairs_cell(const grid_cell *cell, void *context) {
+    const cell_pairs *c = context;
+    if (cell_count(cell) <= LOCAL_ENTRIES) {
+        small_cell_pairs(c, cell);
+        return true;
+    }
+    entry_walk outer = entry_walk_start(&c->grid->store, cell);
+    uint32_t raw_a;
+    while (entry_walk_next(&outer, &raw_a)) {
+        local_entry a = load_entry(c, raw_a);
+        entry_walk inner = outer; /* the entries after a */
+        uint32_t raw_b;
+        while (entry_walk_next(&inner, &raw_b)) {
+            local_entry b = load_entry(c, raw_b);
+            offer_cell_pair(c, &a, &b);
+        }
+    }
+    return true;
+}
+
+/* The pairs of one proxy with the proxies of coarser levels, from the finer side. */
+static bool coarser_pairs_cell(const grid_cell *cell, void *context) {
+    pair_scan *s = context;
+    const rc_grid *grid = s->grid;
+    uint32_t me = s->id;
+    rc_aabb my_box = grid->spans[me].box;
+    bool me_moved = s->all_moved || grid->proxies[me].moved;
+    bool left_edge = s->rect.lx == cell->x, bottom_edge = s->rect.ly == cell->y;
+    FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
+        uint32_t other = raw & ENTRY_ID_MASK;
+        if ((me_moved || grid->proxies[other].moved) && (!(raw & ENTRY_LEFT) || left_edge) &&
+            (!(raw & ENTRY_DOWN) || bottom_edge) && box_overlaps(my_box, grid->spans[other].box) &&
+            pair_is_news(grid, s->begun, me, other)) {
+            s->fn((int32_t)me, grid->users[me], (int32_t)other, grid->users[other], s->context);
+        }
+    });
+    return true;
+}
+
+static void pairs_cell_by_cell(const rc_grid *grid, bool all_moved, bool begun, rc_grid_pair_fn *fn,
+                               void *context) {
+    const grid_store *s = &grid->store;
+    cell_pairs c = {grid, all_moved, begun, fn, context};
+    uint64_t used = s->used_levels;
+    for (uint64_t u = used; u != 0; u &= u - 1) {
+        rc_grid_visit_level(s, __builtin_ctzll(u), cell_pairs_cell, &c);
+    }
+    if ((used & (used - 1)) == 0) {
+        return; /* one level: no pairs across levels */
+    }
+    for (int32_t id = 0; id < grid->high; ++id) {
+        int32_t own = grid->proxies[id].level;
+        if (own < 0) {
+            continue;
+        }
+        pair_scan ps = {grid, (uint32_t)id, proxy_rect(grid, (uint32_t)id), all_moved, false, begun, fn, context};
+        uint64_t coarser = own + 1 < LEVEL_COUNT ? used >> (own + 1) : 0;
+        for (uint64_t u = coarser; u != 0; u &= u - 1) {
+            int32_t l = own + 1 + __builtin_ctzll(u);
+            ps.rect = rect_of(&s->levels[l], grid->spans[id].box);
+            rc_grid_visit_rect(s, l, ps.rect, coarser_pairs_cell, &ps);
+        }
+    }
+}
+
+void rc_grid_find_new_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
+    if (grid == NULL || fn == NULL) {
+        return;
+    }
+    lock(grid);
+    find_new_pairs(grid, false, fn, context);
+    unlock(grid);
+}
+
+void rc_grid_find_begun_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
+    lock(grid);
+    find_new_pairs(grid, true, fn, context);
+    unlock(grid);
+}
+
+static void find_new_pairs(const rc_grid *grid, bool begun, rc_grid_pair_fn *fn, void *context) {
+    if (grid->moved_count >= grid->live / 4) {
+        pairs_cell_by_cell(grid, false, begun, fn, context);
+    } else {
+        for (int32_t i = 0; i < grid->moved_count; ++i) {
+            int32_t id = grid->moved[i];
+            if (grid->proxies[id].level >= 0) {
+                scan_pairs_of(grid, id, begun, fn, context);
+            }
+        }
+    }
+}
+
+void rc_grid_forget_moves(rc_grid *grid) {
+    if (!changeable(grid)) {
+        return;
+    }
+    for (int32_t i = 0; i < grid->moved_count; ++i) {
+        grid->proxies[grid->moved[i]].moved = false;
+    }
+    grid->moved_count = 0;
+}
+
+void rc_grid_update_pairs(rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
+    if (!changeable(grid)) {
+        return;
+    }
+    rc_grid_find_new_pairs(grid, fn, context);
+    rc_grid_forget_moves(grid);
+}
+
+void rc_grid_find_all_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
+    if (grid == NULL || fn == NULL) {
+        return;
+    }
+    lock(grid);
+    pairs_cell_by_cell(grid, true, false, fn, context);
+    unlock(grid);
+}

@@ -1,0 +1,497 @@
+/* The grid's box and point queries, and its rays and swept circles (each reports a proxy once,
+ * from the first cell it meets it in: see grid.c). */
+#include "broadphase/grid_internal.h"
+
+/* ---- visiting cells ------------------------------------------------------------------------- */
+
+typedef struct rect_filter {
+    cell_rect rect;
+    cell_visit_fn *fn;
+    void *context;
+} rect_filter;
+
+static bool visit_if_inside(const grid_cell *cell, void *context) {
+    const rect_filter *f = context;
+    return !rect_contains(f->rect, cell->x, cell->y) || f->fn(cell, f->context);
+}
+
+/* Visit the occupied cells of rect on a level: by lookup when the rectangle is small, by a
+ * sweep over the level when it spans more cells than the level has. False if fn stopped. */
+bool rc_grid_visit_rect(const grid_store *s, int32_t level, cell_rect r, cell_visit_fn *fn, void *context) {
+    if (rect_cells(r) > (int64_t)s->levels[level].cells) {
+        rect_filter f = {r, fn, context};
+        return rc_grid_visit_level(s, level, visit_if_inside, &f);
+    }
+    for (int32_t y = r.ly; y <= r.hy; ++y) {
+        for (int32_t x = r.lx; x <= r.hx; ++x) {
+            const grid_cell *c = cell_lookup(s, level, x, y);
+            if (c != NULL && !fn(c, context)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* ---- box and point queries ------------------------------------------------------------------ */
+
+typedef struct box_query {
+    const rc_grid *grid;
+    rc_aabb box;
+    cell_rect rect;
+    uint32_t skip; /* ENTRY_MOBILE: mobile proxies are not offered (nor read); else 0 */
+    rc_grid_query_fn *fn;
+    void *context;
+} box_query;
+
+static bool box_query_cell(const grid_cell *cell, void *context) {
+    box_query *q = context;
+    const rc_grid *grid = q->grid;
+    bool left_edge = q->rect.lx == cell->x, bottom_edge = q->rect.ly == cell->y;
+    FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
+        /* report from the lower-left cell of the overlap of the two rectangles only */
+        if (!(raw & q->skip) && (!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge)) {
+            uint32_t id = raw & ENTRY_ID_MASK;
+            if (box_overlaps(grid->spans[id].box, q->box) && !q->fn((int32_t)id, grid->users[id], q->context)) {
+                return false;
+            }
+        }
+    });
+    return true;
+}
+
+static void query_aabb(const rc_grid *grid, rc_aabb box, uint32_t skip, rc_grid_query_fn *fn, void *context) {
+    box_query q = {grid, box, {0, 0, 0, 0}, skip, fn, context};
+    for (uint64_t used = levels_for(&grid->store, skip); used != 0; used &= used - 1) {
+        int32_t l = __builtin_ctzll(used);
+        q.rect = rect_of(&grid->store.levels[l], box);
+        if (!rc_grid_visit_rect(&grid->store, l, q.rect, box_query_cell, &q)) {
+            return;
+        }
+    }
+}
+
+void rc_grid_query_aabb(const rc_grid *grid, rc_aabb box, rc_grid_query_fn *fn, void *context) {
+    if (grid == NULL || fn == NULL || !rc_aabb_is_valid(box)) {
+        return;
+    }
+    lock(grid);
+    query_aabb(grid, box, 0u, fn, context);
+    unlock(grid);
+}
+
+void rc_grid_query_aabb_trusted(const rc_grid *grid, rc_aabb box, bool skip_mobile, rc_grid_query_fn *fn,
+                                void *context) {
+    lock(grid);
+    query_aabb(grid, box, skip_mobile ? ENTRY_MOBILE : 0u, fn, context);
+    unlock(grid);
+}
+
+static void query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *fn, void *context) {
+    const grid_store *s = &grid->store;
+    for (uint64_t used = s->used_levels; used != 0; used &= used - 1) {
+        int32_t l = __builtin_ctzll(used);
+        const grid_level *level = &s->levels[l];
+        const grid_cell *cell = cell_lookup(s, l, cell_coord(point.x * level->inv), cell_coord(point.y * level->inv));
+        if (cell == NULL) {
+            continue;
+        }
+        FOR_EACH_ENTRY(s, cell, raw, qb, {
+            uint32_t id = raw & ENTRY_ID_MASK;
+            if (rc_aabb_contains_point(grid->spans[id].box, point) &&
+                !fn((int32_t)id, grid->users[id], context)) {
+                return;
+            }
+        });
+    }
+}
+
+void rc_grid_query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *fn, void *context) {
+    if (grid == NULL || fn == NULL || !rc_vec2_is_finite(point)) {
+        return;
+    }
+    lock(grid);
+    query_point(grid, point, fn, context);
+    unlock(grid);
+}
+
+/* ---- rays and swept circles ------------------------------------------------------------------ */
+
+/* A ray walk offers every proxy whose box, grown by radius on every side, the segment reaches.
+ * On a level with cells of size s it walks the cells of the centre line and looks k =
+ * ceil(radius / s) cells to either side: the first cell's (2k+1)^2 window, then at each step
+ * the strip of 2k+1 cells the window gains. A proxy is offered from the first walk cell whose
+ * window meets its rectangle: the walk cell is inside the rectangle grown by k, the previous
+ * one is not. Within a window or strip it is offered from one cell only. */
+typedef struct ray_walk {
+    const rc_grid *grid;
+    rc_vec2 origin, translation;
+    rc_vec2 inv; /* 1 / translation per axis (0 where it is 0) */
+    float radius;
+    float margin; /* radius, plus a few roundings of the coordinates the walk meets */
+    float max_t;
+    bool stopped;
+    uint32_t skip; /* ENTRY_MOBILE: mobile proxies are not offered (nor read); else 0 */
+    rc_grid_ray_fn *fn;
+    void *context;
+} ray_walk;
+
+/* Does origin + t * d, 0 <= t <= max_t, reach the box grown by the walk's margin? The margin
+ * covers the radius of a swept circle and a few float roundings at the size of the
+ * coordinates involved, so that a touch at a box's very edge is not lost to rounding in this
+ * slab test; the callback's exact test decides. */
+static bool walk_reaches_box(const ray_walk *w, rc_aabb b) {
+    float m = w->margin;
+    float t0 = 0.0f, t1 = w->max_t;
+    if (w->inv.x != 0.0f) {
+        float a = (b.lower.x - m - w->origin.x) * w->inv.x, c = (b.upper.x + m - w->origin.x) * w->inv.x;
+        t0 = max_f(t0, min_f(a, c));
+        t1 = min_f(t1, max_f(a, c));
+    } else if (w->origin.x < b.lower.x - m || w->origin.x > b.upper.x + m) {
+        return false;
+    }
+    if (w->inv.y != 0.0f) {
+        float a = (b.lower.y - m - w->origin.y) * w->inv.y, c = (b.upper.y + m - w->origin.y) * w->inv.y;
+        t0 = max_f(t0, min_f(a, c));
+        t1 = min_f(t1, max_f(a, c));
+    } else if (w->origin.y < b.lower.y - m || w->origin.y > b.upper.y + m) {
+        return false;
+    }
+    return t0 <= t1;
+}
+
+static void ray_call(ray_walk *w, uint32_t id) {
+    float r = w->fn((int32_t)id, w->grid->users[id], w->max_t, w->context);
+    if (r < 0.0f) {
+        w->stopped = true;
+    } else if (r < w->max_t) {
+        w->max_t = r;
+    }
+}
+
+/* Offer an entry of cell (x, y) to the callback if the walk still reaches its box: the copy in
+ * the entry when there is one, else the proxy's own. */
+static void ray_offer(ray_walk *w, uint32_t raw, const uint16_t *qb, float size, int32_t x, int32_t y) {
+    uint32_t id = raw & ENTRY_ID_MASK;
+    rc_aabb box = (raw & ENTRY_BOXED) ? dequantize(qb, size, x, y) : w->grid->spans[id].box;
+    if (walk_reaches_box(w, box)) {
+        ray_call(w, id);
+    }
+}
+
+static bool ray_scan_cell(const grid_cell *cell, void *context) {
+    ray_walk *w = context;
+    const grid_store *s = &w->grid->store;
+    float size = s->levels[cell_level(cell)].size;
+    FOR_EACH_ENTRY(s, cell, raw, qb, {
+        /* from the proxy's lowest cell only (and none that the walk skips) */
+        if (!(raw & (ENTRY_LEFT | ENTRY_DOWN | w->skip))) {
+            ray_offer(w, raw, qb, size, cell->x, cell->y);
+            if (w->stopped) {
+                return false;
+            }
+        }
+    });
+    return true;
+}
+
+/* The fallback for walks that would be very long, very wide, or leave the range of cell
+ * coordinates: every occupied cell of the level, each proxy from its lowest cell only. */
+static bool ray_scan_level(ray_walk *w, int32_t level) { return rc_grid_visit_level(&w->grid->store, level, ray_scan_cell, w); }
+
+static cell_rect grow_rect(cell_rect r, int32_t k) {
+    cell_rect g = {r.lx - k, r.ly - k, r.hx + k, r.hy + k};
+    return g;
+}
+
+/* Ask for the spans of a cell's entries that carry no box of their own (and that the walk does
+ * not skip). */
+static void prefetch_spans(const rc_grid *grid, const grid_cell *cell, uint32_t skip) {
+    for (uint32_t i = 0, n = cell_count(cell); i < n && i < INLINE_ENTRIES; ++i) {
+        if (!(cell->entries[i] & (ENTRY_BOXED | skip))) {
+            RC_PREFETCH(&grid->spans[cell->entries[i] & ENTRY_ID_MASK]);
+        }
+    }
+}
+
+/* Offer the proxies of the cells in `strip` (a window or the strip a step adds) that the
+ * previous walk cell's window did not reach; each once, from the strip's lowest cell in it. */
+static bool ray_visit_strip(ray_walk *w, int32_t l, cell_rect strip, bool first, int32_t px, int32_t py, int32_t k) {
+    const rc_grid *grid = w->grid;
+    const grid_store *s = &grid->store;
+    for (int32_t y = strip.ly; y <= strip.hy; ++y) {
+        for (int32_t x = strip.lx; x <= strip.hx; ++x) {
+            const grid_cell *cell = cell_lookup(s, l, x, y);
+            if (cell == NULL) {
+                continue;
+            }
+            /* ask for all the entries' spans at once rather than one miss after another */
+            prefetch_spans(grid, cell, w->skip);
+            float size = s->levels[l].size;
+            FOR_EACH_ENTRY(s, cell, raw, qb, {
+                if (raw & w->skip) {
+                    continue; /* this entry only: the innermost loop is the entries' */
+                }
+                cell_rect r = proxy_rect(grid, raw & ENTRY_ID_MASK);
+                if (max_i32(r.lx, strip.lx) == x && max_i32(r.ly, strip.ly) == y &&
+                    (first || !rect_contains(grow_rect(r, k), px, py))) {
+                    ray_offer(w, raw, qb, size, x, y);
+                    if (w->stopped) {
+                        return false;
+                    }
+                }
+            });
+        }
+    }
+    return true;
+}
+
+/* One step of a ray's cell walk in cell units: which boundary comes first, and where. */
+typedef struct cell_stepper {
+    int32_t cx, cy;
+    float tx, ty; /* the ray parameter at the next vertical and horizontal boundaries */
+    uint32_t came_from; /* the entry bit of the cell the last step left: which neighbour it was */
+} cell_stepper;
+
+typedef struct stepper_setup {
+    int32_t sx, sy;
+    float ox, oy, inv_dx, inv_dy;
+} stepper_setup;
+
+static void stepper_advance(cell_stepper *c, const stepper_setup *u) {
+    if (c->tx <= c->ty) {
+        c->cx += u->sx;
+        c->tx = ((float)(u->sx > 0 ? c->cx + 1 : c->cx) - u->ox) * u->inv_dx;
+        c->came_from = u->sx > 0 ? ENTRY_LEFT : ENTRY_RIGHT;
+    } else {
+        c->cy += u->sy;
+        c->ty = ((float)(u->sy > 0 ? c->cy + 1 : c->cy) - u->oy) * u->inv_dy;
+        c->came_from = u->sy > 0 ? ENTRY_DOWN : ENTRY_UP;
+    }
+}
+
+static uint32_t stepper_slot(const grid_window *win, const cell_stepper *c) {
+    return tile_slot(win, (uint32_t)(c->cx - win->x0), (uint32_t)(c->cy - win->y0));
+}
+
+/* The walk of a ray (radius 0) inside a level's window: no bounds checks, and the rule that
+ * offers a proxy once read from the entries' neighbour bits (a proxy was offered already when
+ * its rectangle covers the cell the walk came from). */
+static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int64_t steps, float ox, float oy,
+                            float dx, float dy) {
+    const rc_grid *grid = w->grid;
+    const grid_store *s = &grid->store;
+    const grid_window *win = &s->levels[l].window;
+    stepper_setup u;
+    /* a component whose reciprocal overflowed moves the ray by nothing (as in the slab tests) */
+    u.sx = w->inv.x > 0.0f ? 1 : (w->inv.x < 0.0f ? -1 : 0);
+    u.sy = w->inv.y > 0.0f ? 1 : (w->inv.y < 0.0f ? -1 : 0);
+    (void)dx;
+    (void)dy;
+    u.ox = ox;
+    u.oy = oy;
+    /* 1 / dx in cell units is the walk's 1 / translation scaled by the cell size */
+    u.inv_dx = u.sx != 0 ? w->inv.x * s->levels[l].size : 0.0f;
+    u.inv_dy = u.sy != 0 ? w->inv.y * s->levels[l].size : 0.0f;
+    if (!(fabsf(u.inv_dx) <= FLT_MAX)) { /* moves less than a float's width of a cell */
+        u.sx = 0;
+        u.inv_dx = 0.0f;
+    }
+    if (!(fabsf(u.inv_dy) <= FLT_MAX)) {
+        u.sy = 0;
+        u.inv_dy = 0.0f;
+    }
+    cell_stepper c;
+    c.cx = cx;
+    c.cy = cy;
+    c.tx = u.sx > 0 ? ((float)(cx + 1) - ox) * u.inv_dx : (u.sx < 0 ? ((float)cx - ox) * u.inv_dx : INFINITY);
+    c.ty = u.sy > 0 ? ((float)(cy + 1) - oy) * u.inv_dy : (u.sy < 0 ? ((float)cy - oy) * u.inv_dy : INFINITY);
+    c.came_from = 0; /* the first cell offers everything in it */
+    /* A boxed entry's slab test in cell units: its box edge q (in quanta from one cell below
+       the cell) is reached at t = ((cx - 1) - ox) / dx + q / (QUANTA dx), a multiply-add from
+       per-cell and per-walk constants. The walk's margin, in cells, covers the roundings. */
+    const float quantum = (float)(1.0 / QUANTA);
+    float kx = u.inv_dx * quantum, ky = u.inv_dy * quantum;
+    float margin = w->margin * s->levels[l].inv;
+    float mx = margin * fabsf(u.inv_dx), my = margin * fabsf(u.inv_dy);
+    for (;;) {
+        uint32_t r = win->slots[stepper_slot(win, &c)];
+        if (r != 0) {
+            const grid_cell *cell = &s->records[r - 1];
+            if (grid->statics != grid->live) {
+                prefetch_spans(grid, cell, w->skip);
+            }
+            uint32_t seen = c.came_from | w->skip;
+            float bx = ((float)(c.cx - 1) - ox) * u.inv_dx, by = ((float)(c.cy - 1) - oy) * u.inv_dy;
+            FOR_EACH_ENTRY(s, cell, raw, qb, {
+                if (!(raw & seen)) {
+                    uint32_t id = raw & ENTRY_ID_MASK;
+                    bool reach;
+                    if (!(raw & ENTRY_BOXED)) {
+                        reach = walk_reaches_box(w, grid->spans[id].box);
+                    } else {
+                        float t0 = 0.0f, t1 = w->max_t;
+                        if (u.sx != 0) {
+                            float a = bx + kx * (float)qb[0], b = bx + kx * (float)qb[2];
+                            t0 = max_f(t0, min_f(a, b) - mx);
+                            t1 = min_f(t1, max_f(a, b) + mx);
+                        } else {
+                            float lo = (float)(c.cx - 1) + quantum * (float)qb[0], hi = (float)(c.cx - 1) + quantum * (float)qb[2];
+                            t1 = ox < lo - margin || ox > hi + margin ? -1.0f : t1;
+                        }
+                        if (u.sy != 0) {
+                            float a = by + ky * (float)qb[1], b = by + ky * (float)qb[3];
+                            t0 = max_f(t0, min_f(a, b) - my);
+                            t1 = min_f(t1, max_f(a, b) + my);
+                        } else {
+                            float lo = (float)(c.cy - 1) + quantum * (float)qb[1], hi = (float)(c.cy - 1) + quantum * (float)qb[3];
+                            t1 = oy < lo - margin || oy > hi + margin ? -1.0f : t1;
+                        }
+                        reach = t0 <= t1;
+                    }
+                    if (reach) {
+                        ray_call(w, id);
+                        if (w->stopped) {
+                            return false;
+                        }
+                    }
+                }
+            });
+        }
+        if (--steps <= 0 || (c.tx <= c.ty ? c.tx : c.ty) > w->max_t) {
+            break;
+        }
+        stepper_advance(&c, &u);
+    }
+    return true;
+}
+
+static bool ray_walk_level(ray_walk *w, int32_t l) {
+    const grid_store *s = &w->grid->store;
+    const grid_level *level = &s->levels[l];
+    float inv = level->inv;
+    const grid_window *win = &level->window;
+    if (w->radius == 0.0f && level->hashed == 0 && win->slots != NULL) {
+        /* the common case first, with the fewest checks: a ray within the window */
+        float ox = w->origin.x * inv, oy = w->origin.y * inv;
+        float ex = ox + w->max_t * (w->translation.x * inv), ey = oy + w->max_t * (w->translation.y * inv);
+        float lo_x = ox < ex ? ox : ex, hi_x = ox < ex ? ex : ox, lo_y = oy < ey ? oy : ey, hi_y = oy < ey ? ey : oy;
+        /* two cells of room each way for rounding and the walk's lookahead */
+        if (lo_x >= (float)win->x0 + 2.0f && lo_y >= (float)win->y0 + 2.0f &&
+            hi_x < (float)((int64_t)win->x0 + win->w) - 3.0f && hi_y < (float)((int64_t)win->y0 + win->h) - 3.0f) {
+            int32_t cx = cell_coord(ox), cy = cell_coord(oy), end_x = cell_coord(ex), end_y = cell_coord(ey);
+            int64_t steps = llabs((int64_t)end_x - cx) + llabs((int64_t)end_y - cy) + 2;
+            return ray_walk_window(w, l, cx, cy, steps, ox, oy, w->translation.x * inv, w->translation.y * inv);
+        }
+    }
+    /* in cell units, where cell boundaries are the integers */
+    float ox = w->origin.x * inv, oy = w->origin.y * inv;
+    float dx = w->translation.x * inv, dy = w->translation.y * inv;
+    float ex = ox + w->max_t * dx, ey = oy + w->max_t * dy;
+    float reach = ceilf(w->radius * inv);
+    float limit = 0.5f * (float)CELL_LIMIT; /* 2^29: exact */
+    if (!(fabsf(ox) < limit && fabsf(oy) < limit && fabsf(ex) < limit && fabsf(ey) < limit && reach < limit)) {
+        return ray_scan_level(w, l);
+    }
+    int32_t k = (int32_t)reach;
+    int32_t cx = cell_coord(ox), cy = cell_coord(oy);
+    int32_t end_x = cell_coord(ex), end_y = cell_coord(ey);
+    int64_t steps = llabs((int64_t)end_x - cx) + llabs((int64_t)end_y - cy) + 2;
+    int64_t width = 2 * (int64_t)k + 1;
+    if (width * (steps + width) > 4 * (int64_t)level->cells + 64) {
+        return ray_scan_level(w, l);
+    }
+    /* a ray whose cells all lie in the window and none in the hash table takes the direct
+       walk; two more cells each way cover rounding and the walk's lookahead, which may run one
+       cell past the last */
+    if (k == 0 && level->hashed == 0 && win->slots != NULL) {
+        int64_t lx = (int64_t)(cx < end_x ? cx : end_x) - 2, hx = (int64_t)(cx > end_x ? cx : end_x) + 2;
+        int64_t ly = (int64_t)(cy < end_y ? cy : end_y) - 2, hy = (int64_t)(cy > end_y ? cy : end_y) + 2;
+        if (lx >= win->x0 && ly >= win->y0 && hx < (int64_t)win->x0 + win->w && hy < (int64_t)win->y0 + win->h) {
+            return ray_walk_window(w, l, cx, cy, steps, ox, oy, dx, dy);
+        }
+    }
+    int32_t sx = dx > 0.0f ? 1 : (dx < 0.0f ? -1 : 0);
+    int32_t sy = dy > 0.0f ? 1 : (dy < 0.0f ? -1 : 0);
+    float inv_dx = sx != 0 ? 1.0f / dx : 0.0f;
+    float inv_dy = sy != 0 ? 1.0f / dy : 0.0f;
+    cell_rect strip = {cx - k, cy - k, cx + k, cy + k};
+    if (!ray_visit_strip(w, l, strip, true, cx, cy, k)) {
+        return false;
+    }
+    for (; steps > 0; --steps) {
+        /* the ray parameter at the next vertical and horizontal cell boundaries */
+        float tx = sx > 0 ? ((float)(cx + 1) - ox) * inv_dx : (sx < 0 ? ((float)cx - ox) * inv_dx : INFINITY);
+        float ty = sy > 0 ? ((float)(cy + 1) - oy) * inv_dy : (sy < 0 ? ((float)cy - oy) * inv_dy : INFINITY);
+        int32_t px = cx, py = cy;
+        if (tx <= ty) {
+            if (tx > w->max_t) {
+                break;
+            }
+            cx += sx;
+            strip = (cell_rect){cx + sx * k, cy - k, cx + sx * k, cy + k};
+        } else {
+            if (ty > w->max_t) {
+                break;
+            }
+            cy += sy;
+            strip = (cell_rect){cx - k, cy + sy * k, cx + k, cy + sy * k};
+        }
+        if (!ray_visit_strip(w, l, strip, false, px, py, k)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The walk itself, for inputs already checked: finite, radius and max_fraction >= 0. */
+void rc_grid_cast_trusted(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
+                          bool skip_mobile, rc_grid_ray_fn *fn, void *context) {
+    ray_walk w;
+    w.grid = grid;
+    w.skip = skip_mobile ? ENTRY_MOBILE : 0u;
+    w.origin = origin;
+    w.translation = translation;
+    /* a component so small that its reciprocal overflows moves the ray by nothing */
+    float ix = translation.x != 0.0f ? 1.0f / translation.x : 0.0f;
+    float iy = translation.y != 0.0f ? 1.0f / translation.y : 0.0f;
+    w.inv.x = fabsf(ix) <= FLT_MAX ? ix : 0.0f;
+    w.inv.y = fabsf(iy) <= FLT_MAX ? iy : 0.0f;
+    /* the boxes the walk meets lie within the ray's reach of its origin */
+    float size = max_f(fabsf(origin.x), fabsf(origin.y)) + max_fraction * max_f(fabsf(translation.x), fabsf(translation.y));
+    w.radius = radius;
+    w.margin = radius + 4.0f * FLT_EPSILON * (size + radius);
+    w.max_t = max_fraction;
+    w.stopped = false;
+    w.fn = fn;
+    w.context = context;
+    for (uint64_t used = levels_for(&grid->store, w.skip); used != 0; used &= used - 1) {
+        if (!ray_walk_level(&w, __builtin_ctzll(used))) {
+            return;
+        }
+    }
+}
+
+static void cast(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
+                 rc_grid_ray_fn *fn, void *context) {
+    if (grid == NULL || fn == NULL || !rc_vec2_is_finite(origin) || !rc_vec2_is_finite(translation) ||
+        !rc_is_finite(max_fraction) || max_fraction < 0.0f || !rc_is_finite(radius) || radius < 0.0f) {
+        return;
+    }
+    rc_grid_cast_trusted(grid, origin, radius, translation, max_fraction, false, fn, context);
+}
+
+void rc_grid_cast_ray(const rc_grid *grid, rc_vec2 origin, rc_vec2 translation, float max_fraction,
+                      rc_grid_ray_fn *fn, void *context) {
+    rc_grid_cast_circle(grid, origin, 0.0f, translation, max_fraction, fn, context);
+}
+
+void rc_grid_cast_circle(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
+                         rc_grid_ray_fn *fn, void *context) {
+    if (grid == NULL) {
+        return;
+    }
+    lock(grid);
+    cast(grid, origin, radius, translation, max_fraction, fn, context);
+    unlock(grid);
+}

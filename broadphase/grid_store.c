@@ -1,0 +1,386 @@
+/* The grid's cell store: cells in dense windows and a hash table, their entries inline and in
+ * chunks, and the per-level counts. See grid.c for the layout. */
+#include "broadphase/grid_internal.h"
+
+/* ---- cell store ----------------------------------------------------------------------------- */
+
+void rc_grid_store_init(grid_store *s, float base_size) {
+    memset(s, 0, sizeof *s);
+    s->base_size = base_size;
+    float size = base_size;
+    for (int32_t l = 0; l < LEVEL_COUNT; ++l) {
+        /* the top level is one infinite cell: the home of boxes too large for any other */
+        s->levels[l].size = l + 1 < LEVEL_COUNT ? size : INFINITY;
+        s->levels[l].inv = 1.0f / s->levels[l].size; /* 0 for infinite cells: all in cell (0, 0) */
+        size *= 2.0f;
+    }
+    s->free_chunk = NONE;
+    s->free_record = NONE;
+}
+
+size_t rc_grid_window_bytes(const grid_window *w) { return sizeof(uint32_t) * (size_t)w->w * (size_t)w->h; }
+
+void rc_grid_store_free(const rc_allocator *a, grid_store *s) {
+    for (int32_t l = 0; l < LEVEL_COUNT; ++l) {
+        rc_mem_free(a, s->levels[l].window.slots, rc_grid_window_bytes(&s->levels[l].window));
+    }
+    rc_mem_free(a, s->table, sizeof(grid_slot) * s->capacity);
+    rc_mem_free(a, s->records, sizeof(grid_cell) * (size_t)s->record_capacity);
+    rc_mem_free(a, s->chunks, sizeof(grid_chunk) * (size_t)s->chunk_capacity);
+    rc_grid_store_init(s, s->base_size);
+}
+
+/* Room for `additions` more proxy-in-cell entries, of which `hashed` may fall outside the
+ * windows: each may open a cell (a record, and a table slot if hashed) and take a chunk. */
+bool rc_grid_store_reserve_split(const rc_allocator *a, grid_store *s, int64_t additions, int64_t hashed) {
+    uint64_t needed = 2u * ((uint64_t)s->hashed + (uint64_t)hashed);
+    if (hashed > 0 && needed > s->capacity) {
+        uint64_t capacity = s->capacity ? s->capacity : 64;
+        while (capacity < needed) {
+            capacity *= 2;
+        }
+        if (capacity > (1u << 30)) {
+            return false;
+        }
+        grid_slot *table = rc_mem_alloc(a, sizeof(grid_slot) * capacity);
+        if (table == NULL) {
+            return false;
+        }
+        memset(table, 0, sizeof(grid_slot) * capacity);
+        uint32_t mask = (uint32_t)capacity - 1;
+        for (uint32_t i = 0; i < s->capacity; ++i) {
+            const grid_slot *t = &s->table[i];
+            if (t->level == 0) {
+                continue;
+            }
+            uint32_t j = cell_hash((int32_t)t->level - 1, t->x, t->y) & mask;
+            while (table[j].level != 0) {
+                j = (j + 1) & mask;
+            }
+            table[j] = *t;
+        }
+        rc_mem_free(a, s->table, sizeof(grid_slot) * s->capacity);
+        s->table = table;
+        s->capacity = (uint32_t)capacity;
+    }
+    if (additions > INT32_MAX / 4) {
+        return false;
+    }
+    if ((int64_t)s->free_records + (s->record_capacity - s->record_high) < additions &&
+        !rc_mem_reserve(a, (void **)&s->records, &s->record_capacity, s->record_high,
+                        s->record_high + (int32_t)additions - s->free_records, sizeof(grid_cell))) {
+        return false;
+    }
+    if ((int64_t)s->free_chunks + (s->chunk_capacity - s->chunk_high) < additions &&
+        !rc_mem_reserve(a, (void **)&s->chunks, &s->chunk_capacity, s->chunk_high,
+                        s->chunk_high + (int32_t)additions - s->free_chunks, sizeof(grid_chunk))) {
+        return false;
+    }
+    return true;
+}
+
+/* The same when any of them may fall outside the windows. */
+bool rc_grid_store_reserve(const rc_allocator *a, grid_store *s, int64_t additions) {
+    return rc_grid_store_reserve_split(a, s, additions, additions);
+}
+
+static uint32_t chunk_take(grid_store *s) {
+    uint32_t c = s->free_chunk;
+    if (c != NONE) {
+        s->free_chunk = s->chunks[c].next;
+        s->free_chunks--;
+        return c;
+    }
+    return (uint32_t)s->chunk_high++;
+}
+
+static void chunk_give(grid_store *s, uint32_t c) {
+    s->chunks[c].next = s->free_chunk;
+    s->free_chunk = c;
+    s->free_chunks++;
+}
+
+static uint32_t record_take(grid_store *s) {
+    uint32_t r = s->free_record;
+    if (r != NONE) {
+        s->free_record = s->records[r].chunk;
+        s->free_records--;
+        return r;
+    }
+    return (uint32_t)s->record_high++;
+}
+
+static void record_give(grid_store *s, uint32_t r) {
+    s->records[r].meta = 0;
+    s->records[r].chunk = s->free_record;
+    s->free_record = r;
+    s->free_records++;
+}
+
+/* The cell (level, x, y), opened if it is not occupied yet; the room was reserved. */
+grid_cell *rc_grid_cell_open(grid_store *s, int32_t level, int32_t x, int32_t y) {
+    grid_level *lv = &s->levels[level];
+    uint32_t slot = window_slot(&lv->window, x, y);
+    grid_cell *c;
+    if (slot != NONE) {
+        uint32_t r = lv->window.slots[slot];
+        if (r != 0) {
+            return &s->records[r - 1];
+        }
+        r = record_take(s);
+        lv->window.slots[slot] = r + 1;
+        c = &s->records[r];
+    } else {
+        uint32_t i = lv->hashed > 0 ? find_hashed(s, level, x, y) : NONE;
+        if (i != NONE) {
+            return &s->records[s->table[i].record];
+        }
+        uint32_t mask = s->capacity - 1;
+        i = cell_hash(level, x, y) & mask;
+        while (s->table[i].level != 0) {
+            i = (i + 1) & mask;
+        }
+        uint32_t r = record_take(s);
+        s->table[i].x = x;
+        s->table[i].y = y;
+        s->table[i].level = (uint32_t)level + 1u;
+        s->table[i].record = r;
+        c = &s->records[r];
+        s->hashed++;
+        lv->hashed++;
+    }
+    c->x = x;
+    c->y = y;
+    c->meta = (uint32_t)level;
+    c->chunk = NONE;
+    s->cells++;
+    lv->cells++;
+    return c;
+}
+
+/* Add an entry (with its neighbour and boxed bits) and its quantised box. */
+static void cell_add(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry, const uint16_t q[4]) {
+    grid_cell *c = rc_grid_cell_open(s, level, x, y);
+    uint32_t count = cell_count(c);
+    uint32_t *slot;
+    uint16_t *box;
+    if (count < INLINE_ENTRIES) {
+        slot = &c->entries[count];
+        box = c->boxes[count];
+    } else if (count == INLINE_ENTRIES || head_fill(count) == CHUNK_ENTRIES) {
+        uint32_t k = chunk_take(s);
+        s->chunks[k].next = c->chunk;
+        c->chunk = k;
+        slot = &s->chunks[k].entries[0];
+        box = s->chunks[k].boxes[0];
+    } else {
+        slot = &s->chunks[c->chunk].entries[head_fill(count)];
+        box = s->chunks[c->chunk].boxes[head_fill(count)];
+    }
+    *slot = entry;
+    memcpy(box, q, sizeof(uint16_t) * 4);
+    c->meta += 1u << 6;
+}
+
+static void table_delete(grid_store *s, uint32_t slot) {
+    uint32_t mask = s->capacity - 1;
+    uint32_t hole = slot;
+    s->table[hole].level = 0;
+    uint32_t j = hole;
+    for (;;) {
+        j = (j + 1) & mask;
+        grid_slot *t = &s->table[j];
+        if (t->level == 0) {
+            break;
+        }
+        uint32_t home = cell_hash((int32_t)t->level - 1, t->x, t->y) & mask;
+        /* the slot at j may stay only if its home lies cyclically in (hole, j] */
+        bool stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+        if (!stays) {
+            s->table[hole] = *t;
+            t->level = 0;
+            hole = j;
+        }
+    }
+}
+
+/* Remove proxy `entry` (an id) from a cell. */
+static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry) {
+    grid_level *lv = &s->levels[level];
+    uint32_t slot = window_slot(&lv->window, x, y);
+    uint32_t table_slot = NONE;
+    grid_cell *c;
+    if (slot != NONE) {
+        uint32_t r = lv->window.slots[slot];
+        if (r == 0) {
+            return;
+        }
+        c = &s->records[r - 1];
+    } else {
+        table_slot = find_hashed(s, level, x, y);
+        if (table_slot == NONE) {
+            return;
+        }
+        c = &s->records[s->table[table_slot].record];
+    }
+    uint32_t count = cell_count(c);
+    /* the last entry fills the hole */
+    uint32_t *last, *hole = NULL;
+    uint16_t *last_box, *hole_box = NULL;
+    if (count <= INLINE_ENTRIES) {
+        last = &c->entries[count - 1];
+        last_box = c->boxes[count - 1];
+    } else {
+        last = &s->chunks[c->chunk].entries[head_fill(count) - 1];
+        last_box = s->chunks[c->chunk].boxes[head_fill(count) - 1];
+    }
+    for (uint32_t i = 0; i < count && i < INLINE_ENTRIES && hole == NULL; ++i) {
+        if ((c->entries[i] & ENTRY_ID_MASK) == entry) {
+            hole = &c->entries[i];
+            hole_box = c->boxes[i];
+        }
+    }
+    for (uint32_t k = c->chunk, n = count > INLINE_ENTRIES ? head_fill(count) : 0; k != NONE && hole == NULL;
+         k = s->chunks[k].next, n = CHUNK_ENTRIES) {
+        for (uint32_t i = 0; i < n; ++i) {
+            if ((s->chunks[k].entries[i] & ENTRY_ID_MASK) == entry) {
+                hole = &s->chunks[k].entries[i];
+                hole_box = s->chunks[k].boxes[i];
+                break;
+            }
+        }
+    }
+    if (hole == NULL) {
+        return;
+    }
+    *hole = *last;
+    memmove(hole_box, last_box, sizeof(uint16_t) * 4);
+    if (count > INLINE_ENTRIES && head_fill(count) == 1) {
+        uint32_t k = c->chunk;
+        c->chunk = s->chunks[k].next;
+        chunk_give(s, k);
+    }
+    c->meta -= 1u << 6;
+    if (count > 1) {
+        return;
+    }
+    s->cells--;
+    lv->cells--;
+    if (slot != NONE) {
+        uint32_t r = lv->window.slots[slot] - 1;
+        lv->window.slots[slot] = 0;
+        record_give(s, r);
+    } else {
+        record_give(s, s->table[table_slot].record);
+        s->hashed--;
+        lv->hashed--;
+        table_delete(s, table_slot);
+    }
+}
+
+/* The entry and quantised box of a proxy in cell (x, y); box NULL: not boxed. */
+static uint32_t make_entry(const grid_store *s, int32_t level, uint32_t id, cell_rect r, const rc_aabb *box, int32_t x,
+                           int32_t y, uint16_t q[4]) {
+    uint32_t entry = entry_of(id, r, x, y);
+    memset(q, 0, sizeof(uint16_t) * 4);
+    if (box != NULL && quantize(*box, s->levels[level].size, x, y, q)) {
+        entry |= ENTRY_BOXED;
+    }
+    return entry;
+}
+
+void rc_grid_rect_add(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t id, const rc_aabb *box) {
+    for (int32_t y = r.ly; y <= r.hy; ++y) {
+        for (int32_t x = r.lx; x <= r.hx; ++x) {
+            if (skip == NULL || !rect_contains(*skip, x, y)) {
+                uint16_t q[4];
+                uint32_t entry = make_entry(s, level, id, r, box, x, y, q);
+                cell_add(s, level, x, y, entry, q);
+            }
+        }
+    }
+}
+
+/* The proxy's rectangle is now r (or its box changed, or whether it is boxed or mobile) and it
+ * stays in the cells of r inside kept: rewrite its entries there. box NULL: not boxed; id with
+ * the mobile bit when it is mobile. */
+void rc_grid_rect_refresh(grid_store *s, int32_t level, cell_rect r, cell_rect kept, uint32_t id, const rc_aabb *box) {
+    for (int32_t y = r.ly; y <= r.hy; ++y) {
+        for (int32_t x = r.lx; x <= r.hx; ++x) {
+            if (!rect_contains(kept, x, y)) {
+                continue;
+            }
+            grid_cell *c = (grid_cell *)cell_lookup(s, level, x, y);
+            uint32_t count = c != NULL ? cell_count(c) : 0;
+            uint16_t q[4];
+            uint32_t entry = make_entry(s, level, id, r, box, x, y, q);
+            for (uint32_t i = 0; i < count && i < INLINE_ENTRIES; ++i) {
+                if ((c->entries[i] & ENTRY_ID_MASK) == (id & ENTRY_ID_MASK)) {
+                    c->entries[i] = entry;
+                    memcpy(c->boxes[i], q, sizeof q);
+                }
+            }
+            for (uint32_t k = count > INLINE_ENTRIES ? c->chunk : NONE, n = count > INLINE_ENTRIES ? head_fill(count) : 0;
+                 k != NONE; k = s->chunks[k].next, n = CHUNK_ENTRIES) {
+                for (uint32_t i = 0; i < n; ++i) {
+                    if ((s->chunks[k].entries[i] & ENTRY_ID_MASK) == (id & ENTRY_ID_MASK)) {
+                        s->chunks[k].entries[i] = entry;
+                        memcpy(s->chunks[k].boxes[i], q, sizeof q);
+                    }
+                }
+            }
+        }
+    }
+}
+
+void rc_grid_rect_remove(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t entry) {
+    for (int32_t y = r.ly; y <= r.hy; ++y) {
+        for (int32_t x = r.lx; x <= r.hx; ++x) {
+            if (skip == NULL || !rect_contains(*skip, x, y)) {
+                cell_remove(s, level, x, y, entry);
+            }
+        }
+    }
+}
+
+/* How many cells of r lie outside skip (all of them when skip is NULL). */
+int64_t rc_grid_rect_additions(cell_rect r, const cell_rect *skip) {
+    int64_t n = rect_cells(r);
+    if (skip != NULL) {
+        int64_t ox = (int64_t)(r.hx < skip->hx ? r.hx : skip->hx) - max_i32(r.lx, skip->lx) + 1;
+        int64_t oy = (int64_t)(r.hy < skip->hy ? r.hy : skip->hy) - max_i32(r.ly, skip->ly) + 1;
+        if (ox > 0 && oy > 0) {
+            n -= ox * oy;
+        }
+    }
+    return n;
+}
+
+static void set_level_bit(uint64_t *bits, int32_t level_index, bool set) {
+    if (set) {
+        *bits |= (uint64_t)1 << level_index;
+    } else {
+        *bits &= ~((uint64_t)1 << level_index);
+    }
+}
+
+/* A level gains or loses delta proxies, mobile or not. */
+void rc_grid_level_count(grid_store *s, int32_t level_index, int32_t delta, bool mobile) {
+    grid_level *level = &s->levels[level_index];
+    level->proxies += delta;
+    level->fixed += mobile ? 0 : delta;
+    set_level_bit(&s->used_levels, level_index, level->proxies > 0);
+    set_level_bit(&s->fixed_levels, level_index, level->fixed > 0);
+}
+
+/* Visit every occupied cell of one level, windowed and hashed; false if fn stopped. */
+
+bool rc_grid_visit_level(const grid_store *s, int32_t level, cell_visit_fn *fn, void *context) {
+    for (int32_t i = 0; i < s->record_high; ++i) {
+        const grid_cell *c = &s->records[i];
+        if (c->meta != 0 && cell_level(c) == level && !fn(c, context)) {
+            return false;
+        }
+    }
+    return true;
+}
