@@ -93,7 +93,6 @@ typedef struct rc_wide_constraint {
     rc_wide_point points[2];
     int32_t a[RC_LANES], b[RC_LANES];          /* states read (the still state for none) */
     uint8_t write_a[RC_LANES], write_b[RC_LANES]; /* dynamic sides: written back */
-    int32_t constraint[RC_LANES];              /* the lane's constraint, -1 for an empty lane */
     bool bouncy;                               /* some lane has restitution: the restitution pass looks */
 } rc_wide_constraint;
 
@@ -117,7 +116,8 @@ typedef struct rc_soft_step {
     float max_speed;                /* linear velocities are held within it */
     /* scratch for rc_solver_pack: per state (colours), per constraint (order) */
     uint32_t *colors;
-    int32_t *order;                 /* the constraints by colour, each colour in their order */
+    int32_t *order;                 /* per constraint: its place among the constraints by colour
+                                       (each colour in the constraints' order) */
     int32_t color_start[RC_SOLVER_COLORS + 2]; /* where each colour starts in order (the last: the end) */
     rc_wide_constraint *blocks;     /* rc_solver_color says how many */
     int32_t block_count;
