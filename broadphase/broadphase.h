@@ -24,10 +24,11 @@ void rc_grid_cast_trusted(const rc_grid *grid, rc_vec2 origin, float radius, rc_
 void rc_grid_query_aabb_trusted(const rc_grid *grid, rc_aabb box, bool skip_mobile, rc_grid_query_fn *fn,
                                 void *context);
 
-/* rc_grid_find_new_pairs (grid and fn not NULL), less the pairs whose boxes already overlapped when the moves were
- * last forgotten (their pairs were reported then: the world has their contacts): the pairs
- * that begin. A proxy inserted or touched since counts as new, all its pairs begun. The world's
- * step looks up only these in its contact map, not every neighbour of every moved body. */
+/* rc_grid_find_new_pairs (grid and fn not NULL), less the pairs whose boxes already
+ * overlapped when the moves were last forgotten (their pairs were reported then: the world has
+ * their contacts): the pairs that begin. A proxy inserted or touched since counts as new, all
+ * its pairs begun. The world's step looks up only these in its contact map, not every
+ * neighbour of every moved body. */
 void rc_grid_find_begun_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context);
 
 /* Have the next pair finding report every pair of the proxy, as if it were new (its box stays):

@@ -121,14 +121,21 @@ static local_entry load_entry(const cell_pairs *c, uint32_t raw) {
 /* Report two entries of a cell as a pair if one of them moved, this is the lower-left cell the
  * two share (not when both reach the cell to the left, or below, which they share too), their
  * boxes overlap and the pair is news. */
-static void offer_cell_pair(const cell_pairs *c, const local_entry *a, const local_entry *b) {
-    if (!(a->moved || b->moved) || (a->raw & b->raw & (ENTRY_LEFT | ENTRY_DOWN)) != 0 ||
-        !box_overlaps(a->box, b->box) || !pair_is_news(c->grid, c->begun, a->id, b->id)) {
+/* Report a pair of a cell, lower id first, if it is news. */
+static void report_if_news(const cell_pairs *c, uint32_t a, uint32_t b) {
+    if (!pair_is_news(c->grid, c->begun, a, b)) {
         return;
     }
     const rc_grid *grid = c->grid;
-    uint32_t lo = a->id < b->id ? a->id : b->id, hi = a->id < b->id ? b->id : a->id;
+    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
     c->fn((int32_t)lo, grid->users[lo], (int32_t)hi, grid->users[hi], c->context);
+}
+
+static void offer_cell_pair(const cell_pairs *c, const local_entry *a, const local_entry *b) {
+    if ((a->moved || b->moved) && (a->raw & b->raw & (ENTRY_LEFT | ENTRY_DOWN)) == 0 &&
+        box_overlaps(a->box, b->box)) {
+        report_if_news(c, a->id, b->id);
+    }
 }
 
 /* A cell of at most this many entries is copied once (each pair then costs a few compares, not
@@ -142,16 +149,6 @@ typedef struct local_cell {
     uint32_t raw[LOCAL_ENTRIES];
     uint32_t moved[LOCAL_ENTRIES]; /* 1 or 0 */
 } local_cell;
-
-static void offer_local_pair(const cell_pairs *c, const local_cell *e, int32_t i, int32_t j) {
-    uint32_t a = e->raw[i] & ENTRY_ID_MASK, b = e->raw[j] & ENTRY_ID_MASK;
-    if (!pair_is_news(c->grid, c->begun, a, b)) {
-        return;
-    }
-    const rc_grid *grid = c->grid;
-    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
-    c->fn((int32_t)lo, grid->users[lo], (int32_t)hi, grid->users[hi], c->context);
-}
 
 static void small_cell_pairs(const cell_pairs *c, const grid_cell *cell) {
     local_cell e;
@@ -183,7 +180,7 @@ static void small_cell_pairs(const cell_pairs *c, const grid_cell *cell) {
                             (uint32_t)(e.lx[j] <= ux) & (uint32_t)(lx <= e.ux[j]) & (uint32_t)(e.ly[j] <= uy) &
                             (uint32_t)(ly <= e.uy[j]);
             if (pass != 0u) {
-                offer_local_pair(c, &e, i, j);
+                report_if_news(c, e.raw[i] & ENTRY_ID_MASK, e.raw[j] & ENTRY_ID_MASK);
             }
         }
     }

@@ -174,11 +174,18 @@ static void wake_island(rc_world *world, int32_t start) {
 
 /* ---- the narrow phase ------------------------------------------------------------------------- */
 
+/* A polygon's or a capsule's hull in its body's frame, where it lies in the pool. */
+static rc_hull_view pooled_hull(const rc_world *world, const rc_shape *s) {
+    rc_convex frame = rc_poly_body(world->poly_pool.data + s->poly, s->count);
+    rc_hull_view v = {frame.vertices, frame.normals, frame.count,
+                      s->kind == RC_SHAPE_CAPSULE ? s->circle.radius : 0.0f};
+    return v;
+}
+
 rc_hull rc_shape_hull(const rc_world *world, const rc_shape *s) {
     if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {
-        rc_convex frame = rc_poly_body(world->poly_pool.data + s->poly, s->count);
-        return rc_hull_polygon(frame.vertices, frame.normals, frame.count,
-                               s->kind == RC_SHAPE_CAPSULE ? s->circle.radius : 0.0f);
+        rc_hull_view v = pooled_hull(world, s);
+        return rc_hull_polygon(v.points, v.normals, v.count, v.radius);
     }
     if (s->kind == RC_SHAPE_SEGMENT) {
         rc_vec2 prev, a, b, next;
@@ -366,12 +373,9 @@ bool rc_constraint_pushed(const rc_contact_constraint *k) {
  * the pool), or built in room (a circle's). */
 static rc_hull_view shape_view(const rc_world *world, const rc_shape *s, rc_hull *room) {
     if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {
-        rc_convex frame = rc_poly_body(world->poly_pool.data + s->poly, s->count);
-        rc_hull_view v = {frame.vertices, frame.normals, frame.count,
-                          s->kind == RC_SHAPE_CAPSULE ? s->circle.radius : 0.0f};
-        return v;
+        return pooled_hull(world, s);
     }
-    *room = rc_hull_circle(s->base.offset, s->circle.radius);
+    *room = rc_shape_hull(world, s);
     return rc_hull_view_of(room);
 }
 

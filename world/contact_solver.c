@@ -34,6 +34,18 @@ static int32_t first_free_color(uint32_t used) {
     return RC_SOLVER_COLORS; /* none: solved alone */
 }
 
+/* Where each colour's blocks start (four constraints to a block; the ones no colour took, one
+ * each), and how many blocks there are. */
+static int32_t first_blocks(const rc_soft_step *s, int32_t first_block[RC_SOLVER_COLORS + 1]) {
+    int32_t b = 0;
+    for (int32_t color = 0; color <= RC_SOLVER_COLORS; ++color) {
+        int32_t n = s->color_start[color + 1] - s->color_start[color];
+        first_block[color] = b;
+        b += color == RC_SOLVER_COLORS ? n : (n + RC_LANES - 1) / RC_LANES;
+    }
+    return b;
+}
+
 int32_t rc_solver_color(rc_soft_step *s) {
     uint32_t *used = s->colors;
     for (int32_t i = 0; i < s->state_count; ++i) {
@@ -58,18 +70,18 @@ int32_t rc_solver_color(rc_soft_step *s) {
         s->constraints[i].color = color;
         count[color]++;
     }
-    /* the constraints sorted by colour, in their order within each (counting sort) */
-    int32_t blocks = count[RC_SOLVER_COLORS]; /* one each */
+    /* each constraint's place among them sorted by colour, in their order within each (a
+       counting sort) */
     s->color_start[0] = 0;
     for (int32_t c = 0; c <= RC_SOLVER_COLORS; ++c) {
         s->color_start[c + 1] = s->color_start[c] + count[c];
-        blocks += c < RC_SOLVER_COLORS ? (count[c] + RC_LANES - 1) / RC_LANES : 0;
         count[c] = s->color_start[c];
     }
     for (int32_t i = 0; i < s->constraint_count; ++i) {
         s->order[i] = count[s->constraints[i].color]++;
     }
-    return blocks;
+    int32_t first_block[RC_SOLVER_COLORS + 1];
+    return first_blocks(s, first_block);
 }
 
 static inline void set_lane(rc_w *w, int lane, float value) { RC_LANE(*w, lane) = value; }
@@ -169,18 +181,6 @@ static void clear_block(rc_wide_constraint *w, int32_t still) {
         empty_point(&w->points[0], lane);
         empty_point(&w->points[1], lane);
     }
-}
-
-/* Where each colour's blocks start (four constraints to a block; the ones no colour took, one
- * each), and how many blocks there are. */
-static int32_t first_blocks(const rc_soft_step *s, int32_t first_block[RC_SOLVER_COLORS + 1]) {
-    int32_t b = 0;
-    for (int32_t color = 0; color <= RC_SOLVER_COLORS; ++color) {
-        int32_t n = s->color_start[color + 1] - s->color_start[color];
-        first_block[color] = b;
-        b += color == RC_SOLVER_COLORS ? n : (n + RC_LANES - 1) / RC_LANES;
-    }
-    return b;
 }
 
 /* The block and lane of constraint i. */
