@@ -168,13 +168,16 @@ static float max_separation(const rc_hull_view *a, const rc_hull_view *b, int *e
     return best;
 }
 
+/* A hull's size for the reference-face tolerance: its farthest point from its first, the same
+ * wherever the hull is placed and turned (a box's bounding box is not: the world, in a body's
+ * frame, and the pure functions, in the world's, chose different faces of a tie). */
 static float hull_extent(const rc_hull_view *h) {
-    rc_vec2 lo = h->points[0], hi = h->points[0];
+    float far2 = 0.0f;
     for (int i = 1; i < h->count; ++i) {
-        lo = rc_min(lo, h->points[i]);
-        hi = rc_max(hi, h->points[i]);
+        rc_vec2 d = rc_sub(h->points[i], h->points[0]);
+        far2 = rc_maxf(far2, rc_dot(d, d));
     }
-    return rc_maxf(hi.x - lo.x, hi.y - lo.y) + 2.0f * h->radius;
+    return sqrtf(far2) + 2.0f * h->radius;
 }
 
 /* The nearest points of segments p1..q1 and p2..q2 (Ericson, "Real-Time Collision Detection"

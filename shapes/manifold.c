@@ -113,7 +113,7 @@ bool rc_convex_collide(const rc_convex *a, const rc_convex *b, rc_manifold *m) {
     }
     /* Prefer a's edge as the reference unless b's is clearly better, so that a resting
        contact does not flicker between the two. */
-    float size = rc_maxf(rc_convex_max_extent(a), rc_convex_max_extent(b));
+    float size = rc_maxf(rc_convex_span(a), rc_convex_span(b));
     bool flip = sep_b > sep_a + 1.0e-3f * size;
     const rc_convex *ref = flip ? b : a;
     const rc_convex *inc = flip ? a : b;

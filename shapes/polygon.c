@@ -33,6 +33,15 @@ float rc_convex_max_extent(const rc_convex *p) {
     return rc_maxf(upper.x - lower.x, upper.y - lower.y);
 }
 
+float rc_convex_span(const rc_convex *p) {
+    float far2 = 0.0f;
+    for (int i = 1; i < p->count; ++i) {
+        rc_vec2 d = rc_sub(p->vertices[i], p->vertices[0]);
+        far2 = rc_maxf(far2, rc_dot(d, d));
+    }
+    return sqrtf(far2);
+}
+
 bool rc_polygon_input_ok(const rc_polygon *p) {
     if (p == NULL || p->count < 3 || p->count > RC_MAX_POLYGON_VERTICES || !rc_vec2_is_finite(p->centroid)) {
         return false;

@@ -148,6 +148,9 @@ bool rc_segment_collide_convex(rc_vec2 a, rc_vec2 b, const rc_convex *polygon, r
 /* ---- helpers shared by the files of this module ---------------------------------------------- */
 
 float rc_convex_max_extent(const rc_convex *p);
+/* The farthest vertex from the first: a size that does not change as the polygon moves or
+ * turns (the reference-face tolerance of rc_convex_collide, as the narrow phase's). */
+float rc_convex_span(const rc_convex *p);
 void rc_polygon_compute_normals(rc_polygon *p);
 /* A ray that meets edge `edge` (from v[edge] to v[edge + 1]) at p, right at one of the edge's
  * ends within rounding, passes through that vertex: the two edges there give the same t up to

@@ -178,6 +178,73 @@ START_TEST(restitution_gives_the_rebound_height) {
 }
 END_TEST
 
+/* The step on which a crate resting on the ground falls asleep; when wall_at >= 0 a static wall
+ * is made touching its side before that step. */
+static int sleep_step_of_resting_crate(int wall_at) {
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    ground(w, 0.6f, 0.0f);
+    rc_body_id c = crate(w, rc_v2(0, 0.5f), 0.0f, 0.5f, 0.5f, 0.6f, 0.0f);
+    int asleep = -1;
+    for (int step = 0; step < 120 && asleep < 0; ++step) {
+        if (step == wall_at) {
+            rc_body_id wall = make_body(w, RC_STATIC, rc_v2(1.0f, 0.5f), 0.0f);
+            add_box(w, wall, rc_v2(0, 0), 0.5f, 0.5f, 0.6f, 0.0f); /* its face at x = 0.5, the crate's */
+        }
+        ck_assert(rc_world_step(w, DT));
+        asleep = rc_body_is_awake(w, c) ? -1 : step;
+    }
+    rc_world_destroy(w);
+    return asleep;
+}
+
+/* A contact that begins touching an awake body at rest does not restart its clock: a crate
+ * still on the ground sleeps on the same step whether or not a wall is put against its side
+ * while it waits (only a sleeping body is woken by a touch). Restarting both clocks at every
+ * begun touch kept a pyramid of 100 rows awake 0.75 s after it was still, as its contacts
+ * began and ended within the margin. */
+START_TEST(a_touch_does_not_restart_the_sleep_clock_of_a_body_at_rest) {
+    int alone = sleep_step_of_resting_crate(-1);
+    ck_assert_msg(alone >= 29 && alone <= 32, "asleep at step %d, 0.5 s is 30", alone);
+    ck_assert_int_eq(sleep_step_of_resting_crate(15), alone);
+}
+END_TEST
+
+/* A pyramid of 40 rows (820 crates) settles straight and sleeps as soon as it is still: its top
+ * never drifts 0.01 sideways, and all of it sleeps within 1.4 s (Box2D v3.1.1: 1.28 s in the
+ * same scene). With colours given first fit in body order, each sub-step solved every crate's
+ * left support before its right one; the load leaned, the top swayed 0.025 and it slept at
+ * 1.57 s (a pyramid of 100 rows: 0.14 and 3.8 s). And each contact that began touching within
+ * the margin reset its two crates' clocks, keeping a still pyramid awake. */
+START_TEST(a_pyramid_of_forty_rows_settles_straight_and_sleeps_when_still) {
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    ground(w, 0.6f, 0.0f);
+    enum { ROWS = 40, COUNT = ROWS * (ROWS + 1) / 2 };
+    static rc_body_id boxes[COUNT];
+    int n = 0;
+    for (int row = 0; row < ROWS; ++row) {
+        for (int i = 0; i < ROWS - row; ++i) {
+            rc_vec2 p = rc_v2(-0.5f * (float)(ROWS - row - 1) + (float)i, 0.5f + (float)row);
+            boxes[n++] = crate(w, p, 0.0f, 0.5f, 0.5f, 0.6f, 0.0f);
+        }
+    }
+    float drift = 0.0f;
+    int asleep_step = -1;
+    for (int step = 0; step < 90 && asleep_step < 0; ++step) {
+        ck_assert(rc_world_step(w, DT));
+        drift = fmaxf(drift, fabsf(rc_body_position(w, boxes[n - 1]).x));
+        asleep_step = rc_body_is_awake(w, boxes[0]) || rc_body_is_awake(w, boxes[n - 1]) ? -1 : step + 1;
+    }
+    for (int i = 0; i < n && asleep_step >= 0; ++i) {
+        ck_assert(!rc_body_is_awake(w, boxes[i])); /* one island: all or none */
+    }
+    ck_assert_msg(drift < 0.01f, "the top drifted %.4f sideways", (double)drift);
+    ck_assert_msg(asleep_step >= 0 && asleep_step <= 84, "not all asleep after %d steps", asleep_step);
+    printf("[solver] pyramid of %d: top drifted at most %.4f, asleep at %.2f s\n", n, (double)drift,
+           (double)asleep_step * (double)DT);
+    rc_world_destroy(w);
+}
+END_TEST
+
 /* A pyramid of 20 rows (210 unit crates) stands: no crate turns by more than 0.01 rad or moves
  * sideways by more than 0.05; each row sinks by at most its slops (the top by 21 rows' worth,
  * plus 0.05); everything sleeps within 4 s. */
@@ -375,7 +442,10 @@ START_TEST(a_kinematic_platform_carries_a_stack) {
         rc_vec2 p = rc_body_position(w, stack[i]);
         ck_assert_msg(fabs(p.y - (below + 0.5 - sag[i])) < 1e-4, "crate %d at %.5f on a top at %.5f, not %.5f deep", i,
                       (double)p.y, (double)below, sag[i]);
-        ck_assert_float_eq_tol(p.x, 0.0f, 0.03f); /* the lift's start (a sudden 2 units/s) wobbles it by 2 cm */
+        /* the lift's start (a sudden 2 units/s) wobbles the stack sideways: the top crate ends
+           3.1 cm off here (2.3 cm with other shape indices, which order the contacts' colours;
+           Box2D v3.1.1: 1.9 cm in the same scene) */
+        ck_assert_float_eq_tol(p.x, 0.0f, 0.04f);
         ck_assert_float_eq_tol(rc_body_linear_velocity(w, stack[i]).y, 2.0f, 1e-2f);
         below = p.y + 0.5f;
     }
@@ -605,10 +675,11 @@ static double kinetic(const rc_world *w, const rc_body_id *b, int n) {
 
 /* In a closed box without gravity or restitution, 60 mixed bodies (crates, planks, capsules,
  * grenades) thrown about at up to 10 units/s: the kinetic energy never grows from one step to
- * the next by more than 1.5% (measured: up to 0.49% with props alone, 1.24% with the
- * grenades, in steps where warm-started impulses meet changed contacts and overlaps are pushed
- * out in a crowded corner; to be brought down),
- * and is nearly all gone after 10 s. */
+ * the next by more than 0.5% (measured: 0.23%, where warm-started impulses meet changed
+ * contacts and overlaps are pushed out in a crowded corner; 1.24% with colours given first fit
+ * in body order, 12% in one step with colours from a random start for every contact, walls'
+ * among the rest: a crate wedged against a wall by a plank), and is nearly all gone after
+ * 10 s. */
 START_TEST(energy_never_grows_without_restitution) {
     rc_world *w = ws_make_world(rc_v2(0, 0));
     rc_body_id room = make_body(w, RC_STATIC, rc_v2(0, 0), 0.0f);
@@ -639,7 +710,7 @@ START_TEST(energy_never_grows_without_restitution) {
         ck_assert(rc_world_step(w, DT));
         double next = kinetic(w, b, 60);
         worst = fmax(worst, (next - e) / e);
-        EXPECT(next <= e * (1.0 + 1.5e-2) + 1e-9, "step %d: energy %.9f -> %.9f", step, e, next);
+        EXPECT(next <= e * (1.0 + 5e-3) + 1e-9, "step %d: energy %.9f -> %.9f", step, e, next);
         e = next;
     }
     ck_assert_msg(e < 0.05 * first, "energy %.4f of %.4f left after 10 s", e, first);
@@ -657,6 +728,8 @@ static Suite *solver_suite(void) {
     tcase_add_test(rest, friction_holds_a_crate_on_a_slope_or_lets_it_slide);
     tcase_add_test(rest, restitution_gives_the_rebound_height);
     tcase_add_test(rest, a_pyramid_of_twenty_rows_stands_and_sleeps);
+    tcase_add_test(rest, a_pyramid_of_forty_rows_settles_straight_and_sleeps_when_still);
+    tcase_add_test(rest, a_touch_does_not_restart_the_sleep_clock_of_a_body_at_rest);
     tcase_add_test(rest, compound_bodies_rest_on_both_feet);
     suite_add_tcase(s, rest);
     TCase *kin = tcase_create("kinematic");

@@ -25,13 +25,22 @@ rc_softness rc_make_soft(float hertz, float damping_ratio, float h) {
 
 /* ---- colouring and packing ------------------------------------------------------------------ */
 
-static int32_t first_free_color(uint32_t used) {
-    for (int32_t c = 0; c < RC_SOLVER_COLORS; ++c) {
-        if ((used & (1u << c)) == 0u) {
-            return c;
-        }
+/* The first colour from `start` on (wrapping round) that is not in used, or RC_SOLVER_COLORS
+ * when all are. */
+static int32_t first_free_color(uint32_t used, int32_t start) {
+    const uint32_t all = (1u << RC_SOLVER_COLORS) - 1u;
+    uint32_t rotated = ((used >> start) | (used << (RC_SOLVER_COLORS - start))) & all;
+    uint32_t open = ~rotated & all;
+    if (open == 0u) {
+        return RC_SOLVER_COLORS; /* none: solved alone */
     }
-    return RC_SOLVER_COLORS; /* none: solved alone */
+    int32_t k = 0;
+    while ((open & 1u) == 0u) {
+        open >>= 1;
+        ++k;
+    }
+    int32_t color = start + k;
+    return color >= RC_SOLVER_COLORS ? color - RC_SOLVER_COLORS : color;
 }
 
 /* Where each colour's blocks start (four constraints to a block; the ones no colour took, one
@@ -52,13 +61,23 @@ int32_t rc_solver_color(rc_soft_step *s) {
         used[i] = 0u;
     }
     int32_t count[RC_SOLVER_COLORS + 1] = {0};
-    /* first fit: a colour neither moving body of the constraint has yet (a side that is not
-       moved by the solver, static or kinematic, shares any colour) */
+    /* a colour neither moving body of the constraint has yet (a side that is not moved by the
+       solver, static or kinematic, shares any colour), searched from where the constraint's
+       rank points: between two moving bodies in the first half of the colours, against a side
+       that does not move in the second half, so that each sub-step solves contacts with walls
+       and floors after the contacts between bodies (the wall has the last word: a crate
+       wedged against a wall by a plank gained 12% of its energy in a step when the plank's
+       contacts came after the wall's).
+       Searched in the constraints' order from colour 0 (first fit), the colours followed the
+       bodies through space: every box of a pyramid had its upper-left support solved before
+       its upper-right one, the load leaned the same way in every row, and a pyramid of 100
+       rows swayed (its top 0.14 off) for a second before it slept. */
     for (int32_t i = 0; i < s->constraint_count; ++i) {
         const rc_contact_constraint *c = &s->constraints[i];
         bool da = c->a >= 0 && c->inv_mass_a > 0.0f, db = c->b >= 0 && c->inv_mass_b > 0.0f;
         uint32_t mask = (da ? used[c->a] : 0u) | (db ? used[c->b] : 0u);
-        int32_t color = first_free_color(mask);
+        int32_t half = RC_SOLVER_COLORS / 2, start = (int32_t)(c->rank % (uint32_t)half);
+        int32_t color = first_free_color(mask, da && db ? start : half + start);
         if (color < RC_SOLVER_COLORS) {
             if (da) {
                 used[c->a] |= 1u << color;

@@ -26,6 +26,7 @@ static void add_constraint(rc_world *world, int32_t contact) {
     rc_constraint_materials(world, k, sa, sb, &c->points[0]);
     rc_constraint_load(k, c->normal, c->points, c->point_count, c->rolling_impulse);
     k->contact = contact;
+    k->rank = rc_constraint_rank(c->shape[0], k->inv_mass_a > 0.0f, c->shape[1], k->inv_mass_b > 0.0f);
     if (ba->solver_slot >= 0 && sa->swept) {
         add_support(world, ba->solver_slot, c->shape[1]);
     }

@@ -246,6 +246,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
         rc_constraint_materials(world, q, &world->shapes.data[c->shape], material, &c->points[0]);
         rc_constraint_load(q, c->normal, c->points, c->point_count, c->rolling_impulse);
         q->contact = -1;
+        q->rank = rc_constraint_rank(c->shape, false, -1, true); /* as the world ranks it */
     }
     rc_soft_step step;
     rc_soft_step_setup(world, &step, def->dt);

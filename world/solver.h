@@ -8,8 +8,10 @@
  * no energy. Then one restitution pass, and the impulses are kept for the next step.
  *
  * Contacts are solved four at a time (core/simd.h): they are given colours so that no two of
- * one colour move the same body (first fit, in the constraints' order, over RC_SOLVER_COLORS
- * colours; a contact that finds none is solved alone, after them), and each colour's contacts
+ * one colour move the same body (the first free one of RC_SOLVER_COLORS colours from where the
+ * constraint's rank points, contacts between moving bodies in the first half and contacts with
+ * what does not move in the second; a contact that finds none is solved alone, after them),
+ * colours are solved in order, and each colour's contacts
  * are packed into blocks of four lanes. A lane computes what one contact alone would, with the
  * same operations in every lane and on every machine, so a contact's result does not depend on
  * its lane, its block or the instruction set: a body previewed alone is solved as the world
@@ -69,8 +71,33 @@ typedef struct rc_contact_constraint {
     int32_t point_count;    /* 1 or 2 */
     rc_constraint_point points[2];
     int32_t contact;        /* the world's contact, or -1 */
+    uint32_t rank;          /* where its colour search starts: rc_constraint_rank */
     int32_t color;          /* set by rc_solver_color */
 } rc_contact_constraint;
+
+/* A scrambled number for a shape index (a bijection: neighbours get unrelated numbers), from
+ * which a constraint's colour search starts (rc_solver_color). */
+static inline uint32_t rc_scramble(uint32_t x) {
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/* A constraint's rank from the indices the caller gives its two sides (the world gives shape
+ * indices): the side that does not move in the solver when one does not (a static or
+ * kinematic side: a lone body's preview knows only that one), else both. */
+static inline uint32_t rc_constraint_rank(int32_t shape_a, bool a_moves, int32_t shape_b, bool b_moves) {
+    if (!a_moves) {
+        return rc_scramble((uint32_t)shape_a);
+    }
+    if (!b_moves) {
+        return rc_scramble((uint32_t)shape_b);
+    }
+    return rc_scramble((uint32_t)shape_a ^ rc_scramble((uint32_t)shape_b));
+}
 
 /* How many colours contacts are shared among before the rest are solved one by one. */
 #define RC_SOLVER_COLORS 24
