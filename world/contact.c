@@ -341,6 +341,30 @@ void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, co
     k->target = swept ? rc_world_skin(world, first->point) : 0.0f;
 }
 
+bool rc_swept_strike(const rc_world *world, rc_vec2 velocity, rc_vec2 normal, float gap, float dt) {
+    float approach = -rc_dot(velocity, normal);
+    return approach > 0.0f && approach >= world->def.restitution_threshold && approach * dt > gap;
+}
+
+static float least_separation(const rc_contact_point *points, int32_t count) {
+    float least = points[0].separation;
+    for (int32_t i = 1; i < count; ++i) {
+        least = rc_minf(least, points[i].separation);
+    }
+    return least;
+}
+
+bool rc_contact_is_swept_strike(const rc_world *world, const rc_contact *c) {
+    const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
+    if (a->swept == b->swept || (a->swept ? b : a)->body_type == RC_DYNAMIC) {
+        return false;
+    }
+    const rc_body *body = &world->bodies.data[a->swept ? a->body : b->body];
+    /* the normal runs from shape 0 to shape 1: towards the swept body when it is shape 1 */
+    return rc_swept_strike(world, body->linear_velocity, a->swept ? rc_neg(c->normal) : c->normal,
+                           least_separation(c->points, c->point_count), world->contact_dt);
+}
+
 int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint *k, float *approach) {
     for (int32_t p = 0; p < k->point_count; ++p) {
         float a = -k->points[p].relative_velocity;

@@ -89,6 +89,18 @@ void rc_constraint_load(rc_contact_constraint *k, rc_vec2 normal, const rc_conta
  * its two sides (first: its first point). */
 void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, const rc_shape *a, const rc_shape *b,
                              const rc_contact_point *first);
+/* Is a contact a strike that the swept body's sweep makes, not the solver: a swept circle
+ * moving into a static or kinematic shape at restitution_threshold or faster by its own
+ * velocity (normal: from the shape towards the swept body), far enough in the step of dt to
+ * close the contact's gap (its least separation; a body resting on the shape, whatever the
+ * threshold, is the solver's to hold). The sweep then bounces it exactly,
+ * counts the bounce against its budget and goes on for the rest of the step; solved, the
+ * bounce came after the step's motion (the body stood at the wall for a step) and outside
+ * max_bounces (a bullet stopped at its limit ricocheted next step with max_bounces set to 0). */
+bool rc_swept_strike(const rc_world *world, rc_vec2 velocity, rc_vec2 normal, float gap, float dt);
+/* rc_swept_strike for a world contact in a step of world->contact_dt (false when neither side
+ * is a swept circle meeting a static or kinematic shape). */
+bool rc_contact_is_swept_strike(const rc_world *world, const rc_contact *c);
 /* After the solve: the first point of a constraint that met its bodies approaching at least at
  * the restitution threshold and pushed (a bounce: an impact for a swept body), and that speed;
  * -1 when none. */

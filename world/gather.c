@@ -131,7 +131,7 @@ bool rc_gather_constraints(rc_world *world) {
     for (int32_t i = 0; i < world->contacts.count; ++i) {
         const rc_contact *c = &world->contacts.data[i];
         int32_t side;
-        if (!c->in_use || c->point_count == 0 || c->sensor) {
+        if (!c->in_use || c->point_count == 0 || c->sensor || rc_contact_is_swept_strike(world, c)) {
             continue;
         }
         int32_t slot = owner_of(world, c, &side);

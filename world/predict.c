@@ -234,9 +234,18 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     rc_vec2 kick = rc_gravity_kick(world, def->gravity_scale, h);
     float linear = 1.0f / (1.0f + h * def->linear_damping), angular = 1.0f / (1.0f + h * def->angular_damping);
     rc_contact_constraint constraints[PREVIEW_CONTACTS];
+    int32_t solved[PREVIEW_CONTACTS], n = 0; /* the contacts solved, as the world gathers them */
     for (int32_t i = 0; i < contacts->count; ++i) {
         const preview_contact *c = &contacts->items[i];
-        rc_contact_constraint *q = &constraints[i];
+        float gap = c->points[0].separation;
+        for (int32_t k = 1; k < c->point_count; ++k) {
+            gap = rc_minf(gap, c->points[k].separation);
+        }
+        if (rc_swept_strike(world, s->velocity, c->normal, gap, def->dt)) {
+            continue; /* the sweep strikes it */
+        }
+        solved[n] = i;
+        rc_contact_constraint *q = &constraints[n++];
         q->a = -1;
         q->b = 0;
         q->inv_mass_a = 0.0f;
@@ -256,7 +265,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     step.states = states;
     step.state_count = 1;
     step.constraints = constraints;
-    step.constraint_count = contacts->count;
+    step.constraint_count = n;
     float spin_kick = 0.0f;
     step.gravity_kicks = &kick;
     step.spin_kicks = &spin_kick;
@@ -271,8 +280,8 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     rc_solve_soft_step(&step);
     rc_body_state state = states[0];
     bool held = false;
-    for (int32_t i = 0; i < contacts->count; ++i) {
-        preview_contact *c = &contacts->items[i];
+    for (int32_t i = 0; i < n; ++i) {
+        preview_contact *c = &contacts->items[solved[i]];
         const rc_contact_constraint *q = &constraints[i];
         float approach;
         int32_t p = rc_constraint_bounce(world, q, &approach);

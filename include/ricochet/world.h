@@ -177,8 +177,11 @@ RC_API void rc_world_clear_error(rc_world *world);
  * step from the point of contact. e is the larger of
  * the two restitutions, mu the square root of the product of the frictions; a point takes the
  * surface's values. A struck dynamic body takes the opposite impulse. After max_bounces
- * bounces in one step the body stops at its next contact for the rest of the step (with
- * max_bounces = 0 it stops dead at its first hit: a bullet that embeds itself). A swept body
+ * bounces in one step the body stops at its next contact for the rest of the step, and makes
+ * that bounce in the next step, where it counts among that step's (with max_bounces = 0 at
+ * that moment, or at any hit, it stops dead instead: a bullet that embeds itself). A swept
+ * circle that starts a step at a static or kinematic surface it moves into at
+ * restitution_threshold or faster is struck by its sweep, not held by the solver. A swept body
  * never ends a step beyond a surface it crossed. A body that something moved onto (a
  * kinematic body, or a grenade resting where another moves) starts its next sweep by being
  * pushed out, and that push is swept too; a point that starts a step inside a static shape
