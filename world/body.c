@@ -1,4 +1,4 @@
-/* Bodies: creation, destruction, mass, getters and setters. */
+/* Bodies: creation, destruction, mass, getters and setters (impulses and forces: body_forces.c). */
 #include "world/world_internal.h"
 
 #include <float.h>
@@ -11,6 +11,7 @@ rc_body_def rc_body_default_def(void) {
     def.type = RC_STATIC;
     def.gravity_scale = 1.0f;
     def.max_bounces = 8;
+    def.bounce_budget = -1;
     def.awake = true;
     def.enable_sleep = true;
     def.enable_response = true;
@@ -78,8 +79,9 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
                 (double)def->angular_damping);
         return RC_NULL_BODY_ID;
     }
-    if (def->max_bounces < 0) {
-        rc_fail(world, func, "def.max_bounces %d is negative", (int)def->max_bounces);
+    if (def->max_bounces < 0 || def->bounce_budget < -1) {
+        rc_fail(world, func, "def.max_bounces %d must be >= 0 and def.bounce_budget %d >= -1", (int)def->max_bounces,
+                (int)def->bounce_budget);
         return RC_NULL_BODY_ID;
     }
     if (!rc_point_mass_ok(def->point_mass)) {
@@ -115,6 +117,8 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     b->angular_damping = def->angular_damping;
     b->gravity_scale = def->gravity_scale;
     b->max_bounces = def->max_bounces;
+    b->bounces_left = def->bounce_budget;
+    b->bounces_made = 0;
     b->first_shape = -1;
     b->generation = rc_world_generation(world, &world->body_ids, index);
     b->in_use = true;
@@ -324,6 +328,7 @@ BODY_GETTER(float, rc_body_linear_damping, 0.0f, b->linear_damping)
 BODY_GETTER(float, rc_body_angular_damping, 0.0f, b->angular_damping)
 BODY_GETTER(bool, rc_body_is_bullet, false, b->bullet)
 BODY_GETTER(int32_t, rc_body_max_bounces, 0, b->max_bounces)
+BODY_GETTER(int32_t, rc_body_bounces_left, 0, b->bounces_left)
 BODY_GETTER(bool, rc_body_is_awake, false, b->awake)
 BODY_GETTER(bool, rc_body_response_enabled, false, b->enable_response)
 BODY_GETTER(rc_filter, rc_body_point_filter, zero_filter, b->point_filter)
@@ -630,6 +635,18 @@ bool rc_body_set_max_bounces(rc_world *world, rc_body_id id, int32_t max_bounces
     return true;
 }
 
+bool rc_body_set_bounces_left(rc_world *world, rc_body_id id, int32_t bounces_left) {
+    rc_body *b = rc_body_for_change(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (bounces_left < -1) {
+        return rc_fail(world, __func__, "bounces_left %d is below -1 (no limit)", (int)bounces_left);
+    }
+    b->bounces_left = bounces_left;
+    return true;
+}
+
 bool rc_body_set_awake(rc_world *world, rc_body_id id, bool awake) {
     rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
@@ -658,102 +675,7 @@ bool rc_body_set_user_data(rc_world *world, rc_body_id id, void *user_data) {
     return true;
 }
 
-bool rc_body_apply_linear_impulse(rc_world *world, rc_body_id id, rc_vec2 impulse, rc_vec2 point) {
-    rc_body *b = rc_body_for_change(world, id, __func__);
-    if (b == NULL) {
-        return false;
-    }
-    if (!rc_vec2_is_finite(impulse) || !rc_vec2_is_finite(point)) {
-        return rc_fail(world, __func__, "impulse or point is not finite");
-    }
-    if (b->type != RC_DYNAMIC) {
-        return rc_fail(world, __func__, "only a dynamic body takes impulses");
-    }
-    /* in double, held to the speed limits: a huge impulse on a light body overflowed float */
-    double vx = b->linear_velocity.x + (double)b->inv_mass * impulse.x;
-    double vy = b->linear_velocity.y + (double)b->inv_mass * impulse.y;
-    double rx = (double)point.x - b->center.x, ry = (double)point.y - b->center.y;
-    double w = b->angular_velocity + (double)b->inv_inertia * (rx * impulse.y - ry * impulse.x);
-    rc_limit_velocity(world, vx, vy, w, &b->linear_velocity, &b->angular_velocity);
-    rc_body_wake(b);
-    return true;
-}
-
-/* ---- forces and mass ------------------------------------------------------------------------- */
-
-/* A dynamic body that takes forces: refused for others, or with numbers not finite. */
-static rc_body *force_target(rc_world *world, rc_body_id id, bool finite, const char *func) {
-    rc_body *b = rc_body_for_change(world, id, func);
-    if (b == NULL) {
-        return NULL;
-    }
-    if (!finite) {
-        rc_fail(world, func, "a value is not finite");
-        return NULL;
-    }
-    if (b->type != RC_DYNAMIC) {
-        rc_fail(world, func, "only a dynamic body takes forces and impulses");
-        return NULL;
-    }
-    return b;
-}
-
-/* A force at a world point, or (at_center) at the centre of mass; func names the caller in a
- * refusal's message. */
-static bool add_force(rc_world *world, rc_body_id id, rc_vec2 force, rc_vec2 point, bool at_center, const char *func) {
-    rc_body *b = force_target(world, id, rc_vec2_is_finite(force) && rc_vec2_is_finite(point), func);
-    if (b == NULL) {
-        return false;
-    }
-    if (at_center) {
-        point = b->center;
-    }
-    /* the torque about the centre of mass, and both sums, in double: all must stay floats */
-    double rx = (double)point.x - b->center.x, ry = (double)point.y - b->center.y;
-    double fx = (double)b->force.x + force.x, fy = (double)b->force.y + force.y;
-    double t = (double)b->torque + (rx * force.y - ry * force.x);
-    if (!(fabs(fx) <= FLT_MAX && fabs(fy) <= FLT_MAX && fabs(t) <= FLT_MAX)) {
-        return rc_fail(world, func, "the force or its torque sums beyond float range");
-    }
-    b->force = rc_v2((float)fx, (float)fy);
-    b->torque = (float)t;
-    rc_body_wake(b);
-    return true;
-}
-
-bool rc_body_apply_force(rc_world *world, rc_body_id id, rc_vec2 force, rc_vec2 point) {
-    return add_force(world, id, force, point, false, __func__);
-}
-
-bool rc_body_apply_force_to_center(rc_world *world, rc_body_id id, rc_vec2 force) {
-    return add_force(world, id, force, rc_v2(0.0f, 0.0f), true, __func__);
-}
-
-bool rc_body_apply_torque(rc_world *world, rc_body_id id, float torque) {
-    rc_body *b = force_target(world, id, rc_is_finite(torque), __func__);
-    if (b == NULL) {
-        return false;
-    }
-    double t = (double)b->torque + torque;
-    if (!(fabs(t) <= FLT_MAX)) {
-        return rc_fail(world, __func__, "the torque sums beyond float range");
-    }
-    b->torque = (float)t;
-    rc_body_wake(b);
-    return true;
-}
-
-bool rc_body_apply_angular_impulse(rc_world *world, rc_body_id id, float impulse) {
-    rc_body *b = force_target(world, id, rc_is_finite(impulse), __func__);
-    if (b == NULL) {
-        return false;
-    }
-    rc_limit_velocity(world, b->linear_velocity.x, b->linear_velocity.y,
-                      b->angular_velocity + (double)b->inv_inertia * impulse, &b->linear_velocity,
-                      &b->angular_velocity);
-    rc_body_wake(b);
-    return true;
-}
+/* ---- mass ------------------------------------------------------------------------------------ */
 
 rc_mass_data rc_body_mass_data(const rc_world *world, rc_body_id id) {
     rc_mass_data m = {0.0f, 0.0f, {0.0f, 0.0f}, 0.0f};

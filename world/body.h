@@ -36,8 +36,11 @@ typedef struct rc_body {
     int32_t swept_shape;    /* RC_MOTION_SWEPT_CIRCLE: the circle; else -1 */
     int32_t last_hit_shape; /* the shape of its latest impact (-1: none) and the step it was in */
     int32_t last_hit_step;
+    int32_t bounces_left;   /* of its life: -1 no limit, 0 spent (rc_body_def.bounce_budget) */
+    int32_t bounces_made;   /* in its life (an impact event's bounce), up to INT32_MAX */
+    int32_t step_bounces;   /* step scratch: bounces the solver made in this step */
     void *user_data;
-    uint8_t pad[24]; /* to three cache lines: a body's first line is its own (bodies 64-aligned) */
+    uint8_t pad[12]; /* to three cache lines: a body's first line is its own (bodies 64-aligned) */
 } rc_body;
 
 _Static_assert(sizeof(rc_body) == 192, "a body record is three cache lines");
@@ -52,6 +55,8 @@ void rc_body_refresh_swept(rc_world *world, rc_body *body, int32_t old_swept);
 /* Could the body be a bullet with one more shape (solid or not, circle or not) on it? */
 bool rc_body_can_be_bullet(const rc_world *world, const rc_body *body, bool adding_solid, bool adding_circle);
 void rc_body_wake(rc_body *body);
+/* May a swept body bounce at all (max_bounces above 0 and bounces left in its life)? */
+static inline bool rc_body_can_bounce(const rc_body *body) { return body->max_bounces > 0 && body->bounces_left != 0; }
 rc_transform rc_body_origin_from_center(rc_vec2 center, float angle, rc_vec2 local_center);
 
 /* The body's min_extent and max_extent, from its solid shapes (after its mass is updated). */

@@ -24,6 +24,9 @@ static void add_constraint(rc_world *world, int32_t contact) {
     k->inv_mass_b = bb->type == RC_DYNAMIC ? bb->inv_mass : 0.0f;
     k->inv_inertia_b = bb->type == RC_DYNAMIC ? bb->inv_inertia : 0.0f;
     rc_constraint_materials(world, k, sa, sb, &c->points[0]);
+    if ((sa->swept && !rc_body_can_bounce(ba)) || (sb->swept && !rc_body_can_bounce(bb))) {
+        k->restitution = 0.0f; /* its bounces are used up: the contact stops it */
+    }
     rc_constraint_load(k, c->normal, c->points, c->point_count, c->rolling_impulse);
     k->contact = contact;
     k->rank = rc_constraint_rank(c->shape[0], k->inv_mass_a > 0.0f, c->shape[1], k->inv_mass_b > 0.0f);

@@ -16,6 +16,7 @@ rc_prediction_def rc_prediction_default_def(void) {
     def.rolling_resistance = 0.2f;
     def.gravity_scale = 1.0f;
     def.max_bounces = 8;
+    def.bounces_left = -1;
     def.filter = rc_default_filter();
     def.dt = 1.0f / 60.0f;
     def.steps = 60;
@@ -57,9 +58,9 @@ static bool check_def(const rc_world *world, const rc_prediction_def *def, const
                            (double)def->density);
         }
     }
-    if (def->steps < 0 || def->max_bounces < 0) {
-        return rc_fail(world, func, "def.steps %d and def.max_bounces %d must be >= 0", (int)def->steps,
-                       (int)def->max_bounces);
+    if (def->steps < 0 || def->max_bounces < 0 || def->bounces_left < -1) {
+        return rc_fail(world, func, "def.steps %d and def.max_bounces %d must be >= 0, def.bounces_left %d >= -1",
+                       (int)def->steps, (int)def->max_bounces, (int)def->bounces_left);
     }
     if (positions == NULL && def->steps > 0) {
         return rc_fail(world, func, "positions is NULL");
@@ -209,7 +210,8 @@ typedef struct predict_sink {
     int32_t capacity, count, step;
 } predict_sink;
 
-static void predict_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach) {
+static void predict_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach, int32_t bounce,
+                           bool spent) {
     predict_sink *k = context;
     if (k->count < k->capacity) {
         rc_predicted_bounce *b = &k->bounces[k->count];
@@ -218,6 +220,8 @@ static void predict_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 
         b->point = point;
         b->normal = normal;
         b->approach_speed = approach;
+        b->bounce = bounce;
+        b->spent = spent;
     }
     k->count++;
 }
@@ -256,6 +260,9 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
         rc_constraint_load(q, c->normal, c->points, c->point_count, c->rolling_impulse);
         q->contact = -1;
         q->rank = rc_constraint_rank(c->shape, false, -1, true); /* as the world ranks it */
+        if (s->max_bounces == 0 || s->bounces_left == 0) {
+            q->restitution = 0.0f; /* its bounces are used up, as the world's gathering says */
+        }
     }
     rc_soft_step step;
     rc_soft_step_setup(world, &step, def->dt);
@@ -284,10 +291,16 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
         preview_contact *c = &contacts->items[solved[i]];
         const rc_contact_constraint *q = &constraints[i];
         float approach;
-        int32_t p = rc_constraint_bounce(world, q, &approach);
-        p = p >= 0 ? p : rc_constraint_first_touch(q, c->touching || c->shape == rest_shape, &approach);
+        int32_t bounce_p = rc_constraint_bounce(world, q, &approach);
+        int32_t p = bounce_p >= 0 ? bounce_p
+                                  : rc_constraint_first_touch(q, c->touching || c->shape == rest_shape, &approach);
         if (p >= 0) {
-            predict_impact(sink, c->shape, c->points[p].point, q->normal, approach);
+            int32_t number = 0;
+            if (bounce_p >= 0) {
+                number = rc_count_bounce(&s->bounces_left, &s->bounces_made);
+                s->step_bounces++;
+            }
+            predict_impact(sink, c->shape, c->points[p].point, q->normal, approach, number, false);
         }
         held = held || rc_constraint_pushed(q);
         for (int32_t j = 0; j < c->point_count; ++j) {
@@ -340,6 +353,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
     s.filter = def->filter;
     s.self_body = rc_body_id_is_null(def->ignore_body) ? -1 : (int32_t)def->ignore_body.index - 1;
     s.max_bounces = def->max_bounces;
+    s.bounces_left = def->bounces_left;
     s.sees_dynamic = def->bullet;
     s.rest_shape = -1;
     s.kick = rc_gravity_kick(world, def->gravity_scale, def->dt);
@@ -364,6 +378,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
         s.supports = supports;
         s.support_count = 0;
         int32_t rest_shape = last_hit_step == step - 1 ? last_hit_shape : -1;
+        s.step_bounces = 0;
         s.held = contacts.count > 0 && solve_contacts(world, def, &s, &material, &contacts, rest_shape, &k);
         for (int32_t i = 0; i < contacts.count && s.support_count < RC_MAX_SUPPORTS; ++i) {
             supports[s.support_count++] = contacts.items[i].shape;

@@ -155,10 +155,24 @@ static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, r
     return approach;
 }
 
+int32_t rc_count_bounce(int32_t *bounces_left, int32_t *bounces_made) {
+    if (*bounces_left > 0) {
+        --*bounces_left;
+    }
+    if (*bounces_made < INT32_MAX) {
+        ++*bounces_made;
+    }
+    return *bounces_made;
+}
+
+/* What an impact is: a bounce of the body's life (counted against its budget when reported), a
+ * stop dead with its bounces used up, or neither (a slow touch, a push out of an overlap). */
+typedef enum impact_kind { IMPACT_TOUCH, IMPACT_BOUNCE, IMPACT_SPENT } impact_kind;
+
 /* Report an impact unless the body is resting: slow, against a shape it already touched (in its
  * previous step, at this step's start, or just before in this step). */
-static void report(const rc_world *world, const rc_sweeper *s, rc_sweep_sink *sink, int32_t shape, rc_vec2 point,
-                   rc_vec2 normal, float approach) {
+static void report(const rc_world *world, rc_sweeper *s, rc_sweep_sink *sink, int32_t shape, rc_vec2 point,
+                   rc_vec2 normal, float approach, impact_kind kind) {
     if (approach <= 0.0f) {
         sink->last_shape = shape;
         return;
@@ -175,8 +189,9 @@ static void report(const rc_world *world, const rc_sweeper *s, rc_sweep_sink *si
         }
     }
     sink->last_shape = shape;
+    int32_t number = kind == IMPACT_BOUNCE ? rc_count_bounce(&s->bounces_left, &s->bounces_made) : 0;
     if (sink->impact != NULL) {
-        sink->impact(sink->context, shape, point, normal, approach);
+        sink->impact(sink->context, shape, point, normal, approach, number, kind == IMPACT_SPENT);
     }
 }
 
@@ -274,7 +289,7 @@ static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, r
         /* a first slow touch of a shape it did not rest on is still an impact (report() keeps
            quiet about what it rests on) */
         float tolerance = 8.0f * FLT_EPSILON * rc_length(s->velocity);
-        report(world, s, sink, c.best_index, c.best.point, n, -into > tolerance ? -into : 0.0f);
+        report(world, s, sink, c.best_index, c.best.point, n, -into > tolerance ? -into : 0.0f, IMPACT_TOUCH);
         if (c.best.started_inside) {
             n = push_out(world, s, c.best_index);
         } else {
@@ -300,7 +315,7 @@ static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, r
 
 void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sink) {
     float remaining = 1.0f; /* of the step */
-    int32_t bounces = 0, push_outs = 0;
+    int32_t bounces = s->step_bounces, push_outs = 0;
     bool held = false;
     sink->last_shape = -1;
     if (s->held) {
@@ -342,7 +357,7 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
                 bounce_at(world, s, index, c.best.normal, s->center, true, remaining, sink, &held);
                 s->velocity = rc_v2(0.0f, 0.0f);
                 s->angular_velocity = 0.0f;
-                report(world, s, sink, index, s->center, c.best.normal, speed);
+                report(world, s, sink, index, s->center, c.best.normal, speed, IMPACT_TOUCH);
                 break;
             }
             /* a circle overlapping a surface, or a point inside a moving body (something moved
@@ -355,7 +370,7 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
             rc_vec2 point = rc_mul_add(s->center, -s->radius, normal);
             float approach = bounce_at(world, s, index, normal, point, false, remaining, sink, &held);
             drift = held ? along_surface(drift, normal) : drift;
-            report(world, s, sink, index, point, normal, approach);
+            report(world, s, sink, index, point, normal, approach, IMPACT_TOUCH);
             continue;
         }
 
@@ -377,13 +392,14 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
         s->center = p;
         remaining *= 1.0f - t;
 
-        if (bounces >= s->max_bounces) {
-            if (s->max_bounces == 0) {
+        bool spent = s->bounces_left == 0;
+        if (spent || bounces >= s->max_bounces) {
+            if (spent || s->max_bounces == 0) {
                 /* a bullet that embeds itself: it stops dead and the target takes it all */
                 float approach = bounce_at(world, s, index, n, c.best.point, true, remaining, sink, &held);
                 s->velocity = rc_v2(0.0f, 0.0f);
                 s->angular_velocity = 0.0f;
-                report(world, s, sink, index, c.best.point, n, approach);
+                report(world, s, sink, index, c.best.point, n, approach, IMPACT_SPENT);
             } else {
                 sink->last_shape = index; /* stopped for this step; it bounces in the next */
             }
@@ -400,7 +416,7 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
             break;
         }
         ++bounces;
-        report(world, s, sink, index, c.best.point, n, approach);
+        report(world, s, sink, index, c.best.point, n, approach, IMPACT_BOUNCE);
     }
     s->angle += s->held ? s->turn : dt * s->angular_velocity;
 }

@@ -27,6 +27,9 @@ typedef struct rc_sweeper {
     rc_filter filter;
     int32_t self_body; /* never struck; -1: none */
     int32_t max_bounces;
+    int32_t step_bounces;  /* bounces already made in this step (by the solver), among max_bounces */
+    int32_t bounces_left;  /* of its life: -1 no limit, 0 spent (it stops dead at its next hit) */
+    int32_t bounces_made;  /* in its life: an impact's bounce number */
     bool sees_dynamic; /* bullets: struck dynamic bodies that are not bullets */
     int32_t rest_shape; /* the shape it last struck in its previous step (-1: none) */
     const int32_t *supports; /* shapes holding it at the step's start (resting, not struck) */
@@ -36,8 +39,10 @@ typedef struct rc_sweeper {
 
 /* What a sweep tells its caller. */
 typedef struct rc_sweep_sink {
-    /* a bounce or a stop: approach > 0 */
-    void (*impact)(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach);
+    /* a bounce or a stop: approach > 0; bounce: which of the body's life (0: not a bounce);
+       spent: it stopped dead, its bounces used up */
+    void (*impact)(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach, int32_t bounce,
+                   bool spent);
     /* the opposite impulse (px, py) on a struck dynamic body at a world point: in double, since
        with masses far from 1 it may be beyond float range while the velocity it gives is not */
     void (*push)(void *context, int32_t body, double px, double py, rc_vec2 point);
@@ -52,6 +57,8 @@ void rc_integrate_velocity(const rc_world *world, rc_vec2 *v, float *w, float gr
  * held within float range. */
 void rc_body_accel(const rc_body *b, rc_vec2 *accel, float *spin_accel);
 void rc_sweep(const rc_world *world, rc_sweeper *sweeper, float dt, rc_sweep_sink *sink);
+/* Count a bounce of the body's life (its number, for the impact event) against its budget. */
+int32_t rc_count_bounce(int32_t *bounces_left, int32_t *bounces_made);
 /* Is a shape something the sweeper strikes? */
 static inline bool rc_sweep_sees(const rc_sweeper *s, const rc_shape *shape) {
     if (shape->sensor || shape->body == s->self_body) {

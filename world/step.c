@@ -35,6 +35,8 @@ static void save_undo_of(rc_world *world, int32_t index) {
     u.awake = b->awake;
     u.last_hit_shape = b->last_hit_shape;
     u.last_hit_step = b->last_hit_step;
+    u.bounces_left = b->bounces_left;
+    u.bounces_made = b->bounces_made;
     world->undo.data[world->undo.count++] = u;
 }
 
@@ -91,6 +93,7 @@ static void start_step(rc_world *world, float dt) {
     for (int32_t i = 0; i < world->bodies.count; ++i) {
         rc_body *b = &world->bodies.data[i];
         b->solver_slot = -1; /* asleep or static: none this step, whatever it had */
+        b->step_bounces = 0;
         if (!b->in_use || b->type == RC_STATIC || !b->awake) {
             continue;
         }
@@ -219,7 +222,7 @@ static bool report_bounces(rc_world *world) {
             }
             const rc_shape *s = &world->shapes.data[c->shape[side]];
             float approach = bounce_approach;
-            const rc_body *b = &world->bodies.data[s->body];
+            rc_body *b = &world->bodies.data[s->body];
             bool rested = b->last_hit_step == world->steps - 1 && b->last_hit_shape == c->shape[1 - side];
             int32_t p = bounce_point >= 0 ? bounce_point : rc_constraint_first_touch(k, c->touching || rested, &approach);
             if (p < 0) {
@@ -234,6 +237,20 @@ static bool report_bounces(rc_world *world) {
             e.point = c->points[p].point;
             e.normal = side == 1 ? k->normal : rc_neg(k->normal); /* towards the projectile */
             e.approach_speed = approach;
+            e.spent = false;
+            e.bounce = 0; /* a slow first touch */
+            if (bounce_point >= 0 && !rc_body_can_bounce(b)) {
+                /* its bounces were used up (the contact had no restitution): it stops dead */
+                e.spent = true;
+                if (b->solver_slot >= 0) {
+                    world->states.data[b->solver_slot].v = rc_v2(0.0f, 0.0f);
+                    world->states.data[b->solver_slot].w = 0.0f;
+                }
+            } else if (bounce_point >= 0) {
+                /* a bounce of its life, among this step's (the undo log restores the counts) */
+                e.bounce = rc_count_bounce(&b->bounces_left, &b->bounces_made);
+                b->step_bounces++;
+            }
             world->impacts.data[world->impacts.count++] = e;
         }
     }
@@ -358,7 +375,8 @@ typedef struct step_sink {
     float h; /* the sub-step */
 } step_sink;
 
-static void step_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach) {
+static void step_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach, int32_t bounce,
+                        bool spent) {
     step_sink *k = context;
     rc_world *world = k->world;
     if (!rc_array_reserve(world, world->impacts, world->impacts.count + 1)) {
@@ -371,6 +389,8 @@ static void step_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 nor
     e.point = point;
     e.normal = normal;
     e.approach_speed = approach;
+    e.bounce = bounce;
+    e.spent = spent;
     world->impacts.data[world->impacts.count++] = e;
 }
 
@@ -424,6 +444,9 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
     s.inv_inertia = b->inv_inertia;
     s.self_body = index;
     s.max_bounces = b->max_bounces;
+    s.step_bounces = b->step_bounces;
+    s.bounces_left = b->bounces_left;
+    s.bounces_made = b->bounces_made;
     s.sees_dynamic = b->bullet;
     s.rest_shape = b->last_hit_step == world->steps - 1 ? b->last_hit_shape : -1;
     s.velocity = b->linear_velocity;
@@ -451,6 +474,8 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
     rc_sweep(world, &s, dt, &sink);
 
     b = &world->bodies.data[index];
+    b->bounces_left = s.bounces_left;
+    b->bounces_made = s.bounces_made;
     if (sink.last_shape >= 0) {
         b->last_hit_shape = sink.last_shape;
         b->last_hit_step = world->steps;
@@ -507,6 +532,8 @@ static void undo_motion(rc_world *world) {
         b->awake = u->awake;
         b->last_hit_shape = u->last_hit_shape;
         b->last_hit_step = u->last_hit_step;
+        b->bounces_left = u->bounces_left;
+        b->bounces_made = u->bounces_made;
         b->moved = false;
         for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
             rc_shape_place(world, &world->shapes.data[s], b->xf);

@@ -20,6 +20,7 @@ typedef struct rc_body_undo {
     float sleep_time;
     bool awake;
     int32_t last_hit_shape, last_hit_step;
+    int32_t bounces_left, bounces_made;
 } rc_body_undo;
 
 /* A proxy's grid box before the step moved it. */

@@ -179,7 +179,10 @@ RC_API void rc_world_clear_error(rc_world *world);
  * surface's values. A struck dynamic body takes the opposite impulse. After max_bounces
  * bounces in one step the body stops at its next contact for the rest of the step, and makes
  * that bounce in the next step, where it counts among that step's (with max_bounces = 0 at
- * that moment, or at any hit, it stops dead instead: a bullet that embeds itself). A swept
+ * that moment, or at any hit, it stops dead instead: a bullet that embeds itself). Its life's
+ * bounces are counted too: a body with a bounce budget (rc_body_def.bounce_budget) stops dead
+ * at its first hit after it made them, spent (a bounce counts for the budget when its impact
+ * event is reported: a body resting or rolling on a surface does not use it up). A swept
  * circle that starts a step at a static or kinematic surface it moves into at
  * restitution_threshold or faster is struck by its sweep, not held by the solver. A swept body
  * never ends a step beyond a surface it crossed. A body that something moved onto (a
@@ -259,6 +262,8 @@ typedef struct rc_body_def {
     bool bullet;              /* swept every step against everything that is not a bullet; a bullet
                                  carries no solid shape (a point) or one solid circle */
     int32_t max_bounces;      /* bounces per step of a swept body; 0 makes it stop at its first hit; default 8 */
+    int32_t bounce_budget;    /* bounces a swept body may make in its life (a ricochet budget); once they
+                                 are made it stops dead at its next hit, spent; -1 (default): no limit */
     bool enable_response;     /* default true; false: a dynamic body that is never swept nor pushed,
                                  whose contacts are only reported (detection only) */
     float point_mass;         /* mass of a dynamic body whose shapes give it none (a point bullet); default 1;
@@ -273,8 +278,8 @@ typedef struct rc_body_def {
 RC_API rc_body_def rc_body_default_def(void);
 
 /* A new body, or the null id when def is bad (unknown type, non-finite values, a velocity above
- * the world's speed limits, negative damping or bounce limit, a point mass below FLT_MIN) or
- * memory runs out. */
+ * the world's speed limits, negative damping or bounce limit, a bounce budget below -1, a point
+ * mass below FLT_MIN) or memory runs out. */
 RC_API rc_body_id rc_body_create(rc_world *world, const rc_body_def *def);
 
 /* Destroys the body and all its shapes; their contacts end (with end events). */
@@ -297,6 +302,9 @@ RC_API float rc_body_linear_damping(const rc_world *world, rc_body_id body);
 RC_API float rc_body_angular_damping(const rc_world *world, rc_body_id body);
 RC_API bool rc_body_is_bullet(const rc_world *world, rc_body_id body);
 RC_API int32_t rc_body_max_bounces(const rc_world *world, rc_body_id body);
+/* The bounces the body may still make in its life (rc_body_def.bounce_budget less those it has
+ * made): -1 for no limit; 0 when it is spent (it stops dead at its next hit). 0 for a bad id. */
+RC_API int32_t rc_body_bounces_left(const rc_world *world, rc_body_id body);
 RC_API bool rc_body_response_enabled(const rc_world *world, rc_body_id body);
 RC_API rc_filter rc_body_point_filter(const rc_world *world, rc_body_id body);
 /* How the step moves this body: swept as a point or a circle, or moved by its velocity only. */
@@ -323,6 +331,9 @@ RC_API bool rc_body_set_linear_damping(rc_world *world, rc_body_id body, float d
 RC_API bool rc_body_set_angular_damping(rc_world *world, rc_body_id body, float damping);
 RC_API bool rc_body_set_bullet(rc_world *world, rc_body_id body, bool bullet);
 RC_API bool rc_body_set_max_bounces(rc_world *world, rc_body_id body, int32_t max_bounces);
+/* Sets how many bounces the body may still make in its life (-1: no limit; 0: spent). False,
+ * with the body unchanged, below -1. */
+RC_API bool rc_body_set_bounces_left(rc_world *world, rc_body_id body, int32_t bounces_left);
 RC_API bool rc_body_set_enable_response(rc_world *world, rc_body_id body, bool enable);
 RC_API bool rc_body_set_point_filter(rc_world *world, rc_body_id body, rc_filter filter);
 RC_API bool rc_body_set_awake(rc_world *world, rc_body_id body, bool awake);
@@ -572,6 +583,7 @@ typedef struct rc_prediction_def {
     float linear_damping, angular_damping;
     bool bullet;               /* also bounces off dynamic bodies where they are now; default false */
     int32_t max_bounces;       /* per step; default 8 */
+    int32_t bounces_left;      /* of its life (rc_body_bounces_left); -1 (default): no limit */
     rc_filter filter;          /* what it hits; default rc_default_filter() */
     rc_body_id ignore_body;    /* a body it never hits (the thrower); default null */
     float dt;                  /* the step; default 1/60 */
@@ -586,6 +598,8 @@ typedef struct rc_predicted_bounce {
     rc_shape_id shape;     /* what it strikes */
     rc_vec2 point, normal;
     float approach_speed;
+    int32_t bounce;        /* as rc_impact_event's, counted from the throw */
+    bool spent;
 } rc_predicted_bounce;
 
 /* The path a body thrown as def describes would take, without changing the world: the same
@@ -652,6 +666,10 @@ typedef struct rc_impact_event {
     rc_shape_id shape;         /* what it struck */
     rc_vec2 point, normal;     /* where, and the surface normal there (pointing at the projectile) */
     float approach_speed;      /* speed along the normal just before the bounce, > 0 */
+    int32_t bounce;            /* which bounce of the projectile's life this is (1 for its first); 0 when
+                                  it did not bounce here (it stopped dead, or started inside the shape) */
+    bool spent;                /* it stopped dead here, its bounces used up (max_bounces 0, or its
+                                  bounce budget made): it will not move on by itself */
 } rc_impact_event;
 
 /* A body that moved in the step (by its velocity, the solver or its sweep), or fell asleep in

@@ -1,0 +1,98 @@
+/* Impulses, forces and torques a game applies to dynamic bodies (world.h): checked, held to the
+ * world's speed limits, and kept until the step uses them. */
+#include "world/world_internal.h"
+
+bool rc_body_apply_linear_impulse(rc_world *world, rc_body_id id, rc_vec2 impulse, rc_vec2 point) {
+    rc_body *b = rc_body_for_change(world, id, __func__);
+    if (b == NULL) {
+        return false;
+    }
+    if (!rc_vec2_is_finite(impulse) || !rc_vec2_is_finite(point)) {
+        return rc_fail(world, __func__, "impulse or point is not finite");
+    }
+    if (b->type != RC_DYNAMIC) {
+        return rc_fail(world, __func__, "only a dynamic body takes impulses");
+    }
+    /* in double, held to the speed limits: a huge impulse on a light body overflowed float */
+    double vx = b->linear_velocity.x + (double)b->inv_mass * impulse.x;
+    double vy = b->linear_velocity.y + (double)b->inv_mass * impulse.y;
+    double rx = (double)point.x - b->center.x, ry = (double)point.y - b->center.y;
+    double w = b->angular_velocity + (double)b->inv_inertia * (rx * impulse.y - ry * impulse.x);
+    rc_limit_velocity(world, vx, vy, w, &b->linear_velocity, &b->angular_velocity);
+    rc_body_wake(b);
+    return true;
+}
+
+/* A dynamic body that takes forces: refused for others, or with numbers not finite. */
+static rc_body *force_target(rc_world *world, rc_body_id id, bool finite, const char *func) {
+    rc_body *b = rc_body_for_change(world, id, func);
+    if (b == NULL) {
+        return NULL;
+    }
+    if (!finite) {
+        rc_fail(world, func, "a value is not finite");
+        return NULL;
+    }
+    if (b->type != RC_DYNAMIC) {
+        rc_fail(world, func, "only a dynamic body takes forces and impulses");
+        return NULL;
+    }
+    return b;
+}
+
+/* A force at a world point, or (at_center) at the centre of mass; func names the caller in a
+ * refusal's message. */
+static bool add_force(rc_world *world, rc_body_id id, rc_vec2 force, rc_vec2 point, bool at_center, const char *func) {
+    rc_body *b = force_target(world, id, rc_vec2_is_finite(force) && rc_vec2_is_finite(point), func);
+    if (b == NULL) {
+        return false;
+    }
+    if (at_center) {
+        point = b->center;
+    }
+    /* the torque about the centre of mass, and both sums, in double: all must stay floats */
+    double rx = (double)point.x - b->center.x, ry = (double)point.y - b->center.y;
+    double fx = (double)b->force.x + force.x, fy = (double)b->force.y + force.y;
+    double t = (double)b->torque + (rx * force.y - ry * force.x);
+    if (!(fabs(fx) <= FLT_MAX && fabs(fy) <= FLT_MAX && fabs(t) <= FLT_MAX)) {
+        return rc_fail(world, func, "the force or its torque sums beyond float range");
+    }
+    b->force = rc_v2((float)fx, (float)fy);
+    b->torque = (float)t;
+    rc_body_wake(b);
+    return true;
+}
+
+bool rc_body_apply_force(rc_world *world, rc_body_id id, rc_vec2 force, rc_vec2 point) {
+    return add_force(world, id, force, point, false, __func__);
+}
+
+bool rc_body_apply_force_to_center(rc_world *world, rc_body_id id, rc_vec2 force) {
+    return add_force(world, id, force, rc_v2(0.0f, 0.0f), true, __func__);
+}
+
+bool rc_body_apply_torque(rc_world *world, rc_body_id id, float torque) {
+    rc_body *b = force_target(world, id, rc_is_finite(torque), __func__);
+    if (b == NULL) {
+        return false;
+    }
+    double t = (double)b->torque + torque;
+    if (!(fabs(t) <= FLT_MAX)) {
+        return rc_fail(world, __func__, "the torque sums beyond float range");
+    }
+    b->torque = (float)t;
+    rc_body_wake(b);
+    return true;
+}
+
+bool rc_body_apply_angular_impulse(rc_world *world, rc_body_id id, float impulse) {
+    rc_body *b = force_target(world, id, rc_is_finite(impulse), __func__);
+    if (b == NULL) {
+        return false;
+    }
+    rc_limit_velocity(world, b->linear_velocity.x, b->linear_velocity.y,
+                      b->angular_velocity + (double)b->inv_inertia * impulse, &b->linear_velocity,
+                      &b->angular_velocity);
+    rc_body_wake(b);
+    return true;
+}
