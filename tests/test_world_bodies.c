@@ -1267,6 +1267,7 @@ START_TEST(a_body_stops_at_the_edge_of_the_world) {
     pd.radius = r;
     pd.density = 1.0e-27f;
     pd.steps = 10;
+    pd.ignore_body = grenade; /* where the grenade is: the preview strikes dynamic bodies but this one */
     rc_vec2 path[10];
     ck_assert_int_ge(rc_world_predict(w, &pd, path, NULL, 0), 0);
     ck_assert(path[9].x == RC_WORLD_LIMIT && rc_vec2_is_finite(path[9]));

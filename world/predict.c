@@ -110,9 +110,9 @@ static bool contact_fn(int32_t proxy, int32_t user, void *context) {
     (void)proxy;
     contact_query *q = context;
     const rc_shape *shape = &q->world->shapes.data[user];
-    /* the world's contacts as the solver takes them: solid static and kinematic shapes (dynamic
-       ones are not where the preview finds them) that it pairs with and that respond */
-    if (shape->sensor || shape->body_type == RC_DYNAMIC || shape->body == q->sweeper->self_body ||
+    /* the world's contacts as the solver takes them: solid shapes it pairs with and that
+       respond (dynamic ones as if they stayed where they are, as the sweep takes them) */
+    if (shape->sensor || shape->body_bullet || shape->body == q->sweeper->self_body ||
         !rc_filters_collide(q->sweeper->filter, shape->filter) ||
         !q->world->bodies.data[shape->body].enable_response) {
         return true;
@@ -354,7 +354,11 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
     s.self_body = rc_body_id_is_null(def->ignore_body) ? -1 : (int32_t)def->ignore_body.index - 1;
     s.max_bounces = def->max_bounces;
     s.bounces_left = def->bounces_left;
-    s.sees_dynamic = def->bullet;
+    /* dynamic bodies, asleep or awake, are where the step meets them: a grenade meets them in
+       the solver, a bullet in its sweep; the preview strikes them in its sweep either way (they
+       take no impulse and stay where they are), where it used to fly through them (a thrown
+       grenade went 1.7 past a sleeping one that the real throw stopped at) */
+    s.sees_dynamic = true;
     s.rest_shape = -1;
     s.kick = rc_gravity_kick(world, def->gravity_scale, def->dt);
 

@@ -581,7 +581,8 @@ typedef struct rc_prediction_def {
     float rolling_resistance;  /* default 0.2 */
     float gravity_scale;       /* default 1 */
     float linear_damping, angular_damping;
-    bool bullet;               /* also bounces off dynamic bodies where they are now; default false */
+    bool bullet;               /* a bullet rather than a grenade; default false. The preview strikes dynamic
+                                  bodies either way (they stay where they are), so the path is the same */
     int32_t max_bounces;       /* per step; default 8 */
     int32_t bounces_left;      /* of its life (rc_body_bounces_left); -1 (default): no limit */
     rc_filter filter;          /* what it hits; default rc_default_filter() */
@@ -604,7 +605,9 @@ typedef struct rc_predicted_bounce {
 
 /* The path a body thrown as def describes would take, without changing the world: the same
  * sweep, bounce and resting-contact code as the step, against the shapes as they are now
- * (kinematic bodies are taken as still; struck dynamic bodies do not move). Writes the
+ * (kinematic bodies are taken as still; dynamic bodies that are not bullets, asleep or awake,
+ * are struck and rested on where they are, and do not move: a grenade thrown at a sleeping
+ * one stops at it, where the real throw pushes it on). Writes the
  * centre after each step into positions (def->steps entries) and the first bounce_capacity
  * bounces into bounces (NULL when bounce_capacity is 0). Returns how many bounces the path
  * has, or -1 on bad input (then nothing is written). A body created as def describes (one
