@@ -48,13 +48,17 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
     const rc_vec2 *v = polygon->vertices;
     int count = polygon->count;
     for (int i = 0; i < count; ++i) {
-        rc_vec2 a = v[i];
-        rc_vec2 n = polygon->normals[i];
-        /* products in double: in float they underflow for small polygons (a facing of 0 made
-           an edge parallel) and overflow for large ones */
-        double dist = n.x * ((double)a.x - origin.x) + n.y * ((double)a.y - origin.y);
-        double facing = (double)n.x * d.x + (double)n.y * d.y;
-        if (facing * facing <= (double)RC_REL_TOL * RC_REL_TOL * dd) {
+        rc_vec2 a = v[i], b = v[i + 1 < count ? i + 1 : 0];
+        /* the edge's own line, a to b, not its stored normal through a: rounded to float, the
+           normal is turned by up to 6e-8 rad, which 10,000 along a long wall moves its line by
+           6e-4, more than a skin (a bullet stopping a skin short of the hit was still inside
+           the wall). dist and facing are the unit normal's, times the edge's length (the same
+           for both: their ratio is t). In double: the products of float differences are exact
+           enough, and neither underflow for small polygons nor overflow for large ones. */
+        double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
+        double dist = ey * ((double)a.x - origin.x) - ex * ((double)a.y - origin.y);
+        double facing = ey * d.x - ex * d.y;
+        if (facing * facing <= (double)RC_REL_TOL * RC_REL_TOL * dd * (ex * ex + ey * ey)) {
             if (dist < 0.0) {
                 return false;
             }
@@ -109,18 +113,26 @@ typedef struct line_entry {
     rc_vec2 touch;        /* the point of the original shape the circle touches */
 } line_entry;
 
-/* The line against the segment a..b pushed out by r along its unit outward normal n. Only an
- * entering crossing (against n) can be the first. */
+/* The line against the segment a..b pushed out by r along its unit outward normal n (the edge
+ * turned right: (e.y, -e.x) / |e|). Only an entering crossing (against n) can be the first. */
 static void enter_offset_edge(line_entry *best, rc_vec2 origin, rc_vec2 d, float dlen, rc_vec2 a, rc_vec2 b,
                               rc_vec2 n, float r) {
-    float facing = rc_dot(n, d);
-    if (facing >= -RC_REL_TOL * dlen) {
+    rc_vec2 e = rc_sub(b, a);
+    /* the edge's own line through a and b, in double, not the stored normal through a: rounded
+       to float, the normal is turned by up to 6e-8 rad, which moves the line by 6e-4 at 10,000
+       along a long wall, more than a skin (as rc_convex_ray_cast) */
+    double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
+    double len = sqrt(ex * ex + ey * ey);
+    if (!(len > 0.0)) {
         return;
     }
-    rc_vec2 e = rc_sub(b, a);
+    double facing = (ey * d.x - ex * d.y) / len;
+    if (facing >= -(double)RC_REL_TOL * dlen) {
+        return;
+    }
     /* distance from the origin to the pushed-out line, measured along n */
-    float dist = rc_dot(n, rc_sub(a, origin)) + r;
-    float t = dist / facing;
+    double dist = (ey * ((double)a.x - origin.x) - ex * ((double)a.y - origin.y)) / len + r;
+    float t = (float)(dist / facing);
     if (t >= best->t) {
         return;
     }
