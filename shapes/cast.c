@@ -41,7 +41,14 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
     /* Cyrus-Beck on the line with each edge's unit outward normal. line_in is where the line
        enters through the last entering edge, line_out where it leaves through the first
        leaving edge. */
-    float line_in = -INFINITY, line_out = INFINITY;
+    /* Each line is taken a rounding further out (slack: two float spacings of its ends) to
+       choose the edge the ray enters through and to tell a hit from a miss, and the hit is
+       then where the ray meets that edge's own line. Two boxes laid edge to edge are a
+       rounding apart or overlapping where they meet, as their vertices were placed: a ray
+       aimed at the seam passed between their tops and met the side of one, and a bullet came
+       back sideways from a flat floor. A ray within that rounding of a corner is a ray at the
+       corner. */
+    float line_in = -INFINITY, line_out = INFINITY, exact_in = -INFINITY, exact_out = INFINITY;
     double in_facing = 0.0;
     int in_index = -1;
     int grazed = -1; /* a parallel edge whose line holds the origin */
@@ -67,30 +74,41 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
             }
             continue;
         }
-        float tc = (float)(dist / facing);
+        rc_vec2 n = polygon->normals[i];
+        double len = ey * n.x - ex * n.y; /* the edge's length (e turned by its normal) */
+        float reach = rc_maxf(rc_maxf(fabsf(a.x), fabsf(a.y)), rc_maxf(fabsf(b.x), fabsf(b.y)));
+        double slack = 2.0 * FLT_EPSILON * reach * (len > 0.0 ? len : 0.0);
+        float tc = (float)((dist + slack) / facing);
         if (facing < 0.0) {
             /* an exact tie at a vertex keeps the edge met more squarely */
             if (tc > line_in || (tc == line_in && facing < in_facing)) {
                 line_in = tc;
                 in_facing = facing;
                 in_index = i;
+                exact_in = (float)(dist / facing);
             }
-        } else if (tc < line_out) {
-            line_out = tc;
+        } else {
+            line_out = rc_minf(line_out, tc);
+            exact_out = rc_minf(exact_out, (float)(dist / facing));
         }
-        if (line_in > line_out || line_in > 1.0f || line_out <= 0.0f) {
+        /* (leaving at once: measured on the lines themselves, or a ray that leaves a face from a
+           skin outside it, a bounce, was taken for one inside) */
+        if (line_in > line_out || line_in > 1.0f || exact_out <= 0.0f) {
             return false; /* misses, lies beyond the ray, behind it, or the ray leaves at once */
         }
     }
     if (in_index < 0) {
         return false; /* only parallel edges: the polygon has no extent across the ray */
     }
-    if (line_in >= 0.0f) {
-        rc_vec2 p = rc_mul_add(origin, line_in, d);
+    if (exact_in > 1.0f) {
+        return false; /* within the slack of the sweep's end, but beyond it */
+    }
+    if (exact_in >= 0.0f) {
+        rc_vec2 p = rc_mul_add(origin, exact_in, d);
         if (hit != NULL) {
             rc_vec2 n = rc_vertex_hit_normal(v, polygon->normals, count, 1.0f, in_index, polygon->normals[in_index], p,
                                              origin, d);
-            set_hit(hit, line_in, p, n, false);
+            set_hit(hit, exact_in, p, n, false);
         }
         return true;
     }

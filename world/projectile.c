@@ -44,6 +44,38 @@ typedef struct sweep_cast {
     int32_t best_index;
 } sweep_cast;
 
+/* The length within which two hits are one point: a few float spacings at its coordinates. */
+static float seam_tolerance(rc_vec2 p) { return 64.0f * FLT_EPSILON * rc_maxf(1.0f, rc_maxf(fabsf(p.x), fabsf(p.y))); }
+
+/* Does the normal n at p point into shape `other` (touching it there)? Then it is the normal of
+ * an inner face of a seam: two boxes laid edge to edge meet a bullet aimed at their seam at the
+ * same point, one with its top and one with its side, which is inside the other box. */
+static bool normal_into(const rc_world *world, int32_t other, rc_vec2 p, rc_vec2 n) {
+    float tol = seam_tolerance(p);
+    rc_vec2 q = rc_mul_add(p, 4.0f * tol, n);
+    rc_shape_view v = rc_shape_view_of(world, &world->shapes.data[other]);
+    return v.kind != RC_SHAPE_SEGMENT && rc_view_distance(&v, q).distance <= tol;
+}
+
+/* Is hit (on shape user) struck before the best so far? At one point (within rounding) the hit
+ * whose normal does not point into the other shape wins: a seam between two shapes is struck on
+ * their outer faces, not on the inner face of one (a bullet aimed at the seam of a floor of
+ * boxes came back sideways); else the earlier, else the lower index. */
+static bool strikes_first(const sweep_cast *c, const rc_ray_hit *hit, int32_t user) {
+    if (c->best_index < 0) {
+        return true;
+    }
+    float tol = seam_tolerance(hit->point);
+    if (fabsf(hit->t - c->best.t) * rc_length(c->translation) <= tol && rc_distance(hit->point, c->best.point) <= tol) {
+        bool hit_inner = normal_into(c->world, c->best_index, hit->point, hit->normal);
+        bool best_inner = normal_into(c->world, user, c->best.point, c->best.normal);
+        if (hit_inner != best_inner) {
+            return best_inner;
+        }
+    }
+    return hit->t < c->best.t || (hit->t == c->best.t && user < c->best_index);
+}
+
 static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
     (void)proxy;
     sweep_cast *c = context;
@@ -59,11 +91,13 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
     if (!found || hit.t > max_fraction) {
         return max_fraction;
     }
-    if (c->best_index < 0 || hit.t < c->best.t || (hit.t == c->best.t && user < c->best_index)) {
+    if (strikes_first(c, &hit, user)) {
         c->best = hit;
         c->best_index = user;
     }
-    return c->best.t;
+    /* shapes a rounding beyond the best are still looked at: they may meet it at one point */
+    float len = rc_length(c->translation);
+    return len > 0.0f ? rc_minf(c->best.t + seam_tolerance(c->best.point) / len, 1.0f) : c->best.t;
 }
 
 /* The first shape the sweeper strikes moving by d from where it is. */
