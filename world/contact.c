@@ -444,6 +444,7 @@ bool rc_contact_collide(rc_world *world, int32_t index) {
         m = rc_collide_circle_shapes(a, ba, b->circle, margin); /* a crowd of grenades: no hulls */
     } else if (a->kind != RC_SHAPE_SEGMENT && b->kind != RC_SHAPE_SEGMENT) {
         m = collide_solids(world, a, ba->xf, b, bb->xf, margin);
+        rc_smooth_seam(world, a, b, &m);
     } else {
         rc_hull ha = rc_shape_hull(world, a), hb = rc_shape_hull(world, b);
         m = rc_collide_pair(world, a, &ha, ba->xf, b, &hb, bb->xf, margin);

@@ -111,6 +111,10 @@ int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint 
  * point that approached fastest, or -1. */
 int32_t rc_constraint_first_touch(const rc_contact_constraint *k, bool touched_before, float *approach);
 bool rc_constraint_pushed(const rc_contact_constraint *k);
+/* A circle's one-point manifold with the corner of a static or kinematic polygon where another
+ * such polygon's face runs on through that corner (a seam between boxes laid edge to edge)
+ * becomes the manifold with that face: its normal, the separation along it (contact_seam.c). */
+void rc_smooth_seam(const rc_world *world, const rc_shape *a, const rc_shape *b, rc_collision *m);
 /* Recompute a contact's manifold where its bodies are now (carrying impulses over by feature
  * id) and say whether it touches. */
 bool rc_contact_collide(rc_world *world, int32_t contact);
