@@ -220,6 +220,130 @@ START_TEST(grenades_roll_over_seams_between_boxes_without_a_hop) {
 }
 END_TEST
 
+/* A shooter's enemy or sandbag: a shape that absorbs projectiles. A point bullet and a circle
+ * bullet at 160 units/s stop dead a skin short of a static box that absorbs them, with one
+ * impact event (spent, bounce 0) and no bounces left, where the same box without the flag sends
+ * them back; a bullet striking a dynamic enemy that absorbs it gives it all its momentum; a
+ * grenade thrown at an absorbing sandbag stops there, and its preview says so. */
+static rc_world *gallery(bool absorbs, rc_shape_id *target) {
+    rc_world_def wd = rc_world_default_def();
+    wd.gravity = rc_v2(0, 0);
+    rc_world *w = rc_world_create(&wd);
+    rc_body_def bd = rc_body_default_def();
+    rc_body_id wall = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    sd.restitution = 1.0f;
+    sd.friction = 0.0f;
+    sd.absorbs_projectiles = absorbs;
+    sd.offset = rc_v2(1.5f, 0);
+    *target = rc_shape_create_box(w, wall, &sd, 0.5f, 5.0f);
+    ck_assert(!rc_shape_id_is_null(*target));
+    return w;
+}
+
+START_TEST(absorbing_shapes_stop_projectiles_dead) {
+    for (int kind = 0; kind < 2; ++kind) {
+        float radius = kind == 0 ? 0.0f : 0.1f;
+        for (int absorbs = 0; absorbs < 2; ++absorbs) {
+            rc_shape_id target;
+            rc_world *w = gallery(absorbs != 0, &target);
+            ck_assert(rc_shape_absorbs_projectiles(w, target) == (absorbs != 0));
+            rc_body_def bd = rc_body_default_def();
+            bd.type = RC_DYNAMIC;
+            bd.bullet = true;
+            bd.linear_velocity = rc_v2(160, 0);
+            rc_body_id b = rc_body_create(w, &bd);
+            if (radius > 0.0f) {
+                rc_shape_def cs = rc_shape_default_def();
+                cs.restitution = 1.0f;
+                ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &cs, radius)));
+            }
+            ck_assert(rc_world_step(w, DT));
+            const rc_impact_event *e;
+            ck_assert_int_eq(rc_world_impact_events(w, &e), 1);
+            ck_assert(rc_shape_id_equals(e[0].shape, target));
+            ck_assert_near(e[0].approach_speed, 160.0, 1e-3);
+            rc_vec2 p = rc_body_position(w, b), v = rc_body_linear_velocity(w, b);
+            if (absorbs) {
+                ck_assert(e[0].spent && e[0].bounce == 0);
+                ck_assert_near(p.x, 1.0 - radius - 1e-4, 2e-5);
+                ck_assert(v.x == 0.0f && v.y == 0.0f);
+                ck_assert_int_eq(rc_body_bounces_left(w, b), 0);
+                ck_assert(rc_world_step(w, DT)); /* and it stays */
+                ck_assert_int_eq(rc_world_impact_events(w, &e), 0);
+                ck_assert_near(rc_body_position(w, b).x, 1.0 - radius - 1e-4, 2e-5);
+            } else {
+                ck_assert(!e[0].spent && e[0].bounce == 1);
+                ck_assert_float_eq(v.x, -160.0f);
+                ck_assert_int_eq(rc_body_bounces_left(w, b), -1);
+            }
+            rc_world_destroy(w);
+        }
+    }
+}
+END_TEST
+
+START_TEST(a_bullet_gives_an_absorbing_enemy_all_its_momentum) {
+    rc_world_def wd = rc_world_default_def();
+    wd.gravity = rc_v2(0, 0);
+    rc_world *w = rc_world_create(&wd);
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.position = rc_v2(2, 0);
+    rc_body_id enemy = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    sd.absorbs_projectiles = true;
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, enemy, &sd, 0.5f, 0.5f))); /* mass 1 */
+    bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.bullet = true;
+    bd.point_mass = 0.05f;
+    bd.linear_velocity = rc_v2(200, 0);
+    rc_body_id bullet = rc_body_create(w, &bd);
+    ck_assert(rc_world_step(w, DT));
+    const rc_impact_event *e;
+    ck_assert_int_eq(rc_world_impact_events(w, &e), 1);
+    ck_assert(e[0].spent);
+    /* momentum 0.05 x 200 = 10 shared by 1.05: both at 200 / 21 along x (the hit is central) */
+    ck_assert_near(rc_body_linear_velocity(w, enemy).x, 200.0 / 21.0, 1e-3);
+    ck_assert_float_eq(rc_body_linear_velocity(w, bullet).x, 0.0f);
+    ck_assert_near(rc_body_angular_velocity(w, enemy), 0.0, 1e-4);
+    rc_world_destroy(w);
+}
+END_TEST
+
+START_TEST(a_grenade_stops_at_an_absorbing_sandbag_and_its_preview_says_so) {
+    rc_shape_id sandbag;
+    rc_world *w = gallery(true, &sandbag);
+    rc_prediction_def pd = rc_prediction_default_def();
+    pd.velocity = rc_v2(30, 0);
+    pd.radius = 0.25f;
+    pd.restitution = 0.8f;
+    pd.steps = 10;
+    rc_vec2 path[10];
+    rc_predicted_bounce bounces[4];
+    ck_assert_int_eq(rc_world_predict(w, &pd, path, bounces, 4), 1);
+    ck_assert(bounces[0].spent && bounces[0].bounce == 0);
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.linear_velocity = pd.velocity;
+    rc_body_id g = rc_body_create(w, &bd);
+    rc_shape_def cs = rc_shape_default_def();
+    cs.restitution = 0.8f;
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, g, &cs, 0.25f)));
+    for (int k = 0; k < 10; ++k) {
+        ck_assert(rc_world_step(w, DT));
+        ck_assert_float_eq(rc_body_position(w, g).x, path[k].x);
+    }
+    ck_assert_near(path[9].x, 1.0 - 0.25 - 1e-4, 2e-5);
+    ck_assert_float_eq(rc_body_linear_velocity(w, g).x, 0.0f);
+    /* the flag can be taken back */
+    ck_assert(rc_shape_set_absorbs_projectiles(w, sandbag, false));
+    ck_assert(!rc_shape_absorbs_projectiles(w, sandbag));
+    rc_world_destroy(w);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("projectile_rules");
     TCase *t = tcase_create("preview");
@@ -229,5 +353,10 @@ int main(void) {
     tcase_add_test(seams, bullets_aimed_at_seams_between_boxes_bounce_off_the_top);
     tcase_add_test(seams, grenades_roll_over_seams_between_boxes_without_a_hop);
     suite_add_tcase(s, seams);
+    TCase *absorb = tcase_create("absorbing");
+    tcase_add_test(absorb, absorbing_shapes_stop_projectiles_dead);
+    tcase_add_test(absorb, a_bullet_gives_an_absorbing_enemy_all_its_momentum);
+    tcase_add_test(absorb, a_grenade_stops_at_an_absorbing_sandbag_and_its_preview_says_so);
+    suite_add_tcase(s, absorb);
     return rc_test_run(s);
 }

@@ -251,6 +251,7 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
     head.contact_events = def->enable_contact_events;
     head.sensor_events = def->enable_sensor_events;
     head.one_sided = def->one_sided;
+    head.absorbs = def->absorbs_projectiles;
     head.body_type = body->type;
     head.filter = def->filter;
     head.body = (int32_t)body_id.index - 1;

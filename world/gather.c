@@ -24,8 +24,8 @@ static void add_constraint(rc_world *world, int32_t contact) {
     k->inv_mass_b = bb->type == RC_DYNAMIC ? bb->inv_mass : 0.0f;
     k->inv_inertia_b = bb->type == RC_DYNAMIC ? bb->inv_inertia : 0.0f;
     rc_constraint_materials(world, k, sa, sb, &c->points[0]);
-    if ((sa->swept && !rc_body_can_bounce(ba)) || (sb->swept && !rc_body_can_bounce(bb))) {
-        k->restitution = 0.0f; /* its bounces are used up: the contact stops it */
+    if ((sa->swept && (sb->absorbs || !rc_body_can_bounce(ba))) || (sb->swept && (sa->absorbs || !rc_body_can_bounce(bb)))) {
+        k->restitution = 0.0f; /* its bounces are used up, or the other absorbs it: the contact stops it */
     }
     rc_constraint_load(k, c->normal, c->points, c->point_count, c->rolling_impulse);
     k->contact = contact;

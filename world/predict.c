@@ -260,8 +260,8 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
         rc_constraint_load(q, c->normal, c->points, c->point_count, c->rolling_impulse);
         q->contact = -1;
         q->rank = rc_constraint_rank(c->shape, false, -1, true); /* as the world ranks it */
-        if (s->max_bounces == 0 || s->bounces_left == 0) {
-            q->restitution = 0.0f; /* its bounces are used up, as the world's gathering says */
+        if (s->max_bounces == 0 || s->bounces_left == 0 || world->shapes.data[c->shape].absorbs) {
+            q->restitution = 0.0f; /* its bounces are used up, or the shape absorbs it, as the world's gathering says */
         }
     }
     rc_soft_step step;
@@ -296,11 +296,18 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
                                   : rc_constraint_first_touch(q, c->touching || c->shape == rest_shape, &approach);
         if (p >= 0) {
             int32_t number = 0;
-            if (bounce_p >= 0) {
+            bool absorbed = world->shapes.data[c->shape].absorbs;
+            bool spent = bounce_p >= 0 && (absorbed || s->max_bounces == 0 || s->bounces_left == 0);
+            if (spent) {
+                /* stopped dead, as the world's report of the solver's bounces does */
+                state.v = rc_v2(0.0f, 0.0f);
+                state.w = 0.0f;
+                s->bounces_left = absorbed ? 0 : s->bounces_left;
+            } else if (bounce_p >= 0) {
                 number = rc_count_bounce(&s->bounces_left, &s->bounces_made);
                 s->step_bounces++;
             }
-            predict_impact(sink, c->shape, c->points[p].point, q->normal, approach, number, false);
+            predict_impact(sink, c->shape, c->points[p].point, q->normal, approach, number, spent);
         }
         held = held || rc_constraint_pushed(q);
         for (int32_t j = 0; j < c->point_count; ++j) {

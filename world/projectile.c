@@ -426,13 +426,15 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
         s->center = p;
         remaining *= 1.0f - t;
 
-        bool spent = s->bounces_left == 0;
+        bool spent = s->bounces_left == 0 || shape->absorbs;
         if (spent || bounces >= s->max_bounces) {
             if (spent || s->max_bounces == 0) {
-                /* a bullet that embeds itself: it stops dead and the target takes it all */
+                /* a bullet that embeds itself: it stops dead and the target takes it all (an
+                   absorbing shape spends it: no bounces left) */
                 float approach = bounce_at(world, s, index, n, c.best.point, true, remaining, sink, &held);
                 s->velocity = rc_v2(0.0f, 0.0f);
                 s->angular_velocity = 0.0f;
+                s->bounces_left = shape->absorbs ? 0 : s->bounces_left;
                 report(world, s, sink, index, c.best.point, n, approach, IMPACT_SPENT);
             } else {
                 sink->last_shape = index; /* stopped for this step; it bounces in the next */
@@ -466,4 +468,23 @@ int rc_world_impact_events(const rc_world *world, const rc_impact_event **events
     }
     *events = world->published_impacts > 0 ? world->impacts.data : NULL;
     return world->published_impacts;
+}
+
+/* ---- shapes that absorb projectiles ----------------------------------------------------------- */
+
+bool rc_shape_absorbs_projectiles(const rc_world *world, rc_shape_id id) {
+    const rc_shape *s = rc_get_shape(world, id, __func__);
+    return s != NULL && s->absorbs;
+}
+
+bool rc_shape_set_absorbs_projectiles(rc_world *world, rc_shape_id id, bool absorbs) {
+    rc_shape *s = rc_shape_for_change(world, id, __func__);
+    if (s == NULL) {
+        return false;
+    }
+    int32_t index = (int32_t)id.index - 1, n = rc_setter_records(world, index);
+    for (int32_t k = 0; k < n; ++k) {
+        world->shapes.data[rc_setter_record(world, index, k)].absorbs = absorbs;
+    }
+    return true;
 }

@@ -389,6 +389,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     s.contact_events = def->enable_contact_events;
     s.sensor_events = def->enable_sensor_events;
     s.one_sided = def->one_sided;
+    s.absorbs = def->absorbs_projectiles;
     s.user_data = def->user_data;
     s.next_in_body = body->first_shape;
     int32_t old_swept = body->swept_shape;

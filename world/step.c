@@ -239,9 +239,12 @@ static bool report_bounces(rc_world *world) {
             e.approach_speed = approach;
             e.spent = false;
             e.bounce = 0; /* a slow first touch */
-            if (bounce_point >= 0 && !rc_body_can_bounce(b)) {
-                /* its bounces were used up (the contact had no restitution): it stops dead */
+            const rc_shape *struck = &world->shapes.data[c->shape[1 - side]];
+            if (bounce_point >= 0 && (struck->absorbs || !rc_body_can_bounce(b))) {
+                /* its bounces were used up, or the shape absorbs it (the contact had no
+                   restitution): it stops dead, spent */
                 e.spent = true;
+                b->bounces_left = struck->absorbs ? 0 : b->bounces_left;
                 if (b->solver_slot >= 0) {
                     world->states.data[b->solver_slot].v = rc_v2(0.0f, 0.0f);
                     world->states.data[b->solver_slot].w = 0.0f;

@@ -378,6 +378,9 @@ typedef struct rc_shape_def {
     bool enable_contact_events;  /* default true */
     bool enable_sensor_events;   /* default true */
     bool one_sided;           /* chains: a wall blocks only what is on its free side (see rc_shape_create_chain) */
+    bool absorbs_projectiles; /* a swept body (a bullet, a grenade) that strikes it stops dead there, spent
+                                 (an enemy, a sandbag): its impact event says so and it has no bounces left;
+                                 default false */
     rc_filter filter;
     void *user_data;
 } rc_shape_def;
@@ -460,6 +463,9 @@ RC_API rc_filter rc_shape_filter(const rc_world *world, rc_shape_id shape);
 RC_API bool rc_shape_is_sensor(const rc_world *world, rc_shape_id shape);
 /* A chain (or one of its walls) made with def.one_sided: false for other shapes. */
 RC_API bool rc_shape_is_one_sided(const rc_world *world, rc_shape_id shape);
+RC_API bool rc_shape_absorbs_projectiles(const rc_world *world, rc_shape_id shape);
+/* Makes a shape (a chain: all its walls) absorb projectiles or not (rc_shape_def.absorbs_projectiles). */
+RC_API bool rc_shape_set_absorbs_projectiles(rc_world *world, rc_shape_id shape, bool absorbs);
 RC_API void *rc_shape_user_data(const rc_world *world, rc_shape_id shape);
 
 /* Is the point inside the shape? Circles and polygons: inside or on the boundary. A looped
