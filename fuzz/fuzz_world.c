@@ -222,6 +222,12 @@ static rc_query_filter draw_query_filter(fz_state *s) {
         f.category_bits = fz_u8(&s->in) & 15u;
         f.mask_bits = fz_u8(&s->in) & 15u;
     }
+    if (sel & 2) {
+        f.group_index = (int32_t)(fz_u8(&s->in) % 5u) - 2;
+    }
+    if (sel & 4) {
+        f.ignore_body = draw_body(s); /* live, stale, foreign or null */
+    }
     return f;
 }
 

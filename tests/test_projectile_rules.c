@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <ricochet/ricochet.h>
 
@@ -344,6 +345,95 @@ START_TEST(a_grenade_stops_at_an_absorbing_sandbag_and_its_preview_says_so) {
 }
 END_TEST
 
+/* Query filters with a group and an ignored body. A shooter (a box at the origin, group -1: its
+ * team) fires a ray from its centre along +x: with the default filter it hits itself at once;
+ * ignoring its body it hits the target's face at x = 4 (t = 0.4 of 10); a teammate's box in the
+ * way (group -1) is passed through by a filter of group -1 and struck by group 0 or 1 (group 1:
+ * no match, masks decide; a filter of group 2 with masks that see nothing still sees a shape of
+ * group 2). Overlap queries follow the same rules. A stale or foreign ignored body is refused
+ * with an error, and nothing is reported. */
+static bool count_overlap(rc_shape_id shape, rc_body_id body, void *context) {
+    (void)shape;
+    (void)body;
+    ++*(int *)context;
+    return true;
+}
+
+START_TEST(query_filters_ignore_the_shooter_and_pass_its_team) {
+    rc_world_def wd = rc_world_default_def();
+    rc_world *w = rc_world_create(&wd);
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.gravity_scale = 0.0f;
+    rc_body_id shooter = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    sd.filter.group_index = -1;
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, shooter, &sd, 0.5f, 0.5f)));
+    bd.position = rc_v2(2, 0);
+    rc_body_id mate = rc_body_create(w, &bd);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, mate, &sd, 0.25f, 0.25f)));
+    bd = rc_body_default_def();
+    bd.position = rc_v2(4.5f, 0);
+    rc_body_id target = rc_body_create(w, &bd);
+    sd.filter.group_index = 2;
+    rc_shape_id face = rc_shape_create_box(w, target, &sd, 0.5f, 2.0f);
+    ck_assert(!rc_shape_id_is_null(face));
+
+    rc_ray_hit h;
+    rc_query_filter f = rc_default_query_filter();
+    ck_assert(rc_world_cast_ray_filtered(w, rc_v2(0, 0), rc_v2(10, 0), f, &h));
+    ck_assert(rc_body_id_equals(h.body, shooter) && h.started_inside);
+    f.ignore_body = shooter;
+    ck_assert(rc_world_cast_ray_filtered(w, rc_v2(0, 0), rc_v2(10, 0), f, &h));
+    ck_assert(rc_body_id_equals(h.body, mate));
+    ck_assert_float_eq(h.t, 0.175f); /* the mate's face at x = 1.75 */
+    f.group_index = -1;
+    ck_assert(rc_world_cast_ray_filtered(w, rc_v2(0, 0), rc_v2(10, 0), f, &h));
+    ck_assert(rc_shape_id_equals(h.shape, face));
+    ck_assert_float_eq(h.t, 0.4f);
+    f.group_index = 1;
+    ck_assert(rc_world_cast_ray_filtered(w, rc_v2(0, 0), rc_v2(10, 0), f, &h));
+    ck_assert(rc_body_id_equals(h.body, mate));
+    f.group_index = 2;
+    f.mask_bits = 0u;
+    ck_assert(rc_world_cast_ray_filtered(w, rc_v2(0, 0), rc_v2(10, 0), f, &h));
+    ck_assert(rc_shape_id_equals(h.shape, face)); /* its group, whatever the masks */
+    ck_assert(rc_world_cast_circle_filtered(w, rc_v2(0, 0), 0.1f, rc_v2(10, 0), f, &h));
+    ck_assert(rc_shape_id_equals(h.shape, face));
+
+    /* overlaps: a box over all three */
+    rc_aabb all = {{-1, -1}, {5, 1}};
+    int n = 0;
+    f = rc_default_query_filter();
+    ck_assert_int_eq(rc_world_overlap_aabb(w, all, f, count_overlap, &n), 3);
+    f.ignore_body = shooter;
+    f.group_index = -1;
+    n = 0;
+    ck_assert_int_eq(rc_world_overlap_aabb(w, all, f, count_overlap, &n), 1);
+    ck_assert_int_eq(n, 1);
+
+    /* a stale ignored body: refused, nothing reported */
+    rc_body_id stale = mate;
+    rc_body_destroy(w, mate);
+    f = rc_default_query_filter();
+    f.ignore_body = stale;
+    h.t = -1.0f;
+    ck_assert(!rc_world_cast_ray_filtered(w, rc_v2(0, 0), rc_v2(10, 0), f, &h));
+    ck_assert_float_eq(h.t, -1.0f);
+    ck_assert_ptr_nonnull(strstr(rc_world_last_error(w), "rc_world_cast_ray_filtered"));
+    n = 0;
+    ck_assert_int_eq(rc_world_overlap_aabb(w, all, f, count_overlap, &n), -1);
+    ck_assert_int_eq(n, 0);
+    ck_assert_int_eq(rc_world_overlap_point(w, rc_v2(0, 0), f, count_overlap, &n), -1);
+    ck_assert_int_eq(rc_world_overlap_circle(w, rc_v2(0, 0), 1.0f, f, count_overlap, &n), -1);
+    rc_polygon box = rc_make_box(0.5f, 0.5f);
+    ck_assert_int_eq(rc_world_overlap_polygon(w, &box, f, count_overlap, &n), -1);
+    ck_assert(!rc_world_cast_polygon(w, &box, rc_v2(5, 0), f, &h));
+    ck_assert_int_eq(n, 0);
+    rc_world_destroy(w);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("projectile_rules");
     TCase *t = tcase_create("preview");
@@ -358,5 +448,8 @@ int main(void) {
     tcase_add_test(absorb, a_bullet_gives_an_absorbing_enemy_all_its_momentum);
     tcase_add_test(absorb, a_grenade_stops_at_an_absorbing_sandbag_and_its_preview_says_so);
     suite_add_tcase(s, absorb);
+    TCase *filters = tcase_create("filters");
+    tcase_add_test(filters, query_filters_ignore_the_shooter_and_pass_its_team);
+    suite_add_tcase(s, filters);
     return rc_test_run(s);
 }

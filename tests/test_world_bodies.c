@@ -250,7 +250,7 @@ START_TEST(set_transform_moves_shapes_by_the_api_formula) {
         /* and the world queries see the shape where it now is */
         rc_polygon wp;
         rc_shape_world_polygon(w, ps, &wp);
-        rc_query_filter all = {UINT32_MAX, UINT32_MAX};
+        rc_query_filter all = rc_default_query_filter();
         ck_assert(rc_world_overlap_point(w, wp.centroid, all, NULL, NULL) >= 1);
         /* a new base transform moves the shape too */
         rc_shape_def pd2 = pd;

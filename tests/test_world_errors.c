@@ -299,7 +299,7 @@ START_TEST(step_refuses_steps_beyond_the_limit) {
     }
     rc_world_cast_ray(fx.w, rc_v2(-100, 0), rc_v2(200, 0), NULL);
     rc_world_cast_circle(fx.w, rc_v2(-100, 0), 1.0f, rc_v2(200, 0), NULL);
-    rc_query_filter all = {UINT32_MAX, UINT32_MAX};
+    rc_query_filter all = rc_default_query_filter();
     rc_world_overlap_aabb(fx.w, (rc_aabb){{-100, -100}, {100, 100}}, all, NULL, NULL);
     rc_world_overlap_point(fx.w, rc_v2(0, 0), all, NULL, NULL);
     rc_world_overlap_circle(fx.w, rc_v2(0, 0), 50.0f, all, NULL, NULL);
@@ -956,7 +956,7 @@ START_TEST(queries_refuse_bad_input) {
     NO_ERROR(&fx, !rc_world_cast_ray(w, rc_v2(-5, 100), rc_v2(10, 0), &h));
     NO_ERROR(&fx, !rc_world_cast_ray(w, rc_v2(0, 0), rc_v2(0, 0), &h));
     NO_ERROR(&fx, !rc_world_cast_circle(w, rc_v2(0, 0), 0.5f, rc_v2(0, 0), &h) || true);
-    NO_ERROR(&fx, !rc_world_cast_ray_filtered(w, rc_v2(-5, 0), rc_v2(10, 0), (rc_query_filter){0u, 0u}, &h));
+    NO_ERROR(&fx, !rc_world_cast_ray_filtered(w, rc_v2(-5, 0), rc_v2(10, 0), (rc_query_filter){.category_bits = 0u, .mask_bits = 0u}, &h));
     NO_ERROR(&fx, rc_world_overlap_aabb(w, (rc_aabb){{0.5f, 0.5f}, {0.5f, 0.5f}}, f, NULL, NULL) >= 1);
     NO_ERROR(&fx, rc_world_overlap_circle(w, rc_v2(0, 0), 0.0f, f, NULL, NULL) >= 1);
     NO_ERROR(&fx, rc_world_cast_ray_all(w, rc_v2(-5, 0), rc_v2(10, 0), f, ignore_fn, &calls));

@@ -886,7 +886,7 @@ static void scenario(mem_ctx *m, long *touching_total, int *end_events_after_des
     }
     /* queries allocate nothing and see the world */
     int64_t before = m->ca.allocations;
-    rc_query_filter all = {UINT32_MAX, UINT32_MAX};
+    rc_query_filter all = rc_default_query_filter();
     rc_ray_hit h;
     /* through static body 6 (never moved), whatever the moving ones did */
     rc_vec2 aim = rc_add(rc_body_position(m->w, m->bodies[6]), rc_v2(-20.0f, 0.1f));

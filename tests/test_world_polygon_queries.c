@@ -348,14 +348,14 @@ START_TEST(overlap_by_hand) {
     rc_filter f = rc_default_filter();
     f.category_bits = 2;
     ck_assert(rc_shape_set_filter(s.w, s.sensor, f));
-    rc_query_filter q = {0xFFFFFFFFu, 2u};
+    rc_query_filter q = {.category_bits = 0xFFFFFFFFu, .mask_bits = 2u};
     ck_assert_int_eq(rc_world_overlap_polygon(s.w, &p, q, NULL, NULL), 1);
     q.category_bits = 0;
     ck_assert_int_eq(rc_world_overlap_polygon(s.w, &p, q, NULL, NULL), 0);
-    q = (rc_query_filter){0xFFFFFFFFu, ~2u};
+    q = (rc_query_filter){.category_bits = 0xFFFFFFFFu, .mask_bits = ~2u};
     ck_assert_int_eq(rc_world_overlap_polygon(s.w, &p, q, NULL, NULL), 5);
     p = box_at(0.5f, 0.5f, -5, 0);
-    ck_assert(!rc_world_cast_polygon(s.w, &p, rc_v2(8, 0), (rc_query_filter){0xFFFFFFFFu, 2u}, NULL));
+    ck_assert(!rc_world_cast_polygon(s.w, &p, rc_v2(8, 0), (rc_query_filter){.category_bits = 0xFFFFFFFFu, .mask_bits = 2u}, NULL));
     /* inside the callback the world is locked, and queries answer */
     memset(&c, 0, sizeof c);
     c.w = s.w;

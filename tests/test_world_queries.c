@@ -629,7 +629,7 @@ static void compare_circle_by_search(qscene *sc, query_ray q, long *checked) {
     double scale = fmax(fmax(fabs(q.o.x), fabs(q.o.y)), len) + q.radius;
     float tol = (float)(2e-5 * scale + 1e-5);
     /* every shape with a category and a mask (the unfiltered cast is checked elsewhere) */
-    rc_query_filter all = {UINT32_MAX, UINT32_MAX};
+    rc_query_filter all = rc_default_query_filter();
     rc_ray_hit got;
     bool hit = rc_world_cast_circle_filtered(w, q.o, q.radius, q.d, all, &got);
     double best = 2.0, best_deep = 2.0;
@@ -876,7 +876,7 @@ static void run_overlaps(qscene *sc, int count, const char *phase) {
 /* The vertices of every polygon lie on its boundary: each is inside its own polygon. */
 static long check_polygon_vertices(qscene *sc) {
     long vertices = 0;
-    rc_query_filter all = {UINT32_MAX, UINT32_MAX};
+    rc_query_filter all = rc_default_query_filter();
     for (ptrdiff_t i = 0; i < arrlen(sc->shapes); ++i) {
         rc_shape_id s = sc->shapes[i];
         if (rc_shape_get_type(sc->world, s) != RC_SHAPE_TYPE_POLYGON ||
@@ -1093,7 +1093,7 @@ START_TEST(sensors_are_never_hit_by_casts) {
     sd.is_sensor = true;
     rc_shape_id sensor = rc_shape_create_box(w, b, &sd, 1.0f, 1.0f);
     ck_assert(!rc_shape_id_is_null(sensor));
-    rc_query_filter all = {UINT32_MAX, UINT32_MAX};
+    rc_query_filter all = rc_default_query_filter();
     ck_assert(!rc_world_cast_ray(w, rc_v2(-5, 0), rc_v2(10, 0), NULL));
     ck_assert(!rc_world_cast_ray_filtered(w, rc_v2(-5, 0), rc_v2(10, 0), all, NULL));
     ck_assert(!rc_world_cast_circle(w, rc_v2(-5, 0), 0.5f, rc_v2(10, 0), NULL));
@@ -1159,7 +1159,7 @@ START_TEST(overlap_boundaries_count) {
     rc_shape_def cd = rc_shape_default_def();
     rc_shape_id circle = rc_shape_create_circle(w, b2, &cd, 1.0f); /* centre (10,0), radius 1 */
     ck_assert(!rc_shape_id_is_null(box) && !rc_shape_id_is_null(circle));
-    rc_query_filter all = {UINT32_MAX, UINT32_MAX};
+    rc_query_filter all = rc_default_query_filter();
     /* points on the boundary */
     ck_assert_int_eq(rc_world_overlap_point(w, rc_v2(2.0f, 1.0f), all, NULL, NULL), 1);
     ck_assert_int_eq(rc_world_overlap_point(w, rc_v2(0.0f, 0.0f), all, NULL, NULL), 1);
@@ -1231,7 +1231,7 @@ START_TEST(polygon_vertices_are_inside_their_polygon) {
     ck_assert(!rc_shape_id_is_null(s));
     rc_polygon placed;
     ck_assert(rc_shape_world_polygon(w, s, &placed));
-    rc_query_filter all = {UINT32_MAX, UINT32_MAX};
+    rc_query_filter all = rc_default_query_filter();
     for (int v = 0; v < placed.count; ++v) {
         ck_assert_msg(rc_world_overlap_point(w, placed.vertices[v], all, NULL, NULL) == 1,
                       "vertex %d (%a, %a) of the triangle rc_make_regular_polygon(3, 1, 0) on a body at the origin is "

@@ -619,6 +619,9 @@ bool rc_world_move_circle_ex(const rc_world *world, const rc_mover_def *def, rc_
         }
         in.ignore = (int32_t)def->ignore_body.index - 1;
     }
+    if (!rc_body_id_is_null(def->filter.ignore_body) && rc_get_body(world, def->filter.ignore_body, __func__) == NULL) {
+        return false; /* the filter's own ignored body: as the queries check it */
+    }
     mover_gather g;
     g.world = world;
     g.filter = in.filter;

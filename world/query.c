@@ -6,8 +6,13 @@
 #include <string.h>
 
 rc_query_filter rc_default_query_filter(void) {
-    rc_query_filter f = {UINT32_MAX, UINT32_MAX};
+    rc_query_filter f = {UINT32_MAX, UINT32_MAX, 0, {0u, 0u}};
     return f;
+}
+
+/* Is the filter's ignore_body null or a live body of this world? Else the query is refused. */
+static bool filter_ok(const rc_world *world, const rc_query_filter *filter, const char *func) {
+    return filter == NULL || rc_body_id_is_null(filter->ignore_body) || rc_get_body(world, filter->ignore_body, func) != NULL;
 }
 
 
@@ -75,7 +80,7 @@ static bool cast_inputs_ok(const rc_world *world, rc_vec2 origin, float radius, 
 /* filter NULL: every shape but sensors. */
 static bool cast_closest(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
                          const rc_query_filter *filter, rc_ray_hit *hit, const char *func) {
-    if (!cast_inputs_ok(world, origin, radius, translation, func)) {
+    if (!cast_inputs_ok(world, origin, radius, translation, func) || !filter_ok(world, filter, func)) {
         return false;
     }
     cast_context c;
@@ -137,7 +142,7 @@ static float each_fn(int32_t proxy, int32_t user, float max_fraction, void *cont
 
 static bool cast_each(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
                       rc_query_filter filter, rc_cast_fn *fn, void *user, const char *func) {
-    if (!cast_inputs_ok(world, origin, radius, translation, func)) {
+    if (!cast_inputs_ok(world, origin, radius, translation, func) || !filter_ok(world, &filter, func)) {
         return false;
     }
     if (fn == NULL) {
@@ -237,6 +242,9 @@ bool rc_world_cast_polygon(const rc_world *world, const rc_polygon *polygon, rc_
     if (!rc_vec2_is_finite(translation)) {
         return rc_fail(world, __func__, "translation (%g, %g) is not finite", (double)translation.x,
                        (double)translation.y);
+    }
+    if (!filter_ok(world, &filter, __func__)) {
+        return false;
     }
     rc_aabb box = rc_polygon_aabb(polygon);
     rc_aabb end = {rc_add(box.lower, translation), rc_add(box.upper, translation)};
@@ -353,6 +361,9 @@ int32_t rc_world_overlap_aabb(const rc_world *world, rc_aabb box, rc_query_filte
     if (!rc_aabb_is_valid(box)) {
         return rc_fail(world, __func__, "the box is not finite or has lower > upper"), -1;
     }
+    if (!filter_ok(world, &filter, __func__)) {
+        return -1;
+    }
     overlap_context c = overlap_start(world, OVERLAP_BOX, filter, fn, context);
     c.box = box;
     return overlap_run(&c, box);
@@ -365,6 +376,9 @@ int32_t rc_world_overlap_point(const rc_world *world, rc_vec2 point, rc_query_fi
     }
     if (!rc_vec2_is_finite(point)) {
         return rc_fail(world, __func__, "the point is not finite"), -1;
+    }
+    if (!filter_ok(world, &filter, __func__)) {
+        return -1;
     }
     overlap_context c = overlap_start(world, OVERLAP_POINT, filter, fn, context);
     c.point = point;
@@ -381,6 +395,9 @@ int32_t rc_world_overlap_circle(const rc_world *world, rc_vec2 center, float rad
         return rc_fail(world, __func__, "the centre is not finite or the radius %g is not finite and >= 0",
                        (double)radius),
                -1;
+    }
+    if (!filter_ok(world, &filter, __func__)) {
+        return -1;
     }
     overlap_context c = overlap_start(world, OVERLAP_CIRCLE, filter, fn, context);
     c.point = center;
@@ -407,6 +424,9 @@ int32_t rc_world_overlap_polygon(const rc_world *world, const rc_polygon *polygo
     rc_aabb box = rc_polygon_aabb(polygon);
     if (!rc_box_in_world(box)) {
         return rc_fail(world, __func__, "the polygon reaches beyond RC_WORLD_LIMIT"), -1;
+    }
+    if (!filter_ok(world, &filter, __func__)) {
+        return -1;
     }
     overlap_context c = overlap_start(world, OVERLAP_POLYGON, filter, fn, context);
     c.polygon = rc_hull_polygon(polygon->vertices, polygon->normals, polygon->count, 0.0f);

@@ -506,12 +506,18 @@ RC_API bool rc_shape_cast_ray(const rc_world *world, rc_shape_id shape, rc_vec2 
 
 /* ---- queries -------------------------------------------------------------------------------- */
 
-/* Which shapes a query sees: a shape is seen when (shape.category & mask_bits) != 0 and
- * (category_bits & shape.mask) != 0. Sensors are never seen by ray and circle casts. The
- * casts without a filter argument see every shape but sensors. */
+/* Which shapes a query sees: never the shapes of ignore_body; else, with a group_index that is
+ * not 0 and equal to the shape's, the shape is seen when the group is positive and not when it
+ * is negative (as two shapes' filters pair: a player's shots pass through the player's own
+ * group); else when (shape.category & mask_bits) != 0 and (category_bits & shape.mask) != 0.
+ * Sensors are never seen by ray and circle casts. The casts without a filter argument see every
+ * shape but sensors. A query whose ignore_body is neither null nor a live body of the world is
+ * refused (an error, nothing reported). */
 typedef struct rc_query_filter {
     uint32_t category_bits; /* default all */
     uint32_t mask_bits;     /* default all */
+    int32_t group_index;    /* default 0: no group */
+    rc_body_id ignore_body; /* a body the query never sees (the shooter); default null */
 } rc_query_filter;
 
 RC_API rc_query_filter rc_default_query_filter(void);
