@@ -1,6 +1,8 @@
 /* demo: the picture `make demo` writes. A level of sectors, crates and pillars, with props
  * standing in it (a pyramid of crates, a tower with a plank and barrels on it); a burst of
- * bullets fired from the left room ricochets through it and knocks props over, a volley of
+ * bullets fired from the left room ricochets through it (each bullet five times in its life,
+ * then it stops dead where it strikes; the tower's crates are sandbags that stop it at once)
+ * and knocks props over, a volley of
  * grenades is thrown from the top, bounces off them, rolls and comes to rest, and a character
  * walks from room to room with the mover. After a fixed number of frames it draws the level through the debug draw, the bullet
  * paths with each ricochet point and its surface normal, the grenade arcs with their bounces,
@@ -27,7 +29,7 @@ enum {
     GRENADES = 12,
     MAX_PATH = 2048,
     MAX_MARKS = 1024,
-    BULLET_RICOCHETS = 5,           /* a bullet expires after this many */
+    BULLET_RICOCHETS = 5,           /* a bullet's bounce budget: it stops dead, spent, at its next hit */
     BULLET_LIFETIME = 4 * 60,       /* or this many frames */
     GRENADE_INTERVAL = 8,           /* frames between two throws */
     WIDTH = 1280,
@@ -51,6 +53,7 @@ typedef struct projectile {
     int bounces;
     int born;    /* frame */
     bool alive;
+    bool spent;  /* stopped dead: its budget made, or at a shape that absorbs it */
 } projectile;
 
 typedef struct demo {
@@ -95,6 +98,7 @@ static bool fire_bullets(demo *d) {
         bd.bullet = true;
         bd.gravity_scale = 0.0f;
         bd.max_bounces = 4;
+        bd.bounce_budget = BULLET_RICOCHETS;
         bd.position = gun;
         bd.linear_velocity = rc_scale(70.0f, fan_direction(i, BULLETS));
         projectile *b = &d->bullets[i];
@@ -106,6 +110,7 @@ static bool fire_bullets(demo *d) {
             return false;
         }
         b->alive = true;
+        b->spent = false;
         b->born = 0;
         path_add(&b->trail, gun);
     }
@@ -151,12 +156,14 @@ static int place_props(demo *d) {
             made += !rc_shape_id_is_null(rc_shape_create_box(d->world, b, &sd, 0.5f, 0.5f));
         }
     }
+    rc_shape_def sandbag = sd;
+    sandbag.absorbs_projectiles = true; /* the tower's crates are sandbags: a bullet stops in them */
     for (int i = 0; i < 3; ++i) {
         rc_body_def bd = rc_body_default_def();
         bd.type = RC_DYNAMIC;
         bd.position = rc_v2(19.0f, 0.6f + 1.2f * (float)i);
         rc_body_id b = rc_body_create(d->world, &bd);
-        made += !rc_shape_id_is_null(rc_shape_create_box(d->world, b, &sd, 0.6f, 0.6f));
+        made += !rc_shape_id_is_null(rc_shape_create_box(d->world, b, &sandbag, 0.6f, 0.6f));
     }
     rc_body_def plank = rc_body_default_def();
     plank.type = RC_DYNAMIC;
@@ -192,7 +199,8 @@ static void record_impacts(demo *d) {
         if (b != NULL) {
             /* the path bends at the ricochet: it goes in before the position at the step's end */
             path_add(&b->trail, e->point);
-            b->bounces += 1;
+            b->bounces += e->bounce > 0 ? 1 : 0;
+            b->spent = b->spent || e->spent;
             if (d->ricochet_count < MAX_MARKS) {
                 d->ricochets[d->ricochet_count++] = (mark){e->point, e->normal};
             }
@@ -231,8 +239,8 @@ static void after_step(demo *d, int frame) {
             continue;
         }
         path_add(&b->trail, rc_body_position(d->world, b->body));
-        if (b->bounces >= BULLET_RICOCHETS || frame - b->born >= BULLET_LIFETIME) {
-            rc_body_destroy(d->world, b->body); /* spent */
+        if (b->spent || frame - b->born >= BULLET_LIFETIME) {
+            rc_body_destroy(d->world, b->body); /* spent, or flown long enough */
             b->alive = false;
         }
     }

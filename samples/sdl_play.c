@@ -37,7 +37,7 @@ enum {
     MAX_BULLETS = 64,
     MAX_GRENADES = 24,            /* the oldest goes when one more is thrown */
     TRAIL = 24,                   /* points of a bullet's trail kept for drawing */
-    BULLET_RICOCHETS = 5,         /* a bullet is spent after this many */
+    BULLET_RICOCHETS = 5,         /* a bullet's bounce budget: then it stops dead, spent, at its next hit */
     BULLET_LIFETIME = 3 * 60,     /* or after this many steps */
     GRENADE_LIFETIME = 30 * 60,   /* steps */
     FIRE_INTERVAL = 6,            /* steps between two shots while the button is held */
@@ -62,7 +62,7 @@ typedef struct bullet {
     rc_vec2 trail[TRAIL]; /* a ring: the newest at (trail_head - 1) */
     int trail_head, trail_count;
     int bounces, age;
-    bool alive;
+    bool alive, spent; /* spent: stopped dead (its budget made, or in a shape that absorbs it) */
 } bullet;
 
 typedef struct grenade {
@@ -170,6 +170,7 @@ static void fire(play *p, rc_vec2 target) {
     bd.bullet = true;
     bd.gravity_scale = 0.0f;
     bd.max_bounces = 4;
+    bd.bounce_budget = BULLET_RICOCHETS;
     bd.position = p->walker_at; /* inside the walker's clearance: never inside a wall */
     bd.linear_velocity = rc_scale(BULLET_SPEED / length, aim);
     *b = (bullet){.body = rc_body_create(p->world, &bd)};
@@ -298,8 +299,9 @@ static bool step(play *p, const canvas *c) {
         }
         if (b != NULL) {
             bullet_trail_add(b, events[i].point); /* the trail bends at the ricochet */
-            b->bounces += 1;
-            p->ricochets += 1;
+            b->bounces += events[i].bounce > 0 ? 1 : 0;
+            b->spent = b->spent || events[i].spent;
+            p->ricochets += events[i].bounce > 0 ? 1 : 0;
         }
     }
     for (int i = 0; i < MAX_BULLETS; ++i) {
@@ -308,8 +310,8 @@ static bool step(play *p, const canvas *c) {
             continue;
         }
         bullet_trail_add(b, rc_body_position(p->world, b->body));
-        if (++b->age >= BULLET_LIFETIME || b->bounces >= BULLET_RICOCHETS) {
-            rc_body_destroy(p->world, b->body); /* spent */
+        if (++b->age >= BULLET_LIFETIME || b->spent) {
+            rc_body_destroy(p->world, b->body); /* spent, or flown long enough */
             b->alive = false;
         }
     }
