@@ -44,6 +44,23 @@ static rc_body_id grenade(rc_world *w, rc_vec2 p, rc_vec2 v, rc_shape_id *shape)
     return b;
 }
 
+/* A bullet at from with the given velocity: a point, or a circle of that radius (restitution 1). */
+static rc_body_id shoot(rc_world *w, rc_vec2 from, rc_vec2 velocity, float radius) {
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.bullet = true;
+    bd.position = from;
+    bd.linear_velocity = velocity;
+    rc_body_id b = rc_body_create(w, &bd);
+    ck_assert(!rc_body_id_is_null(b));
+    if (radius > 0.0f) {
+        rc_shape_def cs = rc_shape_default_def();
+        cs.restitution = 1.0f;
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &cs, radius)));
+    }
+    return b;
+}
+
 /* A grenade (radius 0.25) asleep on the floor at x = 4; another thrown along the floor from
  * (0, 0.6) at 8 units/s. The real throw strikes the sleeping one and pushes it; the preview
  * flew through it (1.7 past it after 1 s). Now the preview strikes it too, in the step the
@@ -127,18 +144,8 @@ START_TEST(bullets_aimed_at_seams_between_boxes_bounce_off_the_top) {
             double a = ref_rng_uniform(&rng, 0.05, 3.09); /* from above, 3 away */
             double lx = cos(a), ly = sin(a);
             double wx = q.c * lx - q.s * ly, wy = q.s * lx + q.c * ly;
-            bd = rc_body_default_def();
-            bd.type = RC_DYNAMIC;
-            bd.bullet = true;
-            bd.position = rc_v2((float)(tx + 3.0 * wx), (float)(ty + 3.0 * wy));
-            bd.linear_velocity = rc_v2((float)(-300.0 * wx), (float)(-300.0 * wy));
-            rc_body_id b = rc_body_create(w, &bd);
-            ck_assert(!rc_body_id_is_null(b));
-            if (radius > 0.0f) {
-                rc_shape_def cs = rc_shape_default_def();
-                cs.restitution = 1.0f;
-                ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &cs, radius)));
-            }
+            rc_body_id b = shoot(w, rc_v2((float)(tx + 3.0 * wx), (float)(ty + 3.0 * wy)),
+                                 rc_v2((float)(-300.0 * wx), (float)(-300.0 * wy)), radius);
             ck_assert(rc_world_step(w, DT));
             const rc_impact_event *e;
             int n = rc_world_impact_events(w, &e);
@@ -249,16 +256,7 @@ START_TEST(absorbing_shapes_stop_projectiles_dead) {
             rc_shape_id target;
             rc_world *w = gallery(absorbs != 0, &target);
             ck_assert(rc_shape_absorbs_projectiles(w, target) == (absorbs != 0));
-            rc_body_def bd = rc_body_default_def();
-            bd.type = RC_DYNAMIC;
-            bd.bullet = true;
-            bd.linear_velocity = rc_v2(160, 0);
-            rc_body_id b = rc_body_create(w, &bd);
-            if (radius > 0.0f) {
-                rc_shape_def cs = rc_shape_default_def();
-                cs.restitution = 1.0f;
-                ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &cs, radius)));
-            }
+            rc_body_id b = shoot(w, rc_v2(0, 0), rc_v2(160, 0), radius);
             ck_assert(rc_world_step(w, DT));
             const rc_impact_event *e;
             ck_assert_int_eq(rc_world_impact_events(w, &e), 1);
