@@ -432,6 +432,37 @@ START_TEST(query_filters_ignore_the_shooter_and_pass_its_team) {
 }
 END_TEST
 
+/* A point bullet standing still in front of a door (a kinematic box, its face at x = 0.25)
+ * sliding at 5 units/s: the door moves onto it, and the bullet, which has no motion of its own
+ * to sweep, is pushed out ahead of the door and carried at its speed, a skin in front of its
+ * face at every step. Before, a sweep of no length looked at nothing: the door passed over the
+ * bullet and left it behind. */
+START_TEST(a_door_pushes_a_bullet_standing_still) {
+    rc_world_def wd = rc_world_default_def();
+    wd.gravity = rc_v2(0, 0);
+    rc_world *w = rc_world_create(&wd);
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_KINEMATIC;
+    bd.linear_velocity = rc_v2(5, 0);
+    rc_body_id door = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, door, &sd, 0.25f, 2.0f)));
+    rc_body_id b = shoot(w, rc_v2(0.5f, 0), rc_v2(0, 0), 0.0f);
+    for (int k = 0; k < 30; ++k) {
+        ck_assert(rc_world_step(w, DT));
+        float face = rc_body_position(w, door).x + 0.25f, x = rc_body_position(w, b).x;
+        ck_assert_msg(x >= face, "step %d: the bullet at %.5f, behind the door's face at %.5f", k, (double)x, (double)face);
+        if (x < 0.5f + 1e-6f) {
+            continue; /* the door has not reached it yet */
+        }
+        ck_assert_msg(x - face <= 2e-4f, "step %d: %.5f ahead of the door", k, (double)(x - face));
+        ck_assert_float_eq(rc_body_linear_velocity(w, b).x, 5.0f);
+    }
+    ck_assert_near(rc_body_position(w, b).x, 30.0 * 5.0 / 60.0 + 0.25, 2e-4);
+    rc_world_destroy(w);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("projectile_rules");
     TCase *t = tcase_create("preview");
@@ -446,6 +477,9 @@ int main(void) {
     tcase_add_test(absorb, a_bullet_gives_an_absorbing_enemy_all_its_momentum);
     tcase_add_test(absorb, a_grenade_stops_at_an_absorbing_sandbag_and_its_preview_says_so);
     suite_add_tcase(s, absorb);
+    TCase *moving = tcase_create("moving");
+    tcase_add_test(moving, a_door_pushes_a_bullet_standing_still);
+    suite_add_tcase(s, moving);
     TCase *filters = tcase_create("filters");
     tcase_add_test(filters, query_filters_ignore_the_shooter_and_pass_its_team);
     suite_add_tcase(s, filters);

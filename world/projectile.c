@@ -347,6 +347,44 @@ static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, r
     return true;
 }
 
+/* Out of the shape it overlaps (push_out), with the bounce off its surface that the push makes:
+ * a moving surface gives the body its motion. */
+static void push_out_of(const rc_world *world, rc_sweeper *s, int32_t index, float remaining, rc_sweep_sink *sink,
+                        bool *held, rc_vec2 *drift) {
+    rc_vec2 normal = push_out(world, s, index);
+    rc_vec2 point = rc_mul_add(s->center, -s->radius, normal);
+    float approach = bounce_at(world, s, index, normal, point, false, remaining, sink, held);
+    *drift = *held ? along_surface(*drift, normal) : *drift;
+    report(world, s, sink, index, point, normal, approach, IMPACT_TOUCH);
+}
+
+typedef struct overlap_find {
+    const rc_world *world;
+    const rc_sweeper *sweeper;
+    int32_t found;
+} overlap_find;
+
+static bool overlap_find_fn(int32_t proxy, int32_t user, void *context) {
+    (void)proxy;
+    overlap_find *f = context;
+    const rc_shape *shape = &f->world->shapes.data[user];
+    bool stays = f->sweeper->radius == 0.0f && f->world->bodies.data[shape->body].type == RC_STATIC;
+    if (rc_sweep_sees(f->sweeper, shape) && !stays && (f->found < 0 || user < f->found) &&
+        !clear_of(f->world, shape, f->sweeper->center, f->sweeper->radius)) {
+        f->found = user;
+    }
+    return true;
+}
+
+/* The shape a body at rest overlaps and is pushed out of (a circle: any it strikes; a point: a
+ * moving body's, as a point inside a static shape stays there), the lowest index; -1: none. */
+static int32_t overlapped(const rc_world *world, const rc_sweeper *s) {
+    overlap_find f = {world, s, -1};
+    rc_aabb box = {{s->center.x - s->radius, s->center.y - s->radius}, {s->center.x + s->radius, s->center.y + s->radius}};
+    rc_grid_query_aabb_trusted(world->grid, box, !s->sees_dynamic, overlap_find_fn, &f);
+    return f.found;
+}
+
 void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sink) {
     float remaining = 1.0f; /* of the step */
     int32_t bounces = s->step_bounces, push_outs = 0;
@@ -373,7 +411,14 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
         rc_vec2 d = rc_mul_add(lag, dt * remaining, v);
         lag = rc_v2(0.0f, 0.0f);
         if (d.x == 0.0f && d.y == 0.0f) {
-            break;
+            /* at rest: pushed out of what moved onto it (a door closing on a bullet that stood
+               still was never looked at, and the bullet ended up behind the door), else done */
+            int32_t inside = overlapped(world, s);
+            if (inside < 0 || push_outs++ >= MAX_PUSH_OUTS) {
+                break;
+            }
+            push_out_of(world, s, inside, remaining, sink, &held, &drift);
+            continue;
         }
         sweep_cast c;
         cast_from(world, s, d, -1, &c);
@@ -400,11 +445,7 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
             if (push_outs++ >= MAX_PUSH_OUTS) {
                 break;
             }
-            rc_vec2 normal = push_out(world, s, index);
-            rc_vec2 point = rc_mul_add(s->center, -s->radius, normal);
-            float approach = bounce_at(world, s, index, normal, point, false, remaining, sink, &held);
-            drift = held ? along_surface(drift, normal) : drift;
-            report(world, s, sink, index, point, normal, approach, IMPACT_TOUCH);
+            push_out_of(world, s, index, remaining, sink, &held, &drift);
             continue;
         }
 
