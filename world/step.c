@@ -232,6 +232,7 @@ static bool report_bounces(rc_world *world) {
                 return false;
             }
             rc_impact_event e;
+            memset(&e, 0, sizeof e); /* no uninitialised padding in what the game reads */
             e.projectile = rc_body_id_of(world, s->body);
             e.shape = rc_shape_id_of(world, c->shape[1 - side]);
             e.point = c->points[p].point;
@@ -387,6 +388,7 @@ static void step_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 nor
         return;
     }
     rc_impact_event e;
+    memset(&e, 0, sizeof e); /* no uninitialised padding in what the game reads */
     e.projectile = rc_body_id_of(world, k->body);
     e.shape = rc_shape_id_of(world, shape);
     e.point = point;
