@@ -135,7 +135,12 @@ typedef struct line_entry {
  * turned right: (e.y, -e.x) / |e|). Only an entering crossing (against n) can be the first. */
 static void enter_offset_edge(line_entry *best, rc_vec2 origin, rc_vec2 d, float dlen, rc_vec2 a, rc_vec2 b,
                               rc_vec2 n, float r) {
-    rc_vec2 e = rc_sub(b, a);
+    if (!rc_vec2_is_finite(n)) {
+        /* a segment longer than FLT_MAX, whose float normal overflowed, meets nothing along its
+           length (its ends still do): measured in double its line gave a normal of NaN (found
+           by fuzz_geometry) */
+        return;
+    }
     /* the edge's own line through a and b, in double, not the stored normal through a: rounded
        to float, the normal is turned by up to 6e-8 rad, which moves the line by 6e-4 at 10,000
        along a long wall, more than a skin (as rc_convex_ray_cast) */
@@ -157,8 +162,8 @@ static void enter_offset_edge(line_entry *best, rc_vec2 origin, rc_vec2 d, float
     /* is the crossing within the edge? project the touch point on the original edge (in
        double: the squares of long edges overflow in float) */
     rc_vec2 p = rc_mul_add(origin, t, d);
-    double ee = (double)e.x * e.x + (double)e.y * e.y;
-    double s = ((double)p.x - a.x) * e.x + ((double)p.y - a.y) * e.y;
+    double ee = ex * ex + ey * ey;
+    double s = ((double)p.x - a.x) * ex + ((double)p.y - a.y) * ey;
     if (!(s >= 0.0 && s <= ee)) { /* NaN too: t overflowed for a sweep of a float's length */
         return;
     }

@@ -115,6 +115,19 @@ END_TEST
 
 /* ==== swept circles ========================================================================== */
 
+/* Found by fuzz_geometry: a segment longer than FLT_MAX (its float edge and normal overflow),
+ * measured in double along its line, gave a hit with a normal of NaN; a circle that never comes
+ * near it (0.35 from the line y = x, moving 0.078 along x; or far below the other one) meets
+ * nothing. */
+START_TEST(regression_circle_cast_along_a_segment_longer_than_a_float) {
+    rc_ray_hit h;
+    ck_assert(!rc_circle_cast_segment(rc_v2(-FLT_MAX, FLT_MAX), rc_v2(FLT_MAX, 0x1p-126f), rc_v2(0x1.78p+1f, 0x1.5802p-109f),
+                                      0x1p-126f, rc_v2(0x1p-126f, 0x1.93e594p+99f), &h));
+    ck_assert(!rc_circle_cast_segment(rc_v2(-FLT_MAX, -FLT_MAX), rc_v2(FLT_MAX, FLT_MAX), rc_v2(0x1p-126f, 0.5f), 0x1p-126f,
+                                      rc_v2(0x1.4p-4f, 0x1p-126f), &h));
+}
+END_TEST
+
 /* Found by fuzz_geometry: the square of a translation beyond about 1e19 overflowed, every
  * edge then passed for parallel to the ray, and a ray leaving a box from its right side was
  * reported as hitting it. The box 2^-149 wide and 163840 high; from its right side going
@@ -698,6 +711,7 @@ static Suite *casts_suite(void) {
     tcase_add_test(tc, ray_cast_polygon_vertex_normal_not_decided_by_rounding);
     tcase_add_test(tc, ray_cast_polygon_rotated_and_far);
     tcase_add_test(tc, regression_ray_cast_polygon_long_translation);
+    tcase_add_test(tc, regression_circle_cast_along_a_segment_longer_than_a_float);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("sweeps");
