@@ -28,10 +28,7 @@ typedef struct corridor {
 
 static corridor make_corridor_with_budget(float radius, int32_t max_bounces, int32_t budget) {
     corridor c;
-    rc_world_def wd = rc_world_default_def();
-    wd.gravity = rc_v2(0, 0);
-    c.w = rc_world_create(&wd);
-    ck_assert_ptr_nonnull(c.w);
+    c.w = ws_make_world(rc_v2(0, 0));
     rc_body_def bd = rc_body_default_def();
     rc_body_id walls = rc_body_create(c.w, &bd);
     rc_shape_def sd = rc_shape_default_def();

@@ -18,6 +18,7 @@
 
 #include "support/reference.h"
 #include "support/testing.h"
+#include "support/world_support.h"
 
 static const float DT = 1.0f / 60.0f;
 
@@ -53,10 +54,7 @@ static double face_of(const rc_polygon *p, rc_vec2 from, rc_vec2 *a, double *nx,
 }
 
 static outcome fire(const shot *s) {
-    rc_world_def wd = rc_world_default_def();
-    wd.gravity = rc_v2(0, 0);
-    rc_world *w = rc_world_create(&wd);
-    ck_assert_ptr_nonnull(w);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
     rc_body_def bd = rc_body_default_def();
     bd.angle = s->angle;
     rc_body_id ground = rc_body_create(w, &bd);

@@ -15,10 +15,7 @@
 static const float DT = 1.0f / 60.0f;
 
 static rc_world *world_with_floor(void) {
-    rc_world_def wd = rc_world_default_def();
-    wd.gravity = rc_v2(0, -10);
-    rc_world *w = rc_world_create(&wd);
-    ck_assert_ptr_nonnull(w);
+    rc_world *w = ws_make_world(rc_v2(0, -10));
     rc_body_def bd = rc_body_default_def();
     rc_body_id ground = rc_body_create(w, &bd);
     rc_shape_def sd = rc_shape_default_def();
@@ -46,19 +43,7 @@ static rc_body_id grenade(rc_world *w, rc_vec2 p, rc_vec2 v, rc_shape_id *shape)
 
 /* A bullet at from with the given velocity: a point, or a circle of that radius (restitution 1). */
 static rc_body_id shoot(rc_world *w, rc_vec2 from, rc_vec2 velocity, float radius) {
-    rc_body_def bd = rc_body_default_def();
-    bd.type = RC_DYNAMIC;
-    bd.bullet = true;
-    bd.position = from;
-    bd.linear_velocity = velocity;
-    rc_body_id b = rc_body_create(w, &bd);
-    ck_assert(!rc_body_id_is_null(b));
-    if (radius > 0.0f) {
-        rc_shape_def cs = rc_shape_default_def();
-        cs.restitution = 1.0f;
-        ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &cs, radius)));
-    }
-    return b;
+    return radius > 0.0f ? ws_circle_body(w, from, velocity, radius, 1.0f, 0.6f, true) : ws_point_bullet(w, from, velocity, 8);
 }
 
 /* A grenade (radius 0.25) asleep on the floor at x = 4; another thrown along the floor from
@@ -121,9 +106,7 @@ START_TEST(bullets_aimed_at_seams_between_boxes_bounce_off_the_top) {
     ref_rng rng = ref_rng_seed(0x5EA5ull);
     int hits = 0;
     for (int f = 0; f < 6; ++f) {
-        rc_world_def wd = rc_world_default_def();
-        wd.gravity = rc_v2(0, 0);
-        rc_world *w = rc_world_create(&wd);
+        rc_world *w = ws_make_world(rc_v2(0, 0));
         rc_body_def bd = rc_body_default_def();
         bd.angle = angles[f];
         bd.position = rc_v2(0.37f, -0.5f);
@@ -177,9 +160,7 @@ START_TEST(grenades_roll_over_seams_between_boxes_without_a_hop) {
     static const float angles[] = {0.0f, 0.02f, -0.05f};
     static const float speeds[] = {3.0f, 8.0f, 12.0f};
     for (int f = 0; f < 3; ++f) {
-        rc_world_def wd = rc_world_default_def();
-        wd.gravity = rc_v2(0, -10);
-        rc_world *w = rc_world_create(&wd);
+        rc_world *w = ws_make_world(rc_v2(0, -10));
         rc_body_def bd = rc_body_default_def();
         bd.angle = angles[f];
         bd.position = rc_v2(0.37f, -0.5f);
@@ -234,9 +215,7 @@ END_TEST
  * them back; a bullet striking a dynamic enemy that absorbs it gives it all its momentum; a
  * grenade thrown at an absorbing sandbag stops there, and its preview says so. */
 static rc_world *gallery(bool absorbs, rc_shape_id *target) {
-    rc_world_def wd = rc_world_default_def();
-    wd.gravity = rc_v2(0, 0);
-    rc_world *w = rc_world_create(&wd);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
     rc_body_def bd = rc_body_default_def();
     rc_body_id wall = rc_body_create(w, &bd);
     rc_shape_def sd = rc_shape_default_def();
@@ -283,9 +262,7 @@ START_TEST(absorbing_shapes_stop_projectiles_dead) {
 END_TEST
 
 START_TEST(a_bullet_gives_an_absorbing_enemy_all_its_momentum) {
-    rc_world_def wd = rc_world_default_def();
-    wd.gravity = rc_v2(0, 0);
-    rc_world *w = rc_world_create(&wd);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
     rc_body_def bd = rc_body_default_def();
     bd.type = RC_DYNAMIC;
     bd.position = rc_v2(2, 0);
@@ -438,9 +415,7 @@ END_TEST
  * face at every step. Before, a sweep of no length looked at nothing: the door passed over the
  * bullet and left it behind. */
 START_TEST(a_door_pushes_a_bullet_standing_still) {
-    rc_world_def wd = rc_world_default_def();
-    wd.gravity = rc_v2(0, 0);
-    rc_world *w = rc_world_create(&wd);
+    rc_world *w = ws_make_world(rc_v2(0, 0));
     rc_body_def bd = rc_body_default_def();
     bd.type = RC_KINEMATIC;
     bd.linear_velocity = rc_v2(5, 0);

@@ -346,7 +346,7 @@ bool rc_swept_strike(const rc_world *world, rc_vec2 velocity, rc_vec2 normal, fl
     return approach > 0.0f && approach >= world->def.restitution_threshold && approach * dt > gap;
 }
 
-static float least_separation(const rc_contact_point *points, int32_t count) {
+float rc_contact_least_separation(const rc_contact_point *points, int32_t count) {
     float least = points[0].separation;
     for (int32_t i = 1; i < count; ++i) {
         least = rc_minf(least, points[i].separation);
@@ -362,7 +362,7 @@ bool rc_contact_is_swept_strike(const rc_world *world, const rc_contact *c) {
     const rc_body *body = &world->bodies.data[a->swept ? a->body : b->body];
     /* the normal runs from shape 0 to shape 1: towards the swept body when it is shape 1 */
     return rc_swept_strike(world, body->linear_velocity, a->swept ? rc_neg(c->normal) : c->normal,
-                           least_separation(c->points, c->point_count), world->contact_dt);
+                           rc_contact_least_separation(c->points, c->point_count), world->contact_dt);
 }
 
 int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint *k, float *approach) {

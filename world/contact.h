@@ -98,6 +98,8 @@ void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, co
  * bounce came after the step's motion (the body stood at the wall for a step) and outside
  * max_bounces (a bullet stopped at its limit ricocheted next step with max_bounces set to 0). */
 bool rc_swept_strike(const rc_world *world, rc_vec2 velocity, rc_vec2 normal, float gap, float dt);
+/* The least separation of count (> 0) contact points. */
+float rc_contact_least_separation(const rc_contact_point *points, int32_t count);
 /* rc_swept_strike for a world contact in a step of world->contact_dt (false when neither side
  * is a swept circle meeting a static or kinematic shape). */
 bool rc_contact_is_swept_strike(const rc_world *world, const rc_contact *c);

@@ -241,10 +241,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     int32_t solved[PREVIEW_CONTACTS], n = 0; /* the contacts solved, as the world gathers them */
     for (int32_t i = 0; i < contacts->count; ++i) {
         const preview_contact *c = &contacts->items[i];
-        float gap = c->points[0].separation;
-        for (int32_t k = 1; k < c->point_count; ++k) {
-            gap = rc_minf(gap, c->points[k].separation);
-        }
+        float gap = rc_contact_least_separation(c->points, c->point_count);
         if (rc_swept_strike(world, s->velocity, c->normal, gap, def->dt)) {
             continue; /* the sweep strikes it */
         }
