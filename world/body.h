@@ -40,7 +40,10 @@ typedef struct rc_body {
     int32_t bounces_made;   /* in its life (an impact event's bounce), up to INT32_MAX */
     int32_t step_bounces;   /* step scratch: bounces the solver made in this step */
     void *user_data;
-    uint8_t pad[12]; /* to three cache lines: a body's first line is its own (bodies 64-aligned) */
+    /* step scratch, while `moved`: how far its centre of mass (a swept circle: its circle's
+       centre) moved in this step, and how far it turned (0 for a swept circle) */
+    rc_vec2 step_move;
+    float step_turn;
 } rc_body;
 
 _Static_assert(sizeof(rc_body) == 192, "a body record is three cache lines");

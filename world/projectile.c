@@ -39,21 +39,28 @@ typedef struct sweep_cast {
     const rc_world *world;
     const rc_sweeper *sweeper;
     rc_vec2 origin, translation;
+    float tau0, tau1; /* the times of the step the translation runs over (equal: at one moment) */
     int32_t exclude; /* a shape not to strike (-1: none) */
     rc_ray_hit best;
     int32_t best_index;
+    bool met_motion; /* a shape in motion was looked at */
 } sweep_cast;
 
 /* The length within which two hits are one point: a few float spacings at its coordinates. */
 static float seam_tolerance(rc_vec2 p) { return 64.0f * FLT_EPSILON * rc_maxf(1.0f, rc_maxf(fabsf(p.x), fabsf(p.y))); }
 
-/* Does the normal n at p point into shape `other` (touching it there)? Then it is the normal of
- * an inner face of a seam: two boxes laid edge to edge meet a bullet aimed at their seam at the
- * same point, one with its top and one with its side, which is inside the other box. */
-static bool normal_into(const rc_world *world, int32_t other, rc_vec2 p, rc_vec2 n) {
+/* The time of the step at fraction t of a cast. */
+static float time_at(const sweep_cast *c, float t) { return c->tau0 + t * (c->tau1 - c->tau0); }
+
+/* Does the normal n at p (at time tau) point into shape `other` (touching it there)? Then it is
+ * the normal of an inner face of a seam: two boxes laid edge to edge meet a bullet aimed at their
+ * seam at the same point, one with its top and one with its side, which is inside the other box. */
+static bool normal_into(const sweep_cast *c, int32_t other, rc_vec2 p, rc_vec2 n, float tau) {
     float tol = seam_tolerance(p);
-    rc_vec2 q = rc_mul_add(p, 4.0f * tol, n);
-    rc_shape_view v = rc_shape_view_of(world, &world->shapes.data[other]);
+    const rc_shape *shape = &c->world->shapes.data[other];
+    rc_shape_motion m = rc_shape_motion_of(c->world, c->sweeper, shape);
+    rc_vec2 q = rc_motion_to_placed(&m, rc_mul_add(p, 4.0f * tol, n), tau);
+    rc_shape_view v = rc_shape_view_of(c->world, shape);
     return v.kind != RC_SHAPE_SEGMENT && rc_view_distance(&v, q).distance <= tol;
 }
 
@@ -67,8 +74,9 @@ static bool strikes_first(const sweep_cast *c, const rc_ray_hit *hit, int32_t us
     }
     float tol = seam_tolerance(hit->point);
     if (fabsf(hit->t - c->best.t) * rc_length(c->translation) <= tol && rc_distance(hit->point, c->best.point) <= tol) {
-        bool hit_inner = normal_into(c->world, c->best_index, hit->point, hit->normal);
-        bool best_inner = normal_into(c->world, user, c->best.point, c->best.normal);
+        float tau = time_at(c, hit->t);
+        bool hit_inner = normal_into(c, c->best_index, hit->point, hit->normal, tau);
+        bool best_inner = normal_into(c, user, c->best.point, c->best.normal, tau);
         if (hit_inner != best_inner) {
             return best_inner;
         }
@@ -80,14 +88,24 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
     (void)proxy;
     sweep_cast *c = context;
     const rc_shape *shape = &c->world->shapes.data[user];
-    if (user == c->exclude || !rc_sweep_sees(c->sweeper, shape) || !rc_shape_faces(shape, c->origin)) {
+    if (user == c->exclude || !rc_sweep_sees(c->sweeper, shape)) {
         return max_fraction;
     }
-    rc_shape_view v = rc_shape_view_of(c->world, shape);
+    rc_shape_motion m = rc_shape_motion_of(c->world, c->sweeper, shape);
     rc_ray_hit hit;
-    bool found = c->sweeper->radius > 0.0f
-                     ? rc_view_circle_cast(&v, c->origin, c->sweeper->radius, c->translation, &hit)
-                     : rc_view_ray_cast(&v, c->origin, c->translation, &hit);
+    bool found;
+    if (m.moving) {
+        c->met_motion = true;
+        float tolerance = 0.5f * rc_world_skin(c->world, c->origin);
+        found = rc_motion_cast(c->world, shape, &m, c->origin, c->sweeper->radius, c->translation, c->tau0, c->tau1,
+                               tolerance, &hit);
+    } else if (!rc_shape_faces(shape, c->origin) || (c->translation.x == 0.0f && c->translation.y == 0.0f)) {
+        return max_fraction; /* a still shape meets nothing that stays put (overlaps: overlapped()) */
+    } else {
+        rc_shape_view v = rc_shape_view_of(c->world, shape);
+        found = c->sweeper->radius > 0.0f ? rc_view_circle_cast(&v, c->origin, c->sweeper->radius, c->translation, &hit)
+                                          : rc_view_ray_cast(&v, c->origin, c->translation, &hit);
+    }
     if (!found || hit.t > max_fraction) {
         return max_fraction;
     }
@@ -100,19 +118,24 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
     return len > 0.0f ? rc_minf(c->best.t + seam_tolerance(c->best.point) / len, 1.0f) : c->best.t;
 }
 
-/* The first shape the sweeper strikes moving by d from where it is. */
-static void cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, int32_t exclude, sweep_cast *c) {
+/* The first shape the sweeper strikes moving by d from where it is over the times tau0..tau1 of
+ * the step (bodies in motion meet it on their way). */
+static void cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, float tau0, float tau1, int32_t exclude,
+                      sweep_cast *c) {
     c->world = world;
     c->sweeper = s;
     c->origin = s->center;
     c->translation = d;
+    c->tau0 = tau0;
+    c->tau1 = tau1;
     c->exclude = exclude;
     c->best_index = -1;
+    c->met_motion = false;
     /* what rc_sweep_sees leaves out of dynamic bodies is all of them when the sweeper sees none */
     rc_grid_cast_trusted(world->grid, s->center, s->radius, d, 1.0f, !s->sees_dynamic, sweep_fn, c);
 }
 
-/* Is p clear of the shape (a point outside it, a circle not overlapping it)? */
+/* Is p clear of the shape where it stands (a point outside it, a circle not overlapping it)? */
 static bool clear_of(const rc_world *world, const rc_shape *shape, rc_vec2 p, float radius) {
     rc_shape_view v = rc_shape_view_of(world, shape);
     if (radius == 0.0f && v.kind != RC_SHAPE_SEGMENT) {
@@ -130,11 +153,12 @@ static bool clear_of(const rc_world *world, const rc_shape *shape, rc_vec2 p, fl
  * stick, the contact keeps nothing of the relative velocity (e = 0, unlimited friction). The
  * struck body, when dynamic, takes the opposite impulse. Returns the approach speed, or 0 when
  * the two are not approaching (then nothing changed). */
-static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, rc_vec2 n, rc_vec2 point, bool stick,
-                    rc_sweep_sink *sink) {
+static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, rc_vec2 n, rc_vec2 point, float tau,
+                    bool stick, rc_sweep_sink *sink) {
     const rc_shape *shape = &world->shapes.data[shape_index];
     const rc_body *target = &world->bodies.data[shape->body];
-    rc_vec2 rt = rc_sub(point, target->center);
+    rc_shape_motion m = rc_shape_motion_of(world, s, shape);
+    rc_vec2 rt = rc_sub(point, rc_motion_center(world, &m, shape, tau)); /* from where its centre was then */
     rc_vec2 vt = {0.0f, 0.0f};
     if (target->type != RC_STATIC) {
         vt = rc_add(target->linear_velocity, cross_sv(target->angular_velocity, rt));
@@ -184,7 +208,7 @@ static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, r
     /* rolling resistance brakes rolling, which the resting-contact solver handles: a bounce is
        too short for it (its impulse would stop any spin at once) */
     if (pushable && sink->push != NULL) {
-        sink->push(sink->context, shape->body, -px, -py, point);
+        sink->push(sink->context, shape->body, -px, -py, rt);
     }
     return approach;
 }
@@ -240,7 +264,7 @@ static float bounce_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_v
                        float rest_of_step, rc_sweep_sink *sink, bool *held) {
     rc_vec2 later = rc_scale(rest_of_step, s->kick);
     s->velocity = rc_sub(s->velocity, later);
-    float approach = bounce(world, s, index, n, point, stick, sink);
+    float approach = bounce(world, s, index, n, point, 1.0f - rest_of_step, stick, sink);
     *held = false;
     if (approach > 0.0f) {
         /* the surface holds against the gravity still to come when the bounce leaves too little
@@ -264,34 +288,110 @@ static rc_vec2 along_surface(rc_vec2 drift, rc_vec2 n) {
     return into < 0.0f ? rc_mul_add(drift, -into, n) : drift;
 }
 
-/* The velocity of a shape's surface at a point (0 for static shapes). */
-static rc_vec2 surface_velocity(const rc_world *world, const rc_shape *shape, rc_vec2 point) {
+/* The velocity of a shape's surface at a point at time tau (0 for static shapes). */
+static rc_vec2 surface_velocity(const rc_world *world, const rc_sweeper *s, const rc_shape *shape, rc_vec2 point,
+                                float tau) {
     const rc_body *b = &world->bodies.data[shape->body];
     if (b->type == RC_STATIC) {
         return rc_v2(0.0f, 0.0f);
     }
-    return rc_add(b->linear_velocity, cross_sv(b->angular_velocity, rc_sub(point, b->center)));
+    rc_shape_motion m = rc_shape_motion_of(world, s, shape);
+    return rc_add(b->linear_velocity, cross_sv(b->angular_velocity, rc_sub(point, rc_motion_center(world, &m, shape, tau))));
 }
 
-/* Out of an overlap with a shape: along the distance's normal to a skin clear of it, as far as
-   nothing else blocks. The normal, or (0, 0) when the push could not be measured. */
-static rc_vec2 push_out(const rc_world *world, rc_sweeper *s, int32_t index) {
-    const rc_shape *shape = &world->shapes.data[index];
-    rc_shape_view view = rc_shape_view_of(world, shape);
-    rc_distance_result dist = rc_view_distance(&view, s->center);
+/* How far the sweeper may go by push at time tau (a fraction of it) before something else stops
+ * it a skin short: the cast reaches a skin beyond the push, so that a surface just past its end
+ * stops it too (a push of exactly the skin towards a wall a skin away ended on the wall). */
+static float push_allowed(const rc_world *world, const rc_sweeper *s, rc_vec2 push, float tau, int32_t index) {
+    float length = rc_length(push);
+    if (!(length > 0.0f)) {
+        return 1.0f;
+    }
     float skin = rc_world_skin(world, s->center);
-    rc_vec2 push = rc_scale(s->radius + skin - dist.distance, dist.normal);
+    float reach = (length + skin) / length;
+    rc_vec2 cast = rc_scale(reach, push);
     sweep_cast blocked;
-    cast_from(world, s, push, index, &blocked);
-    float allowed = 1.0f;
-    if (blocked.best_index >= 0) {
-        float along = rc_dot(push, blocked.best.normal);
-        along = along < 0.0f ? -along : 0.0f;
-        allowed = along > 0.0f ? rc_maxf(blocked.best.t - skin / along, 0.0f) : blocked.best.t;
-        allowed = blocked.best.started_inside ? 0.0f : allowed;
+    cast_from(world, s, cast, tau, tau, index, &blocked);
+    if (blocked.best_index < 0) {
+        return 1.0f;
+    }
+    if (blocked.best.started_inside) {
+        return 0.0f;
+    }
+    float along = -rc_dot(cast, blocked.best.normal);
+    float t = along > 0.0f ? rc_maxf(blocked.best.t - skin / along, 0.0f) : blocked.best.t;
+    return rc_minf(t * reach, 1.0f);
+}
+
+/* Out of an overlap with a shape at time tau: along the distance's normal to a skin clear of it,
+ * as far as nothing else blocks. Blocked there (squeezed between a closing door and a wall), out
+ * through another face of a polygon, the nearest that is clear: the door passes over it rather
+ * than holding it inside. The normal it left by. */
+static rc_vec2 push_out(const rc_world *world, rc_sweeper *s, int32_t index, float tau) {
+    const rc_shape *shape = &world->shapes.data[index];
+    rc_shape_motion m = rc_shape_motion_of(world, s, shape);
+    rc_shape_view view = rc_shape_view_of(world, shape);
+    rc_vec2 q = rc_motion_to_placed(&m, s->center, tau);
+    rc_distance_result dist = rc_view_distance(&view, q);
+    float skin = rc_world_skin(world, s->center);
+    rc_vec2 normal = rc_motion_dir_from_placed(&m, dist.normal, tau);
+    rc_vec2 push = rc_scale(s->radius + skin - dist.distance, normal);
+    float allowed = push_allowed(world, s, push, tau, index);
+    if (allowed < 1.0f && m.moving && view.kind == RC_SHAPE_POLYGON) {
+        /* the other faces, nearest first: the first that is clear all the way */
+        const rc_convex *poly = &view.u.polygon;
+        float best_depth = INFINITY;
+        for (int pass = 0; pass < poly->count; ++pass) {
+            int face = -1;
+            float depth = INFINITY, previous = pass == 0 ? -INFINITY : best_depth;
+            for (int i = 0; i < poly->count; ++i) {
+                float di = rc_dot(poly->normals[i], rc_sub(poly->vertices[i], q));
+                if (di > previous && di < depth) {
+                    depth = di;
+                    face = i;
+                }
+            }
+            if (face < 0) {
+                break;
+            }
+            best_depth = depth;
+            rc_vec2 n = rc_motion_dir_from_placed(&m, poly->normals[face], tau);
+            rc_vec2 out = rc_scale(s->radius + skin + depth, n);
+            if (push_allowed(world, s, out, tau, index) >= 1.0f) {
+                s->center = rc_add(s->center, out);
+                return n;
+            }
+        }
     }
     s->center = rc_mul_add(s->center, allowed, push);
-    return dist.normal;
+    return normal;
+}
+
+/* Where the sweeper stands after the hit of cast c: a skin short of the surface, back along its
+ * own path (swept clear: the path before the hit crosses nothing), on the near side whatever the
+ * rounding. Against a surface in motion the gap is the one at the hit's time; one that closes on
+ * the sweeper faster than its path can back away from it (a door swinging onto a bullet at rest)
+ * pushes it out a skin. The fraction of the cast it went. */
+static float stop_short(const rc_world *world, rc_sweeper *s, const sweep_cast *c) {
+    const rc_shape *shape = &world->shapes.data[c->best_index];
+    rc_shape_motion m = rc_shape_motion_of(world, s, shape);
+    rc_vec2 n = c->best.normal, d = c->translation;
+    float t = c->best.t, tau = time_at(c, t);
+    float along = -rc_dot(d, n); /* how fast its own path closes the gap, per unit of t */
+    float skin = rc_world_skin(world, c->best.point);
+    float stop = rc_maxf(along > 0.0f ? t - skin / along : t, 0.0f);
+    rc_vec2 p = rc_mul_add(s->center, stop, d);
+    bool clear = clear_of(world, shape, rc_motion_to_placed(&m, p, tau), s->radius);
+    for (int k = 0; k < 8 && stop > 0.0f && !clear; ++k) {
+        stop = k < 7 ? 0.5f * stop : 0.0f;
+        p = rc_mul_add(s->center, stop, d);
+        clear = clear_of(world, shape, rc_motion_to_placed(&m, p, tau), s->radius);
+    }
+    s->center = p;
+    if (!clear && m.moving) {
+        push_out(world, s, c->best_index, tau);
+    }
+    return stop;
 }
 
 /* A held body (resting in a pile, rolling on the ground) moves along the solver's path. A
@@ -303,21 +403,24 @@ static rc_vec2 push_out(const rc_world *world, rc_sweeper *s, int32_t index) {
  * then makes from where the body is, with *remaining the fraction of the step left. */
 static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, rc_sweep_sink *sink) {
     rc_vec2 d = s->path;
+    float whole = rc_length(s->path);
     for (int leg = 0; leg < 4 && (d.x != 0.0f || d.y != 0.0f); ++leg) {
+        /* what is left of the step, as the part of the path still to go */
+        float left = whole > 0.0f ? rc_minf(rc_length(d) / whole, 1.0f) : 1.0f;
         sweep_cast c;
-        cast_from(world, s, d, -1, &c);
+        cast_from(world, s, d, 1.0f - left, 1.0f, -1, &c);
+        s->met_motion = s->met_motion || c.met_motion;
         if (c.best_index < 0) {
             s->center = rc_add(s->center, d);
             return true;
         }
         const rc_shape *shape = &world->shapes.data[c.best_index];
         rc_vec2 n = c.best.normal;
-        float into = rc_dot(rc_sub(s->velocity, surface_velocity(world, shape, c.best.point)), n);
+        float tau = time_at(&c, c.best.t);
+        float into = rc_dot(rc_sub(s->velocity, surface_velocity(world, s, shape, c.best.point, tau)), n);
         if (-into >= world->def.restitution_threshold ||
             (c.best.started_inside && s->radius == 0.0f && world->bodies.data[shape->body].type == RC_STATIC)) {
-            /* what is left of the step, as the part of the path still to go */
-            float whole = rc_length(s->path);
-            *remaining = whole > 0.0f ? rc_minf(rc_length(d) / whole, 1.0f) : 1.0f;
+            *remaining = left;
             return false;
         }
         /* a first slow touch of a shape it did not rest on is still an impact (report() keeps
@@ -325,23 +428,15 @@ static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, r
         float tolerance = 8.0f * FLT_EPSILON * rc_length(s->velocity);
         report(world, s, sink, c.best_index, c.best.point, n, -into > tolerance ? -into : 0.0f, IMPACT_TOUCH);
         if (c.best.started_inside) {
-            n = push_out(world, s, c.best_index);
+            n = push_out(world, s, c.best_index, c.tau0);
         } else {
-            float along = -rc_dot(d, n);
-            float skin = rc_world_skin(world, c.best.point);
-            float stop = rc_maxf(along > 0.0f ? c.best.t - skin / along : c.best.t, 0.0f);
-            rc_vec2 p = rc_mul_add(s->center, stop, d);
-            for (int k = 0; k < 8 && stop > 0.0f && !clear_of(world, shape, p, s->radius); ++k) {
-                stop = k < 7 ? 0.5f * stop : 0.0f;
-                p = rc_mul_add(s->center, stop, d);
-            }
-            s->center = p;
+            float stop = stop_short(world, s, &c);
             d = rc_scale(1.0f - stop, d);
         }
         /* the rest slides along the surface, and the velocity keeps what does not go into it */
         float dn = rc_dot(d, n);
         d = dn < 0.0f ? rc_mul_add(d, -dn, n) : d;
-        float vn = rc_dot(rc_sub(s->velocity, surface_velocity(world, shape, c.best.point)), n);
+        float vn = rc_dot(rc_sub(s->velocity, surface_velocity(world, s, shape, c.best.point, tau)), n);
         s->velocity = vn < 0.0f ? rc_mul_add(s->velocity, -vn, n) : s->velocity;
     }
     return true;
@@ -351,7 +446,7 @@ static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, r
  * a moving surface gives the body its motion. */
 static void push_out_of(const rc_world *world, rc_sweeper *s, int32_t index, float remaining, rc_sweep_sink *sink,
                         bool *held, rc_vec2 *drift) {
-    rc_vec2 normal = push_out(world, s, index);
+    rc_vec2 normal = push_out(world, s, index, 1.0f - remaining);
     rc_vec2 point = rc_mul_add(s->center, -s->radius, normal);
     float approach = bounce_at(world, s, index, normal, point, false, remaining, sink, held);
     *drift = *held ? along_surface(*drift, normal) : *drift;
@@ -361,6 +456,7 @@ static void push_out_of(const rc_world *world, rc_sweeper *s, int32_t index, flo
 typedef struct overlap_find {
     const rc_world *world;
     const rc_sweeper *sweeper;
+    float tau;
     int32_t found;
 } overlap_find;
 
@@ -369,33 +465,31 @@ static bool overlap_find_fn(int32_t proxy, int32_t user, void *context) {
     overlap_find *f = context;
     const rc_shape *shape = &f->world->shapes.data[user];
     bool stays = f->sweeper->radius == 0.0f && f->world->bodies.data[shape->body].type == RC_STATIC;
-    if (rc_sweep_sees(f->sweeper, shape) && !stays && (f->found < 0 || user < f->found) &&
-        !clear_of(f->world, shape, f->sweeper->center, f->sweeper->radius)) {
+    if (!rc_sweep_sees(f->sweeper, shape) || stays || (f->found >= 0 && user > f->found)) {
+        return true;
+    }
+    rc_shape_motion m = rc_shape_motion_of(f->world, f->sweeper, shape);
+    if (!clear_of(f->world, shape, rc_motion_to_placed(&m, f->sweeper->center, f->tau), f->sweeper->radius)) {
         f->found = user;
     }
     return true;
 }
 
-/* The shape a body at rest overlaps and is pushed out of (a circle: any it strikes; a point: a
- * moving body's, as a point inside a static shape stays there), the lowest index; -1: none. */
-static int32_t overlapped(const rc_world *world, const rc_sweeper *s) {
-    overlap_find f = {world, s, -1};
+/* The shape a body at rest overlaps at time tau and is pushed out of (a circle: any it strikes;
+ * a point: a moving body's, as a point inside a static shape stays there), the lowest index;
+ * -1: none. The grid boxes of bodies in motion hold their whole motion. */
+static int32_t overlapped(const rc_world *world, const rc_sweeper *s, float tau) {
+    overlap_find f = {world, s, tau, -1};
     rc_aabb box = {{s->center.x - s->radius, s->center.y - s->radius}, {s->center.x + s->radius, s->center.y + s->radius}};
     rc_grid_query_aabb_trusted(world->grid, box, !s->sees_dynamic, overlap_find_fn, &f);
     return f.found;
 }
 
-void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sink) {
-    float remaining = 1.0f; /* of the step */
+/* The sweep in free flight (or from a fast hit on the solver's path) over what remains of the
+ * step. */
+static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float remaining, rc_sweep_sink *sink) {
     int32_t bounces = s->step_bounces, push_outs = 0;
     bool held = false;
-    sink->last_shape = -1;
-    if (s->held) {
-        if (sweep_held(world, s, &remaining, sink)) {
-            s->angle += s->turn;
-            return;
-        }
-    }
     /* in free flight the body moves along the chord of its parabola over what is left of the
        step: its velocity less half the gravity still to come (exact positions, no energy lost or
        gained); held by surfaces, it moves at its velocity, as the solver left it */
@@ -407,21 +501,29 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
        chord stays on the free side of the contact's tangent) */
     rc_vec2 lag = {0.0f, 0.0f}; /* along the surface, from where the body stands to the contact */
     for (;;) {
+        float now = 1.0f - remaining;
         rc_vec2 v = rc_sub(s->velocity, rc_scale(remaining, drift));
         rc_vec2 d = rc_mul_add(lag, dt * remaining, v);
         lag = rc_v2(0.0f, 0.0f);
         if (d.x == 0.0f && d.y == 0.0f) {
             /* at rest: pushed out of what moved onto it (a door closing on a bullet that stood
-               still was never looked at, and the bullet ended up behind the door), else done */
-            int32_t inside = overlapped(world, s);
-            if (inside < 0 || push_outs++ >= MAX_PUSH_OUTS) {
+               still was never looked at, and the bullet ended up behind the door); then met by
+               what moves onto it in the rest of the step, if anything does */
+            int32_t inside = overlapped(world, s, now);
+            if (inside >= 0) {
+                if (push_outs++ >= MAX_PUSH_OUTS) {
+                    break;
+                }
+                push_out_of(world, s, inside, remaining, sink, &held, &drift);
+                continue;
+            }
+            if (!s->sees_motion) {
                 break;
             }
-            push_out_of(world, s, inside, remaining, sink, &held, &drift);
-            continue;
         }
         sweep_cast c;
-        cast_from(world, s, d, -1, &c);
+        cast_from(world, s, d, now, 1.0f, -1, &c);
+        s->met_motion = s->met_motion || c.met_motion;
         if (c.best_index < 0) {
             s->center = rc_add(s->center, d);
             break;
@@ -453,19 +555,25 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
            before the hit crosses nothing */
         rc_vec2 n = c.best.normal;
         float t = c.best.t;
-        float along = -rc_dot(d, n); /* how fast the gap closes per unit of t */
-        float skin = rc_world_skin(world, c.best.point);
-        float stop = along > 0.0f ? t - skin / along : t;
-        stop = rc_maxf(stop, 0.0f);
-        rc_vec2 p = rc_mul_add(s->center, stop, d);
-        for (int k = 0; k < 8 && stop > 0.0f && !clear_of(world, shape, p, s->radius); ++k) {
-            stop = k < 7 ? 0.5f * stop : 0.0f;
-            p = rc_mul_add(s->center, stop, d);
-        }
-        lag = rc_sub(rc_mul_add(s->center, t, d), p);
+        rc_vec2 contact_center = rc_mul_add(s->center, t, d);
+        stop_short(world, s, &c);
+        lag = rc_sub(contact_center, s->center);
         lag = rc_mul_add(lag, -rc_dot(lag, n), n); /* along the surface only: the skin stays */
-        s->center = p;
         remaining *= 1.0f - t;
+
+        /* struck by a surface in motion that it was not moving into itself (a door swinging onto
+           a grenade at rest): a push, not a bounce of its own */
+        float own = -rc_dot(s->velocity, n);
+        bool moving = rc_shape_motion_of(world, s, shape).moving;
+        if (moving && !(own > 8.0f * FLT_EPSILON * rc_length(s->velocity))) {
+            if (push_outs++ >= MAX_PUSH_OUTS) {
+                break;
+            }
+            float approach = bounce_at(world, s, index, n, c.best.point, false, remaining, sink, &held);
+            drift = held ? along_surface(drift, n) : drift;
+            report(world, s, sink, index, c.best.point, n, approach, IMPACT_TOUCH);
+            continue;
+        }
 
         bool spent = s->bounces_left == 0 || shape->absorbs;
         if (spent || bounces >= s->max_bounces) {
@@ -495,7 +603,28 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
         ++bounces;
         report(world, s, sink, index, c.best.point, n, approach, IMPACT_BOUNCE);
     }
+}
+
+void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sink) {
+    float remaining = 1.0f; /* of the step */
+    sink->last_shape = -1;
+    s->met_motion = false;
+    if (!s->held || !sweep_held(world, s, &remaining, sink)) {
+        sweep_free(world, s, dt, remaining, sink);
+    }
     s->angle += s->held ? s->turn : dt * s->angular_velocity;
+    /* nothing ends the step inside a body in motion: a surface that kept pressing on it (a blade
+       turning through a grenade it pushes, whose straight path falls behind the turn) pushes it
+       out where that surface ends the step, and gives it its motion there */
+    for (int k = 0; s->met_motion && k < 2; ++k) {
+        int32_t inside = overlapped(world, s, 1.0f);
+        if (inside < 0) {
+            break;
+        }
+        bool held = false;
+        rc_vec2 drift = {0.0f, 0.0f};
+        push_out_of(world, s, inside, 0.0f, sink, &held, &drift);
+    }
 }
 
 /* ---- impact events ------------------------------------------------------------------------------ */

@@ -31,6 +31,9 @@ typedef struct rc_sweeper {
     int32_t bounces_left;  /* of its life: -1 no limit, 0 spent (it stops dead at its next hit) */
     int32_t bounces_made;  /* in its life: an impact's bounce number */
     bool sees_dynamic; /* bullets: struck dynamic bodies that are not bullets */
+    bool sees_motion;  /* the step's: bodies that moved in it are met along their motion (the
+                          preview takes everything as still) */
+    bool met_motion;   /* out: its sweep looked at a body in motion */
     int32_t rest_shape; /* the shape it last struck in its previous step (-1: none) */
     const int32_t *supports; /* shapes holding it at the step's start (resting, not struck) */
     int32_t support_count;
@@ -43,12 +46,44 @@ typedef struct rc_sweep_sink {
        spent: it stopped dead, its bounces used up */
     void (*impact)(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach, int32_t bounce,
                    bool spent);
-    /* the opposite impulse (px, py) on a struck dynamic body at a world point: in double, since
-       with masses far from 1 it may be beyond float range while the velocity it gives is not */
-    void (*push)(void *context, int32_t body, double px, double py, rc_vec2 point);
+    /* the opposite impulse (px, py) on a struck dynamic body at `arm` from its centre of mass
+       (where that was at the hit): in double, since with masses far from 1 it may be beyond
+       float range while the velocity it gives is not */
+    void (*push)(void *context, int32_t body, double px, double py, rc_vec2 arm);
     void *context;
     int32_t last_shape; /* out: the shape of the last impact, -1 when none */
 } rc_sweep_sink;
+
+/* ---- shapes in motion (sweep_motion.c) -------------------------------------------------------
+ * The bodies that are not swept move before the sweeps, and a grenade before the bullets: a
+ * moved body's shapes stand where it ends the step. A sweep at time tau of the step (0 its start,
+ * 1 its end) looks at such a shape through the map from the world at tau to where it stands:
+ * relative motion, with the body's turn. */
+typedef struct rc_shape_motion {
+    bool moving;  /* false: the identity (static, unmoved, or the preview) */
+    rc_vec2 center; /* the body's centre of mass where it stands */
+    rc_vec2 move;   /* over the whole step */
+    float turn;
+} rc_shape_motion;
+
+rc_shape_motion rc_shape_motion_of(const rc_world *world, const rc_sweeper *s, const rc_shape *shape);
+/* A world point at time tau to where the shape stands, and back. */
+rc_vec2 rc_motion_to_placed(const rc_shape_motion *m, rc_vec2 p, float tau);
+rc_vec2 rc_motion_from_placed(const rc_shape_motion *m, rc_vec2 q, float tau);
+/* A direction at time tau to the frame where the shape stands, and back. */
+rc_vec2 rc_motion_dir_to_placed(const rc_shape_motion *m, rc_vec2 v, float tau);
+rc_vec2 rc_motion_dir_from_placed(const rc_shape_motion *m, rc_vec2 v, float tau);
+/* The body's centre of mass at time tau. */
+rc_vec2 rc_motion_center(const rc_world *world, const rc_shape_motion *m, const rc_shape *shape, float tau);
+/* How far the shape's surface at a world point moves, per unit of a leg from tau0 to tau1. */
+rc_vec2 rc_motion_displacement(const rc_shape_motion *m, rc_vec2 point, float tau0, float tau1);
+/* The first touch of a circle (radius 0: a point) moving from origin by translation over the
+ * times tau0..tau1 of the step (tau1 == tau0: at one moment) with a shape in motion: exact (the
+ * casts of shapes/ in the frame where the shape stands) while the shape does not turn, by
+ * conservative advancement to within `tolerance` when it does. The hit in the world at its
+ * time; false when there is none. */
+bool rc_motion_cast(const rc_world *world, const rc_shape *shape, const rc_shape_motion *m, rc_vec2 origin,
+                    float radius, rc_vec2 translation, float tau0, float tau1, float tolerance, rc_ray_hit *hit);
 
 /* Swept bodies (projectile.c). Gravity and damping as the step applies them. */
 void rc_integrate_velocity(const rc_world *world, rc_vec2 *v, float *w, float gravity_scale, float linear_damping,

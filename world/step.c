@@ -6,11 +6,11 @@
  *      ones), the swept among them (bullets, grenades), and the rest (detection only);
  *   2. the contacts of the solver's bodies become constraints, and the soft step solves them
  *      (solver.h): every solver body's velocity, and how far it moves and turns;
- *   3. swept bodies move by their sweeps (exact hits, bounces, impact events) against the
- *      others where those are at the step's start;
- *   4. the other solver bodies move as the solver moved them, fast ones stopped at their first
+ *   3. the other solver bodies move as the solver moved them, fast ones stopped at their first
  *      hit of a static or kinematic body (continuous.c); detection-only bodies move by their
- *      velocities;
+ *      velocities (move.c);
+ *   4. swept bodies move by their sweeps (exact hits, bounces, impact events) against the
+ *      others along their motion in the step (projectile.c);
  *   5. the grid follows, new pairs become contacts, the narrow phase runs (contact and sensor
  *      events), islands at rest fall asleep (island.c), and memory no longer needed goes back. */
 #include "world/world_internal.h"
@@ -275,104 +275,6 @@ static void commit_constraints(rc_world *world) {
     }
 }
 
-/* ---- moving ----------------------------------------------------------------------------------- */
-
-/* A proxy's grid box changed by the step, the old one logged first (the log has room for every
- * shape: reserve_scratch). */
-static void move_proxy(rc_world *world, const rc_shape *shape) {
-    rc_proxy_undo u = {shape->proxy, rc_grid_get_box(world->grid, shape->proxy)};
-    world->proxy_undo.data[world->proxy_undo.count++] = u;
-    rc_grid_move(world->grid, shape->proxy, rc_shape_fat_box(world, shape));
-}
-
-/* Place a moved body's shapes. Most stay inside their fat grid boxes (nothing to do in the
- * grid); of the others, those whose move keeps their grid cells are moved at once, which
- * cannot fail, and the rest wait in the deferred list. Returns how many grid entries the
- * deferred moves add. */
-static int32_t place_moved(rc_world *world, rc_body *b) {
-    int32_t additions = 0;
-    b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
-    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        rc_shape *shape = &world->shapes.data[s];
-        rc_shape_place(world, shape, b->xf);
-        if (rc_shape_proxy_fits(world, shape)) {
-            continue;
-        }
-        int32_t add = rc_grid_move_additions(world->grid, shape->proxy, rc_shape_fat_box(world, shape));
-        if (add == 0) {
-            move_proxy(world, shape);
-        } else {
-            world->deferred.data[world->deferred.count++] = s;
-            additions += add;
-        }
-    }
-    if (b->type == RC_KINEMATIC) {
-        /* a chain's box is its walls' union: sectors_at looks there first */
-        rc_body_refresh_chains(world, b);
-    }
-    return additions;
-}
-
-static int32_t move_body(rc_world *world, rc_body *b, float dt) {
-    rc_vec2 move;
-    float turn;
-    if (b->solver_slot >= 0 && b->type == RC_DYNAMIC) {
-        const rc_body_state *st = &world->states.data[b->solver_slot];
-        move = st->dp;
-        turn = st->dangle;
-    } else {
-        rc_clamp_speed(world, &b->linear_velocity, &b->angular_velocity); /* pushed hard by a bullet */
-        move = rc_scale(dt, b->linear_velocity);
-        turn = dt * b->angular_velocity;
-    }
-    b->moved = move.x != 0.0f || move.y != 0.0f || turn != 0.0f;
-    if (!b->moved) {
-        return 0;
-    }
-    rc_vec2 c1 = b->center;
-    float a1 = b->angle;
-    b->center = rc_add(b->center, move);
-    hold_in_world(b);
-    if (turn != 0.0f) {
-        b->angle += turn;
-        b->xf.q = rc_rot_from_angle(b->angle);
-    }
-    if (b->type == RC_DYNAMIC && b->enable_response) {
-        rc_continuous(world, b, c1, a1);
-    }
-    return place_moved(world, b);
-}
-
-/* Move the bodies that are not swept, in two passes: kinematic and detection-only ones by their
- * velocities (pass 0), then the solver's dynamic ones by the motion it found (pass 1), the fast
- * ones stopped at their first touch of a static or kinematic body where that body ends the
- * step. Returns how many grid entries the deferred moves add. */
-static int32_t move_bodies(rc_world *world, float dt, int pass) {
-    int32_t additions = 0;
-    world->deferred.count = 0;
-    for (int32_t k = world->free_start; k < world->bodies.count; ++k) {
-        rc_body *b = &world->bodies.data[world->moving.data[k]];
-        bool solved = b->solver_slot >= 0 && b->type == RC_DYNAMIC;
-        if (solved == (pass == 1)) {
-            additions += move_body(world, b, dt);
-        }
-    }
-    return additions;
-}
-
-/* The grid moves that add entries, once there is room for them (and for undoing the swept
- * bodies' moves). */
-static bool move_deferred(rc_world *world, int32_t additions, int32_t swept) {
-    if (!rc_grid_reserve(world->grid, 2 * additions + swept)) {
-        return false;
-    }
-    for (int32_t k = 0; k < world->deferred.count; ++k) {
-        move_proxy(world, &world->shapes.data[world->deferred.data[k]]);
-    }
-    world->deferred.count = 0;
-    return true;
-}
-
 typedef struct step_sink {
     rc_world *world;
     int32_t body;
@@ -399,7 +301,7 @@ static void step_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 nor
     world->impacts.data[world->impacts.count++] = e;
 }
 
-static void step_push(void *context, int32_t body, double px, double py, rc_vec2 point) {
+static void step_push(void *context, int32_t body, double px, double py, rc_vec2 arm) {
     step_sink *k = context;
     rc_world *world = k->world;
     rc_body *b = &world->bodies.data[body];
@@ -409,7 +311,7 @@ static void step_push(void *context, int32_t body, double px, double py, rc_vec2
         rc_body_wake(b);
         b->solver_slot = -1; /* not among this step's solver bodies */
     }
-    double rx = (double)point.x - b->center.x, ry = (double)point.y - b->center.y;
+    double rx = arm.x, ry = arm.y;
     rc_limit_velocity(world, b->linear_velocity.x + b->inv_mass * px, b->linear_velocity.y + b->inv_mass * py,
                       b->angular_velocity + b->inv_inertia * (rx * py - ry * px), &b->linear_velocity,
                       &b->angular_velocity);
@@ -453,6 +355,7 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
     s.bounces_left = b->bounces_left;
     s.bounces_made = b->bounces_made;
     s.sees_dynamic = b->bullet;
+    s.sees_motion = true;
     s.rest_shape = b->last_hit_step == world->steps - 1 ? b->last_hit_shape : -1;
     s.velocity = b->linear_velocity;
     s.angular_velocity = b->angular_velocity;
@@ -497,20 +400,33 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
     b->center = rc_add(s.center, circle_offset);
     hold_in_world(b);
     b->moved = turned || !rc_vec2_equal(before, b->center);
+    /* a grenade's circle, which bullets swept after it meet along its chord (its turn about its
+       own centre changes nothing they meet) */
+    b->step_move = rc_sub(b->center, before);
+    b->step_turn = 0.0f;
     b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
     /* moves of swept bodies were reserved: they cannot fail */
+    bool met_later = world->swept_bullets > 0 && !b->bullet;
     for (int32_t sh = b->first_shape; sh >= 0; sh = world->shapes.data[sh].next_in_body) {
         rc_shape *shape = &world->shapes.data[sh];
+        rc_aabb was = rc_shape_proxy_box(world, shape);
         rc_shape_place(world, shape, b->xf);
-        if (!rc_shape_proxy_fits(world, shape)) {
-            move_proxy(world, shape);
+        if (met_later && !shape->sensor) {
+            rc_aabb need = rc_motion_box(was, rc_shape_proxy_box(world, shape), b->center, 0.0f);
+            if (!rc_aabb_contains(rc_grid_get_box(world->grid, shape->proxy), need)) {
+                float m = rc_world_fat_margin(world);
+                rc_aabb fat = {{need.lower.x - m, need.lower.y - m}, {need.upper.x + m, need.upper.y + m}};
+                rc_step_move_proxy(world, shape, fat);
+            }
+        } else if (!rc_shape_proxy_fits(world, shape)) {
+            rc_step_move_proxy(world, shape, rc_shape_fat_box(world, shape));
         }
     }
 }
 
 static void sweep_bodies(rc_world *world, float dt) {
-    /* grenades first: bullets then strike them where they end the step (bodies the sweeps wake
-       are not swept in this step). One pass when the swept bodies are all of one kind. */
+    /* grenades first: bullets then strike them along their motion (bodies the sweeps wake are
+       not swept in this step). One pass when the swept bodies are all of one kind. */
     bool mixed = world->swept_bullets != 0 && world->swept_bullets != world->swept_count;
     for (int pass = 0; pass < (mixed ? 2 : 1); ++pass) {
         for (int32_t k = 0; k < world->swept_count && !world->step_failed; ++k) {
@@ -669,19 +585,26 @@ bool rc_world_step(rc_world *world, float dt) {
     if (!report_bounces(world)) {
         return fail_step(world, impacts_before);
     }
-    /* sweeps meet the other bodies where they are at the step's start, then those move: a body
-       resting on a rising platform rises with it. Every grid move is reserved with its undoing. */
+    /* the bodies that are not swept move first, kinematic ones first so that fast bodies meet
+       them where they end the step; then the sweeps meet them along their motion (a grenade
+       landing on a rising platform, a bullet beside a turning blade). Every grid move is
+       reserved with its undoing. */
+    bool ok = true;
+    int32_t moved_additions = 0;
+    for (int pass = 0; pass < 2 && ok; ++pass) {
+        int32_t additions = rc_move_bodies(world, dt, pass);
+        moved_additions += additions;
+        ok = rc_move_deferred(world, additions);
+    }
     /* grid entries the swept bodies' moves may add: four per shape (a proxy covers at most
-       2 x 2 cells of its level) */
+       2 x 2 cells of its level); room as well to undo every move so far */
     int32_t swept = 4 * world->swept_shapes;
-    bool ok = rc_grid_reserve(world->grid, 2 * swept);
+    if (ok) {
+        ok = rc_grid_reserve(world->grid, 2 * (swept + moved_additions));
+    }
     if (ok) {
         sweep_bodies(world, dt);
         ok = !world->step_failed;
-    }
-    /* kinematic bodies first, so that fast bodies meet them where they end the step */
-    for (int pass = 0; pass < 2 && ok; ++pass) {
-        ok = move_deferred(world, move_bodies(world, dt, pass), swept);
     }
     if (ok) {
         rc_grid_find_begun_pairs(world->grid, collect_pair, world);

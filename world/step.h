@@ -8,6 +8,7 @@
 #include "shapes/collide.h"
 #include "shapes/shapes.h"
 #include "world/body.h"
+#include "world/shape.h"
 #include "world/solver.h"
 
 /* What the step may have to put back if it runs out of memory half way: only what changes
@@ -29,6 +30,12 @@ typedef struct rc_proxy_undo {
     rc_aabb box;
 } rc_proxy_undo;
 
+/* A grid move that adds cells, made once the grid has room (move.c). */
+typedef struct rc_deferred_move {
+    int32_t shape;
+    rc_aabb box;
+} rc_deferred_move;
+
 /* A contact gathered as a constraint: sorted by its solver body (slot) and then by key (its
  * shape's index above the other shape's). */
 typedef struct rc_gather_entry {
@@ -47,6 +54,20 @@ typedef struct rc_island_node {
  * now, fast for its size, is brought back to its first touch of a static or kinematic shape
  * on the way (time of impact), so that it cannot pass through walls. */
 void rc_continuous(rc_world *world, rc_body *body, rc_vec2 c1, float a1);
+
+/* Moving the bodies that are not swept (move.c), before the sweeps: kinematic and
+ * detection-only ones (pass 0), then the solver's dynamic ones (pass 1). Each moved body keeps
+ * its move and turn (step_move, step_turn); its shapes' grid boxes cover the whole motion where a
+ * sweep may meet them. Returns how many grid entries the deferred moves add. */
+int32_t rc_move_bodies(rc_world *world, float dt, int pass);
+/* The deferred grid moves, once there is room for them and for their undoing; false when out of
+ * memory (the moves made so far are in the undo log). */
+bool rc_move_deferred(rc_world *world, int32_t additions);
+/* Give a shape's proxy a new grid box, the old one logged for undoing (move.c). */
+void rc_step_move_proxy(rc_world *world, const rc_shape *shape, rc_aabb box);
+/* The box that holds a box's motion from `before` to `after` while its body turns by `turn`
+ * about `center` (where it ends). */
+rc_aabb rc_motion_box(rc_aabb before, rc_aabb after, rc_vec2 center, float turn);
 
 /* The soft step's settings from the world's definition, for a step of dt (step.c); the caller
  * fills in the arrays. */

@@ -110,7 +110,7 @@ struct rc_world {
     RC_ARRAY(int32_t) support_counts;
     RC_ARRAY(uint8_t) held;           /* per solver body: some contact pushed on it this step */
     bool step_failed;
-    RC_ARRAY(int32_t) deferred;  /* shapes whose grid move adds cells: moved after a reserve */
+    RC_ARRAY(rc_deferred_move) deferred; /* grid moves that add cells: made after a reserve */
     RC_ARRAY(rc_proxy_undo) proxy_undo; /* the grid boxes the step changed, to put back if it fails */
     RC_ARRAY(int32_t) new_contacts;
     bool pair_failed;

@@ -138,12 +138,13 @@ RC_API void rc_world_clear_error(rc_world *world);
  *   1. the contact solver: awake dynamic bodies that respond (gravity times gravity scale,
  *      applied forces, damping) against everything they touch or may touch within the step,
  *      in sub_steps soft sub-steps (see "Collision response" below);
- *   2. sweep grenades against static and kinematic shapes, then bullets against every body
- *      that is not a bullet, where those are at the step's start, bouncing them and buffering
- *      impact events; what they strike takes the impulse;
- *   3. move kinematic bodies by their velocities, then the solver's bodies by the motion it
- *      found, a fast one stopped at its first touch of a static or kinematic shape
- *      (continuous collision); detection-only bodies by their velocities;
+ *   2. move kinematic bodies by their velocities, then the solver's bodies that are not swept
+ *      by the motion it found, a fast one stopped at its first touch of a static or kinematic
+ *      shape (continuous collision); detection-only bodies by their velocities;
+ *   3. sweep grenades against static and kinematic shapes, then bullets against every body
+ *      that is not a bullet, each along its motion in this step (see "Bodies in motion"),
+ *      bouncing them and buffering impact events; what they strike takes the impulse, which
+ *      moves it from the next step on;
  *   4. update the broadphase, find new pairs, run the narrow phase (contact and sensor events);
  *   5. put islands of touching bodies at rest to sleep.
  * False when dt is not finite and positive, or above RC_MAX_TIME_STEP (or memory runs out):
@@ -190,6 +191,22 @@ RC_API void rc_world_clear_error(rc_world *world);
  * pushed out, and that push is swept too; a point that starts a step inside a static shape
  * (a bullet spawned in a wall) stays there. A dynamic body with enable_response = false moves
  * by its velocity and impulses only: its contacts are found and reported, not resolved.
+ *
+ * Bodies in motion. Sweeps meet moving bodies where those are at each moment of the step, not
+ * where they stood at its start: a kinematic or dynamic body moves on a straight line (its
+ * centre of mass) while turning evenly, from where it starts the step to where it ends it, and
+ * a grenade, for the bullets swept after it, along the chord from its start to its end. Against
+ * a body that only moves in the step the hit is exact (the relative motion is a straight
+ * line); against one that turns it is found by conservative advancement to within half the
+ * contact skin. So a bullet strikes a grenade in flight wherever their paths cross in the step,
+ * a wall receding as fast as a bullet never holds it, and a grenade dropped on a rising
+ * platform or a turning blade is struck where the surface meets it and bounces off its motion
+ * (the surface's velocity at the contact). A surface that strikes a swept body which was not
+ * moving into it (a door swinging onto a grenade at rest) pushes it: an impact that is not one
+ * of its bounces. Nothing swept ends a step inside a moving body: one that kept pressing on it
+ * (a blade turning through a grenade it carries) pushes it out where it ends the step. A body
+ * squeezed between a moving polygon and something that does not give (a closing door and a
+ * wall) leaves the polygon by its nearest face that is clear: the door passes over it.
  *
  * Determinism. The same calls with the same arguments in the same order (world creation,
  * bodies and shapes made and destroyed, setters, steps, and the queries, the mover and

@@ -1,0 +1,151 @@
+/* Moving the bodies that are not swept, before the sweeps: kinematic and detection-only bodies by
+ * their velocities, then the solver's dynamic bodies by the motion it found (fast ones stopped
+ * at their first touch of a static or kinematic body, continuous.c). Each moved body keeps its
+ * move and turn for the step (step_move, step_turn), and where a swept body could meet it, its
+ * shapes' grid boxes cover their whole motion: the sweeps then meet it anywhere along the way
+ * (projectile.c), found by the grid's walk like any shape. */
+#include "world/world_internal.h"
+
+#include <math.h>
+
+/* A proxy's grid box changed by the step, the old one logged first (the log has room for every
+ * shape: reserve_scratch). */
+void rc_step_move_proxy(rc_world *world, const rc_shape *shape, rc_aabb box) {
+    rc_proxy_undo u = {shape->proxy, rc_grid_get_box(world->grid, shape->proxy)};
+    world->proxy_undo.data[world->proxy_undo.count++] = u;
+    rc_grid_move(world->grid, shape->proxy, box);
+}
+
+rc_aabb rc_motion_box(rc_aabb before, rc_aabb after, rc_vec2 center, float turn) {
+    rc_aabb box = rc_aabb_union(before, after);
+    if (turn != 0.0f) {
+        /* a point at distance r from the centre turning by a strays at most r (1 - cos(turn/2))
+           off its chord at the middle, r turn^2 / 8 at most: twice that covers the whole turn */
+        float rx = rc_maxf(fabsf(after.lower.x - center.x), fabsf(after.upper.x - center.x));
+        float ry = rc_maxf(fabsf(after.lower.y - center.y), fabsf(after.upper.y - center.y));
+        float bulge = sqrtf(rx * rx + ry * ry) * rc_minf(0.25f * turn * turn, 2.0f);
+        box.lower = rc_v2(box.lower.x - bulge, box.lower.y - bulge);
+        box.upper = rc_v2(box.upper.x + bulge, box.upper.y + bulge);
+    }
+    return box;
+}
+
+/* May a swept body meet this body in this step, so that its grid boxes must cover its motion?
+ * Every sweep looks at kinematic bodies, bullets at dynamic ones too (not at other bullets). */
+static bool seen_by_sweeps(const rc_world *world, const rc_body *b) {
+    if (b->type == RC_KINEMATIC) {
+        return world->swept_count > 0;
+    }
+    return world->swept_bullets > 0 && !b->bullet;
+}
+
+/* Where a moved shape's proxy goes: its fat box, over the whole motion when sweeps may meet it
+ * (the box it had before as `before`). Returns false when its box in the grid already holds
+ * what it needs. */
+static bool proxy_target(const rc_world *world, const rc_shape *shape, const rc_body *b, rc_aabb before,
+                         rc_aabb *target) {
+    if (!seen_by_sweeps(world, b) || shape->sensor) {
+        if (rc_shape_proxy_fits(world, shape)) {
+            return false;
+        }
+        *target = rc_shape_fat_box(world, shape);
+        return true;
+    }
+    rc_aabb need = rc_motion_box(before, rc_shape_proxy_box(world, shape), b->center, b->step_turn);
+    if (rc_aabb_contains(rc_grid_get_box(world->grid, shape->proxy), need)) {
+        return false;
+    }
+    float m = rc_world_fat_margin(world);
+    target->lower = rc_v2(need.lower.x - m, need.lower.y - m);
+    target->upper = rc_v2(need.upper.x + m, need.upper.y + m);
+    return true;
+}
+
+/* Place a moved body's shapes. Most stay inside their grid boxes (nothing to do in the grid); of
+ * the others, those whose move keeps their grid cells are moved at once, which cannot fail, and
+ * the rest wait in the deferred list. Returns how many grid entries the deferred moves add. */
+static int32_t place_moved(rc_world *world, rc_body *b) {
+    int32_t additions = 0;
+    b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        rc_shape *shape = &world->shapes.data[s];
+        rc_aabb before = rc_shape_proxy_box(world, shape), target;
+        rc_shape_place(world, shape, b->xf);
+        if (!proxy_target(world, shape, b, before, &target)) {
+            continue;
+        }
+        int32_t add = rc_grid_move_additions(world->grid, shape->proxy, target);
+        if (add == 0) {
+            rc_step_move_proxy(world, shape, target);
+        } else {
+            rc_deferred_move d = {s, target};
+            world->deferred.data[world->deferred.count++] = d;
+            additions += add;
+        }
+    }
+    if (b->type == RC_KINEMATIC) {
+        /* a chain's box is its walls' union: sectors_at looks there first */
+        rc_body_refresh_chains(world, b);
+    }
+    return additions;
+}
+
+static int32_t move_body(rc_world *world, rc_body *b, float dt) {
+    rc_vec2 move;
+    float turn;
+    if (b->solver_slot >= 0 && b->type == RC_DYNAMIC) {
+        const rc_body_state *st = &world->states.data[b->solver_slot];
+        move = st->dp;
+        turn = st->dangle;
+    } else {
+        rc_clamp_speed(world, &b->linear_velocity, &b->angular_velocity);
+        move = rc_scale(dt, b->linear_velocity);
+        turn = dt * b->angular_velocity;
+    }
+    b->moved = move.x != 0.0f || move.y != 0.0f || turn != 0.0f;
+    if (!b->moved) {
+        return 0;
+    }
+    rc_vec2 c1 = b->center;
+    float a1 = b->angle;
+    b->center = rc_add(b->center, move);
+    rc_hold_in_world(&b->center, &b->linear_velocity);
+    if (turn != 0.0f) {
+        b->angle += turn;
+        b->xf.q = rc_rot_from_angle(b->angle);
+    }
+    if (b->type == RC_DYNAMIC && b->enable_response) {
+        rc_continuous(world, b, c1, a1);
+    }
+    /* what it did, which the sweeps then meet (held in the world or stopped at a wall, it moved
+       less than its velocity says) */
+    b->step_move = rc_sub(b->center, c1);
+    b->step_turn = b->angle - a1;
+    return place_moved(world, b);
+}
+
+int32_t rc_move_bodies(rc_world *world, float dt, int pass) {
+    int32_t additions = 0;
+    world->deferred.count = 0;
+    for (int32_t k = world->free_start; k < world->bodies.count; ++k) {
+        rc_body *b = &world->bodies.data[world->moving.data[k]];
+        bool solved = b->solver_slot >= 0 && b->type == RC_DYNAMIC;
+        if (solved == (pass == 1)) {
+            additions += move_body(world, b, dt);
+        }
+    }
+    return additions;
+}
+
+bool rc_move_deferred(rc_world *world, int32_t additions) {
+    /* room for the moves and for undoing them */
+    if (!rc_grid_reserve(world->grid, 2 * additions)) {
+        return false;
+    }
+    for (int32_t k = 0; k < world->deferred.count; ++k) {
+        const rc_deferred_move *d = &world->deferred.data[k];
+        rc_step_move_proxy(world, &world->shapes.data[d->shape], d->box);
+    }
+    world->deferred.count = 0;
+    return true;
+}

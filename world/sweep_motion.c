@@ -1,0 +1,199 @@
+/* Sweeps against bodies in motion. The bodies that are not swept move before the sweeps, and a
+ * grenade before the bullets; a moved body's shapes stand where it ends the step, and it keeps
+ * its move and turn (step_move, step_turn). A sweep leg runs over a stretch of the step's time;
+ * in the frame where such a shape stands, the swept circle's centre follows its own motion less
+ * the body's (and turned back by the body's turn), which is a straight line while the body does
+ * not turn: the exact casts of shapes/ answer there. While it turns, conservative advancement
+ * finds the first touch within a tolerance. Static shapes, and every shape in the preview, map
+ * to themselves. */
+#include "world/world_internal.h"
+
+#include <float.h>
+#include <math.h>
+
+/* Conservative advancement's steps at most before it settles for where it is. */
+#define MOTION_CAST_ITERATIONS 48
+
+rc_shape_motion rc_shape_motion_of(const rc_world *world, const rc_sweeper *s, const rc_shape *shape) {
+    rc_shape_motion m = {false, {0.0f, 0.0f}, {0.0f, 0.0f}, 0.0f};
+    if (!s->sees_motion || shape->body_type == RC_STATIC) {
+        return m;
+    }
+    const rc_body *b = &world->bodies.data[shape->body];
+    if (!b->moved) {
+        return m;
+    }
+    m.moving = true;
+    m.center = b->center;
+    m.move = b->step_move;
+    m.turn = b->step_turn;
+    return m;
+}
+
+/* The body at tau is where it stands, moved back by (1 - tau) of its move and turned back by
+ * (1 - tau) of its turn: a point p at tau stands at center + R((1 - tau) turn) (p - c(tau)). A
+ * shape that does not turn is only moved, which keeps far coordinates exact (no trip through the
+ * centre). */
+rc_vec2 rc_motion_to_placed(const rc_shape_motion *m, rc_vec2 p, float tau) {
+    if (!m->moving) {
+        return p;
+    }
+    float back = 1.0f - tau;
+    if (m->turn == 0.0f) {
+        return rc_mul_add(p, back, m->move);
+    }
+    rc_vec2 r = rc_mul_add(rc_sub(p, m->center), back, m->move);
+    return rc_add(m->center, rc_rotate(rc_rot_from_angle(back * m->turn), r));
+}
+
+rc_vec2 rc_motion_from_placed(const rc_shape_motion *m, rc_vec2 q, float tau) {
+    if (!m->moving) {
+        return q;
+    }
+    float back = 1.0f - tau;
+    if (m->turn == 0.0f) {
+        return rc_mul_add(q, -back, m->move);
+    }
+    rc_vec2 r = rc_inv_rotate(rc_rot_from_angle(back * m->turn), rc_sub(q, m->center));
+    return rc_add(rc_mul_add(m->center, -back, m->move), r);
+}
+
+rc_vec2 rc_motion_dir_to_placed(const rc_shape_motion *m, rc_vec2 v, float tau) {
+    return m->moving && m->turn != 0.0f ? rc_rotate(rc_rot_from_angle((1.0f - tau) * m->turn), v) : v;
+}
+
+rc_vec2 rc_motion_dir_from_placed(const rc_shape_motion *m, rc_vec2 v, float tau) {
+    return m->moving && m->turn != 0.0f ? rc_inv_rotate(rc_rot_from_angle((1.0f - tau) * m->turn), v) : v;
+}
+
+rc_vec2 rc_motion_center(const rc_world *world, const rc_shape_motion *m, const rc_shape *shape, float tau) {
+    const rc_body *b = &world->bodies.data[shape->body];
+    return m->moving ? rc_mul_add(b->center, -(1.0f - tau), m->move) : b->center;
+}
+
+rc_vec2 rc_motion_displacement(const rc_shape_motion *m, rc_vec2 point, float tau0, float tau1) {
+    if (!m->moving) {
+        return rc_v2(0.0f, 0.0f);
+    }
+    float span = tau1 - tau0, back = 1.0f - tau0;
+    rc_vec2 d = rc_scale(span, m->move);
+    if (m->turn != 0.0f) {
+        rc_vec2 r = rc_sub(point, rc_mul_add(m->center, -back, m->move));
+        d = rc_add(d, rc_v2(-span * m->turn * r.y, span * m->turn * r.x));
+    }
+    return d;
+}
+
+/* A hit found where the shape stands, in the world at its time. */
+static void hit_to_world(const rc_shape_motion *m, float tau0, float tau1, rc_ray_hit *hit) {
+    float tau = tau0 + hit->t * (tau1 - tau0);
+    hit->point = rc_motion_from_placed(m, hit->point, tau);
+    hit->normal = rc_motion_dir_from_placed(m, hit->normal, tau);
+}
+
+/* The farthest a point of the shape lies from its body's centre of mass (its box's corners). */
+static float reach_of(const rc_shape *shape, rc_vec2 center) {
+    rc_aabb b = shape->aabb;
+    float rx = rc_maxf(fabsf(b.lower.x - center.x), fabsf(b.upper.x - center.x));
+    float ry = rc_maxf(fabsf(b.lower.y - center.y), fabsf(b.upper.y - center.y));
+    return sqrtf(rx * rx + ry * ry);
+}
+
+/* An overlap at the start of a cast of no length, as the casts of shapes/ report one. */
+static bool overlap_at(const rc_shape_view *v, rc_vec2 q, float radius, rc_ray_hit *hit) {
+    rc_distance_result d = rc_view_distance(v, q);
+    if (!(d.distance < radius) || (radius == 0.0f && v->kind == RC_SHAPE_SEGMENT)) {
+        return false;
+    }
+    hit->t = 0.0f;
+    hit->point = d.point;
+    hit->normal = d.normal;
+    hit->started_inside = true;
+    return true;
+}
+
+/* While the body turns: the circle's centre at u of the leg, in the frame where the shape
+ * stands, closes on its surface no faster than its motion relative to the body's centre along
+ * the normal plus the turn times the shape's reach; advancing by the gap over that speed cannot
+ * pass the surface. A circle that starts the leg resting on the surface (within the margin the
+ * solver holds it at) and not closing on it is left to the solver and to the push out of
+ * overlaps at the step's end: the bound, which adds the turn's speed to the linear one, would
+ * crawl along a contact that the two share. */
+static bool advance_to_touch(const rc_world *world, const rc_shape_view *v, const rc_shape *shape,
+                             const rc_shape_motion *m, rc_vec2 origin, float radius, rc_vec2 translation, float tau0,
+                             float tau1, float tolerance, float reach, rc_ray_hit *hit) {
+    float span = tau1 - tau0;
+    rc_vec2 relative = rc_sub(translation, rc_scale(span, m->move));
+    float spin = fabsf(span * m->turn) * reach;
+    float u = 0.0f;
+    for (int k = 0; k < MOTION_CAST_ITERATIONS; ++k) {
+        float tau = tau0 + u * span, back = 1.0f - tau;
+        rc_rot q_back = rc_rot_from_angle(back * m->turn); /* the turn still to come */
+        rc_vec2 c = rc_mul_add(m->center, -back, m->move);  /* the centre of mass at tau */
+        rc_vec2 q = rc_add(m->center, rc_rotate(q_back, rc_sub(rc_mul_add(origin, u, translation), c)));
+        if (!rc_shape_faces(shape, q)) {
+            return false;
+        }
+        rc_distance_result d = rc_view_distance(v, q);
+        float gap = d.distance - radius;
+        rc_vec2 n = rc_inv_rotate(q_back, d.normal);
+        rc_vec2 point = rc_add(c, rc_inv_rotate(q_back, rc_sub(d.point, m->center)));
+        rc_vec2 r = rc_sub(point, c);
+        rc_vec2 surface = rc_add(rc_scale(span, m->move), rc_v2(-span * m->turn * r.y, span * m->turn * r.x));
+        float closing = -rc_dot(rc_sub(translation, surface), n);
+        if (u == 0.0f && gap < -tolerance) {
+            hit->t = 0.0f;
+            hit->started_inside = true;
+            hit->point = point;
+            hit->normal = n;
+            return true;
+        }
+        if (gap <= tolerance || (u == 0.0f && gap <= rc_world_margin(world, point))) {
+            if (!(closing > 0.0f)) {
+                return false; /* resting on it or parting */
+            }
+            if (gap <= tolerance) {
+                hit->t = u;
+                hit->started_inside = false;
+                hit->point = point;
+                hit->normal = n;
+                return true;
+            }
+        }
+        float approach = -rc_dot(relative, n) + spin;
+        if (!(approach > 0.0f)) {
+            return false;
+        }
+        u += (gap - 0.5f * tolerance) / approach;
+        if (!(u <= 1.0f)) {
+            return false;
+        }
+    }
+    return false; /* it grazes the surface for longer than its steps: no touch made out */
+}
+
+bool rc_motion_cast(const rc_world *world, const rc_shape *shape, const rc_shape_motion *m, rc_vec2 origin,
+                    float radius, rc_vec2 translation, float tau0, float tau1, float tolerance, rc_ray_hit *hit) {
+    rc_shape_view v = rc_shape_view_of(world, shape);
+    float span = tau1 - tau0;
+    if (span * m->turn != 0.0f) {
+        return advance_to_touch(world, &v, shape, m, origin, radius, translation, tau0, tau1, tolerance,
+                                reach_of(shape, m->center), hit);
+    }
+    /* no turn over the leg: the centre's path where the shape stands is a straight line */
+    rc_vec2 o = rc_motion_to_placed(m, origin, tau0);
+    rc_vec2 d = rc_motion_dir_to_placed(m, rc_sub(translation, rc_scale(span, m->move)), tau0);
+    if (!rc_shape_faces(shape, o)) {
+        return false;
+    }
+    bool found;
+    if (d.x == 0.0f && d.y == 0.0f) {
+        found = overlap_at(&v, o, radius, hit); /* moving with the shape: only an overlap meets it */
+    } else {
+        found = radius > 0.0f ? rc_view_circle_cast(&v, o, radius, d, hit) : rc_view_ray_cast(&v, o, d, hit);
+    }
+    if (found) {
+        hit_to_world(m, tau0, tau1, hit);
+    }
+    return found;
+}
