@@ -119,6 +119,8 @@ typedef struct fz_state {
     int steps;
     const char *op;    /* the call being checked, for messages */
     bool count_bodies; /* check the body counter after this call */
+    int pre_solve_calls; /* the pre-solve callback's, in the current call */
+    int pre_solve_bad;   /* the values it set that the world must refuse, one message each */
 } fz_state;
 
 static void track_shape(fz_state *s, rc_shape_id id) {
@@ -528,6 +530,7 @@ static rc_shape_def draw_shape_def(fz_state *s) {
     d.enable_contact_events = (flags & 16) == 0;
     d.enable_sensor_events = (flags & 32) == 0;
     d.one_sided = (flags & 64) != 0;
+    d.enable_pre_solve_events = (flags & 0x81) == 0x81;
     if (flags & 128) {
         d.filter = draw_filter(s);
     }
@@ -769,7 +772,7 @@ static void op_body_set(fz_state *s) {
 }
 
 static void op_shape_set(fz_state *s) {
-    uint8_t what = fz_u8(&s->in) % 6u;
+    uint8_t what = fz_u8(&s->in) % 7u;
     rc_shape_id h = draw_shape(s);
     bool ok = true;
     switch (what) {
@@ -809,6 +812,12 @@ static void op_shape_set(fz_state *s) {
         ok = rc_shape_set_filter(s->world, h, f);
         break;
     }
+    case 5: {
+        bool enable = fz_bool(&s->in);
+        before(s, "rc_shape_set_pre_solve_events");
+        ok = rc_shape_set_pre_solve_events(s->world, h, enable);
+        break;
+    }
     default:
         before(s, "rc_shape_set_user_data");
         ok = rc_shape_set_user_data(s->world, h, (void *)(uintptr_t)fz_u8(&s->in));
@@ -840,6 +849,21 @@ static void dump_world(const fz_state *s) {
     }
 }
 
+/* The messages of the values the pre-solve callback set and the world refused: one each, and
+ * not the call's own (whose message and error value are checked as before). */
+static void forget_pre_solve_refusals(fz_state *s) {
+    if (s->pre_solve_bad > 0) {
+        FZ_CHECK(s->errors.calls >= s->pre_solve_bad, "%s: %d values refused with %d messages", s->op,
+                 s->pre_solve_bad, s->errors.calls);
+        s->errors.calls -= s->pre_solve_bad;
+        if (s->errors.calls == 0) {
+            rc_world_clear_error(s->world);
+        }
+    }
+    s->pre_solve_bad = 0;
+    s->pre_solve_calls = 0;
+}
+
 static void op_step(fz_state *s) {
     uint8_t sel = fz_u8(&s->in);
     float dt;
@@ -862,6 +886,7 @@ static void op_step(fz_state *s) {
         }
         dump_world(s);
         bool ok = rc_world_step(s->world, dt);
+        forget_pre_solve_refusals(s);
         after(s, !ok, true);
         if (!ok) {
             break;
@@ -950,6 +975,43 @@ static void try_change_inside(fz_state *s, rc_body_id body, rc_shape_id shape) {
     /* that refusal is not the query's own: the query's checks see the state from before it */
     s->errors.calls = calls;
     rc_world_clear_error(s->world);
+}
+
+/* The pre-solve callback: checks what it is told, may try to change the world (refused), and
+ * keeps, cancels or changes the hit, with values the world may have to refuse. */
+static bool fz_pre_solve(rc_pre_solve *hit, void *context) {
+    fz_state *s = context;
+    s->pre_solve_calls++;
+    if (g_verbose) {
+        fprintf(stderr, "  pre-solve: impact %d preview %d point (%g, %g) e %g mu %g\n", hit->impact, hit->preview,
+                hit->point.x, hit->point.y, hit->restitution, hit->friction);
+    }
+    FZ_CHECK(s->pre_solve_calls <= 200000, "%s: the pre-solve callback was called %d times", s->op, s->pre_solve_calls);
+    FZ_CHECK(vfinite(hit->point) && isfinite(hit->approach_speed), "%s: pre-solve point (%g, %g), approach %g", s->op,
+             hit->point.x, hit->point.y, hit->approach_speed);
+    check_unit(s, hit->normal, "pre-solve");
+    FZ_CHECK(hit->point_count == 1 || (!hit->impact && hit->point_count == 2), "%s: pre-solve with %d points", s->op,
+             hit->point_count);
+    FZ_CHECK(isfinite(hit->restitution) && hit->restitution >= 0.0f && isfinite(hit->friction) && hit->friction >= 0.0f,
+             "%s: pre-solve materials %g %g", s->op, hit->restitution, hit->friction);
+    if (!hit->preview) {
+        FZ_CHECK(rc_body_is_valid(s->world, hit->body_a) && rc_body_is_valid(s->world, hit->body_b),
+                 "%s: pre-solve names a body that is not live", s->op);
+        FZ_CHECK(rc_shape_is_valid(s->world, hit->shape_b), "%s: pre-solve names a shape that is not live", s->op);
+    }
+    /* the preview's body has no id: the other side's (a contact's a, an impact's b) are live */
+    bool b_side = !rc_body_id_is_null(hit->body_b);
+    try_change_inside(s, b_side ? hit->body_b : hit->body_a, b_side ? hit->shape_b : hit->shape_a);
+    uint8_t act = fz_u8(&s->in);
+    if (act & 1) {
+        hit->restitution = draw_restitution(s);
+        s->pre_solve_bad += isfinite(hit->restitution) && hit->restitution >= 0.0f ? 0 : 1;
+    }
+    if (act & 2) {
+        hit->friction = draw_num(s);
+        s->pre_solve_bad += isfinite(hit->friction) && hit->friction >= 0.0f ? 0 : 1;
+    }
+    return (act & 12) != 12;
 }
 
 static float cast_cb(const rc_ray_hit *hit, void *context) {
@@ -1114,6 +1176,7 @@ static void op_predict(fz_state *s) {
     }
     dump_world(s);
     int32_t n = rc_world_predict(s->world, &d, positions, bounces, cap);
+    forget_pre_solve_refusals(s);
     after_query(s, n < 0, true);
     if (n >= 0) {
         for (int i = 0; i < d.steps; ++i) {
@@ -1319,7 +1382,7 @@ static void op_get(fz_state *s) {
 }
 
 static void op_world(fz_state *s) {
-    uint8_t what = fz_u8(&s->in) % 4u;
+    uint8_t what = fz_u8(&s->in) % 5u;
     switch (what) {
     case 0: {
         rc_vec2 g = draw_vec(s);
@@ -1334,6 +1397,13 @@ static void op_world(fz_state *s) {
     case 2: /* every allocation of the next call fails */
         s->alloc.fail_all = true;
         break;
+    case 3: {
+        bool set = fz_bool(&s->in);
+        before(s, "rc_world_set_pre_solve_callback");
+        bool ok = rc_world_set_pre_solve_callback(s->world, set ? fz_pre_solve : NULL, s);
+        after(s, !ok, true);
+        break;
+    }
     default: {
         /* NULL arguments where pointers are expected */
         before(s, "NULL arguments");
@@ -1402,6 +1472,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     s.world = rc_world_create(&wd);
     s.alloc.fail_at = 0;
     if (s.world != NULL) {
+        /* asked about the hits of shapes with pre-solve events (op_world takes it away and back) */
+        FZ_CHECK(rc_world_set_pre_solve_callback(s.world, fz_pre_solve, &s), "rc_world_set_pre_solve_callback refused");
         /* the twin: the same calls as this world's first bodies will be, in another world */
         rc_world_def td = rc_world_default_def();
         s.twin = rc_world_create(&td);

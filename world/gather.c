@@ -11,7 +11,16 @@ static void add_support(rc_world *world, int32_t slot, int32_t shape) {
     }
 }
 
-/* A constraint from a contact (its points within the margin) between the bodies it names. */
+/* A pair the pre-solve cancelled, for a swept body's sweep to pass through too. */
+static void add_cancelled(rc_world *world, int32_t slot, int32_t shape) {
+    int32_t *n = &world->cancelled_counts.data[slot];
+    if (*n < RC_MAX_SKIPPED) {
+        world->cancelled_shapes.data[(size_t)slot * RC_MAX_SKIPPED + (size_t)(*n)++] = shape;
+    }
+}
+
+/* A constraint from a contact (its points within the margin) between the bodies it names,
+ * unless the pre-solve callback cancels it. */
 static void add_constraint(rc_world *world, int32_t contact) {
     const rc_contact *c = &world->contacts.data[contact];
     const rc_shape *sa = &world->shapes.data[c->shape[0]], *sb = &world->shapes.data[c->shape[1]];
@@ -26,6 +35,16 @@ static void add_constraint(rc_world *world, int32_t contact) {
     rc_constraint_materials(world, k, sa, sb, &c->points[0]);
     if ((sa->swept && (sb->absorbs || !rc_body_can_bounce(ba))) || (sb->swept && (sa->absorbs || !rc_body_can_bounce(bb)))) {
         k->restitution = 0.0f; /* its bounces are used up, or the other absorbs it: the contact stops it */
+    }
+    if (!rc_pre_solve_constraint(world, k, c->shape[0], c->shape[1], c->points, c->point_count, c->normal, NULL)) {
+        world->constraints.count--;
+        if (ba->solver_slot >= 0 && sa->swept) {
+            add_cancelled(world, ba->solver_slot, c->shape[1]);
+        }
+        if (bb->solver_slot >= 0 && sb->swept) {
+            add_cancelled(world, bb->solver_slot, c->shape[0]);
+        }
+        return;
     }
     rc_constraint_load(k, c->normal, c->points, c->point_count, c->rolling_impulse);
     k->contact = contact;

@@ -254,12 +254,19 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
         q->inv_mass_b = s->inv_mass;
         q->inv_inertia_b = s->inv_inertia;
         rc_constraint_materials(world, q, &world->shapes.data[c->shape], material, &c->points[0]);
-        rc_constraint_load(q, c->normal, c->points, c->point_count, c->rolling_impulse);
-        q->contact = -1;
-        q->rank = rc_constraint_rank(c->shape, false, -1, true); /* as the world ranks it */
         if (s->max_bounces == 0 || s->bounces_left == 0 || world->shapes.data[c->shape].absorbs) {
             q->restitution = 0.0f; /* its bounces are used up, or the shape absorbs it, as the world's gathering says */
         }
+        if (!rc_pre_solve_constraint(world, q, c->shape, -1, c->points, c->point_count, c->normal, s)) {
+            n--; /* cancelled, as the world's gathering does: its sweep passes through it too */
+            if (s->skipped_count < RC_MAX_SKIPPED) {
+                s->skipped[s->skipped_count++] = c->shape;
+            }
+            continue;
+        }
+        rc_constraint_load(q, c->normal, c->points, c->point_count, c->rolling_impulse);
+        q->contact = -1;
+        q->rank = rc_constraint_rank(c->shape, false, -1, true); /* as the world ranks it */
     }
     rc_soft_step step;
     rc_soft_step_setup(world, &step, def->dt);
@@ -363,6 +370,8 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
        take no impulse and stay where they are), where it used to fly through them (a thrown
        grenade went 1.7 past a sleeping one that the real throw stopped at) */
     s.sees_dynamic = true;
+    s.preview = true;
+    s.self_shape = -1;
     s.rest_shape = -1;
     s.kick = rc_gravity_kick(world, def->gravity_scale, def->dt);
 
@@ -387,6 +396,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
         s.support_count = 0;
         int32_t rest_shape = last_hit_step == step - 1 ? last_hit_shape : -1;
         s.step_bounces = 0;
+        s.skipped_count = 0; /* the pre-solve's cancellations last a step */
         s.held = contacts.count > 0 && solve_contacts(world, def, &s, &material, &contacts, rest_shape, &k);
         for (int32_t i = 0; i < contacts.count && s.support_count < RC_MAX_SUPPORTS; ++i) {
             supports[s.support_count++] = contacts.items[i].shape;

@@ -84,11 +84,21 @@ static bool strikes_first(const sweep_cast *c, const rc_ray_hit *hit, int32_t us
     return hit->t < c->best.t || (hit->t == c->best.t && user < c->best_index);
 }
 
+/* Did the pre-solve callback cancel the sweeper's hits on this shape for the step? */
+static bool skipped(const rc_sweeper *s, int32_t shape) {
+    for (int32_t i = 0; i < s->skipped_count; ++i) {
+        if (s->skipped[i] == shape) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
     (void)proxy;
     sweep_cast *c = context;
     const rc_shape *shape = &c->world->shapes.data[user];
-    if (user == c->exclude || !rc_sweep_sees(c->sweeper, shape)) {
+    if (user == c->exclude || !rc_sweep_sees(c->sweeper, shape) || skipped(c->sweeper, user)) {
         return max_fraction;
     }
     rc_shape_motion m = rc_shape_motion_of(c->world, c->sweeper, shape);
@@ -181,6 +191,12 @@ static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, r
     bool point_body = s->radius == 0.0f;
     float e = point_body ? shape->restitution : rc_maxf(s->restitution, shape->restitution);
     float mu = point_body ? shape->friction : rc_mix_friction(s->friction, shape->friction);
+    if (s->hit_materials) {
+        /* the pre-solve's, for this hit alone */
+        e = s->hit_restitution;
+        mu = s->hit_friction;
+        s->hit_materials = false;
+    }
     if (stick || approach < world->def.restitution_threshold) {
         e = 0.0f;
     }
@@ -465,7 +481,7 @@ static bool overlap_find_fn(int32_t proxy, int32_t user, void *context) {
     overlap_find *f = context;
     const rc_shape *shape = &f->world->shapes.data[user];
     bool stays = f->sweeper->radius == 0.0f && f->world->bodies.data[shape->body].type == RC_STATIC;
-    if (!rc_sweep_sees(f->sweeper, shape) || stays || (f->found >= 0 && user > f->found)) {
+    if (!rc_sweep_sees(f->sweeper, shape) || stays || (f->found >= 0 && user > f->found) || skipped(f->sweeper, user)) {
         return true;
     }
     rc_shape_motion m = rc_shape_motion_of(f->world, f->sweeper, shape);
@@ -485,6 +501,49 @@ static int32_t overlapped(const rc_world *world, const rc_sweeper *s, float tau)
     return f.found;
 }
 
+/* Does the pre-solve callback cancel the hit of cast c (then the sweep passes through the shape
+ * for the rest of the step)? Otherwise the restitution and friction it leaves are the bounce's.
+ * remaining: of the step, at the cast's start. */
+static bool cancelled_by_game(const rc_world *world, rc_sweeper *s, const sweep_cast *c, float remaining) {
+    const rc_shape *shape = &world->shapes.data[c->best_index];
+    s->hit_materials = false;
+    if (world->pre_solve_fn == NULL || !shape->pre_solve) {
+        return false;
+    }
+    rc_pre_solve hit;
+    memset(&hit, 0, sizeof hit);
+    if (s->self_shape >= 0) {
+        hit.shape_a = rc_shape_id_of(world, s->self_shape);
+    }
+    if (s->self_body >= 0 && !s->preview) {
+        hit.body_a = rc_body_id_of(world, s->self_body);
+    }
+    hit.shape_b = rc_shape_id_of(world, c->best_index);
+    hit.body_b = rc_body_id_of(world, shape->body);
+    rc_vec2 n = c->best.normal; /* the surface's, towards the sweeper */
+    hit.point = c->best.point;
+    hit.normal = rc_neg(n);
+    /* its velocity at the hit, as the bounce takes it: less the gravity of the rest of the step */
+    float tau = time_at(c, c->best.t);
+    rc_vec2 v = rc_mul_add(s->velocity, -remaining * (1.0f - c->best.t), s->kick);
+    v = rc_add(v, cross_sv(s->angular_velocity, rc_scale(-s->radius, n)));
+    hit.approach_speed = -rc_dot(rc_sub(v, surface_velocity(world, s, shape, c->best.point, tau)), n);
+    hit.point_count = 1;
+    hit.impact = true;
+    hit.preview = s->preview;
+    bool point_body = s->radius == 0.0f;
+    hit.restitution = point_body ? shape->restitution : rc_maxf(s->restitution, shape->restitution);
+    hit.friction = point_body ? shape->friction : rc_mix_friction(s->friction, shape->friction);
+    if (!rc_ask_pre_solve(world, &hit) && s->skipped_count < RC_MAX_SKIPPED) {
+        s->skipped[s->skipped_count++] = c->best_index;
+        return true;
+    }
+    s->hit_materials = true;
+    s->hit_restitution = hit.restitution;
+    s->hit_friction = hit.friction;
+    return false;
+}
+
 /* The sweep in free flight (or from a fast hit on the solver's path) over what remains of the
  * step. */
 static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float remaining, rc_sweep_sink *sink) {
@@ -501,6 +560,7 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
        chord stays on the free side of the contact's tangent) */
     rc_vec2 lag = {0.0f, 0.0f}; /* along the surface, from where the body stands to the contact */
     for (;;) {
+        s->hit_materials = false;
         float now = 1.0f - remaining;
         rc_vec2 v = rc_sub(s->velocity, rc_scale(remaining, drift));
         rc_vec2 d = rc_mul_add(lag, dt * remaining, v);
@@ -530,6 +590,9 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
         }
         int32_t index = c.best_index;
         const rc_shape *shape = &world->shapes.data[index];
+        if (cancelled_by_game(world, s, &c, remaining)) {
+            continue; /* the same path again, through the shape */
+        }
 
         if (c.best.started_inside) {
             if (s->radius == 0.0f && world->bodies.data[shape->body].type == RC_STATIC) {
@@ -612,6 +675,7 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
     if (!s->held || !sweep_held(world, s, &remaining, sink)) {
         sweep_free(world, s, dt, remaining, sink);
     }
+    s->hit_materials = false;
     s->angle += s->held ? s->turn : dt * s->angular_velocity;
     /* nothing ends the step inside a body in motion: a surface that kept pressing on it (a blade
        turning through a grenade it pushes, whose straight path falls behind the turn) pushes it

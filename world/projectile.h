@@ -14,6 +14,10 @@
  * them while resting are not reported. */
 #define RC_MAX_SUPPORTS 8
 
+/* At most this many shapes a sweep passes through in a step because the pre-solve callback
+ * cancelled their hits (more are struck as usual). */
+#define RC_MAX_SKIPPED 8
+
 /* A body being swept: what the sweep reads and changes, apart from the world. */
 typedef struct rc_sweeper {
     rc_vec2 center, velocity;
@@ -34,6 +38,12 @@ typedef struct rc_sweeper {
     bool sees_motion;  /* the step's: bodies that moved in it are met along their motion (the
                           preview takes everything as still) */
     bool met_motion;   /* out: its sweep looked at a body in motion */
+    bool preview;      /* rc_world_predict's body (the pre-solve is told) */
+    int32_t self_shape; /* its swept circle's shape (-1: a point, or the preview's body) */
+    int32_t skipped[RC_MAX_SKIPPED]; /* shapes the pre-solve cancelled this step: passed through */
+    int32_t skipped_count;
+    bool hit_materials; /* the next bounce takes hit_restitution and hit_friction (the pre-solve's) */
+    float hit_restitution, hit_friction;
     int32_t rest_shape; /* the shape it last struck in its previous step (-1: none) */
     const int32_t *supports; /* shapes holding it at the step's start (resting, not struck) */
     int32_t support_count;

@@ -390,6 +390,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     s.sensor_events = def->enable_sensor_events;
     s.one_sided = def->one_sided;
     s.absorbs = def->absorbs_projectiles;
+    s.pre_solve = def->enable_pre_solve_events;
     s.user_data = def->user_data;
     s.next_in_body = body->first_shape;
     int32_t old_swept = body->swept_shape;

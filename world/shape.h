@@ -29,7 +29,8 @@ typedef struct rc_shape {
     uint8_t body_type; /* its body's type and bullet flag, copied here for the sweeps' filters */
     bool body_bullet;
     bool swept;        /* the solid circle of a swept body: its proxy box is grown by the margin */
-    bool absorbs;      /* a swept body that strikes it stops dead there, spent */
+    bool absorbs : 1;   /* a swept body that strikes it stops dead there, spent */
+    bool pre_solve : 1; /* its contacts and the impacts on it ask the pre-solve callback */
     rc_filter filter;
     int32_t body;
     int32_t proxy; /* -1 for a chain; here, with the box, for the narrow phase's first look */

@@ -114,6 +114,7 @@ static void start_step(rc_world *world, float dt) {
             world->angular_damping.data[slot] = dynamic ? 1.0f / (1.0f + h * b->angular_damping) : 1.0f;
             world->spin_limits.data[slot] = spin_limit(world, b, h);
             world->support_counts.data[slot] = 0;
+            world->cancelled_counts.data[slot] = 0;
         } else {
             /* detection only: moved by its velocity, gravity and damping as a sweep's */
             rc_vec2 accel;
@@ -356,6 +357,7 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
     s.bounces_made = b->bounces_made;
     s.sees_dynamic = b->bullet;
     s.sees_motion = true;
+    s.self_shape = b->motion == RC_MOTION_SWEPT_CIRCLE ? b->swept_shape : -1;
     s.rest_shape = b->last_hit_step == world->steps - 1 ? b->last_hit_shape : -1;
     s.velocity = b->linear_velocity;
     s.angular_velocity = b->angular_velocity;
@@ -363,6 +365,10 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
         const rc_body_state *st = &world->states.data[b->solver_slot];
         s.supports = &world->support_shapes.data[(size_t)b->solver_slot * RC_MAX_SUPPORTS];
         s.support_count = world->support_counts.data[b->solver_slot];
+        /* the pairs the pre-solve cancelled for this step: the sweep passes through them too */
+        s.skipped_count = world->cancelled_counts.data[b->solver_slot];
+        memcpy(s.skipped, &world->cancelled_shapes.data[(size_t)b->solver_slot * RC_MAX_SKIPPED],
+               sizeof(int32_t) * (size_t)s.skipped_count);
         s.held = world->held.data[b->solver_slot] != 0;
         if (s.held) {
             s.path = st->dp;
@@ -544,7 +550,9 @@ static bool reserve_scratch(rc_world *world) {
            rc_array_reserve(world, world->spin_limits, n) &&
            rc_array_reserve(world, world->support_counts, n) && rc_array_reserve(world, world->held, n) &&
            rc_array_reserve(world, world->proxy_undo, world->shapes.count) &&
-           rc_array_reserve(world, world->support_shapes, n * RC_MAX_SUPPORTS);
+           rc_array_reserve(world, world->support_shapes, n * RC_MAX_SUPPORTS) &&
+           rc_array_reserve(world, world->cancelled_counts, n) &&
+           rc_array_reserve(world, world->cancelled_shapes, n * RC_MAX_SKIPPED);
 }
 
 bool rc_world_step(rc_world *world, float dt) {

@@ -145,6 +145,8 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->constraints);
     rc_array_free(world, world->support_shapes);
     rc_array_free(world, world->support_counts);
+    rc_array_free(world, world->cancelled_shapes);
+    rc_array_free(world, world->cancelled_counts);
     rc_array_free(world, world->deferred);
     rc_array_free(world, world->proxy_undo);
     rc_array_free(world, world->new_contacts);

@@ -108,6 +108,10 @@ struct rc_world {
     RC_ARRAY(rc_contact_constraint) constraints;
     RC_ARRAY(int32_t) support_shapes; /* per solver body: RC_MAX_SUPPORTS shapes holding it */
     RC_ARRAY(int32_t) support_counts;
+    RC_ARRAY(int32_t) cancelled_shapes; /* per solver body: RC_MAX_SKIPPED shapes whose contact the pre-solve cancelled */
+    RC_ARRAY(int32_t) cancelled_counts;
+    rc_pre_solve_fn *pre_solve_fn; /* the game's (NULL: none) and its context */
+    void *pre_solve_context;
     RC_ARRAY(uint8_t) held;           /* per solver body: some contact pushed on it this step */
     bool step_failed;
     RC_ARRAY(rc_deferred_move) deferred; /* grid moves that add cells: made after a reserve */
@@ -223,6 +227,15 @@ int32_t rc_setter_record(const rc_world *world, int32_t s, int32_t k);
 bool rc_shape_distance(const rc_world *world, const rc_shape *s, rc_vec2 p, rc_distance_result *d);
 /* Inside the loop by the crossing rule (false for an open chain). */
 bool rc_chain_contains(const rc_world *world, int32_t chain_shape, rc_vec2 p);
+/* The pre-solve callback (pre_solve.c): ask it about a hit, with the world locked (false: the
+ * hit is cancelled; a restitution or friction it set that is not finite and >= 0 is refused and
+ * put back); and about a contact about to become constraint k between shape_a and shape_b
+ * (-1 with `preview`: the previewed body), when either asks for it, giving k the materials it
+ * set. */
+bool rc_ask_pre_solve(const rc_world *world, rc_pre_solve *hit);
+bool rc_pre_solve_constraint(const rc_world *world, rc_contact_constraint *k, int32_t shape_a, int32_t shape_b,
+                             const rc_contact_point *points, int32_t point_count, rc_vec2 normal,
+                             const rc_sweeper *preview);
 /* Place the shape under a body transform: its numbers and box. */
 void rc_shape_place(rc_world *world, rc_shape *shape, rc_transform body);
 /* The box the shape would have under a body transform, without placing it. */

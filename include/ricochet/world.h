@@ -25,7 +25,8 @@
  * way but has nowhere to record a message.
  *
  * Callbacks. The library calls game code from the overlap and all-hits cast queries (their
- * fn), from rc_world_draw (the draw callbacks) and from refused calls (the error callback).
+ * fn), from rc_world_draw (the draw callbacks), from rc_world_step and rc_world_predict (the
+ * pre-solve callback) and from refused calls (the error callback).
  * While any of them runs, the world is locked: every call that changes the world (those that
  * take a non-const rc_world *, rc_world_destroy and rc_world_step included) is refused with
  * an error that says so and changes nothing, and the query that made the callback goes on
@@ -398,6 +399,8 @@ typedef struct rc_shape_def {
     bool absorbs_projectiles; /* a swept body (a bullet, a grenade) that strikes it stops dead there, spent
                                  (an enemy, a sandbag): its impact event says so and it has no bounces left;
                                  default false */
+    bool enable_pre_solve_events; /* its contacts and the impacts on it ask the world's pre-solve
+                                     callback first (rc_world_set_pre_solve_callback); default false */
     rc_filter filter;
     void *user_data;
 } rc_shape_def;
@@ -484,6 +487,10 @@ RC_API bool rc_shape_absorbs_projectiles(const rc_world *world, rc_shape_id shap
 /* Makes a shape (a chain: all its walls) absorb projectiles or not (rc_shape_def.absorbs_projectiles). */
 RC_API bool rc_shape_set_absorbs_projectiles(rc_world *world, rc_shape_id shape, bool absorbs);
 RC_API void *rc_shape_user_data(const rc_world *world, rc_shape_id shape);
+RC_API bool rc_shape_pre_solve_events(const rc_world *world, rc_shape_id shape);
+/* Makes a shape (a chain: all its walls) ask the pre-solve callback or not
+ * (rc_shape_def.enable_pre_solve_events). */
+RC_API bool rc_shape_set_pre_solve_events(rc_world *world, rc_shape_id shape, bool enable);
 
 /* Is the point inside the shape? Circles and polygons: inside or on the boundary. A looped
  * chain counts as its area, by the crossing rule (a point exactly on a wall may fall either
@@ -724,6 +731,49 @@ RC_API int rc_world_impact_events(const rc_world *world, const rc_impact_event *
 /* The shapes touching a shape now: fills up to capacity, returns how many there are, -1 on a
  * bad id (or NULL ids with capacity > 0). */
 RC_API int32_t rc_shape_contacts(const rc_world *world, rc_shape_id shape, rc_shape_id *ids, int32_t capacity);
+
+/* ---- pre-solve ------------------------------------------------------------------------------ */
+
+/* A hit about to be resolved, that the world's pre-solve callback may change for this hit alone
+ * or cancel (glass that breaks, a shield that reflects, a platform passed from below): a contact
+ * the solver is about to hold (two solid shapes touching, or closing within the step), or an
+ * impact a sweep is about to make (a bullet or a grenade striking a shape). It is asked when
+ * either shape has pre-solve events enabled (rc_shape_def.enable_pre_solve_events). */
+typedef struct rc_pre_solve {
+    rc_shape_id shape_a, shape_b; /* a contact: its two shapes, as its events name them; an
+                                     impact: the projectile's circle (a null id for a point
+                                     bullet) and the shape it strikes */
+    rc_body_id body_a, body_b;    /* theirs (a preview's body: a null id) */
+    rc_vec2 point;                /* in the world: a contact's first point, an impact's point of contact */
+    rc_vec2 normal;               /* unit, from a towards b (an impact's is into the struck shape) */
+    float approach_speed;         /* how fast a closes on b along the normal, units/s (< 0: parting) */
+    int32_t point_count;          /* a contact's points (1 or 2); 1 for an impact */
+    bool impact;                  /* a sweep's impact, else a solver contact */
+    bool preview;                 /* asked by rc_world_predict about the body it previews: the
+                                     world does not change, whatever the answer */
+    /* in and out: the restitution and friction the hit is about to use (mixed from the two
+       shapes; a point bullet takes the shape's); set them for this hit alone. Values that are
+       not finite and >= 0 are refused (with an error message): the hit keeps its own. */
+    float restitution, friction;
+} rc_pre_solve;
+
+/* Called for each hit about to be resolved; return false to cancel it: the two then pass
+ * through each other for the rest of the step (a contact is not held; a sweep goes on as if
+ * the shape were not there, and is not pushed out of it), and are asked again in the next step
+ * if they still meet. The world is locked while it runs (see Callbacks): every call that
+ * changes the world is refused (destroy the glass after the step). Queries and getters answer,
+ * but inside rc_world_step they see the world half way through its step (the bodies that are
+ * not swept already moved, some swept ones too). */
+typedef bool rc_pre_solve_fn(rc_pre_solve *hit, void *context);
+
+/* Sets the world's pre-solve callback (NULL: none, the default) and the context passed to it.
+ * rc_world_step calls it on the thread that steps, in this order: the solver's contacts first,
+ * body by body in index order and each body's by its shape index and then the other shape's
+ * (a contact between two moving bodies comes with the lower index), then the sweeps' impacts,
+ * grenades before bullets, each body in index order and its impacts in the order its sweep
+ * makes them; the same calls give the same calls back. rc_world_predict calls it too, for its
+ * previewed body's contacts and impacts, with preview set. False on a NULL or locked world. */
+RC_API bool rc_world_set_pre_solve_callback(rc_world *world, rc_pre_solve_fn *fn, void *context);
 
 RC_EXTERN_C_END
 
