@@ -214,6 +214,141 @@ START_TEST(bad_budgets_are_refused) {
 }
 END_TEST
 
+/* ---- randomized: budgets and per-step limits in a closed box -------------------------------- */
+
+/* One random case: a bullet (a point, or a circle of radius 0.05 to 0.3; restitution 1, no
+ * friction) in a closed box of inner half size 1.5 to 5 (walls restitution 1, no friction, no
+ * gravity) at 60 to 900 units/s, with a per-step limit of 0 to 4 and a budget of 0 to 6 (or
+ * none). The reference reflects its straight path off the box in double: the hits do not depend
+ * on when a bounce waits for the next step. The world must make the reference's hits in order,
+ * number the bounces 1, 2, ... across steps, never more than max_bounces in a step, and spend
+ * the body exactly at the hit after its budget (at the first hit with max_bounces 0); then it
+ * stays where it stopped. Returns false when the case is skipped (a hit within 1e-3 of a corner
+ * is either wall's). */
+static bool run_budget_case(uint64_t seed, int *worst_step, double *worst_off) {
+    ws_rng g = {seed};
+    double W = ws_range(&g, 1.5, 5.0), H = ws_range(&g, 1.5, 5.0);
+    bool point = ws_chance(&g, 0.5);
+    double r = point ? 0.0 : ws_range(&g, 0.05, 0.3);
+    int max_bounces = ws_int(&g, 0, 4), budget = ws_chance(&g, 0.2) ? -1 : ws_int(&g, 0, 6);
+    double speed = ws_range(&g, 60.0, 900.0), angle = ws_range(&g, 0.0, 6.2831853);
+    rc_vec2 p0 = rc_v2(ws_range(&g, -(W - r) * 0.8, (W - r) * 0.8), ws_range(&g, -(H - r) * 0.8, (H - r) * 0.8));
+    rc_vec2 v0 = rc_v2((float)(speed * cos(angle)), (float)(speed * sin(angle)));
+    /* the reference: the hits of the first budget + 1 (or 12) */
+    enum { HITS = 12 };
+    double hx[HITS], hy[HITS];
+    int wanted = budget >= 0 && max_bounces > 0 ? budget + 1 : (max_bounces == 0 ? 1 : HITS);
+    double px = p0.x, py = p0.y, dx = v0.x, dy = v0.y, ex = W - r, ey = H - r;
+    for (int k = 0; k < wanted; ++k) {
+        double tx = dx > 0 ? (ex - px) / dx : (dx < 0 ? (-ex - px) / dx : INFINITY);
+        double ty = dy > 0 ? (ey - py) / dy : (dy < 0 ? (-ey - py) / dy : INFINITY);
+        if (fabs(tx - ty) * speed < 1e-3) {
+            return false;
+        }
+        double t = fmin(tx, ty);
+        px += t * dx;
+        py += t * dy;
+        hx[k] = px;
+        hy[k] = py;
+        if (tx < ty) {
+            dx = -dx;
+        } else {
+            dy = -dy;
+        }
+    }
+    rc_world *w = ws_make_world(rc_v2(0, 0));
+    rc_body_def bd = rc_body_default_def();
+    rc_body_id walls = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    sd.restitution = 1.0f;
+    sd.friction = 0.0f;
+    float fw = (float)W, fh = (float)H;
+    const rc_vec2 at[4] = {{-fw - 0.5f, 0}, {fw + 0.5f, 0}, {0, -fh - 0.5f}, {0, fh + 0.5f}};
+    for (int k = 0; k < 4; ++k) {
+        sd.offset = at[k];
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, walls, &sd, k < 2 ? 0.5f : fw + 1.0f, k < 2 ? fh + 1.0f : 0.5f)));
+    }
+    bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.bullet = true;
+    bd.max_bounces = max_bounces;
+    bd.bounce_budget = budget;
+    bd.position = p0;
+    bd.linear_velocity = v0;
+    rc_body_id b = rc_body_create(w, &bd);
+    if (!point) {
+        sd.offset = rc_v2(0, 0);
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &sd, (float)r)));
+    }
+    int hit = 0, bounces = 0;
+    bool spent = false;
+    rc_vec2 stopped = {0, 0};
+    for (int step = 0; step < 120 && hit < wanted; ++step) {
+        ck_assert(rc_world_step(w, DT));
+        const rc_impact_event *ev;
+        int n = rc_world_impact_events(w, &ev), in_step = 0;
+        for (int i = 0; i < n && !(budget < 0 && hit == wanted); ++i) {
+            WS_EXPECT(!spent, "seed %llu: an impact after it was spent", (unsigned long long)seed);
+            WS_EXPECT(hit < wanted, "seed %llu: more hits than the reference's %d", (unsigned long long)seed, wanted);
+            double cx = ev[i].point.x + r * ev[i].normal.x, cy = ev[i].point.y + r * ev[i].normal.y;
+            double off = hypot(cx - hx[hit], cy - hy[hit]);
+            /* each bounce leaves the path up to a skin or two (1e-4) aside, at a slant further */
+            double per_hit = off / (hit + 1);
+            if (per_hit > *worst_off) {
+                *worst_off = per_hit;
+            }
+            WS_EXPECT(off <= 2.5e-4 * (hit + 1), "seed %llu: hit %d at (%g, %g), the reference's (%g, %g)",
+                      (unsigned long long)seed, hit, cx, cy, hx[hit], hy[hit]);
+            bool last = budget >= 0 ? hit == budget : false;
+            if (max_bounces == 0 || last) {
+                WS_EXPECT(ev[i].spent && ev[i].bounce == 0, "seed %llu: hit %d should spend it", (unsigned long long)seed,
+                          hit);
+                spent = true;
+                stopped = rc_body_position(w, b);
+            } else {
+                WS_EXPECT(!ev[i].spent && ev[i].bounce == bounces + 1, "seed %llu: hit %d numbered %d, spent %d",
+                          (unsigned long long)seed, hit, ev[i].bounce, ev[i].spent);
+                bounces++;
+                in_step++;
+            }
+            hit++;
+        }
+        WS_EXPECT(in_step <= max_bounces, "seed %llu: %d bounces in step %d with max_bounces %d",
+                  (unsigned long long)seed, in_step, step, max_bounces);
+        if (in_step > *worst_step) {
+            *worst_step = in_step;
+        }
+    }
+    WS_EXPECT(hit == wanted || (budget < 0 && max_bounces > 0), "seed %llu: %d hits of %d", (unsigned long long)seed,
+              hit, wanted);
+    if (spent) {
+        ck_assert(rc_world_step(w, DT));
+        rc_vec2 now = rc_body_position(w, b);
+        /* (a circle resting a skin off the wall is held there by its contact, to within rounding) */
+        WS_EXPECT(rc_distance(now, stopped) <= 1e-5f, "seed %llu (r %g, max %d, budget %d): moved %g after it was spent",
+                  (unsigned long long)seed, r, max_bounces, budget, (double)rc_distance(now, stopped));
+        /* stopped by max_bounces 0, it keeps its budget; spent by its budget, none is left */
+        int left = budget < 0 ? -1 : (max_bounces == 0 ? budget : 0);
+        WS_EXPECT(rc_body_bounces_left(w, b) == left, "seed %llu: %d bounces left",
+                  (unsigned long long)seed, rc_body_bounces_left(w, b));
+    }
+    rc_world_destroy(w);
+    return true;
+}
+
+START_TEST(budgets_and_step_limits_follow_the_reference_path) {
+    int cases = rc_test_random_cases(1500), run = 0, worst_step = 0;
+    double worst_off = 0.0;
+    for (int i = 0; i < cases; ++i) {
+        run += run_budget_case((uint64_t)0x627564676574 + (uint64_t)i, &worst_step, &worst_off) ? 1 : 0;
+    }
+    fprintf(stderr, "[budget] %d cases (%d skipped at corners): the k-th hit within k x %.2e of the reference's, at "
+                    "most %d bounces in a step\n",
+            run, cases - run, worst_off, worst_step);
+    ck_assert_int_gt(run, cases * 9 / 10);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("bounce_budget");
     TCase *t = tcase_create("per_step");
@@ -224,6 +359,7 @@ int main(void) {
     tcase_add_test(life, a_lifetime_budget_numbers_the_bounces_and_spends_the_body);
     tcase_add_test(life, the_preview_spends_a_budget_as_the_world_does);
     tcase_add_test(life, bad_budgets_are_refused);
+    tcase_add_test(life, budgets_and_step_limits_follow_the_reference_path);
     suite_add_tcase(s, life);
     return rc_test_run(s);
 }
