@@ -40,8 +40,9 @@ typedef struct rc_body {
     int32_t bounces_made;   /* in its life (an impact event's bounce), up to INT32_MAX */
     int32_t step_bounces;   /* step scratch: bounces the solver made in this step */
     void *user_data;
-    /* step scratch, while `moved`: how far its centre of mass (a swept circle: its circle's
-       centre) moved in this step, and how far it turned (0 for a swept circle) */
+    /* step scratch, while `moved` and a sweep may meet it (move.c): how far its centre of mass
+       (a swept circle: its circle's centre) moved in this step, and how far it turned (0 for a
+       swept circle) */
     rc_vec2 step_move;
     float step_turn;
 } rc_body;

@@ -39,18 +39,11 @@ static bool seen_by_sweeps(const rc_world *world, const rc_body *b) {
     return world->swept_bullets > 0 && !b->bullet;
 }
 
-/* Where a moved shape's proxy goes: its fat box, over the whole motion when sweeps may meet it
- * (the box it had before as `before`). Returns false when its box in the grid already holds
- * what it needs. */
-static bool proxy_target(const rc_world *world, const rc_shape *shape, const rc_body *b, rc_aabb before,
-                         rc_aabb *target) {
-    if (!seen_by_sweeps(world, b) || shape->sensor) {
-        if (rc_shape_proxy_fits(world, shape)) {
-            return false;
-        }
-        *target = rc_shape_fat_box(world, shape);
-        return true;
-    }
+/* Where a moved shape's proxy goes when sweeps may meet it: a fat box over its whole motion
+ * (its proxy box before the move as `before`). Returns false when its box in the grid already
+ * holds that motion. */
+static bool motion_target(const rc_world *world, const rc_shape *shape, const rc_body *b, rc_aabb before,
+                          rc_aabb *target) {
     rc_aabb need = rc_motion_box(before, rc_shape_proxy_box(world, shape), b->center, b->step_turn);
     if (rc_aabb_contains(rc_grid_get_box(world->grid, shape->proxy), need)) {
         return false;
@@ -66,13 +59,23 @@ static bool proxy_target(const rc_world *world, const rc_shape *shape, const rc_
  * the rest wait in the deferred list. Returns how many grid entries the deferred moves add. */
 static int32_t place_moved(rc_world *world, rc_body *b) {
     int32_t additions = 0;
+    bool seen = seen_by_sweeps(world, b);
     b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         rc_shape *shape = &world->shapes.data[s];
-        rc_aabb before = rc_shape_proxy_box(world, shape), target;
-        rc_shape_place(world, shape, b->xf);
-        if (!proxy_target(world, shape, b, before, &target)) {
-            continue;
+        rc_aabb target;
+        if (!seen || shape->sensor) {
+            rc_shape_place(world, shape, b->xf);
+            if (rc_shape_proxy_fits(world, shape)) {
+                continue;
+            }
+            target = rc_shape_fat_box(world, shape);
+        } else {
+            rc_aabb before = rc_shape_proxy_box(world, shape);
+            rc_shape_place(world, shape, b->xf);
+            if (!motion_target(world, shape, b, before, &target)) {
+                continue;
+            }
         }
         int32_t add = rc_grid_move_additions(world->grid, shape->proxy, target);
         if (add == 0) {
@@ -118,9 +121,12 @@ static int32_t move_body(rc_world *world, rc_body *b, float dt) {
         rc_continuous(world, b, c1, a1);
     }
     /* what it did, which the sweeps then meet (held in the world or stopped at a wall, it moved
-       less than its velocity says) */
-    b->step_move = rc_sub(b->center, c1);
-    b->step_turn = b->angle - a1;
+       less than its velocity says); only sweeps read it, and only of bodies they may meet (the
+       record's third cache line: not touched for a crowd that no sweep looks at) */
+    if (seen_by_sweeps(world, b)) {
+        b->step_move = rc_sub(b->center, c1);
+        b->step_turn = b->angle - a1;
+    }
     return place_moved(world, b);
 }
 
