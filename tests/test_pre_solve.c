@@ -408,6 +408,20 @@ START_TEST(pre_solve_events_are_a_shape_flag) {
     rc_shape_id null_shape = {0, 0};
     ck_assert(!rc_shape_set_pre_solve_events(w, null_shape, true));
     ck_assert(!rc_shape_pre_solve_events(w, null_shape));
+    /* a chain: the flag set on it is its walls' */
+    rc_shape_def sd = rc_shape_default_def();
+    rc_vec2 points[3] = {{-3, -4}, {-3, 4}, {-3, 8}};
+    rc_shape_id chain = rc_shape_create_chain(w, ground, &sd, points, 3, false);
+    ck_assert(!rc_shape_id_is_null(chain));
+    ck_assert(rc_shape_set_pre_solve_events(w, chain, true));
+    ck_assert(rc_shape_pre_solve_events(w, chain));
+    int before = r.calls;
+    ws_point_bullet(w, rc_v2(-2, 0), rc_v2(-120, 0), 8);
+    ck_assert(rc_world_step(w, DT)); /* it strikes the chain's first wall at x = -3 */
+    ck_assert_int_eq(r.calls, before + 1);
+    ck_assert(rc_shape_pre_solve_events(w, r.seen[before].shape_b)); /* the wall struck */
+    ck_assert(!rc_shape_id_equals(r.seen[before].shape_b, chain));
+    ck_assert_near(r.seen[before].point.x, -3.0, 1e-5);
     rc_world_destroy(w);
 }
 END_TEST
