@@ -36,7 +36,8 @@ static void add_constraint(rc_world *world, int32_t contact) {
     if ((sa->swept && (sb->absorbs || !rc_body_can_bounce(ba))) || (sb->swept && (sa->absorbs || !rc_body_can_bounce(bb)))) {
         k->restitution = 0.0f; /* its bounces are used up, or the other absorbs it: the contact stops it */
     }
-    if (!rc_pre_solve_constraint(world, k, c->shape[0], c->shape[1], c->points, c->point_count, c->normal, NULL)) {
+    if (world->pre_solve_fn != NULL &&
+        !rc_pre_solve_constraint(world, k, c->shape[0], c->shape[1], c->points, c->point_count, c->normal, NULL)) {
         world->constraints.count--;
         if (ba->solver_slot >= 0 && sa->swept) {
             add_cancelled(world, ba->solver_slot, c->shape[1]);
@@ -150,10 +151,12 @@ bool rc_gather_constraints(rc_world *world) {
     rc_gather_entry *found = world->gather_entries.data, *sorted = found + live;
     int32_t *starts = world->gather_starts.data, n = 0;
     memset(starts, 0, sizeof(int32_t) * (size_t)(bodies + 1));
+    /* a strike needs a swept body (and the look at both shapes costs two cache misses) */
+    bool strikes = world->swept_count > 0;
     for (int32_t i = 0; i < world->contacts.count; ++i) {
         const rc_contact *c = &world->contacts.data[i];
         int32_t side;
-        if (!c->in_use || c->point_count == 0 || c->sensor || rc_contact_is_swept_strike(world, c)) {
+        if (!c->in_use || c->point_count == 0 || c->sensor || (strikes && rc_contact_is_swept_strike(world, c))) {
             continue;
         }
         int32_t slot = owner_of(world, c, &side);
