@@ -2,21 +2,22 @@
  * of them moving in the solver, in an order that depends on the bodies and shapes alone. */
 #include "world/world_internal.h"
 
-/* Keep a support of a swept body (a shape its constraints hold it on): the first by shape index
- * (its constraints come in that order). */
-static void add_support(rc_world *world, int32_t slot, int32_t shape) {
-    int32_t *n = &world->support_counts.data[slot];
-    if (*n < RC_MAX_SUPPORTS) {
-        world->support_shapes.data[(size_t)slot * RC_MAX_SUPPORTS + (size_t)(*n)++] = shape;
+/* Keep a shape in a solver body's list of at most cap (the first by shape index: its
+ * constraints come in that order): the supports of a swept body (shapes its constraints hold it
+ * on), and the pairs the pre-solve cancelled, for its sweep to pass through too. */
+static void add_to_slot(int32_t *counts, int32_t *shapes, int32_t cap, int32_t slot, int32_t shape) {
+    int32_t *n = &counts[slot];
+    if (*n < cap) {
+        shapes[(size_t)slot * (size_t)cap + (size_t)(*n)++] = shape;
     }
 }
 
-/* A pair the pre-solve cancelled, for a swept body's sweep to pass through too. */
+static void add_support(rc_world *world, int32_t slot, int32_t shape) {
+    add_to_slot(world->support_counts.data, world->support_shapes.data, RC_MAX_SUPPORTS, slot, shape);
+}
+
 static void add_cancelled(rc_world *world, int32_t slot, int32_t shape) {
-    int32_t *n = &world->cancelled_counts.data[slot];
-    if (*n < RC_MAX_SKIPPED) {
-        world->cancelled_shapes.data[(size_t)slot * RC_MAX_SKIPPED + (size_t)(*n)++] = shape;
-    }
+    add_to_slot(world->cancelled_counts.data, world->cancelled_shapes.data, RC_MAX_SKIPPED, slot, shape);
 }
 
 /* A constraint from a contact (its points within the margin) between the bodies it names,

@@ -39,12 +39,9 @@ static bool seen_by_sweeps(const rc_world *world, const rc_body *b) {
     return world->swept_bullets > 0 && !b->bullet;
 }
 
-/* Where a moved shape's proxy goes when sweeps may meet it: a fat box over its whole motion
- * (its proxy box before the move as `before`). Returns false when its box in the grid already
- * holds that motion. */
-static bool motion_target(const rc_world *world, const rc_shape *shape, const rc_body *b, rc_aabb before,
-                          rc_aabb *target) {
-    rc_aabb need = rc_motion_box(before, rc_shape_proxy_box(world, shape), b->center, b->step_turn);
+bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aabb before, rc_vec2 center, float turn,
+                            rc_aabb *target) {
+    rc_aabb need = rc_motion_box(before, rc_shape_proxy_box(world, shape), center, turn);
     if (rc_aabb_contains(rc_grid_get_box(world->grid, shape->proxy), need)) {
         return false;
     }
@@ -73,7 +70,7 @@ static int32_t place_moved(rc_world *world, rc_body *b) {
         } else {
             rc_aabb before = rc_shape_proxy_box(world, shape);
             rc_shape_place(world, shape, b->xf);
-            if (!motion_target(world, shape, b, before, &target)) {
+            if (!rc_motion_proxy_target(world, shape, before, b->center, b->step_turn, &target)) {
                 continue;
             }
         }

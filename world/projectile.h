@@ -85,8 +85,6 @@ rc_vec2 rc_motion_dir_to_placed(const rc_shape_motion *m, rc_vec2 v, float tau);
 rc_vec2 rc_motion_dir_from_placed(const rc_shape_motion *m, rc_vec2 v, float tau);
 /* The body's centre of mass at time tau. */
 rc_vec2 rc_motion_center(const rc_world *world, const rc_shape_motion *m, const rc_shape *shape, float tau);
-/* How far the shape's surface at a world point moves, per unit of a leg from tau0 to tau1. */
-rc_vec2 rc_motion_displacement(const rc_shape_motion *m, rc_vec2 point, float tau0, float tau1);
 /* The first touch of a circle (radius 0: a point) moving from origin by translation over the
  * times tau0..tau1 of the step (tau1 == tau0: at one moment) with a shape in motion: exact (the
  * casts of shapes/ in the frame where the shape stands) while the shape does not turn, by

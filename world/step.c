@@ -417,12 +417,10 @@ static void sweep_body(rc_world *world, int32_t index, float dt) {
         rc_shape *shape = &world->shapes.data[sh];
         rc_aabb was = rc_shape_proxy_box(world, shape);
         rc_shape_place(world, shape, b->xf);
+        rc_aabb target;
         if (met_later && !shape->sensor) {
-            rc_aabb need = rc_motion_box(was, rc_shape_proxy_box(world, shape), b->center, 0.0f);
-            if (!rc_aabb_contains(rc_grid_get_box(world->grid, shape->proxy), need)) {
-                float m = rc_world_fat_margin(world);
-                rc_aabb fat = {{need.lower.x - m, need.lower.y - m}, {need.upper.x + m, need.upper.y + m}};
-                rc_step_move_proxy(world, shape, fat);
+            if (rc_motion_proxy_target(world, shape, was, b->center, 0.0f, &target)) {
+                rc_step_move_proxy(world, shape, target);
             }
         } else if (!rc_shape_proxy_fits(world, shape)) {
             rc_step_move_proxy(world, shape, rc_shape_fat_box(world, shape));

@@ -68,6 +68,11 @@ void rc_step_move_proxy(rc_world *world, const rc_shape *shape, rc_aabb box);
 /* The box that holds a box's motion from `before` to `after` while its body turns by `turn`
  * about `center` (where it ends). */
 rc_aabb rc_motion_box(rc_aabb before, rc_aabb after, rc_vec2 center, float turn);
+/* Where a moved shape's proxy goes when sweeps may meet it: a fat box over its whole motion
+ * from its proxy box before the move (`before`), turning by `turn` about `center`. Returns
+ * false when its box in the grid already holds that motion. */
+bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aabb before, rc_vec2 center, float turn,
+                            rc_aabb *target);
 
 /* The soft step's settings from the world's definition, for a step of dt (step.c); the caller
  * fills in the arrays. */

@@ -71,19 +71,6 @@ rc_vec2 rc_motion_center(const rc_world *world, const rc_shape_motion *m, const 
     return m->moving ? rc_mul_add(b->center, -(1.0f - tau), m->move) : b->center;
 }
 
-rc_vec2 rc_motion_displacement(const rc_shape_motion *m, rc_vec2 point, float tau0, float tau1) {
-    if (!m->moving) {
-        return rc_v2(0.0f, 0.0f);
-    }
-    float span = tau1 - tau0, back = 1.0f - tau0;
-    rc_vec2 d = rc_scale(span, m->move);
-    if (m->turn != 0.0f) {
-        rc_vec2 r = rc_sub(point, rc_mul_add(m->center, -back, m->move));
-        d = rc_add(d, rc_v2(-span * m->turn * r.y, span * m->turn * r.x));
-    }
-    return d;
-}
-
 /* A hit found where the shape stands, in the world at its time. */
 static void hit_to_world(const rc_shape_motion *m, float tau0, float tau1, rc_ray_hit *hit) {
     float tau = tau0 + hit->t * (tau1 - tau0);
