@@ -281,6 +281,20 @@ static rc_collision clip_edges(rc_vec2 v1, rc_vec2 v2, rc_vec2 n, float ref_radi
     return m;
 }
 
+/* Clip with A's edge edge_a as the reference, or B's edge_b when flip. */
+static rc_collision clip_against(const rc_hull_view *a, int edge_a, const rc_hull_view *b, int edge_b, bool flip,
+                                 float margin) {
+    const rc_hull_view *ref = flip ? b : a, *inc = flip ? a : b;
+    int e = flip ? edge_b : edge_a;
+    int e_next = e + 1 < ref->count ? e + 1 : 0;
+    rc_vec2 n = ref->normals[e];
+    int ie = incident_edge(inc, n);
+    int ie_next = ie + 1 < inc->count ? ie + 1 : 0;
+    rc_vec2 w[2] = {inc->points[ie], inc->points[ie_next]};
+    return clip_edges(ref->points[e], ref->points[e_next], n, ref->radius, e, e_next, w, inc->radius, ie, ie_next,
+                      margin, flip);
+}
+
 static rc_collision collide_polygons(const rc_hull_view *a, const rc_hull_view *b, float margin) {
     rc_collision none;
     memset(&none, 0, sizeof none);
@@ -298,6 +312,18 @@ static rc_collision collide_polygons(const rc_hull_view *a, const rc_hull_view *
        flicker between the two */
     float tolerance = 1.0e-3f * rc_maxf(hull_extent(a), hull_extent(b));
     bool flip = sep_b > sep_a + tolerance;
+    float gap = rc_maxf(sep_a, sep_b);
+    if (gap <= 0.0f) {
+        /* overlapping: clipped against the reference face; where A's face was kept within the
+           tolerance but B's separates more, corners overlapping past the end of A's face may
+           leave nothing to clip (B's incident edge lies beyond it): then B's face, the one
+           that separates most, holds them */
+        rc_collision m = clip_against(a, edge_a, b, edge_b, flip, margin);
+        if (m.count == 0 && !flip && sep_b > sep_a) {
+            m = clip_against(a, edge_a, b, edge_b, true, margin);
+        }
+        return m;
+    }
     const rc_hull_view *ref = flip ? b : a, *inc = flip ? a : b;
     int e = flip ? edge_b : edge_a;
     int e_next = e + 1 < ref->count ? e + 1 : 0;
@@ -308,35 +334,30 @@ static rc_collision collide_polygons(const rc_hull_view *a, const rc_hull_view *
     rc_vec2 w[2] = {inc->points[ie], inc->points[ie_next]};
     /* Apart: where the closest points are not across the reference face (corner to corner,
        or the caps of rounded hulls), the contact is between them, along the line joining them
-       (a face normal there would say nothing of how near they are) */
-    float gap = rc_maxf(sep_a, sep_b);
-    if (gap > 0.0f) {
-        /* the nearest points of the reference edge and the incident edge (for separated convex
-           hulls those edges hold them, or come within rounding of it: Box2D's choice too),
-           rather than a GJK of the whole hulls */
-        rc_hull_distance d = edges_distance(v1, v2, w[0], w[1], ref->radius, inc->radius, n);
-        if (d.distance > margin) {
-            return none;
-        }
-        rc_collision m = none;
-        if (rc_dot(d.normal, n) >= 1.0f - 1.0e-6f) {
-            /* across the face, or nearly: clipped, unless the nearest points lie just past the
-               face's end (then the clip keeps nothing) */
-            m = clip_edges(v1, v2, n, ref->radius, e, e_next, w, inc->radius, ie, ie_next, margin, flip);
-            if (m.count > 0) {
-                return m;
-            }
-        }
-        rc_vec2 on_ref = rc_mul_add(d.point_a, ref->radius, d.normal);
-        rc_vec2 on_inc = rc_mul_add(d.point_b, -inc->radius, d.normal);
-        m.points[0].point = rc_lerp(on_ref, on_inc, 0.5f);
-        m.points[0].separation = d.distance;
-        m.points[0].id = FEATURE_ID(flip, 32 + e, ie);
-        m.normal = flip ? rc_neg(d.normal) : d.normal;
-        m.count = 1;
-        return m;
+       (a face normal there would say nothing of how near they are). The nearest points of the
+       reference edge and the incident edge (for separated convex hulls those edges hold them,
+       or come within rounding of it: Box2D's choice too), rather than a GJK of the whole hulls */
+    rc_hull_distance d = edges_distance(v1, v2, w[0], w[1], ref->radius, inc->radius, n);
+    if (d.distance > margin) {
+        return none;
     }
-    return clip_edges(v1, v2, n, ref->radius, e, e_next, w, inc->radius, ie, ie_next, margin, flip);
+    rc_collision m = none;
+    if (rc_dot(d.normal, n) >= 1.0f - 1.0e-6f) {
+        /* across the face, or nearly: clipped, unless the nearest points lie just past the
+           face's end (then the clip keeps nothing) */
+        m = clip_edges(v1, v2, n, ref->radius, e, e_next, w, inc->radius, ie, ie_next, margin, flip);
+        if (m.count > 0) {
+            return m;
+        }
+    }
+    rc_vec2 on_ref = rc_mul_add(d.point_a, ref->radius, d.normal);
+    rc_vec2 on_inc = rc_mul_add(d.point_b, -inc->radius, d.normal);
+    m.points[0].point = rc_lerp(on_ref, on_inc, 0.5f);
+    m.points[0].separation = d.distance;
+    m.points[0].id = FEATURE_ID(flip, 32 + e, ie);
+    m.normal = flip ? rc_neg(d.normal) : d.normal;
+    m.count = 1;
+    return m;
 }
 
 rc_collision rc_collide_hulls(const rc_hull *a, const rc_hull *b, float margin) {

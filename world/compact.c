@@ -50,6 +50,8 @@ static void compact_bodies(rc_world *world) {
     rc_array_shrink(world, world->support_counts, n);
     rc_array_shrink(world, world->cancelled_counts, n);
     rc_array_shrink(world, world->held, n);
+    rc_array_shrink(world, world->body_slots, n);
+    rc_array_shrink(world, world->body_active, n);
     rc_array_shrink(world, world->gather_starts, n + 1);
     rc_array_shrink(world, world->support_shapes, n * RC_MAX_SUPPORTS);
     rc_array_shrink(world, world->cancelled_shapes, n * RC_MAX_SKIPPED);

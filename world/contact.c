@@ -139,9 +139,16 @@ bool rc_contacts_reserve_events(rc_world *world) {
 /* A body whose state can change this step: awake and able to move. */
 static bool body_active(const rc_body *b) { return b->type != RC_STATIC && b->awake; }
 
-static void wake_sleeper(rc_body *b) {
-    if (!b->awake) {
-        rc_body_wake(b);
+/* Wake a body during the step's contact update, which walks the contacts by world->body_active. */
+static void wake_in_step(rc_world *world, int32_t index) {
+    rc_body *b = &world->bodies.data[index];
+    rc_body_wake(b);
+    world->body_active.data[index] = body_active(b);
+}
+
+static void wake_sleeper(rc_world *world, int32_t index) {
+    if (!world->bodies.data[index].awake) {
+        wake_in_step(world, index);
     }
 }
 
@@ -151,10 +158,10 @@ static void wake_island(rc_world *world, int32_t start) {
     rc_island_node *nodes = world->islands.data;
     rc_body *first = &world->bodies.data[start];
     if (first->awake || first->type != RC_DYNAMIC) {
-        rc_body_wake(first);
+        wake_in_step(world, start);
         return;
     }
-    rc_body_wake(first);
+    wake_in_step(world, start);
     int32_t top = start;
     nodes[start].next = -1;
     while (top >= 0) {
@@ -168,7 +175,7 @@ static void wake_island(rc_world *world, int32_t start) {
                 int32_t other = c->body[1 - k];
                 rc_body *ob = &world->bodies.data[other];
                 if (c->touching && !c->sensor && ob->type == RC_DYNAMIC && !ob->awake) {
-                    rc_body_wake(ob);
+                    wake_in_step(world, other);
                     nodes[other].next = top;
                     top = other;
                 }
@@ -409,15 +416,66 @@ static rc_hull_view shape_view(const rc_world *world, const rc_shape *s, rc_hull
     return rc_hull_view_of(room);
 }
 
-/* What rc_collide_pair gives for two shapes that are not walls, with no hull copied but the
- * one moved into the other's frame. */
-static rc_collision collide_solids(const rc_world *world, const rc_shape *a, rc_transform xa, const rc_shape *b,
-                                   rc_transform xb, float margin) {
+/* What rc_collide_pair gives for two shapes that are not walls, in a's body frame (frame: b's
+ * body frame in a's), with no hull copied but the one moved into a's frame. */
+static rc_collision collide_solids(const rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform frame,
+                                   float margin) {
     rc_hull room_a, room_b;
     rc_hull_view va = shape_view(world, a, &room_a), vb = shape_view(world, b, &room_b);
-    rc_hull moved = rc_hull_view_transform(&vb, rc_inv_mul_transforms(xa, xb));
+    rc_hull moved = rc_hull_view_transform(&vb, frame);
     rc_hull_view vm = rc_hull_view_of(&moved);
-    return to_world(rc_collide_views(&va, &vm, margin), xa, false);
+    return rc_collide_views(&va, &vm, margin);
+}
+
+/* May a contact keep its manifold while its bodies hardly move? Solid polygons and capsules
+ * that are not swept: a circle's normal follows its centre (and seams bend it), a swept body's
+ * contacts are its sweep's, a sensor's overlap is exact, walls have their own rules. */
+static bool may_keep_manifold(const rc_contact *c, const rc_shape *a, const rc_shape *b) {
+    return !c->sensor && !a->swept && !b->swept && (a->kind == RC_SHAPE_POLYGON || a->kind == RC_SHAPE_CAPSULE) &&
+           (b->kind == RC_SHAPE_POLYGON || b->kind == RC_SHAPE_CAPSULE);
+}
+
+/* Keep a manifold found in a's body frame (frame: b's body frame in a's): its normal there, and
+ * each point's two surfaces, each in its own body's frame. */
+static void keep_manifold(rc_contact *c, const rc_collision *local, rc_transform frame) {
+    c->kept = local->count > 0;
+    c->kept_normal = local->normal;
+    c->kept_frame = frame;
+    for (int k = 0; k < local->count; ++k) {
+        const rc_collision_point *p = &local->points[k];
+        rc_vec2 half = rc_scale(0.5f * p->separation, local->normal);
+        c->points[k].local_a = rc_sub(p->point, half);
+        c->points[k].local_b = rc_inv_transform_point(frame, rc_add(p->point, half));
+    }
+}
+
+/* The kept manifold in a's body frame where the bodies are now (frame: b's body frame in a's),
+ * if b's shape (its tight box) moved less than RC_KEEP_MANIFOLD slops in a's frame since it was
+ * found: the same features (ids, normal), their separations measured again. False: compute it
+ * in full. */
+static bool kept_manifold(const rc_world *world, const rc_contact *c, const rc_shape *b, rc_vec2 b_origin,
+                          rc_transform frame, rc_collision *local) {
+    rc_transform then = c->kept_frame;
+    /* the turn since then, and how far it can carry a point of b's: its chord, at most
+       |sin| + 1 - cos of the turn times the reach of b's box from b's origin */
+    rc_rot turn = {then.q.c * frame.q.c + then.q.s * frame.q.s, then.q.c * frame.q.s - then.q.s * frame.q.c};
+    rc_aabb box = b->aabb;
+    float rx = rc_maxf(fabsf(box.lower.x - b_origin.x), fabsf(box.upper.x - b_origin.x));
+    float ry = rc_maxf(fabsf(box.lower.y - b_origin.y), fabsf(box.upper.y - b_origin.y));
+    float moved = rc_length(rc_sub(frame.p, then.p)) + (fabsf(turn.s) + (1.0f - turn.c)) * (rx + ry);
+    if (!(moved <= RC_KEEP_MANIFOLD * world->def.linear_slop)) {
+        return false;
+    }
+    local->normal = c->kept_normal;
+    local->count = c->point_count;
+    for (int k = 0; k < c->point_count; ++k) {
+        const rc_contact_point *p = &c->points[k];
+        rc_vec2 on_b = rc_transform_point(frame, p->local_b);
+        local->points[k].point = rc_scale(0.5f, rc_add(p->local_a, on_b));
+        local->points[k].separation = rc_dot(rc_sub(on_b, p->local_a), c->kept_normal);
+        local->points[k].id = p->id;
+    }
+    return true;
 }
 
 /* Are two shapes' tight boxes further apart than margin along x or y, by more than the
@@ -431,19 +489,36 @@ static bool boxes_apart(const rc_world *world, const rc_shape *a, const rc_shape
     return gap > margin + world->def.linear_slop + 16.0f * FLT_EPSILON * reach;
 }
 
-bool rc_contact_collide(rc_world *world, int32_t index) {
+bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
     rc_contact *c = &world->contacts.data[index];
     const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
     const rc_body *ba = &world->bodies.data[a->body], *bb = &world->bodies.data[b->body];
     float margin = rc_contact_margin(world, a, b);
+    bool keeps = may_keep_manifold(c, a, b);
     rc_collision m;
-    if (boxes_apart(world, a, b, margin)) {
+    if (keeps && c->kept && may_keep) {
+        rc_transform frame = rc_inv_mul_transforms(ba->xf, bb->xf);
+        rc_collision local;
+        if (kept_manifold(world, c, b, bb->xf.p, frame, &local)) {
+            m = to_world(local, ba->xf, false);
+        } else {
+            local = collide_solids(world, a, b, frame, margin);
+            keep_manifold(c, &local, frame);
+            m = to_world(local, ba->xf, false);
+        }
+    } else if (boxes_apart(world, a, b, margin)) {
         m.count = 0;
         m.normal = c->normal;
+        c->kept = false;
     } else if (a->kind == RC_SHAPE_CIRCLE && b->kind == RC_SHAPE_CIRCLE) {
         m = rc_collide_circle_shapes(a, ba, b->circle, margin); /* a crowd of grenades: no hulls */
     } else if (a->kind != RC_SHAPE_SEGMENT && b->kind != RC_SHAPE_SEGMENT) {
-        m = collide_solids(world, a, ba->xf, b, bb->xf, margin);
+        rc_transform frame = rc_inv_mul_transforms(ba->xf, bb->xf);
+        rc_collision local = collide_solids(world, a, b, frame, margin);
+        if (keeps) {
+            keep_manifold(c, &local, frame);
+        }
+        m = to_world(local, ba->xf, false);
         rc_smooth_seam(world, a, b, &m);
     } else {
         rc_hull ha = rc_shape_hull(world, a), hb = rc_shape_hull(world, b);
@@ -558,7 +633,7 @@ void rc_contacts_refresh(rc_world *world) {
             c->point_count = 0; /* the step's end destroys it */
             continue;
         }
-        (void)rc_contact_collide(world, i); /* touching or not is the step end's to say */
+        (void)rc_contact_collide(world, i, false); /* touching or not is the step end's to say */
     }
 }
 
@@ -566,17 +641,14 @@ void rc_contacts_update(rc_world *world) {
     world->contacts_flagged = false; /* every flagged contact below is looked at and unflagged */
     for (int32_t i = 0; i < world->contacts.count; ++i) {
         rc_contact *c = &world->contacts.data[i];
-        if (!c->in_use) {
-            continue;
+        bool recheck = c->flagged; /* a filter, type or shape changed: may they pair at all? */
+        if (!c->in_use || (!recheck && !world->body_active.data[c->body[0]] && !world->body_active.data[c->body[1]])) {
+            continue; /* nothing moved: nothing changed */
         }
         rc_shape *a = &world->shapes.data[c->shape[0]];
         rc_shape *b = &world->shapes.data[c->shape[1]];
         rc_body *ba = &world->bodies.data[a->body];
         rc_body *bb = &world->bodies.data[b->body];
-        bool recheck = c->flagged; /* a filter, type or shape changed: may they pair at all? */
-        if (!recheck && !body_active(ba) && !body_active(bb)) {
-            continue; /* nothing moved: nothing changed */
-        }
         c->flagged = false;
         /* apart in the grid (the boxes that made the pair): the pair is over */
         if (!rc_aabb_overlaps(rc_grid_get_box(world->grid, a->proxy), rc_grid_get_box(world->grid, b->proxy)) ||
@@ -584,7 +656,7 @@ void rc_contacts_update(rc_world *world) {
             rc_contact_destroy(world, i, true);
             continue;
         }
-        bool touching = rc_contact_collide(world, i);
+        bool touching = rc_contact_collide(world, i, !recheck);
         c = &world->contacts.data[i];
         /* something awake touching a sleeping body wakes it and what rests on it; so does a
            door or a crate about to meet a sleeping body (its contact has points within the
@@ -604,8 +676,8 @@ void rc_contacts_update(rc_world *world) {
             /* something touching a sleeping body wakes it; an awake body keeps its time at rest
                (a pyramid's contacts begin and end within the margin as it settles: each reset
                its two boxes' clocks, and it slept 0.7 s after it came to rest) */
-            wake_sleeper(ba);
-            wake_sleeper(bb);
+            wake_sleeper(world, a->body);
+            wake_sleeper(world, b->body);
         }
         if (c->sensor) {
             const rc_shape *sensor = a->sensor ? a : b;
@@ -627,32 +699,4 @@ void rc_contacts_update(rc_world *world) {
             }
         }
     }
-}
-
-int32_t rc_shape_contacts(const rc_world *world, rc_shape_id id, rc_shape_id *ids, int32_t capacity) {
-    const rc_shape *s = rc_get_shape(world, id, __func__);
-    if (s == NULL) {
-        return -1;
-    }
-    if (capacity < 0 || (ids == NULL && capacity > 0)) {
-        return rc_fail(world, __func__, "ids is NULL with capacity %d, or capacity is negative", (int)capacity), -1;
-    }
-    /* a chain: the contacts of each of its segments */
-    int32_t self = (int32_t)id.index - 1, records = rc_setter_records(world, self);
-    int32_t n = 0;
-    for (int32_t r = s->kind == RC_KIND_CHAIN ? 1 : 0; r < records; ++r) {
-        int32_t index = rc_setter_record(world, self, r);
-        for (int32_t ci = world->shapes.data[index].first_contact; ci >= 0;) {
-            const rc_contact *c = &world->contacts.data[ci];
-            int32_t k = c->shape[0] == index ? 0 : 1;
-            if (c->touching) {
-                if (n < capacity) {
-                    ids[n] = rc_shape_id_of(world, c->shape[1 - k]);
-                }
-                ++n;
-            }
-            ci = c->edge[k].next;
-        }
-    }
-    return n;
 }

@@ -24,6 +24,9 @@ typedef struct rc_contact_point {
     float normal_impulse, tangent_impulse; /* the solver's, per sub-step: the next solve starts there */
     float approach;             /* the normal speed it was made with (> 0 closing), for events */
     uint16_t id;                /* the features it comes from (rc_collide_hulls) */
+    /* where the point's two surfaces were at the last full narrow phase (while the contact's
+       manifold is kept: rc_contact's kept), each in its own body's frame */
+    rc_vec2 local_a, local_b;
 } rc_contact_point;
 
 /* What the walks of the contact lists read (gathering constraints, waking islands, linking)
@@ -39,7 +42,19 @@ typedef struct rc_contact {
     rc_vec2 normal;       /* unit, from shape[0] towards shape[1] */
     rc_contact_point points[2];
     rc_manifold manifold; /* the events' view of the points that touch */
+    /* The kept manifold: while the two bodies move relative to each other by less than
+       RC_KEEP_MANIFOLD linear slops from where its last full narrow phase found them (a pile
+       at rest, a stack settling), its features stay the same and only their separations are
+       measured again (rc_contact_collide). */
+    bool kept;
+    rc_vec2 kept_normal;     /* in body[0]'s frame */
+    rc_transform kept_frame; /* body[1]'s frame in body[0]'s then */
 } rc_contact;
+
+/* How far, in linear slops, two bodies may move relative to each other before a kept manifold
+ * is computed again in full: any point of theirs moves at most a tenth of a slop, so no other
+ * feature can come within the margin unseen but by that much. */
+#define RC_KEEP_MANIFOLD 0.1f
 
 /* Contacts. */
 bool rc_contact_reserve(rc_world *world, int32_t extra);
@@ -118,7 +133,8 @@ bool rc_constraint_pushed(const rc_contact_constraint *k);
  * becomes the manifold with that face: its normal, the separation along it (contact_seam.c). */
 void rc_smooth_seam(const rc_world *world, const rc_shape *a, const rc_shape *b, rc_collision *m);
 /* Recompute a contact's manifold where its bodies are now (carrying impulses over by feature
- * id) and say whether it touches. */
-bool rc_contact_collide(rc_world *world, int32_t contact);
+ * id) and say whether it touches. may_keep: a kept manifold may serve (nothing about the shapes
+ * changed but where their bodies are). */
+bool rc_contact_collide(rc_world *world, int32_t contact, bool may_keep);
 
 #endif

@@ -157,8 +157,10 @@ bool rc_gather_constraints(rc_world *world) {
     for (int32_t i = 0; i < world->contacts.count; ++i) {
         const rc_contact *c = &world->contacts.data[i];
         int32_t side;
-        if (!c->in_use || c->point_count == 0 || c->sensor || (strikes && rc_contact_is_swept_strike(world, c))) {
-            continue;
+        if (!c->in_use || c->point_count == 0 || c->sensor ||
+            (world->body_slots.data[c->body[0]] < 0 && world->body_slots.data[c->body[1]] < 0) ||
+            (strikes && rc_contact_is_swept_strike(world, c))) {
+            continue; /* (neither body in the solver: the first look needs no body record) */
         }
         int32_t slot = owner_of(world, c, &side);
         if (slot >= 0) {

@@ -90,11 +90,15 @@ static void start_step(rc_world *world, float dt) {
     float h = rc_sub_step(world, dt);
     world->undo.count = 0;
     world->solver_owner.count = 0;
+    int32_t *slots = world->body_slots.data;
+    uint8_t *active = world->body_active.data;
     for (int32_t i = 0; i < world->bodies.count; ++i) {
         rc_body *b = &world->bodies.data[i];
         b->solver_slot = -1; /* asleep or static: none this step, whatever it had */
+        slots[i] = -1;
         b->step_bounces = 0;
-        if (!b->in_use || b->type == RC_STATIC || !b->awake) {
+        active[i] = b->in_use && b->type != RC_STATIC && b->awake;
+        if (!active[i]) {
             continue;
         }
         save_undo_of(world, i);
@@ -102,6 +106,7 @@ static void start_step(rc_world *world, float dt) {
             int32_t slot = world->solver_owner.count++;
             world->solver_owner.data[slot] = i;
             b->solver_slot = slot;
+            slots[i] = slot;
             rc_body_state st = {b->linear_velocity, b->angular_velocity, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}};
             world->states.data[slot] = st;
             bool dynamic = b->type == RC_DYNAMIC;
@@ -310,6 +315,7 @@ static void step_push(void *context, int32_t body, double px, double py, rc_vec2
         /* woken in this step: the undo log (as long as the bodies) takes it back on failure */
         save_undo_of(world, body);
         rc_body_wake(b);
+        world->body_active.data[body] = 1;
         b->solver_slot = -1; /* not among this step's solver bodies */
     }
     double rx = arm.x, ry = arm.y;
@@ -542,6 +548,7 @@ static bool reserve_scratch(rc_world *world) {
     int32_t n = world->bodies.count;
     return rc_array_reserve(world, world->islands, n) && rc_array_reserve(world, world->moving, n) &&
            rc_array_reserve(world, world->solver_owner, n) && rc_array_reserve(world, world->states, n + 1) &&
+           rc_array_reserve(world, world->body_slots, n) && rc_array_reserve(world, world->body_active, n) &&
            rc_array_reserve(world, world->colors, n + 1) && rc_array_reserve(world, world->kicks, n) &&
            rc_array_reserve(world, world->spin_kicks, n) && rc_array_reserve(world, world->moves, n) &&
            rc_array_reserve(world, world->linear_damping, n) && rc_array_reserve(world, world->angular_damping, n) &&

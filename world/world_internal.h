@@ -92,6 +92,11 @@ struct rc_world {
     int32_t swept_bullets, swept_shapes; /* among the swept: bullets, and their shapes */
     /* the solver's bodies (dynamic ones that respond, kinematic ones), in index order */
     RC_ARRAY(int32_t) solver_owner;
+    /* per body, for the walks over every contact (most of a large level's contacts sleep): its
+       solver slot this step (-1: none), and whether it is active (awake, not static; kept up
+       to date as the step wakes bodies) */
+    RC_ARRAY(int32_t) body_slots;
+    RC_ARRAY(uint8_t) body_active;
     RC_ARRAY(rc_body_state) states;   /* one more than the solver's bodies: the still state */
     RC_ARRAY(uint32_t) colors;        /* per state: the colours its constraints took */
     RC_ARRAY(int32_t) constraint_order;

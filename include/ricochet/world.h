@@ -743,6 +743,24 @@ RC_API int rc_world_impact_events(const rc_world *world, const rc_impact_event *
  * bad id (or NULL ids with capacity > 0). */
 RC_API int32_t rc_shape_contacts(const rc_world *world, rc_shape_id shape, rc_shape_id *ids, int32_t capacity);
 
+/* A contact that touches now, as the last step left it (what a begin event would report):
+ * its shapes ordered by shape id, and its manifold (normal from a to b; the points within
+ * linear_slop, or within a swept circle's margin; a point that does not overlap has depth 0). */
+typedef struct rc_contact_data {
+    rc_shape_id shape_a, shape_b;
+    rc_manifold manifold;
+} rc_contact_data;
+
+/* The touching contacts of a shape (a chain: of all its segments), or of all of a body's
+ * shapes: fills up to capacity of them into data (in the order of the shapes' contact lists:
+ * the same for the same calls) and returns how many there are, so that a call with data NULL
+ * and capacity 0 sizes the array. -1 (and the last error) on a bad id, NULL data with
+ * capacity > 0 or a negative capacity. A contact between two shapes of the query is reported
+ * once per shape it touches: for a body, contacts between its own shapes do not exist. */
+RC_API int32_t rc_shape_contact_data(const rc_world *world, rc_shape_id shape, rc_contact_data *data,
+                                     int32_t capacity);
+RC_API int32_t rc_body_contact_data(const rc_world *world, rc_body_id body, rc_contact_data *data, int32_t capacity);
+
 /* ---- pre-solve ------------------------------------------------------------------------------ */
 
 /* A hit about to be resolved, that the world's pre-solve callback may change for this hit alone
