@@ -210,9 +210,15 @@ rc_toi rc_time_of_impact(const rc_hull *a, const rc_hull_sweep *sa, const rc_hul
     float spin = fabsf(sa->a2 - sa->a1) * reach_of(a, sa->local_center) +
                  fabsf(sb->a2 - sb->a1) * reach_of(b, sb->local_center);
     float t = 0.0f;
+    /* a side that does not move (a wall) is placed once: the same numbers at every t */
+    bool b_still = rc_vec2_equal(sb->c1, sb->c2) && sb->a1 == sb->a2;
+    rc_hull placed_b;
+    if (b_still) {
+        placed_b = rc_hull_transform(b, rc_sweep_transform(sb, 0.0f));
+    }
     for (int k = 0; k < TOI_MAX_ITERATIONS; ++k) {
         rc_hull ha = rc_hull_transform(a, rc_sweep_transform(sa, t));
-        rc_hull hb = rc_hull_transform(b, rc_sweep_transform(sb, t));
+        rc_hull hb = b_still ? placed_b : rc_hull_transform(b, rc_sweep_transform(sb, t));
         rc_hull_distance d = rc_distance_hulls(&ha, &hb);
         out.normal = d.normal;
         out.point = rc_lerp(rc_mul_add(d.point_a, ha.radius, d.normal), rc_mul_add(d.point_b, -hb.radius, d.normal),

@@ -59,6 +59,7 @@ typedef struct continuous_query {
     const rc_body *body;
     const rc_shape *shape; /* of the fast body */
     rc_hull hull;          /* its hull, body frame */
+    float reach;           /* how far its surface lies from the body's centre of mass at most */
     rc_hull_sweep sweep;
     rc_vec2 middle1, middle2; /* the middle of its hull at the start and the end */
     float core;               /* a quarter of its smallest extent */
@@ -85,6 +86,27 @@ static bool wall_crossed(const continuous_query *q, const rc_shape *wall) {
     return !(s1 < 0.0f || (s1 - s2 < q->core && s2 > q->core));
 }
 
+/* Can a shape within reach of its body's centre of mass, the centre moving on a straight line
+ * from c1 to c2, come within near of a convex hull (in its own body's frame, xf placing it)? Not
+ * when along some edge normal of the hull it stays further than that beyond the edge at both
+ * ends: the hull is convex and the centre moves on a line, so it stays beyond in between too.
+ * (A box's time of impact costs several distance computations; most bodies near a long wall's
+ * box are nowhere near the wall.) */
+static bool may_meet(const rc_hull *h, rc_transform xf, rc_vec2 c1, rc_vec2 c2, float reach, float near) {
+    if (h->count < 2) {
+        return true;
+    }
+    rc_vec2 p1 = rc_inv_transform_point(xf, c1), p2 = rc_inv_transform_point(xf, c2);
+    float beyond = reach + h->radius + near;
+    for (int i = 0; i < h->count; ++i) {
+        rc_vec2 n = h->normals[i], v = h->points[i];
+        if (rc_dot(n, rc_sub(p1, v)) > beyond && rc_dot(n, rc_sub(p2, v)) > beyond) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     (void)proxy;
     continuous_query *q = context;
@@ -99,8 +121,12 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
         return true;
     }
     rc_hull oh = rc_shape_hull(world, other);
-    rc_hull_sweep still = {ob->local_center, ob->center, ob->center, ob->angle, ob->angle};
     float slop = world->def.linear_slop;
+    /* (the time of impact counts a touch within 1.25 slops; rounding stays far within 2) */
+    if (!may_meet(&oh, ob->xf, q->sweep.c1, q->sweep.c2, q->reach, 2.0f * slop)) {
+        return true;
+    }
+    rc_hull_sweep still = {ob->local_center, ob->center, ob->center, ob->angle, ob->angle};
     rc_toi toi = rc_time_of_impact(&q->hull, &q->sweep, &oh, &still, slop, 0.25f * slop);
     if (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f)) {
         /* touching already (resting on it): a small core about its middle must still not pass
@@ -162,6 +188,7 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1) {
         float lo, hi;
         hull_extents(&q.hull, middle, &lo, &hi);
         q.core = 0.25f * lo;
+        hull_extents(&q.hull, b->local_center, &lo, &q.reach);
         rc_aabb box = rc_aabb_union(rc_shape_box_at(world, shape, x1), rc_shape_box_at(world, shape, x2));
         if (rc_aabb_is_valid(box)) {
             rc_grid_query_aabb_trusted(world->grid, box, true, continuous_fn, &q);
