@@ -216,6 +216,128 @@ START_TEST(kept_manifolds_measure_true_depths_in_slow_motion) {
 }
 END_TEST
 
+/* A sleeping pile in a world of few awake bodies: the step walks only the awake bodies'
+ * contacts (a bitset over contact indices), and where many are awake all contacts. Both must
+ * give the same bits. World A is a sleeping pyramid of 10 rows, a crate dropped on its top
+ * and one thrown at its side (both wake it, the pile then wakes as one), and once it sleeps
+ * again a static wall made against its base (a new contact that no awake body reaches); world
+ * B is the same plus 300 awake bodies without shapes, created after the rest so that every
+ * shape index is the same, which makes B walk every contact. Every body of the scene, every
+ * contact event and every sleep must agree bit for bit over 240 steps. */
+static void pile_scene(rc_world *w, rc_body_id *bodies, int *count) {
+    rc_shape_def sd = rc_shape_default_def();
+    sd.friction = 0.6f;
+    rc_body_id ground = body_at(w, RC_STATIC, rc_v2(0, -1), 0.0f);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ground, &sd, 40.0f, 1.0f)));
+    int n = 0;
+    for (int row = 0; row < 10; ++row) {
+        for (int i = 0; i < 10 - row; ++i) {
+            rc_body_def bd = rc_body_default_def();
+            bd.type = RC_DYNAMIC;
+            bd.position = rc_v2(-4.5f + (float)i + 0.5f * (float)row, 0.5f + (float)row);
+            bd.awake = false;
+            bodies[n] = rc_body_create(w, &bd);
+            ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, bodies[n++], &sd, 0.5f, 0.5f)));
+        }
+    }
+    rc_body_def drop = rc_body_default_def();
+    drop.type = RC_DYNAMIC;
+    drop.position = rc_v2(0.2f, 14.0f);
+    bodies[n] = rc_body_create(w, &drop);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, bodies[n++], &sd, 0.4f, 0.4f)));
+    drop.position = rc_v2(-15.0f, 1.5f);
+    drop.linear_velocity = rc_v2(12.0f, 0.0f);
+    bodies[n] = rc_body_create(w, &drop);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, bodies[n++], &sd, 0.3f, 0.3f)));
+    *count = n;
+}
+
+static bool same_bits(const void *a, const void *b, size_t n) { return memcmp(a, b, n) == 0; }
+
+/* Events (each starting with its two shape ids) sorted by their shape indices. */
+static int by_shapes(const void *x, const void *y) {
+    const rc_shape_id *a = x, *b = y;
+    uint64_t ka = (uint64_t)a[0].index << 32 | a[1].index, kb = (uint64_t)b[0].index << 32 | b[1].index;
+    return ka < kb ? -1 : ka > kb;
+}
+
+static bool same_events(const void *a, const void *b, int count, size_t size) {
+    if (count == 0) {
+        return true;
+    }
+    char *x = malloc(size * (size_t)count), *y = malloc(size * (size_t)count);
+    ck_assert(x != NULL && y != NULL);
+    memcpy(x, a, size * (size_t)count);
+    memcpy(y, b, size * (size_t)count);
+    qsort(x, (size_t)count, size, by_shapes);
+    qsort(y, (size_t)count, size, by_shapes);
+    bool same = memcmp(x, y, size * (size_t)count) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+START_TEST(walking_awake_contacts_gives_the_same_bits_as_walking_all) {
+    rc_world_def def = rc_world_default_def();
+    def.gravity = rc_v2(0, -10);
+    def.id_salt = 0x5eed; /* the same ids in both */
+    rc_world *a = rc_world_create(&def), *b = rc_world_create(&def);
+    rc_body_id in_a[64], in_b[64];
+    int na, nb;
+    pile_scene(a, in_a, &na);
+    pile_scene(b, in_b, &nb);
+    rc_body_id wall_a = body_at(a, RC_STATIC, rc_v2(-20.0f, 0.0f), 0.0f);
+    rc_body_id wall_b = body_at(b, RC_STATIC, rc_v2(-20.0f, 0.0f), 0.0f);
+    for (int i = 0; i < 300; ++i) {
+        rc_body_def bd = rc_body_default_def();
+        bd.type = RC_DYNAMIC;
+        bd.position = rc_v2(1000.0f, 3.0f * (float)i);
+        bd.gravity_scale = 0.0f;
+        bd.enable_sleep = false;
+        bd.angular_velocity = 0.1f;
+        ck_assert(!rc_body_id_is_null(rc_body_create(b, &bd)));
+    }
+    int woke = 0, begins = 0;
+    for (int step = 0; step < 240; ++step) {
+        if (step == 200) {
+            /* the pile asleep again, a wall set against its base: a new contact between a
+               static shape and a sleeping body, which no awake body reaches */
+            ck_assert(!rc_body_is_awake(a, in_a[0]));
+            for (int k = 0; k < 2; ++k) {
+                rc_world *w = k == 0 ? a : b;
+                rc_shape_def sd = rc_shape_default_def();
+                rc_body_id wall = k == 0 ? wall_a : wall_b;
+                rc_vec2 p = rc_sub(rc_body_position(w, k == 0 ? in_a[0] : in_b[0]), rc_v2(-20.0f + 1.0f, 0.0f));
+                sd.offset = p;
+                ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, wall, &sd, 0.5f, 0.5f)));
+            }
+        }
+        ck_assert(rc_world_step(a, DT) && rc_world_step(b, DT));
+        for (int i = 0; i < na; ++i) {
+            rc_transform xa = rc_body_transform(a, in_a[i]), xb = rc_body_transform(b, in_b[i]);
+            rc_vec2 va = rc_body_linear_velocity(a, in_a[i]), vb = rc_body_linear_velocity(b, in_b[i]);
+            float wa = rc_body_angular_velocity(a, in_a[i]), wb = rc_body_angular_velocity(b, in_b[i]);
+            WS_EXPECT(same_bits(&xa, &xb, sizeof xa) && same_bits(&va, &vb, sizeof va) && same_bits(&wa, &wb, sizeof wa) &&
+                          rc_body_is_awake(a, in_a[i]) == rc_body_is_awake(b, in_b[i]),
+                      "step %d: body %d differs", step, i);
+            woke += i < 55 && rc_body_is_awake(a, in_a[i]);
+        }
+        rc_contact_events ea = rc_world_contact_events(a), eb = rc_world_contact_events(b);
+        ck_assert_int_eq(ea.begin_count, eb.begin_count);
+        ck_assert_int_eq(ea.end_count, eb.end_count);
+        /* (in contact order, which is the order the pairs were found in: compared as sets) */
+        ck_assert(same_events(ea.begin, eb.begin, ea.begin_count, sizeof *ea.begin));
+        ck_assert(same_events(ea.end, eb.end, ea.end_count, sizeof *ea.end));
+        begins += ea.begin_count;
+    }
+    /* the scene did what it says: the pile woke, contacts began */
+    ck_assert_int_gt(woke, 55);
+    ck_assert_int_gt(begins, 2);
+    rc_world_destroy(a);
+    rc_world_destroy(b);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("contact_data");
     TCase *tc = tcase_create("contact_data");
@@ -223,6 +345,7 @@ int main(void) {
     tcase_add_test(tc, a_resting_crate_reports_its_two_points);
     tcase_add_test(tc, contact_data_refuses_bad_input);
     tcase_add_test(tc, kept_manifolds_measure_true_depths_in_slow_motion);
+    tcase_add_test(tc, walking_awake_contacts_gives_the_same_bits_as_walking_all);
     suite_add_tcase(s, tc);
     return rc_test_run(s);
 }

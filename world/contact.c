@@ -60,8 +60,8 @@ int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b) {
     c->body[0] = world->shapes.data[c->shape[0]].body;
     c->body[1] = world->shapes.data[c->shape[1]].body;
     c->in_use = true;
-    c->flagged = true; /* a new pair is looked at in its first step whatever its bodies do */
-    world->contacts_flagged = true;
+    c->flagged = true; /* a new pair is looked at in its first step whatever its bodies do (the
+                          step's update walks world->new_contacts) */
     c->sensor = world->shapes.data[shape_a].sensor || world->shapes.data[shape_b].sensor;
     link_edge(world, index, 0);
     link_edge(world, index, 1);
@@ -127,10 +127,11 @@ void rc_shape_destroy_contacts(rc_world *world, int32_t shape) {
     }
 }
 
-/* Room for every event the narrow phase can emit this step: each contact changes at most once. */
+/* Room for every event the narrow phase can emit this step (each contact changes at most once),
+ * and a mark for every contact. */
 bool rc_contacts_reserve_events(rc_world *world) {
     int32_t n = rc_id_pool_live(&world->contact_ids);
-    return rc_array_reserve(world, world->contact_begin, world->contact_begin.count + n) &&
+    return rc_contact_marks_reserve(world) && rc_array_reserve(world, world->contact_begin, world->contact_begin.count + n) &&
            rc_array_reserve(world, world->contact_end, world->contact_end.count + n) &&
            rc_array_reserve(world, world->sensor_begin, world->sensor_begin.count + n) &&
            rc_array_reserve(world, world->sensor_end, world->sensor_end.count + n);
@@ -142,8 +143,12 @@ static bool body_active(const rc_body *b) { return b->type != RC_STATIC && b->aw
 /* Wake a body during the step's contact update, which walks the contacts by world->body_active. */
 static void wake_in_step(rc_world *world, int32_t index) {
     rc_body *b = &world->bodies.data[index];
+    bool was_active = world->body_active.data[index] != 0;
     rc_body_wake(b);
     world->body_active.data[index] = body_active(b);
+    if (world->marking_wakes && !was_active && body_active(b)) {
+        rc_mark_body_contacts(world, index); /* its contacts ahead in the walk are met */
+    }
 }
 
 static void wake_sleeper(rc_world *world, int32_t index) {
@@ -637,66 +642,90 @@ void rc_contacts_refresh(rc_world *world) {
     }
 }
 
+/* The step's look at contact i: destroyed when its boxes part, its manifold where its bodies
+ * are now, sleepers it touches woken, and its begin or end event. */
+static void update_contact(rc_world *world, int32_t i) {
+    rc_contact *c = &world->contacts.data[i];
+    bool recheck = c->flagged; /* a filter, type or shape changed: may they pair at all? */
+    if (!c->in_use || (!recheck && !world->body_active.data[c->body[0]] && !world->body_active.data[c->body[1]])) {
+        return; /* nothing moved: nothing changed */
+    }
+    rc_shape *a = &world->shapes.data[c->shape[0]];
+    rc_shape *b = &world->shapes.data[c->shape[1]];
+    rc_body *ba = &world->bodies.data[a->body];
+    rc_body *bb = &world->bodies.data[b->body];
+    c->flagged = false;
+    /* apart in the grid (the boxes that made the pair): the pair is over */
+    if (!rc_aabb_overlaps(rc_grid_get_box(world->grid, a->proxy), rc_grid_get_box(world->grid, b->proxy)) ||
+        (recheck && !rc_shapes_should_pair(world, a, b))) {
+        rc_contact_destroy(world, i, true);
+        return;
+    }
+    bool touching = rc_contact_collide(world, i, !recheck);
+    c = &world->contacts.data[i];
+    /* something awake touching a sleeping body wakes it and what rests on it; so does a
+       door or a crate about to meet a sleeping body (its contact has points within the
+       speculative margin): woken now, it is pushed, not overrun */
+    bool touching_sleeper =
+        touching && ba->awake != bb->awake && ba->type == RC_DYNAMIC && bb->type == RC_DYNAMIC && !c->sensor;
+    if (touching_sleeper || closing_on_sleeper(world, c, ba, bb)) {
+        wake_island(world, ba->awake ? b->body : a->body);
+    }
+    if (touching == c->touching) {
+        return;
+    }
+    c->touching = touching;
+    rc_shape_id ia = rc_shape_id_of(world, c->shape[0]);
+    rc_shape_id ib = rc_shape_id_of(world, c->shape[1]);
+    if (touching) {
+        /* something touching a sleeping body wakes it; an awake body keeps its time at rest
+           (a pyramid's contacts begin and end within the margin as it settles: each reset
+           its two boxes' clocks, and it slept 0.7 s after it came to rest) */
+        wake_sleeper(world, a->body);
+        wake_sleeper(world, b->body);
+    }
+    if (c->sensor) {
+        const rc_shape *sensor = a->sensor ? a : b;
+        if (sensor->sensor_events) {
+            rc_sensor_event e = {a->sensor ? ia : ib, a->sensor ? ib : ia};
+            if (touching) {
+                world->sensor_begin.data[world->sensor_begin.count++] = e;
+            } else {
+                world->sensor_end.data[world->sensor_end.count++] = e;
+            }
+        }
+    } else if (a->contact_events && b->contact_events) {
+        if (touching) {
+            rc_contact_begin_event e = {ia, ib, c->manifold, approach_speed(world, c)};
+            world->contact_begin.data[world->contact_begin.count++] = e;
+        } else {
+            rc_contact_end_event e = {ia, ib, c->manifold};
+            world->contact_end.data[world->contact_end.count++] = e;
+        }
+    }
+}
+
 void rc_contacts_update(rc_world *world) {
+    if (!world->contacts_flagged && rc_contacts_few_awake(world, world->undo.count)) {
+        /* the contacts of the bodies awake now (the undo list: awake at the step's start, or
+           woken by the sweeps) and the new ones; a body woken below marks its own */
+        for (int32_t k = 0; k < world->undo.count; ++k) {
+            rc_mark_body_contacts(world, world->undo.data[k].body);
+        }
+        for (int32_t k = 0; k < world->new_contacts.count; ++k) {
+            int32_t ci = world->new_contacts.data[k];
+            world->contact_marks.data[ci >> 6] |= 1ull << (ci & 63);
+        }
+        world->marking_wakes = true;
+        for (int32_t next = 0, i; (i = rc_next_marked_contact(world, &next)) >= 0;) {
+            update_contact(world, i);
+        }
+        world->marking_wakes = false;
+        rc_contact_marks_clear(world);
+        return;
+    }
     world->contacts_flagged = false; /* every flagged contact below is looked at and unflagged */
     for (int32_t i = 0; i < world->contacts.count; ++i) {
-        rc_contact *c = &world->contacts.data[i];
-        bool recheck = c->flagged; /* a filter, type or shape changed: may they pair at all? */
-        if (!c->in_use || (!recheck && !world->body_active.data[c->body[0]] && !world->body_active.data[c->body[1]])) {
-            continue; /* nothing moved: nothing changed */
-        }
-        rc_shape *a = &world->shapes.data[c->shape[0]];
-        rc_shape *b = &world->shapes.data[c->shape[1]];
-        rc_body *ba = &world->bodies.data[a->body];
-        rc_body *bb = &world->bodies.data[b->body];
-        c->flagged = false;
-        /* apart in the grid (the boxes that made the pair): the pair is over */
-        if (!rc_aabb_overlaps(rc_grid_get_box(world->grid, a->proxy), rc_grid_get_box(world->grid, b->proxy)) ||
-            (recheck && !rc_shapes_should_pair(world, a, b))) {
-            rc_contact_destroy(world, i, true);
-            continue;
-        }
-        bool touching = rc_contact_collide(world, i, !recheck);
-        c = &world->contacts.data[i];
-        /* something awake touching a sleeping body wakes it and what rests on it; so does a
-           door or a crate about to meet a sleeping body (its contact has points within the
-           speculative margin): woken now, it is pushed, not overrun */
-        bool touching_sleeper =
-            touching && ba->awake != bb->awake && ba->type == RC_DYNAMIC && bb->type == RC_DYNAMIC && !c->sensor;
-        if (touching_sleeper || closing_on_sleeper(world, c, ba, bb)) {
-            wake_island(world, ba->awake ? b->body : a->body);
-        }
-        if (touching == c->touching) {
-            continue;
-        }
-        c->touching = touching;
-        rc_shape_id ia = rc_shape_id_of(world, c->shape[0]);
-        rc_shape_id ib = rc_shape_id_of(world, c->shape[1]);
-        if (touching) {
-            /* something touching a sleeping body wakes it; an awake body keeps its time at rest
-               (a pyramid's contacts begin and end within the margin as it settles: each reset
-               its two boxes' clocks, and it slept 0.7 s after it came to rest) */
-            wake_sleeper(world, a->body);
-            wake_sleeper(world, b->body);
-        }
-        if (c->sensor) {
-            const rc_shape *sensor = a->sensor ? a : b;
-            if (sensor->sensor_events) {
-                rc_sensor_event e = {a->sensor ? ia : ib, a->sensor ? ib : ia};
-                if (touching) {
-                    world->sensor_begin.data[world->sensor_begin.count++] = e;
-                } else {
-                    world->sensor_end.data[world->sensor_end.count++] = e;
-                }
-            }
-        } else if (a->contact_events && b->contact_events) {
-            if (touching) {
-                rc_contact_begin_event e = {ia, ib, c->manifold, approach_speed(world, c)};
-                world->contact_begin.data[world->contact_begin.count++] = e;
-            } else {
-                rc_contact_end_event e = {ia, ib, c->manifold};
-                world->contact_end.data[world->contact_end.count++] = e;
-            }
-        }
+        update_contact(world, i);
     }
 }

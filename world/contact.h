@@ -66,6 +66,20 @@ void rc_shape_destroy_contacts(rc_world *world, int32_t shape);
 void rc_shape_flag_contacts(rc_world *world, int32_t shape);
 void rc_body_flag_contacts(rc_world *world, const rc_body *body);
 bool rc_contacts_reserve_events(rc_world *world);
+
+/* Walking only the contacts of the awake bodies (contact_walk.c). A step looks at the contacts
+ * that have an awake body (or were just made or flagged); where most bodies sleep, walking all
+ * of them to skip the sleeping ones was most of the step (a sleeping pyramid of 5,050 boxes:
+ * 0.07 ms a step). Then the contacts of the awake bodies are marked in a bitset over contact
+ * indices and walked in index order: the same contacts in the same order as the whole walk.
+ * A contact marked while the walk runs (a body woken by it) is met if its index is ahead. */
+bool rc_contact_marks_reserve(rc_world *world); /* room for a bit per contact; clears them */
+/* Are so few bodies awake that marking their contacts costs less than walking all contacts? */
+bool rc_contacts_few_awake(const rc_world *world, int32_t awake_bodies);
+void rc_mark_body_contacts(rc_world *world, int32_t body);
+/* The next marked contact from *next on (then *next is past it), -1 at the end. */
+int32_t rc_next_marked_contact(const rc_world *world, int32_t *next);
+void rc_contact_marks_clear(rc_world *world);
 /* At the step's start: contacts flagged since the last step (a teleport, a new shape or
  * filter) get their manifolds where the bodies are now, so the solver does not read stale
  * ones. Events stay with rc_contacts_update. */

@@ -78,6 +78,27 @@ static int32_t owner_of(const rc_world *world, const rc_contact *c, int32_t *sid
     return a_first ? ba->solver_slot : bb->solver_slot;
 }
 
+/* Contact i's entry among the found ones (at n) if its constraint comes with a solver body;
+ * returns the new count. */
+static int32_t consider(const rc_world *world, int32_t i, bool strikes, rc_gather_entry *found, int32_t n,
+                        int32_t *starts) {
+    const rc_contact *c = &world->contacts.data[i];
+    int32_t side;
+    if (!c->in_use || c->point_count == 0 || c->sensor ||
+        (world->body_slots.data[c->body[0]] < 0 && world->body_slots.data[c->body[1]] < 0) ||
+        (strikes && rc_contact_is_swept_strike(world, c))) {
+        return n; /* (neither body in the solver: the first look needs no body record) */
+    }
+    int32_t slot = owner_of(world, c, &side);
+    if (slot >= 0) {
+        uint64_t key = (uint64_t)(uint32_t)c->shape[side] << 32 | (uint32_t)c->shape[1 - side];
+        rc_gather_entry e = {key, i, slot};
+        found[n++] = e;
+        starts[slot + 1]++;
+    }
+    return n;
+}
+
 #define GATHER_AHEAD 8
 
 static inline void prefetch_entry(const rc_world *world, const rc_gather_entry *e) {
@@ -154,20 +175,21 @@ bool rc_gather_constraints(rc_world *world) {
     memset(starts, 0, sizeof(int32_t) * (size_t)(bodies + 1));
     /* a strike needs a swept body (and the look at both shapes costs two cache misses) */
     bool strikes = world->swept_count > 0;
-    for (int32_t i = 0; i < world->contacts.count; ++i) {
-        const rc_contact *c = &world->contacts.data[i];
-        int32_t side;
-        if (!c->in_use || c->point_count == 0 || c->sensor ||
-            (world->body_slots.data[c->body[0]] < 0 && world->body_slots.data[c->body[1]] < 0) ||
-            (strikes && rc_contact_is_swept_strike(world, c))) {
-            continue; /* (neither body in the solver: the first look needs no body record) */
+    if (rc_contacts_few_awake(world, bodies)) {
+        /* most bodies sleep: the contacts of the solver's bodies, in the same order */
+        if (!rc_contact_marks_reserve(world)) {
+            return false;
         }
-        int32_t slot = owner_of(world, c, &side);
-        if (slot >= 0) {
-            uint64_t key = (uint64_t)(uint32_t)c->shape[side] << 32 | (uint32_t)c->shape[1 - side];
-            rc_gather_entry e = {key, i, slot};
-            found[n++] = e;
-            starts[slot + 1]++;
+        for (int32_t slot = 0; slot < bodies; ++slot) {
+            rc_mark_body_contacts(world, world->solver_owner.data[slot]);
+        }
+        for (int32_t next = 0, i; (i = rc_next_marked_contact(world, &next)) >= 0;) {
+            n = consider(world, i, strikes, found, n, starts);
+        }
+        rc_contact_marks_clear(world);
+    } else {
+        for (int32_t i = 0; i < world->contacts.count; ++i) {
+            n = consider(world, i, strikes, found, n, starts);
         }
     }
     for (int32_t b = 0; b < bodies; ++b) {

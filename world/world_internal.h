@@ -97,6 +97,7 @@ struct rc_world {
        to date as the step wakes bodies) */
     RC_ARRAY(int32_t) body_slots;
     RC_ARRAY(uint8_t) body_active;
+    RC_ARRAY(uint64_t) contact_marks; /* a bit per contact: the walks of few awake bodies (contact_walk.c) */
     RC_ARRAY(rc_body_state) states;   /* one more than the solver's bodies: the still state */
     RC_ARRAY(uint32_t) colors;        /* per state: the colours its constraints took */
     RC_ARRAY(int32_t) constraint_order;
@@ -119,6 +120,7 @@ struct rc_world {
     void *pre_solve_context;
     RC_ARRAY(uint8_t) held;           /* per solver body: some contact pushed on it this step */
     bool step_failed;
+    bool marking_wakes; /* the update walks marked contacts: a body it wakes marks its own */
     RC_ARRAY(rc_deferred_move) deferred; /* grid moves that add cells: made after a reserve */
     RC_ARRAY(rc_proxy_undo) proxy_undo; /* the grid boxes the step changed, to put back if it fails */
     RC_ARRAY(int32_t) new_contacts;
