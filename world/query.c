@@ -83,6 +83,11 @@ static bool cast_closest(const rc_world *world, rc_vec2 origin, float radius, rc
     if (!cast_inputs_ok(world, origin, radius, translation, func) || !filter_ok(world, filter, func)) {
         return false;
     }
+    return rc_cast_closest_trusted(world, origin, radius, translation, filter, hit);
+}
+
+bool rc_cast_closest_trusted(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
+                             const rc_query_filter *filter, rc_ray_hit *hit) {
     cast_context c;
     c.world = world;
     c.origin = origin;

@@ -24,6 +24,7 @@ rc_world_def rc_world_default_def(void) {
     def.contact_push_speed = 3.0f;
     def.max_linear_speed = 1.0e6f;
     def.max_angular_speed = 1.0e5f;
+    def.worker_count = 1;
     return def;
 }
 
@@ -62,7 +63,9 @@ rc_world *rc_world_create(const rc_world_def *def) {
         !non_negative(def->contact_hertz) || !non_negative(def->contact_damping_ratio) ||
         !non_negative(def->contact_push_speed) ||
         !(def->max_linear_speed > 0.0f && def->max_linear_speed <= RC_MAX_LINEAR_SPEED) ||
-        !(def->max_angular_speed > 0.0f && def->max_angular_speed <= RC_MAX_ANGULAR_SPEED)) {
+        !(def->max_angular_speed > 0.0f && def->max_angular_speed <= RC_MAX_ANGULAR_SPEED) ||
+        def->worker_count < 0 || def->worker_count > RC_MAX_WORKERS ||
+        (def->enqueue_task == NULL) != (def->finish_task == NULL)) {
         return NULL;
     }
     rc_allocator allocator = rc_mem_resolve(def->allocator);

@@ -240,6 +240,17 @@ bool rc_chain_contains(const rc_world *world, int32_t chain_shape, rc_vec2 p);
  * (-1 with `preview`: the previewed body), when either asks for it, giving k the materials it
  * set. */
 bool rc_ask_pre_solve(const rc_world *world, rc_pre_solve *hit);
+
+/* The closest hit of a ray (radius 0) or swept circle, its inputs already checked (finite, the
+ * filter's ignore_body null or live; filter NULL: every shape but sensors): what
+ * rc_world_cast_ray_filtered and its kin answer (query.c). */
+bool rc_cast_closest_trusted(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
+                             const rc_query_filter *filter, rc_ray_hit *hit);
+
+/* Run task over items 0 .. count - 1 on the world's task system (task.c): on the calling
+ * thread, as one range with worker 0, when the world has none, one worker, or no more than
+ * min_range items. The world is locked meanwhile. */
+void rc_run_task(const rc_world *world, rc_task_fn *task, int32_t count, int32_t min_range, void *context);
 bool rc_pre_solve_constraint(const rc_world *world, rc_contact_constraint *k, int32_t shape_a, int32_t shape_b,
                              const rc_contact_point *points, int32_t point_count, rc_vec2 normal,
                              const rc_sweeper *preview);

@@ -65,6 +65,28 @@ typedef struct rc_world rc_world;
 /* Called with the message of every refused call. */
 typedef void rc_error_fn(const char *message, void *user);
 
+/* The task system: the game's threads, lent to the world (the shape Box2D v3 and game engines
+ * use). The world hands work out as a task over items 0 .. item_count - 1:
+ *   - rc_enqueue_task_fn is called with the task, item_count, min_range, task_context and
+ *     rc_world_def.user_task_context. It has task(start, end, worker_index, task_context) run
+ *     over ranges [start, end) that together cover every item once, each of at least min_range
+ *     items where there are that many, on any threads, with worker_index below worker_count and
+ *     no two ranges that run at the same time sharing a worker_index. It returns a handle for
+ *     rc_finish_task_fn, or NULL when it ran every range itself before returning.
+ *   - rc_finish_task_fn(handle, user_context) returns once every range of that task has run.
+ * The task functions touch only the world's memory and their own items; results do not depend
+ * on how the ranges are split or on which threads run them. The world is locked (see
+ * Callbacks) from the enqueue to the finish. Queries running on several threads at once may
+ * enqueue tasks at the same time. Without a task system everything runs on the calling
+ * thread. */
+typedef void rc_task_fn(int32_t start_index, int32_t end_index, uint32_t worker_index, void *task_context);
+typedef void *rc_enqueue_task_fn(rc_task_fn *task, int32_t item_count, int32_t min_range, void *task_context,
+                                 void *user_context);
+typedef void rc_finish_task_fn(void *user_task, void *user_context);
+
+/* The most workers a task system may bring. */
+#define RC_MAX_WORKERS 64
+
 typedef struct rc_world_def {
     rc_vec2 gravity;              /* acceleration, units/s^2; default (0, -10) */
     float cell_size;              /* broadphase level-0 cell size; 0 (default) chooses it from the shapes */
@@ -96,6 +118,11 @@ typedef struct rc_world_def {
                                      an id of another world is refused; 0 (default) takes one from the
                                      world's address. Give the same non-zero value wherever ids must be
                                      the same from run to run (see Determinism at rc_world_step). */
+    int32_t worker_count;         /* threads the task system runs tasks on, 0..RC_MAX_WORKERS (0 and 1:
+                                     one); default 1 */
+    rc_enqueue_task_fn *enqueue_task; /* the task system: both or neither (then the calling thread */
+    rc_finish_task_fn *finish_task;   /* runs everything); used by rc_world_cast_rays */
+    void *user_task_context;      /* passed to enqueue_task and finish_task */
 } rc_world_def;
 
 RC_API rc_world_def rc_world_default_def(void);
@@ -123,7 +150,8 @@ RC_API rc_world_def rc_world_default_def(void);
 
 /* A new world, or NULL when def is NULL, a value in it is out of range (non-finite gravity,
  * negative cell size or tuning values, speed limits that are not finite and positive, negative
- * capacities) or memory runs out. */
+ * capacities, a worker count outside 0..RC_MAX_WORKERS, only one of enqueue_task and
+ * finish_task) or memory runs out. */
 RC_API rc_world *rc_world_create(const rc_world_def *def);
 
 /* Destroys the world with all its bodies and shapes. NULL is ignored. */
@@ -563,6 +591,24 @@ RC_API rc_query_filter rc_default_query_filter(void);
 RC_API bool rc_world_cast_ray(const rc_world *world, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit);
 RC_API bool rc_world_cast_ray_filtered(const rc_world *world, rc_vec2 origin, rc_vec2 translation,
                                        rc_query_filter filter, rc_ray_hit *hit);
+
+/* A ray of a batch: from origin along translation (t = 0..1). */
+typedef struct rc_ray_input {
+    rc_vec2 origin, translation;
+} rc_ray_input;
+
+/* Many closest-hit rays at once (a shotgun's pellets, a crowd's lines of sight, an AI's sensor
+ * fan): hits[i] is exactly what rc_world_cast_ray_filtered gives for rays[i] and filter, bit
+ * for bit, whatever the order, the batch size or the task system. A miss has null shape and
+ * body ids, t = 1, point at the ray's end, the unit normal against the ray ((0, 1) for a ray of
+ * zero length) and started_inside false. The rays are spread over the world's task system
+ * (rc_world_def.enqueue_task) in ranges of RC_RAYS_PER_TASK. Returns the number of hits, or -1
+ * (and the last error; nothing written) on bad input: NULL rays or hits with count > 0, a
+ * negative count, a ray that is not finite, a stale ignore_body in the filter. Like every
+ * query it may run while other queries run, on any thread. */
+RC_API int32_t rc_world_cast_rays(const rc_world *world, const rc_ray_input *rays, int32_t count,
+                                  rc_query_filter filter, rc_ray_hit *hits);
+#define RC_RAYS_PER_TASK 64
 
 /* A circle of the given radius swept from origin along translation (see geometry.h); the
  * closest hit over all shapes. */
