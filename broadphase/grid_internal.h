@@ -93,6 +93,8 @@ typedef struct grid_level {
     int32_t fixed;  /* of which not mobile: a cast that skips mobile proxies skips a level of none */
     int32_t cells;  /* occupied, in the window or hashed */
     int32_t hashed; /* of which in the hash table */
+    int32_t hashed_after_rebuild; /* what the last rebuild left hashed (a level too sparse for a
+                                     window keeps every cell there: not stale for that) */
     grid_window window;
 } grid_level;
 

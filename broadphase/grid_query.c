@@ -18,7 +18,9 @@ static bool visit_if_inside(const grid_cell *cell, void *context) {
 /* Visit the occupied cells of rect on a level: by lookup when the rectangle is small, by a
  * sweep over the level when it spans more cells than the level has. False if fn stopped. */
 bool rc_grid_visit_rect(const grid_store *s, int32_t level, cell_rect r, cell_visit_fn *fn, void *context) {
-    if (rect_cells(r) > (int64_t)s->levels[level].cells) {
+    /* a scan reads every cell record of every level: only for rects larger than that (a level
+       of three cells beside a million-segment level must not scan the million) */
+    if (rect_cells(r) > (int64_t)s->record_high) {
         rect_filter f = {r, fn, context};
         return rc_grid_visit_level(s, level, visit_if_inside, &f);
     }
@@ -398,8 +400,8 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
     int32_t end_x = cell_coord(ex), end_y = cell_coord(ey);
     int64_t steps = llabs((int64_t)end_x - cx) + llabs((int64_t)end_y - cy) + 2;
     int64_t width = 2 * (int64_t)k + 1;
-    if (width * (steps + width) > 4 * (int64_t)level->cells + 64) {
-        return ray_scan_level(w, l);
+    if (width * (steps + width) > 4 * (int64_t)w->grid->store.record_high + 64) {
+        return ray_scan_level(w, l); /* (which reads every cell record of every level) */
     }
     /* a ray whose cells all lie in the window and none in the hash table takes the direct
        walk; two more cells each way cover rounding and the walk's lookahead, which may run one

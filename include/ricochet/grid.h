@@ -5,8 +5,12 @@
  *
  * How it works. Proxies live in the cells of a grid level whose cells are at least as large
  * as the proxy, so each proxy sits in at most 2 x 2 cells: level 0 has the base cell size and
- * each level above doubles it. Cells are kept in a hash table per level, so the plane has no
- * bounds and memory follows the occupied cells only. Queries visit the cells they need on
+ * each level above doubles it. Where a level's proxies fill a fair share of the area they span,
+ * its cells are found in a dense window (a plain array over that area, with room to drift);
+ * every other cell is found in one hash table keyed by level and cell, so the plane has no
+ * bounds and memory follows the occupied cells. rc_grid_optimize refits the windows when many
+ * cells have drifted out of them (a level too sparse for a window keeps its cells hashed and
+ * is not refitted for that). Queries visit the cells they need on
  * each occupied level; rays walk their cells in exact order (Amanatides-Woo) and stop as soon
  * as the callback has clipped the ray short of the next cell. Every proxy is reported at most
  * once per query, without any per-proxy marks, so queries never write to the grid and may run
@@ -136,7 +140,8 @@ typedef struct rc_grid_stats {
     int32_t cells;         /* occupied cells over all levels */
     int32_t entries;       /* proxy-in-cell records */
     size_t bytes;          /* memory held */
-    int32_t rebuilds;      /* automatic cell-size changes so far */
+    int32_t rebuilds;      /* rebuilds of the cells so far (a new automatic cell size, windows refitted,
+                              memory given back) */
 } rc_grid_stats;
 
 RC_API rc_grid_stats rc_grid_get_stats(const rc_grid *grid);
