@@ -80,6 +80,9 @@ void rc_mark_body_contacts(rc_world *world, int32_t body);
 /* The next marked contact from *next on (then *next is past it), -1 at the end. */
 int32_t rc_next_marked_contact(const rc_world *world, int32_t *next);
 void rc_contact_marks_clear(rc_world *world);
+
+/* The contacts a worker of the task system takes at a time in the narrow phase. */
+#define RC_CONTACTS_PER_TASK 64
 /* At the step's start: contacts flagged since the last step (a teleport, a new shape or
  * filter) get their manifolds where the bodies are now, so the solver does not read stale
  * ones. Events stay with rc_contacts_update. */

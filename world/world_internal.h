@@ -98,6 +98,8 @@ struct rc_world {
     RC_ARRAY(int32_t) body_slots;
     RC_ARRAY(uint8_t) body_active;
     RC_ARRAY(uint64_t) contact_marks; /* a bit per contact: the walks of few awake bodies (contact_walk.c) */
+    RC_ARRAY(uint8_t) narrow;         /* per contact: its manifold computed ahead on the task system (RC_NARROW_*) */
+    RC_ARRAY(int32_t) narrow_list;    /* the contacts handed to the task system */
     RC_ARRAY(rc_body_state) states;   /* one more than the solver's bodies: the still state */
     RC_ARRAY(uint32_t) colors;        /* per state: the colours its constraints took */
     RC_ARRAY(int32_t) constraint_order;

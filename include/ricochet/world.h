@@ -121,7 +121,9 @@ typedef struct rc_world_def {
     int32_t worker_count;         /* threads the task system runs tasks on, 0..RC_MAX_WORKERS (0 and 1:
                                      one); default 1 */
     rc_enqueue_task_fn *enqueue_task; /* the task system: both or neither (then the calling thread */
-    rc_finish_task_fn *finish_task;   /* runs everything); used by rc_world_cast_rays */
+    rc_finish_task_fn *finish_task;   /* runs everything); used by rc_world_cast_rays and by the
+                                         step's narrow phase, with the same results whatever the
+                                         workers */
     void *user_task_context;      /* passed to enqueue_task and finish_task */
 } rc_world_def;
 
