@@ -258,7 +258,8 @@ RC_API void rc_world_clear_error(rc_world *world);
  * generations of ids differ from run to run and everything else is the same), whatever the compiler (GCC or Clang), its optimisation level and
  * instruction set extensions (-O0 to -O3, -march=native with FMA), the sanitizers, and the
  * allocator and the addresses it hands out; on x86-64 (SSE2 floating point) and with the
- * library built as its CMake build builds it. This is what lockstep networking and replays
+ * library built as its CMake build builds it; whatever the task system (none, or any number
+ * of workers taking the ranges in any order). This is what lockstep networking and replays
  * rest on. tests/test_determinism.c checks it (a busy scene of 3,000 steps hashed into one
  * committed value) and .ci/determinism (make determinism) builds it five ways and compares.
  * It holds because the library uses only correctly rounded IEEE operations (+ - * /, sqrt,
