@@ -1039,6 +1039,67 @@ static bool overlap_cb(rc_shape_id shape, rc_body_id body, void *context) {
     return c->calls < c->stop_after;
 }
 
+static bool same_hit_bits(const rc_ray_hit *a, const rc_ray_hit *b) {
+    return memcmp(&a->t, &b->t, sizeof a->t) == 0 && memcmp(&a->point.x, &b->point.x, sizeof(float)) == 0 &&
+           memcmp(&a->point.y, &b->point.y, sizeof(float)) == 0 && memcmp(&a->normal.x, &b->normal.x, sizeof(float)) == 0 &&
+           memcmp(&a->normal.y, &b->normal.y, sizeof(float)) == 0 && a->started_inside == b->started_inside &&
+           rc_shape_id_equals(a->shape, b->shape) && rc_body_id_equals(a->body, b->body);
+}
+
+/* A batch of rays (each hit what the single cast gives, each miss as documented), or the
+ * contact data of a shape or a body (manifolds with unit normals and finite points). */
+static void query_batch_or_contacts(fz_state *s, rc_vec2 o, rc_vec2 d, rc_query_filter qf) {
+    uint8_t pick = fz_u8(&s->in);
+    if (pick % 2u == 0u) {
+        rc_ray_input rays[6];
+        rc_ray_hit hits[6];
+        int32_t count = (int32_t)(pick / 2u % 7u) - (pick >= 250u ? 8 : 0); /* 0..6, or negative */
+        for (int32_t i = 0; i < 6; ++i) {
+            rays[i].origin = i == 0 ? o : draw_vec(s);
+            rays[i].translation = i == 0 ? d : draw_vec(s);
+        }
+        before_query(s, "rc_world_cast_rays");
+        int32_t n = rc_world_cast_rays(s->world, rays, count, qf, fz_bool(&s->in) ? hits : NULL);
+        after_query(s, n < 0, true);
+        FZ_CHECK(n >= -1 && n <= (count > 0 ? count : 0), "rc_world_cast_rays: %d hits of %d rays", n, count);
+        for (int32_t i = 0; i < n && n >= 0 && i < count; ++i) {
+            rc_ray_hit single;
+            memset(&single, 0, sizeof single);
+            rc_world_clear_error(s->world);
+            bool hit = rc_world_cast_ray_filtered(s->world, rays[i].origin, rays[i].translation, qf, &single);
+            if (hit) {
+                FZ_CHECK(same_hit_bits(&single, &hits[i]), "rc_world_cast_rays: ray %d differs from its single cast", i);
+            } else {
+                FZ_CHECK(rc_shape_id_is_null(hits[i].shape) && hits[i].t == 1.0f,
+                         "rc_world_cast_rays: ray %d missed alone but not in the batch", i);
+                check_unit(s, hits[i].normal, "miss");
+            }
+        }
+        return;
+    }
+    rc_contact_data data[8];
+    int32_t capacity = (int32_t)(pick / 2u % 10u) - 1; /* -1..8 */
+    bool of_body = fz_bool(&s->in);
+    before_query(s, of_body ? "rc_body_contact_data" : "rc_shape_contact_data");
+    int32_t n = of_body ? rc_body_contact_data(s->world, draw_body(s), capacity > 0 ? data : NULL, capacity)
+                        : rc_shape_contact_data(s->world, draw_shape(s), capacity > 0 ? data : NULL, capacity);
+    after_query(s, n < 0, true);
+    for (int32_t i = 0; i < n && i < capacity; ++i) {
+        const rc_manifold *m = &data[i].manifold;
+        FZ_CHECK(rc_shape_is_valid(s->world, data[i].shape_a) && rc_shape_is_valid(s->world, data[i].shape_b) &&
+                     m->point_count >= 0 && m->point_count <= 2,
+                 "%s: contact %d of stale shapes or %d points", s->op, i, m->point_count);
+        if (m->point_count > 0) {
+            check_unit(s, m->normal, "contact");
+        }
+        for (int k = 0; k < m->point_count; ++k) {
+            FZ_CHECK(vfinite(m->points[k]) && isfinite(m->depths[k]) && m->depths[k] >= 0.0f,
+                     "%s: contact %d point %d (%g, %g) depth %g", s->op, i, k, m->points[k].x, m->points[k].y,
+                     m->depths[k]);
+        }
+    }
+}
+
 static void op_query(fz_state *s) {
     uint8_t what = fz_u8(&s->in) % 12u;
     rc_vec2 o = draw_vec(s), d = draw_vec(s);
@@ -1127,6 +1188,12 @@ static void op_query(fz_state *s) {
         }
         break;
     }
+    case 9:
+        if (fz_u8(&s->in) % 3u != 0u) {
+            query_batch_or_contacts(s, o, d, qf);
+            break;
+        }
+        /* fall through: a shape's own cast */
     default: {
         rc_shape_id shape = draw_shape(s);
         before_query(s, "rc_shape_cast_ray");
@@ -1418,6 +1485,25 @@ static void op_world(fz_state *s) {
     }
 }
 
+/* The fuzzer's task system: the ranges on the calling thread, last first, worker indices
+ * round the workers; never a handle to finish. */
+static void *fz_enqueue(rc_task_fn *task, int32_t count, int32_t min_range, void *task_context, void *user) {
+    (void)user;
+    FZ_CHECK(count > 0 && min_range > 0, "enqueue_task: %d items in ranges of %d", count, min_range);
+    int32_t ranges = (count + min_range - 1) / min_range;
+    for (int32_t k = ranges - 1; k >= 0; --k) {
+        int32_t start = k * min_range, end = start + min_range < count ? start + min_range : count;
+        task(start, end, (uint32_t)k % 2u, task_context);
+    }
+    return NULL;
+}
+
+static void fz_finish(void *user_task, void *user) {
+    (void)user_task;
+    (void)user;
+    FZ_CHECK(false, "finish_task called for a task that ran in the enqueue");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static fz_state s; /* large: keep it off the stack */
     memset(&s, 0, sizeof s);
@@ -1443,7 +1529,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     wd.enable_sleep = (flags & 8) == 0;
     if (flags & 16) {
-        wd.sub_steps = (int32_t)(fz_u8(&s.in) % 10u);
+        uint8_t sub = fz_u8(&s.in);
+        wd.sub_steps = (int32_t)(sub % 10u);
+        if (sub & 128u) {
+            /* a task system (one that runs the ranges itself, last first) */
+            wd.worker_count = 2 + (int32_t)(sub & 3u);
+            wd.enqueue_task = fz_enqueue;
+            wd.finish_task = fz_finish;
+            wd.user_task_context = &s;
+        }
         wd.body_capacity = (int8_t)fz_u8(&s.in);
         wd.shape_capacity = (int8_t)fz_u8(&s.in);
     }

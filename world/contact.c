@@ -771,7 +771,7 @@ static void update_contact(rc_world *world, int32_t i) {
 void rc_contacts_update(rc_world *world) {
     bool workers = world->def.enqueue_task != NULL && world->def.worker_count > 1;
     bool marked = !world->contacts_flagged && rc_contacts_few_awake(world, world->undo.count);
-    if (workers) {
+    if (workers && world->contacts.count > 0) {
         memset(world->narrow.data, 0, (size_t)world->contacts.count);
     }
     if (marked) {
