@@ -72,6 +72,9 @@ static bool same(const rc_ray_hit *a, const rc_ray_hit *b) {
            rc_shape_id_equals(a->shape, b->shape) && rc_body_id_equals(a->body, b->body);
 }
 
+static bool compare(const rc_world *one, const rc_world *many, task_system *ts, int workers, rc_ray_input *rays,
+                    rc_ray_hit *singles, rc_ray_hit *batch, rc_ray_hit *spread);
+
 int main(int argc, char **argv) {
     int workers = 2;
     if (argc == 3 && strcmp(argv[1], "--workers") == 0) {
@@ -92,17 +95,25 @@ int main(int argc, char **argv) {
     rc_ray_input *rays = malloc(sizeof *rays * RAYS);
     rc_ray_hit *singles = malloc(sizeof *singles * RAYS), *batch = malloc(sizeof *batch * RAYS),
                *spread = malloc(sizeof *spread * RAYS);
-    if (one == NULL || many == NULL || rays == NULL || singles == NULL || batch == NULL || spread == NULL) {
+    bool ok = one != NULL && many != NULL && rays != NULL && singles != NULL && batch != NULL && spread != NULL;
+    if (ok) {
+        ok = compare(one, many, ts, workers, rays, singles, batch, spread);
+    } else {
         fprintf(stderr, "batch_rays: out of memory\n");
-        free(rays);
-        free(singles);
-        free(batch);
-        free(spread);
-        rc_world_destroy(one);
-        rc_world_destroy(many);
-        task_system_destroy(ts);
-        return 1;
     }
+    free(rays);
+    free(singles);
+    free(batch);
+    free(spread);
+    rc_world_destroy(one);
+    rc_world_destroy(many);
+    task_system_destroy(ts);
+    return ok ? 0 : 1;
+}
+
+/* Cast the rays the three ways, report, and say whether all agree. */
+static bool compare(const rc_world *one, const rc_world *many, task_system *ts, int workers, rc_ray_input *rays,
+                    rc_ray_hit *singles, rc_ray_hit *batch, rc_ray_hit *spread) {
     uint64_t seed = 7;
     for (int i = 0; i < RAYS; ++i) {
         double a = 6.283185307179586 * next(&seed), length = 10.0 + 290.0 * next(&seed);
@@ -144,13 +155,5 @@ int main(int argc, char **argv) {
     }
     printf(")\n");
     printf("  answers that differ: %d\n", wrong);
-    bool ok = wrong == 0 && batch_hits == hits && spread_hits == hits;
-    free(rays);
-    free(singles);
-    free(batch);
-    free(spread);
-    rc_world_destroy(one);
-    rc_world_destroy(many);
-    task_system_destroy(ts);
-    return ok ? 0 : 1;
+    return wrong == 0 && batch_hits == hits && spread_hits == hits;
 }
