@@ -167,7 +167,7 @@ static void usage(FILE *f) {
     fprintf(f, "usage: bench_run [options]\n"
                "  --quick              10x fewer rays and steps (the default is the full spec)\n"
                "  --scenes a,b         only these scenes (rays-10k, rays-100k, moving-10k, moving-50k, "
-               "bullets-10k)\n"
+               "bullets-10k, rays-transformed)\n"
                "  --engines a,b        only these engines (ricochet, ricochet-solid, box2d, chipmunk-bbtree, "
                "chipmunk-hash)\n"
                "  --out DIR            where bench-cases/ and bench_results.md go (default .)\n"
@@ -1570,9 +1570,12 @@ static void render(text *t, const options *o, scene_report *reports, int nreport
         const bench_scene *sc = &sr->scene;
         if (sc->kind == BENCH_RAYS) {
             put(t,
-                "- **%s**: %d static shapes in a %.0f x %.0f square; %lld rays of length %.0f (after %lld "
+                "- **%s**: %d static shapes%s in a %.0f x %.0f square; %lld rays of length %s (after %lld "
                 "untimed warm-up rays; every engine's world is stepped once, untimed, after loading)\n",
-                sc->name, sc->shape_count, sc->side, sc->side, (long long)sc->rays, BENCH_RAY_LENGTH,
+                sc->name, sc->shape_count,
+                sc->transformed ? " (unit shapes scaled non-uniformly, turned and moved: ricochet's base transforms)"
+                                : "",
+                sc->side, sc->side, (long long)sc->rays, sc->transformed ? "50-300" : "200",
                 (long long)sc->warmup_rays);
         } else if (sc->kind == BENCH_MOVING) {
             put(t,

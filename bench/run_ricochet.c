@@ -61,6 +61,20 @@ static rc_shape_id rc_add_shape(rc_world *world, rc_body_id body, const bench_sh
         sd.friction = 0.0f;
     }
     sd.user_data = (void *)(intptr_t)s->index;
+    if (world_coords && s->scale_x != 0.0f) {
+        /* a transformed scene: the unit shape under the base transform */
+        sd.offset = rc_v2(s->x, s->y);
+        sd.angle = s->angle;
+        sd.scale = rc_v2(s->scale_x, s->is_polygon ? s->scale_y : s->scale_x);
+        if (!s->is_polygon) {
+            return rc_shape_create_circle(world, body, &sd, s->unit[0][0]);
+        }
+        rc_vec2 u[BENCH_MAX_VERTS];
+        for (int k = 0; k < s->count; ++k) {
+            u[k] = rc_v2(s->unit[k][0], s->unit[k][1]);
+        }
+        return rc_shape_create_polygon(world, body, &sd, u, s->count);
+    }
     if (!s->is_polygon) {
         sd.offset = world_coords ? rc_v2(s->x, s->y) : rc_v2(0.0f, 0.0f);
         sd.angle = s->angle;

@@ -8,14 +8,16 @@
 #define BENCH_TWO_PI 6.283185307179586476925286766559
 
 static const bench_scene bench_scenes[] = {
-    /* name        kind          shapes  side   rays     warm   steps warm dt          salt  bullets speed bounces */
-    {"rays-10k", BENCH_RAYS, 10000, 2000.0, 1000000, 20000, 0, 0, 0.0, 1, 0, 0.0, 0},
-    {"rays-100k", BENCH_RAYS, 100000, 6000.0, 1000000, 20000, 0, 0, 0.0, 2, 0, 0.0, 0},
-    {"moving-10k", BENCH_MOVING, 10000, 2000.0, 0, 0, 300, 5, 1.0 / 60.0, 3, 0, 0.0, 0},
+    /* name        kind          shapes  side   rays     warm   steps warm dt          salt  bullets speed bounces transformed */
+    {"rays-10k", BENCH_RAYS, 10000, 2000.0, 1000000, 20000, 0, 0, 0.0, 1, 0, 0.0, 0, false},
+    {"rays-100k", BENCH_RAYS, 100000, 6000.0, 1000000, 20000, 0, 0, 0.0, 2, 0, 0.0, 0, false},
+    {"moving-10k", BENCH_MOVING, 10000, 2000.0, 0, 0, 300, 5, 1.0 / 60.0, 3, 0, 0.0, 0, false},
     /* the density of rays-10k: side = 2000 * sqrt(50000 / 10000) */
-    {"moving-50k", BENCH_MOVING, 50000, 4472.1359549995794, 0, 0, 300, 5, 1.0 / 60.0, 4, 0, 0.0, 0},
+    {"moving-50k", BENCH_MOVING, 50000, 4472.1359549995794, 0, 0, 300, 5, 1.0 / 60.0, 4, 0, 0.0, 0, false},
     /* the shapes of rays-10k (its salt), 10,000 bullets of their own stream, every step timed */
-    {"bullets-10k", BENCH_BULLETS, 10000, 2000.0, 0, 0, 60, 0, 1.0 / 60.0, 1, 10000, 2000.0, 8},
+    {"bullets-10k", BENCH_BULLETS, 10000, 2000.0, 0, 0, 60, 0, 1.0 / 60.0, 1, 10000, 2000.0, 8, false},
+    /* the density of rays-10k, every shape scaled, turned and moved as a game places props */
+    {"rays-transformed", BENCH_RAYS, 10000, 2000.0, 1000000, 20000, 0, 0, 0.0, 5, 0, 0.0, 0, true},
 };
 
 int bench_scene_count(void) { return (int)(sizeof bench_scenes / sizeof bench_scenes[0]); }
@@ -68,6 +70,32 @@ void bench_shapes_begin(bench_shape_gen *gen, const bench_scene *scene) {
     gen->next = 0;
 }
 
+/* A transformed shape (scene.h): the unit shape of n vertices (0: a circle) scaled by
+ * radius * (f1, f2), turned by out->angle and moved to (out->x, out->y), in double. */
+static void transform_shape(bench_shape *out, int n, double radius, double f1, double f2) {
+    double c = cos((double)out->angle), s = sin((double)out->angle);
+    out->scale_x = (float)f1;
+    out->scale_y = (float)f2;
+    if (n == 0) {
+        out->radius = (float)(radius * f1); /* a circle of radius `radius` scaled evenly by f1 */
+        out->unit[0][0] = (float)radius;
+        return;
+    }
+    n = n > BENCH_MAX_VERTS ? BENCH_MAX_VERTS : n;
+    out->count = n;
+    for (int k = 0; k < n; ++k) {
+        double a = BENCH_TWO_PI * (double)k / (double)n, ux = cos(a), uy = sin(a);
+        out->unit[k][0] = (float)(radius * ux);
+        out->unit[k][1] = (float)(radius * uy);
+        double px = (double)out->unit[k][0] * f1, py = (double)out->unit[k][1] * f2;
+        double lx = c * px - s * py, ly = s * px + c * py;
+        out->local[k][0] = (float)lx;
+        out->local[k][1] = (float)ly;
+        out->world[k][0] = (float)((double)out->x + lx);
+        out->world[k][1] = (float)((double)out->y + ly);
+    }
+}
+
 bool bench_shapes_next(bench_shape_gen *gen, bench_shape *out) {
     if (gen->next >= gen->scene->shape_count) {
         return false;
@@ -98,6 +126,12 @@ bool bench_shapes_next(bench_shape_gen *gen, bench_shape *out) {
     double heading = BENCH_TWO_PI * u_heading;
     out->vx = (float)(speed * cos(heading));
     out->vy = (float)(speed * sin(heading));
+    if (gen->scene->transformed) {
+        double f1 = 0.4 + 1.2 * bench_rng_uniform(r), f2 = 0.4 + 1.2 * bench_rng_uniform(r);
+        transform_shape(out, out->is_polygon ? 3 + (int)(u_count * 6.0) : 0, radius, f1, out->is_polygon ? f2 : f1);
+        gen->next++;
+        return true;
+    }
     if (out->is_polygon) {
         int n = 3 + (int)(u_count * 6.0);
         if (n > 8) {
@@ -131,10 +165,11 @@ void bench_rays_next(bench_ray_gen *gen, bench_ray *out, int64_t count) {
         double uy = bench_rng_uniform(&gen->rng);
         double ua = bench_rng_uniform(&gen->rng);
         double a = BENCH_TWO_PI * ua;
+        double length = gen->scene->transformed ? 50.0 + 250.0 * bench_rng_uniform(&gen->rng) : BENCH_RAY_LENGTH;
         out[i].ox = (float)(-half + side * ux);
         out[i].oy = (float)(-half + side * uy);
-        out[i].dx = (float)(BENCH_RAY_LENGTH * cos(a));
-        out[i].dy = (float)(BENCH_RAY_LENGTH * sin(a));
+        out[i].dx = (float)(length * cos(a));
+        out[i].dy = (float)(length * sin(a));
     }
 }
 

@@ -12,6 +12,14 @@
  *
  * Rays: origin uniform in the same square, direction uniform, length 200.
  *
+ * Transformed scenes (rays-transformed): every shape is a unit shape under a transform, as a
+ * game places a prop: a regular n-gon of circumradius 1 (or a circle of radius 1) scaled by
+ * (sx, sy) = radius * (f1, f2), f uniform in [0.4, 1.6] (circles: both f1), turned by the
+ * angle and moved to the centre; world vertices are computed from that in double. Rays are
+ * 50-300 units long. ricochet gets the unit shape and the transform (its base transform);
+ * the peers get the world vertices. Extra draws come only in these scenes, so the others keep
+ * their streams.
+ *
  * Bullets (bullet scenes): origin uniform in the same square, redrawn while it lies strictly
  * inside a shape (the exact test below), direction uniform, a fixed speed. A bullet scene
  * shares the salt, and so the shapes, of the ray scene it is built on; its bullets come from a
@@ -48,6 +56,7 @@ typedef struct bench_scene {
     int32_t bullets;      /* bullet scenes: how many bullets */
     double bullet_speed;  /* bullet scenes: units/s */
     int32_t max_bounces;  /* bullet scenes: bounces per bullet per step */
+    bool transformed;     /* shapes under random non-uniform scales, rays of 50-300 units (above) */
 } bench_scene;
 
 /* The scenes of the spec; quick divides rays and steps by 10. */
@@ -66,6 +75,10 @@ typedef struct bench_shape {
     float local[BENCH_MAX_VERTS][2]; /* polygon vertices about the centre, CCW, already rotated */
     float world[BENCH_MAX_VERTS][2]; /* polygon vertices in the world: (float)(centre + local), CCW */
     float vx, vy;                    /* velocity (moving scenes; drawn in every scene so streams stay aligned) */
+    /* transformed scenes: the unit shape (polygon vertices, circle radius 1) and its scale; the
+       centre and angle above place it */
+    float unit[BENCH_MAX_VERTS][2];
+    float scale_x, scale_y;
 } bench_shape;
 
 /* splitmix64 */
