@@ -27,15 +27,6 @@ static rc_shape_id make_capsule(rc_world *w, rc_body_id b, const rc_shape_def *s
     return s;
 }
 
-static rc_body_id make_body(rc_world *w, rc_body_type type, rc_vec2 p, float angle) {
-    rc_body_def bd = rc_body_default_def();
-    bd.type = type;
-    bd.position = p;
-    bd.angle = angle;
-    rc_body_id b = rc_body_create(w, &bd);
-    ck_assert(!rc_body_id_is_null(b));
-    return b;
-}
 
 /* ---- placement ------------------------------------------------------------------------------------ */
 
@@ -56,7 +47,7 @@ START_TEST(placement_under_base_and_body_transforms) {
     for (int k = 0; k < 5; ++k) {
         rc_vec2 pos = rc_v2(3.0f - (float)k, -1.0f + 0.5f * (float)k);
         float body_angle = 0.7f * (float)k - 1.0f;
-        rc_body_id b = make_body(w, RC_DYNAMIC, pos, body_angle);
+        rc_body_id b = ws_body(w, RC_DYNAMIC, pos, body_angle);
         rc_shape_def sd = rc_shape_default_def();
         sd.offset = rc_v2(0.5f, 0.25f);
         sd.angle = -0.3f;
@@ -124,7 +115,7 @@ START_TEST(mass_of_a_capsule_and_a_circle) {
     /* a capsule (0,0)..(2,0) r 0.5 and a circle r 0.5 at (5, 0), density 1: the centre of mass by
        the moments, the inertia by the parallel axis theorem */
     rc_world *w = ws_make_world(rc_v2(0, 0));
-    rc_body_id b = make_body(w, RC_DYNAMIC, rc_v2(0, 0), 0.0f);
+    rc_body_id b = ws_body(w, RC_DYNAMIC, rc_v2(0, 0), 0.0f);
     rc_shape_def sd = rc_shape_default_def();
     make_capsule(w, b, &sd, rc_v2(0, 0), rc_v2(2, 0), 0.5f);
     sd.offset = rc_v2(5, 0);
@@ -164,16 +155,16 @@ static void fx_init(fixture *fx) {
     fx->other = rc_world_create(&wd);
     ck_assert(fx->w != NULL && fx->other != NULL);
     rc_shape_def sd = rc_shape_default_def();
-    fx->stat = fx->bodies[fx->nb++] = make_body(fx->w, RC_STATIC, rc_v2(0, -1), 0.0f);
+    fx->stat = fx->bodies[fx->nb++] = ws_body(fx->w, RC_STATIC, rc_v2(0, -1), 0.0f);
     fx->shapes[fx->ns++] = rc_shape_create_box(fx->w, fx->stat, &sd, 10.0f, 1.0f);
-    fx->dyn = fx->bodies[fx->nb++] = make_body(fx->w, RC_DYNAMIC, rc_v2(0, 1), 0.0f);
+    fx->dyn = fx->bodies[fx->nb++] = ws_body(fx->w, RC_DYNAMIC, rc_v2(0, 1), 0.0f);
     fx->capsule = fx->shapes[fx->ns++] = make_capsule(fx->w, fx->dyn, &sd, rc_v2(-1, 0), rc_v2(1, 0), 0.5f);
     fx->bullet = fx->bodies[fx->nb++] = ws_point_bullet(fx->w, rc_v2(0, 20), rc_v2(1, 0), 8);
     fx->circle = fx->shapes[fx->ns++] = rc_shape_create_circle(fx->w, fx->bullet, &sd, 0.25f);
-    fx->stale = make_body(fx->w, RC_DYNAMIC, rc_v2(9, 9), 0.0f);
+    fx->stale = ws_body(fx->w, RC_DYNAMIC, rc_v2(9, 9), 0.0f);
     rc_body_destroy(fx->w, fx->stale);
     fx->bodies[fx->nb++] = fx->stale;
-    fx->foreign = make_body(fx->other, RC_DYNAMIC, rc_v2(0, 0), 0.0f);
+    fx->foreign = ws_body(fx->other, RC_DYNAMIC, rc_v2(0, 0), 0.0f);
     for (int i = 0; i < 3; ++i) {
         ck_assert(rc_world_step(fx->w, 1.0f / 60.0f));
     }
@@ -329,7 +320,7 @@ START_TEST(queries_see_capsules_as_the_pure_functions_do) {
     rc_shape_id caps[40];
     for (int i = 0; i < 40; ++i) {
         rc_body_type type = (rc_body_type)ws_int(&rng, 0, 2);
-        rc_body_id b = make_body(w, type, rc_v2(ws_range(&rng, -20, 20), ws_range(&rng, -20, 20)),
+        rc_body_id b = ws_body(w, type, rc_v2(ws_range(&rng, -20, 20), ws_range(&rng, -20, 20)),
                                  ws_range(&rng, -3.2, 3.2));
         rc_shape_def sd = rc_shape_default_def();
         float s = ws_range(&rng, 0.5, 2.0);
@@ -412,7 +403,7 @@ START_TEST(capsule_lying_on_the_ground_rests_at_its_radius_and_sleeps) {
     rc_shape_def sd = rc_shape_default_def();
     rc_shape_id floor = rc_shape_create_box(w, ground, &sd, 20.0f, 1.0f);
     ck_assert(rc_body_set_transform(w, ground, rc_v2(0, -1), 0.0f)); /* top at y = 0 */
-    rc_body_id b = make_body(w, RC_DYNAMIC, rc_v2(2, 1.5f), 0.0f);
+    rc_body_id b = ws_body(w, RC_DYNAMIC, rc_v2(2, 1.5f), 0.0f);
     rc_shape_id cap = make_capsule(w, b, &sd, rc_v2(-1, 0), rc_v2(1, 0), 0.5f);
     int n = step_until_asleep(w, b, 600);
     ck_assert_msg(n > 0, "the capsule never fell asleep: at (%g, %g), speed %g", (double)rc_body_position(w, b).x,
@@ -448,7 +439,7 @@ START_TEST(tilted_capsule_rolls_over_onto_its_side) {
     rc_shape_def sd = rc_shape_default_def();
     rc_vec2 line[2] = {{-30, 0}, {30, 0}};
     ck_assert(!rc_shape_id_is_null(rc_shape_create_chain(w, ground, &sd, line, 2, false)));
-    rc_body_id b = make_body(w, RC_DYNAMIC, rc_v2(0, 2), 0.6f); /* dropped tilted by 0.6 rad */
+    rc_body_id b = ws_body(w, RC_DYNAMIC, rc_v2(0, 2), 0.6f); /* dropped tilted by 0.6 rad */
     make_capsule(w, b, &sd, rc_v2(-1, 0), rc_v2(1, 0), 0.4f);
     ck_assert_msg(step_until_asleep(w, b, 900) > 0, "never slept");
     float a = rc_body_angle(w, b);
@@ -464,14 +455,14 @@ END_TEST
  * stays and sleeps. */
 static void slide(float theta, float mu, double *moved, double *angle_error, double *height_error, bool *asleep) {
     rc_world *w = ws_make_world(rc_v2(0, -10));
-    rc_body_id ground = make_body(w, RC_STATIC, rc_v2(0, 0), theta);
+    rc_body_id ground = ws_body(w, RC_STATIC, rc_v2(0, 0), theta);
     rc_shape_def sd = rc_shape_default_def();
     sd.friction = mu;
     sd.offset = rc_v2(0, -1);
     ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ground, &sd, 100.0f, 1.0f))); /* surface through the origin */
     sd.offset = rc_v2(0, 0);
     rc_vec2 along = rc_v2(cosf(theta), sinf(theta)), up = rc_v2(-sinf(theta), cosf(theta));
-    rc_body_id b = make_body(w, RC_DYNAMIC, rc_scale(0.5f, up), theta);
+    rc_body_id b = ws_body(w, RC_DYNAMIC, rc_scale(0.5f, up), theta);
     make_capsule(w, b, &sd, rc_v2(-1, 0), rc_v2(1, 0), 0.5f);
     *asleep = false;
     for (int n = 0; n < 60; ++n) {
@@ -596,7 +587,7 @@ static void d_segment(rc_vec2 a, rc_vec2 b, rc_color c, void *ctx) {
 
 START_TEST(debug_draw_of_capsules) {
     rc_world *w = ws_make_world(rc_v2(0, 0));
-    rc_body_id b = make_body(w, RC_DYNAMIC, rc_v2(3, 1), 0.4f);
+    rc_body_id b = ws_body(w, RC_DYNAMIC, rc_v2(3, 1), 0.4f);
     rc_shape_def sd = rc_shape_default_def();
     rc_shape_id s = make_capsule(w, b, &sd, rc_v2(-1, 0.5f), rc_v2(2, 0), 0.75f);
     rc_capsule c;

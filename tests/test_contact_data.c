@@ -17,26 +17,16 @@
 
 static const float DT = 1.0f / 60.0f;
 
-static rc_body_id body_at(rc_world *w, rc_body_type type, rc_vec2 p, float angle) {
-    rc_body_def bd = rc_body_default_def();
-    bd.type = type;
-    bd.position = p;
-    bd.angle = angle;
-    rc_body_id b = rc_body_create(w, &bd);
-    ck_assert(!rc_body_id_is_null(b));
-    return b;
-}
-
 /* A crate of half size 0.5 dropped on a ground box: once it rests, one contact with two
  * points on the ground's top face (y = 0), normal straight up from the ground (the lower
  * shape id) to the crate, the points at the crate's bottom corners (x = +-0.5), depths within
  * a linear slop. The body's list and the shape's list agree; a capacity of 0 sizes. */
 START_TEST(a_resting_crate_reports_its_two_points) {
     rc_world *w = ws_make_world(rc_v2(0, -10));
-    rc_body_id ground = body_at(w, RC_STATIC, rc_v2(0, -1), 0.0f);
+    rc_body_id ground = ws_body(w, RC_STATIC, rc_v2(0, -1), 0.0f);
     rc_shape_def sd = rc_shape_default_def();
     rc_shape_id floor = rc_shape_create_box(w, ground, &sd, 10.0f, 1.0f);
-    rc_body_id crate = body_at(w, RC_DYNAMIC, rc_v2(0, 0.6f), 0.0f);
+    rc_body_id crate = ws_body(w, RC_DYNAMIC, rc_v2(0, 0.6f), 0.0f);
     rc_shape_id box = rc_shape_create_box(w, crate, &sd, 0.5f, 0.5f);
     for (int i = 0; i < 60; ++i) {
         ck_assert(rc_world_step(w, DT));
@@ -67,7 +57,7 @@ END_TEST
 /* Bad input: a stale id, NULL data with room, a negative capacity: -1 with a message. */
 START_TEST(contact_data_refuses_bad_input) {
     rc_world *w = ws_make_world(rc_v2(0, -10));
-    rc_body_id b = body_at(w, RC_DYNAMIC, rc_v2(0, 0), 0.0f);
+    rc_body_id b = ws_body(w, RC_DYNAMIC, rc_v2(0, 0), 0.0f);
     rc_shape_def sd = rc_shape_default_def();
     rc_shape_id s = rc_shape_create_box(w, b, &sd, 0.5f, 0.5f);
     rc_contact_data d;
@@ -161,7 +151,7 @@ START_TEST(kept_manifolds_measure_true_depths_in_slow_motion) {
         float angle_b = (float)ref_rng_uniform(&rng, -3.1, 3.1);
         rc_transform xb = place_at(&k, angle_b, u, -ref_rng_uniform(&rng, 0.0, 4.0 * slop));
         rc_world *w = ws_make_world(rc_v2(0, 0));
-        rc_body_id a = body_at(w, RC_STATIC, k.xa.p, angle_a);
+        rc_body_id a = ws_body(w, RC_STATIC, k.xa.p, angle_a);
         rc_body_def bd = rc_body_default_def();
         bd.type = RC_DYNAMIC;
         bd.position = xb.p;
@@ -227,7 +217,7 @@ END_TEST
 static void pile_scene(rc_world *w, rc_body_id *bodies, int *count) {
     rc_shape_def sd = rc_shape_default_def();
     sd.friction = 0.6f;
-    rc_body_id ground = body_at(w, RC_STATIC, rc_v2(0, -1), 0.0f);
+    rc_body_id ground = ws_body(w, RC_STATIC, rc_v2(0, -1), 0.0f);
     ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ground, &sd, 40.0f, 1.0f)));
     int n = 0;
     for (int row = 0; row < 10; ++row) {
@@ -286,8 +276,8 @@ START_TEST(walking_awake_contacts_gives_the_same_bits_as_walking_all) {
     int na, nb;
     pile_scene(a, in_a, &na);
     pile_scene(b, in_b, &nb);
-    rc_body_id wall_a = body_at(a, RC_STATIC, rc_v2(-20.0f, 0.0f), 0.0f);
-    rc_body_id wall_b = body_at(b, RC_STATIC, rc_v2(-20.0f, 0.0f), 0.0f);
+    rc_body_id wall_a = ws_body(a, RC_STATIC, rc_v2(-20.0f, 0.0f), 0.0f);
+    rc_body_id wall_b = ws_body(b, RC_STATIC, rc_v2(-20.0f, 0.0f), 0.0f);
     for (int i = 0; i < 300; ++i) {
         rc_body_def bd = rc_body_default_def();
         bd.type = RC_DYNAMIC;

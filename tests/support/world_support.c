@@ -635,6 +635,16 @@ rc_world *ws_make_world(rc_vec2 gravity) {
     return w;
 }
 
+rc_body_id ws_body(rc_world *w, rc_body_type type, rc_vec2 p, float angle) {
+    rc_body_def bd = rc_body_default_def();
+    bd.type = type;
+    bd.position = p;
+    bd.angle = angle;
+    rc_body_id b = rc_body_create(w, &bd);
+    ck_assert(!rc_body_id_is_null(b));
+    return b;
+}
+
 rc_body_id ws_static_body(rc_world *w) {
     rc_body_def bd = rc_body_default_def();
     rc_body_id b = rc_body_create(w, &bd);

@@ -164,6 +164,7 @@ int ws_random_convex(ws_rng *r, float radius, rc_vec2 *out);
 
 rc_world *ws_make_world(rc_vec2 gravity);    /* default def with this gravity */
 rc_body_id ws_static_body(rc_world *w);      /* at the origin */
+rc_body_id ws_body(rc_world *w, rc_body_type type, rc_vec2 p, float angle); /* a body of no shape there */
 rc_body_id ws_point_bullet(rc_world *w, rc_vec2 p, rc_vec2 v, int32_t max_bounces);
 /* A dynamic body with one circle (restitution e, friction mu): a grenade, or a circle bullet. */
 rc_body_id ws_circle_body(rc_world *w, rc_vec2 p, rc_vec2 v, float r, float e, float mu, bool bullet);
