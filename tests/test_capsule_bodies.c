@@ -27,7 +27,6 @@ static rc_shape_id make_capsule(rc_world *w, rc_body_id b, const rc_shape_def *s
     return s;
 }
 
-
 /* ---- placement ------------------------------------------------------------------------------------ */
 
 /* A local point under a base transform and a body transform, in double (rotations as the
