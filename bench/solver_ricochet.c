@@ -1,15 +1,19 @@
 /* bench/solver_ricochet.c: the bench_solver scenes in ricochet, with its defaults (4 sub-steps,
  * sleep after 0.5 s). A dynamic circle is a grenade (a swept circle): the default for a body
- * whose one solid shape is a circle. */
+ * whose one solid shape is a circle. RICOCHET_BENCH_WORKERS=N (2..64) lends each world the
+ * samples' pthread task system of N workers (the table's engine name says so). */
 #include "solver.h"
 
 #include <ricochet/ricochet.h>
+
+#include "task_system.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 typedef struct rc_bench_world {
     rc_world *world;
+    task_system *tasks; /* NULL: one thread */
     rc_body_id *bodies;
     int count, capacity;
 } rc_bench_world;
@@ -20,6 +24,11 @@ static void *create(float gravity_y, int expected_bodies) {
     def.body_capacity = expected_bodies + 16;
     def.shape_capacity = expected_bodies + 64;
     rc_bench_world *w = calloc(1, sizeof *w);
+    const char *workers = getenv("RICOCHET_BENCH_WORKERS");
+    int n = workers != NULL ? atoi(workers) : 1;
+    if (w != NULL && n > 1 && (w->tasks = task_system_create(n)) != NULL) {
+        task_system_install(w->tasks, &def);
+    }
     if (w == NULL || (w->world = rc_world_create(&def)) == NULL) {
         fprintf(stderr, "bench_solver: ricochet: no world\n");
         exit(1);
@@ -30,6 +39,7 @@ static void *create(float gravity_y, int expected_bodies) {
 static void destroy(void *world) {
     rc_bench_world *w = world;
     rc_world_destroy(w->world);
+    task_system_destroy(w->tasks);
     free(w->bodies);
     free(w);
 }
