@@ -503,19 +503,21 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
     rc_contact *c = &world->contacts.data[index];
     const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
     const rc_body *ba = &world->bodies.data[a->body], *bb = &world->bodies.data[b->body];
-    float margin = rc_contact_margin(world, a, b);
     bool keeps = may_keep_manifold(c, a, b);
-    rc_collision m;
-    if (keeps && c->kept && may_keep) {
+    rc_collision m, local;
+    /* a kept manifold needs no margin (its points were found with one): the margin (the pair's
+       closing speed) is worked out only for a full narrow phase */
+    bool kept = keeps && c->kept && may_keep &&
+                kept_manifold(world, c, b, bb->xf.p, rc_inv_mul_transforms(ba->xf, bb->xf), &local);
+    float margin = kept ? 0.0f : rc_contact_margin(world, a, b);
+    if (kept) {
+        m = to_world(local, ba->xf, false);
+    } else if (keeps && c->kept && may_keep) {
+        /* moved too far to keep it: found again in full */
         rc_transform frame = rc_inv_mul_transforms(ba->xf, bb->xf);
-        rc_collision local;
-        if (kept_manifold(world, c, b, bb->xf.p, frame, &local)) {
-            m = to_world(local, ba->xf, false);
-        } else {
-            local = collide_solids(world, a, b, frame, margin);
-            keep_manifold(c, &local, frame);
-            m = to_world(local, ba->xf, false);
-        }
+        local = collide_solids(world, a, b, frame, margin);
+        keep_manifold(c, &local, frame);
+        m = to_world(local, ba->xf, false);
     } else if (boxes_apart(world, a, b, margin)) {
         m.count = 0;
         m.normal = c->normal;
@@ -524,7 +526,7 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
         m = rc_collide_circle_shapes(a, ba, b->circle, margin); /* a crowd of grenades: no hulls */
     } else if (a->kind != RC_SHAPE_SEGMENT && b->kind != RC_SHAPE_SEGMENT) {
         rc_transform frame = rc_inv_mul_transforms(ba->xf, bb->xf);
-        rc_collision local = collide_solids(world, a, b, frame, margin);
+        local = collide_solids(world, a, b, frame, margin);
         if (keeps) {
             keep_manifold(c, &local, frame);
         }
