@@ -600,8 +600,8 @@ static float approach_speed(const rc_world *world, const rc_contact *c) {
     if (best > 0.0f || c->point_count == 0) {
         return best;
     }
-    const rc_body *ba = &world->bodies.data[world->shapes.data[c->shape[0]].body];
-    const rc_body *bb = &world->bodies.data[world->shapes.data[c->shape[1]].body];
+    const rc_body *ba = &world->bodies.data[c->body[0]];
+    const rc_body *bb = &world->bodies.data[c->body[1]];
     const rc_contact_point *p = &c->points[0];
     rc_vec2 va = rc_add(ba->linear_velocity, rc_v2(-ba->angular_velocity * p->anchor_a.y, ba->angular_velocity * p->anchor_a.x));
     rc_vec2 vb = rc_add(bb->linear_velocity, rc_v2(-bb->angular_velocity * p->anchor_b.y, bb->angular_velocity * p->anchor_b.x));

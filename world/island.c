@@ -56,7 +56,7 @@ static void join_islands(rc_world *world) {
         if (!c->in_use || !c->touching || c->sensor) {
             continue;
         }
-        int32_t ia = world->shapes.data[c->shape[0]].body, ib = world->shapes.data[c->shape[1]].body;
+        int32_t ia = c->body[0], ib = c->body[1];
         rc_body *a = &world->bodies.data[ia], *b = &world->bodies.data[ib];
         if (moving_kinematic(a)) {
             b->sleep_time = 0.0f;
