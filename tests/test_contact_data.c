@@ -328,6 +328,41 @@ START_TEST(walking_awake_contacts_gives_the_same_bits_as_walking_all) {
 }
 END_TEST
 
+/* A kept manifold is not kept across a change of shape: a crate resting on a floor box whose
+ * base transform then lowers its top by 0.3 (scale 0.7 in y about the box's centre, the body
+ * not moving) must fall and land on the new top (its centre at 0.5 above it, within a slop),
+ * not hover where the old top was, which its kept points would say if the change did not send
+ * the contact through a full narrow phase. The same for a floor raised by 0.2 under it: pushed
+ * up, not left sunk in. */
+START_TEST(a_kept_manifold_follows_a_shape_that_changes) {
+    for (int k = 0; k < 2; ++k) {
+        rc_world_def def = rc_world_default_def();
+        def.gravity = rc_v2(0, -10);
+        def.enable_sleep = false;
+        rc_world *w = rc_world_create(&def);
+        rc_body_id ground = ws_body(w, RC_STATIC, rc_v2(0, -1), 0.0f);
+        rc_shape_def sd = rc_shape_default_def();
+        rc_shape_id floor = rc_shape_create_box(w, ground, &sd, 10.0f, 1.0f); /* top at y = 0 */
+        rc_body_id crate = ws_body(w, RC_DYNAMIC, rc_v2(0, 0.5f), 0.0f);
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, crate, &sd, 0.5f, 0.5f)));
+        for (int i = 0; i < 60; ++i) {
+            ck_assert(rc_world_step(w, 1.0f / 60.0f));
+        }
+        float slop = def.linear_slop;
+        ck_assert_float_eq_tol(rc_body_position(w, crate).y, 0.5f, slop);
+        /* the floor's top to y = -0.3 (k = 0) or 0.2 (k = 1), its bottom staying at y = -2 */
+        float top = k == 0 ? -0.3f : 0.2f, sy = (top + 2.0f) / 2.0f;
+        ck_assert(rc_shape_set_base_transform(w, floor, rc_v2(0, top - (top + 2.0f) / 2.0f + 1.0f), 0.0f,
+                                              rc_v2(1.0f, sy)));
+        for (int i = 0; i < 120; ++i) {
+            ck_assert(rc_world_step(w, 1.0f / 60.0f));
+        }
+        ck_assert_float_eq_tol(rc_body_position(w, crate).y, top + 0.5f, 2.0f * slop);
+        rc_world_destroy(w);
+    }
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("contact_data");
     TCase *tc = tcase_create("contact_data");
@@ -336,6 +371,7 @@ int main(void) {
     tcase_add_test(tc, contact_data_refuses_bad_input);
     tcase_add_test(tc, kept_manifolds_measure_true_depths_in_slow_motion);
     tcase_add_test(tc, walking_awake_contacts_gives_the_same_bits_as_walking_all);
+    tcase_add_test(tc, a_kept_manifold_follows_a_shape_that_changes);
     suite_add_tcase(s, tc);
     return rc_test_run(s);
 }
