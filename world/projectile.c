@@ -21,7 +21,9 @@ void rc_integrate_velocity(const rc_world *world, rc_vec2 *v, float *w, float gr
     double vx = v->x + k * g.x + (double)dt * accel.x, vy = v->y + k * g.y + (double)dt * accel.y;
     double spin = *w + (double)dt * spin_accel;
     /* the implicit form stays stable for any damping and step */
-    double lin = 1.0 / (1.0 + (double)dt * linear_damping), ang = 1.0 / (1.0 + (double)dt * angular_damping);
+    /* (no damping, the most common case, is a factor of exactly 1 without the divisions) */
+    double lin = linear_damping == 0.0f ? 1.0 : 1.0 / (1.0 + (double)dt * linear_damping);
+    double ang = angular_damping == 0.0f ? 1.0 : 1.0 / (1.0 + (double)dt * angular_damping);
     rc_limit_velocity(world, vx * lin, vy * lin, spin * ang, v, w);
 }
 

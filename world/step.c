@@ -115,8 +115,11 @@ static void start_step(rc_world *world, float dt) {
             rc_body_accel(b, &accel, &spin_accel);
             world->kicks.data[slot] = dynamic ? force_kick(world, b, accel, h) : rc_v2(0.0f, 0.0f);
             world->spin_kicks.data[slot] = dynamic ? spin_kick(world, spin_accel, h) : 0.0f;
-            world->linear_damping.data[slot] = dynamic ? 1.0f / (1.0f + h * b->linear_damping) : 1.0f;
-            world->angular_damping.data[slot] = dynamic ? 1.0f / (1.0f + h * b->angular_damping) : 1.0f;
+            /* (no damping: a factor of exactly 1, without the division) */
+            world->linear_damping.data[slot] =
+                dynamic && b->linear_damping != 0.0f ? 1.0f / (1.0f + h * b->linear_damping) : 1.0f;
+            world->angular_damping.data[slot] =
+                dynamic && b->angular_damping != 0.0f ? 1.0f / (1.0f + h * b->angular_damping) : 1.0f;
             world->spin_limits.data[slot] = spin_limit(world, b, h);
             world->support_counts.data[slot] = 0;
             world->cancelled_counts.data[slot] = 0;

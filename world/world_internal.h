@@ -306,10 +306,14 @@ static inline bool rc_speed_ok(const rc_world *world, rc_vec2 v, float w) {
 /* A velocity computed in double (an impulse on a very light body), held to the world's speed
  * limits before it becomes float (which could otherwise overflow). */
 static inline void rc_limit_velocity(const rc_world *world, double vx, double vy, double w, rc_vec2 *v, float *wf) {
-    double speed = sqrt(vx * vx + vy * vy), max = world->def.max_linear_speed, wmax = world->def.max_angular_speed;
-    if (speed > max) {
-        vx *= max / speed;
-        vy *= max / speed;
+    double s2 = vx * vx + vy * vy, max = world->def.max_linear_speed, wmax = world->def.max_angular_speed;
+    /* (well below the limit, the common case, without the square root: the same answer) */
+    if (!(s2 <= 0.98 * max * max)) {
+        double speed = sqrt(s2);
+        if (speed > max) {
+            vx *= max / speed;
+            vy *= max / speed;
+        }
     }
     *v = rc_v2((float)vx, (float)vy);
     *wf = (float)(w > wmax ? wmax : (w < -wmax ? -wmax : w));
