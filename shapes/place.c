@@ -40,7 +40,9 @@ static rc_vec2 placed_normal(rc_vec2 a, rc_vec2 b, rc_vec2 turned) {
     float coord = rc_maxf(rc_maxf(fabsf(a.x), fabsf(a.y)), rc_maxf(fabsf(b.x), fabsf(b.y)));
     double rounding = (double)FLT_EPSILON * coord + FLT_MIN; /* the spacing of floats at the ends */
     if (len > 1024.0 * rounding) {
-        return rc_unit_of(ey / len, -ex / len);
+        /* unit already (in double): normalising it again moved no float bit but cost a root
+           and two divisions per edge of every moved polygon */
+        return rc_v2((float)(0.0 + ey / len), (float)(0.0 - ex / len));
     }
     return turned;
 }
