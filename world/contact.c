@@ -649,64 +649,6 @@ void rc_contacts_refresh(rc_world *world) {
     }
 }
 
-/* What the narrow phase found for a contact ahead of the update, on the task system
- * (world->narrow; 0: not looked at ahead). */
-#define RC_NARROW_APART 1u    /* its boxes parted, or its shapes may not pair: it ends */
-#define RC_NARROW_CLEAR 2u    /* its manifold, not touching */
-#define RC_NARROW_TOUCHING 3u /* its manifold, touching */
-#define RC_NARROW_DONE 4u     /* nothing left for the update: touching as before, and no sleeping
-                                 dynamic body on either side (none can be woken through it) */
-
-/* Is the pair over: its grid boxes apart, or its shapes no longer allowed to pair? */
-static bool pair_over(const rc_world *world, const rc_contact *c, bool recheck) {
-    const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
-    return !rc_aabb_overlaps(rc_grid_get_box(world->grid, a->proxy), rc_grid_get_box(world->grid, b->proxy)) ||
-           (recheck && !rc_shapes_should_pair(world, a, b));
-}
-
-/* Can nothing on this side be woken: awake, or not dynamic? */
-static bool wakes_nothing(const rc_body *b) { return b->awake || b->type != RC_DYNAMIC; }
-
-/* The narrow phase of the listed contacts, each alone (a worker's range). */
-static void narrow_range(int32_t start, int32_t end, uint32_t worker, void *context) {
-    (void)worker;
-    rc_world *world = context;
-    for (int32_t k = start; k < end; ++k) {
-        int32_t i = world->narrow_list.data[k];
-        rc_contact *c = &world->contacts.data[i];
-        bool recheck = c->flagged;
-        if (pair_over(world, c, recheck)) {
-            world->narrow.data[i] = RC_NARROW_APART;
-            continue;
-        }
-        bool touching = rc_contact_collide(world, i, !recheck);
-        if (touching == c->touching && wakes_nothing(&world->bodies.data[c->body[0]]) &&
-            wakes_nothing(&world->bodies.data[c->body[1]])) {
-            c->flagged = false;
-            world->narrow.data[i] = RC_NARROW_DONE;
-        } else {
-            world->narrow.data[i] = touching ? RC_NARROW_TOUCHING : RC_NARROW_CLEAR;
-        }
-    }
-}
-
-/* With a task system: compute ahead, on its workers, the manifolds of the contacts the update
- * will look at whose answer no wake during the update can change: those with a body awake now
- * (a sleeping body has no velocity, so waking it changes no margin). The update takes their
- * answers in its order; the rest it computes itself, as it would without workers. */
-static void narrow_ahead(rc_world *world, bool marked) {
-    int32_t n = 0, next = 0;
-    const uint8_t *active = world->body_active.data;
-    for (int32_t i = marked ? rc_next_marked_contact(world, &next) : 0; i >= 0 && i < world->contacts.count;
-         i = marked ? rc_next_marked_contact(world, &next) : i + 1) {
-        const rc_contact *c = &world->contacts.data[i];
-        if (c->in_use && (active[c->body[0]] || active[c->body[1]])) {
-            world->narrow_list.data[n++] = i;
-        }
-    }
-    rc_run_task(world, narrow_range, n, RC_CONTACTS_PER_TASK, world);
-}
-
 /* The step's look at contact i: destroyed when its boxes part, its manifold where its bodies
  * are now, sleepers it touches woken, and its begin or end event. */
 static void update_contact(rc_world *world, int32_t i) {
@@ -722,7 +664,7 @@ static void update_contact(rc_world *world, int32_t i) {
     uint8_t ahead = world->narrow.data != NULL ? world->narrow.data[i] : 0u;
     c->flagged = false;
     /* apart in the grid (the boxes that made the pair): the pair is over */
-    if (ahead == RC_NARROW_APART || (ahead == 0u && pair_over(world, c, recheck))) {
+    if (ahead == RC_NARROW_APART || (ahead == 0u && rc_contact_pair_over(world, c, recheck))) {
         rc_contact_destroy(world, i, true);
         return;
     }
@@ -787,7 +729,7 @@ void rc_contacts_update(rc_world *world) {
             world->contact_marks.data[ci >> 6] |= 1ull << (ci & 63);
         }
         if (workers) {
-            narrow_ahead(world, true);
+            rc_narrow_ahead(world, true);
         }
         world->marking_wakes = true;
         for (int32_t next = 0, i; (i = rc_next_marked_contact(world, &next)) >= 0;) {
@@ -801,7 +743,7 @@ void rc_contacts_update(rc_world *world) {
     }
     world->contacts_flagged = false; /* every flagged contact below is looked at and unflagged */
     if (workers) {
-        narrow_ahead(world, false);
+        rc_narrow_ahead(world, false);
         for (int32_t i = 0; i < world->contacts.count; ++i) {
             if (world->narrow.data[i] != RC_NARROW_DONE) {
                 update_contact(world, i);
