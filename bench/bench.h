@@ -21,7 +21,7 @@ typedef struct bench_config {
 } bench_config;
 
 typedef struct bench_runner {
-    const char *name;             /* "ricochet", "ricochet-solid", "box2d", "chipmunk-bbtree", "chipmunk-hash" */
+    const char *name; /* "ricochet", "ricochet-solid", "box2d3", "box2d", "chipmunk-bbtree", "chipmunk-hash" */
     const char *(*version)(void); /* the engine's version text */
 
     /* Static ray scenes (NULL: the runner does not take part in them): all shapes on one static body. NULL on failure
@@ -69,6 +69,9 @@ extern const bench_runner bench_runner_chipmunk_hash;
 #endif
 #ifdef BENCH_HAVE_BOX2D
 extern const bench_runner bench_runner_box2d;
+#endif
+#ifdef BENCH_HAVE_BOX2D3
+extern const bench_runner bench_runner_box2d3; /* Box2D v3 (C), compiled apart: see bench/CMakeLists.txt */
 #endif
 
 #ifdef __cplusplus

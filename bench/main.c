@@ -68,6 +68,9 @@ static const bench_runner *const all_runners[] = {
     &bench_runner_ricochet,
     &bench_runner_ricochet_solid,
 #endif
+#ifdef BENCH_HAVE_BOX2D3
+    &bench_runner_box2d3,
+#endif
 #ifdef BENCH_HAVE_BOX2D
     &bench_runner_box2d,
 #endif
@@ -168,8 +171,8 @@ static void usage(FILE *f) {
                "  --quick              10x fewer rays and steps (the default is the full spec)\n"
                "  --scenes a,b         only these scenes (rays-10k, rays-100k, moving-10k, moving-50k, "
                "bullets-10k, rays-transformed)\n"
-               "  --engines a,b        only these engines (ricochet, ricochet-solid, box2d, chipmunk-bbtree, "
-               "chipmunk-hash)\n"
+               "  --engines a,b        only these engines (ricochet, ricochet-solid, box2d3, box2d, "
+               "chipmunk-bbtree, chipmunk-hash)\n"
                "  --out DIR            where bench-cases/ and bench_results.md go (default .)\n"
                "  --command TEXT       the command line to print as how this was run\n"
                "  --hash-dim X         Chipmunk spatial hash cell size (default 7 = mean shape diameter)\n"
