@@ -175,7 +175,9 @@ static inline int32_t cell_coord(float v) {
         return CELL_LIMIT;
     }
     int32_t i = (int32_t)v;
-    return v < (float)i ? i - 1 : i;
+    /* floor without a branch: the sign of a query's coordinates is a coin toss, and a
+       mispredicted branch here cost a ray more than its whole setup */
+    return i - (int32_t)(v < (float)i);
 }
 
 static inline cell_rect rect_of(const grid_level *level, rc_aabb box) {

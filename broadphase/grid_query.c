@@ -2,6 +2,8 @@
  * from the first cell it meets it in: see grid.c). */
 #include "broadphase/grid_internal.h"
 
+#include "core/simd.h"
+
 /* ---- visiting cells ------------------------------------------------------------------------- */
 
 typedef struct rect_filter {
@@ -257,30 +259,134 @@ typedef struct cell_stepper {
 
 typedef struct stepper_setup {
     int32_t sx, sy;
+    int32_t ahead_x, ahead_y; /* 1 where the step is positive: the next boundary is cell + 1 */
+    uint32_t from_x, from_y;  /* the entry bit of the cell a step along each axis leaves */
     float ox, oy, inv_dx, inv_dy;
 } stepper_setup;
 
-static void stepper_advance(cell_stepper *c, const stepper_setup *u) {
-    if (c->tx <= c->ty) {
-        c->cx += u->sx;
-        c->tx = ((float)(u->sx > 0 ? c->cx + 1 : c->cx) - u->ox) * u->inv_dx;
-        c->came_from = u->sx > 0 ? ENTRY_LEFT : ENTRY_RIGHT;
-    } else {
-        c->cy += u->sy;
-        c->ty = ((float)(u->sy > 0 ? c->cy + 1 : c->cy) - u->oy) * u->inv_dy;
-        c->came_from = u->sy > 0 ? ENTRY_DOWN : ENTRY_UP;
-    }
+/* One step, with no branch: which axis comes first is a coin toss for a diagonal ray, and a
+ * mispredicted branch per cell cost more than the whole step. Both boundaries are worked out
+ * by the same formula as before and the one that moved is kept. */
+static inline void stepper_advance(cell_stepper *c, const stepper_setup *u) {
+    bool along_x = c->tx <= c->ty;
+    int32_t cx = c->cx + (along_x ? u->sx : 0);
+    int32_t cy = c->cy + (along_x ? 0 : u->sy);
+    float tx = ((float)(cx + u->ahead_x) - u->ox) * u->inv_dx;
+    float ty = ((float)(cy + u->ahead_y) - u->oy) * u->inv_dy;
+    c->tx = along_x ? tx : c->tx;
+    c->ty = along_x ? c->ty : ty;
+    c->came_from = along_x ? u->from_x : u->from_y;
+    c->cx = cx;
+    c->cy = cy;
 }
 
 static uint32_t stepper_slot(const grid_window *win, const cell_stepper *c) {
     return tile_slot(win, (uint32_t)(c->cx - win->x0), (uint32_t)(c->cy - win->y0));
 }
 
+/* What a window walk keeps for the cell it is in: the slab test of a boxed entry in cell units.
+ * A box edge q (in quanta from one cell below the cell) is reached at t = ((cx - 1) - ox) / dx +
+ * q / (QUANTA dx), a multiply-add from per-cell (bx, by) and per-walk (kx, ky) constants. The
+ * walk's margin, in cells (mx, my along t), covers the roundings. */
+typedef struct window_slab {
+    float bx, by, kx, ky, mx, my;
+} window_slab;
+
+/* The scalar test of one boxed entry, for a ray that moves along both axes: the parameter
+ * where it enters the box (its first return) and whether it does before leaving it. */
+static inline bool slab_reaches(const window_slab *k, const uint16_t *qb, float max_t) {
+    float a = k->bx + k->kx * (float)qb[0], b = k->bx + k->kx * (float)qb[2];
+    float t0 = max_f(0.0f, min_f(a, b) - k->mx), t1 = min_f(max_t, max_f(a, b) + k->mx);
+    float c = k->by + k->ky * (float)qb[1], d = k->by + k->ky * (float)qb[3];
+    t0 = max_f(t0, min_f(c, d) - k->my);
+    t1 = min_f(t1, max_f(c, d) + k->my);
+    return t0 <= t1;
+}
+
+/* The same test for the four inline entries at once (lanes past the count read stale boxes and
+ * are not looked at): bit i says entry i's box is reached before it is left, and t0[i] is where
+ * it is entered, for the check against max_t when the entry's turn comes (an earlier entry's
+ * hit may have shortened the walk). The same operations as slab_reaches, lane by lane; min and
+ * max in the same order of operands, so the answers are the same bits. */
+static inline uint32_t slab_reaches_4(const window_slab *k, const grid_cell *cell, float t0[INLINE_ENTRIES]) {
+    rc_w q[4];
+    rc_w_u16_quads(cell->boxes, q);
+    rc_w bx = rc_w_set(k->bx), kx = rc_w_set(k->kx), by = rc_w_set(k->by), ky = rc_w_set(k->ky);
+    rc_w a = rc_w_add(bx, rc_w_mul(kx, q[0])), b = rc_w_add(bx, rc_w_mul(kx, q[2]));
+    rc_w c = rc_w_add(by, rc_w_mul(ky, q[1])), d = rc_w_add(by, rc_w_mul(ky, q[3]));
+    rc_w mx = rc_w_set(k->mx), my = rc_w_set(k->my);
+    /* max_f(p, q) is q > p ? q : p, rc_w_max(q, p); min_f likewise */
+    rc_w lo = rc_w_max(rc_w_sub(rc_w_min(b, a), mx), rc_w_zero());
+    lo = rc_w_max(rc_w_sub(rc_w_min(d, c), my), lo);
+    rc_w hi = rc_w_min(rc_w_add(rc_w_max(d, c), my), rc_w_add(rc_w_max(b, a), mx));
+    rc_w_store(t0, lo);
+    return rc_w_le_bits(lo, hi);
+}
+
+/* The scalar test of a boxed entry for a ray parallel to an axis (s* == 0 there). */
+static bool axis_slab_reaches(const window_slab *k, const stepper_setup *u, const cell_stepper *c, float margin,
+                              const uint16_t *qb, float max_t) {
+    const float quantum = (float)(1.0 / QUANTA);
+    float t0 = 0.0f, t1 = max_t;
+    if (u->sx != 0) {
+        float a = k->bx + k->kx * (float)qb[0], b = k->bx + k->kx * (float)qb[2];
+        t0 = max_f(t0, min_f(a, b) - k->mx);
+        t1 = min_f(t1, max_f(a, b) + k->mx);
+    } else {
+        float lo = (float)(c->cx - 1) + quantum * (float)qb[0], hi = (float)(c->cx - 1) + quantum * (float)qb[2];
+        t1 = u->ox < lo - margin || u->ox > hi + margin ? -1.0f : t1;
+    }
+    if (u->sy != 0) {
+        float a = k->by + k->ky * (float)qb[1], b = k->by + k->ky * (float)qb[3];
+        t0 = max_f(t0, min_f(a, b) - k->my);
+        t1 = min_f(t1, max_f(a, b) + k->my);
+    } else {
+        float lo = (float)(c->cy - 1) + quantum * (float)qb[1], hi = (float)(c->cy - 1) + quantum * (float)qb[3];
+        t1 = u->oy < lo - margin || u->oy > hi + margin ? -1.0f : t1;
+    }
+    return t0 <= t1;
+}
+
+/* Offer the entries of the walk's cell, in their order, that the cell it came from did not
+ * hold: boxed ones by their quantised boxes, the others by their proxies' boxes. False when the
+ * callback stopped the walk. */
+static bool window_offer_cell(ray_walk *w, const grid_cell *cell, const window_slab *k, const stepper_setup *u,
+                              const cell_stepper *c, float margin) {
+    const grid_store *s = &w->grid->store;
+    uint32_t seen = c->came_from | w->skip;
+    bool diagonal = u->sx != 0 && u->sy != 0;
+    float t0[INLINE_ENTRIES];
+    uint32_t reach4 = diagonal ? slab_reaches_4(k, cell, t0) : 0u;
+    uint32_t slot = 0;
+    FOR_EACH_ENTRY(s, cell, raw, qb, {
+        uint32_t lane = slot++;
+        if (!(raw & seen)) {
+            uint32_t id = raw & ENTRY_ID_MASK;
+            bool reach;
+            if (!(raw & ENTRY_BOXED)) {
+                reach = walk_reaches_box(w, w->grid->spans[id].box);
+            } else if (!diagonal) {
+                reach = axis_slab_reaches(k, u, c, margin, qb, w->max_t);
+            } else if (lane < INLINE_ENTRIES) {
+                reach = ((reach4 >> lane) & 1u) != 0u && t0[lane] <= w->max_t;
+            } else {
+                reach = slab_reaches(k, qb, w->max_t);
+            }
+            if (reach) {
+                ray_call(w, id);
+                if (w->stopped) {
+                    return false;
+                }
+            }
+        }
+    });
+    return true;
+}
+
 /* The walk of a ray (radius 0) inside a level's window: no bounds checks, and the rule that
  * offers a proxy once read from the entries' neighbour bits (a proxy was offered already when
  * its rectangle covers the cell the walk came from). */
-static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int64_t steps, float ox, float oy,
-                            float dx, float dy) {
+static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int64_t steps, float ox, float oy) {
     const rc_grid *grid = w->grid;
     const grid_store *s = &grid->store;
     const grid_window *win = &s->levels[l].window;
@@ -288,8 +394,6 @@ static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int6
     /* a component whose reciprocal overflowed moves the ray by nothing (as in the slab tests) */
     u.sx = w->inv.x > 0.0f ? 1 : (w->inv.x < 0.0f ? -1 : 0);
     u.sy = w->inv.y > 0.0f ? 1 : (w->inv.y < 0.0f ? -1 : 0);
-    (void)dx;
-    (void)dy;
     u.ox = ox;
     u.oy = oy;
     /* 1 / dx in cell units is the walk's 1 / translation scaled by the cell size */
@@ -303,19 +407,23 @@ static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int6
         u.sy = 0;
         u.inv_dy = 0.0f;
     }
+    u.ahead_x = u.sx > 0;
+    u.ahead_y = u.sy > 0;
+    u.from_x = u.sx > 0 ? ENTRY_LEFT : ENTRY_RIGHT;
+    u.from_y = u.sy > 0 ? ENTRY_DOWN : ENTRY_UP;
     cell_stepper c;
     c.cx = cx;
     c.cy = cy;
     c.tx = u.sx > 0 ? ((float)(cx + 1) - ox) * u.inv_dx : (u.sx < 0 ? ((float)cx - ox) * u.inv_dx : INFINITY);
     c.ty = u.sy > 0 ? ((float)(cy + 1) - oy) * u.inv_dy : (u.sy < 0 ? ((float)cy - oy) * u.inv_dy : INFINITY);
     c.came_from = 0; /* the first cell offers everything in it */
-    /* A boxed entry's slab test in cell units: its box edge q (in quanta from one cell below
-       the cell) is reached at t = ((cx - 1) - ox) / dx + q / (QUANTA dx), a multiply-add from
-       per-cell and per-walk constants. The walk's margin, in cells, covers the roundings. */
     const float quantum = (float)(1.0 / QUANTA);
-    float kx = u.inv_dx * quantum, ky = u.inv_dy * quantum;
     float margin = w->margin * s->levels[l].inv;
-    float mx = margin * fabsf(u.inv_dx), my = margin * fabsf(u.inv_dy);
+    window_slab k;
+    k.kx = u.inv_dx * quantum;
+    k.ky = u.inv_dy * quantum;
+    k.mx = margin * fabsf(u.inv_dx);
+    k.my = margin * fabsf(u.inv_dy);
     for (;;) {
         uint32_t r = win->slots[stepper_slot(win, &c)];
         if (r != 0) {
@@ -323,42 +431,11 @@ static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int6
             if (grid->statics != grid->live) {
                 prefetch_spans(grid, cell, w->skip);
             }
-            uint32_t seen = c.came_from | w->skip;
-            float bx = ((float)(c.cx - 1) - ox) * u.inv_dx, by = ((float)(c.cy - 1) - oy) * u.inv_dy;
-            FOR_EACH_ENTRY(s, cell, raw, qb, {
-                if (!(raw & seen)) {
-                    uint32_t id = raw & ENTRY_ID_MASK;
-                    bool reach;
-                    if (!(raw & ENTRY_BOXED)) {
-                        reach = walk_reaches_box(w, grid->spans[id].box);
-                    } else {
-                        float t0 = 0.0f, t1 = w->max_t;
-                        if (u.sx != 0) {
-                            float a = bx + kx * (float)qb[0], b = bx + kx * (float)qb[2];
-                            t0 = max_f(t0, min_f(a, b) - mx);
-                            t1 = min_f(t1, max_f(a, b) + mx);
-                        } else {
-                            float lo = (float)(c.cx - 1) + quantum * (float)qb[0], hi = (float)(c.cx - 1) + quantum * (float)qb[2];
-                            t1 = ox < lo - margin || ox > hi + margin ? -1.0f : t1;
-                        }
-                        if (u.sy != 0) {
-                            float a = by + ky * (float)qb[1], b = by + ky * (float)qb[3];
-                            t0 = max_f(t0, min_f(a, b) - my);
-                            t1 = min_f(t1, max_f(a, b) + my);
-                        } else {
-                            float lo = (float)(c.cy - 1) + quantum * (float)qb[1], hi = (float)(c.cy - 1) + quantum * (float)qb[3];
-                            t1 = oy < lo - margin || oy > hi + margin ? -1.0f : t1;
-                        }
-                        reach = t0 <= t1;
-                    }
-                    if (reach) {
-                        ray_call(w, id);
-                        if (w->stopped) {
-                            return false;
-                        }
-                    }
-                }
-            });
+            k.bx = ((float)(c.cx - 1) - ox) * u.inv_dx;
+            k.by = ((float)(c.cy - 1) - oy) * u.inv_dy;
+            if (!window_offer_cell(w, cell, &k, &u, &c, margin)) {
+                return false;
+            }
         }
         if (--steps <= 0 || (c.tx <= c.ty ? c.tx : c.ty) > w->max_t) {
             break;
@@ -383,7 +460,7 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
             hi_x < (float)((int64_t)win->x0 + win->w) - 3.0f && hi_y < (float)((int64_t)win->y0 + win->h) - 3.0f) {
             int32_t cx = cell_coord(ox), cy = cell_coord(oy), end_x = cell_coord(ex), end_y = cell_coord(ey);
             int64_t steps = llabs((int64_t)end_x - cx) + llabs((int64_t)end_y - cy) + 2;
-            return ray_walk_window(w, l, cx, cy, steps, ox, oy, w->translation.x * inv, w->translation.y * inv);
+            return ray_walk_window(w, l, cx, cy, steps, ox, oy);
         }
     }
     /* in cell units, where cell boundaries are the integers */
@@ -410,7 +487,7 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
         int64_t lx = (int64_t)(cx < end_x ? cx : end_x) - 2, hx = (int64_t)(cx > end_x ? cx : end_x) + 2;
         int64_t ly = (int64_t)(cy < end_y ? cy : end_y) - 2, hy = (int64_t)(cy > end_y ? cy : end_y) + 2;
         if (lx >= win->x0 && ly >= win->y0 && hx < (int64_t)win->x0 + win->w && hy < (int64_t)win->y0 + win->h) {
-            return ray_walk_window(w, l, cx, cy, steps, ox, oy, dx, dy);
+            return ray_walk_window(w, l, cx, cy, steps, ox, oy);
         }
     }
     int32_t sx = dx > 0.0f ? 1 : (dx < 0.0f ? -1 : 0);

@@ -1,4 +1,4 @@
-/* core/simd.h: four floats at a time, for the contact solver.
+/* core/simd.h: four floats at a time, for the contact solver and the grid's ray walk.
  *
  * One type, rc_w, and the few operations the solver needs, on SSE2 (x86-64), NEON (arm64) or
  * plain C (anything else, or RICOCHET_NO_SIMD). Every operation is exactly rounded IEEE
@@ -125,6 +125,51 @@ static inline rc_w rc_w_or(rc_w a, rc_w b) {
 }
 
 #endif
+
+/* Four quads of 16-bit integers (quad i is q[i][0..3]) as four vectors: lane i of out[k] is
+ * q[i][k], exactly (every 16-bit integer is a float). The grid's ray walk reads the quantised
+ * boxes of a cell's four inline entries this way, to test all four at once. */
+static inline void rc_w_u16_quads(const uint16_t q[RC_LANES][4], rc_w out[4]) {
+#if RC_SIMD_SSE2
+    __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)q[0]);
+    __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)q[2]);
+    __m128i t0 = _mm_unpacklo_epi16(v0, v1), t1 = _mm_unpackhi_epi16(v0, v1);
+    __m128i u0 = _mm_unpacklo_epi16(t0, t1), u1 = _mm_unpackhi_epi16(t0, t1);
+    __m128i zero = _mm_setzero_si128();
+    out[0] = _mm_cvtepi32_ps(_mm_unpacklo_epi16(u0, zero));
+    out[1] = _mm_cvtepi32_ps(_mm_unpackhi_epi16(u0, zero));
+    out[2] = _mm_cvtepi32_ps(_mm_unpacklo_epi16(u1, zero));
+    out[3] = _mm_cvtepi32_ps(_mm_unpackhi_epi16(u1, zero));
+#elif RC_SIMD_NEON
+    uint16x4x4_t v = vld4_u16(&q[0][0]);
+    for (int k = 0; k < 4; ++k) {
+        out[k] = vcvtq_f32_u32(vmovl_u16(v.val[k]));
+    }
+#else
+    for (int k = 0; k < 4; ++k) {
+        for (int i = 0; i < RC_LANES; ++i) {
+            out[k].v[i] = (float)q[i][k];
+        }
+    }
+#endif
+}
+
+/* Bit i set where lane i of a is <= lane i of b. */
+static inline uint32_t rc_w_le_bits(rc_w a, rc_w b) {
+#if RC_SIMD_SSE2
+    return (uint32_t)_mm_movemask_ps(_mm_cmple_ps(a, b));
+#elif RC_SIMD_NEON
+    uint32x4_t m = vcleq_f32(a, b);
+    return (vgetq_lane_u32(m, 0) & 1u) | (vgetq_lane_u32(m, 1) & 2u) | (vgetq_lane_u32(m, 2) & 4u) |
+           (vgetq_lane_u32(m, 3) & 8u);
+#else
+    uint32_t bits = 0u;
+    for (int i = 0; i < RC_LANES; ++i) {
+        bits |= (a.v[i] <= b.v[i] ? 1u : 0u) << i;
+    }
+    return bits;
+#endif
+}
 
 /* Lane i of a vector, as a float to read or write (the vector types allow access through a
  * float pointer: SSE's and NEON's are declared may-alias, the plain one is an array). */
