@@ -11,10 +11,15 @@
  * Bullet scenes: the shapes of the ray scene on one static body (restitution 1, friction 0),
  * one untimed step, then one dynamic body per bullet with no shape (a point bullet: bullet =
  * true, gravity_scale 0, max_bounces from the scene); rc_world_step, and after it (untimed) the
- * step's impact events are counted. */
+ * step's impact events are counted.
+ *
+ * RICOCHET_BENCH_WORKERS=N (2..64) lends each world the samples' pthread task system of N
+ * workers (the configuration line says so); the default is one thread, as the peers run. */
 #include "bench.h"
 
 #include <ricochet/ricochet.h>
+
+#include "task_system.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +27,7 @@
 
 typedef struct rc_ctx {
     rc_world *world;
+    task_system *tasks; /* NULL: one thread */
     rc_body_id *bodies; /* moving scenes, by shape index */
     int32_t count;
     bool sensors;                     /* moving scenes: shapes are sensors */
@@ -43,9 +49,15 @@ static rc_ctx *rc_ctx_new(const bench_scene *scene, int32_t bodies, char *desc, 
     def.gravity = rc_v2(0.0f, 0.0f);
     def.body_capacity = bodies;
     def.shape_capacity = scene->shape_count;
+    const char *workers = getenv("RICOCHET_BENCH_WORKERS");
+    int n = workers != NULL ? atoi(workers) : 1;
+    if (n > 1 && (c->tasks = task_system_create(n)) != NULL) {
+        task_system_install(c->tasks, &def);
+    }
     c->world = rc_world_create(&def);
     if (!c->world) {
         snprintf(desc, desc_size, "rc_world_create failed");
+        task_system_destroy(c->tasks);
         free(c);
         return NULL;
     }
@@ -380,6 +392,7 @@ static void rc_destroy_ctx(void *ctx) {
         return;
     }
     rc_world_destroy(c->world);
+    task_system_destroy(c->tasks);
     free(c->bodies);
     free(c);
 }

@@ -38,6 +38,8 @@ static void compact_bodies(rc_world *world) {
     rc_array_shrink(world, world->undo, n + 1);
     rc_array_shrink(world, world->islands, n + 1);
     rc_array_shrink(world, world->moving, n);
+    rc_array_shrink(world, world->sweep_list, n);
+    rc_array_shrink(world, world->sweeps_ahead, n);
     rc_array_shrink(world, world->solver_owner, n);
     rc_array_shrink(world, world->states, n + 1);
     rc_array_shrink(world, world->colors, n + 1);

@@ -159,6 +159,12 @@ static bool clear_of(const rc_world *world, const rc_shape *shape, rc_vec2 p, fl
 
 /* ---- a bounce ---------------------------------------------------------------------------------- */
 
+/* A sweep read the velocity of a body it meets: when sweeps push that body (dynamic and
+ * responding), an earlier sweep of the step may have changed it (sweep_step.c). */
+static void note_velocity_read(rc_sweeper *s, const rc_body *b) {
+    s->read_pushable = s->read_pushable || (b->type == RC_DYNAMIC && b->enable_response);
+}
+
 /* The impulse at a contact with surface normal n (towards the sweeper) at point: the normal
  * part of the relative velocity becomes -e times itself, the tangent part loses at most mu times
  * the normal impulse without reversing (which spins a circle up). With
@@ -173,6 +179,7 @@ static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, r
     rc_vec2 rt = rc_sub(point, rc_motion_center(world, &m, shape, tau)); /* from where its centre was then */
     rc_vec2 vt = {0.0f, 0.0f};
     if (target->type != RC_STATIC) {
+        note_velocity_read(s, target);
         vt = rc_add(target->linear_velocity, cross_sv(target->angular_velocity, rt));
     }
     rc_vec2 rs = rc_scale(-s->radius, n);
@@ -288,6 +295,7 @@ static float bounce_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_v
         /* the surface holds against the gravity still to come when the bounce leaves too little
            speed to get away (a landing without a bounce): no chatter of tiny bounces */
         const rc_body *target = &world->bodies.data[world->shapes.data[index].body];
+        note_velocity_read(s, target);
         rc_vec2 vt = target->type == RC_STATIC ? rc_v2(0.0f, 0.0f) : target->linear_velocity;
         float leaving = rc_dot(rc_sub(s->velocity, vt), n) + rc_dot(later, n);
         if (leaving < 0.0f) {
@@ -307,12 +315,13 @@ static rc_vec2 along_surface(rc_vec2 drift, rc_vec2 n) {
 }
 
 /* The velocity of a shape's surface at a point at time tau (0 for static shapes). */
-static rc_vec2 surface_velocity(const rc_world *world, const rc_sweeper *s, const rc_shape *shape, rc_vec2 point,
+static rc_vec2 surface_velocity(const rc_world *world, rc_sweeper *s, const rc_shape *shape, rc_vec2 point,
                                 float tau) {
     const rc_body *b = &world->bodies.data[shape->body];
     if (b->type == RC_STATIC) {
         return rc_v2(0.0f, 0.0f);
     }
+    note_velocity_read(s, b);
     rc_shape_motion m = rc_shape_motion_of(world, s, shape);
     return rc_add(b->linear_velocity, cross_sv(b->angular_velocity, rc_sub(point, rc_motion_center(world, &m, shape, tau))));
 }

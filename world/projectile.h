@@ -38,6 +38,8 @@ typedef struct rc_sweeper {
     bool sees_motion;  /* the step's: bodies that moved in it are met along their motion (the
                           preview takes everything as still) */
     bool met_motion;   /* out: its sweep looked at a body in motion */
+    bool read_pushable; /* out: it read the velocity of a body sweeps push (dynamic, responding),
+                           which an earlier sweep of the step may have changed */
     bool preview;      /* rc_world_predict's body (the pre-solve is told) */
     int32_t self_shape; /* its swept circle's shape (-1: a point, or the preview's body) */
     int32_t skipped[RC_MAX_SKIPPED]; /* shapes the pre-solve cancelled this step: passed through */

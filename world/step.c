@@ -20,9 +20,7 @@
 
 static bool is_swept(const rc_body *b) { return b->motion != RC_MOTION_FREE; }
 
-static void hold_in_world(rc_body *b) { rc_hold_in_world(&b->center, &b->linear_velocity); }
-
-static void save_undo_of(rc_world *world, int32_t index) {
+void rc_save_undo(rc_world *world, int32_t index) {
     const rc_body *b = &world->bodies.data[index];
     rc_body_undo u;
     u.body = index;
@@ -48,7 +46,7 @@ static bool in_solver(const rc_body *b) {
 
 /* The velocity gravity and the applied force add over a time h (a sub-step, or a swept body's
  * step), in double and held to the speed limit. */
-static rc_vec2 force_kick(const rc_world *world, const rc_body *b, rc_vec2 accel, float h) {
+rc_vec2 rc_force_kick(const rc_world *world, const rc_body *b, rc_vec2 accel, float h) {
     double k = (double)h * b->gravity_scale;
     rc_vec2 v;
     float w;
@@ -67,7 +65,7 @@ static float spin_kick(const rc_world *world, float spin_accel, float h) {
  * in one step (continuous collision stops a turn only where the body's core would pass); round
  * bodies (every solid shape a circle: wheels, grenades, barrels) roll as fast as the world
  * allows. */
-static float spin_limit(const rc_world *world, const rc_body *b, float h) {
+float rc_spin_limit(const rc_world *world, const rc_body *b, float h) {
     float world_limit = world->def.max_angular_speed;
     if (b->type != RC_DYNAMIC) {
         return world_limit; /* a kinematic body turns as the game says */
@@ -101,7 +99,7 @@ static void start_step(rc_world *world, float dt) {
         if (!active[i]) {
             continue;
         }
-        save_undo_of(world, i);
+        rc_save_undo(world, i);
         if (in_solver(b)) {
             int32_t slot = world->solver_owner.count++;
             world->solver_owner.data[slot] = i;
@@ -113,14 +111,14 @@ static void start_step(rc_world *world, float dt) {
             rc_vec2 accel;
             float spin_accel;
             rc_body_accel(b, &accel, &spin_accel);
-            world->kicks.data[slot] = dynamic ? force_kick(world, b, accel, h) : rc_v2(0.0f, 0.0f);
+            world->kicks.data[slot] = dynamic ? rc_force_kick(world, b, accel, h) : rc_v2(0.0f, 0.0f);
             world->spin_kicks.data[slot] = dynamic ? spin_kick(world, spin_accel, h) : 0.0f;
             /* (no damping: a factor of exactly 1, without the division) */
             world->linear_damping.data[slot] =
                 dynamic && b->linear_damping != 0.0f ? 1.0f / (1.0f + h * b->linear_damping) : 1.0f;
             world->angular_damping.data[slot] =
                 dynamic && b->angular_damping != 0.0f ? 1.0f / (1.0f + h * b->angular_damping) : 1.0f;
-            world->spin_limits.data[slot] = spin_limit(world, b, h);
+            world->spin_limits.data[slot] = rc_spin_limit(world, b, h);
             world->support_counts.data[slot] = 0;
             world->cancelled_counts.data[slot] = 0;
         } else {
@@ -284,173 +282,6 @@ static void commit_constraints(rc_world *world) {
     }
 }
 
-typedef struct step_sink {
-    rc_world *world;
-    int32_t body;
-    float h; /* the sub-step */
-} step_sink;
-
-static void step_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach, int32_t bounce,
-                        bool spent) {
-    step_sink *k = context;
-    rc_world *world = k->world;
-    if (!rc_array_reserve(world, world->impacts, world->impacts.count + 1)) {
-        world->step_failed = true;
-        return;
-    }
-    rc_impact_event e;
-    memset(&e, 0, sizeof e); /* no uninitialised padding in what the game reads */
-    e.projectile = rc_body_id_of(world, k->body);
-    e.shape = rc_shape_id_of(world, shape);
-    e.point = point;
-    e.normal = normal;
-    e.approach_speed = approach;
-    e.bounce = bounce;
-    e.spent = spent;
-    world->impacts.data[world->impacts.count++] = e;
-}
-
-static void step_push(void *context, int32_t body, double px, double py, rc_vec2 arm) {
-    step_sink *k = context;
-    rc_world *world = k->world;
-    rc_body *b = &world->bodies.data[body];
-    if (!b->awake) {
-        /* woken in this step: the undo log (as long as the bodies) takes it back on failure */
-        save_undo_of(world, body);
-        rc_body_wake(b);
-        world->body_active.data[body] = 1;
-        b->solver_slot = -1; /* not among this step's solver bodies */
-    }
-    double rx = arm.x, ry = arm.y;
-    rc_limit_velocity(world, b->linear_velocity.x + b->inv_mass * px, b->linear_velocity.y + b->inv_mass * py,
-                      b->angular_velocity + b->inv_inertia * (rx * py - ry * px), &b->linear_velocity,
-                      &b->angular_velocity);
-    /* a prop struck off centre turns no faster than the solver lets it (a crate hit at its
-       corner by a heavy bullet spun at 4,500 rad/s and swung through a wall beside it) */
-    float limit = spin_limit(world, b, k->h);
-    b->angular_velocity = rc_maxf(-limit, rc_minf(b->angular_velocity, limit));
-}
-
-/* A swept body the solver held (some contact pushed on it) moves along the solver's path;
- * otherwise along the chord of its parabola, its velocity the start's plus gravity's kick
- * (exact, as the preview's). */
-static void sweep_body(rc_world *world, int32_t index, float dt) {
-    rc_body *b = &world->bodies.data[index];
-    rc_sweeper s;
-    memset(&s, 0, sizeof s);
-    rc_vec2 circle_offset = {0.0f, 0.0f}; /* from the circle's centre to the centre of mass */
-    if (b->motion == RC_MOTION_SWEPT_CIRCLE) {
-        const rc_shape *cs = &world->shapes.data[b->swept_shape];
-        s.center = cs->circle.center;
-        s.radius = cs->circle.radius;
-        s.restitution = cs->restitution;
-        s.friction = cs->friction;
-        s.rolling_resistance = cs->rolling_resistance;
-        s.filter = cs->filter;
-        circle_offset = rc_sub(b->center, cs->circle.center);
-    } else {
-        s.center = b->center;
-        s.filter = b->point_filter;
-    }
-    rc_vec2 accel;
-    float spin_accel;
-    rc_body_accel(b, &accel, &spin_accel);
-    s.kick = force_kick(world, b, accel, dt); /* an applied force bends the path as gravity does */
-    s.angle = b->angle;
-    s.inv_mass = b->inv_mass;
-    s.inv_inertia = b->inv_inertia;
-    s.self_body = index;
-    s.max_bounces = b->max_bounces;
-    s.step_bounces = b->step_bounces;
-    s.bounces_left = b->bounces_left;
-    s.bounces_made = b->bounces_made;
-    s.sees_dynamic = b->bullet;
-    s.sees_motion = true;
-    s.self_shape = b->motion == RC_MOTION_SWEPT_CIRCLE ? b->swept_shape : -1;
-    s.rest_shape = b->last_hit_step == world->steps - 1 ? b->last_hit_shape : -1;
-    s.velocity = b->linear_velocity;
-    s.angular_velocity = b->angular_velocity;
-    if (b->solver_slot >= 0) {
-        const rc_body_state *st = &world->states.data[b->solver_slot];
-        s.supports = &world->support_shapes.data[(size_t)b->solver_slot * RC_MAX_SUPPORTS];
-        s.support_count = world->support_counts.data[b->solver_slot];
-        /* the pairs the pre-solve cancelled for this step: the sweep passes through them too */
-        s.skipped_count = world->cancelled_counts.data[b->solver_slot];
-        memcpy(s.skipped, &world->cancelled_shapes.data[(size_t)b->solver_slot * RC_MAX_SKIPPED],
-               sizeof(int32_t) * (size_t)s.skipped_count);
-        s.held = world->held.data[b->solver_slot] != 0;
-        if (s.held) {
-            s.path = st->dp;
-            s.turn = st->dangle;
-            s.velocity = st->v;
-            s.angular_velocity = st->w;
-        }
-    }
-    if (!s.held) {
-        /* free: the exact kick of gravity and damping over the step (the velocity the body
-           started with: the solver's states are its own), not the sub-steps' sum of it */
-        rc_integrate_velocity(world, &s.velocity, &s.angular_velocity, b->gravity_scale, b->linear_damping,
-                              b->angular_damping, accel, spin_accel, dt);
-    }
-    step_sink k = {world, index, rc_sub_step(world, dt)};
-    rc_sweep_sink sink = {step_impact, step_push, &k, -1};
-    rc_sweep(world, &s, dt, &sink);
-
-    b = &world->bodies.data[index];
-    b->bounces_left = s.bounces_left;
-    b->bounces_made = s.bounces_made;
-    if (sink.last_shape >= 0) {
-        b->last_hit_shape = sink.last_shape;
-        b->last_hit_step = world->steps;
-    }
-    rc_clamp_speed(world, &s.velocity, &s.angular_velocity); /* bounces with restitution above 1 */
-    b->linear_velocity = s.velocity;
-    b->angular_velocity = s.angular_velocity;
-    bool turned = s.angle != b->angle;
-    b->angle = s.angle;
-    if (turned) {
-        b->xf.q = rc_rot_from_angle(b->angle);
-    }
-    rc_vec2 before = b->center;
-    b->center = rc_add(s.center, circle_offset);
-    hold_in_world(b);
-    b->moved = turned || !rc_vec2_equal(before, b->center);
-    /* a grenade's circle, which bullets swept after it meet along its chord (its turn about its
-       own centre changes nothing they meet) */
-    b->step_move = rc_sub(b->center, before);
-    b->step_turn = 0.0f;
-    b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
-    /* moves of swept bodies were reserved: they cannot fail */
-    bool met_later = world->swept_bullets > 0 && !b->bullet;
-    for (int32_t sh = b->first_shape; sh >= 0; sh = world->shapes.data[sh].next_in_body) {
-        rc_shape *shape = &world->shapes.data[sh];
-        rc_aabb was = rc_shape_proxy_box(world, shape);
-        rc_shape_place(world, shape, b->xf);
-        rc_aabb target;
-        if (met_later && !shape->sensor) {
-            if (rc_motion_proxy_target(world, shape, was, b->center, 0.0f, &target)) {
-                rc_step_move_proxy(world, shape, target);
-            }
-        } else if (!rc_shape_proxy_fits(world, shape)) {
-            rc_step_move_proxy(world, shape, rc_shape_fat_box(world, shape));
-        }
-    }
-}
-
-static void sweep_bodies(rc_world *world, float dt) {
-    /* grenades first: bullets then strike them along their motion (bodies the sweeps wake are
-       not swept in this step). One pass when the swept bodies are all of one kind. */
-    bool mixed = world->swept_bullets != 0 && world->swept_bullets != world->swept_count;
-    for (int pass = 0; pass < (mixed ? 2 : 1); ++pass) {
-        for (int32_t k = 0; k < world->swept_count && !world->step_failed; ++k) {
-            int32_t index = world->moving.data[k];
-            if (!mixed || world->bodies.data[index].bullet == (pass == 1)) {
-                sweep_body(world, index, dt);
-            }
-        }
-    }
-}
-
 /* Put the moved bodies back where they were (the undo log) and their shapes with them. */
 static void undo_motion(rc_world *world) {
     for (int32_t k = world->undo.count - 1; k >= 0; --k) {
@@ -550,6 +381,7 @@ static bool fail_step(rc_world *world, int32_t impacts_before) {
 static bool reserve_scratch(rc_world *world) {
     int32_t n = world->bodies.count;
     return rc_array_reserve(world, world->islands, n) && rc_array_reserve(world, world->moving, n) &&
+           rc_array_reserve(world, world->sweep_list, n) &&
            rc_array_reserve(world, world->solver_owner, n) && rc_array_reserve(world, world->states, n + 1) &&
            rc_array_reserve(world, world->body_slots, n) && rc_array_reserve(world, world->body_active, n) &&
            rc_array_reserve(world, world->colors, n + 1) && rc_array_reserve(world, world->kicks, n) &&
@@ -619,7 +451,7 @@ bool rc_world_step(rc_world *world, float dt) {
         ok = rc_grid_reserve(world->grid, 2 * (swept + moved_additions));
     }
     if (ok) {
-        sweep_bodies(world, dt);
+        rc_sweep_bodies(world, dt);
         ok = !world->step_failed;
     }
     if (ok) {

@@ -24,6 +24,27 @@ typedef struct rc_body_undo {
     int32_t bounces_left, bounces_made;
 } rc_body_undo;
 
+/* A sweep run ahead on the task system (sweep_step.c): what it leaves of its body, and its
+ * impacts, kept aside until its turn. impact_count -1: it is done again in its turn (it read the
+ * velocity of a body that sweeps push, or made more impacts than are kept). */
+#define RC_IMPACTS_AHEAD 2
+typedef struct rc_kept_impact {
+    int32_t shape;
+    rc_vec2 point, normal;
+    float approach;
+    int32_t bounce;
+    bool spent;
+} rc_kept_impact;
+
+typedef struct rc_sweep_ahead {
+    rc_vec2 center, velocity;
+    float angle, angular_velocity;
+    int32_t bounces_left, bounces_made;
+    int32_t last_shape;
+    int32_t impact_count;
+    rc_kept_impact impacts[RC_IMPACTS_AHEAD];
+} rc_sweep_ahead;
+
 /* A proxy's grid box before the step moved it. */
 typedef struct rc_proxy_undo {
     int32_t proxy;
@@ -73,6 +94,19 @@ rc_aabb rc_motion_box(rc_aabb before, rc_aabb after, rc_vec2 center, float turn)
  * false when its box in the grid already holds that motion. */
 bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aabb before, rc_vec2 center, float turn,
                             rc_aabb *target);
+
+/* Helpers of the step (step.c) that the sweeps share: log a body in the undo log (before a
+ * change the step may have to put back); the velocity gravity and the applied force add over
+ * a time h; the fastest a body in the solver may turn in a sub-step of h. */
+void rc_save_undo(rc_world *world, int32_t index);
+rc_vec2 rc_force_kick(const rc_world *world, const rc_body *b, rc_vec2 accel, float h);
+float rc_spin_limit(const rc_world *world, const rc_body *b, float h);
+
+/* The swept bodies move by their sweeps (sweep_step.c): grenades, then bullets, each in index
+ * order, their impacts reported and the bodies they strike pushed in that order; the shapes of
+ * each pass follow their bodies once all of its sweeps are done. With a task system, the sweeps
+ * run ahead on its workers and the same bits come out (world->step_failed on failure). */
+void rc_sweep_bodies(rc_world *world, float dt);
 
 /* The soft step's settings from the world's definition, for a step of dt (step.c); the caller
  * fills in the arrays. */

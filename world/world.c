@@ -150,6 +150,8 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->contact_marks);
     rc_array_free(world, world->narrow);
     rc_array_free(world, world->narrow_list);
+    rc_array_free(world, world->sweep_list);
+    rc_array_free(world, world->sweeps_ahead);
     rc_array_free(world, world->constraints);
     rc_array_free(world, world->support_shapes);
     rc_array_free(world, world->support_counts);

@@ -100,6 +100,8 @@ struct rc_world {
     RC_ARRAY(uint64_t) contact_marks; /* a bit per contact: the walks of few awake bodies (contact_walk.c) */
     RC_ARRAY(uint8_t) narrow;         /* per contact: its manifold computed ahead on the task system (RC_NARROW_*) */
     RC_ARRAY(int32_t) narrow_list;    /* the contacts handed to the task system */
+    RC_ARRAY(int32_t) sweep_list;     /* the swept bodies of a pass of the sweeps (sweep_step.c) */
+    RC_ARRAY(rc_sweep_ahead) sweeps_ahead; /* per body of a pass: its sweep run ahead on the task system */
     RC_ARRAY(rc_body_state) states;   /* one more than the solver's bodies: the still state */
     RC_ARRAY(uint32_t) colors;        /* per state: the colours its constraints took */
     RC_ARRAY(int32_t) constraint_order;

@@ -1,0 +1,324 @@
+/* The step's sweeps (step.h: rc_sweep_bodies): grenades, then bullets, each moved by rc_sweep
+ * (projectile.c) against the world as the step left it.
+ *
+ * A pass (the grenades, then the bullets; one pass when the swept bodies are all of one kind)
+ * runs in three parts:
+ *   1. every sweep of the pass on its own. What a sweep reads of the world, no other sweep of
+ *      the pass changes, but for the velocities of the bodies sweeps push (dynamic bodies that
+ *      respond): a sweep that read one is done again in part 2. With a task system the sweeps
+ *      run here on its workers, their impacts kept aside (the game's pre-solve callback, when
+ *      there is one, is asked from the step's own thread: then nothing runs ahead);
+ *   2. in index order, each body's impacts are reported, the bodies it struck pushed and its
+ *      state written back. A sweep that read a pushable body's velocity, or made more impacts
+ *      than are kept aside, is done again here, in its turn, against the pushes before it;
+ *   3. in index order, the pass's shapes are placed where their bodies end and their grid
+ *      boxes follow.
+ * Without a task system part 2 does every sweep in its turn; a sweep then sees what it would
+ * have seen ahead, so the bits do not depend on the task system or its worker count. */
+#include "world/world_internal.h"
+
+#include <string.h>
+
+/* ---- reporting to the world ----------------------------------------------------------------- */
+
+typedef struct step_sink {
+    rc_world *world;
+    int32_t body;
+    float h; /* the sub-step */
+} step_sink;
+
+static void step_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach, int32_t bounce,
+                        bool spent) {
+    step_sink *k = context;
+    rc_world *world = k->world;
+    if (!rc_array_reserve(world, world->impacts, world->impacts.count + 1)) {
+        world->step_failed = true;
+        return;
+    }
+    rc_impact_event e;
+    memset(&e, 0, sizeof e); /* no uninitialised padding in what the game reads */
+    e.projectile = rc_body_id_of(world, k->body);
+    e.shape = rc_shape_id_of(world, shape);
+    e.point = point;
+    e.normal = normal;
+    e.approach_speed = approach;
+    e.bounce = bounce;
+    e.spent = spent;
+    world->impacts.data[world->impacts.count++] = e;
+}
+
+static void step_push(void *context, int32_t body, double px, double py, rc_vec2 arm) {
+    step_sink *k = context;
+    rc_world *world = k->world;
+    rc_body *b = &world->bodies.data[body];
+    if (!b->awake) {
+        /* woken in this step: the undo log (as long as the bodies) takes it back on failure */
+        rc_save_undo(world, body);
+        rc_body_wake(b);
+        world->body_active.data[body] = 1;
+        b->solver_slot = -1; /* not among this step's solver bodies */
+    }
+    double rx = arm.x, ry = arm.y;
+    rc_limit_velocity(world, b->linear_velocity.x + b->inv_mass * px, b->linear_velocity.y + b->inv_mass * py,
+                      b->angular_velocity + b->inv_inertia * (rx * py - ry * px), &b->linear_velocity,
+                      &b->angular_velocity);
+    /* a prop struck off centre turns no faster than the solver lets it (a crate hit at its
+       corner by a heavy bullet spun at 4,500 rad/s and swung through a wall beside it) */
+    float limit = rc_spin_limit(world, b, k->h);
+    b->angular_velocity = rc_maxf(-limit, rc_minf(b->angular_velocity, limit));
+}
+
+/* ---- one sweep -------------------------------------------------------------------------------- */
+
+/* The sweeper of a swept body at the step's start; reads the world only. A swept body the
+ * solver held (some contact pushed on it) moves along the solver's path; otherwise along the
+ * chord of its parabola, its velocity the start's plus gravity's kick (exact, as the
+ * preview's). */
+static void sweeper_of(const rc_world *world, int32_t index, float dt, rc_sweeper *s) {
+    const rc_body *b = &world->bodies.data[index];
+    memset(s, 0, sizeof *s);
+    if (b->motion == RC_MOTION_SWEPT_CIRCLE) {
+        const rc_shape *cs = &world->shapes.data[b->swept_shape];
+        s->center = cs->circle.center;
+        s->radius = cs->circle.radius;
+        s->restitution = cs->restitution;
+        s->friction = cs->friction;
+        s->rolling_resistance = cs->rolling_resistance;
+        s->filter = cs->filter;
+    } else {
+        s->center = b->center;
+        s->filter = b->point_filter;
+    }
+    rc_vec2 accel;
+    float spin_accel;
+    rc_body_accel(b, &accel, &spin_accel);
+    s->kick = rc_force_kick(world, b, accel, dt); /* an applied force bends the path as gravity does */
+    s->angle = b->angle;
+    s->inv_mass = b->inv_mass;
+    s->inv_inertia = b->inv_inertia;
+    s->self_body = index;
+    s->max_bounces = b->max_bounces;
+    s->step_bounces = b->step_bounces;
+    s->bounces_left = b->bounces_left;
+    s->bounces_made = b->bounces_made;
+    s->sees_dynamic = b->bullet;
+    s->sees_motion = true;
+    s->self_shape = b->motion == RC_MOTION_SWEPT_CIRCLE ? b->swept_shape : -1;
+    s->rest_shape = b->last_hit_step == world->steps - 1 ? b->last_hit_shape : -1;
+    s->velocity = b->linear_velocity;
+    s->angular_velocity = b->angular_velocity;
+    if (b->solver_slot >= 0) {
+        const rc_body_state *st = &world->states.data[b->solver_slot];
+        s->supports = &world->support_shapes.data[(size_t)b->solver_slot * RC_MAX_SUPPORTS];
+        s->support_count = world->support_counts.data[b->solver_slot];
+        /* the pairs the pre-solve cancelled for this step: the sweep passes through them too */
+        s->skipped_count = world->cancelled_counts.data[b->solver_slot];
+        memcpy(s->skipped, &world->cancelled_shapes.data[(size_t)b->solver_slot * RC_MAX_SKIPPED],
+               sizeof(int32_t) * (size_t)s->skipped_count);
+        s->held = world->held.data[b->solver_slot] != 0;
+        if (s->held) {
+            s->path = st->dp;
+            s->turn = st->dangle;
+            s->velocity = st->v;
+            s->angular_velocity = st->w;
+        }
+    }
+    if (!s->held) {
+        /* free: the exact kick of gravity and damping over the step (the velocity the body
+           started with: the solver's states are its own), not the sub-steps' sum of it */
+        rc_integrate_velocity(world, &s->velocity, &s->angular_velocity, b->gravity_scale, b->linear_damping,
+                              b->angular_damping, accel, spin_accel, dt);
+    }
+}
+
+/* What a sweep leaves of its sweeper: all that is written back to the body. */
+static void keep_outcome(const rc_sweeper *s, int32_t last_shape, rc_sweep_ahead *out) {
+    out->center = s->center;
+    out->velocity = s->velocity;
+    out->angle = s->angle;
+    out->angular_velocity = s->angular_velocity;
+    out->bounces_left = s->bounces_left;
+    out->bounces_made = s->bounces_made;
+    out->last_shape = last_shape;
+}
+
+/* Write a sweep's outcome back to its body (its shapes follow in part 3). */
+static void finish_sweep(rc_world *world, int32_t index, const rc_sweep_ahead *o) {
+    rc_body *b = &world->bodies.data[index];
+    rc_vec2 circle_offset = {0.0f, 0.0f}; /* from the circle's centre to the centre of mass */
+    if (b->motion == RC_MOTION_SWEPT_CIRCLE) {
+        circle_offset = rc_sub(b->center, world->shapes.data[b->swept_shape].circle.center);
+    }
+    b->bounces_left = o->bounces_left;
+    b->bounces_made = o->bounces_made;
+    if (o->last_shape >= 0) {
+        b->last_hit_shape = o->last_shape;
+        b->last_hit_step = world->steps;
+    }
+    rc_vec2 velocity = o->velocity;
+    float angular_velocity = o->angular_velocity;
+    rc_clamp_speed(world, &velocity, &angular_velocity); /* bounces with restitution above 1 */
+    b->linear_velocity = velocity;
+    b->angular_velocity = angular_velocity;
+    bool turned = o->angle != b->angle;
+    b->angle = o->angle;
+    if (turned) {
+        b->xf.q = rc_rot_from_angle(b->angle);
+    }
+    rc_vec2 before = b->center;
+    b->center = rc_add(o->center, circle_offset);
+    rc_hold_in_world(&b->center, &b->linear_velocity);
+    b->moved = turned || !rc_vec2_equal(before, b->center);
+    /* a grenade's circle, which bullets swept after it meet along its chord (its turn about its
+       own centre changes nothing they meet) */
+    b->step_move = rc_sub(b->center, before);
+    b->step_turn = 0.0f;
+    b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
+}
+
+/* The sweep of a body in its turn: its impacts reported and what it strikes pushed at once. */
+static void sweep_in_turn(rc_world *world, int32_t index, float dt) {
+    rc_sweeper s;
+    sweeper_of(world, index, dt, &s);
+    step_sink k = {world, index, rc_sub_step(world, dt)};
+    rc_sweep_sink sink = {step_impact, step_push, &k, -1};
+    rc_sweep(world, &s, dt, &sink);
+    rc_sweep_ahead o;
+    keep_outcome(&s, sink.last_shape, &o);
+    finish_sweep(world, index, &o);
+}
+
+/* The shapes of a swept body where it ends the step, and their grid boxes (their moves were
+ * reserved: they cannot fail). */
+static void follow_sweep(rc_world *world, int32_t index) {
+    const rc_body *b = &world->bodies.data[index];
+    bool met_later = world->swept_bullets > 0 && !b->bullet;
+    for (int32_t sh = b->first_shape; sh >= 0; sh = world->shapes.data[sh].next_in_body) {
+        rc_shape *shape = &world->shapes.data[sh];
+        rc_aabb was = rc_shape_proxy_box(world, shape);
+        rc_shape_place(world, shape, b->xf);
+        rc_aabb target;
+        if (met_later && !shape->sensor) {
+            if (rc_motion_proxy_target(world, shape, was, b->center, 0.0f, &target)) {
+                rc_step_move_proxy(world, shape, target);
+            }
+        } else if (!rc_shape_proxy_fits(world, shape)) {
+            rc_step_move_proxy(world, shape, rc_shape_fat_box(world, shape));
+        }
+    }
+}
+
+/* ---- sweeps ahead, on the task system ------------------------------------------------------------ */
+
+/* A sweep ahead keeps its impacts aside; a push means it struck a pushable body, which it read
+ * (it is done again in its turn). */
+static void ahead_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach, int32_t bounce,
+                         bool spent) {
+    rc_sweep_ahead *a = context;
+    if (a->impact_count < 0) {
+        return;
+    }
+    if (a->impact_count == RC_IMPACTS_AHEAD) {
+        a->impact_count = -1;
+        return;
+    }
+    rc_kept_impact *e = &a->impacts[a->impact_count++];
+    e->shape = shape;
+    e->point = point;
+    e->normal = normal;
+    e->approach = approach;
+    e->bounce = bounce;
+    e->spent = spent;
+}
+
+static void ahead_push(void *context, int32_t body, double px, double py, rc_vec2 arm) {
+    (void)body;
+    (void)px;
+    (void)py;
+    (void)arm;
+    ((rc_sweep_ahead *)context)->impact_count = -1;
+}
+
+typedef struct sweep_task {
+    const rc_world *world;
+    const int32_t *bodies;
+    rc_sweep_ahead *ahead;
+    float dt;
+} sweep_task;
+
+static void sweep_range(int32_t start, int32_t end, uint32_t worker_index, void *context) {
+    (void)worker_index;
+    const sweep_task *t = context;
+    for (int32_t i = start; i < end; ++i) {
+        rc_sweep_ahead *a = &t->ahead[i];
+        rc_sweeper s;
+        sweeper_of(t->world, t->bodies[i], t->dt, &s);
+        a->impact_count = 0;
+        rc_sweep_sink sink = {ahead_impact, ahead_push, a, -1};
+        rc_sweep(t->world, &s, t->dt, &sink);
+        if (s.read_pushable) {
+            a->impact_count = -1;
+        }
+        keep_outcome(&s, sink.last_shape, a);
+    }
+}
+
+/* Part 2 after sweeps ran ahead: each in its turn takes what was kept, or is done again. */
+static void take_ahead(rc_world *world, const int32_t *bodies, const rc_sweep_ahead *ahead, int32_t count, float dt) {
+    for (int32_t i = 0; i < count && !world->step_failed; ++i) {
+        const rc_sweep_ahead *a = &ahead[i];
+        if (a->impact_count < 0) {
+            sweep_in_turn(world, bodies[i], dt);
+            continue;
+        }
+        step_sink k = {world, bodies[i], rc_sub_step(world, dt)};
+        for (int32_t e = 0; e < a->impact_count; ++e) {
+            const rc_kept_impact *m = &a->impacts[e];
+            step_impact(&k, m->shape, m->point, m->normal, m->approach, m->bounce, m->spent);
+        }
+        finish_sweep(world, bodies[i], a);
+    }
+}
+
+/* Sweeps per task range: a sweep is a few microseconds, so smaller ranges only add handing out. */
+#define RC_SWEEPS_PER_TASK 32
+
+/* Can the sweeps of a pass run ahead: a task system with workers, sweeps enough to share, no
+ * pre-solve callback to ask from other threads, and room kept aside for their outcomes? */
+static bool can_run_ahead(rc_world *world, int32_t count) {
+    return world->def.enqueue_task != NULL && world->def.worker_count > 1 && count > RC_SWEEPS_PER_TASK &&
+           world->pre_solve_fn == NULL && rc_array_reserve(world, world->sweeps_ahead, count);
+}
+
+/* One pass: its bodies listed in index order in world->sweep_list. */
+static void sweep_pass(rc_world *world, int32_t count, float dt) {
+    const int32_t *bodies = world->sweep_list.data;
+    if (can_run_ahead(world, count)) {
+        sweep_task t = {world, bodies, world->sweeps_ahead.data, dt};
+        rc_run_task(world, sweep_range, count, RC_SWEEPS_PER_TASK, &t);
+        take_ahead(world, bodies, world->sweeps_ahead.data, count, dt);
+    } else {
+        for (int32_t i = 0; i < count && !world->step_failed; ++i) {
+            sweep_in_turn(world, bodies[i], dt);
+        }
+    }
+    for (int32_t i = 0; i < count && !world->step_failed; ++i) {
+        follow_sweep(world, bodies[i]);
+    }
+}
+
+void rc_sweep_bodies(rc_world *world, float dt) {
+    /* grenades first: bullets then strike them along their motion (bodies the sweeps wake are
+       not swept in this step). One pass when the swept bodies are all of one kind. */
+    bool mixed = world->swept_bullets != 0 && world->swept_bullets != world->swept_count;
+    for (int pass = 0; pass < (mixed ? 2 : 1) && !world->step_failed; ++pass) {
+        int32_t count = 0;
+        for (int32_t k = 0; k < world->swept_count; ++k) {
+            int32_t index = world->moving.data[k];
+            if (!mixed || world->bodies.data[index].bullet == (pass == 1)) {
+                world->sweep_list.data[count++] = index;
+            }
+        }
+        sweep_pass(world, count, dt);
+    }
+}
