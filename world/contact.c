@@ -131,11 +131,6 @@ void rc_shape_destroy_contacts(rc_world *world, int32_t shape) {
  * and a mark for every contact. */
 bool rc_contacts_reserve_events(rc_world *world) {
     int32_t n = rc_id_pool_live(&world->contact_ids);
-    bool workers = world->def.enqueue_task != NULL && world->def.worker_count > 1;
-    if (workers && (!rc_array_reserve(world, world->narrow, world->contacts.count) ||
-                    !rc_array_reserve(world, world->narrow_list, world->contacts.count))) {
-        return false;
-    }
     return rc_contact_marks_reserve(world) && rc_array_reserve(world, world->contact_begin, world->contact_begin.count + n) &&
            rc_array_reserve(world, world->contact_end, world->contact_end.count + n) &&
            rc_array_reserve(world, world->sensor_begin, world->sensor_begin.count + n) &&
@@ -649,6 +644,13 @@ void rc_contacts_refresh(rc_world *world) {
     }
 }
 
+/* Is the pair over: its grid boxes apart, or its shapes no longer allowed to pair? */
+static bool pair_over(const rc_world *world, const rc_contact *c, bool recheck) {
+    const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
+    return !rc_aabb_overlaps(rc_grid_get_box(world->grid, a->proxy), rc_grid_get_box(world->grid, b->proxy)) ||
+           (recheck && !rc_shapes_should_pair(world, a, b));
+}
+
 /* The step's look at contact i: destroyed when its boxes part, its manifold where its bodies
  * are now, sleepers it touches woken, and its begin or end event. */
 static void update_contact(rc_world *world, int32_t i) {
@@ -661,14 +663,13 @@ static void update_contact(rc_world *world, int32_t i) {
     rc_shape *b = &world->shapes.data[c->shape[1]];
     rc_body *ba = &world->bodies.data[a->body];
     rc_body *bb = &world->bodies.data[b->body];
-    uint8_t ahead = world->narrow.data != NULL ? world->narrow.data[i] : 0u;
     c->flagged = false;
     /* apart in the grid (the boxes that made the pair): the pair is over */
-    if (ahead == RC_NARROW_APART || (ahead == 0u && rc_contact_pair_over(world, c, recheck))) {
+    if (pair_over(world, c, recheck)) {
         rc_contact_destroy(world, i, true);
         return;
     }
-    bool touching = ahead != 0u ? ahead == RC_NARROW_TOUCHING : rc_contact_collide(world, i, !recheck);
+    bool touching = rc_contact_collide(world, i, !recheck);
     c = &world->contacts.data[i];
     /* something awake touching a sleeping body wakes it and what rests on it; so does a
        door or a crate about to meet a sleeping body (its contact has points within the
@@ -713,11 +714,7 @@ static void update_contact(rc_world *world, int32_t i) {
 }
 
 void rc_contacts_update(rc_world *world) {
-    bool workers = world->def.enqueue_task != NULL && world->def.worker_count > 1;
     bool marked = !world->contacts_flagged && rc_contacts_few_awake(world, world->undo.count);
-    if (workers && world->contacts.count > 0) {
-        memset(world->narrow.data, 0, (size_t)world->contacts.count);
-    }
     if (marked) {
         /* the contacts of the bodies awake now (the undo list: awake at the step's start, or
            woken by the sweeps) and the new ones; a body woken below marks its own */
@@ -728,29 +725,15 @@ void rc_contacts_update(rc_world *world) {
             int32_t ci = world->new_contacts.data[k];
             world->contact_marks.data[ci >> 6] |= 1ull << (ci & 63);
         }
-        if (workers) {
-            rc_narrow_ahead(world, true);
-        }
         world->marking_wakes = true;
         for (int32_t next = 0, i; (i = rc_next_marked_contact(world, &next)) >= 0;) {
-            if (!workers || world->narrow.data[i] != RC_NARROW_DONE) {
-                update_contact(world, i);
-            }
+            update_contact(world, i);
         }
         world->marking_wakes = false;
         rc_contact_marks_clear(world);
         return;
     }
     world->contacts_flagged = false; /* every flagged contact below is looked at and unflagged */
-    if (workers) {
-        rc_narrow_ahead(world, false);
-        for (int32_t i = 0; i < world->contacts.count; ++i) {
-            if (world->narrow.data[i] != RC_NARROW_DONE) {
-                update_contact(world, i);
-            }
-        }
-        return;
-    }
     for (int32_t i = 0; i < world->contacts.count; ++i) {
         update_contact(world, i);
     }

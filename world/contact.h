@@ -81,25 +81,6 @@ void rc_mark_body_contacts(rc_world *world, int32_t body);
 int32_t rc_next_marked_contact(const rc_world *world, int32_t *next);
 void rc_contact_marks_clear(rc_world *world);
 
-/* The contacts a worker of the task system takes at a time in the narrow phase. */
-#define RC_CONTACTS_PER_TASK 64
-
-/* What the narrow phase found for a contact ahead of the update, on the task system
- * (world->narrow; 0: not looked at ahead). */
-#define RC_NARROW_APART 1u    /* its boxes parted, or its shapes may not pair: it ends */
-#define RC_NARROW_CLEAR 2u    /* its manifold, not touching */
-#define RC_NARROW_TOUCHING 3u /* its manifold, touching */
-#define RC_NARROW_DONE 4u     /* nothing left for the update: touching as before, and no sleeping
-                                 dynamic body on either side (none can be woken through it) */
-
-/* Is the pair over: its grid boxes apart, or its shapes no longer allowed to pair? */
-bool rc_contact_pair_over(const rc_world *world, const rc_contact *c, bool recheck);
-/* With a task system: compute ahead, on its workers, the manifolds of the contacts the update
- * will look at (the marked ones, or all) whose answer no wake during the update can change:
- * those with a body awake now (a sleeping body has no velocity, so waking it changes no
- * margin). The update takes their answers in its order; the rest it computes itself, as it
- * would without workers. */
-void rc_narrow_ahead(rc_world *world, bool marked);
 /* At the step's start: contacts flagged since the last step (a teleport, a new shape or
  * filter) get their manifolds where the bodies are now, so the solver does not read stale
  * ones. Events stay with rc_contacts_update. */

@@ -148,8 +148,6 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->body_slots);
     rc_array_free(world, world->body_active);
     rc_array_free(world, world->contact_marks);
-    rc_array_free(world, world->narrow);
-    rc_array_free(world, world->narrow_list);
     rc_array_free(world, world->sweep_list);
     rc_array_free(world, world->sweeps_ahead);
     rc_array_free(world, world->constraints);

@@ -98,8 +98,6 @@ struct rc_world {
     RC_ARRAY(int32_t) body_slots;
     RC_ARRAY(uint8_t) body_active;
     RC_ARRAY(uint64_t) contact_marks; /* a bit per contact: the walks of few awake bodies (contact_walk.c) */
-    RC_ARRAY(uint8_t) narrow;         /* per contact: its manifold computed ahead on the task system (RC_NARROW_*) */
-    RC_ARRAY(int32_t) narrow_list;    /* the contacts handed to the task system */
     RC_ARRAY(int32_t) sweep_list;     /* the swept bodies of a pass of the sweeps (sweep_step.c) */
     RC_ARRAY(rc_sweep_ahead) sweeps_ahead; /* per body of a pass: its sweep run ahead on the task system */
     RC_ARRAY(rc_body_state) states;   /* one more than the solver's bodies: the still state */

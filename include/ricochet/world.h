@@ -122,8 +122,8 @@ typedef struct rc_world_def {
                                      one); default 1 */
     rc_enqueue_task_fn *enqueue_task; /* the task system: both or neither (then the calling thread */
     rc_finish_task_fn *finish_task;   /* runs everything); used by rc_world_cast_rays and by the
-                                         step's narrow phase and sweeps (bullets, grenades), with
-                                         the same results whatever the workers. While a pre-solve
+                                         step's sweeps (bullets, grenades), with the same
+                                         results whatever the workers. While a pre-solve
                                          callback is set, the sweeps stay on the step's thread (the
                                          callback is never called from a worker) */
     void *user_task_context;      /* passed to enqueue_task and finish_task */

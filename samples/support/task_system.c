@@ -9,18 +9,23 @@
 struct task_system {
     pthread_mutex_t one_task; /* held from an enqueue that hands out work to its finish: batches
                                  cast on several threads at once take turns */
-    pthread_mutex_t mutex;
+    pthread_mutex_t mutex;    /* for sleeping and waking only */
     pthread_cond_t start, finished;
     pthread_t threads[RC_MAX_WORKERS];
     int32_t thread_count; /* worker_count - 1: worker k + 1 is threads[k]; the waiting thread is 0 */
-    /* the task under way (written under the mutex before the threads are woken) */
-    rc_task_fn *task;
-    void *context;
-    int32_t count, range;
-    atomic_int next;   /* the first item no range has taken yet */
-    int32_t busy;      /* threads not yet done with the current task */
-    uint64_t job;      /* how many tasks were handed out */
-    bool quit;
+    /* The task under way: written before its job number is published in claim, and unchanged
+       until its finish returns (atomics only so that a late thread may read them while it
+       checks whether the job is still its own). */
+    _Atomic(rc_task_fn *) task;
+    _Atomic(void *) context;
+    atomic_int count, range;
+    /* job << 32 | the first item no range has taken yet: a thread takes a range only while the
+       job it woke for is the current one (a compare-and-swap on both), so a thread that wakes
+       late never runs a range of a task it did not read */
+    _Atomic uint64_t claim;
+    atomic_int done;     /* items of the current task whose ranges have run */
+    uint32_t job;        /* under mutex: the last job handed out, for sleeping threads */
+    atomic_bool quit;
     atomic_int ranges[RC_MAX_WORKERS];
 };
 
@@ -29,18 +34,75 @@ typedef struct worker_arg {
     uint32_t index;
 } worker_arg;
 
+/* How long a thread that ran out of work looks for the next task before it sleeps: a step hands
+ * out several tasks in a row, and waking a sleeping thread (on a virtual machine above all) took
+ * longer than the work it was woken for. */
+#define SPIN_CHECKS 20000
 
-/* Take ranges until none is left. */
-static void run_ranges(task_system *ts, uint32_t worker) {
+static void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Take a range of job `job` if it is still the current one and has items left. */
+static bool claim_range(task_system *ts, uint32_t job, int32_t *start, int32_t *end) {
+    uint64_t c = atomic_load_explicit(&ts->claim, memory_order_acquire);
     for (;;) {
-        int32_t start = atomic_fetch_add(&ts->next, ts->range);
-        if (start >= ts->count) {
-            return;
+        if ((uint32_t)(c >> 32) != job) {
+            return false;
         }
-        int32_t end = ts->count - start < ts->range ? ts->count : start + ts->range;
-        ts->task(start, end, worker, ts->context);
-        atomic_fetch_add(&ts->ranges[worker], 1);
+        int32_t next = (int32_t)(uint32_t)c;
+        int32_t count = atomic_load_explicit(&ts->count, memory_order_relaxed);
+        int32_t range = atomic_load_explicit(&ts->range, memory_order_relaxed);
+        if (next >= count) {
+            return false;
+        }
+        int32_t stop = count - next < range ? count : next + range;
+        uint64_t taken = (uint64_t)job << 32 | (uint32_t)stop;
+        if (atomic_compare_exchange_weak_explicit(&ts->claim, &c, taken, memory_order_acq_rel, memory_order_acquire)) {
+            *start = next;
+            *end = stop;
+            return true;
+        }
     }
+}
+
+/* Run ranges of job `job` until none is left; the thread that runs the last items wakes the
+ * waiting one. */
+static void run_ranges(task_system *ts, uint32_t job, uint32_t worker) {
+    int32_t start, end;
+    while (claim_range(ts, job, &start, &end)) {
+        rc_task_fn *task = atomic_load_explicit(&ts->task, memory_order_relaxed);
+        task(start, end, worker, atomic_load_explicit(&ts->context, memory_order_relaxed));
+        atomic_fetch_add(&ts->ranges[worker], 1);
+        int32_t count = atomic_load_explicit(&ts->count, memory_order_relaxed);
+        if (atomic_fetch_add_explicit(&ts->done, end - start, memory_order_acq_rel) + (end - start) == count) {
+            pthread_mutex_lock(&ts->mutex);
+            pthread_cond_signal(&ts->finished);
+            pthread_mutex_unlock(&ts->mutex);
+        }
+    }
+}
+
+static uint32_t current_job(task_system *ts) {
+    return (uint32_t)(atomic_load_explicit(&ts->claim, memory_order_acquire) >> 32);
+}
+
+/* Wait for a job after `seen`: a while awake, then asleep. Returns false when quitting. */
+static bool wait_for_job(task_system *ts, uint32_t seen) {
+    for (int k = 0; k < SPIN_CHECKS; ++k) {
+        if (current_job(ts) != seen || atomic_load(&ts->quit)) {
+            return !atomic_load(&ts->quit);
+        }
+        cpu_relax();
+    }
+    pthread_mutex_lock(&ts->mutex);
+    while (!atomic_load(&ts->quit) && ts->job == seen) {
+        pthread_cond_wait(&ts->start, &ts->mutex);
+    }
+    pthread_mutex_unlock(&ts->mutex);
+    return !atomic_load(&ts->quit);
 }
 
 static void *worker_main(void *arg) {
@@ -48,24 +110,11 @@ static void *worker_main(void *arg) {
     task_system *ts = w->ts;
     uint32_t index = w->index;
     free(w);
-    uint64_t seen = 0;
-    pthread_mutex_lock(&ts->mutex);
-    for (;;) {
-        while (!ts->quit && ts->job == seen) {
-            pthread_cond_wait(&ts->start, &ts->mutex);
-        }
-        if (ts->quit) {
-            break;
-        }
-        seen = ts->job;
-        pthread_mutex_unlock(&ts->mutex);
-        run_ranges(ts, index);
-        pthread_mutex_lock(&ts->mutex);
-        if (--ts->busy == 0) {
-            pthread_cond_signal(&ts->finished);
-        }
+    uint32_t seen = 0;
+    while (wait_for_job(ts, seen)) {
+        seen = current_job(ts);
+        run_ranges(ts, seen, index);
     }
-    pthread_mutex_unlock(&ts->mutex);
     return NULL;
 }
 
@@ -83,13 +132,13 @@ static void *enqueue(rc_task_fn *task, int32_t item_count, int32_t min_range, vo
     }
     pthread_mutex_lock(&ts->one_task);
     pthread_mutex_lock(&ts->mutex);
-    ts->task = task;
-    ts->context = task_context;
-    ts->count = item_count;
-    ts->range = range;
-    atomic_store(&ts->next, 0);
-    ts->busy = ts->thread_count;
+    atomic_store_explicit(&ts->task, task, memory_order_relaxed);
+    atomic_store_explicit(&ts->context, task_context, memory_order_relaxed);
+    atomic_store_explicit(&ts->count, item_count, memory_order_relaxed);
+    atomic_store_explicit(&ts->range, range, memory_order_relaxed);
+    atomic_store_explicit(&ts->done, 0, memory_order_relaxed);
     ts->job++;
+    atomic_store_explicit(&ts->claim, (uint64_t)ts->job << 32, memory_order_release);
     pthread_cond_broadcast(&ts->start);
     pthread_mutex_unlock(&ts->mutex);
     return ts;
@@ -98,9 +147,13 @@ static void *enqueue(rc_task_fn *task, int32_t item_count, int32_t min_range, vo
 static void finish(void *user_task, void *user) {
     task_system *ts = user;
     (void)user_task;
-    run_ranges(ts, 0u); /* the waiting thread helps */
+    int32_t count = atomic_load_explicit(&ts->count, memory_order_relaxed);
+    run_ranges(ts, current_job(ts), 0u); /* the waiting thread helps */
+    for (int k = 0; k < SPIN_CHECKS && atomic_load_explicit(&ts->done, memory_order_acquire) != count; ++k) {
+        cpu_relax();
+    }
     pthread_mutex_lock(&ts->mutex);
-    while (ts->busy > 0) {
+    while (atomic_load_explicit(&ts->done, memory_order_acquire) != count) {
         pthread_cond_wait(&ts->finished, &ts->mutex);
     }
     pthread_mutex_unlock(&ts->mutex);
@@ -142,7 +195,7 @@ void task_system_destroy(task_system *ts) {
         return;
     }
     pthread_mutex_lock(&ts->mutex);
-    ts->quit = true;
+    atomic_store(&ts->quit, true);
     pthread_cond_broadcast(&ts->start);
     pthread_mutex_unlock(&ts->mutex);
     for (int32_t k = 0; k < ts->thread_count; ++k) {

@@ -1,8 +1,11 @@
 /* samples/support/task_system.h: a small task system for rc_world_def's hook (world.h), on
  * POSIX threads: worker_count - 1 threads of its own, and the thread that waits for a task
  * (the one that called into the world) works on it too. Ranges of a task are handed out one at
- * a time from a shared counter, so a busy thread takes fewer. One task at a time: tasks handed
- * in from several threads at once (batches cast concurrently) take turns. A game with a job
+ * a time from a shared counter, so a busy thread takes fewer; the waiting thread returns as soon
+ * as every range has run (a thread that wakes late finds nothing left and does not hold it up),
+ * and a thread out of work looks for the next task for a moment before it sleeps (a step hands
+ * out several in a row). One task at a time: tasks handed in from several threads at once
+ * (batches cast concurrently) take turns. A game with a job
  * system of its own puts that behind the same two functions instead. */
 #ifndef RICOCHET_SAMPLES_TASK_SYSTEM_H
 #define RICOCHET_SAMPLES_TASK_SYSTEM_H
