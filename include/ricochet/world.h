@@ -259,18 +259,21 @@ RC_API void rc_world_clear_error(rc_world *world);
  * rc_world_def.id_salt; with the default salt, taken from the world's address, the
  * generations of ids differ from run to run and everything else is the same), whatever the compiler (GCC or Clang), its optimisation level and
  * instruction set extensions (-O0 to -O3, -march=native with FMA), the sanitizers, and the
- * allocator and the addresses it hands out; on x86-64 (SSE2 floating point) and with the
- * library built as its CMake build builds it; whatever the task system (none, or any number
- * of workers taking the ranges in any order). This is what lockstep networking and replays
- * rest on. tests/test_determinism.c checks it (a busy scene of 3,000 steps hashed into one
- * committed value) and .ci/determinism (make determinism) builds it five ways and compares.
+ * allocator and the addresses it hands out; on x86-64 (SSE2 floating point) and on aarch64
+ * (NEON), the two giving the same bits as each other, with the library built as its CMake
+ * build builds it (-ffp-contract=off); whatever the task system (none, or any number of
+ * workers taking the ranges in any order). This is what lockstep networking and replays rest
+ * on. tests/test_determinism.c checks it (a busy scene of 3,000 steps hashed into one
+ * committed value) and .ci/determinism (make determinism) builds it seven ways and compares,
+ * one of them for aarch64 (gcc's cross compiler, run under qemu-user).
  * It holds because the library uses only correctly rounded IEEE operations (+ - * /, sqrt,
  * conversions) and exact ones (floor, fmod, nextafter...): no sinf, cosf, atan2f or hypot,
  * whose last bits differ between C libraries (rc_rot_from_angle is its own), no x87 excess
  * precision (SSE2), no contraction into fused multiply-adds (-ffp-contract=off), no order that
  * depends on addresses or on qsort's handling of ties.
- * Not promised: the same bits on other architectures (32-bit x86 with x87, ARM, where the
- * compiler may fuse multiply-adds unless told not to) or other compilers (MSVC); with the
+ * Not promised: the same bits on other architectures (32-bit x86 with x87 excess precision
+ * would need -msse2 -mfpmath=sse; 32-bit ARM and WASM would need checking as aarch64 is: their
+ * float operations are IEEE, but nothing runs there yet) or other compilers (MSVC); with the
  * library's sources compiled by other rules (-ffast-math, -ffp-contract=fast, -Ofast, or
  * any flags that let the compiler reassociate or contract); from one version of ricochet to
  * another; after calls in another order (creating the same bodies in another order numbers
