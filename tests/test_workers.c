@@ -30,6 +30,18 @@ static void mix(uint64_t *h, const void *data, size_t n) {
 
 static void mix_f(uint64_t *h, float v) { mix(h, &v, sizeof v); }
 
+/* Every body's state: the raw bits of its transform and velocities, and whether it is awake. */
+static void mix_bodies(uint64_t *h, const rc_world *w, const rc_body_id *bodies, int n) {
+    for (int i = 0; i < n; ++i) {
+        rc_transform xf = rc_body_transform(w, bodies[i]);
+        rc_vec2 v = rc_body_linear_velocity(w, bodies[i]);
+        mix_f(h, xf.p.x), mix_f(h, xf.p.y), mix_f(h, xf.q.c), mix_f(h, xf.q.s);
+        mix_f(h, v.x), mix_f(h, v.y), mix_f(h, rc_body_angular_velocity(w, bodies[i]));
+        bool awake = rc_body_is_awake(w, bodies[i]);
+        mix(h, &awake, sizeof awake);
+    }
+}
+
 typedef struct reverse_tasks {
     int32_t calls;
 } reverse_tasks;
@@ -106,14 +118,7 @@ static void run(rc_world_def def, uint64_t *hashes) {
         }
         ck_assert(rc_world_step(w, 1.0f / 60.0f));
         uint64_t h = 1469598103934665603ull;
-        for (int i = 0; i < n; ++i) {
-            rc_transform xf = rc_body_transform(w, bodies[i]);
-            rc_vec2 v = rc_body_linear_velocity(w, bodies[i]);
-            mix_f(&h, xf.p.x), mix_f(&h, xf.p.y), mix_f(&h, xf.q.c), mix_f(&h, xf.q.s);
-            mix_f(&h, v.x), mix_f(&h, v.y), mix_f(&h, rc_body_angular_velocity(w, bodies[i]));
-            bool awake = rc_body_is_awake(w, bodies[i]);
-            mix(&h, &awake, sizeof awake);
-        }
+        mix_bodies(&h, w, bodies, n);
         rc_contact_events ce = rc_world_contact_events(w);
         for (int k = 0; k < ce.begin_count; ++k) {
             mix(&h, &ce.begin[k].shape_a, sizeof ce.begin[k].shape_a);
@@ -232,12 +237,7 @@ static void run_arena(rc_world_def def, bool pre_solve, uint64_t *hashes) {
         }
         ck_assert(rc_world_step(w, 1.0f / 60.0f));
         uint64_t h = 1469598103934665603ull;
-        for (int i = 0; i < n; ++i) {
-            rc_transform xf = rc_body_transform(w, bodies[i]);
-            rc_vec2 v = rc_body_linear_velocity(w, bodies[i]);
-            mix_f(&h, xf.p.x), mix_f(&h, xf.p.y), mix_f(&h, xf.q.c), mix_f(&h, xf.q.s);
-            mix_f(&h, v.x), mix_f(&h, v.y), mix_f(&h, rc_body_angular_velocity(w, bodies[i]));
-        }
+        mix_bodies(&h, w, bodies, n);
         const rc_impact_event *impacts;
         int ni = rc_world_impact_events(w, &impacts);
         for (int k = 0; k < ni; ++k) {
