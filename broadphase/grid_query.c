@@ -287,21 +287,11 @@ static uint32_t stepper_slot(const grid_window *win, const cell_stepper *c) {
 /* What a window walk keeps for the cell it is in: the slab test of a boxed entry in cell units.
  * A box edge q (in quanta from one cell below the cell) is reached at t = ((cx - 1) - ox) / dx +
  * q / (QUANTA dx), a multiply-add from per-cell (bx, by) and per-walk (kx, ky) constants. The
- * walk's margin, in cells (mx, my along t), covers the roundings. */
+ * walk's margin, in cells (margin; mx, my along t), covers the roundings. */
 typedef struct window_slab {
     float bx, by, kx, ky, mx, my;
+    float margin;
 } window_slab;
-
-/* The scalar test of one boxed entry, for a ray that moves along both axes: the parameter
- * where it enters the box (its first return) and whether it does before leaving it. */
-static inline bool slab_reaches(const window_slab *k, const uint16_t *qb, float max_t) {
-    float a = k->bx + k->kx * (float)qb[0], b = k->bx + k->kx * (float)qb[2];
-    float t0 = max_f(0.0f, min_f(a, b) - k->mx), t1 = min_f(max_t, max_f(a, b) + k->mx);
-    float c = k->by + k->ky * (float)qb[1], d = k->by + k->ky * (float)qb[3];
-    t0 = max_f(t0, min_f(c, d) - k->my);
-    t1 = min_f(t1, max_f(c, d) + k->my);
-    return t0 <= t1;
-}
 
 /* The same test for the four inline entries at once (lanes past the count read stale boxes and
  * are not looked at): bit i says entry i's box is reached before it is left, and t0[i] is where
@@ -323,9 +313,12 @@ static inline uint32_t slab_reaches_4(const window_slab *k, const grid_cell *cel
     return rc_w_le_bits(lo, hi);
 }
 
-/* The scalar test of a boxed entry for a ray parallel to an axis (s* == 0 there). */
-static bool axis_slab_reaches(const window_slab *k, const stepper_setup *u, const cell_stepper *c, float margin,
-                              const uint16_t *qb, float max_t) {
+/* The scalar test of a boxed entry (a ray parallel to an axis, s* == 0 there, looks at its
+ * coordinate across that axis instead). slab_reaches_4 is the same test, four entries at once,
+ * for a ray that moves along both axes. */
+static bool slab_reaches(const window_slab *k, const stepper_setup *u, const cell_stepper *c, const uint16_t *qb,
+                         float max_t) {
+    float margin = k->margin;
     const float quantum = (float)(1.0 / QUANTA);
     float t0 = 0.0f, t1 = max_t;
     if (u->sx != 0) {
@@ -351,7 +344,7 @@ static bool axis_slab_reaches(const window_slab *k, const stepper_setup *u, cons
  * hold: boxed ones by their quantised boxes, the others by their proxies' boxes. False when the
  * callback stopped the walk. */
 static bool window_offer_cell(ray_walk *w, const grid_cell *cell, const window_slab *k, const stepper_setup *u,
-                              const cell_stepper *c, float margin) {
+                              const cell_stepper *c) {
     const grid_store *s = &w->grid->store;
     uint32_t seen = c->came_from | w->skip;
     bool diagonal = u->sx != 0 && u->sy != 0;
@@ -365,12 +358,10 @@ static bool window_offer_cell(ray_walk *w, const grid_cell *cell, const window_s
             bool reach;
             if (!(raw & ENTRY_BOXED)) {
                 reach = walk_reaches_box(w, w->grid->spans[id].box);
-            } else if (!diagonal) {
-                reach = axis_slab_reaches(k, u, c, margin, qb, w->max_t);
-            } else if (lane < INLINE_ENTRIES) {
+            } else if (diagonal && lane < INLINE_ENTRIES) {
                 reach = ((reach4 >> lane) & 1u) != 0u && t0[lane] <= w->max_t;
             } else {
-                reach = slab_reaches(k, qb, w->max_t);
+                reach = slab_reaches(k, u, c, qb, w->max_t);
             }
             if (reach) {
                 ray_call(w, id);
@@ -414,16 +405,17 @@ static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int6
     cell_stepper c;
     c.cx = cx;
     c.cy = cy;
-    c.tx = u.sx > 0 ? ((float)(cx + 1) - ox) * u.inv_dx : (u.sx < 0 ? ((float)cx - ox) * u.inv_dx : INFINITY);
-    c.ty = u.sy > 0 ? ((float)(cy + 1) - oy) * u.inv_dy : (u.sy < 0 ? ((float)cy - oy) * u.inv_dy : INFINITY);
+    /* the first boundaries by stepper_advance's formula */
+    c.tx = u.sx != 0 ? ((float)(cx + u.ahead_x) - ox) * u.inv_dx : INFINITY;
+    c.ty = u.sy != 0 ? ((float)(cy + u.ahead_y) - oy) * u.inv_dy : INFINITY;
     c.came_from = 0; /* the first cell offers everything in it */
     const float quantum = (float)(1.0 / QUANTA);
-    float margin = w->margin * s->levels[l].inv;
     window_slab k;
+    k.margin = w->margin * s->levels[l].inv;
     k.kx = u.inv_dx * quantum;
     k.ky = u.inv_dy * quantum;
-    k.mx = margin * fabsf(u.inv_dx);
-    k.my = margin * fabsf(u.inv_dy);
+    k.mx = k.margin * fabsf(u.inv_dx);
+    k.my = k.margin * fabsf(u.inv_dy);
     for (;;) {
         uint32_t r = win->slots[stepper_slot(win, &c)];
         if (r != 0) {
@@ -433,7 +425,7 @@ static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int6
             }
             k.bx = ((float)(c.cx - 1) - ox) * u.inv_dx;
             k.by = ((float)(c.cy - 1) - oy) * u.inv_dy;
-            if (!window_offer_cell(w, cell, &k, &u, &c, margin)) {
+            if (!window_offer_cell(w, cell, &k, &u, &c)) {
                 return false;
             }
         }

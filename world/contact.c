@@ -502,16 +502,16 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
     rc_collision m, local;
     /* a kept manifold needs no margin (its points were found with one): the margin (the pair's
        closing speed) is worked out only for a full narrow phase */
-    bool kept = keeps && c->kept && may_keep &&
-                kept_manifold(world, c, b, bb->xf.p, rc_inv_mul_transforms(ba->xf, bb->xf), &local);
+    bool keeping = keeps && c->kept && may_keep;
+    rc_transform frame_now = keeping ? rc_inv_mul_transforms(ba->xf, bb->xf) : RC_TRANSFORM_IDENTITY;
+    bool kept = keeping && kept_manifold(world, c, b, bb->xf.p, frame_now, &local);
     float margin = kept ? 0.0f : rc_contact_margin(world, a, b);
     if (kept) {
         m = to_world(local, ba->xf, false);
-    } else if (keeps && c->kept && may_keep) {
+    } else if (keeping) {
         /* moved too far to keep it: found again in full */
-        rc_transform frame = rc_inv_mul_transforms(ba->xf, bb->xf);
-        local = collide_solids(world, a, b, frame, margin);
-        keep_manifold(c, &local, frame);
+        local = collide_solids(world, a, b, frame_now, margin);
+        keep_manifold(c, &local, frame_now);
         m = to_world(local, ba->xf, false);
     } else if (boxes_apart(world, a, b, margin)) {
         m.count = 0;
