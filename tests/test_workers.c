@@ -65,6 +65,23 @@ static void never_finish(void *user_task, void *user) {
     ck_abort_msg("finish called for a task that ran in the enqueue");
 }
 
+/* A world def lending the reversing task system (3 workers), counting its calls in rev. */
+static rc_world_def reversing_def(reverse_tasks *rev) {
+    rc_world_def def = rc_world_default_def();
+    def.worker_count = 3;
+    def.enqueue_task = reverse_enqueue;
+    def.finish_task = never_finish;
+    def.user_task_context = rev;
+    return def;
+}
+
+/* Every step's hash of a run the same as the plain run's. */
+static void expect_same(const uint64_t *plain, const uint64_t *other, int steps, const char *what) {
+    for (int s = 0; s < steps; ++s) {
+        WS_EXPECT(plain[s] == other[s], "step %d: %s differs", s, what);
+    }
+}
+
 static rc_body_id box_body(rc_world *w, rc_body_type type, rc_vec2 p, float hx, float hy, bool awake) {
     rc_body_def bd = rc_body_default_def();
     bd.type = type;
@@ -146,15 +163,8 @@ START_TEST(the_step_gives_the_same_bits_on_any_task_system) {
     rc_world_def def = rc_world_default_def();
     run(def, plain);
     reverse_tasks rev = {0};
-    rc_world_def rd = rc_world_default_def();
-    rd.worker_count = 3;
-    rd.enqueue_task = reverse_enqueue;
-    rd.finish_task = never_finish;
-    rd.user_task_context = &rev;
-    run(rd, other);
-    for (int s = 0; s < STEPS; ++s) {
-        WS_EXPECT(plain[s] == other[s], "step %d: the reversing task system differs", s);
-    }
+    run(reversing_def(&rev), other);
+    expect_same(plain, other, STEPS, "the reversing task system");
     ck_assert_int_ge(rev.calls, STEPS / 2); /* the sweeps went through it */
     for (int workers = 2; workers <= 4; workers += 2) {
         task_system *ts = task_system_create(workers);
@@ -162,9 +172,7 @@ START_TEST(the_step_gives_the_same_bits_on_any_task_system) {
         rc_world_def td = rc_world_default_def();
         task_system_install(ts, &td);
         run(td, other);
-        for (int s = 0; s < STEPS; ++s) {
-            WS_EXPECT(plain[s] == other[s], "step %d: %d workers differ", s, workers);
-        }
+        expect_same(plain, other, STEPS, workers == 2 ? "two workers" : "four workers");
         int32_t ranges[RC_MAX_WORKERS];
         task_system_take_counts(ts, ranges, RC_MAX_WORKERS);
         int total = 0;
@@ -257,28 +265,18 @@ START_TEST(sweeps_run_ahead_give_the_same_bits) {
     static uint64_t plain[ARENA_STEPS], other[ARENA_STEPS];
     run_arena(rc_world_default_def(), false, plain);
     reverse_tasks rev = {0};
-    rc_world_def rd = rc_world_default_def();
-    rd.worker_count = 3;
-    rd.enqueue_task = reverse_enqueue;
-    rd.finish_task = never_finish;
-    rd.user_task_context = &rev;
-    run_arena(rd, false, other);
-    for (int s = 0; s < ARENA_STEPS; ++s) {
-        WS_EXPECT(plain[s] == other[s], "step %d: the reversing task system differs", s);
-    }
+    run_arena(reversing_def(&rev), false, other);
+    expect_same(plain, other, ARENA_STEPS, "the reversing task system");
+    ck_assert_int_gt(rev.calls, 0); /* the sweeps went through it */
     task_system *ts = task_system_create(2);
     ck_assert_ptr_nonnull(ts);
     rc_world_def td = rc_world_default_def();
     task_system_install(ts, &td);
     run_arena(td, false, other);
-    for (int s = 0; s < ARENA_STEPS; ++s) {
-        WS_EXPECT(plain[s] == other[s], "step %d: two workers differ", s);
-    }
+    expect_same(plain, other, ARENA_STEPS, "two workers");
     /* a pre-solve callback is asked from the step's thread: nothing runs ahead, same bits again */
     run_arena(td, true, other);
-    for (int s = 0; s < ARENA_STEPS; ++s) {
-        WS_EXPECT(plain[s] == other[s], "step %d: two workers and a pre-solve callback differ", s);
-    }
+    expect_same(plain, other, ARENA_STEPS, "two workers and a pre-solve callback");
     task_system_destroy(ts);
 }
 END_TEST
