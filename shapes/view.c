@@ -2,6 +2,7 @@
 #include "shapes/collide.h"
 #include "shapes/shapes.h"
 
+#include <math.h>
 #include <string.h>
 
 rc_aabb rc_view_aabb(const rc_shape_view *s) {
@@ -38,6 +39,32 @@ rc_distance_result rc_view_distance(const rc_shape_view *s, rc_vec2 p) {
         break;
     }
     return rc_point_distance_segment(s->u.segment.a, s->u.segment.b, p);
+}
+
+float rc_view_distance_floor(const rc_shape_view *s, rc_vec2 p) {
+    if (s->kind != RC_SHAPE_POLYGON) {
+        return -INFINITY;
+    }
+    /* along any direction n the distance is at least how far p lies beyond the polygon's
+       furthest vertex; the edges' normals are the directions that tell. The furthest vertex is
+       looked for rather than taken to be the edge's own: a placed short edge's normal may be
+       its body-frame normal turned, a little off the line of its rounded ends
+       (rc_place_polygon) */
+    const rc_convex *polygon = &s->u.polygon;
+    int count = polygon->count;
+    float sep = -INFINITY, size = rc_maxf(fabsf(p.x), fabsf(p.y));
+    for (int i = 0; i < count; ++i) {
+        rc_vec2 n = polygon->normals[i];
+        float furthest = -INFINITY;
+        for (int j = 0; j < count; ++j) {
+            furthest = rc_maxf(furthest, rc_dot(n, polygon->vertices[j]));
+        }
+        sep = rc_maxf(sep, rc_dot(n, p) - furthest);
+        size = rc_maxf(size, rc_maxf(fabsf(polygon->vertices[i].x), fabsf(polygon->vertices[i].y)));
+    }
+    /* the dot products round by a few 1e-7 of the coordinates, and so does the distance: 1e-4
+       of their size is a hundred times more */
+    return sep - 1.0e-4f * (1.0f + 2.0f * size);
 }
 
 bool rc_view_test_point(const rc_shape_view *s, rc_vec2 p) {

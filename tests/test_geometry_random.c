@@ -802,6 +802,70 @@ START_TEST(random_point_distance) {
 }
 END_TEST
 
+/* rc_view_distance_floor is below the distance (the library's and the double reference's) for
+ * polygons made from random points and for the same polygons placed by a random transform
+ * (whose short edges may keep their body-frame normals turned), and within twice its allowance
+ * of the reference where the nearest point lies on an edge's inside (so it is a useful floor,
+ * not -inf). A worked case pins its value. */
+START_TEST(random_distance_floor) {
+    const scene *sc = &SCENES[_i];
+    ref_rng rng = ref_rng_seed(sc->seed ^ 0xf100);
+    int compared = 0, tight = 0;
+    for (int k = 0; k < CASES; ++k) {
+        double L = scene_size(&rng, sc);
+        ref_v2 c = scene_center(&rng, sc);
+        rc_polygon poly = rand_made_polygon(&rng, c, L);
+        rc_vec2 p = rand_point(&rng, c, 3.0 * L);
+        rc_vec2 placed_v[RC_MAX_POLYGON_VERTICES], placed_n[RC_MAX_POLYGON_VERTICES], centroid;
+        rc_aabb box;
+        rc_transform xf = {rand_point(&rng, ref_v(0.0, 0.0), 0.1 * L),
+                           rc_rot_from_angle((float)ref_rng_uniform(&rng, -3.14, 3.14))};
+        rc_convex made = rc_convex_of(&poly);
+        rc_place_polygon(&made, xf, placed_v, placed_n, &centroid, &box);
+        for (int placed = 0; placed < 2; ++placed) {
+            rc_shape_view v = {.kind = RC_SHAPE_POLYGON};
+            v.u.polygon = made;
+            if (placed) {
+                v.u.polygon.vertices = placed_v;
+                v.u.polygon.normals = placed_n;
+            }
+            float floor = rc_view_distance_floor(&v, p);
+            float distance = rc_view_distance(&v, p).distance;
+            ref_distance want = ref_distance_polygon(v.u.polygon.vertices, v.u.polygon.count, ref_from(p));
+            ck_assert_msg(floor <= distance && (double)floor <= want.distance,
+                          "%s: floor %.9g above the distance %.9g (reference %.17g) at p={%a,%a}", sc->name,
+                          (double)floor, (double)distance, want.distance, (double)p.x, (double)p.y);
+            double size = fmax(fabs(ref_from(p).x), fabs(ref_from(p).y));
+            for (int i = 0; i < v.u.polygon.count; ++i) {
+                size = fmax(size, fmax(fabs((double)v.u.polygon.vertices[i].x), fabs((double)v.u.polygon.vertices[i].y)));
+            }
+            double allowance = 1.0e-4 * (1.0 + 2.0 * size);
+            if (want.distance > 0.0 && want.distance - (double)floor <= 2.0 * allowance + 1.0e-6 * size) {
+                ++tight;
+            }
+            ++compared;
+        }
+    }
+    printf("rc_view_distance_floor [%s]: %d compared, %d within twice the allowance\n", sc->name, compared, tight);
+    /* points outside facing an edge's inside get the edge's separation: most of those outside */
+    ck_assert_int_gt(tight, compared / 4);
+    if (_i == 0) {
+        rc_polygon square;
+        rc_vec2 corners[4] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+        ck_assert_int_eq(rc_make_polygon(corners, 4, &square), RC_POLYGON_OK);
+        rc_shape_view v = {.kind = RC_SHAPE_POLYGON};
+        v.u.polygon = rc_convex_of(&square);
+        /* 2 beyond the right edge; the allowance is 1e-4 (1 + 2 * 3) */
+        ck_assert_float_eq(rc_view_distance_floor(&v, rc_v2(3.0f, 0.0f)), 2.0f - 1.0e-4f * 7.0f);
+        /* inside: minus the depth to the nearest edge (0.5), less the allowance */
+        ck_assert_float_eq(rc_view_distance_floor(&v, rc_v2(0.5f, 0.0f)), -0.5f - 1.0e-4f * 3.0f);
+        rc_shape_view circle = {.kind = RC_SHAPE_CIRCLE};
+        circle.u.circle = (rc_circle){{0.0f, 0.0f}, 1.0f};
+        ck_assert(rc_view_distance_floor(&circle, rc_v2(3.0f, 0.0f)) == -INFINITY);
+    }
+}
+END_TEST
+
 /* ---- contact manifolds ----------------------------------------------------------------------- */
 
 /* Reference edges are kept unless the other shape's axis is better by this fraction of the size
@@ -1091,6 +1155,7 @@ static Suite *geometry_random_suite(void) {
     tcase_add_loop_test(tc, random_point_in_polygon, 0, SCENE_COUNT);
     tcase_add_loop_test(tc, random_nearest_point_on_segment, 0, SCENE_COUNT);
     tcase_add_loop_test(tc, random_point_distance, 0, SCENE_COUNT);
+    tcase_add_loop_test(tc, random_distance_floor, 0, SCENE_COUNT);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("sweeps");

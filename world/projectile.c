@@ -153,6 +153,9 @@ static bool clear_of(const rc_world *world, const rc_shape *shape, rc_vec2 p, fl
     if (radius == 0.0f && v.kind != RC_SHAPE_SEGMENT) {
         return !rc_view_test_point(&v, p); /* a point: outside, which is cheaper to ask */
     }
+    if (rc_view_distance_floor(&v, p) > radius) {
+        return true; /* far from it: the floor says so without the distance */
+    }
     rc_distance_result d = rc_view_distance(&v, p);
     return d.distance > radius;
 }

@@ -121,6 +121,11 @@ static bool advance_to_touch(const rc_world *world, const rc_shape_view *v, cons
         if (!rc_shape_faces(shape, q)) {
             return false;
         }
+        if (k == 0 && rc_view_distance_floor(v, q) - radius - 0.5f * tolerance > 1.001f * (rc_length(relative) + spin)) {
+            /* so far off that closing at the fastest the leg allows (approach below) it stays
+               apart: the first advance would leave the leg, and the distance is not needed */
+            return false;
+        }
         rc_distance_result d = rc_view_distance(v, q);
         float gap = d.distance - radius;
         rc_vec2 n = rc_inv_rotate(q_back, d.normal);
