@@ -9,10 +9,9 @@
 
 #include <math.h>
 
-/* A hull's extents about a point: how far its surface is at least (from the point inside it)
- * and at most. */
-static void hull_extents(const rc_hull *h, rc_vec2 about, float *min_extent, float *max_extent) {
-    float least = INFINITY, most = 0.0f;
+/* How far a hull's surface lies at least from a point inside it. */
+static float hull_least_extent(const rc_hull *h, rc_vec2 about) {
+    float least = INFINITY;
     if (h->count >= 3) {
         for (int i = 0; i < h->count; ++i) {
             least = rc_minf(least, rc_dot(h->normals[i], rc_sub(h->points[i], about)));
@@ -20,11 +19,16 @@ static void hull_extents(const rc_hull *h, rc_vec2 about, float *min_extent, flo
     } else {
         least = 0.0f; /* a circle's core is its centre; a segment is flat */
     }
+    return rc_maxf(least, 0.0f) + h->radius;
+}
+
+/* How far a hull's surface lies at most from a point. */
+static float hull_most_extent(const rc_hull *h, rc_vec2 about) {
+    float most = 0.0f;
     for (int i = 0; i < h->count; ++i) {
         most = rc_maxf(most, rc_length(rc_sub(h->points[i], about)));
     }
-    *min_extent = rc_maxf(least, 0.0f) + h->radius;
-    *max_extent = most + h->radius;
+    return most + h->radius;
 }
 
 /* The centre of a hull's core (the mean of its points: inside a convex one). */
@@ -44,11 +48,8 @@ void rc_body_extents(const rc_world *world, rc_body *b) {
             continue;
         }
         rc_hull h = rc_shape_hull(world, shape);
-        float lo, hi, unused;
-        hull_extents(&h, hull_middle(&h), &lo, &unused);
-        hull_extents(&h, b->local_center, &unused, &hi);
-        least = rc_minf(least, lo);
-        most = rc_maxf(most, hi);
+        least = rc_minf(least, hull_least_extent(&h, hull_middle(&h)));
+        most = rc_maxf(most, hull_most_extent(&h, b->local_center));
     }
     b->min_extent = rc_is_finite(least) ? least : 0.0f;
     b->max_extent = most;
@@ -160,7 +161,7 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     return true;
 }
 
-void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1) {
+void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1) {
     rc_vec2 c2 = b->center;
     float a2 = b->angle;
     float reach = rc_length(rc_sub(c2, c1)) + fabsf(a2 - a1) * b->max_extent;
@@ -173,8 +174,10 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1) {
     q.sweep = (rc_hull_sweep){b->local_center, c1, c2, a1, a2};
     q.fraction = 1.0f;
     q.embedded = rc_v2(0.0f, 0.0f);
-    rc_transform x1 = rc_body_origin_from_center(c1, a1, b->local_center);
-    rc_transform x2 = rc_body_origin_from_center(c2, a2, b->local_center);
+    /* the body's rotations at both ends are at hand (a body's xf.q is always its angle's): as
+       rc_body_origin_from_center, without working them out again */
+    rc_transform x1 = {rc_sub(c1, rc_rotate(q1, b->local_center)), q1};
+    rc_transform x2 = {rc_sub(c2, rc_rotate(b->xf.q, b->local_center)), b->xf.q};
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         const rc_shape *shape = &world->shapes.data[s];
         if (shape->sensor) {
@@ -185,11 +188,11 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1) {
         rc_vec2 middle = hull_middle(&q.hull);
         q.middle1 = rc_transform_point(x1, middle);
         q.middle2 = rc_transform_point(x2, middle);
-        float lo, hi;
-        hull_extents(&q.hull, middle, &lo, &hi);
-        q.core = 0.25f * lo;
-        hull_extents(&q.hull, b->local_center, &lo, &q.reach);
-        rc_aabb box = rc_aabb_union(rc_shape_box_at(world, shape, x1), rc_shape_box_at(world, shape, x2));
+        q.core = 0.25f * hull_least_extent(&q.hull, middle);
+        q.reach = hull_most_extent(&q.hull, b->local_center);
+        /* where it starts is where the last step placed it (its box is the box at x1 but for the
+           rounding of a position the game set) */
+        rc_aabb box = rc_aabb_union(shape->aabb, rc_shape_box_at(world, shape, x2));
         if (rc_aabb_is_valid(box)) {
             rc_grid_query_aabb_trusted(world->grid, box, true, continuous_fn, &q);
         }
