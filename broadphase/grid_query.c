@@ -203,6 +203,30 @@ static bool ray_scan_cell(const grid_cell *cell, void *context) {
  * coordinates: every occupied cell of the level, each proxy from its lowest cell only. */
 static bool ray_scan_level(ray_walk *w, int32_t level) { return rc_grid_visit_level(&w->grid->store, level, ray_scan_cell, w); }
 
+/* A short swept circle's cells: the rectangle its swept box covers, each proxy offered once,
+ * from the lowest cell of the rectangle it is in (as a box query reports it). */
+typedef struct ray_rect {
+    ray_walk *walk;
+    cell_rect rect;
+} ray_rect;
+
+static bool ray_rect_cell(const grid_cell *cell, void *context) {
+    ray_rect *r = context;
+    ray_walk *w = r->walk;
+    const grid_store *s = &w->grid->store;
+    float size = s->levels[cell_level(cell)].size;
+    bool left_edge = r->rect.lx == cell->x, bottom_edge = r->rect.ly == cell->y;
+    FOR_EACH_ENTRY(s, cell, raw, qb, {
+        if (!(raw & w->skip) && (!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge)) {
+            ray_offer(w, raw, qb, size, cell->x, cell->y);
+            if (w->stopped) {
+                return false;
+            }
+        }
+    });
+    return true;
+}
+
 static cell_rect grow_rect(cell_rect r, int32_t k) {
     cell_rect g = {r.lx - k, r.ly - k, r.hx + k, r.hy + k};
     return g;
@@ -471,6 +495,20 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
     int64_t width = 2 * (int64_t)k + 1;
     if (width * (steps + width) > 4 * (int64_t)w->grid->store.record_high + 64) {
         return ray_scan_level(w, l); /* (which reads every cell record of every level) */
+    }
+    if (k > 0) {
+        /* a swept circle whose swept box covers fewer cells than the walk's first window (a
+           grenade at rest in a pile, or small beside the cells of a level of long walls: k is
+           1 for any radius up to a cell, and the window 3 x 3) visits just those: they hold
+           every box it reaches. The box is grown by the walk's margin and a hundredth of a cell
+           for the roundings of cell units */
+        float m = w->margin * inv + 0.01f;
+        cell_rect r = {cell_coord(min_f(ox, ex) - m), cell_coord(min_f(oy, ey) - m), cell_coord(max_f(ox, ex) + m),
+                       cell_coord(max_f(oy, ey) + m)};
+        if (rect_cells(r) <= width * width) {
+            ray_rect visit = {w, r};
+            return rc_grid_visit_rect(s, l, r, ray_rect_cell, &visit);
+        }
     }
     /* a ray whose cells all lie in the window and none in the hash table takes the direct
        walk; two more cells each way cover rounding and the walk's lookahead, which may run one
