@@ -383,6 +383,23 @@ static inline uint64_t levels_for(const grid_store *s, uint32_t skip) {
 /* What a visit of cells calls for each occupied cell; false stops the visit. */
 typedef bool cell_visit_fn(const grid_cell *cell, void *context);
 
+/* A visit of a rectangle of cells reports each proxy once, from the lowest cell of the overlap
+ * of the rectangle and the proxy's: a cell on the rectangle's left edge reports the entries whose
+ * proxies go on to the left, and one on its bottom edge those that go on down. Worked out once
+ * per cell (edges_of), asked per entry (first_in_rect). */
+typedef struct rect_edges {
+    bool left, bottom;
+} rect_edges;
+
+static inline rect_edges edges_of(cell_rect r, const grid_cell *cell) {
+    rect_edges e = {r.lx == cell->x, r.ly == cell->y};
+    return e;
+}
+
+static inline bool first_in_rect(uint32_t raw, rect_edges at) {
+    return (!(raw & ENTRY_LEFT) || at.left) && (!(raw & ENTRY_DOWN) || at.bottom);
+}
+
 /* The rectangle of cells of a live proxy on its level. */
 static inline cell_rect proxy_rect(const rc_grid *grid, uint32_t id) {
     const grid_proxy *p = &grid->proxies[id];

@@ -34,7 +34,7 @@ static bool pair_scan_cell(const grid_cell *cell, void *context) {
     uint32_t me = s->id;
     int32_t my_level = grid->proxies[me].level;
     rc_aabb my_box = grid->spans[me].box;
-    bool left_edge = s->rect.lx == cell->x, bottom_edge = s->rect.ly == cell->y;
+    rect_edges at = edges_of(s->rect, cell);
     FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
         uint32_t other = raw & ENTRY_ID_MASK;
         bool skip = other == me, other_first = other < me;
@@ -44,8 +44,8 @@ static bool pair_scan_cell(const grid_cell *cell, void *context) {
             skip = s->finer || (grid->proxies[other].level == my_level && other_first);
         }
         /* from the lower-left cell of the overlap of the two rectangles only */
-        if (!skip && (!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge) &&
-            box_overlaps(my_box, grid->spans[other].box) && pair_is_news(grid, s->begun, me, other)) {
+        if (!skip && first_in_rect(raw, at) && box_overlaps(my_box, grid->spans[other].box) &&
+            pair_is_news(grid, s->begun, me, other)) {
             s->fn((int32_t)me, grid->users[me], (int32_t)other, grid->users[other], s->context);
         }
     });
@@ -213,12 +213,11 @@ static bool coarser_pairs_cell(const grid_cell *cell, void *context) {
     uint32_t me = s->id;
     rc_aabb my_box = grid->spans[me].box;
     bool me_moved = s->all_moved || grid->proxies[me].moved;
-    bool left_edge = s->rect.lx == cell->x, bottom_edge = s->rect.ly == cell->y;
+    rect_edges at = edges_of(s->rect, cell);
     FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
         uint32_t other = raw & ENTRY_ID_MASK;
-        if ((me_moved || grid->proxies[other].moved) && (!(raw & ENTRY_LEFT) || left_edge) &&
-            (!(raw & ENTRY_DOWN) || bottom_edge) && box_overlaps(my_box, grid->spans[other].box) &&
-            pair_is_news(grid, s->begun, me, other)) {
+        if ((me_moved || grid->proxies[other].moved) && first_in_rect(raw, at) &&
+            box_overlaps(my_box, grid->spans[other].box) && pair_is_news(grid, s->begun, me, other)) {
             s->fn((int32_t)me, grid->users[me], (int32_t)other, grid->users[other], s->context);
         }
     });

@@ -51,10 +51,9 @@ typedef struct box_query {
 static bool box_query_cell(const grid_cell *cell, void *context) {
     box_query *q = context;
     const rc_grid *grid = q->grid;
-    bool left_edge = q->rect.lx == cell->x, bottom_edge = q->rect.ly == cell->y;
+    rect_edges at = edges_of(q->rect, cell);
     FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
-        /* report from the lower-left cell of the overlap of the two rectangles only */
-        if (!(raw & q->skip) && (!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge)) {
+        if (!(raw & q->skip) && first_in_rect(raw, at)) {
             uint32_t id = raw & ENTRY_ID_MASK;
             if (box_overlaps(grid->spans[id].box, q->box) && !q->fn((int32_t)id, grid->users[id], q->context)) {
                 return false;
@@ -215,9 +214,9 @@ static bool ray_rect_cell(const grid_cell *cell, void *context) {
     ray_walk *w = r->walk;
     const grid_store *s = &w->grid->store;
     float size = s->levels[cell_level(cell)].size;
-    bool left_edge = r->rect.lx == cell->x, bottom_edge = r->rect.ly == cell->y;
+    rect_edges at = edges_of(r->rect, cell);
     FOR_EACH_ENTRY(s, cell, raw, qb, {
-        if (!(raw & w->skip) && (!(raw & ENTRY_LEFT) || left_edge) && (!(raw & ENTRY_DOWN) || bottom_edge)) {
+        if (!(raw & w->skip) && first_in_rect(raw, at)) {
             ray_offer(w, raw, qb, size, cell->x, cell->y);
             if (w->stopped) {
                 return false;
