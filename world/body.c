@@ -31,10 +31,7 @@ static int32_t count_shapes(const rc_world *world, const rc_body *b) {
 }
 
 rc_transform rc_body_origin_from_center(rc_vec2 center, float angle, rc_vec2 local_center) {
-    rc_transform xf;
-    xf.q = rc_rot_from_angle(angle);
-    xf.p = rc_sub(center, rc_rotate(xf.q, local_center));
-    return xf;
+    return rc_body_origin_at(center, rc_rot_from_angle(angle), local_center);
 }
 
 void rc_body_wake(rc_body *body) {

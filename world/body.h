@@ -62,6 +62,11 @@ void rc_body_wake(rc_body *body);
 /* May a swept body bounce at all (max_bounces above 0 and bounces left in its life)? */
 static inline bool rc_body_can_bounce(const rc_body *body) { return body->max_bounces > 0 && body->bounces_left != 0; }
 rc_transform rc_body_origin_from_center(rc_vec2 center, float angle, rc_vec2 local_center);
+/* The same where the rotation is at hand (a body's xf.q is always rc_rot_from_angle(angle)). */
+static inline rc_transform rc_body_origin_at(rc_vec2 center, rc_rot q, rc_vec2 local_center) {
+    rc_transform xf = {rc_sub(center, rc_rotate(q, local_center)), q};
+    return xf;
+}
 
 /* The body's min_extent and max_extent, from its solid shapes (after its mass is updated). */
 void rc_body_extents(const rc_world *world, rc_body *body);

@@ -174,10 +174,9 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1)
     q.sweep = (rc_hull_sweep){b->local_center, c1, c2, a1, a2};
     q.fraction = 1.0f;
     q.embedded = rc_v2(0.0f, 0.0f);
-    /* the body's rotations at both ends are at hand (a body's xf.q is always its angle's): as
-       rc_body_origin_from_center, without working them out again */
-    rc_transform x1 = {rc_sub(c1, rc_rotate(q1, b->local_center)), q1};
-    rc_transform x2 = {rc_sub(c2, rc_rotate(b->xf.q, b->local_center)), b->xf.q};
+    /* the body's rotations at both ends are at hand: no sines and cosines again */
+    rc_transform x1 = rc_body_origin_at(c1, q1, b->local_center);
+    rc_transform x2 = rc_body_origin_at(c2, b->xf.q, b->local_center);
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         const rc_shape *shape = &world->shapes.data[s];
         if (shape->sensor) {

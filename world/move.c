@@ -57,7 +57,7 @@ bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aab
 static int32_t place_moved(rc_world *world, rc_body *b) {
     int32_t additions = 0;
     bool seen = seen_by_sweeps(world, b);
-    b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
+    b->xf.p = rc_body_origin_at(b->center, b->xf.q, b->local_center).p;
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         rc_shape *shape = &world->shapes.data[s];
         rc_aabb target;

@@ -173,7 +173,7 @@ static void finish_sweep(rc_world *world, int32_t index, const rc_sweep_ahead *o
        own centre changes nothing they meet) */
     b->step_move = rc_sub(b->center, before);
     b->step_turn = 0.0f;
-    b->xf.p = rc_sub(b->center, rc_rotate(b->xf.q, b->local_center));
+    b->xf.p = rc_body_origin_at(b->center, b->xf.q, b->local_center).p;
 }
 
 /* The sweep of a body in its turn: its impacts reported and what it strikes pushed at once. */
