@@ -10,6 +10,8 @@
 
 #include <ricochet/grid.h>
 
+#include "core/bytes.h"
+
 /* rc_grid_cast_ray / rc_grid_cast_circle without the checks of their arguments, for callers
  * that checked them already (the world): origin and translation finite, radius and
  * max_fraction finite and >= 0, grid and fn not NULL. skip_mobile: proxies marked mobile are
@@ -39,5 +41,22 @@ bool rc_grid_touch(rc_grid *grid, int32_t proxy);
 /* Mark a proxy mobile or not (the world marks the shapes of dynamic bodies), for casts that
  * skip mobile proxies. False for a stale proxy or a locked grid. */
 bool rc_grid_set_mobile(rc_grid *grid, int32_t proxy, bool mobile);
+
+/* Write the grid's whole state (or count its bytes when out is a counter): everything that
+ * decides any later answer or change, in the defined format of core/bytes.h (grid_snapshot.c
+ * lays it out). Locks are not state. */
+void rc_grid_save(const rc_grid *grid, rc_bytes *out);
+
+/* A new grid holding the state read from in, its memory from allocator (the caller's: the
+ * world passes its own; NULL: malloc and free), or NULL when the bytes are bad (in->failed is
+ * then set) or memory runs out (in->failed left false). Nothing leaks either way. Every index,
+ * link and count read is checked against what it names, and the cells against the proxies
+ * (each entry where its proxy's box puts it, as the grid would have written it), so bytes
+ * that pass cannot make the grid read or write outside its memory later. */
+rc_grid *rc_grid_load(rc_bytes *in, const rc_allocator *allocator);
+/* The same, taking its memory where it can from `reuse` (a grid of the same allocator, or NULL),
+ * which is destroyed either way: arrays of the sizes the loaded grid needs are taken over as
+ * they are, so that restoring a world every frame (rollback) allocates nothing. */
+rc_grid *rc_grid_load_reusing(rc_bytes *in, const rc_allocator *allocator, rc_grid *reuse);
 
 #endif

@@ -75,6 +75,13 @@ void rc_map_free(const rc_allocator *allocator, rc_map *map) {
     memset(map, 0, sizeof *map);
 }
 
+void rc_map_clear(rc_map *map) {
+    for (uint32_t i = 0; i < map->capacity; ++i) {
+        map->slots[i].value = -1;
+    }
+    map->count = 0;
+}
+
 static uint32_t find_slot(const rc_map *map, uint64_t key) {
     uint32_t mask = map->capacity - 1;
     uint32_t i = hash64(key) & mask;

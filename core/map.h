@@ -23,6 +23,8 @@ void rc_map_free(const rc_allocator *allocator, rc_map *map);
 /* Give back most of a table whose keys fill less than a sixteenth of it (it keeps room for
  * twice its keys); when memory runs out the map simply keeps its table. */
 void rc_map_shrink(const rc_allocator *allocator, rc_map *map);
+/* Remove every key, keeping the table. */
+void rc_map_clear(rc_map *map);
 /* The value for key, or -1. */
 int32_t rc_map_get(const rc_map *map, uint64_t key);
 /* Insert or overwrite; the room must have been reserved. value >= 0. */

@@ -152,4 +152,9 @@ void rc_world_give_back_memory(rc_world *world) {
     rc_array_shrink(world, world->sensor_end, 2 * world->sensor_end.count);
     rc_array_shrink(world, world->impacts, 2 * world->impacts.count);
     rc_array_shrink(world, world->new_contacts, 2 * world->new_contacts.count);
+    /* the records a restore replaced, kept for the next restore: given back after two seconds
+       of 60 Hz steps without one (a game that rolls back restores every frame) */
+    if (world->spare != NULL && ++world->steps_since_restore > 120) {
+        rc_world_free_spare(world);
+    }
 }

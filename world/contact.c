@@ -6,10 +6,6 @@
 #include <float.h>
 #include <string.h>
 
-static uint64_t pair_key(int32_t a, int32_t b) {
-    uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
-    return (uint64_t)lo << 32 | hi;
-}
 
 bool rc_contact_reserve(rc_world *world, int32_t extra) {
     int32_t free_slots = world->contact_ids.free_count < extra ? world->contact_ids.free_count : extra;
@@ -65,7 +61,7 @@ int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b) {
     c->sensor = world->shapes.data[shape_a].sensor || world->shapes.data[shape_b].sensor;
     link_edge(world, index, 0);
     link_edge(world, index, 1);
-    rc_map_set(&world->contact_map, pair_key(shape_a, shape_b), index);
+    rc_map_set(&world->contact_map, rc_contact_key(shape_a, shape_b), index);
     return index;
 }
 
@@ -94,7 +90,7 @@ void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end_event) {
     if (emit_end_event && c->touching) {
         emit_end(world, c);
     }
-    rc_map_remove(&world->contact_map, pair_key(c->shape[0], c->shape[1]));
+    rc_map_remove(&world->contact_map, rc_contact_key(c->shape[0], c->shape[1]));
     unlink_edge(world, contact, 0);
     unlink_edge(world, contact, 1);
     c->in_use = false;

@@ -57,6 +57,11 @@ typedef struct rc_contact {
 #define RC_KEEP_MANIFOLD 0.1f
 
 /* Contacts. */
+/* A pair's key in the world's contact map. */
+static inline uint64_t rc_contact_key(int32_t a, int32_t b) {
+    uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
+    return (uint64_t)lo << 32 | hi;
+}
 bool rc_contact_reserve(rc_world *world, int32_t extra);
 int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b); /* needs rc_contact_reserve */
 void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end);

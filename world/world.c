@@ -107,6 +107,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
 }
 
 static void free_world(rc_world *world) {
+    rc_world_free_spare(world);
     rc_grid_destroy(world->grid);
     rc_id_pool_free(&world->allocator, &world->body_ids);
     rc_id_pool_free(&world->allocator, &world->shape_ids);

@@ -134,6 +134,11 @@ struct rc_world {
     /* giving memory back (compact.c): the most slots in use since it was last done */
     int32_t peak_bodies, peak_shapes, peak_contacts, peak_chains;
     int32_t poly_used; /* entries of poly_pool in live blocks */
+    /* snapshot.c: the records the last restore replaced, kept for the next one to read into
+       (rollback restores every frame: no allocation then), and the steps since; given back
+       once restores stop (compact.c) */
+    int32_t steps_since_restore;
+    struct rc_world *spare;
 };
 
 /* ---- shared inside world/ ------------------------------------------------------------------- */
@@ -393,6 +398,16 @@ void rc_world_give_back_memory(rc_world *world);
 #define rc_array_shrink(world, array, keep)                                                                            \
     rc_mem_shrink_aligned(&(world)->allocator, (void **)&(array).data, &(array).capacity, (array).count, (keep),     \
                           sizeof(*(array).data), 16)
+
+/* Do the world's records link up (validate.c)? Every live body, shape, chain and contact names
+ * live records of the right kind, its lists end and hold only what belongs in them, and the id
+ * pools hand out exactly the live slots with the generations the records carry. seen: zeroed
+ * scratch of a byte per record of the largest array (bodies, shapes, chains, contacts), zero
+ * again on return. For restore (a snapshot's links) and for tests. */
+bool rc_world_links_valid(const rc_world *world, uint8_t *seen);
+
+/* Give back the records the last restore replaced (snapshot.c). */
+void rc_world_free_spare(rc_world *world);
 
 /* Events between steps. */
 void rc_events_begin_step(rc_world *world);

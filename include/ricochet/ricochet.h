@@ -20,6 +20,7 @@
 #include "math.h"
 #include "draw.h"
 #include "mover.h"
+#include "snapshot.h"
 #include "world.h"
 
 #endif

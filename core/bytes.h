@@ -1,0 +1,214 @@
+/* core/bytes.h: a defined byte format for saving state (world snapshots, the grid's part of them).
+ *
+ * Owns: one cursor that either writes values into a buffer or reads them back, so that a record
+ * is described once (an io function of fields in order) and the writer and the reader cannot
+ * drift apart. Every value is stored little-endian at its own width, whatever the host, the
+ * compiler and the struct padding: a bool as one byte 0 or 1, a float as its IEEE-754 bits, an
+ * index as a signed 32-bit number. A cursor with no buffer only counts the bytes.
+ *
+ * Reading never trusts the bytes: a value beyond the end, a bool that is not 0 or 1 or an
+ * index outside the range the reader gives marks the cursor failed, and every later value reads
+ * as zero; the caller checks `failed` once at the end. */
+#ifndef RICOCHET_CORE_BYTES_H
+#define RICOCHET_CORE_BYTES_H
+
+#include <ricochet/math.h>
+
+#include <string.h>
+
+typedef struct rc_bytes {
+    uint8_t *data; /* the buffer (NULL: counting only); reading never writes through it */
+    size_t size;   /* of the buffer */
+    size_t at;         /* bytes written, read or counted so far */
+    bool reading;
+    bool failed;
+} rc_bytes;
+
+static inline rc_bytes rc_bytes_writer(void *buffer, size_t size) {
+    rc_bytes b = {(uint8_t *)buffer, size, 0, false, false};
+    return b;
+}
+static inline rc_bytes rc_bytes_counter(void) {
+    rc_bytes b = {NULL, 0, 0, false, false};
+    return b;
+}
+static inline rc_bytes rc_bytes_reader(const void *buffer, size_t size) {
+    rc_bytes b = {(uint8_t *)(void *)buffer, size, 0, true, false}; /* (only read) */
+    return b;
+}
+
+/* Room for n more bytes: the place to write or read them, or NULL (counting, or failed). */
+static inline uint8_t *rc_bytes_room(rc_bytes *b, size_t n) {
+    if (b->failed || n > b->size - b->at || b->at > b->size) {
+        if (!b->reading && b->data == NULL && !b->failed) {
+            b->at += n; /* counting */
+            return NULL;
+        }
+        b->failed = true;
+        return NULL;
+    }
+    uint8_t *p = b->data + b->at;
+    b->at += n;
+    return p;
+}
+
+static inline void rc_io_u32(rc_bytes *b, uint32_t *v) {
+    uint8_t *p = rc_bytes_room(b, 4);
+    if (p == NULL) {
+        if (b->reading) {
+            *v = 0u;
+        }
+        return;
+    }
+    if (b->reading) {
+        *v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    } else {
+        p[0] = (uint8_t)*v;
+        p[1] = (uint8_t)(*v >> 8);
+        p[2] = (uint8_t)(*v >> 16);
+        p[3] = (uint8_t)(*v >> 24);
+    }
+}
+
+static inline void rc_io_u64(rc_bytes *b, uint64_t *v) {
+    uint32_t lo = (uint32_t)*v, hi = (uint32_t)(*v >> 32);
+    rc_io_u32(b, &lo);
+    rc_io_u32(b, &hi);
+    if (b->reading) {
+        *v = (uint64_t)hi << 32 | lo;
+    }
+}
+
+static inline void rc_io_u16(rc_bytes *b, uint16_t *v) {
+    uint8_t *p = rc_bytes_room(b, 2);
+    if (p == NULL) {
+        if (b->reading) {
+            *v = 0u;
+        }
+        return;
+    }
+    if (b->reading) {
+        *v = (uint16_t)(p[0] | p[1] << 8);
+    } else {
+        p[0] = (uint8_t)*v;
+        p[1] = (uint8_t)(*v >> 8);
+    }
+}
+
+static inline void rc_io_u8(rc_bytes *b, uint8_t *v) {
+    uint8_t *p = rc_bytes_room(b, 1);
+    if (p == NULL) {
+        if (b->reading) {
+            *v = 0u;
+        }
+        return;
+    }
+    if (b->reading) {
+        *v = p[0];
+    } else {
+        p[0] = *v;
+    }
+}
+
+static inline void rc_io_i8(rc_bytes *b, int8_t *v) {
+    uint8_t u = b->reading ? 0u : (uint8_t)*v;
+    rc_io_u8(b, &u);
+    if (b->reading) {
+        *v = (int8_t)u;
+    }
+}
+
+static inline void rc_io_bool(rc_bytes *b, bool *v) {
+    uint8_t u = !b->reading && *v ? 1u : 0u; /* (reading, *v may not be a bool yet) */
+    rc_io_u8(b, &u);
+    if (b->reading) {
+        b->failed |= u > 1u;
+        *v = u == 1u;
+    }
+}
+
+static inline void rc_io_i32(rc_bytes *b, int32_t *v) {
+    uint32_t u = (uint32_t)*v;
+    rc_io_u32(b, &u);
+    if (b->reading) {
+        *v = (int32_t)u;
+    }
+}
+
+/* An index into something of `count` entries, or -1 when `none` allows it: anything else read
+ * fails the cursor (a forged snapshot must not reach past an array). */
+static inline void rc_io_index(rc_bytes *b, int32_t *v, int32_t count, bool none) {
+    rc_io_i32(b, v);
+    if (b->reading && !(*v >= (none ? -1 : 0) && *v < count)) {
+        b->failed = true;
+        *v = none ? -1 : 0;
+    }
+}
+
+/* A count from 0 to max. */
+static inline void rc_io_count(rc_bytes *b, int32_t *v, int32_t max) {
+    rc_io_i32(b, v);
+    if (b->reading && !(*v >= 0 && *v <= max)) {
+        b->failed = true;
+        *v = 0;
+    }
+}
+
+static inline void rc_io_f32(rc_bytes *b, float *v) {
+    uint32_t u;
+    memcpy(&u, v, sizeof u);
+    rc_io_u32(b, &u);
+    if (b->reading) {
+        memcpy(v, &u, sizeof u);
+    }
+}
+
+static inline void rc_io_vec2(rc_bytes *b, rc_vec2 *v) {
+    rc_io_f32(b, &v->x);
+    rc_io_f32(b, &v->y);
+}
+
+static inline void rc_io_aabb(rc_bytes *b, rc_aabb *box) {
+    rc_io_vec2(b, &box->lower);
+    rc_io_vec2(b, &box->upper);
+}
+
+/* n 32-bit values in a row (an array of uint32_t, int32_t or float): one copy on a
+ * little-endian host, where the stored bytes are the values' own. */
+static inline void rc_io_words(rc_bytes *b, void *values, size_t n) {
+    if (n == 0) {
+        return;
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n <= SIZE_MAX / 4) {
+        uint8_t *p = rc_bytes_room(b, 4 * n);
+        if (p != NULL) {
+            if (b->reading) {
+                memcpy(values, p, 4 * n);
+            } else {
+                memcpy(p, values, 4 * n);
+            }
+        } else if (b->reading) {
+            memset(values, 0, 4 * n);
+        }
+        return;
+    }
+#endif
+    uint32_t *w = (uint32_t *)values;
+    for (size_t i = 0; i < n; ++i) {
+        rc_io_u32(b, &w[i]);
+    }
+}
+
+/* n 16-bit values in a row. */
+static inline void rc_io_halves(rc_bytes *b, uint16_t *values, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        rc_io_u16(b, &values[i]);
+    }
+}
+
+/* A checksum of the bytes (64-bit, eight bytes at a time): each step mixes the next word in
+ * by a bijection of the running value, so any change of one word changes the result. */
+uint64_t rc_bytes_checksum(const void *data, size_t size);
+
+#endif

@@ -1,0 +1,78 @@
+/* ricochet: snapshots of a world, for rollback netcode, save games and late-joining players.
+ *
+ * A snapshot is the whole state of a world at a moment between calls, written into a buffer the
+ * game owns; restoring it puts that moment back. A game rolls back with three calls:
+ *
+ *     size_t size = rc_world_snapshot_size(world);            // once, or when it grows
+ *     size_t used = rc_world_snapshot(world, buffer, size);   // each confirmed frame
+ *     ...
+ *     rc_world_restore(world, buffer, used);                  // late input: back to that frame
+ *     // then step again with the corrected inputs
+ *
+ * What a restore promises. After rc_world_restore the same calls give bit-identical results to
+ * those that followed the moment of the snapshot: every body's state, every event (the event
+ * arrays of the step before the snapshot can be read again), every query answer, the ids of new
+ * bodies and shapes. Ids of that moment are valid again, and ids handed out after it are stale
+ * (refused), unless the same slot and generation were live at the snapshot. This holds for a
+ * snapshot restored into the world that took it (rollback) and into any other world (a freshly
+ * created one: a save game, a player joining late), and across builds: the format is defined
+ * byte by byte, not a memory dump. It is little-endian at every width, independent of the
+ * compiler, its options, struct padding, the allocator and the addresses it hands out. A
+ * snapshot written by one build of this version (GCC or Clang, x86-64 or aarch64) restores in
+ * any other, and the steps after it give the same bits (see Determinism at rc_world_step).
+ *
+ * What a snapshot holds: bodies, shapes and chains with their ids, contacts with their manifolds
+ * and warm-starting impulses, sleep clocks and bounce budgets, the broadphase grid as it is (its
+ * cells' order decides the order of query answers and pairs), the event arrays of the last step,
+ * and the world's tuning (gravity, sleep, solver and contact settings, speed limits) and id salt:
+ * a world restored from another takes the salt of the snapshot's world, so that the snapshot's
+ * ids name the same bodies and shapes in it.
+ * What it does not hold, because the game owns it: the allocator, the error callback, the task
+ * system (enqueue_task, finish_task, worker_count, user_task_context), the pre-solve callback and
+ * its context, and user data pointers. A restore keeps the world's own allocator, callbacks and
+ * task system; a body or shape that was live with the same id both in the world before the
+ * restore and in the snapshot keeps the world's user data; every other one gets NULL.
+ * The last error message is not part of the state.
+ *
+ * Memory: rc_world_snapshot allocates nothing. rc_world_restore builds the restored state in new
+ * memory from the world's allocator and then gives back the old; when memory runs out the world
+ * is left exactly as it was.
+ *
+ * Trust: a checksum over every byte refuses a damaged snapshot (a byte flipped, truncated, or
+ * padded), and every index, count and flag is checked against the arrays it names as it is read,
+ * so a forged snapshot cannot make restore read or write outside memory. Numbers are not
+ * second-guessed: restore snapshots from sources a game trusts as much as its own save files.
+ *
+ * Sizes: about 200 bytes per body, 130 per shape and 180 per touching contact, plus the grid's
+ * cells (bench/RESULTS.md has the measured figures). */
+#ifndef RICOCHET_SNAPSHOT_H
+#define RICOCHET_SNAPSHOT_H
+
+#include "base.h"
+#include "world.h"
+
+RC_EXTERN_C_BEGIN
+
+/* The version of the snapshot format this build writes and reads (others are refused). */
+#define RC_SNAPSHOT_VERSION 1u
+
+/* The bytes a snapshot of the world as it is now needs; 0 for NULL. Computed by walking the
+ * state without writing it (about as long as the snapshot itself). */
+RC_API size_t rc_world_snapshot_size(const rc_world *world);
+
+/* Writes the world's whole state into buffer and returns the bytes written (exactly
+ * rc_world_snapshot_size's answer). 0, with the last error set and nothing written past
+ * capacity, when world or buffer is NULL, capacity is too small, or the world is locked (called
+ * from a callback: inside a step the state is half way). The world is not changed. */
+RC_API size_t rc_world_snapshot(const rc_world *world, void *buffer, size_t capacity);
+
+/* Replaces the world's state with the snapshot's (see above). False, with a message in
+ * rc_world_last_error and the world unchanged, when world or buffer is NULL, the size is not the
+ * snapshot's, the bytes are not a snapshot (magic), another format version wrote them, the
+ * checksum fails, an index or count in it is out of range, memory runs out, or the world is
+ * locked (called from a callback). */
+RC_API bool rc_world_restore(rc_world *world, const void *buffer, size_t size);
+
+RC_EXTERN_C_END
+
+#endif

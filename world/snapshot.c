@@ -1,0 +1,412 @@
+/* World snapshots (include/ricochet/snapshot.h): the header, the settings and counts, the grid,
+ * then the records (snapshot_records.c). A restore reads everything into a world record of its
+ * own and moves it into the world only once every byte was read and checked: a bad snapshot or
+ * memory running out leaves the world as it was. */
+#include "world/snapshot.h"
+
+#include <ricochet/snapshot.h>
+
+#include <string.h>
+
+#define SNAPSHOT_MAGIC 0x4E534352u /* "RCSN" */
+#define HEADER_BYTES 24u
+
+/* The world's tuning that a step reads (the def less what the game owns: allocator, callbacks,
+ * the task system, capacity hints), its id salt and its counters. */
+static void io_settings(rc_bytes *b, rc_world *w) {
+    rc_world_def *d = &w->def;
+    rc_io_vec2(b, &d->gravity);
+    rc_io_f32(b, &d->cell_size);
+    rc_io_bool(b, &d->enable_sleep);
+    rc_io_f32(b, &d->sleep_time);
+    rc_io_f32(b, &d->sleep_linear_speed);
+    rc_io_f32(b, &d->sleep_angular_speed);
+    rc_io_f32(b, &d->restitution_threshold);
+    rc_io_f32(b, &d->contact_skin);
+    rc_io_i32(b, &d->sub_steps);
+    rc_io_f32(b, &d->linear_slop);
+    rc_io_f32(b, &d->contact_hertz);
+    rc_io_f32(b, &d->contact_damping_ratio);
+    rc_io_f32(b, &d->contact_push_speed);
+    rc_io_f32(b, &d->max_linear_speed);
+    rc_io_f32(b, &d->max_angular_speed);
+    rc_io_u32(b, &w->id_salt);
+    rc_io_i32(b, &w->steps);
+    rc_io_bool(b, &w->contacts_flagged);
+    rc_io_i32(b, &w->peak_bodies);
+    rc_io_i32(b, &w->peak_shapes);
+    rc_io_i32(b, &w->peak_contacts);
+    rc_io_i32(b, &w->peak_chains);
+    rc_io_i32(b, &w->poly_used);
+    for (int n = 0; n <= RC_MAX_POLYGON_VERTICES; ++n) {
+        rc_io_u32(b, &w->poly_free[n]);
+    }
+    for (int k = 0; k < 4; ++k) {
+        rc_io_i32(b, &w->published[k]);
+    }
+    rc_io_i32(b, &w->published_impacts);
+    rc_io_i32(b, &w->published_moves);
+    if (b->reading && (d->sub_steps < 1 || d->sub_steps > 64 || !(d->max_linear_speed > 0.0f) ||
+                       !(d->max_linear_speed <= RC_MAX_LINEAR_SPEED) || !(d->max_angular_speed > 0.0f) ||
+                       !(d->max_angular_speed <= RC_MAX_ANGULAR_SPEED) || !rc_vec2_is_finite(d->gravity))) {
+        b->failed = true;
+    }
+}
+
+static rc_snapshot_counts counts_of(const rc_world *w) {
+    rc_snapshot_counts n = {w->bodies.count,       w->shapes.count,      w->poly_pool.count,  w->chains.count,
+                            w->contacts.count,     w->contact_begin.count, w->contact_end.count, w->sensor_begin.count,
+                            w->sensor_end.count,   w->impacts.count,     w->moves.count};
+    return n;
+}
+
+/* The counts, each held to what the payload could hold of its records (at least `least` bytes
+ * each: a free slot of bodies, shapes and contacts is one byte), so that a forged count cannot
+ * ask for much more memory than the snapshot's own size justifies. */
+static void io_counts(rc_bytes *b, rc_snapshot_counts *n) {
+    int32_t *fields[11] = {&n->bodies,  &n->shapes,       &n->poly_pool,   &n->chains,       &n->contacts, &n->contact_begin,
+                           &n->contact_end, &n->sensor_begin, &n->sensor_end, &n->impacts, &n->moves};
+    static const int32_t least[11] = {1, 1, 8, 15, 1, 40, 36, 16, 16, 40, 25};
+    for (int k = 0; k < 11; ++k) {
+        int32_t max = (int32_t)((b->size < (size_t)INT32_MAX ? b->size : (size_t)INT32_MAX) / (size_t)least[k]);
+        rc_io_count(b, fields[k], b->reading ? max : INT32_MAX);
+    }
+}
+
+/* Are the counters that index the arrays within them? Are the polygon pool's free lists (their
+ * links stored in the pool's blocks) within the pool, and free of cycles? */
+static bool counters_fit(const rc_world *w) {
+    if (w->published[0] > w->contact_begin.count || w->published[1] > w->contact_end.count ||
+        w->published[2] > w->sensor_begin.count || w->published[3] > w->sensor_end.count ||
+        w->published_impacts > w->impacts.count || w->published_moves > w->moves.count || w->published[0] < 0 ||
+        w->published[1] < 0 || w->published[2] < 0 || w->published[3] < 0 || w->published_impacts < 0 ||
+        w->published_moves < 0 || w->poly_used < 0 || w->poly_used > w->poly_pool.count) {
+        return false;
+    }
+    for (int n = 0; n <= RC_MAX_POLYGON_VERTICES; ++n) {
+        uint32_t block = w->poly_free[n];
+        for (int32_t links = 0; block != UINT32_MAX; ++links) {
+            if (links > w->poly_pool.count || (uint64_t)block + (uint64_t)RC_POLY_BLOCK(n) > (uint64_t)w->poly_pool.count) {
+                return false;
+            }
+            memcpy(&block, &w->poly_pool.data[block], sizeof block);
+        }
+    }
+    return true;
+}
+
+/* Every live shape but a chain's record has the grid proxy that names it; the contact map from
+ * the live contacts. */
+static bool link_grid_and_map(rc_world *w, bool *out_of_memory) {
+    for (int32_t i = 0; i < w->shapes.count; ++i) {
+        const rc_shape *s = &w->shapes.data[i];
+        if (!s->in_use) {
+            continue;
+        }
+        bool needs_proxy = s->kind != RC_KIND_CHAIN;
+        if (needs_proxy ? !(rc_grid_is_proxy(w->grid, s->proxy) && rc_grid_get_user(w->grid, s->proxy) == i)
+                        : s->proxy != -1) {
+            return false;
+        }
+    }
+    if (!rc_map_reserve(&w->allocator, &w->contact_map, rc_id_pool_live(&w->contact_ids))) {
+        *out_of_memory = true;
+        return false;
+    }
+    for (int32_t i = 0; i < w->contacts.count; ++i) {
+        const rc_contact *c = &w->contacts.data[i];
+        if (c->in_use) {
+            if (rc_map_get(&w->contact_map, rc_contact_key(c->shape[0], c->shape[1])) >= 0) {
+                return false; /* one contact per pair */
+            }
+            rc_map_set(&w->contact_map, rc_contact_key(c->shape[0], c->shape[1]), i);
+        }
+    }
+    return true;
+}
+
+/* rc_world_links_valid on what was read, with scratch from the allocator. */
+static bool links_valid(const rc_world *w, bool *out_of_memory) {
+    int32_t n = w->bodies.count;
+    n = n > w->shapes.count ? n : w->shapes.count;
+    n = n > w->chains.count ? n : w->chains.count;
+    n = n > w->contacts.count ? n : w->contacts.count;
+    if (n == 0) {
+        return true;
+    }
+    uint8_t *seen = rc_mem_alloc(&w->allocator, (size_t)n);
+    if (seen == NULL) {
+        *out_of_memory = true;
+        return false;
+    }
+    memset(seen, 0, (size_t)n);
+    bool ok = rc_world_links_valid(w, seen);
+    rc_mem_free(&w->allocator, seen, (size_t)n);
+    return ok;
+}
+
+/* The whole payload, written, counted or read. Reading: into `w`, a zeroed record with the
+ * target world's allocator; false with *out_of_memory when memory ran out. */
+static bool io_payload(rc_bytes *b, rc_world *w, bool *out_of_memory) {
+    io_settings(b, w);
+    rc_snapshot_counts n = counts_of(w);
+    io_counts(b, &n);
+    if (b->failed) {
+        return false;
+    }
+    if (!b->reading) {
+        rc_grid_save(w->grid, b);
+        rc_snapshot_io_records(b, w, &n);
+        return !b->failed;
+    }
+    w->grid = rc_grid_load_reusing(b, &w->allocator, w->grid); /* a spare's grid: its memory */
+    if (w->grid == NULL) {
+        *out_of_memory = !b->failed;
+        return false;
+    }
+    if (!rc_snapshot_io_records(b, w, &n)) {
+        *out_of_memory = !b->failed;
+        return false;
+    }
+    return !b->failed && b->at == b->size && counters_fit(w) && link_grid_and_map(w, out_of_memory) &&
+           links_valid(w, out_of_memory);
+}
+
+size_t rc_world_snapshot_size(const rc_world *world) {
+    if (world == NULL) {
+        return 0;
+    }
+    rc_bytes b = rc_bytes_counter();
+    bool out_of_memory = false;
+    io_payload(&b, (rc_world *)world, &out_of_memory);
+    return HEADER_BYTES + b.at;
+}
+
+static void put_u32(uint8_t *p, uint32_t v) {
+    for (int k = 0; k < 4; ++k) {
+        p[k] = (uint8_t)(v >> (8 * k));
+    }
+}
+static void put_u64(uint8_t *p, uint64_t v) {
+    put_u32(p, (uint32_t)v);
+    put_u32(p + 4, (uint32_t)(v >> 32));
+}
+static uint32_t get_u32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static uint64_t get_u64(const uint8_t *p) { return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32; }
+
+size_t rc_world_snapshot(const rc_world *world, void *buffer, size_t capacity) {
+    static const char *func = "rc_world_snapshot";
+    if (world == NULL) {
+        return 0;
+    }
+    if (rc_world_is_locked(world)) {
+        rc_fail(world, func, "the world is locked: a snapshot is taken between calls, not from a callback");
+        return 0;
+    }
+    if (buffer == NULL) {
+        rc_fail(world, func, "buffer is NULL");
+        return 0;
+    }
+    /* one pass: written straight into the buffer, and measured only when it does not fit */
+    uint8_t *out = (uint8_t *)buffer;
+    rc_bytes b = rc_bytes_writer(out + HEADER_BYTES, capacity >= HEADER_BYTES ? capacity - HEADER_BYTES : 0);
+    bool out_of_memory = false;
+    if (capacity < HEADER_BYTES || !io_payload(&b, (rc_world *)world, &out_of_memory)) {
+        rc_fail(world, func, "capacity %zu is below the %zu bytes the snapshot needs (rc_world_snapshot_size)",
+                capacity, rc_world_snapshot_size(world));
+        return 0;
+    }
+    put_u32(out, SNAPSHOT_MAGIC);
+    put_u32(out + 4, RC_SNAPSHOT_VERSION);
+    put_u64(out + 8, (uint64_t)b.at);
+    put_u64(out + 16, rc_bytes_checksum(out + HEADER_BYTES, b.at));
+    return HEADER_BYTES + b.at;
+}
+
+/* The header's word on the payload: NULL when it holds, else why not. */
+static const char *check_header(const uint8_t *in, size_t size) {
+    if (size < HEADER_BYTES) {
+        return "shorter than a snapshot's header: not a snapshot, or truncated";
+    }
+    if (get_u32(in) != SNAPSHOT_MAGIC) {
+        return "not a ricochet snapshot (its magic number is wrong)";
+    }
+    if (get_u32(in + 4) != RC_SNAPSHOT_VERSION) {
+        return "written by another version of the snapshot format";
+    }
+    if (get_u64(in + 8) != (uint64_t)(size - HEADER_BYTES)) {
+        return "its size is not the size its header gives: truncated or padded";
+    }
+    if (get_u64(in + 16) != rc_bytes_checksum(in + HEADER_BYTES, size - HEADER_BYTES)) {
+        return "its checksum does not match: the bytes are damaged";
+    }
+    return NULL;
+}
+
+/* A body or shape live with the same generation in the world before the restore keeps its
+ * user data; every other one has none. */
+static void carry_user_data(rc_world *state, const rc_world *world) {
+    for (int32_t i = 0; i < state->bodies.count && i < world->bodies.count; ++i) {
+        rc_body *now = &state->bodies.data[i];
+        const rc_body *was = &world->bodies.data[i];
+        if (now->in_use && was->in_use && now->generation == was->generation) {
+            now->user_data = was->user_data;
+        }
+    }
+    for (int32_t i = 0; i < state->shapes.count && i < world->shapes.count; ++i) {
+        rc_shape *now = &state->shapes.data[i];
+        const rc_shape *was = &world->shapes.data[i];
+        if (now->in_use && was->in_use && now->generation == was->generation) {
+            now->user_data = was->user_data;
+        }
+    }
+    for (int32_t k = 0; k < state->moves.count; ++k) {
+        rc_body_move_event *e = &state->moves.data[k];
+        int32_t i = (int32_t)e->body.index - 1;
+        const rc_body *b = i >= 0 && i < state->bodies.count ? &state->bodies.data[i] : NULL;
+        e->user_data = b != NULL && b->in_use && b->generation == e->body.generation ? b->user_data : NULL;
+    }
+}
+
+/* The world's settings from the state read. */
+static void take_settings(rc_world *world, const rc_world *state) {
+    world->def.gravity = state->def.gravity;
+    world->def.cell_size = state->def.cell_size;
+    world->def.enable_sleep = state->def.enable_sleep;
+    world->def.sleep_time = state->def.sleep_time;
+    world->def.sleep_linear_speed = state->def.sleep_linear_speed;
+    world->def.sleep_angular_speed = state->def.sleep_angular_speed;
+    world->def.restitution_threshold = state->def.restitution_threshold;
+    world->def.contact_skin = state->def.contact_skin;
+    world->def.sub_steps = state->def.sub_steps;
+    world->def.linear_slop = state->def.linear_slop;
+    world->def.contact_hertz = state->def.contact_hertz;
+    world->def.contact_damping_ratio = state->def.contact_damping_ratio;
+    world->def.contact_push_speed = state->def.contact_push_speed;
+    world->def.max_linear_speed = state->def.max_linear_speed;
+    world->def.max_angular_speed = state->def.max_angular_speed;
+    world->id_salt = state->id_salt;
+    world->steps = state->steps;
+    world->contacts_flagged = state->contacts_flagged;
+    world->peak_bodies = state->peak_bodies;
+    world->peak_shapes = state->peak_shapes;
+    world->peak_contacts = state->peak_contacts;
+    world->peak_chains = state->peak_chains;
+    world->poly_used = state->poly_used;
+    memcpy(world->poly_free, state->poly_free, sizeof world->poly_free);
+    memcpy(world->published, state->published, sizeof world->published);
+    world->published_impacts = state->published_impacts;
+    world->published_moves = state->published_moves;
+}
+
+static void swap_bytes(void *a, void *b, size_t n) {
+    unsigned char t[sizeof(rc_id_pool) > sizeof(rc_map) ? sizeof(rc_id_pool) : sizeof(rc_map)];
+    _Static_assert(sizeof t >= 16, "room for an array's record");
+    memcpy(t, a, n);
+    memcpy(a, b, n);
+    memcpy(b, t, n);
+}
+
+/* Exchange the persistent records (arrays, pools, the grid, the contact map) of the world and
+ * the state: the world takes the state read, the state keeps the world's old memory for the
+ * next restore. The step's scratch stays with the world (each step sizes and fills it anew). */
+static void swap_records(rc_world *world, rc_world *state) {
+    rc_grid *grid = world->grid;
+    world->grid = state->grid;
+    state->grid = grid;
+#define SWAP(field) swap_bytes(&world->field, &state->field, sizeof world->field)
+    SWAP(body_ids);
+    SWAP(shape_ids);
+    SWAP(chain_ids);
+    SWAP(contact_ids);
+    SWAP(contact_map);
+    SWAP(bodies);
+    SWAP(shapes);
+    SWAP(poly_pool);
+    SWAP(chains);
+    SWAP(contacts);
+    SWAP(contact_begin);
+    SWAP(contact_end);
+    SWAP(sensor_begin);
+    SWAP(sensor_end);
+    SWAP(impacts);
+    SWAP(moves);
+#undef SWAP
+}
+
+/* The record a restore reads into: the state the last restore replaced (its memory reused:
+ * rollback restores every frame), or a new one. Its chains' blocks are given back and its map
+ * emptied; everything else is overwritten as it is read. NULL when memory runs out. */
+static rc_world *take_spare(rc_world *world) {
+    rc_world *state = world->spare;
+    world->spare = NULL;
+    if (state == NULL) {
+        state = rc_mem_alloc(&world->allocator, sizeof *state);
+        if (state == NULL) {
+            return NULL;
+        }
+        memset(state, 0, sizeof *state);
+        state->allocator = world->allocator;
+        return state;
+    }
+    for (int32_t i = 0; i < state->chains.count; ++i) {
+        rc_chain *c = &state->chains.data[i];
+        if (c->points != NULL) {
+            rc_mem_free(&state->allocator, c->points, rc_chain_bytes(c->capacity));
+            c->points = NULL;
+        }
+    }
+    state->chains.count = 0;
+    rc_map_clear(&state->contact_map);
+    return state;
+}
+
+void rc_world_free_spare(rc_world *world) {
+    if (world->spare != NULL) {
+        rc_snapshot_free_state(world->spare);
+        rc_mem_free(&world->allocator, world->spare, sizeof *world->spare);
+        world->spare = NULL;
+    }
+}
+
+bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
+    static const char *func = "rc_world_restore";
+    if (rc_world_for_change(world, func) == NULL) {
+        return false;
+    }
+    if (buffer == NULL) {
+        return rc_fail(world, func, "buffer is NULL");
+    }
+    const char *why = check_header((const uint8_t *)buffer, size);
+    if (why != NULL) {
+        return rc_fail(world, func, "the snapshot is %s", why);
+    }
+    rc_world *state = take_spare(world);
+    if (state == NULL) {
+        return rc_fail(world, func, "out of memory; the world is as it was");
+    }
+    rc_bytes b = rc_bytes_reader((const uint8_t *)buffer + HEADER_BYTES, size - HEADER_BYTES);
+    bool out_of_memory = false;
+    bool ok = io_payload(&b, state, &out_of_memory);
+    /* the step's scratch that is sized when bodies and shapes are made, not by the step */
+    if (ok && !(rc_array_reserve(world, world->undo, state->bodies.count) &&
+                rc_array_reserve(world, world->islands, state->bodies.count) &&
+                rc_array_reserve(world, world->deferred, state->shapes.count))) {
+        ok = false;
+        out_of_memory = true;
+    }
+    if (!ok) {
+        world->spare = state; /* whatever it holds now, its memory serves the next restore */
+        return rc_fail(world, func, out_of_memory ? "out of memory; the world is as it was"
+                                                  : "the snapshot's contents are out of range (forged or from a "
+                                                    "faulty writer); the world is as it was");
+    }
+    carry_user_data(state, world);
+    take_settings(world, state);
+    swap_records(world, state);
+    world->spare = state;
+    world->steps_since_restore = 0;
+    return true;
+}

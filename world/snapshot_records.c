@@ -1,0 +1,433 @@
+/* Each record of a world snapshot, field by field (world/snapshot.h). One io function per record
+ * both writes and reads it, so the two cannot disagree. A record's in_use flag comes first, and
+ * a free body, shape or contact slot is that flag alone: what a free record held is never read
+ * again (making a body, shape or contact sets every field), so it is not kept. The indices of a
+ * live record are checked against the arrays they name as they are read; rc_world_links_valid
+ * then checks that they name live records of the right kind. */
+#include "world/snapshot.h"
+
+#include <stddef.h>
+#include <string.h>
+
+
+/* A small enumeration stored in a byte: at most max. */
+static void io_enum(rc_bytes *b, uint8_t *v, uint8_t max) {
+    rc_io_u8(b, v);
+    if (b->reading && *v > max) {
+        b->failed = true;
+    }
+}
+
+static void io_rot(rc_bytes *b, rc_rot *q) {
+    rc_io_f32(b, &q->c);
+    rc_io_f32(b, &q->s);
+}
+
+static void io_transform(rc_bytes *b, rc_transform *t) {
+    rc_io_vec2(b, &t->p);
+    io_rot(b, &t->q);
+}
+
+static void io_filter(rc_bytes *b, rc_filter *f) {
+    rc_io_u32(b, &f->category_bits);
+    rc_io_u32(b, &f->mask_bits);
+    rc_io_i32(b, &f->group_index);
+}
+
+static void io_id(rc_bytes *b, uint32_t *index, uint32_t *generation) {
+    rc_io_u32(b, index);
+    rc_io_u32(b, generation);
+}
+
+static void io_manifold(rc_bytes *b, rc_manifold *m) {
+    rc_io_vec2(b, &m->normal);
+    for (int k = 0; k < 2; ++k) {
+        rc_io_vec2(b, &m->points[k]);
+        rc_io_f32(b, &m->depths[k]);
+    }
+    int32_t n = m->point_count;
+    rc_io_count(b, &n, 2);
+    m->point_count = n;
+    rc_io_f32(b, &m->depth);
+}
+
+static void io_body(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n) {
+    rc_io_bool(b, &x->in_use);
+    if (!x->in_use) {
+        if (b->reading) {
+            memset(x, 0, sizeof *x);
+        }
+        return;
+    }
+    if (b->reading) {
+        x->user_data = NULL; /* the game's: restore carries it over where the id lives on */
+    }
+    io_transform(b, &x->xf);
+    rc_io_vec2(b, &x->center);
+    rc_io_vec2(b, &x->linear_velocity);
+    rc_io_f32(b, &x->angular_velocity);
+    rc_io_f32(b, &x->min_extent);
+    rc_io_f32(b, &x->max_extent);
+    io_enum(b, &x->type, RC_DYNAMIC);
+    io_enum(b, &x->motion, RC_MOTION_SWEPT_CIRCLE);
+    rc_io_bool(b, &x->bullet);
+    rc_io_bool(b, &x->awake);
+    rc_io_bool(b, &x->enable_sleep);
+    rc_io_bool(b, &x->fixed_rotation);
+    rc_io_bool(b, &x->enable_response);
+    rc_io_bool(b, &x->moved);
+    rc_io_bool(b, &x->custom_mass);
+    rc_io_index(b, &x->solver_slot, n->bodies, true);
+    rc_io_vec2(b, &x->local_center);
+    rc_io_f32(b, &x->angle);
+    rc_io_f32(b, &x->mass);
+    rc_io_f32(b, &x->inv_mass);
+    rc_io_f32(b, &x->inertia);
+    rc_io_f32(b, &x->inv_inertia);
+    rc_io_f32(b, &x->linear_damping);
+    rc_io_f32(b, &x->angular_damping);
+    rc_io_f32(b, &x->gravity_scale);
+    rc_io_f32(b, &x->sleep_time);
+    rc_io_i32(b, &x->max_bounces);
+    rc_io_index(b, &x->first_shape, n->shapes, true);
+    rc_io_u32(b, &x->generation);
+    rc_io_vec2(b, &x->force);
+    rc_io_f32(b, &x->torque);
+    rc_io_f32(b, &x->point_mass);
+    io_filter(b, &x->point_filter);
+    rc_io_index(b, &x->swept_shape, n->shapes, true);
+    rc_io_index(b, &x->last_hit_shape, n->shapes, true);
+    rc_io_i32(b, &x->last_hit_step);
+    rc_io_i32(b, &x->bounces_left);
+    rc_io_i32(b, &x->bounces_made);
+    rc_io_i32(b, &x->step_bounces);
+    rc_io_vec2(b, &x->step_move);
+    rc_io_f32(b, &x->step_turn);
+}
+
+/* A shape's unions are 32-bit numbers of one kind or another (a polygon's pool index or a
+ * circle's radius, a circle's or a segment's placed numbers; a base transform or a wall's ends
+ * and index): stored as the words they are, whatever the kind. */
+#define SHAPE_FIRST_WORDS ((offsetof(rc_shape, aabb) - offsetof(rc_shape, poly)) / 4)
+#define SHAPE_SECOND_WORDS ((offsetof(rc_shape, restitution) - offsetof(rc_shape, base)) / 4)
+_Static_assert(SHAPE_FIRST_WORDS == 4 && SHAPE_SECOND_WORDS == 6, "a shape's unions are 4 and 6 words");
+
+static void io_union_words(rc_bytes *b, void *at, size_t words) {
+    uint32_t w[8];
+    memcpy(w, at, 4 * words);
+    rc_io_words(b, w, words);
+    if (b->reading) {
+        memcpy(at, w, 4 * words);
+    }
+}
+
+/* Does a live shape's polygon block lie in the pool? */
+static bool poly_block_fits(const rc_shape *x, int32_t pool) {
+    if (x->kind != RC_SHAPE_POLYGON && x->kind != RC_SHAPE_CAPSULE) {
+        return true;
+    }
+    return x->count >= 2 && x->count <= RC_MAX_POLYGON_VERTICES &&
+           (uint64_t)x->poly + (uint64_t)RC_POLY_BLOCK(x->count) <= (uint64_t)pool;
+}
+
+static void io_shape(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n) {
+    rc_io_bool(b, &x->in_use);
+    if (!x->in_use) {
+        if (b->reading) {
+            memset(x, 0, sizeof *x);
+        }
+        return;
+    }
+    if (b->reading) {
+        x->user_data = NULL; /* the game's: restore carries it over where the id lives on */
+    }
+    io_enum(b, &x->kind, RC_KIND_CHAIN);
+    io_enum(b, &x->count, RC_MAX_POLYGON_VERTICES);
+    io_enum(b, &x->type, RC_SHAPE_TYPE_CAPSULE);
+    rc_io_bool(b, &x->sensor);
+    rc_io_bool(b, &x->contact_events);
+    rc_io_bool(b, &x->sensor_events);
+    rc_io_bool(b, &x->one_sided);
+    io_enum(b, &x->body_type, RC_DYNAMIC);
+    rc_io_bool(b, &x->body_bullet);
+    rc_io_bool(b, &x->swept);
+    bool absorbs = x->absorbs, pre_solve = x->pre_solve; /* bit-fields */
+    rc_io_bool(b, &absorbs);
+    rc_io_bool(b, &pre_solve);
+    x->absorbs = absorbs;
+    x->pre_solve = pre_solve;
+    io_filter(b, &x->filter);
+    rc_io_index(b, &x->body, n->bodies, true);
+    rc_io_i32(b, &x->proxy); /* checked against the grid once both are read */
+    io_union_words(b, (char *)x + offsetof(rc_shape, poly), SHAPE_FIRST_WORDS);
+    rc_io_aabb(b, &x->aabb);
+    io_union_words(b, (char *)x + offsetof(rc_shape, base), SHAPE_SECOND_WORDS);
+    rc_io_f32(b, &x->restitution);
+    rc_io_f32(b, &x->friction);
+    rc_io_f32(b, &x->rolling_resistance);
+    rc_io_f32(b, &x->density);
+    rc_io_u32(b, &x->generation);
+    rc_io_index(b, &x->first_contact, n->contacts, true);
+    rc_io_index(b, &x->next_in_body, n->shapes, true);
+    rc_io_index(b, &x->chain, n->chains, true);
+    if (b->reading && (x->body < 0 || !poly_block_fits(x, n->poly_pool))) {
+        b->failed = true;
+    }
+}
+
+static void io_contact_point(rc_bytes *b, rc_contact_point *p) {
+    rc_io_vec2(b, &p->point);
+    rc_io_vec2(b, &p->anchor_a);
+    rc_io_vec2(b, &p->anchor_b);
+    rc_io_f32(b, &p->separation);
+    rc_io_f32(b, &p->normal_impulse);
+    rc_io_f32(b, &p->tangent_impulse);
+    rc_io_f32(b, &p->approach);
+    rc_io_u16(b, &p->id);
+    rc_io_vec2(b, &p->local_a);
+    rc_io_vec2(b, &p->local_b);
+}
+
+static void io_contact(rc_bytes *b, rc_contact *x, const rc_snapshot_counts *n) {
+    rc_io_bool(b, &x->in_use);
+    if (!x->in_use) {
+        if (b->reading) {
+            memset(x, 0, sizeof *x);
+        }
+        return;
+    }
+    for (int k = 0; k < 2; ++k) {
+        rc_io_index(b, &x->shape[k], n->shapes, true);
+        rc_io_index(b, &x->body[k], n->bodies, true);
+        rc_io_index(b, &x->edge[k].prev, n->contacts, true);
+        rc_io_index(b, &x->edge[k].next, n->contacts, true);
+    }
+    if (b->reading && (x->shape[0] < 0 || x->shape[1] < 0 || x->body[0] < 0 || x->body[1] < 0)) {
+        b->failed = true;
+    }
+    rc_io_count(b, &x->point_count, 2);
+    rc_io_bool(b, &x->touching);
+    rc_io_bool(b, &x->sensor);
+    rc_io_bool(b, &x->flagged);
+    rc_io_f32(b, &x->rolling_impulse);
+    rc_io_vec2(b, &x->normal);
+    for (int k = 0; k < 2; ++k) {
+        io_contact_point(b, &x->points[k]);
+    }
+    io_manifold(b, &x->manifold);
+    rc_io_bool(b, &x->kept);
+    rc_io_vec2(b, &x->kept_normal);
+    io_transform(b, &x->kept_frame);
+}
+
+/* A chain's outline lives in a block of its own, allocated here when reading. */
+static bool io_chain(rc_bytes *b, rc_world *world, rc_chain *x, const rc_snapshot_counts *n) {
+    bool has_block = x->points != NULL;
+    rc_io_bool(b, &has_block);
+    rc_io_i32(b, &x->shape);
+    rc_io_count(b, &x->capacity, INT32_MAX / 16);
+    rc_io_count(b, &x->count, x->capacity);
+    rc_io_count(b, &x->segments, x->capacity);
+    rc_io_bool(b, &x->loop);
+    rc_io_bool(b, &x->flipped);
+    if (b->reading && (x->shape < -1 || x->shape >= n->shapes || (has_block && x->capacity == 0))) {
+        b->failed = true;
+    }
+    if (!has_block || b->failed) {
+        x->points = NULL;
+        x->segment_shapes = NULL;
+        return true;
+    }
+    if (b->reading) {
+        x->points = rc_mem_alloc(&world->allocator, rc_chain_bytes(x->capacity));
+        if (x->points == NULL) {
+            x->capacity = 0;
+            return false;
+        }
+        memset(x->points, 0, rc_chain_bytes(x->capacity));
+        x->segment_shapes = (int32_t *)(void *)(x->points + x->capacity);
+    }
+    rc_io_words(b, x->points, 2 * (size_t)x->count);
+    for (int32_t k = 0; k < x->segments; ++k) {
+        rc_io_index(b, &x->segment_shapes[k], n->shapes, false);
+    }
+    return true;
+}
+
+static void io_pool(rc_bytes *b, rc_id_pool *pool, int32_t records) {
+    rc_io_count(b, &pool->next, records);
+    rc_io_count(b, &pool->free_count, pool->next);
+    rc_io_count(b, &pool->retired, pool->next);
+    rc_io_u32(b, &pool->floor);
+    if (b->reading && pool->free_count + pool->retired > pool->next) {
+        b->failed = true;
+    }
+}
+
+/* A pool's arrays, once reserved for `next` slots. */
+static void io_pool_slots(rc_bytes *b, rc_id_pool *pool) {
+    for (int32_t i = 0; i < pool->free_count; ++i) {
+        rc_io_index(b, &pool->free_slots[i], pool->next, false);
+    }
+    rc_io_words(b, pool->counts, (size_t)pool->next);
+}
+
+static bool read_pool(rc_bytes *b, rc_world *world, rc_id_pool *pool, int32_t records) {
+    io_pool(b, pool, records);
+    if (b->failed) {
+        return true;
+    }
+    int32_t next = pool->next, free_count = pool->free_count;
+    pool->next = 0; /* room for `next` slots from an empty pool */
+    pool->free_count = 0;
+    if (!rc_id_pool_reserve(&world->allocator, pool, next)) {
+        return false;
+    }
+    pool->next = next;
+    pool->free_count = free_count;
+    io_pool_slots(b, pool);
+    return true;
+}
+
+static void io_begin_event(rc_bytes *b, rc_contact_begin_event *e) {
+    io_id(b, &e->shape_a.index, &e->shape_a.generation);
+    io_id(b, &e->shape_b.index, &e->shape_b.generation);
+    io_manifold(b, &e->manifold);
+    rc_io_f32(b, &e->approach_speed);
+}
+
+static void io_end_event(rc_bytes *b, rc_contact_end_event *e) {
+    io_id(b, &e->shape_a.index, &e->shape_a.generation);
+    io_id(b, &e->shape_b.index, &e->shape_b.generation);
+    io_manifold(b, &e->manifold);
+}
+
+static void io_sensor_event(rc_bytes *b, rc_sensor_event *e) {
+    io_id(b, &e->sensor.index, &e->sensor.generation);
+    io_id(b, &e->visitor.index, &e->visitor.generation);
+}
+
+static void io_impact(rc_bytes *b, rc_impact_event *e) {
+    io_id(b, &e->projectile.index, &e->projectile.generation);
+    io_id(b, &e->shape.index, &e->shape.generation);
+    rc_io_vec2(b, &e->point);
+    rc_io_vec2(b, &e->normal);
+    rc_io_f32(b, &e->approach_speed);
+    rc_io_i32(b, &e->bounce);
+    rc_io_bool(b, &e->spent);
+}
+
+/* A move event's user data is the game's: restore sets it from the body it names. */
+static void io_move(rc_bytes *b, rc_body_move_event *e) {
+    io_id(b, &e->body.index, &e->body.generation);
+    io_transform(b, &e->transform);
+    rc_io_bool(b, &e->fell_asleep);
+}
+
+/* Reading: every array at its count, before the records are read into them (each is written
+ * whole: a free record is zeroed as it is read). */
+static bool reserve_arrays(rc_world *w, const rc_snapshot_counts *n) {
+#define RESERVE(array, wanted) (rc_array_reserve(w, w->array, (wanted)) && (w->array.count = (wanted), true))
+    bool ok = rc_array_reserve_aligned(w, w->bodies, n->bodies, 64) && rc_array_reserve_aligned(w, w->shapes, n->shapes, 64);
+    if (ok) {
+        w->bodies.count = n->bodies;
+        w->shapes.count = n->shapes;
+    }
+    ok = ok && RESERVE(poly_pool, n->poly_pool) && rc_array_reserve(w, w->chains, n->chains) &&
+         RESERVE(contacts, n->contacts);
+    w->chains.count = 0; /* counted as they are read */
+    ok = ok && RESERVE(contact_begin, n->contact_begin) && RESERVE(contact_end, n->contact_end);
+    ok = ok && RESERVE(sensor_begin, n->sensor_begin) && RESERVE(sensor_end, n->sensor_end);
+    ok = ok && RESERVE(impacts, n->impacts) && RESERVE(moves, n->moves);
+#undef RESERVE
+    return ok;
+}
+
+static bool io_pools(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
+    rc_id_pool *pools[4] = {&w->body_ids, &w->shape_ids, &w->chain_ids, &w->contact_ids};
+    int32_t records[4] = {n->bodies, n->shapes, n->chains, n->contacts};
+    for (int k = 0; k < 4; ++k) {
+        if (!b->reading) {
+            io_pool(b, pools[k], records[k]);
+            io_pool_slots(b, pools[k]);
+        } else if (!read_pool(b, w, pools[k], records[k])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool rc_snapshot_io_records(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
+    if (b->reading && !reserve_arrays(w, n)) {
+        return false;
+    }
+    if (!io_pools(b, w, n)) {
+        return false;
+    }
+    for (int32_t i = 0; i < n->bodies; ++i) {
+        io_body(b, &w->bodies.data[i], n);
+    }
+    for (int32_t i = 0; i < n->shapes; ++i) {
+        io_shape(b, &w->shapes.data[i], n);
+    }
+    rc_io_words(b, w->poly_pool.data, 2 * (size_t)n->poly_pool);
+    /* reading, a chain counts once its block is its own (a failure frees the blocks counted) */
+    for (int32_t i = 0; i < n->chains && !b->failed; ++i) {
+        if (b->reading) {
+            w->chains.data[i].points = NULL;
+            w->chains.count = i + 1;
+        }
+        if (!io_chain(b, w, &w->chains.data[i], n)) {
+            return false;
+        }
+    }
+    for (int32_t i = 0; i < n->contacts; ++i) {
+        io_contact(b, &w->contacts.data[i], n);
+    }
+    for (int32_t i = 0; i < n->contact_begin; ++i) {
+        io_begin_event(b, &w->contact_begin.data[i]);
+    }
+    for (int32_t i = 0; i < n->contact_end; ++i) {
+        io_end_event(b, &w->contact_end.data[i]);
+    }
+    for (int32_t i = 0; i < n->sensor_begin; ++i) {
+        io_sensor_event(b, &w->sensor_begin.data[i]);
+    }
+    for (int32_t i = 0; i < n->sensor_end; ++i) {
+        io_sensor_event(b, &w->sensor_end.data[i]);
+    }
+    for (int32_t i = 0; i < n->impacts; ++i) {
+        io_impact(b, &w->impacts.data[i]);
+    }
+    for (int32_t i = 0; i < n->moves; ++i) {
+        io_move(b, &w->moves.data[i]);
+    }
+    return true;
+}
+
+void rc_snapshot_free_state(rc_world *state) {
+    rc_world *w = state;
+    rc_grid_destroy(w->grid);
+    w->grid = NULL;
+    rc_id_pool_free(&w->allocator, &w->body_ids);
+    rc_id_pool_free(&w->allocator, &w->shape_ids);
+    rc_id_pool_free(&w->allocator, &w->chain_ids);
+    rc_id_pool_free(&w->allocator, &w->contact_ids);
+    for (int32_t i = 0; i < w->chains.count; ++i) {
+        if (w->chains.data[i].points != NULL) {
+            rc_mem_free(&w->allocator, w->chains.data[i].points, rc_chain_bytes(w->chains.data[i].capacity));
+        }
+    }
+    rc_array_free(w, w->bodies);
+    rc_array_free(w, w->shapes);
+    rc_array_free(w, w->poly_pool);
+    rc_array_free(w, w->chains);
+    rc_array_free(w, w->contacts);
+    rc_map_free(&w->allocator, &w->contact_map);
+    rc_array_free(w, w->contact_begin);
+    rc_array_free(w, w->contact_end);
+    rc_array_free(w, w->sensor_begin);
+    rc_array_free(w, w->sensor_end);
+    rc_array_free(w, w->impacts);
+    rc_array_free(w, w->moves);
+}

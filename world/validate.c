@@ -1,0 +1,149 @@
+/* Checking the world's links (Box2D's b2ValidateWorld, as a function that answers rather than
+ * asserts): every live record names live records of the right kind, lists end and agree with
+ * the records in them, and the id pools hand out exactly the live slots. A restore runs it on
+ * what it read before the world takes it; tests run it on worlds they build. */
+#include "world/world_internal.h"
+
+#include <string.h>
+
+/* Does the pool hand out exactly the live records (each below next, not given back, not
+ * retired)? The free slots are marked in `seen` (a byte per record, zero on entry and on
+ * return). */
+static bool pool_matches(const rc_id_pool *pool, int32_t records, uint8_t *seen, bool (*live)(const rc_world *, int32_t),
+                         const rc_world *w) {
+    if (pool->next > records) {
+        return false;
+    }
+    for (int32_t k = 0; k < pool->free_count; ++k) {
+        int32_t slot = pool->free_slots[k];
+        if (slot < 0 || slot >= pool->next || seen[slot] != 0) {
+            memset(seen, 0, (size_t)records);
+            return false; /* out of range, or given back twice */
+        }
+        seen[slot] = 1;
+    }
+    int32_t live_count = 0, handed_out = 0;
+    for (int32_t i = 0; i < records; ++i) {
+        bool is_live = live(w, i);
+        live_count += is_live ? 1 : 0;
+        handed_out += is_live && i < pool->next && seen[i] == 0 ? 1 : 0;
+        seen[i] = 0; /* clean for the next pool */
+    }
+    return live_count == handed_out && handed_out == rc_id_pool_live(pool);
+}
+
+static bool body_live(const rc_world *w, int32_t i) { return w->bodies.data[i].in_use; }
+static bool shape_live(const rc_world *w, int32_t i) { return w->shapes.data[i].in_use; }
+static bool contact_live(const rc_world *w, int32_t i) { return w->contacts.data[i].in_use; }
+static bool chain_live(const rc_world *w, int32_t i) { return w->chains.data[i].shape >= 0; }
+
+static bool live_shape(const rc_world *w, int32_t s) { return s >= 0 && s < w->shapes.count && w->shapes.data[s].in_use; }
+static bool live_body(const rc_world *w, int32_t b) { return b >= 0 && b < w->bodies.count && w->bodies.data[b].in_use; }
+static bool live_contact(const rc_world *w, int32_t c) {
+    return c >= 0 && c < w->contacts.count && w->contacts.data[c].in_use;
+}
+
+/* A body's shape list: live shapes of that body, ending within as many steps as there are
+ * shapes; its swept circle among them. */
+static bool body_links(const rc_world *w, int32_t i) {
+    const rc_body *b = &w->bodies.data[i];
+    if (b->generation != rc_world_generation(w, &w->body_ids, i)) {
+        return false;
+    }
+    int32_t steps = 0;
+    for (int32_t s = b->first_shape; s != -1; s = w->shapes.data[s].next_in_body) {
+        if (!live_shape(w, s) || w->shapes.data[s].body != i || ++steps > w->shapes.count) {
+            return false;
+        }
+    }
+    return b->swept_shape == -1 || (live_shape(w, b->swept_shape) && w->shapes.data[b->swept_shape].body == i);
+}
+
+/* A shape's body, chain and contact list. */
+static bool shape_links(const rc_world *w, int32_t i) {
+    const rc_shape *s = &w->shapes.data[i];
+    if (s->generation != rc_world_generation(w, &w->shape_ids, i) || !live_body(w, s->body)) {
+        return false;
+    }
+    if (s->kind == RC_KIND_CHAIN || s->kind == RC_SHAPE_SEGMENT) {
+        if (s->chain < 0 || s->chain >= w->chains.count) {
+            return s->kind == RC_SHAPE_SEGMENT && s->chain == -1; /* a segment of no chain */
+        }
+        const rc_chain *c = &w->chains.data[s->chain];
+        if (c->shape < 0 || (s->kind == RC_KIND_CHAIN && c->shape != i)) {
+            return false;
+        }
+    }
+    int32_t steps = 0;
+    for (int32_t ci = s->first_contact; ci != -1;) {
+        if (!live_contact(w, ci) || ++steps > w->contacts.count) {
+            return false;
+        }
+        const rc_contact *c = &w->contacts.data[ci];
+        int k = c->shape[0] == i ? 0 : (c->shape[1] == i ? 1 : -1);
+        if (k < 0) {
+            return false;
+        }
+        ci = c->edge[k].next;
+    }
+    return true;
+}
+
+static bool contact_links(const rc_world *w, int32_t i) {
+    const rc_contact *c = &w->contacts.data[i];
+    for (int k = 0; k < 2; ++k) {
+        if (!live_shape(w, c->shape[k]) || w->shapes.data[c->shape[k]].body != c->body[k] ||
+            (c->edge[k].prev != -1 && !live_contact(w, c->edge[k].prev)) ||
+            (c->edge[k].next != -1 && !live_contact(w, c->edge[k].next))) {
+            return false;
+        }
+    }
+    return c->shape[0] < c->shape[1] && w->shapes.data[c->shape[0]].kind != RC_KIND_CHAIN &&
+           w->shapes.data[c->shape[1]].kind != RC_KIND_CHAIN;
+}
+
+static bool chain_links(const rc_world *w, int32_t i) {
+    const rc_chain *c = &w->chains.data[i];
+    if (!live_shape(w, c->shape) || w->shapes.data[c->shape].kind != RC_KIND_CHAIN ||
+        w->shapes.data[c->shape].chain != i || c->points == NULL || c->count > c->capacity ||
+        c->segments > c->capacity) {
+        return false;
+    }
+    for (int32_t k = 0; k < c->segments; ++k) {
+        int32_t s = c->segment_shapes[k];
+        if (!live_shape(w, s) || w->shapes.data[s].kind != RC_SHAPE_SEGMENT || w->shapes.data[s].chain != i) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool rc_world_links_valid(const rc_world *w, uint8_t *seen) {
+    if (!pool_matches(&w->body_ids, w->bodies.count, seen, body_live, w) ||
+        !pool_matches(&w->shape_ids, w->shapes.count, seen, shape_live, w) ||
+        !pool_matches(&w->chain_ids, w->chains.count, seen, chain_live, w) ||
+        !pool_matches(&w->contact_ids, w->contacts.count, seen, contact_live, w)) {
+        return false;
+    }
+    for (int32_t i = 0; i < w->bodies.count; ++i) {
+        if (w->bodies.data[i].in_use && !body_links(w, i)) {
+            return false;
+        }
+    }
+    for (int32_t i = 0; i < w->shapes.count; ++i) {
+        if (w->shapes.data[i].in_use && !shape_links(w, i)) {
+            return false;
+        }
+    }
+    for (int32_t i = 0; i < w->contacts.count; ++i) {
+        if (w->contacts.data[i].in_use && !contact_links(w, i)) {
+            return false;
+        }
+    }
+    for (int32_t i = 0; i < w->chains.count; ++i) {
+        if (w->chains.data[i].shape >= 0 && !chain_links(w, i)) {
+            return false;
+        }
+    }
+    return true;
+}
