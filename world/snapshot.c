@@ -49,7 +49,7 @@ static void io_settings(rc_bytes *b, rc_world *w) {
     if (b->reading && (d->sub_steps < 1 || d->sub_steps > 64 || !(d->max_linear_speed > 0.0f) ||
                        !(d->max_linear_speed <= RC_MAX_LINEAR_SPEED) || !(d->max_angular_speed > 0.0f) ||
                        !(d->max_angular_speed <= RC_MAX_ANGULAR_SPEED) || !rc_vec2_is_finite(d->gravity))) {
-        b->failed = true;
+        rc_bytes_fail(b);
     }
 }
 

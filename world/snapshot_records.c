@@ -14,7 +14,7 @@
 static void io_enum(rc_bytes *b, uint8_t *v, uint8_t max) {
     rc_io_u8(b, v);
     if (b->reading && *v > max) {
-        b->failed = true;
+        rc_bytes_fail(b);
     }
 }
 
@@ -171,7 +171,7 @@ static void io_shape(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n) {
     rc_io_index(b, &x->next_in_body, n->shapes, true);
     rc_io_index(b, &x->chain, n->chains, true);
     if (b->reading && (x->body < 0 || !poly_block_fits(x, n->poly_pool))) {
-        b->failed = true;
+        rc_bytes_fail(b);
     }
 }
 
@@ -203,7 +203,7 @@ static void io_contact(rc_bytes *b, rc_contact *x, const rc_snapshot_counts *n) 
         rc_io_index(b, &x->edge[k].next, n->contacts, true);
     }
     if (b->reading && (x->shape[0] < 0 || x->shape[1] < 0 || x->body[0] < 0 || x->body[1] < 0)) {
-        b->failed = true;
+        rc_bytes_fail(b);
     }
     rc_io_count(b, &x->point_count, 2);
     rc_io_bool(b, &x->touching);
@@ -231,7 +231,7 @@ static bool io_chain(rc_bytes *b, rc_world *world, rc_chain *x, const rc_snapsho
     rc_io_bool(b, &x->loop);
     rc_io_bool(b, &x->flipped);
     if (b->reading && (x->shape < -1 || x->shape >= n->shapes || (has_block && x->capacity == 0))) {
-        b->failed = true;
+        rc_bytes_fail(b);
     }
     if (!has_block || b->failed) {
         x->points = NULL;
@@ -260,7 +260,7 @@ static void io_pool(rc_bytes *b, rc_id_pool *pool, int32_t records) {
     rc_io_count(b, &pool->retired, pool->next);
     rc_io_u32(b, &pool->floor);
     if (b->reading && pool->free_count + pool->retired > pool->next) {
-        b->failed = true;
+        rc_bytes_fail(b);
     }
 }
 
