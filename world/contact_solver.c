@@ -178,6 +178,7 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     float kr = ia + ib;
     set_lane(&w->rolling_mass, lane, kr > 0.0f ? 1.0f / kr : 0.0f);
     set_lane(&w->rolling_impulse, lane, c->rolling_impulse);
+    w->round_any = w->round_any || c->round_a || c->round_b;
     set_lane_mask(&w->round_a, lane, c->round_a);
     set_lane_mask(&w->round_b, lane, c->round_b);
     set_lane(&w->bias_rate, lane, sf.bias_rate);
@@ -353,16 +354,22 @@ static void warm_start(rc_soft_step *s) {
     }
 }
 
-/* An anchor turned by the body's turn so far, unless the side is round. */
-static inline void turned(rc_w round, const wide_body *body, rc_w rx, rc_w ry, rc_w *ox, rc_w *oy) {
+/* An anchor turned by the body's turn so far, unless the side is round. any_round: some lane
+ * of the block is round (a block of boxes skips the selects: a select with no lane set gives
+ * the turned anchor, so the answer is the same either way). */
+static inline void turned(bool any_round, rc_w round, const wide_body *body, rc_w rx, rc_w ry, rc_w *ox, rc_w *oy) {
     rc_w x = rc_w_sub(rc_w_mul(body->qc, rx), rc_w_mul(body->qs, ry));
     rc_w y = rc_w_add(rc_w_mul(body->qs, rx), rc_w_mul(body->qc, ry));
-    *ox = rc_w_select(round, rx, x);
-    *oy = rc_w_select(round, ry, y);
+    if (any_round) {
+        x = rc_w_select(round, rx, x);
+        y = rc_w_select(round, ry, y);
+    }
+    *ox = x;
+    *oy = y;
 }
 
-static void solve_normal(const rc_soft_step *s, rc_wide_constraint *c, wide_body *a, wide_body *b, bool use_bias,
-                         rc_w *total) {
+static inline void solve_normal(const rc_soft_step *s, rc_wide_constraint *c, wide_body *a, wide_body *b,
+                                bool use_bias, bool any_round, rc_w *total) {
     rc_w dpx = rc_w_sub(b->dpx, a->dpx), dpy = rc_w_sub(b->dpy, a->dpy);
     rc_w zero = rc_w_zero(), one = rc_w_set(1.0f), inv_h = rc_w_set(s->inv_h);
     rc_w max_push = rc_w_set(-s->max_push_speed);
@@ -373,8 +380,8 @@ static void solve_normal(const rc_soft_step *s, rc_wide_constraint *c, wide_body
            circle's point facing the contact stays where it is however the circle turns:
            turning it made a rolling circle's contact seem to lift off, and it sank) */
         rc_w tax, tay, tbx, tby;
-        turned(c->round_a, a, p->anchor_ax, p->anchor_ay, &tax, &tay);
-        turned(c->round_b, b, p->anchor_bx, p->anchor_by, &tbx, &tby);
+        turned(any_round, c->round_a, a, p->anchor_ax, p->anchor_ay, &tax, &tay);
+        turned(any_round, c->round_b, b, p->anchor_bx, p->anchor_by, &tbx, &tby);
         rc_w dx = rc_w_add(dpx, rc_w_sub(tbx, tax)), dy = rc_w_add(dpy, rc_w_sub(tby, tay));
         rc_w sep = rc_w_add(dot(dx, dy, c->normal_x, c->normal_y), p->base_separation);
         /* apart: it may close the gap, no more (speculative); overlapping: pushed out softly */
@@ -434,7 +441,13 @@ static void solve(rc_soft_step *s, bool use_bias) {
         rc_wide_constraint *c = &s->blocks[i];
         wide_body a = gather(s->states, c->a), b = gather(s->states, c->b);
         rc_w total;
-        solve_normal(s, c, &a, &b, use_bias, &total);
+        /* two copies of the normal solve: a block with no round side (a crate stack's) skips
+           the selects of the turned anchors */
+        if (c->round_any) {
+            solve_normal(s, c, &a, &b, use_bias, true, &total);
+        } else {
+            solve_normal(s, c, &a, &b, use_bias, false, &total);
+        }
         /* rolling resistance before friction: friction then keeps a rolling body rolling */
         solve_rolling(c, &a, &b, total);
         solve_friction(c, &a, &b);

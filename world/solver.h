@@ -121,6 +121,7 @@ typedef struct rc_wide_constraint {
     int32_t a[RC_LANES], b[RC_LANES];          /* states read (the still state for none) */
     uint8_t write_a[RC_LANES], write_b[RC_LANES]; /* dynamic sides: written back */
     bool bouncy;                               /* some lane has restitution: the restitution pass looks */
+    bool round_any;                            /* some lane has a round side: the solve turns its anchors by lane */
 } rc_wide_constraint;
 
 /* What one soft step needs. The caller owns every array. */
