@@ -34,6 +34,11 @@ void rc_grid_query_aabb_trusted(const rc_grid *grid, rc_aabb box, bool skip_mobi
  * neighbour of every moved body. */
 void rc_grid_find_begun_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context);
 
+/* rc_aabb_overlaps(rc_grid_get_box(grid, a), rc_grid_get_box(grid, b)) in one call (a proxy
+ * that is not live has the empty box at the origin, as there): the step asks it of every
+ * contact of a moving body (is the pair over?). */
+bool rc_grid_proxies_overlap(const rc_grid *grid, int32_t a, int32_t b);
+
 /* Have the next pair finding report every pair of the proxy, as if it were new (its box stays):
  * a pairing rule changed (a filter, a body type). False for a stale proxy or a locked grid. */
 bool rc_grid_touch(rc_grid *grid, int32_t proxy);

@@ -568,6 +568,11 @@ rc_aabb rc_grid_get_box(const rc_grid *grid, int32_t proxy) {
     return grid->spans[proxy].box;
 }
 
+bool rc_grid_proxies_overlap(const rc_grid *grid, int32_t a, int32_t b) {
+    rc_aabb zero = {{0.0f, 0.0f}, {0.0f, 0.0f}};
+    return box_overlaps(is_live(grid, a) ? grid->spans[a].box : zero, is_live(grid, b) ? grid->spans[b].box : zero);
+}
+
 int32_t rc_grid_get_user(const rc_grid *grid, int32_t proxy) { return is_live(grid, proxy) ? grid->users[proxy] : -1; }
 
 int32_t rc_grid_proxy_count(const rc_grid *grid) { return grid != NULL ? grid->live : 0; }
