@@ -490,6 +490,17 @@ static bool boxes_apart(const rc_world *world, const rc_shape *a, const rc_shape
     return gap > margin + world->def.linear_slop + 16.0f * FLT_EPSILON * reach;
 }
 
+/* A contact point where the narrow phase found it, with its anchors; returns its separation. */
+static inline float place_point(rc_contact_point *p, const rc_collision_point *found, const rc_body *ba,
+                                const rc_body *bb) {
+    p->point = found->point;
+    p->anchor_a = rc_sub(p->point, ba->center);
+    p->anchor_b = rc_sub(p->point, bb->center);
+    p->separation = found->separation;
+    p->id = found->id;
+    return p->separation;
+}
+
 bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
     rc_contact *c = &world->contacts.data[index];
     const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
@@ -527,31 +538,36 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
         rc_hull ha = rc_shape_hull(world, a), hb = rc_shape_hull(world, b);
         m = rc_collide_pair(world, a, &ha, ba->xf, b, &hb, bb->xf, margin);
     }
-    /* carry the impulses over by feature id */
-    rc_contact_point old[2];
-    int32_t old_count = c->point_count;
-    memcpy(old, c->points, sizeof old);
-    c->normal = m.normal;
-    c->point_count = m.count;
     float least = INFINITY;
-    for (int32_t k = 0; k < m.count; ++k) {
-        rc_contact_point *p = &c->points[k];
-        p->point = m.points[k].point;
-        p->anchor_a = rc_sub(p->point, ba->center);
-        p->anchor_b = rc_sub(p->point, bb->center);
-        p->separation = m.points[k].separation;
-        p->id = m.points[k].id;
-        p->normal_impulse = 0.0f;
-        p->tangent_impulse = 0.0f;
-        p->approach = 0.0f;
-        for (int32_t j = 0; j < old_count; ++j) {
-            if (old[j].id == p->id) {
-                p->normal_impulse = old[j].normal_impulse;
-                p->tangent_impulse = old[j].tangent_impulse;
-                p->approach = old[j].approach;
+    if (kept && (m.count < 2 || m.points[0].id != m.points[1].id)) {
+        /* a kept manifold has the last one's points (and count) in the same order: with
+           distinct ids, the search by id below would give each point its own impulses back,
+           so they stay (most contacts of a pile at rest, every step) */
+        c->normal = m.normal;
+        for (int32_t k = 0; k < m.count; ++k) {
+            least = rc_minf(least, place_point(&c->points[k], &m.points[k], ba, bb));
+        }
+    } else {
+        /* carry the impulses over by feature id */
+        rc_contact_point old[2];
+        int32_t old_count = c->point_count;
+        memcpy(old, c->points, sizeof old);
+        c->normal = m.normal;
+        c->point_count = m.count;
+        for (int32_t k = 0; k < m.count; ++k) {
+            rc_contact_point *p = &c->points[k];
+            least = rc_minf(least, place_point(p, &m.points[k], ba, bb));
+            p->normal_impulse = 0.0f;
+            p->tangent_impulse = 0.0f;
+            p->approach = 0.0f;
+            for (int32_t j = 0; j < old_count; ++j) {
+                if (old[j].id == p->id) {
+                    p->normal_impulse = old[j].normal_impulse;
+                    p->tangent_impulse = old[j].tangent_impulse;
+                    p->approach = old[j].approach;
+                }
             }
         }
-        least = rc_minf(least, p->separation);
     }
     if (m.count == 0) {
         c->rolling_impulse = 0.0f;
