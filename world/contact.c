@@ -409,7 +409,7 @@ bool rc_constraint_pushed(const rc_contact_constraint *k) {
 
 /* A solid shape's hull in its body's frame where it already is (a polygon's or a capsule's in
  * the pool), or built in room (a circle's). */
-static rc_hull_view shape_view(const rc_world *world, const rc_shape *s, rc_hull *room) {
+rc_hull_view rc_shape_hull_view(const rc_world *world, const rc_shape *s, rc_hull *room) {
     if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {
         return pooled_hull(world, s);
     }
@@ -422,7 +422,7 @@ static rc_hull_view shape_view(const rc_world *world, const rc_shape *s, rc_hull
 static rc_collision collide_solids(const rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform frame,
                                    float margin) {
     rc_hull room_a, room_b;
-    rc_hull_view va = shape_view(world, a, &room_a), vb = shape_view(world, b, &room_b);
+    rc_hull_view va = rc_shape_hull_view(world, a, &room_a), vb = rc_shape_hull_view(world, b, &room_b);
     rc_hull moved = rc_hull_view_transform(&vb, frame);
     rc_hull_view vm = rc_hull_view_of(&moved);
     return rc_collide_views(&va, &vm, margin);

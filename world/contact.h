@@ -96,6 +96,9 @@ void rc_contacts_update(rc_world *world);
 
 /* A shape's hull in its body's frame (a chain's wall: its ends, no radius). */
 rc_hull rc_shape_hull(const rc_world *world, const rc_shape *s);
+/* The same hull as a view: of the pool where a polygon's or a capsule's already is (no copy),
+ * else of the hull built in room. */
+rc_hull_view rc_shape_hull_view(const rc_world *world, const rc_shape *s, rc_hull *room);
 /* How near two shapes' manifold looks (speculatively): a swept circle's contact margin, or the
  * world's speculative distance (four linear slops); 0 for a sensor. */
 float rc_contact_margin(const rc_world *world, const rc_shape *a, const rc_shape *b);

@@ -10,7 +10,7 @@
 #include <math.h>
 
 /* How far a hull's surface lies at least from a point inside it. */
-static float hull_least_extent(const rc_hull *h, rc_vec2 about) {
+static float hull_least_extent(const rc_hull_view *h, rc_vec2 about) {
     float least = INFINITY;
     if (h->count >= 3) {
         for (int i = 0; i < h->count; ++i) {
@@ -23,7 +23,7 @@ static float hull_least_extent(const rc_hull *h, rc_vec2 about) {
 }
 
 /* How far a hull's surface lies at most from a point. */
-static float hull_most_extent(const rc_hull *h, rc_vec2 about) {
+static float hull_most_extent(const rc_hull_view *h, rc_vec2 about) {
     float most = 0.0f;
     for (int i = 0; i < h->count; ++i) {
         most = rc_maxf(most, rc_length(rc_sub(h->points[i], about)));
@@ -32,7 +32,7 @@ static float hull_most_extent(const rc_hull *h, rc_vec2 about) {
 }
 
 /* The centre of a hull's core (the mean of its points: inside a convex one). */
-static rc_vec2 hull_middle(const rc_hull *h) {
+static rc_vec2 hull_middle(const rc_hull_view *h) {
     rc_vec2 c = h->points[0];
     for (int i = 1; i < h->count; ++i) {
         c = rc_add(c, h->points[i]);
@@ -47,7 +47,8 @@ void rc_body_extents(const rc_world *world, rc_body *b) {
         if (shape->sensor) {
             continue;
         }
-        rc_hull h = rc_shape_hull(world, shape);
+        rc_hull room;
+        rc_hull_view h = rc_shape_hull_view(world, shape, &room);
         least = rc_minf(least, hull_least_extent(&h, hull_middle(&h)));
         most = rc_maxf(most, hull_most_extent(&h, b->local_center));
     }
@@ -59,7 +60,10 @@ typedef struct continuous_query {
     rc_world *world;
     const rc_body *body;
     const rc_shape *shape; /* of the fast body */
-    rc_hull hull;          /* its hull, body frame */
+    rc_hull_view view;     /* its hull, body frame (of room, or of the pool: no copy) */
+    rc_hull room;
+    rc_hull hull;          /* the hull copied, for the time of impact: made the first time it is needed */
+    bool have_hull;
     float reach;           /* how far its surface lies from the body's centre of mass at most */
     rc_hull_sweep sweep;
     rc_vec2 middle1, middle2; /* the middle of its hull at the start and the end */
@@ -93,7 +97,7 @@ static bool wall_crossed(const continuous_query *q, const rc_shape *wall) {
  * ends: the hull is convex and the centre moves on a line, so it stays beyond in between too.
  * (A box's time of impact costs several distance computations; most bodies near a long wall's
  * box are nowhere near the wall.) */
-static bool may_meet(const rc_hull *h, rc_transform xf, rc_vec2 c1, rc_vec2 c2, float reach, float near) {
+static bool may_meet(const rc_hull_view *h, rc_transform xf, rc_vec2 c1, rc_vec2 c2, float reach, float near) {
     if (h->count < 2) {
         return true;
     }
@@ -121,18 +125,24 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     if (!ob->enable_response || (other->kind == RC_SHAPE_SEGMENT && !wall_crossed(q, other))) {
         return true;
     }
-    rc_hull oh = rc_shape_hull(world, other);
+    rc_hull oroom;
+    rc_hull_view ov = rc_shape_hull_view(world, other, &oroom);
     float slop = world->def.linear_slop;
     /* (the time of impact counts a touch within 1.25 slops; rounding stays far within 2) */
-    if (!may_meet(&oh, ob->xf, q->sweep.c1, q->sweep.c2, q->reach, 2.0f * slop)) {
-        return true;
+    if (!may_meet(&ov, ob->xf, q->sweep.c1, q->sweep.c2, q->reach, 2.0f * slop)) {
+        return true; /* (most of them: no hull copied) */
+    }
+    rc_hull oh = rc_hull_polygon(ov.points, ov.normals, ov.count, ov.radius);
+    if (!q->have_hull) {
+        q->hull = rc_hull_polygon(q->view.points, q->view.normals, q->view.count, q->view.radius);
+        q->have_hull = true;
     }
     rc_hull_sweep still = {ob->local_center, ob->center, ob->center, ob->angle, ob->angle};
     rc_toi toi = rc_time_of_impact(&q->hull, &q->sweep, &oh, &still, slop, 0.25f * slop);
     if (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f)) {
         /* touching already (resting on it): a small core about its middle must still not pass
            through */
-        rc_hull core = rc_hull_circle(hull_middle(&q->hull), q->core);
+        rc_hull core = rc_hull_circle(hull_middle(&q->view), q->core);
         toi = rc_time_of_impact(&core, &q->sweep, &oh, &still, slop, 0.25f * slop);
         /* its core touching a static wall already (struck hard, or turned into it) and going
            further: it goes no further this step, and the contacts push it out. (A core deeper
@@ -183,12 +193,13 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1)
             continue;
         }
         q.shape = shape;
-        q.hull = rc_shape_hull(world, shape);
-        rc_vec2 middle = hull_middle(&q.hull);
+        q.view = rc_shape_hull_view(world, shape, &q.room);
+        q.have_hull = false;
+        rc_vec2 middle = hull_middle(&q.view);
         q.middle1 = rc_transform_point(x1, middle);
         q.middle2 = rc_transform_point(x2, middle);
-        q.core = 0.25f * hull_least_extent(&q.hull, middle);
-        q.reach = hull_most_extent(&q.hull, b->local_center);
+        q.core = 0.25f * hull_least_extent(&q.view, middle);
+        q.reach = hull_most_extent(&q.view, b->local_center);
         /* where it starts is where the last step placed it (its box is the box at x1 but for the
            rounding of a position the game set) */
         rc_aabb box = rc_aabb_union(shape->aabb, rc_shape_box_at(world, shape, x2));
