@@ -41,7 +41,7 @@ static void compact_bodies(rc_world *world) {
     rc_array_shrink(world, world->sweep_list, n);
     rc_array_shrink(world, world->sweeps_ahead, n);
     rc_array_shrink(world, world->solver_owner, n);
-    rc_array_shrink(world, world->states, n + 1);
+    rc_array_shrink(world, world->states, n + 2);
     rc_array_shrink(world, world->colors, n + 1);
     rc_array_shrink(world, world->kicks, n);
     rc_array_shrink(world, world->spin_kicks, n);

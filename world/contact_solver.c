@@ -163,8 +163,8 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     }
     w->a[lane] = c->a >= 0 ? c->a : s->state_count;
     w->b[lane] = c->b >= 0 ? c->b : s->state_count;
-    w->write_a[lane] = c->a >= 0 && ma > 0.0f;
-    w->write_b[lane] = c->b >= 0 && mb > 0.0f;
+    w->store_a[lane] = c->a >= 0 && ma > 0.0f ? c->a : s->state_count + 1;
+    w->store_b[lane] = c->b >= 0 && mb > 0.0f ? c->b : s->state_count + 1;
     set_lane(&w->normal_x, lane, c->normal.x);
     set_lane(&w->normal_y, lane, c->normal.y);
     set_lane(&w->inv_mass_a, lane, ma);
@@ -198,6 +198,8 @@ static void clear_block(rc_wide_constraint *w, int32_t still) {
     for (int lane = 0; lane < RC_LANES; ++lane) {
         w->a[lane] = still;
         w->b[lane] = still;
+        w->store_a[lane] = still + 1;
+        w->store_b[lane] = still + 1;
         empty_point(&w->points[0], lane);
         empty_point(&w->points[1], lane);
     }
@@ -258,23 +260,15 @@ static inline wide_body gather(const rc_body_state *states, const int32_t index[
     return w;
 }
 
-/* Velocities back (with the turn so far, unchanged), for the lanes whose side moves. */
-static inline void scatter(rc_body_state *states, const int32_t index[RC_LANES], const uint8_t write[RC_LANES],
-                           const wide_body *w) {
+/* Velocities back (with the turn so far, unchanged): a lane whose side does not move stores
+ * into the sink, which costs less than a branch per lane. */
+static inline void scatter(rc_body_state *states, const int32_t store[RC_LANES], const wide_body *w) {
     __m128 x = w->vx, y = w->vy, z = w->w, t = w->dangle;
     _MM_TRANSPOSE4_PS(x, y, z, t);
-    if (write[0]) {
-        _mm_storeu_ps(&states[index[0]].v.x, x);
-    }
-    if (write[1]) {
-        _mm_storeu_ps(&states[index[1]].v.x, y);
-    }
-    if (write[2]) {
-        _mm_storeu_ps(&states[index[2]].v.x, z);
-    }
-    if (write[3]) {
-        _mm_storeu_ps(&states[index[3]].v.x, t);
-    }
+    _mm_storeu_ps(&states[store[0]].v.x, x);
+    _mm_storeu_ps(&states[store[1]].v.x, y);
+    _mm_storeu_ps(&states[store[2]].v.x, z);
+    _mm_storeu_ps(&states[store[3]].v.x, t);
 }
 
 #else
@@ -296,15 +290,12 @@ static inline wide_body gather(const rc_body_state *states, const int32_t index[
     return w;
 }
 
-static inline void scatter(rc_body_state *states, const int32_t index[RC_LANES], const uint8_t write[RC_LANES],
-                           const wide_body *w) {
+static inline void scatter(rc_body_state *states, const int32_t store[RC_LANES], const wide_body *w) {
     for (int lane = 0; lane < RC_LANES; ++lane) {
-        if (write[lane]) {
-            rc_body_state *b = &states[index[lane]];
-            b->v.x = RC_LANE(w->vx, lane);
-            b->v.y = RC_LANE(w->vy, lane);
-            b->w = RC_LANE(w->w, lane);
-        }
+        rc_body_state *b = &states[store[lane]];
+        b->v.x = RC_LANE(w->vx, lane);
+        b->v.y = RC_LANE(w->vy, lane);
+        b->w = RC_LANE(w->w, lane);
     }
 }
 
@@ -349,8 +340,8 @@ static void warm_start(rc_soft_step *s) {
         }
         a.w = rc_w_sub(a.w, rc_w_mul(c->inv_inertia_a, c->rolling_impulse));
         b.w = rc_w_add(b.w, rc_w_mul(c->inv_inertia_b, c->rolling_impulse));
-        scatter(s->states, c->a, c->write_a, &a);
-        scatter(s->states, c->b, c->write_b, &b);
+        scatter(s->states, c->store_a, &a);
+        scatter(s->states, c->store_b, &b);
     }
 }
 
@@ -451,8 +442,8 @@ static void solve(rc_soft_step *s, bool use_bias) {
         /* rolling resistance before friction: friction then keeps a rolling body rolling */
         solve_rolling(c, &a, &b, total);
         solve_friction(c, &a, &b);
-        scatter(s->states, c->a, c->write_a, &a);
-        scatter(s->states, c->b, c->write_b, &b);
+        scatter(s->states, c->store_a, &a);
+        scatter(s->states, c->store_b, &b);
     }
 }
 
@@ -489,8 +480,8 @@ static void restitution(rc_soft_step *s) {
             b.vy = rc_w_select(active, nb.vy, b.vy);
             b.w = rc_w_select(active, nb.w, b.w);
         }
-        scatter(s->states, c->a, c->write_a, &a);
-        scatter(s->states, c->b, c->write_b, &b);
+        scatter(s->states, c->store_a, &a);
+        scatter(s->states, c->store_b, &b);
     }
 }
 
@@ -552,6 +543,7 @@ static void integrate_positions(rc_soft_step *s) {
 void rc_solve_soft_step(rc_soft_step *s) {
     rc_body_state still = {{0.0f, 0.0f}, 0.0f, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}};
     s->states[s->state_count] = still;
+    s->states[s->state_count + 1] = still; /* the sink: written, never read */
     pack(s);
     for (int32_t k = 0; k < s->sub_steps; ++k) {
         integrate_velocities(s);

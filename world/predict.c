@@ -234,7 +234,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
                            const rc_shape *material, preview_contacts *contacts, int32_t rest_shape,
                            predict_sink *sink) {
     float h = rc_sub_step(world, def->dt);
-    rc_body_state states[2] = {{s->velocity, s->angular_velocity, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}}};
+    rc_body_state states[3] = {{s->velocity, s->angular_velocity, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}}};
     rc_vec2 kick = rc_gravity_kick(world, def->gravity_scale, h);
     float linear = 1.0f / (1.0f + h * def->linear_damping), angular = 1.0f / (1.0f + h * def->angular_damping);
     rc_contact_constraint constraints[PREVIEW_CONTACTS];

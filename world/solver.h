@@ -119,14 +119,15 @@ typedef struct rc_wide_constraint {
     rc_w round_a, round_b; /* masks */
     rc_wide_point points[2];
     int32_t a[RC_LANES], b[RC_LANES];          /* states read (the still state for none) */
-    uint8_t write_a[RC_LANES], write_b[RC_LANES]; /* dynamic sides: written back */
+    int32_t store_a[RC_LANES], store_b[RC_LANES]; /* where velocities go back: the state of a dynamic
+                                                     side, else the sink (never read) */
     bool bouncy;                               /* some lane has restitution: the restitution pass looks */
     bool round_any;                            /* some lane has a round side: the solve turns its anchors by lane */
 } rc_wide_constraint;
 
 /* What one soft step needs. The caller owns every array. */
 typedef struct rc_soft_step {
-    rc_body_state *states;          /* state_count + 1: the last is the still state (set here) */
+    rc_body_state *states;          /* state_count + 2: the still state, then the sink (both set here) */
     int32_t state_count;
     rc_contact_constraint *constraints;
     int32_t constraint_count;

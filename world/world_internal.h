@@ -100,7 +100,7 @@ struct rc_world {
     RC_ARRAY(uint64_t) contact_marks; /* a bit per contact: the walks of few awake bodies (contact_walk.c) */
     RC_ARRAY(int32_t) sweep_list;     /* the swept bodies of a pass of the sweeps (sweep_step.c) */
     RC_ARRAY(rc_sweep_ahead) sweeps_ahead; /* per body of a pass: its sweep run ahead on the task system */
-    RC_ARRAY(rc_body_state) states;   /* one more than the solver's bodies: the still state */
+    RC_ARRAY(rc_body_state) states;   /* two more than the solver's bodies: the still state and the sink */
     RC_ARRAY(uint32_t) colors;        /* per state: the colours its constraints took */
     RC_ARRAY(int32_t) constraint_order;
     RC_ARRAY(rc_gather_entry) gather_entries; /* gathering the constraints: found, then sorted */
