@@ -161,10 +161,11 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
         sf.mass_scale = 1.0f;
         sf.impulse_scale = 0.0f;
     }
-    w->a[lane] = c->a >= 0 ? c->a : s->state_count;
-    w->b[lane] = c->b >= 0 ? c->b : s->state_count;
-    w->store_a[lane] = c->a >= 0 && ma > 0.0f ? c->a : s->state_count + 1;
-    w->store_b[lane] = c->b >= 0 && mb > 0.0f ? c->b : s->state_count + 1;
+    rc_body_state *sink = &s->states[s->state_count + 1];
+    w->a[lane] = state_of(s, c->a);
+    w->b[lane] = state_of(s, c->b);
+    w->store_a[lane] = c->a >= 0 && ma > 0.0f ? &s->states[c->a] : sink;
+    w->store_b[lane] = c->b >= 0 && mb > 0.0f ? &s->states[c->b] : sink;
     set_lane(&w->normal_x, lane, c->normal.x);
     set_lane(&w->normal_y, lane, c->normal.y);
     set_lane(&w->inv_mass_a, lane, ma);
@@ -193,12 +194,12 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     }
 }
 
-static void clear_block(rc_wide_constraint *w, int32_t still) {
+static void clear_block(rc_wide_constraint *w, rc_body_state *still) {
     memset(w, 0, sizeof *w);
     for (int lane = 0; lane < RC_LANES; ++lane) {
         w->a[lane] = still;
         w->b[lane] = still;
-        w->store_a[lane] = still + 1;
+        w->store_a[lane] = still + 1; /* the sink */
         w->store_b[lane] = still + 1;
         empty_point(&w->points[0], lane);
         empty_point(&w->points[1], lane);
@@ -229,7 +230,7 @@ static void pack(rc_soft_step *s) {
     int32_t b = first_blocks(s, first_block);
     s->block_count = b;
     for (int32_t i = 0; i < b; ++i) {
-        clear_block(&s->blocks[i], s->state_count);
+        clear_block(&s->blocks[i], &s->states[s->state_count]);
     }
     for (int32_t i = 0; i < s->constraint_count; ++i) {
         int lane;
@@ -249,9 +250,8 @@ _Static_assert(sizeof(rc_body_state) == 8 * sizeof(float), "a body state is eigh
 #if RC_SIMD_SSE2
 
 /* Four states in, as two 4 x 4 transposes of their two halves. */
-static inline wide_body gather(const rc_body_state *states, const int32_t index[RC_LANES]) {
-    const float *p0 = &states[index[0]].v.x, *p1 = &states[index[1]].v.x;
-    const float *p2 = &states[index[2]].v.x, *p3 = &states[index[3]].v.x;
+static inline wide_body gather(const rc_body_state *const from[RC_LANES]) {
+    const float *p0 = &from[0]->v.x, *p1 = &from[1]->v.x, *p2 = &from[2]->v.x, *p3 = &from[3]->v.x;
     __m128 a0 = _mm_loadu_ps(p0), a1 = _mm_loadu_ps(p1), a2 = _mm_loadu_ps(p2), a3 = _mm_loadu_ps(p3);
     __m128 b0 = _mm_loadu_ps(p0 + 4), b1 = _mm_loadu_ps(p1 + 4), b2 = _mm_loadu_ps(p2 + 4), b3 = _mm_loadu_ps(p3 + 4);
     _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
@@ -262,22 +262,22 @@ static inline wide_body gather(const rc_body_state *states, const int32_t index[
 
 /* Velocities back (with the turn so far, unchanged): a lane whose side does not move stores
  * into the sink, which costs less than a branch per lane. */
-static inline void scatter(rc_body_state *states, const int32_t store[RC_LANES], const wide_body *w) {
+static inline void scatter(rc_body_state *const store[RC_LANES], const wide_body *w) {
     __m128 x = w->vx, y = w->vy, z = w->w, t = w->dangle;
     _MM_TRANSPOSE4_PS(x, y, z, t);
-    _mm_storeu_ps(&states[store[0]].v.x, x);
-    _mm_storeu_ps(&states[store[1]].v.x, y);
-    _mm_storeu_ps(&states[store[2]].v.x, z);
-    _mm_storeu_ps(&states[store[3]].v.x, t);
+    _mm_storeu_ps(&store[0]->v.x, x);
+    _mm_storeu_ps(&store[1]->v.x, y);
+    _mm_storeu_ps(&store[2]->v.x, z);
+    _mm_storeu_ps(&store[3]->v.x, t);
 }
 
 #else
 
-static inline wide_body gather(const rc_body_state *states, const int32_t index[RC_LANES]) {
+static inline wide_body gather(const rc_body_state *const from[RC_LANES]) {
     wide_body w;
     memset(&w, 0, sizeof w); /* every lane is written below; this says so to the analysers */
     for (int lane = 0; lane < RC_LANES; ++lane) {
-        const rc_body_state *b = &states[index[lane]];
+        const rc_body_state *b = from[lane];
         RC_LANE(w.vx, lane) = b->v.x;
         RC_LANE(w.vy, lane) = b->v.y;
         RC_LANE(w.w, lane) = b->w;
@@ -290,9 +290,9 @@ static inline wide_body gather(const rc_body_state *states, const int32_t index[
     return w;
 }
 
-static inline void scatter(rc_body_state *states, const int32_t store[RC_LANES], const wide_body *w) {
+static inline void scatter(rc_body_state *const store[RC_LANES], const wide_body *w) {
     for (int lane = 0; lane < RC_LANES; ++lane) {
-        rc_body_state *b = &states[store[lane]];
+        rc_body_state *b = store[lane];
         b->v.x = RC_LANE(w->vx, lane);
         b->v.y = RC_LANE(w->vy, lane);
         b->w = RC_LANE(w->w, lane);
@@ -330,7 +330,7 @@ static inline void relative_velocity(const wide_body *a, const wide_body *b, con
 static void warm_start(rc_soft_step *s) {
     for (int32_t i = 0; i < s->block_count; ++i) {
         rc_wide_constraint *c = &s->blocks[i];
-        wide_body a = gather(s->states, c->a), b = gather(s->states, c->b);
+        wide_body a = gather(c->a), b = gather(c->b);
         rc_w tx = c->normal_y, ty = rc_w_sub(rc_w_zero(), c->normal_x); /* right perp */
         for (int k = 0; k < 2; ++k) {
             const rc_wide_point *p = &c->points[k];
@@ -340,8 +340,8 @@ static void warm_start(rc_soft_step *s) {
         }
         a.w = rc_w_sub(a.w, rc_w_mul(c->inv_inertia_a, c->rolling_impulse));
         b.w = rc_w_add(b.w, rc_w_mul(c->inv_inertia_b, c->rolling_impulse));
-        scatter(s->states, c->store_a, &a);
-        scatter(s->states, c->store_b, &b);
+        scatter(c->store_a, &a);
+        scatter(c->store_b, &b);
     }
 }
 
@@ -430,7 +430,7 @@ static void solve_friction(rc_wide_constraint *c, wide_body *a, wide_body *b) {
 static void solve(rc_soft_step *s, bool use_bias) {
     for (int32_t i = 0; i < s->block_count; ++i) {
         rc_wide_constraint *c = &s->blocks[i];
-        wide_body a = gather(s->states, c->a), b = gather(s->states, c->b);
+        wide_body a = gather(c->a), b = gather(c->b);
         rc_w total;
         /* two copies of the normal solve: a block with no round side (a crate stack's) skips
            the selects of the turned anchors */
@@ -442,8 +442,8 @@ static void solve(rc_soft_step *s, bool use_bias) {
         /* rolling resistance before friction: friction then keeps a rolling body rolling */
         solve_rolling(c, &a, &b, total);
         solve_friction(c, &a, &b);
-        scatter(s->states, c->store_a, &a);
-        scatter(s->states, c->store_b, &b);
+        scatter(c->store_a, &a);
+        scatter(c->store_b, &b);
     }
 }
 
@@ -454,7 +454,7 @@ static void restitution(rc_soft_step *s) {
         if (!c->bouncy) {
             continue; /* no lane would be active: nothing would change (a crate stack's blocks) */
         }
-        wide_body a = gather(s->states, c->a), b = gather(s->states, c->b);
+        wide_body a = gather(c->a), b = gather(c->b);
         for (int k = 0; k < 2; ++k) {
             rc_wide_point *p = &c->points[k];
             /* only where the contact was approaching fast enough, and pushed */
@@ -480,8 +480,8 @@ static void restitution(rc_soft_step *s) {
             b.vy = rc_w_select(active, nb.vy, b.vy);
             b.w = rc_w_select(active, nb.w, b.w);
         }
-        scatter(s->states, c->store_a, &a);
-        scatter(s->states, c->store_b, &b);
+        scatter(c->store_a, &a);
+        scatter(c->store_b, &b);
     }
 }
 

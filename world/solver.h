@@ -118,9 +118,11 @@ typedef struct rc_wide_constraint {
     rc_w bias_rate, mass_scale, impulse_scale;
     rc_w round_a, round_b; /* masks */
     rc_wide_point points[2];
-    int32_t a[RC_LANES], b[RC_LANES];          /* states read (the still state for none) */
-    int32_t store_a[RC_LANES], store_b[RC_LANES]; /* where velocities go back: the state of a dynamic
-                                                     side, else the sink (never read) */
+    /* the states read (the still state for none), and where the velocities go back (the state
+       of a dynamic side, else the sink, never read): pointers, not indices, so that each is
+       one load in the passes (an index was a load, a shift and an add) */
+    const rc_body_state *a[RC_LANES], *b[RC_LANES];
+    rc_body_state *store_a[RC_LANES], *store_b[RC_LANES];
     bool bouncy;                               /* some lane has restitution: the restitution pass looks */
     bool round_any;                            /* some lane has a round side: the solve turns its anchors by lane */
 } rc_wide_constraint;
