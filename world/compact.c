@@ -45,6 +45,7 @@ static void compact_bodies(rc_world *world) {
     rc_array_shrink(world, world->colors, n + 1);
     rc_array_shrink(world, world->kicks, n);
     rc_array_shrink(world, world->spin_kicks, n);
+    rc_array_shrink(world, world->turns, n);
     rc_array_shrink(world, world->moves, n > world->moves.count ? n : world->moves.count);
     rc_array_shrink(world, world->linear_damping, n);
     rc_array_shrink(world, world->angular_damping, n);

@@ -242,7 +242,7 @@ static void pack(rc_soft_step *s) {
 /* ---- the lanes' bodies ---------------------------------------------------------------------- */
 
 typedef struct wide_body {
-    rc_w vx, vy, w, dangle, dpx, dpy, qc, qs;
+    rc_w vx, vy, w, spare, dpx, dpy, qc, qs;
 } wide_body;
 
 _Static_assert(sizeof(rc_body_state) == 8 * sizeof(float), "a body state is eight floats in a row");
@@ -263,7 +263,7 @@ static inline wide_body gather(const rc_body_state *const from[RC_LANES]) {
 /* Velocities back (with the turn so far, unchanged): a lane whose side does not move stores
  * into the sink, which costs less than a branch per lane. */
 static inline void scatter(rc_body_state *const store[RC_LANES], const wide_body *w) {
-    __m128 x = w->vx, y = w->vy, z = w->w, t = w->dangle;
+    __m128 x = w->vx, y = w->vy, z = w->w, t = w->w; /* the spare gets w */
     _MM_TRANSPOSE4_PS(x, y, z, t);
     _mm_storeu_ps(&store[0]->v.x, x);
     _mm_storeu_ps(&store[1]->v.x, y);
@@ -281,7 +281,7 @@ static inline wide_body gather(const rc_body_state *const from[RC_LANES]) {
         RC_LANE(w.vx, lane) = b->v.x;
         RC_LANE(w.vy, lane) = b->v.y;
         RC_LANE(w.w, lane) = b->w;
-        RC_LANE(w.dangle, lane) = b->dangle;
+        RC_LANE(w.spare, lane) = b->spare;
         RC_LANE(w.dpx, lane) = b->dp.x;
         RC_LANE(w.dpy, lane) = b->dp.y;
         RC_LANE(w.qc, lane) = b->dq.c;
@@ -536,7 +536,7 @@ static void integrate_positions(rc_soft_step *s) {
         rc_body_state *b = &s->states[i];
         b->dp = rc_mul_add(b->dp, h, b->v);
         b->dq = integrate_rotation(b->dq, h * b->w);
-        b->dangle += h * b->w;
+        s->turns[i] += h * b->w;
     }
 }
 

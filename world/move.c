@@ -96,7 +96,7 @@ static int32_t move_body(rc_world *world, rc_body *b, float dt) {
     if (b->solver_slot >= 0 && b->type == RC_DYNAMIC) {
         const rc_body_state *st = &world->states.data[b->solver_slot];
         move = st->dp;
-        turn = st->dangle;
+        turn = world->turns.data[b->solver_slot];
     } else {
         rc_clamp_speed(world, &b->linear_velocity, &b->angular_velocity);
         move = rc_scale(dt, b->linear_velocity);

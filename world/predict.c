@@ -280,6 +280,8 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     float spin_kick = 0.0f;
     step.gravity_kicks = &kick;
     step.spin_kicks = &spin_kick;
+    float turn = 0.0f;
+    step.turns = &turn;
     step.linear_damping = &linear;
     step.angular_damping = &angular;
     float spin_limit = world->def.max_angular_speed; /* a circle */
@@ -322,7 +324,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     }
     if (held) {
         s->path = state.dp;
-        s->turn = state.dangle;
+        s->turn = turn;
         s->velocity = state.v;
         s->angular_velocity = state.w;
     }

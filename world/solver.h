@@ -29,11 +29,13 @@
 #include "core/simd.h"
 
 /* A body as the solver sees it (32 bytes): its velocity, and how far it has moved and turned
- * so far in the step. */
+ * so far in the step. The first half is what the passes write back, in one store a lane: the
+ * turn's angle is kept apart (rc_soft_step's turns), so that no pass carries it from its
+ * gather to its scatter (four registers fewer in the solve, which spilled). */
 typedef struct rc_body_state {
     rc_vec2 v;
     float w;
-    float dangle; /* the turn so far (dq's angle, kept to turn the body exactly at the end) */
+    float spare; /* what the scatters leave there (w again): never read */
     rc_vec2 dp;
     rc_rot dq;
 } rc_body_state;
@@ -138,6 +140,8 @@ typedef struct rc_soft_step {
     const float *linear_damping;    /* per state: the factor per sub-step */
     const float *angular_damping;
     const float *spin_limits;       /* per state: how fast it may turn, rad/s (at most max_spin) */
+    float *turns;                   /* per state: the turn so far, 0 at the start (dq's angle, kept to
+                                       turn the body exactly at the end) */
     int32_t sub_steps;
     float h, inv_h;                 /* the sub-step and its inverse */
     float contact_hertz, contact_damping_ratio;

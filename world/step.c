@@ -107,6 +107,7 @@ static void start_step(rc_world *world, float dt) {
             slots[i] = slot;
             rc_body_state st = {b->linear_velocity, b->angular_velocity, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}};
             world->states.data[slot] = st;
+            world->turns.data[slot] = 0.0f;
             bool dynamic = b->type == RC_DYNAMIC;
             rc_vec2 accel;
             float spin_accel;
@@ -179,6 +180,7 @@ static bool solve(rc_world *world, float dt) {
     step.constraint_count = world->constraints.count;
     step.gravity_kicks = world->kicks.data;
     step.spin_kicks = world->spin_kicks.data;
+    step.turns = world->turns.data;
     step.linear_damping = world->linear_damping.data;
     step.angular_damping = world->angular_damping.data;
     step.spin_limits = world->spin_limits.data;
@@ -385,7 +387,7 @@ static bool reserve_scratch(rc_world *world) {
            rc_array_reserve(world, world->solver_owner, n) && rc_array_reserve(world, world->states, n + 2) &&
            rc_array_reserve(world, world->body_slots, n) && rc_array_reserve(world, world->body_active, n) &&
            rc_array_reserve(world, world->colors, n + 1) && rc_array_reserve(world, world->kicks, n) &&
-           rc_array_reserve(world, world->spin_kicks, n) && rc_array_reserve(world, world->moves, n) &&
+           rc_array_reserve(world, world->spin_kicks, n) && rc_array_reserve(world, world->turns, n) && rc_array_reserve(world, world->moves, n) &&
            rc_array_reserve(world, world->linear_damping, n) && rc_array_reserve(world, world->angular_damping, n) &&
            rc_array_reserve(world, world->spin_limits, n) &&
            rc_array_reserve(world, world->support_counts, n) && rc_array_reserve(world, world->held, n) &&

@@ -118,7 +118,7 @@ static void sweeper_of(const rc_world *world, int32_t index, float dt, rc_sweepe
         s->held = world->held.data[b->solver_slot] != 0;
         if (s->held) {
             s->path = st->dp;
-            s->turn = st->dangle;
+            s->turn = world->turns.data[b->solver_slot];
             s->velocity = st->v;
             s->angular_velocity = st->w;
         }

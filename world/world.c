@@ -141,6 +141,7 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->blocks);
     rc_array_free(world, world->kicks);
     rc_array_free(world, world->spin_kicks);
+    rc_array_free(world, world->turns);
     rc_array_free(world, world->moves);
     rc_array_free(world, world->linear_damping);
     rc_array_free(world, world->angular_damping);

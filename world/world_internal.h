@@ -108,6 +108,7 @@ struct rc_world {
     RC_ARRAY(rc_wide_constraint) blocks;
     RC_ARRAY(rc_vec2) kicks;         /* gravity and applied force per sub-step */
     RC_ARRAY(float) spin_kicks;      /* applied torque per sub-step */
+    RC_ARRAY(float) turns;           /* the solver's turn of each of its bodies so far in the step */
     RC_ARRAY(rc_body_move_event) moves; /* this step's moved bodies (rc_world_body_move_events) */
     int32_t published_moves;
     RC_ARRAY(float) linear_damping;  /* per sub-step */
