@@ -79,9 +79,10 @@ static int32_t owner_of(const rc_world *world, const rc_contact *c, int32_t *sid
 }
 
 /* Contact i's entry among the found ones (at n) if its constraint comes with a solver body;
- * returns the new count. */
-static int32_t consider(const rc_world *world, int32_t i, bool strikes, rc_gather_entry *found, int32_t n,
-                        int32_t *starts) {
+ * returns the new count. (Inline: it runs for every contact of the step, and as a call it
+ * cost the quick bench scenes 0.6 to 0.7% of their instructions.) */
+static inline int32_t consider(const rc_world *world, int32_t i, bool strikes, rc_gather_entry *found, int32_t n,
+                               int32_t *starts) {
     const rc_contact *c = &world->contacts.data[i];
     int32_t side;
     if (!c->in_use || c->point_count == 0 || c->sensor ||
