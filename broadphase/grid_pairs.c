@@ -23,8 +23,9 @@ static rc_aabb before_of(const rc_grid *grid, uint32_t id) {
 }
 
 /* Is a pair of overlapping proxies to be reported: every one, or only those that did not
- * overlap before (a pair of boxes that overlapped then was reported then)? */
-static bool pair_is_news(const rc_grid *grid, bool begun, uint32_t a, uint32_t b) {
+ * overlap before (a pair of boxes that overlapped then was reported then)? (Inline: asked of
+ * every overlapping pair the scans meet.) */
+static inline bool pair_is_news(const rc_grid *grid, bool begun, uint32_t a, uint32_t b) {
     return !begun || !box_overlaps(before_of(grid, a), before_of(grid, b));
 }
 
