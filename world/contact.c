@@ -299,56 +299,6 @@ rc_collision rc_collide_circle_shapes(const rc_shape *a, const rc_body *body_a, 
     return rc_collide_circle_pair(a->circle.center, a->circle.radius, b.center, b.radius, fallback, margin);
 }
 
-float rc_pair_friction(const rc_shape *a, const rc_shape *b) { return rc_mix_friction(a->friction, b->friction); }
-
-float rc_pair_restitution(const rc_shape *a, const rc_shape *b) { return rc_maxf(a->restitution, b->restitution); }
-
-float rc_shape_round_radius(const rc_shape *s) {
-    return s->kind == RC_SHAPE_CIRCLE || s->kind == RC_SHAPE_CAPSULE ? s->circle.radius : 0.0f;
-}
-
-float rc_pair_rolling(const rc_shape *a, float radius_a, const rc_shape *b, float radius_b) {
-    return rc_maxf(rc_rolling_torque_arm(a->rolling_resistance, radius_a),
-                   rc_rolling_torque_arm(b->rolling_resistance, radius_b));
-}
-
-void rc_constraint_load(rc_contact_constraint *k, rc_vec2 normal, const rc_contact_point *points, int32_t count,
-                        float rolling_impulse) {
-    k->normal = normal;
-    k->rolling_impulse = rolling_impulse;
-    k->point_count = count;
-    for (int32_t i = 0; i < count; ++i) {
-        const rc_contact_point *p = &points[i];
-        rc_constraint_point *q = &k->points[i];
-        q->anchor_a = p->anchor_a;
-        q->anchor_b = p->anchor_b;
-        q->base_separation = p->separation - rc_dot(rc_sub(p->anchor_b, p->anchor_a), normal);
-        q->normal_impulse = p->normal_impulse;
-        q->tangent_impulse = p->tangent_impulse;
-    }
-}
-
-void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, const rc_shape *a, const rc_shape *b,
-                             const rc_contact_point *first) {
-    k->friction = rc_pair_friction(a, b);
-    k->restitution = rc_pair_restitution(a, b);
-    k->rolling = rc_pair_rolling(a, rc_shape_round_radius(a), b, rc_shape_round_radius(b));
-    /* a swept body rests a skin off a surface, as its sweeps stop; solid bodies are held at
-       zero overlap (Box2D v3's target: held a slop deep, every contact of a stack had a slop
-       of give in which it held nothing firmly, and a pyramid of 100 rows sank 1.25 and
-       sheared sideways for seconds instead of 0.73 and standing). On the static and kinematic
-       world the swept body's contact is rigid (exactly a skin off); against other dynamic
-       bodies (a pile of grenades) it stays soft: rigid contacts there fought each other and
-       the pile never came to rest */
-    bool swept = a->swept || b->swept;
-    k->rigid = swept && (a->body_type != RC_DYNAMIC || b->body_type != RC_DYNAMIC);
-    k->round_a = a->kind == RC_SHAPE_CIRCLE;
-    k->round_b = b->kind == RC_SHAPE_CIRCLE;
-    k->swept_a = a->swept;
-    k->swept_b = b->swept;
-    k->target = swept ? rc_world_skin(world, first->point) : 0.0f;
-}
-
 bool rc_swept_strike(const rc_world *world, rc_vec2 velocity, rc_vec2 normal, float gap, float dt) {
     float approach = -rc_dot(velocity, normal);
     return approach > 0.0f && approach >= world->def.restitution_threshold && approach * dt > gap;

@@ -112,21 +112,8 @@ rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_
  * what rc_collide_pair gives for them up to rounding, without hulls. The step and the preview
  * both take it for two circles, so that they agree. */
 rc_collision rc_collide_circle_shapes(const rc_shape *a, const rc_body *body_a, rc_circle b, float margin);
-/* Materials of a pair: friction (square root of the product), restitution (the larger),
- * rolling torque arm (the larger of resistance times radius, for round shapes). */
-float rc_pair_friction(const rc_shape *a, const rc_shape *b);
-float rc_pair_restitution(const rc_shape *a, const rc_shape *b);
-float rc_pair_rolling(const rc_shape *a, float radius_a, const rc_shape *b, float radius_b);
-/* A shape's radius for rolling resistance: a circle's (or a capsule's), 0 for flat shapes. */
-float rc_shape_round_radius(const rc_shape *s);
-/* A constraint's normal, points (anchors, separations, the impulses to start from) and rolling
- * impulse, from a contact's. */
-void rc_constraint_load(rc_contact_constraint *k, rc_vec2 normal, const rc_contact_point *points, int32_t count,
-                        float rolling_impulse);
-/* A constraint's friction, restitution, rolling arm and target separation, from the shapes of
- * its two sides (first: its first point). */
-void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, const rc_shape *a, const rc_shape *b,
-                             const rc_contact_point *first);
+/* (A constraint's materials and points from a contact's: rc_constraint_materials and
+ * rc_constraint_load, inline in world_internal.h.) */
 /* Is a contact a strike that the swept body's sweep makes, not the solver: a swept circle
  * moving into a static or kinematic shape at restitution_threshold or faster by its own
  * velocity (normal: from the shape towards the swept body), far enough in the step of dt to
