@@ -1,6 +1,7 @@
 /* The grid's pair finding: the pairs of moved proxies whose boxes overlap (all of them, or only
  * those that began), cell by cell when most moved, proxy by proxy otherwise. */
 #include "broadphase/grid_internal.h"
+#include "core/simd.h"
 
 /* ---- pairs ---------------------------------------------------------------------------------- */
 
@@ -173,7 +174,21 @@ static void small_cell_pairs(const cell_pairs *c, const grid_cell *cell) {
     for (int32_t i = 0; i + 1 < n; ++i) {
         float lx = e.lx[i], ly = e.ly[i], ux = e.ux[i], uy = e.uy[i];
         uint32_t moved = e.moved[i], shared = e.raw[i] & (ENTRY_LEFT | ENTRY_DOWN);
-        for (int32_t j = i + 1; j < n; ++j) {
+        int32_t j = i + 1;
+        /* four entries at a time while four are left: their boxes' overlap with i's by the same
+           compares (rc_w_le_bits is <= lane by lane), then the rest of the test for those that
+           pass, in the order of j as below (most pairs fail the boxes) */
+        rc_w wlx = rc_w_set(lx), wly = rc_w_set(ly), wux = rc_w_set(ux), wuy = rc_w_set(uy);
+        for (; j + RC_LANES <= n; j += RC_LANES) {
+            uint32_t overlap = rc_w_le_bits(rc_w_load(&e.lx[j]), wux) & rc_w_le_bits(wlx, rc_w_load(&e.ux[j])) &
+                               rc_w_le_bits(rc_w_load(&e.ly[j]), wuy) & rc_w_le_bits(wly, rc_w_load(&e.uy[j]));
+            for (int32_t k = 0; overlap != 0u; ++k, overlap >>= 1) {
+                if ((overlap & 1u) != 0u && (moved | e.moved[j + k]) != 0u && (e.raw[j + k] & shared) == 0u) {
+                    report_if_news(c, e.raw[i] & ENTRY_ID_MASK, e.raw[j + k] & ENTRY_ID_MASK);
+                }
+            }
+        }
+        for (; j < n; ++j) {
             /* one of the two moved, this is the lower-left cell the two share (not when both
                reach the cell to the left, or below, which they share too), the boxes overlap
                (rc_aabb_overlaps) */
