@@ -154,6 +154,24 @@ static inline void rc_w_u16_quads(const uint16_t q[RC_LANES][4], rc_w out[4]) {
 #endif
 }
 
+/* Four (x, y) pairs in a row (xy[2i], xy[2i + 1]) as their x's and their y's, exactly. */
+static inline void rc_w_load_xy(const float *xy, rc_w *x, rc_w *y) {
+#if RC_SIMD_SSE2
+    __m128 lo = _mm_loadu_ps(xy), hi = _mm_loadu_ps(xy + 4);
+    *x = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+    *y = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+#elif RC_SIMD_NEON
+    float32x4x2_t v = vld2q_f32(xy);
+    *x = v.val[0];
+    *y = v.val[1];
+#else
+    for (int i = 0; i < RC_LANES; ++i) {
+        x->v[i] = xy[2 * i];
+        y->v[i] = xy[2 * i + 1];
+    }
+#endif
+}
+
 /* Bit i set where lane i of a is <= lane i of b. */
 static inline uint32_t rc_w_le_bits(rc_w a, rc_w b) {
 #if RC_SIMD_SSE2

@@ -2,6 +2,8 @@
  * reference edge, with the rounded cases (capsules, circles) by closest points. */
 #include "shapes/collide.h"
 
+#include "core/simd.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -149,8 +151,35 @@ static rc_collision collide_with_circle(const rc_hull_view *a, const rc_hull_vie
 
 /* ---- polygons ------------------------------------------------------------------------------- */
 
+/* max_separation for a B of four points (a box): each of A's edges against all four at once,
+ * with the same operations lane by lane, and the least of them taken in the same order (the
+ * same bits as the loop below). */
+static float max_separation_4(const rc_hull_view *a, const rc_hull_view *b, int *edge) {
+    rc_w bx, by;
+    rc_w_load_xy(&b->points[0].x, &bx, &by);
+    float best = -INFINITY;
+    *edge = 0;
+    for (int i = 0; i < a->count; ++i) {
+        rc_vec2 n = a->normals[i], v = a->points[i];
+        rc_w s = rc_w_add(rc_w_mul(rc_w_set(n.x), rc_w_sub(bx, rc_w_set(v.x))),
+                          rc_w_mul(rc_w_set(n.y), rc_w_sub(by, rc_w_set(v.y))));
+        float least = INFINITY;
+        for (int j = 0; j < RC_LANES; ++j) {
+            least = RC_LANE(s, j) < least ? RC_LANE(s, j) : least;
+        }
+        if (least > best) {
+            best = least;
+            *edge = i;
+        }
+    }
+    return best;
+}
+
 /* The edge of A whose line B is furthest outside of, and by how much (cores, no radii). */
 static float max_separation(const rc_hull_view *a, const rc_hull_view *b, int *edge) {
+    if (b->count == 4) {
+        return max_separation_4(a, b, edge);
+    }
     float best = -INFINITY;
     *edge = 0;
     for (int i = 0; i < a->count; ++i) {
