@@ -25,19 +25,10 @@
  *  - user data kept only for an id live both before the restore and in the snapshot;
  *  - locked: snapshot and restore from an overlap query's callback and from the pre-solve
  *    callback are refused;
- *  - format: a small fixed scene's snapshot after 30 steps must be tests/data/snapshot_v1.bin
- *    byte for byte, and that file restored into a new world and stepped 60 times must give the
- *    scene's hash after 90 uninterrupted steps and the committed FIXTURE_HASH.
  * A hash that differs from the uninterrupted run's fails with the first difference found
  * (busy_scene_diff: a body, a shape, a contact, or the first differing byte of the snapshots);
  * the_diff_names_what_differs checks that it finds one.
- *
- * The file is written by the test itself when RC_WRITE_SNAPSHOT_FIXTURE names where:
- *     RC_WRITE_SNAPSHOT_FIXTURE=tests/data/snapshot_v1.bin build/tests/test_snapshot
- * (from the source directory); it then checks against what it wrote and prints the hash. When
- * the format changes on purpose, bump RC_SNAPSHOT_VERSION and regenerate the file (renamed after
- * the version: FIXTURE_FILE); when the step's results change (test_determinism's hash moves), the
- * state in it changes: regenerate it and commit the printed hash as FIXTURE_HASH. */
+ * The format against a committed file: tests/test_snapshot_format.c. */
 #include <check.h>
 #include <stb_ds.h>
 #include <stdint.h>
@@ -183,30 +174,6 @@ END_TEST
 
 /* ---- 2. fresh worlds ------------------------------------------------------------------------------ */
 
-/* A world unlike the scene's in everything a snapshot carries, with bodies of its own. */
-static rc_world *other_world(busy_shifted *sh, uint32_t salt) {
-    rc_world_def wd = rc_world_default_def();
-    wd.allocator = busy_shifted_allocator(sh);
-    wd.id_salt = salt;
-    wd.gravity = rc_v2(1.0f, -3.0f);
-    wd.cell_size = 7.0f;
-    wd.sub_steps = 2;
-    wd.contact_hertz = 20.0f;
-    wd.sleep_time = 2.0f;
-    wd.max_linear_speed = 500.0f;
-    rc_world *w = rc_world_create(&wd);
-    EXPECT(w != NULL, "rc_world_create");
-    rc_body_def bd = rc_body_default_def();
-    bd.type = RC_DYNAMIC;
-    rc_shape_def sd = rc_shape_default_def();
-    for (int i = 0; i < 3; ++i) {
-        bd.position = rc_v2(0.0f, 2.5f * (float)i);
-        EXPECT(!rc_shape_id_is_null(rc_shape_create_circle(w, rc_body_create(w, &bd), &sd, 1.0f)), "circle");
-    }
-    EXPECT(rc_world_step(w, BUSY_DT), "step");
-    return w;
-}
-
 /* A rollback of the scene's own world to `bytes` (its moment now): a body made after the
  * snapshot, in a slot a destroy freed, is stale after it; a body destroyed after it is back;
  * a new world restored from it hands out the id the original handed out. */
@@ -226,7 +193,7 @@ static void rollback_ids(busy_scene *s, const uint8_t *bytes, size_t n) {
     EXPECT(rc_body_is_valid(s->w, crate), "a body destroyed after the snapshot is not back");
     expect_snapshot_is(s->w, bytes, n, "the scene's world after the rollback");
     busy_shifted sh = {0, 0};
-    rc_world *w = other_world(&sh, 77u);
+    rc_world *w = busy_other_world(&sh, 77u);
     EXPECT(rc_world_restore(w, bytes, n), "restore: %s", rc_world_last_error(w));
     rc_body_id again = rc_body_create(w, &bd);
     EXPECT(rc_body_id_equals(again, made), "the new world hands out %u:%08x, the original handed out %u:%08x",
@@ -260,7 +227,7 @@ START_TEST(restored_into_fresh_worlds) {
             }
             size_t n;
             uint8_t *bytes = busy_snapshot_take(s->w, &n);
-            rc_world *w = other_world(&sh[f], 0x0BADCAFEu + (uint32_t)f);
+            rc_world *w = busy_other_world(&sh[f], 0x0BADCAFEu + (uint32_t)f);
             EXPECT(rc_world_restore(w, bytes, n), "restore of step %d into a new world: %s", step,
                    rc_world_last_error(w));
             expect_snapshot_is(w, bytes, n, "the new world's snapshot");
@@ -719,147 +686,6 @@ START_TEST(refused_while_locked) {
 }
 END_TEST
 
-/* ---- 8. the format, against a committed file -------------------------------------------------------- */
-
-#define FIXTURE_FILE RICOCHET_SOURCE_DIR "/tests/data/snapshot_v1.bin"
-#define FIXTURE_SALT 0x5A175A17u
-#define FIXTURE_BODIES 8
-#define FIXTURE_HASH 0xd639ffc5d04bbc80ull /* fixture_hash after 90 steps */
-
-static void need(rc_shape_id id, const char *what) { EXPECT(!rc_shape_id_is_null(id), "the fixture's %s", what); }
-
-/* A small fixed scene: a static level (an open chain with a dip, a post, a hexagon with a sensor
- * around it), three dynamic boxes in a stack, a grenade thrown at them, a point bullet fired at
- * them and a ball dropped through the sensor. */
-static rc_world *fixture_world(rc_body_id ids[FIXTURE_BODIES]) {
-    rc_world_def wd = rc_world_default_def();
-    wd.id_salt = FIXTURE_SALT;
-    rc_world *w = rc_world_create(&wd);
-    EXPECT(w != NULL, "rc_world_create");
-    rc_body_def bd = rc_body_default_def();
-    rc_shape_def sd = rc_shape_default_def();
-    sd.friction = 0.6f;
-    sd.restitution = 0.3f;
-    ids[0] = rc_body_create(w, &bd);
-    rc_vec2 ground[5] = {{-12, 0}, {-4, 0}, {0, -0.5f}, {4, 0}, {12, 0}};
-    need(rc_shape_create_chain(w, ids[0], &sd, ground, 5, false), "chain");
-    need(rc_shape_create_box(w, ids[0], &sd, 0.3f, 3.0f), "post");
-    rc_polygon hex = rc_make_regular_polygon(6, 0.8f, 0.2f);
-    bd.position = rc_v2(6.0f, 0.5f);
-    ids[1] = rc_body_create(w, &bd);
-    need(rc_shape_create_polygon(w, ids[1], &sd, hex.vertices, hex.count), "hexagon");
-    rc_shape_def sensor = rc_shape_default_def();
-    sensor.is_sensor = true;
-    need(rc_shape_create_box(w, ids[1], &sensor, 2.0f, 2.0f), "sensor");
-    bd.type = RC_DYNAMIC;
-    for (int i = 0; i < 3; ++i) {
-        bd.position = rc_v2(-6.0f + 0.1f * (float)i, 0.5f + 1.02f * (float)i);
-        bd.angle = 0.05f * (float)i;
-        ids[2 + i] = rc_body_create(w, &bd);
-        need(rc_shape_create_box(w, ids[2 + i], &sd, 0.5f, 0.5f), "box");
-    }
-    bd.angle = 0.0f;
-    bd.position = rc_v2(-11.0f, 4.0f);
-    bd.linear_velocity = rc_v2(7.0f, 1.0f);
-    ids[5] = rc_body_create(w, &bd);
-    need(rc_shape_create_circle(w, ids[5], &sd, 0.3f), "grenade");
-    bd.position = rc_v2(11.0f, 3.0f);
-    bd.linear_velocity = rc_v2(-30.0f, -4.0f);
-    bd.bullet = true;
-    bd.max_bounces = 2;
-    bd.bounce_budget = 5;
-    bd.point_mass = 0.05f;
-    ids[6] = rc_body_create(w, &bd);
-    bd.bullet = false;
-    bd.position = rc_v2(6.0f, 6.0f);
-    bd.linear_velocity = rc_v2(0.0f, 0.0f);
-    ids[7] = rc_body_create(w, &bd);
-    need(rc_shape_create_circle(w, ids[7], &sd, 0.4f), "ball");
-    for (int i = 0; i < FIXTURE_BODIES; ++i) {
-        EXPECT(!rc_body_id_is_null(ids[i]), "the fixture's body %d", i);
-    }
-    return w;
-}
-
-static uint64_t fixture_hash(const rc_world *w, const rc_body_id ids[FIXTURE_BODIES]) {
-    busy_fnv f = {BUSY_FNV_START};
-    for (int i = 0; i < FIXTURE_BODIES; ++i) {
-        busy_fnv_u32(&f, rc_body_is_valid(w, ids[i]));
-        busy_fnv_body_id(&f, ids[i]);
-        busy_fnv_vec(&f, rc_body_position(w, ids[i]));
-        busy_fnv_float(&f, rc_body_angle(w, ids[i]));
-        busy_fnv_vec(&f, rc_body_linear_velocity(w, ids[i]));
-        busy_fnv_float(&f, rc_body_angular_velocity(w, ids[i]));
-        busy_fnv_u32(&f, rc_body_is_awake(w, ids[i]));
-        busy_fnv_u32(&f, (uint32_t)rc_body_bounces_left(w, ids[i]));
-    }
-    return f.h;
-}
-
-static uint8_t *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    long n = f != NULL && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    uint8_t *bytes = n > 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)n) : NULL;
-    *size = bytes != NULL ? fread(bytes, 1, (size_t)n, f) : 0;
-    if (f != NULL) {
-        fclose(f);
-    }
-    return bytes;
-}
-
-START_TEST(the_format_is_the_committed_one) {
-    rc_body_id ids[FIXTURE_BODIES];
-    rc_world *w = fixture_world(ids);
-    for (int i = 0; i < 30; ++i) {
-        ck_assert(rc_world_step(w, BUSY_DT));
-    }
-    size_t n, fn = 0;
-    uint8_t *bytes = busy_snapshot_take(w, &n);
-    const char *path = getenv("RC_WRITE_SNAPSHOT_FIXTURE");
-    if (path != NULL && *path != '\0') {
-        FILE *f = fopen(path, "wb");
-        EXPECT(f != NULL && fwrite(bytes, 1, n, f) == n && fclose(f) == 0, "writing %s failed", path);
-        fprintf(stderr, "[snapshot] wrote %zu bytes to %s\n", n, path);
-    } else {
-        path = FIXTURE_FILE;
-    }
-    uint8_t *file = read_file(path, &fn);
-    EXPECT(file != NULL, "cannot read %s: generate it (RC_WRITE_SNAPSHOT_FIXTURE=%s tests/test_snapshot)", path, path);
-    const char *why = busy_snapshot_difference(file, fn, bytes, n);
-    EXPECT(*why == '\0',
-           "this build's snapshot of the fixture scene is not %s (%s). If the snapshot format changed, bump "
-           "RC_SNAPSHOT_VERSION (include/ricochet/snapshot.h); then, or if the step's results changed, regenerate the "
-           "file: RC_WRITE_SNAPSHOT_FIXTURE=%s tests/test_snapshot (see the top of tests/test_snapshot.c)",
-           path, why, FIXTURE_FILE);
-    /* the scene stepped on uninterrupted, and the file restored into a new world stepped as far */
-    for (int i = 30; i < 90; ++i) {
-        ck_assert(rc_world_step(w, BUSY_DT));
-    }
-    uint64_t uninterrupted = fixture_hash(w, ids);
-    busy_shifted sh = {3, 0};
-    rc_world *fresh = other_world(&sh, 12345u);
-    ck_assert(rc_world_restore(fresh, file, fn));
-    for (int i = 30; i < 90; ++i) {
-        ck_assert(rc_world_step(fresh, BUSY_DT));
-    }
-    uint64_t restored = fixture_hash(fresh, ids);
-    fprintf(stderr, "[snapshot] fixture: %zu bytes; body hash after 90 steps 0x%016llx\n", n,
-            (unsigned long long)uninterrupted);
-    ck_assert_msg(restored == uninterrupted, "restored from the file and stepped: %016llx, uninterrupted %016llx",
-                  (unsigned long long)restored, (unsigned long long)uninterrupted);
-    ck_assert_msg(uninterrupted == FIXTURE_HASH, "the fixture's hash is %016llx, committed %016llx",
-                  (unsigned long long)uninterrupted, (unsigned long long)FIXTURE_HASH);
-    /* the scene does something: the boxes rest on the ground and each other, the bullet struck */
-    ck_assert_int_gt(rc_world_get_counters(w).touching_contacts, 3);
-    ck_assert_int_lt(rc_body_bounces_left(w, ids[6]), 5);
-    rc_world_destroy(fresh);
-    ck_assert_int_eq((int)sh.live, 0);
-    rc_world_destroy(w);
-    free(file);
-    free(bytes);
-}
-END_TEST
-
 static Suite *snapshot_suite(void) {
     Suite *s = suite_create("snapshot");
     TCase *t = tcase_create("snapshot");
@@ -873,7 +699,6 @@ static Suite *snapshot_suite(void) {
     tcase_add_test(t, restore_out_of_memory);
     tcase_add_test(t, user_data_follows_the_ids);
     tcase_add_test(t, refused_while_locked);
-    tcase_add_test(t, the_format_is_the_committed_one);
     suite_add_tcase(s, t);
     return s;
 }

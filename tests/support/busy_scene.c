@@ -506,3 +506,26 @@ const char *busy_scene_diff(const busy_scene *got, int moment) {
     free(want);
     return why;
 }
+/* A world unlike the scene's in everything a snapshot carries, with bodies of its own. */
+rc_world *busy_other_world(busy_shifted *sh, uint32_t salt) {
+    rc_world_def wd = rc_world_default_def();
+    wd.allocator = busy_shifted_allocator(sh);
+    wd.id_salt = salt;
+    wd.gravity = rc_v2(1.0f, -3.0f);
+    wd.cell_size = 7.0f;
+    wd.sub_steps = 2;
+    wd.contact_hertz = 20.0f;
+    wd.sleep_time = 2.0f;
+    wd.max_linear_speed = 500.0f;
+    rc_world *w = rc_world_create(&wd);
+    EXPECT(w != NULL, "rc_world_create");
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    rc_shape_def sd = rc_shape_default_def();
+    for (int i = 0; i < 3; ++i) {
+        bd.position = rc_v2(0.0f, 2.5f * (float)i);
+        EXPECT(!rc_shape_id_is_null(rc_shape_create_circle(w, rc_body_create(w, &bd), &sd, 1.0f)), "circle");
+    }
+    EXPECT(rc_world_step(w, BUSY_DT), "step");
+    return w;
+}

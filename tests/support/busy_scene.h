@@ -57,6 +57,10 @@ typedef struct busy_shifted {
 } busy_shifted;
 
 rc_allocator busy_shifted_allocator(busy_shifted *s);
+/* A world unlike the scene's in everything a snapshot carries (another id salt, allocator,
+ * gravity, cell size, sub-steps, contact stiffness, sleep time and speed limit), with three
+ * bodies of its own and a step taken: what a restore must replace whole. */
+rc_world *busy_other_world(busy_shifted *sh, uint32_t salt);
 
 /* ---- the scene ---------------------------------------------------------------------------------- */
 
