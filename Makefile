@@ -90,7 +90,7 @@ fuzz-build: deps
 	@bash fuzz/deps.sh
 	CC=clang $(CMAKE) -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRICOCHET_WERROR=ON -DRICOCHET_BUILD_FUZZ=ON \
 	  -DRICOCHET_BUILD_TESTS=OFF -DRICOCHET_BUILD_SAMPLES=OFF -DRICOCHET_BUILD_BENCH=OFF -DRICOCHET_INSTALL=OFF $(CMAKE_ARGS)
-	$(CMAKE) --build $(FUZZ) --parallel $(JOBS) --target fuzz_geometry fuzz_world
+	$(CMAKE) --build $(FUZZ) --parallel $(JOBS) --target fuzz_geometry fuzz_world fuzz_snapshot
 
 fuzz: fuzz-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh $(FUZZ)

@@ -3,15 +3,18 @@
  * What is saved is what decides a later answer or change, at the same places: the order of a
  * query's answers and of the pairs comes from the order of the cell records (a level is visited
  * record by record) and of the entries within a cell; the ids, records and chunks handed out
- * next come from the free lists, in their order; when memory grows, and so when a rebuild or a
- * rehash happens, comes from the capacities and counts. So every array keeps its index space and
- * its capacity, the free lists their links, the hash table its slots.
+ * next come from the free lists, in their order; rebuilds come from counts (the grid gives
+ * memory back by counts, never by what it holds). So every array keeps its index space, the free
+ * lists their links, the hash table its capacity and slots. The room the proxy, record and chunk
+ * arrays have beyond their use is not state: it decides only when they grow, and a loaded grid
+ * has room for what it holds (a grid made with room for a million proxies saves none of it, and
+ * a restored world's snapshot is the bytes restored, whatever room it had grown).
  *
  * Layout, in this order (core/bytes.h: little-endian, each value at its own width):
- *   tag "RGRD"; automatic; proxy capacity, high, free list head, live, statics, moved count,
- *     next size check, rebuilds, peak live; the 64 size bins
+ *   tag "RGRD"; automatic; proxy high, free list head, live, statics, moved count, next size
+ *     check, rebuilds, peak live; the 64 size bins
  *   store: base cell size; used and fixed level bits; cells, hashed; table capacity; records'
- *     capacity, high, free head, free count; chunks' likewise
+ *     high, free head, free count; chunks' likewise
  *   levels: a 64-bit mask of the levels that hold anything, then for each of those its counts
  *     (proxies, fixed, cells, hashed, hashed after the last rebuild) and window (x0, y0, w, h)
  *   proxies 0..high-1: level (-1 free), moved; a live one its cell rectangle, static, mobile,
@@ -56,7 +59,15 @@ typedef struct grid_io {
     /* loading: arrays of a grid given to reuse, taken by the first request of their size */
     grid_spare spares[SPARE_SLOTS];
     int spare_count;
+    size_t budget; /* loading: the bytes it may still allocate (LOAD_BYTES_PER_BYTE a byte read) */
 } grid_io;
+
+/* What a load may allocate: 64 bytes for each byte of the snapshot, and 64 MiB besides. A grid's
+ * arrays hold a few bytes per entry saved (the proxy, record and chunk arrays are loaded with
+ * room for what they hold, no more), so only forged counts come near it: the hash table and the
+ * windows, whose sizes are saved. */
+#define LOAD_BYTES_PER_BYTE 64u
+#define LOAD_BYTES_BESIDES ((size_t)64 << 20)
 
 #define MOVED_MARK 16u
 
@@ -80,10 +91,13 @@ static void *take(grid_io *io, size_t n, size_t size) {
     if (n == 0) {
         return NULL;
     }
-    if (n > SIZE_MAX / size) {
-        io->out_of_memory = true; /* more than the address space */
+    if (n > SIZE_MAX / size || n * size > io->budget) {
+        /* more than the bytes read can justify: forged counts (a bit flipped in a capacity
+           asked a 6 KB snapshot for 940 MB) */
+        rc_bytes_fail(io->b);
         return NULL;
     }
+    io->budget -= n * size;
     for (int k = 0; k < io->spare_count; ++k) {
         if (io->spares[k].bytes == n * size) {
             void *p = io->spares[k].p;
@@ -144,6 +158,7 @@ static int32_t array_limit(size_t size) {
 
 /* ---- counts --------------------------------------------------------------------------------- */
 
+
 static bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 static void io_grid_counts(grid_io *io) {
@@ -153,8 +168,10 @@ static void io_grid_counts(grid_io *io) {
     rc_io_u32(b, &tag);
     expect(io, tag == GRID_TAG);
     rc_io_bool(b, &g->automatic);
-    rc_io_count(b, &g->capacity, MAX_PROXIES);
-    rc_io_count(b, &g->high, g->capacity);
+    rc_io_count(b, &g->high, MAX_PROXIES);
+    if (reading(io)) {
+        g->capacity = g->high; /* (room is not state: see the top of the file) */
+    }
     rc_io_index(b, &g->free_list, g->high, true);
     rc_io_count(b, &g->live, g->high);
     rc_io_count(b, &g->statics, g->live);
@@ -185,12 +202,16 @@ static void io_store_counts(grid_io *io) {
     rc_io_u32(b, &s->capacity);
     expect(io, (s->capacity == 0 || is_power_of_two(s->capacity)) && s->capacity <= (1u << 30) &&
                    2u * (uint64_t)s->hashed <= s->capacity);
-    rc_io_count(b, &s->record_capacity, array_limit(sizeof(grid_cell)));
-    rc_io_count(b, &s->record_high, s->record_capacity);
+    rc_io_count(b, &s->record_high, array_limit(sizeof(grid_cell)));
+    if (reading(io)) {
+        s->record_capacity = s->record_high;
+    }
     io_link(io, &s->free_record, s->record_high);
     rc_io_count(b, &s->free_records, s->record_high);
-    rc_io_count(b, &s->chunk_capacity, array_limit(sizeof(grid_chunk)));
-    rc_io_count(b, &s->chunk_high, s->chunk_capacity);
+    rc_io_count(b, &s->chunk_high, array_limit(sizeof(grid_chunk)));
+    if (reading(io)) {
+        s->chunk_capacity = s->chunk_high;
+    }
     io_link(io, &s->free_chunk, s->chunk_high);
     rc_io_count(b, &s->free_chunks, s->chunk_high);
 }
@@ -265,8 +286,8 @@ static bool take_proxy_arrays(grid_io *io) {
     g->users = take(io, n, sizeof(int32_t));
     g->moved = take(io, n, sizeof(int32_t));
     g->befores = take(io, n, sizeof(rc_aabb));
-    if (io->out_of_memory || n == 0) {
-        return !io->out_of_memory;
+    if (io->out_of_memory || io->b->failed || n == 0) {
+        return !io->out_of_memory && !io->b->failed; /* (failed: past the budget) */
     }
     memset(g->spans, 0, n * sizeof(grid_span));
     memset(g->proxies, 0, n * sizeof(grid_proxy));
@@ -345,7 +366,7 @@ static bool take_cell_arrays(grid_io *io) {
     s->chunks = take(io, (size_t)s->chunk_capacity, sizeof(grid_chunk));
     s->records = take(io, (size_t)s->record_capacity, sizeof(grid_cell));
     s->table = take(io, s->capacity, sizeof(grid_slot));
-    if (io->out_of_memory) {
+    if (io->out_of_memory || io->b->failed) {
         return false;
     }
     if (s->chunk_high > 0) {
@@ -666,6 +687,9 @@ rc_grid *rc_grid_load_reusing(rc_bytes *in, const rc_allocator *allocator, rc_gr
     memset(&io, 0, sizeof io);
     io.b = in;
     io.grid = grid;
+    io.budget = (in->size <= (SIZE_MAX - LOAD_BYTES_BESIDES) / LOAD_BYTES_PER_BYTE
+                     ? in->size * LOAD_BYTES_PER_BYTE + LOAD_BYTES_BESIDES
+                     : SIZE_MAX);
     take_spares(&io, reuse);
     io_grid(&io);
     bool ok = !in->failed && !io.out_of_memory;

@@ -118,9 +118,7 @@ static void put_stats(trace *t, const rc_grid *g) {
     put(t, st.levels_in_use);
     put(t, st.cells);
     put(t, st.entries);
-    put(t, (int32_t)st.bytes);
-    put(t, (int32_t)(st.bytes >> 32));
-    put(t, st.rebuilds);
+    put(t, st.rebuilds); /* (not the bytes held: a loaded grid has room for what it holds) */
     put_f(t, rc_grid_cell_size(g));
 }
 
@@ -526,14 +524,6 @@ START_TEST(comparisons_see_differences) {
     arrfree(tb);
     arrfree(v.ids);
     rc_grid_destroy(b);
-    /* another capacity: other bytes held, and (in time) other rebuilds */
-    rc_grid_def def = rc_grid_default_def();
-    def.proxy_capacity = 5000;
-    b = rc_grid_create(&def);
-    rc_grid *c = rc_grid_create(&(rc_grid_def){0});
-    ck_assert(!same_answers(c, b, 3, 10.0f, 4, why, sizeof why));
-    rc_grid_destroy(b);
-    rc_grid_destroy(c);
     rc_grid_destroy(u.g);
     arrfree(u.ids);
 }

@@ -159,12 +159,9 @@ bool rc_body_is_valid(const rc_world *world, rc_body_id id) {
     return b->in_use && b->generation == id.generation;
 }
 
-/* What the step does with the body: a bullet with no solid shape is a swept point; a bullet
- * or a grenade whose one solid shape is a circle is a swept circle; anything else moves by its
- * velocity. Only dynamic bodies look at their shapes (static ones may have thousands). The
- * swept circle's shape is marked (its proxy box is grown); rc_body_refresh_swept moves the
+/* The swept circle's shape is marked (its proxy box is grown); rc_body_refresh_swept moves the
  * proxies whose mark changed. */
-static void update_motion(rc_world *world, rc_body *b) {
+rc_body_motion rc_body_motion_of(const rc_world *world, const rc_body *b, int32_t *swept_shape) {
     rc_body_motion motion = RC_MOTION_FREE;
     int32_t swept = -1;
     if (b->type == RC_DYNAMIC && b->enable_response) {
@@ -185,7 +182,13 @@ static void update_motion(rc_world *world, rc_body *b) {
             swept = circle;
         }
     }
-    b->motion = (uint8_t)motion;
+    *swept_shape = swept;
+    return motion;
+}
+
+static void update_motion(rc_world *world, rc_body *b) {
+    int32_t swept;
+    b->motion = (uint8_t)rc_body_motion_of(world, b, &swept);
     if (b->swept_shape >= 0 && b->swept_shape != swept && world->shapes.data[b->swept_shape].in_use) {
         world->shapes.data[b->swept_shape].swept = false;
     }

@@ -68,6 +68,12 @@ static inline rc_transform rc_body_origin_at(rc_vec2 center, rc_rot q, rc_vec2 l
     return xf;
 }
 
+/* What the step does with the body: a bullet with no solid shape is a swept point; a bullet
+ * or a grenade whose one solid shape is a circle is a swept circle (*swept_shape: that circle,
+ * else -1); anything else moves by its velocity. Only dynamic bodies look at their shapes
+ * (static ones may have thousands). */
+rc_body_motion rc_body_motion_of(const rc_world *world, const rc_body *body, int32_t *swept_shape);
+
 /* The body's min_extent and max_extent, from its solid shapes (after its mass is updated). */
 void rc_body_extents(const rc_world *world, rc_body *body);
 

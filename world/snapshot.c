@@ -365,7 +365,7 @@ static rc_world *take_spare(rc_world *world) {
 
 void rc_world_free_spare(rc_world *world) {
     if (world->spare != NULL) {
-        rc_snapshot_free_state(world->spare);
+        rc_world_free_records(world->spare);
         rc_mem_free(&world->allocator, world->spare, sizeof *world->spare);
         world->spare = NULL;
     }

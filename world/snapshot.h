@@ -6,10 +6,11 @@
  * counts of its arrays, the grid (broadphase/grid_snapshot.c), the id pools, then the bodies,
  * shapes, polygon pool, chains, contacts and event arrays, each record field by field.
  *
- * Writing walks a world as it is (const: the io functions only read it). Reading fills a
- * zeroed rc_world record of its own, allocating from the target world's allocator, and checks
- * every index as it reads it; the caller moves the result into the world only once all of it
- * was read. */
+ * Writing walks a world as it is (const: the io functions only read it). Reading fills an
+ * rc_world record of its own (the spare of the last restore, whose memory it reuses, or a new
+ * one), allocating from the target world's allocator, and checks every index as it reads it;
+ * rc_world_links_valid then checks the links between records, and only then does the world take
+ * the records read (swapping its old ones into the spare). */
 #ifndef RICOCHET_WORLD_SNAPSHOT_H
 #define RICOCHET_WORLD_SNAPSHOT_H
 
@@ -25,8 +26,5 @@ typedef struct rc_snapshot_counts {
 /* The records of `world` (writing) or into `world`, whose arrays are reserved for the counts
  * first (reading); false when memory runs out while reading (b->failed marks bad bytes). */
 bool rc_snapshot_io_records(rc_bytes *b, rc_world *world, const rc_snapshot_counts *counts);
-
-/* Free what a read put into a world record that never became a world (snapshot.c). */
-void rc_snapshot_free_state(rc_world *state);
 
 #endif

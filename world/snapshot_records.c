@@ -404,30 +404,3 @@ bool rc_snapshot_io_records(rc_bytes *b, rc_world *w, const rc_snapshot_counts *
     }
     return true;
 }
-
-void rc_snapshot_free_state(rc_world *state) {
-    rc_world *w = state;
-    rc_grid_destroy(w->grid);
-    w->grid = NULL;
-    rc_id_pool_free(&w->allocator, &w->body_ids);
-    rc_id_pool_free(&w->allocator, &w->shape_ids);
-    rc_id_pool_free(&w->allocator, &w->chain_ids);
-    rc_id_pool_free(&w->allocator, &w->contact_ids);
-    for (int32_t i = 0; i < w->chains.count; ++i) {
-        if (w->chains.data[i].points != NULL) {
-            rc_mem_free(&w->allocator, w->chains.data[i].points, rc_chain_bytes(w->chains.data[i].capacity));
-        }
-    }
-    rc_array_free(w, w->bodies);
-    rc_array_free(w, w->shapes);
-    rc_array_free(w, w->poly_pool);
-    rc_array_free(w, w->chains);
-    rc_array_free(w, w->contacts);
-    rc_map_free(&w->allocator, &w->contact_map);
-    rc_array_free(w, w->contact_begin);
-    rc_array_free(w, w->contact_end);
-    rc_array_free(w, w->sensor_begin);
-    rc_array_free(w, w->sensor_end);
-    rc_array_free(w, w->impacts);
-    rc_array_free(w, w->moves);
-}

@@ -232,7 +232,7 @@ static bool report_bounces(rc_world *world) {
             const rc_shape *s = &world->shapes.data[c->shape[side]];
             float approach = bounce_approach;
             rc_body *b = &world->bodies.data[s->body];
-            bool rested = b->last_hit_step == world->steps - 1 && b->last_hit_shape == c->shape[1 - side];
+            bool rested = b->last_hit_step == rc_world_previous_step(world) && b->last_hit_shape == c->shape[1 - side];
             int32_t p = bounce_point >= 0 ? bounce_point : rc_constraint_first_touch(k, c->touching || rested, &approach);
             if (p < 0) {
                 continue;
@@ -484,6 +484,6 @@ bool rc_world_step(rc_world *world, float dt) {
     rc_grid_optimize(world->grid);
     rc_events_end_step(world);
     rc_world_give_back_memory(world);
-    world->steps++;
+    world->steps = (int32_t)((uint32_t)world->steps + 1u); /* wraps after 2^31 steps (414 days at 60 Hz) */
     return true;
 }

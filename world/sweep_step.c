@@ -104,7 +104,7 @@ static void sweeper_of(const rc_world *world, int32_t index, float dt, rc_sweepe
     s->sees_dynamic = b->bullet;
     s->sees_motion = true;
     s->self_shape = b->motion == RC_MOTION_SWEPT_CIRCLE ? b->swept_shape : -1;
-    s->rest_shape = b->last_hit_step == world->steps - 1 ? b->last_hit_shape : -1;
+    s->rest_shape = b->last_hit_step == rc_world_previous_step(world) ? b->last_hit_shape : -1;
     s->velocity = b->linear_velocity;
     s->angular_velocity = b->angular_velocity;
     if (b->solver_slot >= 0) {

@@ -52,17 +52,41 @@ static bool body_links(const rc_world *w, int32_t i) {
     }
     int32_t steps = 0;
     for (int32_t s = b->first_shape; s != -1; s = w->shapes.data[s].next_in_body) {
-        if (!live_shape(w, s) || w->shapes.data[s].body != i || ++steps > w->shapes.count) {
+        const rc_shape *shape = live_shape(w, s) ? &w->shapes.data[s] : NULL;
+        /* the copies the sweeps' filters read agree with the body; only its swept circle is marked */
+        if (shape == NULL || shape->body != i || ++steps > w->shapes.count || shape->body_type != b->type ||
+            shape->body_bullet != b->bullet || shape->swept != (s == b->swept_shape)) {
             return false;
         }
     }
-    return b->swept_shape == -1 || (live_shape(w, b->swept_shape) && w->shapes.data[b->swept_shape].body == i);
+    /* how the step moves it follows from its type, flags and shapes (a swept circle's motion
+       with no circle to sweep read outside the shapes) */
+    int32_t swept;
+    return (uint8_t)rc_body_motion_of(w, b, &swept) == b->motion && swept == b->swept_shape;
+}
+
+/* A shape's kind, public type and vertex count agree (polygons 3 to 8, capsules their 2 centres). */
+static bool shape_form_valid(const rc_shape *s) {
+    switch (s->kind) {
+    case RC_SHAPE_POLYGON:
+        return s->type == RC_SHAPE_TYPE_POLYGON && s->count >= 3 && s->count <= RC_MAX_POLYGON_VERTICES;
+    case RC_SHAPE_CAPSULE:
+        return s->type == RC_SHAPE_TYPE_CAPSULE && s->count == 2;
+    case RC_SHAPE_CIRCLE:
+        return s->type == RC_SHAPE_TYPE_CIRCLE;
+    case RC_SHAPE_SEGMENT:
+        return s->type == RC_SHAPE_TYPE_SEGMENT;
+    case RC_KIND_CHAIN:
+        return s->type == RC_SHAPE_TYPE_CHAIN;
+    default:
+        return false;
+    }
 }
 
 /* A shape's body, chain and contact list. */
 static bool shape_links(const rc_world *w, int32_t i) {
     const rc_shape *s = &w->shapes.data[i];
-    if (s->generation != rc_world_generation(w, &w->shape_ids, i) || !live_body(w, s->body)) {
+    if (s->generation != rc_world_generation(w, &w->shape_ids, i) || !live_body(w, s->body) || !shape_form_valid(s)) {
         return false;
     }
     if (s->kind == RC_KIND_CHAIN || s->kind == RC_SHAPE_SEGMENT) {

@@ -106,21 +106,21 @@ rc_world *rc_world_create(const rc_world_def *def) {
     return world;
 }
 
-static void free_world(rc_world *world) {
-    rc_world_free_spare(world);
+void rc_world_free_records(rc_world *world) {
     rc_grid_destroy(world->grid);
+    world->grid = NULL;
     rc_id_pool_free(&world->allocator, &world->body_ids);
     rc_id_pool_free(&world->allocator, &world->shape_ids);
     rc_id_pool_free(&world->allocator, &world->chain_ids);
     rc_id_pool_free(&world->allocator, &world->contact_ids);
-    rc_array_free(world, world->bodies);
-    rc_array_free(world, world->shapes);
-    rc_array_free(world, world->poly_pool);
     for (int32_t i = 0; i < world->chains.count; ++i) {
         if (world->chains.data[i].points != NULL) {
             rc_mem_free(&world->allocator, world->chains.data[i].points, rc_chain_bytes(world->chains.data[i].capacity));
         }
     }
+    rc_array_free(world, world->bodies);
+    rc_array_free(world, world->shapes);
+    rc_array_free(world, world->poly_pool);
     rc_array_free(world, world->chains);
     rc_array_free(world, world->contacts);
     rc_map_free(&world->allocator, &world->contact_map);
@@ -129,6 +129,12 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->sensor_begin);
     rc_array_free(world, world->sensor_end);
     rc_array_free(world, world->impacts);
+    rc_array_free(world, world->moves);
+}
+
+static void free_world(rc_world *world) {
+    rc_world_free_spare(world);
+    rc_world_free_records(world);
     rc_array_free(world, world->undo);
     rc_array_free(world, world->islands);
     rc_array_free(world, world->moving);
@@ -142,7 +148,6 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->kicks);
     rc_array_free(world, world->spin_kicks);
     rc_array_free(world, world->turns);
-    rc_array_free(world, world->moves);
     rc_array_free(world, world->linear_damping);
     rc_array_free(world, world->angular_damping);
     rc_array_free(world, world->spin_limits);

@@ -385,6 +385,10 @@ static inline float rc_speculative_margin(const rc_world *world, rc_vec2 p) {
     return rc_maxf(4.0f * world->def.linear_slop, rc_world_margin(world, p));
 }
 
+/* The number of the step before the current one (world->steps counts steps taken and wraps
+ * after 2^31 of them, 414 days at 60 Hz: unsigned arithmetic, never an overflow). */
+static inline int32_t rc_world_previous_step(const rc_world *world) { return (int32_t)((uint32_t)world->steps - 1u); }
+
 /* The solver's sub-step for a step of dt (0 for a denormal dt cut in sub-steps: then nothing
  * moves, as nothing could in so short a step). */
 static inline float rc_sub_step(const rc_world *world, float dt) { return dt / (float)world->def.sub_steps; }
@@ -466,6 +470,10 @@ void rc_world_give_back_memory(rc_world *world);
  * again on return. For restore (a snapshot's links) and for tests. */
 bool rc_world_links_valid(const rc_world *world, uint8_t *seen);
 
+/* Give back the world's persistent records (world.c): the grid, the id pools, bodies, shapes,
+ * the polygon pool, chains with their blocks, contacts and their map, the event arrays (what a
+ * snapshot holds). The world's own record and its step scratch stay. */
+void rc_world_free_records(rc_world *world);
 /* Give back the records the last restore replaced (snapshot.c). */
 void rc_world_free_spare(rc_world *world);
 
