@@ -281,6 +281,51 @@ END_TEST
 
 /* ---- 3. size -------------------------------------------------------------------------------------- */
 
+/* A world that destroyed a chain (its slot free, the segment count left behind in it) restores,
+ * into itself and into a new world, and steps on as it would have: a free chain slot was read
+ * as a whole record once and its stale count refused the snapshot (found by fuzz_snapshot). */
+START_TEST(destroyed_chains_restore) {
+    rc_world_def wd = rc_world_default_def();
+    wd.id_salt = 0xC4A1u;
+    rc_world *w = rc_world_create(&wd);
+    ck_assert_ptr_nonnull(w);
+    rc_body_def bd = rc_body_default_def();
+    rc_body_id level = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    rc_vec2 floor_points[4] = {{-20, 0}, {-5, -1}, {5, -1}, {20, 0}};
+    rc_vec2 ring[5] = {{-3, 5}, {3, 5}, {4, 9}, {0, 12}, {-4, 9}};
+    rc_shape_id floor_chain = rc_shape_create_chain(w, level, &sd, floor_points, 4, false);
+    rc_shape_id ring_chain = rc_shape_create_chain(w, level, &sd, ring, 5, true);
+    ck_assert(!rc_shape_id_is_null(floor_chain) && !rc_shape_id_is_null(ring_chain));
+    bd.type = RC_DYNAMIC;
+    bd.position = rc_v2(1.0f, 3.0f);
+    rc_body_id crate = rc_body_create(w, &bd);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, crate, &sd, 0.5f, 0.5f)));
+    for (int i = 0; i < 10; ++i) {
+        ck_assert(rc_world_step(w, BUSY_DT));
+    }
+    rc_shape_destroy(w, ring_chain);
+    ck_assert(!rc_shape_is_valid(w, ring_chain));
+    size_t n;
+    uint8_t *bytes = busy_snapshot_take(w, &n);
+    rc_world_def other = rc_world_default_def();
+    other.id_salt = 0x0BADu;
+    rc_world *fresh = rc_world_create(&other);
+    ck_assert_ptr_nonnull(fresh);
+    EXPECT(rc_world_restore(w, bytes, n), "restore into itself: %s", rc_world_last_error(w));
+    EXPECT(rc_world_restore(fresh, bytes, n), "restore into a new world: %s", rc_world_last_error(fresh));
+    for (int i = 0; i < 60; ++i) {
+        ck_assert(rc_world_step(w, BUSY_DT) && rc_world_step(fresh, BUSY_DT));
+    }
+    rc_transform a = rc_body_transform(w, crate), b = rc_body_transform(fresh, crate);
+    ck_assert(memcmp(&a, &b, sizeof a) == 0);
+    ck_assert(a.p.y > -1.5f && a.p.y < 0.0f); /* resting on the floor chain, not through it */
+    free(bytes);
+    rc_world_destroy(w);
+    rc_world_destroy(fresh);
+}
+END_TEST
+
 START_TEST(size_and_capacity) {
     busy_scene *s = calloc(1, sizeof *s);
     EXPECT(s != NULL, "calloc");
@@ -694,6 +739,7 @@ static Suite *snapshot_suite(void) {
     tcase_add_test(t, rollback_replays_the_same_bits);
     tcase_add_test(t, restored_into_fresh_worlds);
     tcase_add_test(t, size_and_capacity);
+    tcase_add_test(t, destroyed_chains_restore);
     tcase_add_test(t, damaged_snapshots_are_refused);
     tcase_add_test(t, forged_snapshots_stay_in_bounds);
     tcase_add_test(t, restore_out_of_memory);

@@ -61,12 +61,12 @@ static rc_snapshot_counts counts_of(const rc_world *w) {
 }
 
 /* The counts, each held to what the payload could hold of its records (at least `least` bytes
- * each: a free slot of bodies, shapes and contacts is one byte), so that a forged count cannot
+ * each: a free slot of bodies, shapes, chains and contacts is one byte), so that a forged count cannot
  * ask for much more memory than the snapshot's own size justifies. */
 static void io_counts(rc_bytes *b, rc_snapshot_counts *n) {
     int32_t *fields[11] = {&n->bodies,  &n->shapes,       &n->poly_pool,   &n->chains,       &n->contacts, &n->contact_begin,
                            &n->contact_end, &n->sensor_begin, &n->sensor_end, &n->impacts, &n->moves};
-    static const int32_t least[11] = {1, 1, 8, 15, 1, 40, 36, 16, 16, 40, 25};
+    static const int32_t least[11] = {1, 1, 8, 1, 1, 40, 36, 16, 16, 40, 25};
     for (int k = 0; k < 11; ++k) {
         int32_t max = (int32_t)((b->size < (size_t)INT32_MAX ? b->size : (size_t)INT32_MAX) / (size_t)least[k]);
         rc_io_count(b, fields[k], b->reading ? max : INT32_MAX);

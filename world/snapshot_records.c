@@ -220,20 +220,29 @@ static void io_contact(rc_bytes *b, rc_contact *x, const rc_snapshot_counts *n) 
     io_transform(b, &x->kept_frame);
 }
 
-/* A chain's outline lives in a block of its own, allocated here when reading. */
+/* A chain's outline lives in a block of its own, allocated here when reading. A free slot (no
+ * block: its chain was destroyed) is that flag alone, as a free body is: what it held (its
+ * segment count stays behind) is never read again. */
 static bool io_chain(rc_bytes *b, rc_world *world, rc_chain *x, const rc_snapshot_counts *n) {
     bool has_block = x->points != NULL;
     rc_io_bool(b, &has_block);
+    if (!has_block || b->failed) {
+        if (b->reading) {
+            memset(x, 0, sizeof *x);
+            x->shape = -1;
+        }
+        return true;
+    }
     rc_io_i32(b, &x->shape);
     rc_io_count(b, &x->capacity, INT32_MAX / 16);
     rc_io_count(b, &x->count, x->capacity);
     rc_io_count(b, &x->segments, x->capacity);
     rc_io_bool(b, &x->loop);
     rc_io_bool(b, &x->flipped);
-    if (b->reading && (x->shape < -1 || x->shape >= n->shapes || (has_block && x->capacity == 0))) {
+    if (b->reading && (x->shape < 0 || x->shape >= n->shapes || x->capacity == 0)) {
         rc_bytes_fail(b);
     }
-    if (!has_block || b->failed) {
+    if (b->failed) {
         x->points = NULL;
         x->segment_shapes = NULL;
         return true;
