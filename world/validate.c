@@ -91,10 +91,15 @@ static bool shape_links(const rc_world *w, int32_t i) {
     }
     if (s->kind == RC_KIND_CHAIN || s->kind == RC_SHAPE_SEGMENT) {
         if (s->chain < 0 || s->chain >= w->chains.count) {
-            return s->kind == RC_SHAPE_SEGMENT && s->chain == -1; /* a segment of no chain */
+            return false;
         }
         const rc_chain *c = &w->chains.data[s->chain];
         if (c->shape < 0 || (s->kind == RC_KIND_CHAIN && c->shape != i)) {
+            return false;
+        }
+        /* a wall is the chain's segment its index says (walls read the chain's points by it) */
+        if (s->kind == RC_SHAPE_SEGMENT &&
+            !(s->wall.index >= 0 && s->wall.index < c->segments && c->segment_shapes[s->wall.index] == i)) {
             return false;
         }
     }
@@ -128,9 +133,10 @@ static bool contact_links(const rc_world *w, int32_t i) {
 
 static bool chain_links(const rc_world *w, int32_t i) {
     const rc_chain *c = &w->chains.data[i];
+    /* an open chain has a segment fewer than points, a loop as many (at least 2 and 3 points) */
     if (!live_shape(w, c->shape) || w->shapes.data[c->shape].kind != RC_KIND_CHAIN ||
         w->shapes.data[c->shape].chain != i || c->points == NULL || c->count > c->capacity ||
-        c->segments > c->capacity) {
+        c->count < (c->loop ? 3 : 2) || c->segments != (c->loop ? c->count : c->count - 1)) {
         return false;
     }
     for (int32_t k = 0; k < c->segments; ++k) {
