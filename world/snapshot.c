@@ -95,9 +95,11 @@ static bool counters_fit(const rc_world *w) {
     return true;
 }
 
-/* Every live shape but a chain's record has the grid proxy that names it; the contact map from
+/* Every live shape but a chain's record has the grid proxy that names it, and the grid has no
+ * other (a query hands each proxy's user to the world as a shape index); the contact map from
  * the live contacts. */
 static bool link_grid_and_map(rc_world *w, bool *out_of_memory) {
+    int32_t with_proxies = 0;
     for (int32_t i = 0; i < w->shapes.count; ++i) {
         const rc_shape *s = &w->shapes.data[i];
         if (!s->in_use) {
@@ -108,6 +110,10 @@ static bool link_grid_and_map(rc_world *w, bool *out_of_memory) {
                         : s->proxy != -1) {
             return false;
         }
+        with_proxies += needs_proxy ? 1 : 0;
+    }
+    if (with_proxies != rc_grid_proxy_count(w->grid)) {
+        return false; /* (each shape's proxy names it alone: so the grid's are all theirs) */
     }
     if (!rc_map_reserve(&w->allocator, &w->contact_map, rc_id_pool_live(&w->contact_ids))) {
         *out_of_memory = true;

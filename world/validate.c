@@ -83,8 +83,8 @@ static bool shape_form_valid(const rc_shape *s) {
     }
 }
 
-/* A shape's body, chain and contact list. */
-static bool shape_links(const rc_world *w, int32_t i) {
+/* A shape's body, chain and contact list (its length added to *listed). */
+static bool shape_links(const rc_world *w, int32_t i, int32_t *listed) {
     const rc_shape *s = &w->shapes.data[i];
     if (s->generation != rc_world_generation(w, &w->shape_ids, i) || !live_body(w, s->body) || !shape_form_valid(s)) {
         return false;
@@ -103,18 +103,22 @@ static bool shape_links(const rc_world *w, int32_t i) {
             return false;
         }
     }
+    /* its contact list: live contacts of this shape, each linked back to the one before (a list
+       whose links disagree turns into a loop once a contact is unlinked) */
     int32_t steps = 0;
-    for (int32_t ci = s->first_contact; ci != -1;) {
+    for (int32_t ci = s->first_contact, before = -1; ci != -1;) {
         if (!live_contact(w, ci) || ++steps > w->contacts.count) {
             return false;
         }
         const rc_contact *c = &w->contacts.data[ci];
         int k = c->shape[0] == i ? 0 : (c->shape[1] == i ? 1 : -1);
-        if (k < 0) {
+        if (k < 0 || c->edge[k].prev != before) {
             return false;
         }
+        before = ci;
         ci = c->edge[k].next;
     }
+    *listed += steps;
     return true;
 }
 
@@ -160,10 +164,14 @@ bool rc_world_links_valid(const rc_world *w, uint8_t *seen) {
             return false;
         }
     }
+    int32_t listed = 0; /* contacts met in the shapes' lists: each live one twice */
     for (int32_t i = 0; i < w->shapes.count; ++i) {
-        if (w->shapes.data[i].in_use && !shape_links(w, i)) {
+        if (w->shapes.data[i].in_use && !shape_links(w, i, &listed)) {
             return false;
         }
+    }
+    if (listed != 2 * rc_id_pool_live(&w->contact_ids)) {
+        return false;
     }
     for (int32_t i = 0; i < w->contacts.count; ++i) {
         if (w->contacts.data[i].in_use && !contact_links(w, i)) {
