@@ -9,6 +9,8 @@
 #ifndef RICOCHET_CORE_SIMD_H
 #define RICOCHET_CORE_SIMD_H
 
+#include <ricochet/math.h>
+
 #include <stdint.h>
 #include <string.h>
 
@@ -154,20 +156,23 @@ static inline void rc_w_u16_quads(const uint16_t q[RC_LANES][4], rc_w out[4]) {
 #endif
 }
 
-/* Four (x, y) pairs in a row (xy[2i], xy[2i + 1]) as their x's and their y's, exactly. */
-static inline void rc_w_load_xy(const float *xy, rc_w *x, rc_w *y) {
+/* Four points in a row as their x's and their y's, exactly. (An rc_vec2 is two floats with no
+ * padding: the vector loads read the four as eight floats.) */
+_Static_assert(sizeof(rc_vec2) == 2 * sizeof(float), "an rc_vec2 is two floats");
+static inline void rc_w_load_xy(const rc_vec2 *p, rc_w *x, rc_w *y) {
 #if RC_SIMD_SSE2
+    const float *xy = (const float *)(const void *)p;
     __m128 lo = _mm_loadu_ps(xy), hi = _mm_loadu_ps(xy + 4);
     *x = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
     *y = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
 #elif RC_SIMD_NEON
-    float32x4x2_t v = vld2q_f32(xy);
+    float32x4x2_t v = vld2q_f32((const float *)(const void *)p);
     *x = v.val[0];
     *y = v.val[1];
 #else
     for (int i = 0; i < RC_LANES; ++i) {
-        x->v[i] = xy[2 * i];
-        y->v[i] = xy[2 * i + 1];
+        x->v[i] = p[i].x;
+        y->v[i] = p[i].y;
     }
 #endif
 }

@@ -156,7 +156,7 @@ static rc_collision collide_with_circle(const rc_hull_view *a, const rc_hull_vie
  * same bits as the loop below). */
 static float max_separation_4(const rc_hull_view *a, const rc_hull_view *b, int *edge) {
     rc_w bx, by;
-    rc_w_load_xy(&b->points[0].x, &bx, &by);
+    rc_w_load_xy(b->points, &bx, &by);
     float best = -INFINITY;
     *edge = 0;
     for (int i = 0; i < a->count; ++i) {
