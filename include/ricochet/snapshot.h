@@ -13,7 +13,7 @@
  * those that followed the moment of the snapshot: every body's state, every event (the event
  * arrays of the step before the snapshot can be read again), every query answer, the ids of new
  * bodies and shapes. Ids of that moment are valid again, and ids handed out after it are stale
- * (refused), unless the same slot and generation were live at the snapshot. This holds for a
+ * (refused). This holds for a
  * snapshot restored into the world that took it (rollback) and into any other world (a freshly
  * created one: a save game, a player joining late), and across builds: the format is defined
  * byte by byte, not a memory dump. It is little-endian at every width, independent of the
@@ -43,9 +43,13 @@
  * (rc_world_get_counters().bytes counts it).
  *
  * Trust: a checksum over every byte refuses a damaged snapshot (a byte flipped, truncated, or
- * padded), and every index, count and flag is checked against the arrays it names as it is read,
- * so a forged snapshot cannot make restore read or write outside memory. Numbers are not
- * second-guessed: restore snapshots from sources a game trusts as much as its own save files.
+ * padded). Every index, count and flag is checked against the arrays it names as it is read, and
+ * the records' links against each other (live records name live records of the right kind,
+ * lists end and agree, the id pools hand out exactly the live slots, the grid holds exactly the
+ * shapes' proxies), so a forged snapshot whose checksum was put right cannot make restore, or any
+ * call after it, read or write outside memory (fuzz/fuzz_snapshot.c attacks this). Numbers are
+ * not second-guessed, and a forged one may ask for up to 64 bytes of memory per snapshot byte and
+ * 64 MiB besides: restore snapshots from sources a game trusts as much as its own save files.
  *
  * Sizes: a live body takes 178 bytes, a shape 121 and a contact 233, a polygon's geometry
  * 8 * (5n + 3) bytes for n vertices, a free slot 1 byte, plus the grid (about 80 bytes a shape).
