@@ -234,11 +234,15 @@ static bool io_chain(rc_bytes *b, rc_world *world, rc_chain *x, const rc_snapsho
         return true;
     }
     rc_io_i32(b, &x->shape);
-    rc_io_count(b, &x->capacity, INT32_MAX / 16);
-    rc_io_count(b, &x->count, x->capacity);
-    rc_io_count(b, &x->segments, x->capacity);
+    /* the points (8 bytes each, below): no more than the payload holds; the block's room for
+       repeats welded away is not state, and a restored chain has room for its points alone */
+    rc_io_count(b, &x->count, (int32_t)((b->size < (size_t)INT32_MAX ? b->size : (size_t)INT32_MAX) / 8));
+    rc_io_count(b, &x->segments, x->count);
     rc_io_bool(b, &x->loop);
     rc_io_bool(b, &x->flipped);
+    if (b->reading) {
+        x->capacity = x->count;
+    }
     if (b->reading && (x->shape < 0 || x->shape >= n->shapes || x->capacity == 0)) {
         rc_bytes_fail(b);
     }
