@@ -62,12 +62,12 @@ typedef struct grid_io {
     size_t budget; /* loading: the bytes it may still allocate (LOAD_BYTES_PER_BYTE a byte read) */
 } grid_io;
 
-/* What a load may allocate: 64 bytes for each byte of the snapshot, and 64 MiB besides. A grid's
+/* What a load may allocate: 64 bytes for each byte of the snapshot, and 16 MiB besides. A grid's
  * arrays hold a few bytes per entry saved (the proxy, record and chunk arrays are loaded with
  * room for what they hold, no more), so only forged counts come near it: the hash table and the
  * windows, whose sizes are saved. */
 #define LOAD_BYTES_PER_BYTE 64u
-#define LOAD_BYTES_BESIDES ((size_t)64 << 20)
+#define LOAD_BYTES_BESIDES ((size_t)16 << 20)
 
 #define MOVED_MARK 16u
 

@@ -27,7 +27,7 @@
 #define MAX_EDITS 24
 #define MAX_IDS 64
 #define SALT 0x5EEDu
-#define RESTORE_BYTES_PER_BYTE 512u /* a free slot is one byte, a contact record 240 */
+#define RESTORE_BYTES_PER_BYTE 1024u /* a free slot is one byte, a contact record 240 */
 
 /* The worlds' allocator: counts what is live (nothing after rc_world_destroy) and what a restore
  * asks for, and refuses any block above the limit of the moment (a forged capacity then costs a
@@ -504,9 +504,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     buf fresh_before = take(fresh);
     rc_world_clear_error(w);
     /* what a restore may ask of the allocator: a multiple of the snapshot's size for the world's
-       records, and the grid's load budget (broadphase/grid_snapshot.c: 64 bytes a byte and 64 MiB
-       besides, for a hash table or windows that outgrew their cells) */
-    size_t allowed = RESTORE_BYTES_PER_BYTE * forged.n + ((size_t)65 << 20);
+       records (each count is held to the bytes its records take, but each against the whole
+       payload) and the grid's load budget (broadphase/grid_snapshot.c: 64 bytes a byte and
+       16 MiB besides, for a hash table or windows that outgrew their cells) */
+    size_t allowed = RESTORE_BYTES_PER_BYTE * forged.n + ((size_t)17 << 20);
     wb.asked = fb.asked = 0;
     wb.limit = fb.limit = allowed;
     bool ok = rc_world_restore(w, forged.p, forged.n);
