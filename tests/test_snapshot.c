@@ -54,6 +54,19 @@
 
 /* ---- helpers ------------------------------------------------------------------------------------ */
 
+/* The busy scene run `steps` steps (freed with scene_free). */
+static busy_scene *scene_after(int steps) {
+    busy_scene *s = calloc(1, sizeof *s);
+    EXPECT(s != NULL, "calloc");
+    busy_scene_run_to(s, DEFAULT_ALLOCATOR, steps);
+    return s;
+}
+
+static void scene_free(busy_scene *s) {
+    busy_scene_end(s);
+    free(s);
+}
+
 /* The world's snapshot is these bytes. */
 static void expect_snapshot_is(const rc_world *w, const uint8_t *bytes, size_t n, const char *what) {
     size_t m;
@@ -92,23 +105,19 @@ static uint64_t *reference_hashes(void) {
         busy_scene_frame(s, step);
         reference[step + 1] = s->hash.h;
     }
-    busy_scene_end(s);
-    free(s);
+    scene_free(s);
     return reference;
 }
 
 /* The diff finds what differs (it only runs when a test fails: here it is seen to work). */
 START_TEST(the_diff_names_what_differs) {
-    busy_scene *s = calloc(1, sizeof *s);
-    EXPECT(s != NULL, "calloc");
-    busy_scene_run_to(s, DEFAULT_ALLOCATOR, 50);
+    busy_scene *s = scene_after(50);
     const char *why = busy_scene_diff(s, 50);
     ck_assert_msg(strstr(why, "the snapshots: ") != NULL && strstr(why, "first difference") == NULL, "%s", why);
     ck_assert(rc_body_set_angular_velocity(s->w, s->crates[2], rc_body_angular_velocity(s->w, s->crates[2]) + 1e-3f));
     why = busy_scene_diff(s, 50);
     ck_assert_msg(strstr(why, "body #") != NULL, "%s", why);
-    busy_scene_end(s);
-    free(s);
+    scene_free(s);
 }
 END_TEST
 
@@ -327,9 +336,7 @@ START_TEST(destroyed_chains_restore) {
 END_TEST
 
 START_TEST(size_and_capacity) {
-    busy_scene *s = calloc(1, sizeof *s);
-    EXPECT(s != NULL, "calloc");
-    busy_scene_run_to(s, DEFAULT_ALLOCATOR, 300);
+    busy_scene *s = scene_after(300);
     rc_world *w = s->w;
     size_t n = rc_world_snapshot_size(w);
     ck_assert_uint_gt(n, 1000);
@@ -375,8 +382,7 @@ START_TEST(size_and_capacity) {
     expect_snapshot_is(w, first, n, "after restoring its own snapshot");
     free(buffer);
     free(first);
-    busy_scene_end(s);
-    free(s);
+    scene_free(s);
 }
 END_TEST
 
@@ -398,9 +404,7 @@ static size_t position(size_t k, size_t n, size_t count) {
 }
 
 START_TEST(damaged_snapshots_are_refused) {
-    busy_scene *s = calloc(1, sizeof *s);
-    EXPECT(s != NULL, "calloc");
-    busy_scene_run_to(s, DEFAULT_ALLOCATOR, 700);
+    busy_scene *s = scene_after(700);
     rc_world *w = s->w;
     size_t n;
     uint8_t *good = busy_snapshot_take(w, &n), *copy = malloc(n + 1);
@@ -436,16 +440,13 @@ START_TEST(damaged_snapshots_are_refused) {
     ck_assert(rc_world_restore(w, good, n));
     free(copy);
     free(good);
-    busy_scene_end(s);
-    free(s);
+    scene_free(s);
 }
 END_TEST
 
 /* Forged: a byte changed and the checksum put right, so that the reader's own checks meet it. */
 START_TEST(forged_snapshots_stay_in_bounds) {
-    busy_scene *s = calloc(1, sizeof *s);
-    EXPECT(s != NULL, "calloc");
-    busy_scene_run_to(s, DEFAULT_ALLOCATOR, 400);
+    busy_scene *s = scene_after(400);
     rc_world *w = s->w;
     size_t n;
     uint8_t *good = busy_snapshot_take(w, &n), *copy = malloc(n);
@@ -479,8 +480,7 @@ START_TEST(forged_snapshots_stay_in_bounds) {
     ck_assert_int_gt(refused, 0);
     free(copy);
     free(good);
-    busy_scene_end(s);
-    free(s);
+    scene_free(s);
 }
 END_TEST
 
@@ -685,9 +685,7 @@ static void expect_all_refused(const locked_call *c) {
 }
 
 START_TEST(refused_while_locked) {
-    busy_scene *s = calloc(1, sizeof *s);
-    EXPECT(s != NULL, "calloc");
-    busy_scene_run_to(s, DEFAULT_ALLOCATOR, 100);
+    busy_scene *s = scene_after(100);
     size_t n_then, n;
     uint8_t *then = busy_snapshot_take(s->w, &n_then);
     for (int step = 100; step < 200; ++step) {
@@ -726,8 +724,7 @@ START_TEST(refused_while_locked) {
     free(c.buffer);
     free(then);
     free(now);
-    busy_scene_end(s);
-    free(s);
+    scene_free(s);
 }
 END_TEST
 

@@ -188,19 +188,18 @@ size_t rc_world_snapshot_size(const rc_world *world) {
     return HEADER_BYTES + b.at;
 }
 
-static void put_u32(uint8_t *p, uint32_t v) {
-    for (int k = 0; k < 4; ++k) {
-        p[k] = (uint8_t)(v >> (8 * k));
-    }
+/* The header: magic, version, payload size, checksum of the payload (written or read). */
+typedef struct snapshot_header {
+    uint32_t magic, version;
+    uint64_t size, checksum;
+} snapshot_header;
+
+static void io_header(rc_bytes *b, snapshot_header *h) {
+    rc_io_u32(b, &h->magic);
+    rc_io_u32(b, &h->version);
+    rc_io_u64(b, &h->size);
+    rc_io_u64(b, &h->checksum);
 }
-static void put_u64(uint8_t *p, uint64_t v) {
-    put_u32(p, (uint32_t)v);
-    put_u32(p + 4, (uint32_t)(v >> 32));
-}
-static uint32_t get_u32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static uint64_t get_u64(const uint8_t *p) { return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32; }
 
 size_t rc_world_snapshot(const rc_world *world, void *buffer, size_t capacity) {
     static const char *func = "rc_world_snapshot";
@@ -224,10 +223,10 @@ size_t rc_world_snapshot(const rc_world *world, void *buffer, size_t capacity) {
                 capacity, rc_world_snapshot_size(world));
         return 0;
     }
-    put_u32(out, SNAPSHOT_MAGIC);
-    put_u32(out + 4, RC_SNAPSHOT_VERSION);
-    put_u64(out + 8, (uint64_t)b.at);
-    put_u64(out + 16, rc_bytes_checksum(out + HEADER_BYTES, b.at));
+    snapshot_header h = {SNAPSHOT_MAGIC, RC_SNAPSHOT_VERSION, (uint64_t)b.at,
+                         rc_bytes_checksum(out + HEADER_BYTES, b.at)};
+    rc_bytes head = rc_bytes_writer(out, HEADER_BYTES);
+    io_header(&head, &h);
     return HEADER_BYTES + b.at;
 }
 
@@ -236,16 +235,19 @@ static const char *check_header(const uint8_t *in, size_t size) {
     if (size < HEADER_BYTES) {
         return "shorter than a snapshot's header: not a snapshot, or truncated";
     }
-    if (get_u32(in) != SNAPSHOT_MAGIC) {
+    snapshot_header h = {0, 0, 0, 0};
+    rc_bytes head = rc_bytes_reader(in, HEADER_BYTES);
+    io_header(&head, &h);
+    if (h.magic != SNAPSHOT_MAGIC) {
         return "not a ricochet snapshot (its magic number is wrong)";
     }
-    if (get_u32(in + 4) != RC_SNAPSHOT_VERSION) {
+    if (h.version != RC_SNAPSHOT_VERSION) {
         return "written by another version of the snapshot format";
     }
-    if (get_u64(in + 8) != (uint64_t)(size - HEADER_BYTES)) {
+    if (h.size != (uint64_t)(size - HEADER_BYTES)) {
         return "its size is not the size its header gives: truncated or padded";
     }
-    if (get_u64(in + 16) != rc_bytes_checksum(in + HEADER_BYTES, size - HEADER_BYTES)) {
+    if (h.checksum != rc_bytes_checksum(in + HEADER_BYTES, size - HEADER_BYTES)) {
         return "its checksum does not match: the bytes are damaged";
     }
     return NULL;
@@ -276,23 +278,10 @@ static void carry_user_data(rc_world *state, const rc_world *world) {
     }
 }
 
-/* The world's settings from the state read. */
+/* The world's settings from the state read. The state's def started as the world's (take_spare)
+ * and the snapshot set its tuning (io_settings): what the game owns in it is the world's own. */
 static void take_settings(rc_world *world, const rc_world *state) {
-    world->def.gravity = state->def.gravity;
-    world->def.cell_size = state->def.cell_size;
-    world->def.enable_sleep = state->def.enable_sleep;
-    world->def.sleep_time = state->def.sleep_time;
-    world->def.sleep_linear_speed = state->def.sleep_linear_speed;
-    world->def.sleep_angular_speed = state->def.sleep_angular_speed;
-    world->def.restitution_threshold = state->def.restitution_threshold;
-    world->def.contact_skin = state->def.contact_skin;
-    world->def.sub_steps = state->def.sub_steps;
-    world->def.linear_slop = state->def.linear_slop;
-    world->def.contact_hertz = state->def.contact_hertz;
-    world->def.contact_damping_ratio = state->def.contact_damping_ratio;
-    world->def.contact_push_speed = state->def.contact_push_speed;
-    world->def.max_linear_speed = state->def.max_linear_speed;
-    world->def.max_angular_speed = state->def.max_angular_speed;
+    world->def = state->def;
     world->id_salt = state->id_salt;
     world->steps = state->steps;
     world->contacts_flagged = state->contacts_flagged;
@@ -322,23 +311,13 @@ static void swap_records(rc_world *world, rc_world *state) {
     rc_grid *grid = world->grid;
     world->grid = state->grid;
     state->grid = grid;
-#define SWAP(field) swap_bytes(&world->field, &state->field, sizeof world->field)
-    SWAP(body_ids);
-    SWAP(shape_ids);
-    SWAP(chain_ids);
-    SWAP(contact_ids);
-    SWAP(contact_map);
-    SWAP(bodies);
-    SWAP(shapes);
-    SWAP(poly_pool);
-    SWAP(chains);
-    SWAP(contacts);
-    SWAP(contact_begin);
-    SWAP(contact_end);
-    SWAP(sensor_begin);
-    SWAP(sensor_end);
-    SWAP(impacts);
-    SWAP(moves);
+#define SWAP(field) swap_bytes(&world->field, &state->field, sizeof world->field);
+    SWAP(body_ids)
+    SWAP(shape_ids)
+    SWAP(chain_ids)
+    SWAP(contact_ids)
+    SWAP(contact_map)
+    RC_WORLD_RECORD_ARRAYS(SWAP)
 #undef SWAP
 }
 
@@ -355,8 +334,10 @@ static rc_world *take_spare(rc_world *world) {
         }
         memset(state, 0, sizeof *state);
         state->allocator = world->allocator;
+        state->def = world->def; /* the snapshot sets only the tuning (io_settings) */
         return state;
     }
+    state->def = world->def;
     for (int32_t i = 0; i < state->chains.count; ++i) {
         rc_chain *c = &state->chains.data[i];
         if (c->points != NULL) {

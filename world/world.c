@@ -118,18 +118,10 @@ void rc_world_free_records(rc_world *world) {
             rc_mem_free(&world->allocator, world->chains.data[i].points, rc_chain_bytes(world->chains.data[i].capacity));
         }
     }
-    rc_array_free(world, world->bodies);
-    rc_array_free(world, world->shapes);
-    rc_array_free(world, world->poly_pool);
-    rc_array_free(world, world->chains);
-    rc_array_free(world, world->contacts);
+#define FREE_ARRAY(array) rc_array_free(world, world->array);
+    RC_WORLD_RECORD_ARRAYS(FREE_ARRAY)
+#undef FREE_ARRAY
     rc_map_free(&world->allocator, &world->contact_map);
-    rc_array_free(world, world->contact_begin);
-    rc_array_free(world, world->contact_end);
-    rc_array_free(world, world->sensor_begin);
-    rc_array_free(world, world->sensor_end);
-    rc_array_free(world, world->impacts);
-    rc_array_free(world, world->moves);
 }
 
 static void free_world(rc_world *world) {

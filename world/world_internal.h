@@ -470,6 +470,12 @@ void rc_world_give_back_memory(rc_world *world);
  * again on return. For restore (a snapshot's links) and for tests. */
 bool rc_world_links_valid(const rc_world *world, uint8_t *seen);
 
+/* The world's arrays of persistent records, beside its grid, id pools and contact map: what a
+ * snapshot holds, what rc_world_free_records gives back and what a restore swaps in. */
+#define RC_WORLD_RECORD_ARRAYS(X)                                                                                      \
+    X(bodies) X(shapes) X(poly_pool) X(chains) X(contacts) X(contact_begin) X(contact_end) X(sensor_begin)          \
+    X(sensor_end) X(impacts) X(moves)
+
 /* Give back the world's persistent records (world.c): the grid, the id pools, bodies, shapes,
  * the polygon pool, chains with their blocks, contacts and their map, the event arrays (what a
  * snapshot holds). The world's own record and its step scratch stay. */
