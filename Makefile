@@ -10,7 +10,7 @@
 #   make determinism  the determinism test in six builds (gcc -O0/-O2/-O3 native, clang -O2, ASan, no SIMD); hashes
 #   make soak    deps, Release build in build-bench/, run bench/soak (1,000,000 steps; SOAK_ARGS='--steps N')
 #   make fuzz    clang + libFuzzer build in build-fuzz/, each fuzz target run FUZZ_SECONDS (120) seconds
-#                from the committed corpus (what CI runs)
+#                from the committed corpus with FUZZ_SEED (1), so that CI repeats a run made here
 #   make fuzz-long  the same for FUZZ_LONG_SECONDS (1800) seconds each, then the grown corpus merged
 #                back into fuzz/corpus/ (commit it: the next short runs start from there)
 #   make clean   remove the build directories
@@ -26,6 +26,7 @@ BENCH      := build-bench
 FUZZ       := build-fuzz
 FUZZ_SECONDS ?= 120
 FUZZ_LONG_SECONDS ?= 1800
+FUZZ_SEED ?= 1
 
 MAKEFLAGS  += --no-print-directory
 
@@ -93,7 +94,7 @@ fuzz-build: deps
 	$(CMAKE) --build $(FUZZ) --parallel $(JOBS) --target fuzz_geometry fuzz_world fuzz_snapshot
 
 fuzz: fuzz-build
-	FUZZ_SECONDS=$(FUZZ_SECONDS) bash fuzz/run.sh $(FUZZ)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) bash fuzz/run.sh $(FUZZ)
 
 fuzz-long: fuzz-build
 	FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_MERGE=1 bash fuzz/run.sh $(FUZZ)

@@ -8,6 +8,12 @@
 # are added), ready to commit; otherwise the committed corpus is never written. A finding
 # stops that target, leaves its input in <build-dir>/artifacts/<target>/ (crash-*, leak-*,
 # timeout-*, oom-*), and makes the script fail after the other targets have run.
+# FUZZ_SEED: libFuzzer's -seed. `make fuzz` (what CI runs) gives 1, so that a run on the same
+# commit makes the same inputs in the same order: a CI run explores a prefix of what a run
+# here of at least its length explored, and passes where that passed (a gate that fails by
+# chance on a commit that passed here is no gate). `make fuzz-long` leaves it unset (0: a seed
+# of libFuzzer's choice), to explore; what it finds is fixed and its corpus committed, which
+# moves the short runs on.
 # Logs: <build-dir>/logs/<target>.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,9 +36,9 @@ for t in "${targets[@]}"; do
         cp -n "fuzz/corpus/$t"/* "$corpus"/ 2>/dev/null || true
     fi
     args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1
-          -artifact_prefix="$artifacts/")
+          -seed="${FUZZ_SEED:-0}" -artifact_prefix="$artifacts/")
     [ -f "fuzz/$t.dict" ] && args+=(-dict="fuzz/$t.dict")
-    echo "== $t: ${seconds}s, corpus $corpus ($(ls "$corpus" | wc -l) inputs)"
+    echo "== $t: ${seconds}s, seed ${FUZZ_SEED:-0}, corpus $corpus ($(ls "$corpus" | wc -l) inputs)"
     if ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         "$build/fuzz/$t" "${args[@]}" "$corpus" >"$log" 2>&1; then
         # the coverage when the committed corpus was loaded, and at the end

@@ -103,11 +103,15 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
     if (exact_in > 1.0f) {
         return false; /* within the slack of the sweep's end, but beyond it */
     }
+    /* the normal of the edge entered, as its own line says where rounding turned the edge away
+       from the stored one (found by fuzz_geometry: a triangle 0.2 across at 1e6 came back with a
+       normal along the ray) */
+    rc_vec2 in_normal = rc_edge_normal(v[in_index], v[in_index + 1 < count ? in_index + 1 : 0],
+                                       polygon->normals[in_index]);
     if (exact_in >= 0.0f) {
         rc_vec2 p = rc_mul_add(origin, exact_in, d);
         if (hit != NULL) {
-            rc_vec2 n = rc_vertex_hit_normal(v, polygon->normals, count, 1.0f, in_index, polygon->normals[in_index], p,
-                                             origin, d);
+            rc_vec2 n = rc_vertex_hit_normal(v, polygon->normals, count, 1.0f, in_index, in_normal, p, origin, d);
             set_hit(hit, exact_in, p, n, false);
         }
         return true;
@@ -115,10 +119,11 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
     /* the line entered before the origin and leaves after it: the origin is inside, unless it
        sits on an edge the ray runs along */
     if (grazed >= 0) {
-        set_hit(hit, 0.0f, origin, polygon->normals[grazed], false);
+        set_hit(hit, 0.0f, origin, rc_edge_normal(v[grazed], v[grazed + 1 < count ? grazed + 1 : 0],
+                                                  polygon->normals[grazed]), false);
         return true;
     }
-    set_hit(hit, 0.0f, origin, polygon->normals[in_index], true);
+    set_hit(hit, 0.0f, origin, in_normal, true);
     return true;
 }
 
@@ -167,6 +172,9 @@ static void enter_offset_edge(line_entry *best, rc_vec2 origin, rc_vec2 d, float
     if (!(s >= 0.0 && s <= ee)) { /* NaN too: t overflowed for a sweep of a float's length */
         return;
     }
+    /* the pushed-out line is the edge's own: so is the normal, where rounding turned the edge
+       away from the stored one */
+    n = rc_edge_normal(a, b, n);
     best->t = t;
     best->normal = n;
     best->touch = rc_mul_add(p, -r, n);

@@ -53,6 +53,23 @@ static double signed_area2(const rc_vec2 *v, int n) {
     return sum;
 }
 
+rc_vec2 rc_edge_normal(rc_vec2 a, rc_vec2 b, rc_vec2 stored) {
+    double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
+    double len = sqrt(ex * ex + ey * ey);
+    if (!(len > 0.0) || !(len < INFINITY)) {
+        return stored;
+    }
+    double nx = ey / len, ny = -ex / len;
+    /* the stored normal is the edge's line to float rounding (6e-8 rad) whenever the edge is a
+       few thousand float spacings long: only a rounded-away edge fails this */
+    double cross = (double)stored.x * ny - (double)stored.y * nx;
+    double dot = (double)stored.x * nx + (double)stored.y * ny;
+    if (dot > 0.0 && fabs(cross) <= 1.0e-6) {
+        return stored;
+    }
+    return rc_unit_of(nx, ny);
+}
+
 rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, const rc_vec2 *normals, int n, float sign, int edge, rc_vec2 normal,
                              rc_vec2 p, rc_vec2 origin, rc_vec2 d) {
     int next = edge + 1 < n ? edge + 1 : 0;
@@ -77,7 +94,7 @@ rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, const rc_vec2 *normals, int n, fl
         int to = end_vertex == 0 ? edge : (next + 1 < n ? next + 1 : 0);
         rc_vec2 other;
         if (normals != NULL) {
-            other = normals[from];
+            other = rc_edge_normal(v[from], v[to], normals[from]);
         } else {
             rc_vec2 e = rc_sub(v[to], v[from]);
             if (rc_length(e) == 0.0f) {

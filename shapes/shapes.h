@@ -163,6 +163,12 @@ void rc_polygon_compute_normals(rc_polygon *p);
  * of the two the ray meets more squarely (sign: +1 for counter-clockwise v, -1 for clockwise).
  * normals: the edges' unit outward normals when the polygon has them, else NULL (then each
  * edge is turned a quarter). */
+/* The unit outward normal of the edge a..b of a counter-clockwise polygon: `stored`, the one the
+ * polygon carries, unless rounding of a and b turned the edge more than 1e-6 rad away from it
+ * (a polygon a few float spacings across, far from the origin, whose rotated normals no longer
+ * describe its rounded edges); then the normal of the edge's own line, against which a ray was
+ * found to enter. A ray told it enters an edge gets a normal against it. */
+rc_vec2 rc_edge_normal(rc_vec2 a, rc_vec2 b, rc_vec2 stored);
 rc_vec2 rc_vertex_hit_normal(const rc_vec2 *v, const rc_vec2 *normals, int n, float sign, int edge, rc_vec2 normal,
                              rc_vec2 p, rc_vec2 origin, rc_vec2 d);
 

@@ -151,6 +151,70 @@ START_TEST(regression_ray_cast_polygon_long_translation) {
 }
 END_TEST
 
+/* Found by fuzz_geometry: a polygon a few float spacings across, far from the origin, has its
+ * vertices rounded so far that its rotated normals no longer describe its edges. The cast
+ * decides on the edges' own lines, and returned the stored normal of the edge it chose: here
+ * (0.955, 0.295) for a ray going (-984.5, 3734.3), a normal along the ray. The normal is now the
+ * entered edge's own line where the stored one is turned away from it. */
+START_TEST(regression_ray_cast_polygon_edges_rounded_away_from_their_normals) {
+    /* the triangle as rc_transform_polygon left it (the fuzz input's polygon) */
+    rc_polygon tri;
+    memset(&tri, 0, sizeof tri);
+    tri.count = 3;
+    tri.vertices[0] = rc_v2(-1212812.0f, -1365378.625f);
+    tri.vertices[1] = rc_v2(-1212811.875f, -1365378.625f);
+    tri.vertices[2] = rc_v2(-1212811.875f, -1365378.5f);
+    tri.normals[0] = rc_v2(0.286133826f, -0.958189666f);
+    tri.normals[1] = rc_v2(0.955432832f, 0.295208633f);
+    tri.normals[2] = rc_v2(-0.798353136f, 0.602189541f);
+    tri.centroid = rc_v2(-1212811.875f, -1365378.625f);
+    rc_vec2 d = rc_v2(-984.525f, 3734.32f);
+    rc_ray_hit h = rc_test_poisoned_hit();
+    ck_assert(rc_ray_cast_polygon(&tri, rc_v2(-1212811.5f, -1365379.0f), d, &h));
+    /* it meets the vertical edge 1, x = -1212811.875, whose outward normal is +x */
+    ck_assert_float_eq(h.normal.x, 1.0f);
+    ck_assert_float_eq(h.normal.y, 0.0f);
+    ck_assert(!h.started_inside);
+
+    /* a box 1/8 across turned 0.3 rad at x = 2^20, where floats are 1/8 apart: its left edge
+       rounds to the vertical x = 2^20 - 1/16 while its stored normal is (-0.955, -0.296) */
+    rc_polygon box = rc_make_box(0.0625f, 0.0625f);
+    rc_polygon far = rc_transform_polygon((rc_transform){{1048576.0f, 0.0f}, rc_rot_from_angle(0.3f)}, &box);
+    ck_assert_float_eq(far.vertices[0].x, far.vertices[3].x);
+    h = rc_test_poisoned_hit();
+    ck_assert(rc_ray_cast_polygon(&far, rc_v2(1048570.0f, 0.0f), rc_v2(10.0f, 0.0f), &h));
+    ck_assert_hit(h, (far.vertices[0].x - 1048570.0f) / 10.0f, far.vertices[0].x, 0.0, -1.0, 0.0, false);
+    /* straight down onto vertex 2: of edges 1 and 2 there, edge 2 (to vertex 3) is met more
+       squarely, and its normal is its own line's */
+    h = rc_test_poisoned_hit();
+    ck_assert(rc_ray_cast_polygon(&far, rc_v2(far.vertices[2].x, 5.0f), rc_v2(0.0f, -10.0f), &h));
+    double ex = (double)far.vertices[3].x - far.vertices[2].x, ey = (double)far.vertices[3].y - far.vertices[2].y;
+    double el = sqrt(ex * ex + ey * ey);
+    ck_assert_double_eq_tol(h.normal.x, ey / el, TOL);
+    ck_assert_double_eq_tol(h.normal.y, -ex / el, TOL);
+
+    /* every turn of the box, rays and swept circles from every side: the normal is against the
+       motion (it was along it for some) */
+    for (int turn = 0; turn < 90; ++turn) {
+        rc_polygon p = rc_transform_polygon((rc_transform){{1048576.0f, 0.0f}, rc_rot_from_angle(0.07f * (float)turn)},
+                                            &box);
+        for (int k = 0; k < 72; ++k) {
+            double a = 0.0872664626 * k;
+            rc_vec2 dir = rc_v2((float)(10.0 * cos(a)), (float)(10.0 * sin(a)));
+            rc_vec2 o = rc_v2(1048576.0f - dir.x / 2.0f, 0.01f * (float)(k % 7 - 3) - dir.y / 2.0f);
+            for (int swept = 0; swept < 2; ++swept) {
+                bool hit = swept ? rc_circle_cast_polygon(&p, o, 0.03125f, dir, &h) : rc_ray_cast_polygon(&p, o, dir, &h);
+                if (hit && !h.started_inside) {
+                    ck_assert_msg((double)h.normal.x * dir.x + (double)h.normal.y * dir.y < 0.0,
+                                  "turn %d ray %d swept %d: normal (%g, %g) along (%g, %g)", turn, k, swept,
+                                  h.normal.x, h.normal.y, dir.x, dir.y);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 START_TEST(circle_cast_circle_cases) {
     rc_circle shape = {{0, 0}, 1};
     rc_ray_hit h = rc_test_poisoned_hit();
@@ -711,6 +775,7 @@ static Suite *casts_suite(void) {
     tcase_add_test(tc, ray_cast_polygon_vertex_normal_not_decided_by_rounding);
     tcase_add_test(tc, ray_cast_polygon_rotated_and_far);
     tcase_add_test(tc, regression_ray_cast_polygon_long_translation);
+    tcase_add_test(tc, regression_ray_cast_polygon_edges_rounded_away_from_their_normals);
     tcase_add_test(tc, regression_circle_cast_along_a_segment_longer_than_a_float);
     suite_add_tcase(s, tc);
 
