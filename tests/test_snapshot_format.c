@@ -1,13 +1,13 @@
 /* The snapshot format, against a committed file (include/ricochet/snapshot.h). A small fixed
  * scene (a chain, a post, a hexagon with a sensor, three boxes, a grenade, a point bullet, a
- * ball; a fixed id salt) stepped 30 times must snapshot to tests/data/snapshot_v1.bin byte for
+ * ball, a lamp hinged to the post and roped to a box; a fixed id salt) stepped 30 times must snapshot to tests/data/snapshot_v2.bin byte for
  * byte, and that file restored into a new world and stepped 60 times must give the scene's hash
  * after 90 uninterrupted steps and the committed FIXTURE_HASH. The file was written on x86-64;
  * .ci/determinism runs this test for aarch64 under qemu-user too, so a snapshot of either CPU
  * is the other's bytes and continues identically there.
  *
  * The file is written by the test itself when RC_WRITE_SNAPSHOT_FIXTURE names where:
- *     RC_WRITE_SNAPSHOT_FIXTURE=tests/data/snapshot_v1.bin build/tests/test_snapshot_format
+ *     RC_WRITE_SNAPSHOT_FIXTURE=tests/data/snapshot_v2.bin build/tests/test_snapshot_format
  * (from the source directory); it then checks against what it wrote and prints the hash. When
  * the format changes on purpose, bump RC_SNAPSHOT_VERSION and regenerate the file (renamed after
  * the version: FIXTURE_FILE); when the step's results change (test_determinism's hash moves), the
@@ -28,10 +28,10 @@
 
 /* ---- the format, against a committed file -------------------------------------------------------- */
 
-#define FIXTURE_FILE RICOCHET_SOURCE_DIR "/tests/data/snapshot_v1.bin"
+#define FIXTURE_FILE RICOCHET_SOURCE_DIR "/tests/data/snapshot_v2.bin"
 #define FIXTURE_SALT 0x5A175A17u
-#define FIXTURE_BODIES 8
-#define FIXTURE_HASH 0xd639ffc5d04bbc80ull /* fixture_hash after 90 steps */
+#define FIXTURE_BODIES 9
+#define FIXTURE_HASH 0x8cc309eb2f82e110ull /* fixture_hash after 90 steps */
 
 static void need(rc_shape_id id, const char *what) { EXPECT(!rc_shape_id_is_null(id), "the fixture's %s", what); }
 
@@ -82,6 +82,24 @@ static rc_world *fixture_world(rc_body_id ids[FIXTURE_BODIES]) {
     bd.linear_velocity = rc_v2(0.0f, 0.0f);
     ids[7] = rc_body_create(w, &bd);
     need(rc_shape_create_circle(w, ids[7], &sd, 0.4f), "ball");
+    /* a lamp hinged to the post's top, on a rope from the bottom box */
+    bd.position = rc_v2(1.0f, 2.8f);
+    ids[8] = rc_body_create(w, &bd);
+    need(rc_shape_create_box(w, ids[8], &sd, 0.2f, 0.2f), "lamp");
+    rc_revolute_joint_def hinge = rc_revolute_joint_default_def();
+    hinge.body_a = ids[0];
+    hinge.body_b = ids[8];
+    hinge.local_anchor_a = rc_v2(0.3f, 2.8f);
+    hinge.local_anchor_b = rc_v2(-0.7f, 0.0f);
+    EXPECT(!rc_joint_id_is_null(rc_joint_create_revolute(w, &hinge)), "the fixture's hinge");
+    rc_distance_joint_def rope = rc_distance_joint_default_def();
+    rope.body_a = ids[2];
+    rope.body_b = ids[8];
+    rope.length = 6.0f;
+    rope.enable_spring = true;
+    rope.enable_limit = true;
+    rope.max_length = 6.0f;
+    EXPECT(!rc_joint_id_is_null(rc_joint_create_distance(w, &rope)), "the fixture's rope");
     for (int i = 0; i < FIXTURE_BODIES; ++i) {
         EXPECT(!rc_body_id_is_null(ids[i]), "the fixture's body %d", i);
     }

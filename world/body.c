@@ -100,6 +100,7 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     }
     rc_body *b = &world->bodies.data[index];
     memset(b, 0, sizeof *b);
+    b->first_joint = -1;
     b->type = (uint8_t)def->type;
     b->angle = def->angle;
     b->xf.q = rc_rot_from_angle(def->angle);
@@ -139,6 +140,7 @@ void rc_body_destroy(rc_world *world, rc_body_id id) {
     if (b == NULL) {
         return;
     }
+    rc_body_destroy_joints(world, (int32_t)id.index - 1);
     while (b->first_shape >= 0) {
         const rc_shape *s = &world->shapes.data[b->first_shape];
         if (s->kind == RC_SHAPE_SEGMENT) {

@@ -45,6 +45,7 @@ typedef struct rc_body {
        swept circle) */
     rc_vec2 step_move;
     float step_turn;
+    int32_t first_joint; /* its joints' list (world/joint.h), -1 when none; not in snapshots */
 } rc_body;
 
 _Static_assert(sizeof(rc_body) == 192, "a body record is three cache lines");

@@ -153,8 +153,8 @@ static void wake_sleeper(rc_world *world, int32_t index) {
     }
 }
 
-/* Wake a sleeping body and everything that touches it, and what touches that: a pile wakes as
- * one, as it fell asleep. */
+/* Wake a sleeping body and everything that touches it or is jointed to it, and what touches
+ * that: a pile wakes as one, as it fell asleep. */
 static void wake_island(rc_world *world, int32_t start) {
     rc_island_node *nodes = world->islands.data;
     rc_body *first = &world->bodies.data[start];
@@ -182,6 +182,20 @@ static void wake_island(rc_world *world, int32_t start) {
                 }
                 ci = c->edge[k].next;
             }
+        }
+        for (int32_t ji = b->first_joint; ji >= 0;) {
+            const rc_joint *j = &world->joints.data[ji];
+            int32_t k = j->edge[0].body == index ? 0 : 1;
+            int32_t other = j->edge[1 - k].body;
+            if (other >= 0) {
+                rc_body *ob = &world->bodies.data[other];
+                if (ob->type == RC_DYNAMIC && !ob->awake) {
+                    wake_in_step(world, other);
+                    nodes[other].next = top;
+                    top = other;
+                }
+            }
+            ji = j->edge[k].next;
         }
     }
 }

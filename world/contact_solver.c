@@ -4,6 +4,7 @@
  * is kept current from the bodies' motion so far. Everything per contact is computed in the
  * lanes of core/simd.h, so one contact's numbers are the same whatever shares its block. */
 #include "world/solver.h"
+#include "world/joint.h"
 
 #include <math.h>
 #include <string.h>
@@ -547,9 +548,18 @@ void rc_solve_soft_step(rc_soft_step *s) {
     pack(s);
     for (int32_t k = 0; k < s->sub_steps; ++k) {
         integrate_velocities(s);
+        if (s->joint_count > 0) {
+            rc_joints_warm_start(s);
+        }
         warm_start(s);
+        if (s->joint_count > 0) {
+            rc_joints_solve(s, true);
+        }
         solve(s, true);
         integrate_positions(s);
+        if (s->joint_count > 0) {
+            rc_joints_solve(s, false);
+        }
         solve(s, false);
     }
     restitution(s);

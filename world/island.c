@@ -41,7 +41,17 @@ static bool count_rest(rc_world *world, float dt) {
     return any_sleepy;
 }
 
-/* Join the bodies of every touching solid contact into islands; a body touching a moving
+/* One island for two awake dynamic bodies. */
+static void join(rc_island_node *nodes, const rc_body *a, int32_t ia, const rc_body *b, int32_t ib) {
+    if (a->type == RC_DYNAMIC && b->type == RC_DYNAMIC && a->awake && b->awake) {
+        int32_t ra = find_root(nodes, ia), rb = find_root(nodes, ib);
+        if (ra != rb) {
+            nodes[ra < rb ? rb : ra].parent = ra < rb ? ra : rb;
+        }
+    }
+}
+
+/* Join the bodies of every touching solid contact (and every joint) into islands; a body touching a moving
  * kinematic body is not at rest. */
 static void join_islands(rc_world *world) {
     rc_island_node *nodes = world->islands.data;
@@ -63,12 +73,22 @@ static void join_islands(rc_world *world) {
         } else if (moving_kinematic(b)) {
             a->sleep_time = 0.0f;
         }
-        if (a->type == RC_DYNAMIC && b->type == RC_DYNAMIC && a->awake && b->awake) {
-            int32_t ra = find_root(nodes, ia), rb = find_root(nodes, ib);
-            if (ra != rb) {
-                nodes[ra < rb ? rb : ra].parent = ra < rb ? ra : rb;
-            }
+        join(nodes, a, ia, b, ib);
+    }
+    /* jointed bodies sleep together; one jointed to a moving kinematic body is not at rest */
+    for (int32_t i = 0; i < world->joints.count; ++i) {
+        const rc_joint *j = &world->joints.data[i];
+        if (!j->in_use || j->edge[0].body < 0) {
+            continue;
         }
+        int32_t ia = j->edge[0].body, ib = j->edge[1].body;
+        rc_body *a = &world->bodies.data[ia], *b = &world->bodies.data[ib];
+        if (moving_kinematic(a)) {
+            b->sleep_time = 0.0f;
+        } else if (moving_kinematic(b)) {
+            a->sleep_time = 0.0f;
+        }
+        join(nodes, a, ia, b, ib);
     }
 }
 

@@ -35,6 +35,9 @@ bool rc_shapes_should_pair(const rc_world *world, const rc_shape *a, const rc_sh
     if (!dynamic && !sensor_sees_kinematic) {
         return false;
     }
+    if (!rc_joints_allow_collision(world, a->body, b->body)) {
+        return false; /* a joint with collide_connected false joins them */
+    }
     return rc_filters_collide(a->filter, b->filter);
 }
 

@@ -55,8 +55,8 @@ static void io_settings(rc_bytes *b, rc_world *w) {
 
 static rc_snapshot_counts counts_of(const rc_world *w) {
     rc_snapshot_counts n = {w->bodies.count,       w->shapes.count,      w->poly_pool.count,  w->chains.count,
-                            w->contacts.count,     w->contact_begin.count, w->contact_end.count, w->sensor_begin.count,
-                            w->sensor_end.count,   w->impacts.count,     w->moves.count};
+                            w->contacts.count,     w->joints.count,      w->contact_begin.count, w->contact_end.count,
+                            w->sensor_begin.count, w->sensor_end.count,  w->impacts.count,     w->moves.count};
     return n;
 }
 
@@ -64,10 +64,11 @@ static rc_snapshot_counts counts_of(const rc_world *w) {
  * each: a free slot of bodies, shapes, chains and contacts is one byte), so that a forged count cannot
  * ask for much more memory than the snapshot's own size justifies. */
 static void io_counts(rc_bytes *b, rc_snapshot_counts *n) {
-    int32_t *fields[11] = {&n->bodies,  &n->shapes,       &n->poly_pool,   &n->chains,       &n->contacts, &n->contact_begin,
-                           &n->contact_end, &n->sensor_begin, &n->sensor_end, &n->impacts, &n->moves};
-    static const int32_t least[11] = {1, 1, 8, 1, 1, 40, 36, 16, 16, 40, 25};
-    for (int k = 0; k < 11; ++k) {
+    int32_t *fields[12] = {&n->bodies,       &n->shapes,      &n->poly_pool,    &n->chains,
+                           &n->contacts,     &n->joints,      &n->contact_begin, &n->contact_end,
+                           &n->sensor_begin, &n->sensor_end,  &n->impacts,       &n->moves};
+    static const int32_t least[12] = {1, 1, 8, 1, 1, 1, 40, 36, 16, 16, 40, 25};
+    for (int k = 0; k < 12; ++k) {
         int32_t max = (int32_t)((b->size < (size_t)INT32_MAX ? b->size : (size_t)INT32_MAX) / (size_t)least[k]);
         rc_io_count(b, fields[k], b->reading ? max : INT32_MAX);
     }
@@ -97,7 +98,7 @@ static bool counters_fit(const rc_world *w) {
 
 /* Every live shape but a chain's record has the grid proxy that names it, and the grid has no
  * other (a query hands each proxy's user to the world as a shape index); the contact map from
- * the live contacts. */
+ * the live contacts; the joints' lists and pair map from the joints (rc_joints_relink). */
 static bool link_grid_and_map(rc_world *w, bool *out_of_memory) {
     int32_t with_proxies = 0;
     for (int32_t i = 0; i < w->shapes.count; ++i) {
@@ -127,6 +128,11 @@ static bool link_grid_and_map(rc_world *w, bool *out_of_memory) {
             }
             rc_map_set(&w->contact_map, rc_contact_key(c->shape[0], c->shape[1]), i);
         }
+    }
+    /* each body's list of joints, and the pairs they keep apart */
+    if (!rc_joints_relink(w)) {
+        *out_of_memory = true;
+        return false;
     }
     return true;
 }
@@ -270,6 +276,13 @@ static void carry_user_data(rc_world *state, const rc_world *world) {
             now->user_data = was->user_data;
         }
     }
+    for (int32_t i = 0; i < state->joints.count && i < world->joints.count; ++i) {
+        rc_joint *now = &state->joints.data[i];
+        const rc_joint *was = &world->joints.data[i];
+        if (now->in_use && was->in_use && now->generation == was->generation) {
+            now->user_data = was->user_data;
+        }
+    }
     for (int32_t k = 0; k < state->moves.count; ++k) {
         rc_body_move_event *e = &state->moves.data[k];
         int32_t i = (int32_t)e->body.index - 1;
@@ -317,6 +330,8 @@ static void swap_records(rc_world *world, rc_world *state) {
     SWAP(chain_ids)
     SWAP(contact_ids)
     SWAP(contact_map)
+    SWAP(joint_ids)
+    SWAP(joint_pairs)
     RC_WORLD_RECORD_ARRAYS(SWAP)
 #undef SWAP
 }
@@ -347,6 +362,7 @@ static rc_world *take_spare(rc_world *world) {
     }
     state->chains.count = 0;
     rc_map_clear(&state->contact_map);
+    rc_map_clear(&state->joint_pairs);
     return state;
 }
 
@@ -380,6 +396,8 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
     /* the step's scratch that is sized when bodies and shapes are made, not by the step */
     if (ok && !(rc_array_reserve(world, world->undo, state->bodies.count) &&
                 rc_array_reserve(world, world->islands, state->bodies.count) &&
+                rc_array_reserve(world, world->joint_constraints, state->joints.count) &&
+                rc_array_reserve(world, world->joint_woken, state->joints.count) &&
                 rc_array_reserve(world, world->deferred, state->shapes.count))) {
         ok = false;
         out_of_memory = true;

@@ -4,7 +4,8 @@
  * Owns: the snapshot format. A snapshot is a 24-byte header (magic, version, payload size,
  * checksum of the payload) and a payload of sections: the world's settings and counters, the
  * counts of its arrays, the grid (broadphase/grid_snapshot.c), the id pools, then the bodies,
- * shapes, polygon pool, chains, contacts and event arrays, each record field by field.
+ * shapes, polygon pool, chains, contacts, joints and event arrays, each record field by field.
+ * Each body's list of joints and the pairs joints keep apart are rebuilt from the joints.
  *
  * Writing walks a world as it is (const: the io functions only read it). Reading fills an
  * rc_world record of its own (the spare of the last restore, whose memory it reuses, or a new
@@ -19,7 +20,7 @@
 
 /* The counts every index of a snapshot is checked against, read before the records. */
 typedef struct rc_snapshot_counts {
-    int32_t bodies, shapes, poly_pool, chains, contacts;
+    int32_t bodies, shapes, poly_pool, chains, contacts, joints;
     int32_t contact_begin, contact_end, sensor_begin, sensor_end, impacts, moves;
 } rc_snapshot_counts;
 

@@ -267,6 +267,54 @@ static bool io_chain(rc_bytes *b, rc_world *world, rc_chain *x, const rc_snapsho
     return true;
 }
 
+/* A joint. Its edges' links (each body's list) are not kept: rc_joints_relink rebuilds them. */
+static void io_joint(rc_bytes *b, rc_joint *x, const rc_snapshot_counts *n) {
+    rc_io_bool(b, &x->in_use);
+    if (!x->in_use) {
+        if (b->reading) {
+            memset(x, 0, sizeof *x);
+        }
+        return;
+    }
+    if (b->reading) {
+        x->user_data = NULL; /* the game's: restore carries it over where the id lives on */
+    }
+    io_enum(b, &x->type, RC_MOUSE_JOINT);
+    rc_io_bool(b, &x->collide_connected);
+    rc_io_bool(b, &x->enable_limit);
+    rc_io_bool(b, &x->enable_motor);
+    rc_io_bool(b, &x->enable_spring);
+    rc_io_u32(b, &x->generation);
+    for (int k = 0; k < 2; ++k) {
+        rc_io_index(b, &x->edge[k].body, n->bodies, true);
+        if (b->reading) {
+            x->edge[k].prev = x->edge[k].next = -1;
+        }
+        rc_io_vec2(b, &x->local_anchor[k]);
+    }
+    rc_io_vec2(b, &x->local_axis_a);
+    rc_io_f32(b, &x->reference_angle);
+    rc_io_f32(b, &x->lower);
+    rc_io_f32(b, &x->upper);
+    rc_io_f32(b, &x->length);
+    rc_io_f32(b, &x->motor_speed);
+    rc_io_f32(b, &x->max_motor);
+    rc_io_f32(b, &x->hertz);
+    rc_io_f32(b, &x->damping_ratio);
+    rc_io_f32(b, &x->angular_hertz);
+    rc_io_f32(b, &x->angular_damping_ratio);
+    rc_io_f32(b, &x->max_force);
+    rc_io_vec2(b, &x->target);
+    rc_io_vec2(b, &x->linear_impulse);
+    rc_io_f32(b, &x->angular_impulse);
+    rc_io_f32(b, &x->spring_impulse);
+    rc_io_f32(b, &x->motor_impulse);
+    rc_io_f32(b, &x->lower_impulse);
+    rc_io_f32(b, &x->upper_impulse);
+    rc_io_vec2(b, &x->reaction_force);
+    rc_io_f32(b, &x->reaction_torque);
+}
+
 static void io_pool(rc_bytes *b, rc_id_pool *pool, int32_t records) {
     rc_io_count(b, &pool->next, records);
     rc_io_count(b, &pool->free_count, pool->next);
@@ -347,7 +395,7 @@ static bool reserve_arrays(rc_world *w, const rc_snapshot_counts *n) {
         w->shapes.count = n->shapes;
     }
     ok = ok && RESERVE(poly_pool, n->poly_pool) && rc_array_reserve(w, w->chains, n->chains) &&
-         RESERVE(contacts, n->contacts);
+         RESERVE(contacts, n->contacts) && RESERVE(joints, n->joints);
     w->chains.count = 0; /* counted as they are read */
     ok = ok && RESERVE(contact_begin, n->contact_begin) && RESERVE(contact_end, n->contact_end);
     ok = ok && RESERVE(sensor_begin, n->sensor_begin) && RESERVE(sensor_end, n->sensor_end);
@@ -357,9 +405,9 @@ static bool reserve_arrays(rc_world *w, const rc_snapshot_counts *n) {
 }
 
 static bool io_pools(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
-    rc_id_pool *pools[4] = {&w->body_ids, &w->shape_ids, &w->chain_ids, &w->contact_ids};
-    int32_t records[4] = {n->bodies, n->shapes, n->chains, n->contacts};
-    for (int k = 0; k < 4; ++k) {
+    rc_id_pool *pools[5] = {&w->body_ids, &w->shape_ids, &w->chain_ids, &w->contact_ids, &w->joint_ids};
+    int32_t records[5] = {n->bodies, n->shapes, n->chains, n->contacts, n->joints};
+    for (int k = 0; k < 5; ++k) {
         if (!b->reading) {
             io_pool(b, pools[k], records[k]);
             io_pool_slots(b, pools[k]);
@@ -396,6 +444,9 @@ bool rc_snapshot_io_records(rc_bytes *b, rc_world *w, const rc_snapshot_counts *
     }
     for (int32_t i = 0; i < n->contacts; ++i) {
         io_contact(b, &w->contacts.data[i], n);
+    }
+    for (int32_t i = 0; i < n->joints; ++i) {
+        io_joint(b, &w->joints.data[i], n);
     }
     for (int32_t i = 0; i < n->contact_begin; ++i) {
         io_begin_event(b, &w->contact_begin.data[i]);

@@ -129,12 +129,16 @@ typedef struct rc_wide_constraint {
     bool round_any;                            /* some lane has a round side: the solve turns its anchors by lane */
 } rc_wide_constraint;
 
+struct rc_joint_constraint;
+
 /* What one soft step needs. The caller owns every array. */
 typedef struct rc_soft_step {
     rc_body_state *states;          /* state_count + 2: the still state, then the sink (both set here) */
     int32_t state_count;
     rc_contact_constraint *constraints;
     int32_t constraint_count;
+    struct rc_joint_constraint *joints; /* solved before the contacts in each sub-step (world/joint.h) */
+    int32_t joint_count;
     const rc_vec2 *gravity_kicks;   /* per state: the velocity gravity (and an applied force) adds in a sub-step */
     const float *spin_kicks;        /* per state: the angular velocity an applied torque adds in a sub-step */
     const float *linear_damping;    /* per state: the factor per sub-step */

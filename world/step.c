@@ -186,6 +186,9 @@ static bool solve(rc_world *world, float dt) {
     step.spin_limits = world->spin_limits.data;
     step.colors = world->colors.data;
     step.order = world->constraint_order.data;
+    rc_joints_prepare(world, &step);
+    step.joints = world->joint_constraints.data;
+    step.joint_count = world->joint_constraints.count;
     if (!rc_reserve_blocks(world, rc_solver_color(&step))) {
         return false;
     }
@@ -212,6 +215,7 @@ static void mark_held(rc_world *world) {
             }
         }
     }
+    rc_joints_mark_held(world, held);
 }
 
 /* Bounces the solver made off what a swept body rested near are impacts like a sweep's, and so
@@ -271,7 +275,8 @@ static bool report_bounces(rc_world *world) {
 }
 
 /* Contacts keep their impulses for the next step's start, once the step cannot fail any more. */
-static void commit_constraints(rc_world *world) {
+static void commit_constraints(rc_world *world, float dt) {
+    rc_joints_commit(world, rc_sub_step(world, dt));
     for (int32_t i = 0; i < world->constraints.count; ++i) {
         const rc_contact_constraint *k = &world->constraints.data[i];
         rc_contact *c = &world->contacts.data[k->contact];
@@ -375,6 +380,7 @@ static bool fail_step(rc_world *world, int32_t impacts_before) {
     }
     world->new_contacts.count = 0;
     undo_motion(world);
+    rc_joints_unwake(world);
     world->impacts.count = impacts_before;
     return rc_fail(world, "rc_world_step", "out of memory; the world is as it was before the step");
 }
@@ -394,7 +400,9 @@ static bool reserve_scratch(rc_world *world) {
            rc_array_reserve(world, world->proxy_undo, world->shapes.count) &&
            rc_array_reserve(world, world->support_shapes, n * RC_MAX_SUPPORTS) &&
            rc_array_reserve(world, world->cancelled_counts, n) &&
-           rc_array_reserve(world, world->cancelled_shapes, n * RC_MAX_SKIPPED);
+           rc_array_reserve(world, world->cancelled_shapes, n * RC_MAX_SKIPPED) &&
+           rc_array_reserve(world, world->joint_constraints, world->joints.count) &&
+           rc_array_reserve(world, world->joint_woken, world->joints.count);
 }
 
 bool rc_world_step(rc_world *world, float dt) {
@@ -419,6 +427,7 @@ bool rc_world_step(rc_world *world, float dt) {
     }
     world->contact_dt = dt; /* through the step's end, whose contacts look one like it ahead */
     rc_contacts_refresh(world);
+    rc_joints_wake(world);
     start_step(world, dt);
     if (!rc_gather_constraints(world) || !solve(world, dt)) {
         return fail_step(world, impacts_before);
@@ -466,7 +475,7 @@ bool rc_world_step(rc_world *world, float dt) {
     }
     /* the step cannot fail any more: the pairs are contacts now */
     rc_grid_forget_moves(world->grid);
-    commit_constraints(world);
+    commit_constraints(world, dt);
     if (world->published_impacts > 0) {
         int32_t keep = world->impacts.count - world->published_impacts;
         memmove(world->impacts.data, world->impacts.data + world->published_impacts,

@@ -36,6 +36,7 @@ static bool body_live(const rc_world *w, int32_t i) { return w->bodies.data[i].i
 static bool shape_live(const rc_world *w, int32_t i) { return w->shapes.data[i].in_use; }
 static bool contact_live(const rc_world *w, int32_t i) { return w->contacts.data[i].in_use; }
 static bool chain_live(const rc_world *w, int32_t i) { return w->chains.data[i].shape >= 0; }
+static bool joint_live(const rc_world *w, int32_t i) { return w->joints.data[i].in_use; }
 
 static bool live_shape(const rc_world *w, int32_t s) { return s >= 0 && s < w->shapes.count && w->shapes.data[s].in_use; }
 static bool live_body(const rc_world *w, int32_t b) { return b >= 0 && b < w->bodies.count && w->bodies.data[b].in_use; }
@@ -152,11 +153,38 @@ static bool chain_links(const rc_world *w, int32_t i) {
     return true;
 }
 
+/* A joint: its generation, two different live bodies (a mouse joint: its body alone), and each
+ * in its body's list of joints (the lists end within as many steps as there are joints). */
+static bool joint_links(const rc_world *w, int32_t i) {
+    const rc_joint *j = &w->joints.data[i];
+    int32_t a = j->edge[0].body, b = j->edge[1].body;
+    if (j->generation != rc_world_generation(w, &w->joint_ids, i) || j->type > RC_MOUSE_JOINT || !live_body(w, b) ||
+        (j->type == RC_MOUSE_JOINT ? a != -1 : (!live_body(w, a) || a == b))) {
+        return false;
+    }
+    for (int side = 0; side < 2; ++side) {
+        int32_t body = j->edge[side].body, steps = 0;
+        if (body < 0) {
+            continue;
+        }
+        int32_t k = w->bodies.data[body].first_joint;
+        while (k != i) {
+            if (k < 0 || k >= w->joints.count || !w->joints.data[k].in_use || ++steps > w->joints.count) {
+                return false;
+            }
+            const rc_joint *other = &w->joints.data[k];
+            k = other->edge[other->edge[0].body == body ? 0 : 1].next;
+        }
+    }
+    return true;
+}
+
 bool rc_world_links_valid(const rc_world *w, uint8_t *seen) {
     if (!pool_matches(&w->body_ids, w->bodies.count, seen, body_live, w) ||
         !pool_matches(&w->shape_ids, w->shapes.count, seen, shape_live, w) ||
         !pool_matches(&w->chain_ids, w->chains.count, seen, chain_live, w) ||
-        !pool_matches(&w->contact_ids, w->contacts.count, seen, contact_live, w)) {
+        !pool_matches(&w->contact_ids, w->contacts.count, seen, contact_live, w) ||
+        !pool_matches(&w->joint_ids, w->joints.count, seen, joint_live, w)) {
         return false;
     }
     for (int32_t i = 0; i < w->bodies.count; ++i) {
@@ -180,6 +208,11 @@ bool rc_world_links_valid(const rc_world *w, uint8_t *seen) {
     }
     for (int32_t i = 0; i < w->chains.count; ++i) {
         if (w->chains.data[i].shape >= 0 && !chain_links(w, i)) {
+            return false;
+        }
+    }
+    for (int32_t i = 0; i < w->joints.count; ++i) {
+        if (w->joints.data[i].in_use && !joint_links(w, i)) {
             return false;
         }
     }

@@ -113,6 +113,7 @@ void rc_world_free_records(rc_world *world) {
     rc_id_pool_free(&world->allocator, &world->shape_ids);
     rc_id_pool_free(&world->allocator, &world->chain_ids);
     rc_id_pool_free(&world->allocator, &world->contact_ids);
+    rc_id_pool_free(&world->allocator, &world->joint_ids);
     for (int32_t i = 0; i < world->chains.count; ++i) {
         if (world->chains.data[i].points != NULL) {
             rc_mem_free(&world->allocator, world->chains.data[i].points, rc_chain_bytes(world->chains.data[i].capacity));
@@ -122,6 +123,7 @@ void rc_world_free_records(rc_world *world) {
     RC_WORLD_RECORD_ARRAYS(FREE_ARRAY)
 #undef FREE_ARRAY
     rc_map_free(&world->allocator, &world->contact_map);
+    rc_map_free(&world->allocator, &world->joint_pairs);
 }
 
 static void free_world(rc_world *world) {
@@ -150,6 +152,8 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->sweep_list);
     rc_array_free(world, world->sweeps_ahead);
     rc_array_free(world, world->constraints);
+    rc_array_free(world, world->joint_constraints);
+    rc_array_free(world, world->joint_woken);
     rc_array_free(world, world->support_shapes);
     rc_array_free(world, world->support_counts);
     rc_array_free(world, world->cancelled_shapes);

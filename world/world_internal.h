@@ -24,6 +24,7 @@
 #include "shapes/shapes.h"
 #include "world/body.h"
 #include "world/contact.h"
+#include "world/joint.h"
 #include "world/projectile.h"
 #include "world/shape.h"
 #include "world/solver.h"
@@ -73,6 +74,9 @@ struct rc_world {
     RC_ARRAY(rc_contact) contacts;
     rc_id_pool contact_ids;
     rc_map contact_map; /* pair key -> contact index */
+    RC_ARRAY(rc_joint) joints;
+    rc_id_pool joint_ids;
+    rc_map joint_pairs; /* body pair key (rc_body_pair_key) -> joints between them with collide_connected false */
 
     RC_ARRAY(rc_contact_begin_event) contact_begin;
     RC_ARRAY(rc_contact_end_event) contact_end;
@@ -115,6 +119,8 @@ struct rc_world {
     RC_ARRAY(float) angular_damping;
     RC_ARRAY(float) spin_limits; /* per solver state: the fastest it may turn (rad/s) */
     RC_ARRAY(rc_contact_constraint) constraints;
+    RC_ARRAY(rc_joint_constraint) joint_constraints; /* the step's joints in the solver */
+    RC_ARRAY(rc_joint_wake) joint_woken;             /* bodies rc_joints_wake woke this step */
     RC_ARRAY(int32_t) support_shapes; /* per solver body: RC_MAX_SUPPORTS shapes holding it */
     RC_ARRAY(int32_t) support_counts;
     RC_ARRAY(int32_t) cancelled_shapes; /* per solver body: RC_MAX_SKIPPED shapes whose contact the pre-solve cancelled */
@@ -474,7 +480,7 @@ bool rc_world_links_valid(const rc_world *world, uint8_t *seen);
  * snapshot holds, what rc_world_free_records gives back and what a restore swaps in. */
 #define RC_WORLD_RECORD_ARRAYS(X)                                                                                      \
     X(bodies) X(shapes) X(poly_pool) X(chains) X(contacts) X(contact_begin) X(contact_end) X(sensor_begin)          \
-    X(sensor_end) X(impacts) X(moves)
+    X(sensor_end) X(impacts) X(moves) X(joints)
 
 /* Give back the world's persistent records (world.c): the grid, the id pools, bodies, shapes,
  * the polygon pool, chains with their blocks, contacts and their map, the event arrays (what a
@@ -482,6 +488,12 @@ bool rc_world_links_valid(const rc_world *world, uint8_t *seen);
 void rc_world_free_records(rc_world *world);
 /* Give back the records the last restore replaced (snapshot.c). */
 void rc_world_free_spare(rc_world *world);
+
+/* The key of an unordered pair of body indices. */
+static inline uint64_t rc_body_pair_key(int32_t a, int32_t b) {
+    uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
+    return (uint64_t)lo << 32 | hi;
+}
 
 /* Events between steps. */
 void rc_events_begin_step(rc_world *world);

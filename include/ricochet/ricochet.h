@@ -7,6 +7,7 @@
  *   geometry.h  pure geometry: rays, clipping, casts, distances, contact manifolds
  *   grid.h      the broadphase grid, usable on its own
  *   world.h     the world: bodies, shapes and chains, step, queries, events
+ *   joint.h     joints: hinges, rods, springs, ropes, sliders, welds, the mouse
  *   mover.h     the character mover: a walking circle that slides along walls
  *   draw.h      debug draw: the world described to a struct of callbacks
  */
@@ -20,6 +21,7 @@
 #include "math.h"
 #include "draw.h"
 #include "mover.h"
+#include "joint.h"
 #include "snapshot.h"
 #include "world.h"
 

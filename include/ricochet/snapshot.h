@@ -12,7 +12,7 @@
  * What a restore promises. After rc_world_restore the same calls give bit-identical results to
  * those that followed the moment of the snapshot: every body's state, every event (the event
  * arrays of the step before the snapshot can be read again), every query answer, the ids of new
- * bodies and shapes. Ids of that moment are valid again, and ids handed out after it are stale
+ * bodies, shapes and joints. Ids of that moment are valid again, and ids handed out after it are stale
  * (refused). This holds for a
  * snapshot restored into the world that took it (rollback) and into any other world (a freshly
  * created one: a save game, a player joining late), and across builds: the format is defined
@@ -21,8 +21,9 @@
  * snapshot written by one build of this version (GCC or Clang, x86-64 or aarch64) restores in
  * any other, and the steps after it give the same bits (see Determinism at rc_world_step).
  *
- * What a snapshot holds: bodies, shapes and chains with their ids, contacts with their manifolds
- * and warm-starting impulses, sleep clocks and bounce budgets, the broadphase grid as it is (its
+ * What a snapshot holds: bodies, shapes and chains with their ids, joints with their settings,
+ * warm-starting impulses and last reaction, contacts with their manifolds and warm-starting
+ * impulses, sleep clocks and bounce budgets, the broadphase grid as it is (its
  * cells' order decides the order of query answers and pairs), the event arrays of the last step,
  * and the world's tuning (gravity, sleep, solver and contact settings, speed limits) and id salt:
  * a world restored from another takes the salt of the snapshot's world, so that the snapshot's
@@ -30,8 +31,8 @@
  * What it does not hold, because the game owns it: the allocator, the error callback, the task
  * system (enqueue_task, finish_task, worker_count, user_task_context), the pre-solve callback and
  * its context, and user data pointers. A restore keeps the world's own allocator, callbacks and
- * task system; a body or shape that was live with the same id both in the world before the
- * restore and in the snapshot keeps the world's user data; every other one gets NULL.
+ * task system; a body, shape or joint that was live with the same id both in the world before
+ * the restore and in the snapshot keeps the world's user data; every other one gets NULL.
  * The last error message is not part of the state.
  *
  * Memory: rc_world_snapshot allocates nothing. rc_world_restore reads the snapshot into memory of
@@ -65,7 +66,7 @@
 RC_EXTERN_C_BEGIN
 
 /* The version of the snapshot format this build writes and reads (others are refused). */
-#define RC_SNAPSHOT_VERSION 1u
+#define RC_SNAPSHOT_VERSION 2u /* 2: joints */
 
 /* The bytes a snapshot of the world as it is now needs; 0 for NULL. Computed by walking the
  * state without writing it (about as long as the snapshot itself). */

@@ -1,0 +1,185 @@
+/* Joints in the step (world/joint.h): waking what a joint ties to an awake body, the step's
+ * constraints made from the joints, and their impulses kept once the step cannot fail. */
+#include "world/world_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* An awake body that can move the joint's other side. */
+static bool moves(const rc_body *b) { return b->type != RC_STATIC && b->awake; }
+
+void rc_joints_wake(rc_world *world) {
+    world->joint_woken.count = 0;
+    for (int32_t i = 0; i < world->joints.count; ++i) {
+        const rc_joint *j = &world->joints.data[i];
+        if (!j->in_use || j->edge[0].body < 0) {
+            continue;
+        }
+        rc_body *a = &world->bodies.data[j->edge[0].body], *b = &world->bodies.data[j->edge[1].body];
+        rc_body *sleeper = NULL;
+        if (moves(a) && b->type == RC_DYNAMIC && !b->awake) {
+            sleeper = b;
+        } else if (moves(b) && a->type == RC_DYNAMIC && !a->awake) {
+            sleeper = a;
+        }
+        if (sleeper != NULL) {
+            rc_joint_wake w = {sleeper == a ? j->edge[0].body : j->edge[1].body, sleeper->sleep_time};
+            world->joint_woken.data[world->joint_woken.count++] = w;
+            rc_body_wake(sleeper);
+        }
+    }
+}
+
+void rc_joints_unwake(rc_world *world) {
+    for (int32_t k = world->joint_woken.count - 1; k >= 0; --k) {
+        rc_body *b = &world->bodies.data[world->joint_woken.data[k].body];
+        b->awake = false;
+        b->sleep_time = world->joint_woken.data[k].sleep_time;
+    }
+    world->joint_woken.count = 0;
+}
+
+/* A side of a joint as the solver sees it: its slot, whether the joint moves it, its centre,
+ * angle and anchor from the centre. */
+typedef struct joint_side {
+    int32_t slot;
+    float m, i;
+    rc_vec2 center, anchor;
+    float angle;
+    rc_rot q;
+} joint_side;
+
+static joint_side side_of(const rc_world *world, const rc_joint *j, int k) {
+    joint_side x = {-1, 0.0f, 0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}, 0.0f, {1.0f, 0.0f}};
+    int32_t body = j->edge[k].body;
+    if (body < 0) {
+        x.center = j->target; /* a mouse joint's world side */
+        return x;
+    }
+    const rc_body *b = &world->bodies.data[body];
+    x.slot = world->body_slots.data[body];
+    if (b->type == RC_DYNAMIC && x.slot >= 0) {
+        x.m = b->inv_mass;
+        x.i = b->inv_inertia;
+    }
+    x.center = b->center;
+    x.angle = b->angle;
+    x.q = b->xf.q;
+    x.anchor = rc_rotate(b->xf.q, rc_sub(j->local_anchor[k], b->local_center));
+    return x;
+}
+
+void rc_joints_prepare(rc_world *world, const rc_soft_step *step) {
+    world->joint_constraints.count = 0;
+    float h = step->h;
+    rc_softness hard = rc_make_soft(JOINT_HARD_STIFFNESS * step->contact_hertz, JOINT_HARD_DAMPING, h);
+    for (int32_t i = 0; i < world->joints.count; ++i) {
+        const rc_joint *j = &world->joints.data[i];
+        if (!j->in_use) {
+            continue;
+        }
+        joint_side a = side_of(world, j, 0), b = side_of(world, j, 1);
+        if (a.m == 0.0f && a.i == 0.0f && b.m == 0.0f && b.i == 0.0f) {
+            continue; /* nothing it could move this step (asleep, static, detection only) */
+        }
+        rc_joint_constraint *c = &world->joint_constraints.data[world->joint_constraints.count++];
+        memset(c, 0, sizeof *c);
+        c->joint = j;
+        c->index = i;
+        c->a = a.slot;
+        c->b = b.slot;
+        c->ma = a.m;
+        c->ia = a.i;
+        c->mb = b.m;
+        c->ib = b.i;
+        c->anchor_a = a.anchor;
+        c->anchor_b = b.anchor;
+        c->delta_center = rc_sub(b.center, a.center);
+        c->delta_angle = (b.angle - a.angle) - j->reference_angle;
+        c->axis_a = rc_rotate(a.q, j->local_axis_a);
+        float k = c->ia + c->ib;
+        c->axial_mass = k > 0.0f ? 1.0f / k : 0.0f;
+        c->hard = hard;
+        c->spring = rc_make_soft(j->hertz, j->damping_ratio, h);
+        c->angular = rc_make_soft(j->angular_hertz, j->angular_damping_ratio, h);
+        if (j->type == RC_WELD_JOINT) {
+            c->spring = j->hertz > 0.0f ? c->spring : hard;
+            c->angular = j->angular_hertz > 0.0f ? c->angular : hard;
+        } else if (j->type == RC_MOUSE_JOINT) {
+            c->angular = rc_make_soft(MOUSE_SPIN_HERTZ, MOUSE_SPIN_DAMPING, h);
+        }
+        c->max_motor_impulse = j->max_motor * h;
+        c->linear_impulse = j->linear_impulse;
+        c->angular_impulse = j->angular_impulse;
+        c->spring_impulse = j->spring_impulse;
+        c->motor_impulse = j->motor_impulse;
+        c->lower_impulse = j->lower_impulse;
+        c->upper_impulse = j->upper_impulse;
+    }
+}
+
+void rc_joints_mark_held(rc_world *world, uint8_t *held) {
+    for (int32_t k = 0; k < world->joint_constraints.count; ++k) {
+        const rc_joint_constraint *c = &world->joint_constraints.data[k];
+        if (c->a >= 0 && (c->ma > 0.0f || c->ia > 0.0f)) {
+            held[c->a] = 1;
+        }
+        if (c->b >= 0 && (c->mb > 0.0f || c->ib > 0.0f)) {
+            held[c->b] = 1;
+        }
+    }
+}
+
+/* The force and torque on b of the last sub-step's impulses. */
+static void reaction(const rc_world *world, const rc_joint_constraint *c, float inv_h, rc_joint *j) {
+    float axial = c->spring_impulse + c->motor_impulse + c->lower_impulse - c->upper_impulse;
+    rc_vec2 force = rc_scale(inv_h, c->linear_impulse);
+    float torque = 0.0f;
+    switch ((rc_joint_type)j->type) {
+    case RC_REVOLUTE_JOINT:
+        torque = inv_h * axial;
+        break;
+    case RC_WELD_JOINT:
+    case RC_MOUSE_JOINT:
+        torque = inv_h * c->angular_impulse;
+        break;
+    case RC_DISTANCE_JOINT: {
+        const rc_body *a = &world->bodies.data[j->edge[0].body], *b = &world->bodies.data[j->edge[1].body];
+        rc_vec2 d = rc_sub(rc_transform_point(b->xf, j->local_anchor[1]), rc_transform_point(a->xf, j->local_anchor[0]));
+        float len = rc_length(d);
+        rc_vec2 axis = len > 0.0f ? rc_scale(1.0f / len, d) : rc_v2(0.0f, 0.0f);
+        force = rc_scale(inv_h * (c->linear_impulse.x + axial), axis);
+        break;
+    }
+    case RC_PRISMATIC_JOINT: {
+        const rc_body *a = &world->bodies.data[j->edge[0].body];
+        rc_vec2 axis = rc_rotate(a->xf.q, j->local_axis_a);
+        force = rc_scale(inv_h, rc_add(rc_scale(axial, axis), rc_scale(c->linear_impulse.x, rc_left_perp(axis))));
+        torque = inv_h * c->linear_impulse.y;
+        break;
+    }
+    }
+    j->reaction_force = force;
+    j->reaction_torque = torque;
+}
+
+void rc_joints_commit(rc_world *world, float h) {
+    float inv_h = h > 0.0f ? 1.0f / h : 0.0f;
+    for (int32_t i = 0; i < world->joints.count; ++i) {
+        rc_joint *j = &world->joints.data[i];
+        j->reaction_force = rc_v2(0.0f, 0.0f);
+        j->reaction_torque = 0.0f;
+    }
+    for (int32_t k = 0; k < world->joint_constraints.count; ++k) {
+        const rc_joint_constraint *c = &world->joint_constraints.data[k];
+        rc_joint *j = &world->joints.data[c->index];
+        j->linear_impulse = c->linear_impulse;
+        j->angular_impulse = c->angular_impulse;
+        j->spring_impulse = c->spring_impulse;
+        j->motor_impulse = c->motor_impulse;
+        j->lower_impulse = c->lower_impulse;
+        j->upper_impulse = c->upper_impulse;
+        reaction(world, c, inv_h, j);
+    }
+    world->joint_woken.count = 0;
+}
