@@ -502,6 +502,46 @@ START_TEST(counters_line_reads_the_world) {
 }
 END_TEST
 
+/* ---- joints ------------------------------------------------------------------------------------ */
+
+/* A hinge from the wall body (centre (10, 0)) at (8, 5) to the ball (centre (0, 5)) at its
+ * local (2, 0): turned a quarter, the ball's local (2, 0) is at (0, 7). Three segments (wall
+ * centre to its anchor, anchor to anchor, the ball's anchor to its centre) and two points. */
+START_TEST(joints_are_drawn_from_centre_to_anchor_to_anchor_to_centre) {
+    rc_shape_id box, ball;
+    rc_body_id body;
+    rc_world *w = scene(&box, &ball, &body);
+    rc_revolute_joint_def jd = rc_revolute_joint_default_def();
+    jd.body_a = rc_shape_body(w, box);
+    jd.body_b = body;
+    jd.local_anchor_a = rc_v2(-2.0f, 5.0f);
+    jd.local_anchor_b = rc_v2(2.0f, 0.0f);
+    ck_assert(!rc_joint_id_is_null(rc_joint_create_revolute(w, &jd)));
+    rc_debug_draw d = recording_draw(RC_DRAW_JOINTS);
+    ck_assert(rc_world_draw(w, &d));
+    ck_assert_int_eq(rec.count, 5);
+    rc_vec2 ends[3][2] = {{{10, 0}, {8, 5}}, {{8, 5}, {0, 7}}, {{0, 7}, {0, 5}}};
+    for (int k = 0; k < 3; ++k) {
+        ck_assert_int_eq(rec.prims[k].kind, P_SEGMENT);
+        ck_assert_int_eq(rec.prims[k].color, RC_COLOR_JOINT);
+        for (int e = 0; e < 2; ++e) {
+            ck_assert_float_eq_tol(rec.prims[k].v[e].x, ends[k][e].x, 1e-5f);
+            ck_assert_float_eq_tol(rec.prims[k].v[e].y, ends[k][e].y, 1e-5f);
+        }
+    }
+    ck_assert_int_eq(rec.prims[3].kind, P_POINT);
+    ck_assert_int_eq(rec.prims[4].kind, P_POINT);
+    ck_assert_float_eq_tol(rec.prims[4].v[0].y, 7.0f, 1e-5f);
+    /* not asked for: nothing */
+    d = recording_draw(RC_DRAW_TRANSFORMS);
+    ck_assert(rc_world_draw(w, &d));
+    for (int k = 0; k < rec.count; ++k) {
+        ck_assert_int_ne(rec.prims[k].color, RC_COLOR_JOINT);
+    }
+    rc_world_destroy(w);
+}
+END_TEST
+
 /* ---- refusals ---------------------------------------------------------------------------------- */
 
 START_TEST(bad_input_is_refused_and_nothing_is_drawn) {
@@ -520,7 +560,7 @@ START_TEST(bad_input_is_refused_and_nothing_is_drawn) {
         bool use_bounds;
         rc_aabb bounds;
     } bad[] = {
-        {"unknown flags", RC_DRAW_ALL | 0x100u, 0.0f, false, {{0, 0}, {0, 0}}},
+        {"unknown flags", (uint32_t)RC_DRAW_ALL + 1u, 0.0f, false, {{0, 0}, {0, 0}}},
         {"normal_length", RC_DRAW_ALL, -1.0f, false, {{0, 0}, {0, 0}}},
         {"normal_length", RC_DRAW_ALL, NAN, false, {{0, 0}, {0, 0}}},
         {"normal_length", RC_DRAW_ALL, INFINITY, false, {{0, 0}, {0, 0}}},
@@ -551,6 +591,7 @@ int main(void) {
     Suite *s = suite_create("draw");
     TCase *shapes = tcase_create("shapes");
     tcase_add_test(shapes, shapes_are_filled_and_outlined_static_first);
+    tcase_add_test(shapes, joints_are_drawn_from_centre_to_anchor_to_anchor_to_centre);
     tcase_add_test(shapes, outlines_fall_back_to_segments_and_missing_callbacks_are_skipped);
     tcase_add_test(shapes, boxes_match_the_shapes_aabbs);
     tcase_add_test(shapes, sleeping_bodies_bullets_sensors_and_kinematic_bodies_have_their_colours);

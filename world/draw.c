@@ -251,6 +251,37 @@ static void draw_impacts(const rc_world *world, const rc_debug_draw *d, float le
     }
 }
 
+static void draw_joint_line(const rc_debug_draw *d, rc_vec2 a, rc_vec2 b) {
+    if (d->draw_segment != NULL && (draw_shows_point(d, a) || draw_shows_point(d, b))) {
+        d->draw_segment(a, b, RC_COLOR_JOINT, d->context);
+    }
+}
+
+static void draw_joints(const rc_world *world, const rc_debug_draw *d) {
+    for (int32_t i = 0; i < world->joints.count; ++i) {
+        const rc_joint *j = &world->joints.data[i];
+        if (!j->in_use) {
+            continue;
+        }
+        const rc_body *b = &world->bodies.data[j->edge[1].body];
+        rc_vec2 anchor_b = rc_transform_point(b->xf, j->local_anchor[1]);
+        rc_vec2 anchor_a = j->target;
+        if (j->edge[0].body >= 0) {
+            const rc_body *a = &world->bodies.data[j->edge[0].body];
+            anchor_a = rc_transform_point(a->xf, j->local_anchor[0]);
+            draw_joint_line(d, a->center, anchor_a);
+        }
+        draw_joint_line(d, anchor_a, anchor_b);
+        draw_joint_line(d, anchor_b, b->center);
+        for (int k = 0; k < 2; ++k) {
+            rc_vec2 p = k == 0 ? anchor_a : anchor_b;
+            if (d->draw_point != NULL && draw_shows_point(d, p)) {
+                d->draw_point(p, 4.0f, RC_COLOR_JOINT, d->context);
+            }
+        }
+    }
+}
+
 static void draw_stats(const rc_world *world, const rc_debug_draw *d) {
     if (d->draw_text == NULL) {
         return;
@@ -277,6 +308,9 @@ static void draw_layers(draw_pass *pass) {
     }
     if (draw->flags & RC_DRAW_TRANSFORMS) {
         draw_transforms(world, draw);
+    }
+    if (draw->flags & RC_DRAW_JOINTS) {
+        draw_joints(world, draw);
     }
     if (draw->flags & RC_DRAW_CONTACTS) {
         draw_contacts(world, draw, pass->normal_length);

@@ -33,7 +33,9 @@ enum {
     RC_COLOR_CONTACT = 0xe74c3c,   /* touching contact points */
     RC_COLOR_NORMAL = 0xecf0f1,    /* contact and impact normals */
     RC_COLOR_IMPACT = 0xff3b30,    /* impact points of the last step */
-    RC_COLOR_TEXT = 0xffffff       /* the counters line */
+    RC_COLOR_TEXT = 0xffffff,      /* the counters line */
+    RC_COLOR_JOINT = 0x48c9b0      /* joints: the line from each body's centre to its anchor, between
+                                      the anchors, and the anchors */
 };
 
 /* What rc_world_draw shows: any combination of these bits. */
@@ -49,7 +51,10 @@ typedef enum rc_draw_flags {
     RC_DRAW_TRANSFORMS = 1u << 6, /* each non-static body's frame, through draw_transform */
     RC_DRAW_STATS = 1u << 7,      /* one line of counters (bodies, awake, shapes, contacts,
                                      impacts, proxies, cells) through draw_text */
-    RC_DRAW_ALL = 0xffu
+    RC_DRAW_JOINTS = 1u << 8,     /* each joint: segments from body_a's centre of mass to its anchor,
+                                     between the anchors (a mouse joint: from the target) and from
+                                     body_b's anchor to its centre, and a point at each anchor */
+    RC_DRAW_ALL = 0x1ffu
 } rc_draw_flags;
 
 /* The callbacks. Each gets `context` as its last argument. The pointers handed to a callback
