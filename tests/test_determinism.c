@@ -22,6 +22,7 @@
  * When a change to the library changes the step's results on purpose, the hash changes: run
  * .ci/determinism, check that every build agrees, and commit the new value. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,17 +32,39 @@
 
 /* The hash of the scene as built from this commit's library (gcc -O0 and -O2, clang -O2 and
  * ASan/UBSan agree). */
-#define EXPECTED_HASH 0x7393d9182a74134full
+#define EXPECTED_HASH 0x8d507e16272dca13ull
 
 #define STEPS BUSY_STEPS
 
 /* The scene (tests/support/busy_scene.c) from start to end through this allocator. */
-static void run(busy_scene *s, rc_allocator allocator) {
+typedef struct joint_facts {
+    int alive;         /* joints live at the end */
+    double worst_gap;  /* over every step: the largest distance between a live hinge's anchors */
+} joint_facts;
+
+/* The distance between a revolute joint's two anchors in the world. */
+static double hinge_gap(const rc_world *w, rc_joint_id j) {
+    rc_vec2 a = rc_transform_point(rc_body_transform(w, rc_joint_body_a(w, j)), rc_joint_local_anchor_a(w, j));
+    rc_vec2 b = rc_transform_point(rc_body_transform(w, rc_joint_body_b(w, j)), rc_joint_local_anchor_b(w, j));
+    return hypot((double)a.x - b.x, (double)a.y - b.y);
+}
+
+static void run(busy_scene *s, rc_allocator allocator, joint_facts *facts) {
     busy_scene_begin(s, allocator);
+    facts->worst_gap = 0.0;
     for (int step = 0; step < STEPS; ++step) {
         busy_scene_frame(s, step);
+        for (int i = 0; i < s->joint_count; ++i) {
+            if (rc_joint_is_valid(s->w, s->joints[i]) && rc_joint_get_type(s->w, s->joints[i]) == RC_REVOLUTE_JOINT) {
+                facts->worst_gap = fmax(facts->worst_gap, hinge_gap(s->w, s->joints[i]));
+            }
+        }
     }
     busy_scene_check_body_count(s);
+    facts->alive = 0;
+    for (int i = 0; i < s->joint_count; ++i) {
+        facts->alive += rc_joint_is_valid(s->w, s->joints[i]) ? 1 : 0;
+    }
     busy_scene_end(s);
 }
 
@@ -49,24 +72,33 @@ START_TEST(same_calls_same_bits) {
     busy_scene *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
     ck_assert_ptr_nonnull(a);
     ck_assert_ptr_nonnull(b);
-    run(a, (rc_allocator){NULL, NULL, NULL});
+    joint_facts fa, fb;
+    run(a, (rc_allocator){NULL, NULL, NULL}, &fa);
     busy_shifted sh = {0, 0};
-    run(b, busy_shifted_allocator(&sh));
+    run(b, busy_shifted_allocator(&sh), &fb);
     ck_assert_int_eq((int)sh.live, 0);
 
     printf("determinism hash: 0x%016llx\n", (unsigned long long)a->hash.h);
     printf("[determinism] %d steps; bodies made %d, destroyed %d; impacts %ld; contacts begun %ld, ended %ld; sensor "
            "visits %ld, left %ld; dynamic bodies fell asleep %d times, woke %d times; walker touches %d; predicted "
-           "bounces %d; ray hits %d\n",
+           "bounces %d; ray hits %d; joints made %d, alive %d, widest hinge gap %.5f\n",
            STEPS, a->created, a->destroyed, a->impacts, a->contact_begins, a->contact_ends, a->sensor_begins,
-           a->sensor_ends, a->sleeps, a->wakes, a->walker_touches, a->predicted_bounces, a->ray_hits);
+           a->sensor_ends, a->sleeps, a->wakes, a->walker_touches, a->predicted_bounces, a->ray_hits, a->joint_count,
+           fa.alive, fa.worst_gap);
     fflush(stdout);
 
     /* the scene does what it says: counts fixed by its script */
     /* made: the level, 3 pillars, the sensor, the platform (6); 10 crates; the stack (4); 3
-       walkers; the new crate; a bullet every 4th step (750); a grenade every 40th step before
-       2,400 (60) */
-    ck_assert_int_eq(a->created, 6 + 10 + 4 + 3 + 1 + 750 + 60);
+       walkers; the lamp, 4 planks, the slider and the door (7); the new crate; a bullet every
+       4th step (750); a grenade every 40th step before 2,400 (60) */
+    ck_assert_int_eq(a->created, 6 + 10 + 4 + 3 + 7 + 1 + 750 + 60);
+    /* joints: 9 at the start and a weld; the rod cut, the rope gone with its crate */
+    ck_assert_int_eq(a->joint_count, 10);
+    ck_assert_int_eq(fa.alive, 8);
+    /* hinges hold through bullets, grenades and kicks: their anchors stay within a few
+       hundredths (0.024 measured: the bridge of 2-unit planks swinging free once its rod is cut) */
+    ck_assert_msg(fa.worst_gap < 0.05, "a hinge's anchors were %g apart", fa.worst_gap);
+    ck_assert(fa.worst_gap == fb.worst_gap && fa.alive == fb.alive);
     /* destroyed: the crate; the bullets fired at steps 0, 4, ..., 2924 (75 steps before the
        last, 732); a grenade at steps 1080, 1170, ..., 2970 (22) */
     ck_assert_int_eq(a->destroyed, 1 + 732 + 22);

@@ -171,6 +171,104 @@ static void build(busy_scene *s) {
     }
 }
 
+static rc_joint_id track_joint(busy_scene *s, rc_joint_id id) {
+    EXPECT(!rc_joint_id_is_null(id), "a joint of the scene was refused: %s", rc_world_last_error(s->w));
+    EXPECT(s->joint_count < 16, "too many joints");
+    s->joints[s->joint_count++] = id;
+    return id;
+}
+
+static rc_body_id dynamic_box(busy_scene *s, rc_vec2 at, float hw, float hh) {
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.position = at;
+    rc_body_id id = track(s, rc_body_create(s->w, &bd));
+    rc_shape_def sd = rc_shape_default_def();
+    sd.friction = 0.5f;
+    need_shape(s, rc_shape_create_box(s->w, id, &sd, hw, hh));
+    return id;
+}
+
+/* The joints: on the level body (the first tracked), a lamp hinged to the notch's ceiling and
+ * roped to crate 3; a bridge of four planks from the left wall's top to a hinge in the air; a
+ * crate sliding along a tilted rail with a motor within limits; a hatch hanging from a sprung,
+ * limited hinge above the ledge. */
+static void build_joints(busy_scene *s) {
+    rc_world *w = s->w;
+    rc_body_id level = s->tracked[0];
+    s->lamp = dynamic_box(s, rc_v2(0.0f, 9.0f), 0.4f, 0.4f); /* clear of the turning platform's ends */
+    rc_revolute_joint_def hinge = rc_revolute_joint_default_def();
+    hinge.body_a = level;
+    hinge.body_b = s->lamp;
+    hinge.local_anchor_a = rc_v2(0.0f, 10.0f);
+    hinge.local_anchor_b = rc_v2(0.0f, 1.0f);
+    track_joint(s, rc_joint_create_revolute(w, &hinge));
+    rc_distance_joint_def rope = rc_distance_joint_default_def();
+    rope.body_a = s->lamp;
+    rope.body_b = s->crates[3];
+    rope.length = 14.0f;
+    rope.enable_spring = true;
+    rope.enable_limit = true;
+    rope.max_length = 14.0f;
+    track_joint(s, rc_joint_create_distance(w, &rope));
+    rc_body_id previous = level;
+    rc_vec2 anchor = rc_v2(-29.5f, 12.0f);
+    for (int i = 0; i < 4; ++i) {
+        s->planks[i] = dynamic_box(s, rc_v2(-28.5f + 2.0f * (float)i, 12.0f), 1.0f, 0.15f);
+        hinge = rc_revolute_joint_default_def();
+        hinge.body_a = previous;
+        hinge.body_b = s->planks[i];
+        hinge.local_anchor_a = previous.index == level.index ? anchor : rc_v2(1.0f, 0.0f);
+        hinge.local_anchor_b = rc_v2(-1.0f, 0.0f);
+        track_joint(s, rc_joint_create_revolute(w, &hinge));
+        previous = s->planks[i];
+    }
+    rc_distance_joint_def rod = rc_distance_joint_default_def();
+    rod.body_a = level;
+    rod.body_b = s->planks[3];
+    rod.local_anchor_a = rc_v2(-19.5f, 14.0f);
+    rod.local_anchor_b = rc_v2(1.0f, 0.0f);
+    rod.length = 2.83f; /* as far as the anchors are at the start */
+    track_joint(s, rc_joint_create_distance(w, &rod));
+    s->slider = dynamic_box(s, rc_v2(-8.0f, -12.0f), 0.5f, 0.5f);
+    rc_prismatic_joint_def rail = rc_prismatic_joint_default_def();
+    rail.body_a = level;
+    rail.body_b = s->slider;
+    rail.local_anchor_a = rc_v2(-8.0f, -12.0f);
+    rail.local_axis_a = rc_v2(1.0f, 0.2f);
+    rail.enable_limit = true;
+    rail.lower_translation = -3.0f;
+    rail.upper_translation = 3.0f;
+    rail.enable_motor = true;
+    rail.motor_speed = 1.5f;
+    rail.max_motor_force = 40.0f;
+    track_joint(s, rc_joint_create_prismatic(w, &rail));
+    s->door = dynamic_box(s, rc_v2(-10.0f, 6.0f), 0.15f, 2.0f);
+    rc_revolute_joint_def door = rc_revolute_joint_default_def();
+    door.body_a = level;
+    door.body_b = s->door;
+    door.local_anchor_a = rc_v2(-10.0f, 8.0f);
+    door.local_anchor_b = rc_v2(0.0f, 2.0f);
+    door.enable_limit = true;
+    door.lower_angle = -1.2f;
+    door.upper_angle = 1.2f;
+    door.enable_spring = true;
+    door.hertz = 1.0f;
+    door.damping_ratio = 0.5f;
+    track_joint(s, rc_joint_create_revolute(w, &door));
+}
+
+/* The joints' state into the hash: each live one's reaction. */
+static void absorb_joints(busy_scene *s) {
+    for (int i = 0; i < s->joint_count; ++i) {
+        if (rc_joint_is_valid(s->w, s->joints[i])) {
+            busy_fnv_u32(&s->hash, s->joints[i].index);
+            busy_fnv_vec(&s->hash, rc_joint_reaction_force(s->w, s->joints[i]));
+            busy_fnv_float(&s->hash, rc_joint_reaction_torque(s->w, s->joints[i]));
+        }
+    }
+}
+
 static void throw_grenade(busy_scene *s) {
     EXPECT(s->grenade_count < 128, "too many grenades");
     rc_body_def bd = rc_body_default_def();
@@ -244,8 +342,24 @@ void busy_scene_game(busy_scene *s, int step) {
         EXPECT(rc_body_apply_linear_impulse(w, c, rc_v2(1.5f, -0.5f), rc_add(rc_body_world_center(w, c), rc_v2(0.2f, 0.1f))),
                "impulse");
     }
+    if (step == 1200) {
+        /* the door is kicked, the bridge's rod cut, two crates welded */
+        EXPECT(rc_body_apply_linear_impulse(w, s->door, rc_v2(6.0f, 0.0f), rc_body_world_center(w, s->door)), "kick");
+        rc_joint_destroy(w, s->joints[6]);
+        EXPECT(!rc_joint_is_valid(w, s->joints[6]), "the rod");
+        rc_weld_joint_def weld = rc_weld_joint_default_def();
+        weld.body_a = s->crates[4];
+        weld.body_b = s->crates[6];
+        weld.local_anchor_a = rc_v2(4.8f, 0.0f); /* where they started, 9.6 apart */
+        weld.local_anchor_b = rc_v2(-4.8f, 0.0f);
+        weld.reference_angle = rc_body_angle(w, s->crates[6]) - rc_body_angle(w, s->crates[4]);
+        track_joint(s, rc_joint_create_weld(w, &weld));
+    }
+    if (step == 1500) {
+        EXPECT(rc_prismatic_joint_set_motor(w, s->joints[7], true, -2.0f, 60.0f), "motor");
+    }
     if (step == 2000) {
-        /* a crate goes and another takes its place */
+        /* a crate goes (and its rope from the lamp) and another takes its place */
         destroy(s, s->crates[3]);
         rc_body_def cd = rc_body_default_def();
         cd.type = RC_DYNAMIC;
@@ -376,6 +490,7 @@ void busy_scene_absorb(busy_scene *s) {
         busy_fnv_shape_id(&s->hash, se.end[i].sensor);
         busy_fnv_shape_id(&s->hash, se.end[i].visitor);
     }
+    absorb_joints(s);
 }
 
 rc_world_def busy_scene_world_def(rc_allocator allocator) {
@@ -393,6 +508,7 @@ void busy_scene_begin(busy_scene *s, rc_allocator allocator) {
     s->w = rc_world_create(&wd);
     EXPECT(s->w != NULL, "the scene's world was refused");
     build(s);
+    build_joints(s);
 }
 
 void busy_scene_advance(busy_scene *s, int step) {

@@ -6,7 +6,9 @@
  * without gravity, damped, half of them asleep at the start) woken by impulses and by bullets,
  * a stack under gravity, grenades thrown in and later destroyed, point and circle bullets fired
  * and destroyed after a lifetime, three walkers moved every step with the character mover,
- * trajectory predictions and world queries. Every step the state of every body and every event
+ * trajectory predictions and world queries; joints: a lamp hinged to the ceiling on a rope to a
+ * crate, a bridge of planks, a sliding crate with a motor and limits, a door on a sprung hinge
+ * with limits, a weld made and a joint destroyed mid-way, a body taken with its joints. Every step the state of every body and every event
  * go into a 64-bit FNV-1a hash, and so do the answers of the mover, the predictions and the
  * queries (test_determinism.c commits the hash of 3,000 steps).
  *
@@ -73,6 +75,9 @@ typedef struct busy_scene {
     rc_body_id crates[10];
     rc_body_id walkers[3];
     rc_body_id platform;
+    rc_body_id lamp, planks[4], slider, door;
+    rc_joint_id joints[16]; /* every joint ever made; destroyed ones are skipped */
+    int joint_count;
     rc_body_id grenades[128];
     int grenade_count;     /* thrown so far (destroyed ones stay in the list) */
     int grenade_destroyed; /* the first grenade_destroyed of the list are gone */
