@@ -4,7 +4,8 @@
  * then it stops dead where it strikes; the tower's crates are sandbags that stop it at once)
  * and knocks props over, a volley of
  * grenades is thrown from the top, bounces off them, rolls and comes to rest, and a character
- * walks from room to room with the mover. After a fixed number of frames it draws the level through the debug draw, the bullet
+ * walks from room to room with the mover. Joints hang in it for the projectiles to push: a lamp on
+ * a chain, a rope bridge, a door sprung shut under the ceiling's notch. After a fixed number of frames it draws the level through the debug draw, the bullet
  * paths with each ricochet point and its surface normal, the grenade arcs with their bounces,
  * the walker's path, and writes a PNG. Every run writes the same bytes.
  *
@@ -71,6 +72,7 @@ typedef struct demo {
     rc_vec2 walker_at;
     int waypoint;
     int props;
+    int joints;
 } demo;
 
 static const rc_vec2 WALKER_ROUTE[] = {{4, 30}, {6, 20}, {17, 14}, {31, 13}, {40, 13}, {50, 6}, {60, 15}};
@@ -291,7 +293,7 @@ static bool render(demo *d, int frames, int grenades_at_rest, const char *out) {
     }
     draw_path(&c, &d->walker, 2.5f, 0x48c9b0, 0.9f);
 
-    dd.flags = RC_DRAW_SHAPES | RC_DRAW_SLEEP;
+    dd.flags = RC_DRAW_SHAPES | RC_DRAW_SLEEP | RC_DRAW_JOINTS;
     rc_world_draw(d->world, &dd);
     /* the walker where it stands, drawn like a body */
     canvas_fill_circle(&c, d->walker_at, WALKER_RADIUS, 0x1e6f61, 1.0f);
@@ -308,8 +310,9 @@ static bool render(demo *d, int frames, int grenades_at_rest, const char *out) {
 
     char line[160];
     canvas_text(&c, 16, 12, "ricochet", 3, 0xffffff);
-    snprintf(line, sizeof line, "%d bullets, %d ricochets - %d grenades, %d at rest - %d props - %d steps of 1/60 s",
-             BULLETS, d->ricochet_count, d->grenades_thrown, grenades_at_rest, d->props, frames);
+    snprintf(line, sizeof line,
+             "%d bullets, %d ricochets - %d grenades, %d at rest - %d props, %d joints - %d steps of 1/60 s", BULLETS,
+             d->ricochet_count, d->grenades_thrown, grenades_at_rest, d->props, d->joints, frames);
     canvas_text(&c, 176, 16, line, 2, 0xd0d6de);
     int x = 16, y = HEIGHT - 28;
     draw_legend_item(&c, &x, y, 0xf7dc6f, "bullet paths");
@@ -362,6 +365,7 @@ int main(int argc, char **argv) {
     world_def.gravity = rc_v2(0.0f, -20.0f);
     d.world = rc_world_create(&world_def);
     if (d.world == NULL || !level_build(d.world, &d.outline) || (d.props = place_props(&d)) < 0 ||
+        (d.joints = level_place_joints(d.world, rc_shape_body(d.world, d.outline))) < 0 ||
         !fire_bullets(&d)) {
         fprintf(stderr, "demo: could not build the level: %s\n", d.world ? rc_world_last_error(d.world) : "no world");
         return 1;

@@ -3,9 +3,11 @@
  *
  *   left button     fire bullets from the character towards the mouse (held: 10 a second)
  *   right button    hold to aim a grenade (its predicted path is drawn), release to throw
+ *   middle button   drag a prop (a crate, the lamp, a plank of the bridge, the door) with a
+ *                   mouse joint
  *   W A S D         walk the character through the sectors with the mover
- *   G B C I Z T H   debug draw: grid cells, boxes, contacts, impacts, sleep colours, body
- *                   frames, the world's counters line
+ *   G B C I Z T J H debug draw: grid cells, boxes, contacts, impacts, sleep colours, body
+ *                   frames, joints, the world's counters line
  *   Space           pause          Esc or closing the window: quit
  *
  * Each frame is drawn with the samples' software canvas (the world's debug draw and a few
@@ -84,6 +86,8 @@ typedef struct play {
     bool fire_held, aim_held;
     int fire_cooldown;
     rc_vec2 mouse_px;
+    rc_joint_id drag; /* the mouse joint while the middle button holds a body, else null */
+    int drags;        /* bodies dragged so far */
     uint32_t flags;
     bool paused;
 
@@ -129,7 +133,9 @@ static bool create_world(play *p) {
      * which the hierarchical grid puts on its coarser levels anyway. */
     def.cell_size = 2.0f;
     p->world = rc_world_create(&def);
-    if (p->world == NULL || !level_build(p->world, NULL)) {
+    rc_shape_id outline;
+    if (p->world == NULL || !level_build(p->world, &outline) ||
+        level_place_joints(p->world, rc_shape_body(p->world, outline)) < 0) {
         return false;
     }
     /* The character is a kinematic body so that the debug draw shows it (frame, box, cells);
@@ -340,8 +346,50 @@ static const struct {
     {SDL_SCANCODE_G, RC_DRAW_GRID, "G grid"},          {SDL_SCANCODE_B, RC_DRAW_AABBS, "B boxes"},
     {SDL_SCANCODE_C, RC_DRAW_CONTACTS, "C contacts"},  {SDL_SCANCODE_I, RC_DRAW_IMPACTS, "I impacts"},
     {SDL_SCANCODE_Z, RC_DRAW_SLEEP, "Z sleep"},        {SDL_SCANCODE_T, RC_DRAW_TRANSFORMS, "T frames"},
-    {SDL_SCANCODE_H, RC_DRAW_STATS, "H counters"},
+    {SDL_SCANCODE_J, RC_DRAW_JOINTS, "J joints"},     {SDL_SCANCODE_H, RC_DRAW_STATS, "H counters"},
 };
+
+/* The dynamic body under the point, if any (the first found). */
+typedef struct pick {
+    const rc_world *world;
+    rc_body_id found;
+} pick;
+
+static bool take_dynamic(rc_shape_id shape, rc_body_id body, void *context) {
+    (void)shape;
+    pick *k = context;
+    if (rc_body_get_type(k->world, body) != RC_DYNAMIC) {
+        return true; /* the level: look on */
+    }
+    k->found = body;
+    return false; /* one is enough */
+}
+
+/* The middle button: a mouse joint on the dynamic body under the mouse, moved with the mouse,
+ * destroyed on release. */
+static void drag(play *p, rc_vec2 at, bool down) {
+    if (!down) {
+        if (!rc_joint_id_is_null(p->drag)) {
+            rc_joint_destroy(p->world, p->drag);
+            p->drag = RC_NULL_JOINT_ID;
+        }
+        return;
+    }
+    pick k = {p->world, RC_NULL_BODY_ID};
+    rc_world_overlap_point(p->world, at, rc_default_query_filter(), take_dynamic, &k);
+    rc_body_id body = k.found;
+    if (rc_body_id_is_null(body)) {
+        return;
+    }
+    rc_mouse_joint_def md = rc_mouse_joint_default_def();
+    md.body = body;
+    md.target = at;
+    md.hertz = 5.0f;
+    md.damping_ratio = 0.7f;
+    md.max_force = 1000.0f * rc_body_mass(p->world, body) * -GRAVITY;
+    p->drag = rc_joint_create_mouse(p->world, &md);
+    p->drags += rc_joint_id_is_null(p->drag) ? 0 : 1;
+}
 
 /* False when the program should end. */
 static bool handle_event(play *p, const canvas *c, const SDL_Event *e) {
@@ -372,6 +420,9 @@ static bool handle_event(play *p, const canvas *c, const SDL_Event *e) {
     }
     case SDL_MOUSEMOTION:
         p->mouse_px = rc_v2((float)e->motion.x, (float)e->motion.y);
+        if (!rc_joint_id_is_null(p->drag)) {
+            rc_mouse_joint_set_target(p->world, p->drag, mouse_world(c, p));
+        }
         return true;
     case SDL_MOUSEBUTTONDOWN:
     case SDL_MOUSEBUTTONUP: {
@@ -389,6 +440,8 @@ static bool handle_event(play *p, const canvas *c, const SDL_Event *e) {
                 throw_grenade(p, &how);
             }
             p->aim_held = down;
+        } else if (e->button.button == SDL_BUTTON_MIDDLE) {
+            drag(p, mouse_world(c, p), down);
         }
         return true;
     }
@@ -453,6 +506,9 @@ static const struct {
     {0.94f, MOVE, {28, 31}, 0, 0},
     {0.97f, MOVE, {20, 3}, 0, 0},
     {0.99f, RELEASE, {20, 3}, SDL_BUTTON_LEFT, 0},
+    {0.02f, PRESS, {37, 30.45f}, SDL_BUTTON_MIDDLE, 0}, /* the lamp dragged aside and let go */
+    {0.04f, MOVE, {33, 29}, 0, 0},
+    {0.07f, RELEASE, {33, 29}, SDL_BUTTON_MIDDLE, 0},
 };
 
 static int scripted_frame(float when, int frames) { return (int)(when * (float)frames); }
@@ -520,7 +576,8 @@ static void draw_hud(canvas *c, const play *p) {
     canvas_text(c, 130, 10, line, 2, 0xd0d6de);
 
     int y = HEIGHT - 50;
-    canvas_text(c, 16, y, "left: fire   right: hold to aim, release to throw   WASD: walk   space: pause   esc: quit",
+    canvas_text(c, 16, y,
+                "left: fire   right: hold to aim, release to throw   middle: drag   WASD: walk   space: pause   esc: quit",
                 2, 0xb0b8c4);
     int x = 16;
     y += 22;
@@ -734,6 +791,7 @@ static bool script_worked(const play *p, int frames) {
         {p->walked > 3.0f, "the character walked"},
         {p->grid_frames > 0 && (p->flags & RC_DRAW_GRID) == 0, "the grid toggled on and off"},
         {(p->flags & RC_DRAW_STATS) != 0, "the counters line toggled on"},
+        {p->drags == 1 && rc_joint_id_is_null(p->drag), "the lamp dragged with the mouse and let go"},
     };
     bool ok = true;
     for (size_t i = 0; i < sizeof checks / sizeof checks[0]; ++i) {
@@ -773,7 +831,7 @@ int main(int argc, char **argv) {
         canvas_free(&c);
         return 1;
     }
-    p.flags = RC_DRAW_SHAPES | RC_DRAW_SLEEP | RC_DRAW_IMPACTS;
+    p.flags = RC_DRAW_SHAPES | RC_DRAW_SLEEP | RC_DRAW_IMPACTS | RC_DRAW_JOINTS;
     p.mouse_px = canvas_to_pixel(&c, rc_v2(30.0f, 20.0f));
 
     video v;

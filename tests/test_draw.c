@@ -504,9 +504,10 @@ END_TEST
 
 /* ---- joints ------------------------------------------------------------------------------------ */
 
-/* A hinge from the wall body (centre (10, 0)) at (8, 5) to the ball (centre (0, 5)) at its
- * local (2, 0): turned a quarter, the ball's local (2, 0) is at (0, 7). Three segments (wall
- * centre to its anchor, anchor to anchor, the ball's anchor to its centre) and two points. */
+/* A hinge from the static wall body (centre (10, 0)) at (8, 5) to the ball (centre (0, 5)) at
+ * its local (2, 0): turned a quarter, the ball's local (2, 0) is at (0, 7). Two segments (anchor
+ * to anchor, the ball's anchor to its centre: none to a static body's centre) and two points;
+ * made dynamic, the wall gets its segment too. */
 START_TEST(joints_are_drawn_from_centre_to_anchor_to_anchor_to_centre) {
     rc_shape_id box, ball;
     rc_body_id body;
@@ -519,19 +520,28 @@ START_TEST(joints_are_drawn_from_centre_to_anchor_to_anchor_to_centre) {
     ck_assert(!rc_joint_id_is_null(rc_joint_create_revolute(w, &jd)));
     rc_debug_draw d = recording_draw(RC_DRAW_JOINTS);
     ck_assert(rc_world_draw(w, &d));
-    ck_assert_int_eq(rec.count, 5);
+    ck_assert_int_eq(rec.count, 4);
     rc_vec2 ends[3][2] = {{{10, 0}, {8, 5}}, {{8, 5}, {0, 7}}, {{0, 7}, {0, 5}}};
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 2; ++k) {
         ck_assert_int_eq(rec.prims[k].kind, P_SEGMENT);
         ck_assert_int_eq(rec.prims[k].color, RC_COLOR_JOINT);
         for (int e = 0; e < 2; ++e) {
-            ck_assert_float_eq_tol(rec.prims[k].v[e].x, ends[k][e].x, 1e-5f);
-            ck_assert_float_eq_tol(rec.prims[k].v[e].y, ends[k][e].y, 1e-5f);
+            ck_assert_float_eq_tol(rec.prims[k].v[e].x, ends[k + 1][e].x, 1e-5f);
+            ck_assert_float_eq_tol(rec.prims[k].v[e].y, ends[k + 1][e].y, 1e-5f);
         }
     }
+    ck_assert_int_eq(rec.prims[2].kind, P_POINT);
     ck_assert_int_eq(rec.prims[3].kind, P_POINT);
-    ck_assert_int_eq(rec.prims[4].kind, P_POINT);
-    ck_assert_float_eq_tol(rec.prims[4].v[0].y, 7.0f, 1e-5f);
+    ck_assert_float_eq_tol(rec.prims[3].v[0].y, 7.0f, 1e-5f);
+    ck_assert(rc_body_set_type(w, rc_shape_body(w, box), RC_DYNAMIC));
+    ck_assert(rc_world_draw(w, &d));
+    ck_assert_int_eq(rec.count, 4 + 5);
+    for (int k = 0; k < 3; ++k) {
+        for (int e = 0; e < 2; ++e) {
+            ck_assert_float_eq_tol(rec.prims[4 + k].v[e].x, ends[k][e].x, 1e-5f);
+            ck_assert_float_eq_tol(rec.prims[4 + k].v[e].y, ends[k][e].y, 1e-5f);
+        }
+    }
     /* not asked for: nothing */
     d = recording_draw(RC_DRAW_TRANSFORMS);
     ck_assert(rc_world_draw(w, &d));

@@ -263,16 +263,21 @@ static void draw_joints(const rc_world *world, const rc_debug_draw *d) {
         if (!j->in_use) {
             continue;
         }
+        /* a static body's centre is no part of the picture (a level's origin is far away) */
         const rc_body *b = &world->bodies.data[j->edge[1].body];
         rc_vec2 anchor_b = rc_transform_point(b->xf, j->local_anchor[1]);
         rc_vec2 anchor_a = j->target;
         if (j->edge[0].body >= 0) {
             const rc_body *a = &world->bodies.data[j->edge[0].body];
             anchor_a = rc_transform_point(a->xf, j->local_anchor[0]);
-            draw_joint_line(d, a->center, anchor_a);
+            if (a->type != RC_STATIC) {
+                draw_joint_line(d, a->center, anchor_a);
+            }
         }
         draw_joint_line(d, anchor_a, anchor_b);
-        draw_joint_line(d, anchor_b, b->center);
+        if (b->type != RC_STATIC) {
+            draw_joint_line(d, anchor_b, b->center);
+        }
         for (int k = 0; k < 2; ++k) {
             rc_vec2 p = k == 0 ? anchor_a : anchor_b;
             if (d->draw_point != NULL && draw_shows_point(d, p)) {

@@ -34,7 +34,7 @@ enum {
     RC_COLOR_NORMAL = 0xecf0f1,    /* contact and impact normals */
     RC_COLOR_IMPACT = 0xff3b30,    /* impact points of the last step */
     RC_COLOR_TEXT = 0xffffff,      /* the counters line */
-    RC_COLOR_JOINT = 0x48c9b0      /* joints: the line from each body's centre to its anchor, between
+    RC_COLOR_JOINT = 0xd7bde2      /* joints: the line from each body's centre to its anchor, between
                                       the anchors, and the anchors */
 };
 
@@ -53,7 +53,8 @@ typedef enum rc_draw_flags {
                                      impacts, proxies, cells) through draw_text */
     RC_DRAW_JOINTS = 1u << 8,     /* each joint: segments from body_a's centre of mass to its anchor,
                                      between the anchors (a mouse joint: from the target) and from
-                                     body_b's anchor to its centre, and a point at each anchor */
+                                     body_b's anchor to its centre (none to a static body's centre),
+                                     and a point at each anchor */
     RC_DRAW_ALL = 0x1ffu
 } rc_draw_flags;
 

@@ -53,3 +53,62 @@ bool level_build(rc_world *w, rc_shape_id *outline_out) {
     }
     return ok;
 }
+
+static rc_body_id dynamic_box(rc_world *w, rc_vec2 at, float hw, float hh, float density) {
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.position = at;
+    rc_body_id b = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    sd.friction = 0.6f;
+    sd.density = density;
+    return rc_shape_id_is_null(rc_shape_create_box(w, b, &sd, hw, hh)) ? RC_NULL_BODY_ID : b;
+}
+
+static bool hinge(rc_world *w, rc_body_id a, rc_vec2 anchor_a, rc_body_id b, rc_vec2 anchor_b) {
+    rc_revolute_joint_def jd = rc_revolute_joint_default_def();
+    jd.body_a = a;
+    jd.body_b = b;
+    jd.local_anchor_a = anchor_a;
+    jd.local_anchor_b = anchor_b;
+    return !rc_joint_id_is_null(rc_joint_create_revolute(w, &jd));
+}
+
+int level_place_joints(rc_world *w, rc_body_id level) {
+    int made = 0;
+    rc_body_id previous = level;
+    rc_vec2 anchor = rc_v2(37.0f, 34.0f);
+    for (int i = 0; i < 4; ++i) {
+        rc_body_id link = dynamic_box(w, rc_v2(37.0f, 33.6f - 0.8f * (float)i), 0.08f, 0.4f, 2.0f);
+        made += hinge(w, previous, anchor, link, rc_v2(0.0f, 0.4f)) ? 1 : 0;
+        previous = link;
+        anchor = rc_v2(0.0f, -0.4f);
+    }
+    rc_body_id lamp = dynamic_box(w, rc_v2(37.0f, 30.45f), 0.5f, 0.35f, 2.0f);
+    made += hinge(w, previous, anchor, lamp, rc_v2(0.0f, 0.35f)) ? 1 : 0;
+
+    previous = level;
+    anchor = rc_v2(34.0f, 17.0f);
+    for (int i = 0; i < 8; ++i) {
+        rc_body_id plank = dynamic_box(w, rc_v2(34.75f + 1.5f * (float)i, 17.0f), 0.74f, 0.12f, 0.8f);
+        made += hinge(w, previous, anchor, plank, rc_v2(-0.75f, 0.0f)) ? 1 : 0;
+        previous = plank;
+        anchor = rc_v2(0.75f, 0.0f);
+    }
+    made += hinge(w, previous, anchor, level, rc_v2(46.0f, 17.0f)) ? 1 : 0;
+
+    rc_body_id door = dynamic_box(w, rc_v2(16.0f, 26.0f), 0.15f, 2.0f, 1.0f);
+    rc_revolute_joint_def jd = rc_revolute_joint_default_def();
+    jd.body_a = level;
+    jd.body_b = door;
+    jd.local_anchor_a = rc_v2(16.0f, 28.0f);
+    jd.local_anchor_b = rc_v2(0.0f, 2.0f);
+    jd.enable_limit = true;
+    jd.lower_angle = -1.3f;
+    jd.upper_angle = 1.3f;
+    jd.enable_spring = true;
+    jd.hertz = 0.8f;
+    jd.damping_ratio = 0.3f;
+    made += !rc_joint_id_is_null(rc_joint_create_revolute(w, &jd)) ? 1 : 0;
+    return made == 5 + 9 + 1 ? made : -1;
+}

@@ -17,4 +17,11 @@ extern const int LEVEL_OUTLINE_COUNT;
  * False, with the world's last error saying why, when a shape was refused. */
 bool level_build(rc_world *world, rc_shape_id *outline);
 
+/* Joints for the projectiles to push, on the level's body (rc_shape_body of the outline): a
+ * lamp on a chain of four links from the right room's ceiling, a rope bridge of eight planks
+ * from the middle wall to a post in the air, and a door hinged under the notch in the ceiling,
+ * sprung shut within limits. Returns the number of joints made (15), or -1 with the world's
+ * last error saying why. */
+int level_place_joints(rc_world *world, rc_body_id level);
+
 #endif
