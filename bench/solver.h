@@ -48,6 +48,9 @@ typedef struct solver_engine {
     void (*step)(void *world, float dt);
     bool (*is_awake)(void *world, int body);
     void (*transform)(void *world, int body, float *x, float *y, float *angle);
+    /* a hinge at the world point (x, y) between two dynamic bodies, or the ground (body_a -1)
+       and a dynamic body; the hinged bodies do not collide with each other */
+    void (*revolute)(void *world, int body_a, int body_b, float x, float y);
 } solver_engine;
 
 #ifdef BENCH_HAVE_RICOCHET

@@ -12,6 +12,8 @@ typedef struct b2_bench_world {
     b2WorldId world;
     b2BodyId *bodies;
     int count, capacity;
+    b2BodyId ground; /* made with the first joint to the ground */
+    bool has_ground;
 } b2_bench_world;
 
 static void *create(float gravity_y, int expected_bodies) {
@@ -156,6 +158,20 @@ static void transform(void *world, int body, float *x, float *y, float *angle) {
     *angle = b2Rot_GetAngle(b2Body_GetRotation(w->bodies[body]));
 }
 
+static void revolute(void *world, int body_a, int body_b, float x, float y) {
+    b2_bench_world *w = world;
+    if (body_a < 0 && !w->has_ground) {
+        w->ground = make_body(w, b2_staticBody, 0.0f, 0.0f, 0.0f);
+        w->has_ground = true;
+    }
+    b2RevoluteJointDef jd = b2DefaultRevoluteJointDef();
+    jd.bodyIdA = body_a >= 0 ? w->bodies[body_a] : w->ground;
+    jd.bodyIdB = w->bodies[body_b];
+    jd.localAnchorA = b2Body_GetLocalPoint(jd.bodyIdA, (b2Vec2){x, y});
+    jd.localAnchorB = b2Body_GetLocalPoint(jd.bodyIdB, (b2Vec2){x, y});
+    b2CreateRevoluteJoint(w->world, &jd);
+}
+
 const solver_engine solver_box2d3 = {"Box2D v3", BENCH_BOX2D3_VERSION, create, destroy, static_box, static_terrain,
                                      dynamic_box, dynamic_circle, dynamic_capsule, kinematic_frame, step,
-                                     is_awake, transform};
+                                     is_awake, transform, revolute};

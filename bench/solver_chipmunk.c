@@ -19,6 +19,8 @@ typedef struct cp_bench_world {
     void **objects; /* every body and shape made */
     bool *is_shape;
     int object_count, object_capacity;
+    cpConstraint **joints;
+    int joint_count, joint_capacity;
 } cp_bench_world;
 
 static void *create(float gravity_y, int expected_bodies) {
@@ -46,6 +48,10 @@ static void remember_object(cp_bench_world *w, void *object, bool shape) {
 static void destroy(void *world) {
     cp_bench_world *w = world;
     cpSpaceFree(w->space);
+    for (int i = 0; i < w->joint_count; ++i) {
+        cpConstraintFree(w->joints[i]);
+    }
+    free(w->joints);
     for (int i = 0; i < w->object_count; ++i) {
         if (w->is_shape[i]) {
             cpShapeFree(w->objects[i]);
@@ -160,6 +166,15 @@ static void transform(void *world, int body, float *x, float *y, float *angle) {
     *angle = (float)cpBodyGetAngle(w->bodies[body]);
 }
 
+static void revolute(void *world, int body_a, int body_b, float x, float y) {
+    cp_bench_world *w = world;
+    cpBody *a = body_a >= 0 ? w->bodies[body_a] : cpSpaceGetStaticBody(w->space);
+    cpConstraint *c = cpPivotJointNew(a, w->bodies[body_b], cpv((cpFloat)x, (cpFloat)y));
+    cpSpaceAddConstraint(w->space, c);
+    w->joints = solver_room(w->joints, w->joint_count, &w->joint_capacity, sizeof *w->joints);
+    w->joints[w->joint_count++] = c;
+}
+
 const solver_engine solver_chipmunk = {"Chipmunk2D",
                                        CP_VERSION_TEXT(CP_VERSION_MAJOR, CP_VERSION_MINOR, CP_VERSION_RELEASE),
                                        create,
@@ -172,4 +187,5 @@ const solver_engine solver_chipmunk = {"Chipmunk2D",
                                        kinematic_frame,
                                        step,
                                        is_awake,
-                                       transform};
+                                       transform,
+                                       revolute};

@@ -16,6 +16,7 @@ typedef struct rc_bench_world {
     task_system *tasks; /* NULL: one thread */
     rc_body_id *bodies;
     int count, capacity;
+    rc_body_id ground; /* made with the first joint to the ground */
 } rc_bench_world;
 
 static void *create(float gravity_y, int expected_bodies) {
@@ -165,6 +166,22 @@ static void transform(void *world, int body, float *x, float *y, float *angle) {
     *angle = rc_body_angle(w->world, w->bodies[body]);
 }
 
+static void revolute(void *world, int body_a, int body_b, float x, float y) {
+    rc_bench_world *w = world;
+    if (body_a < 0 && rc_body_id_is_null(w->ground)) {
+        w->ground = make_body(w, RC_STATIC, 0.0f, 0.0f, 0.0f);
+    }
+    rc_revolute_joint_def jd = rc_revolute_joint_default_def();
+    jd.body_a = body_a >= 0 ? w->bodies[body_a] : w->ground;
+    jd.body_b = w->bodies[body_b];
+    jd.local_anchor_a = rc_inv_transform_point(rc_body_transform(w->world, jd.body_a), rc_v2(x, y));
+    jd.local_anchor_b = rc_inv_transform_point(rc_body_transform(w->world, jd.body_b), rc_v2(x, y));
+    if (rc_joint_id_is_null(rc_joint_create_revolute(w->world, &jd))) {
+        fprintf(stderr, "bench_solver: ricochet: %s\n", rc_world_last_error(w->world));
+        exit(1);
+    }
+}
+
 const solver_engine solver_ricochet = {"ricochet", "this tree", create, destroy, static_box, static_terrain,
                                        dynamic_box, dynamic_circle, dynamic_capsule, kinematic_frame, step,
-                                       is_awake, transform};
+                                       is_awake, transform, revolute};

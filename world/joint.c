@@ -116,14 +116,17 @@ static bool common_ok(rc_world *world, rc_body_id body_a, rc_body_id body_b, rc_
         return false;
     }
     if (a == b) {
-        return rc_fail(world, func, "body_a and body_b are the same body {%u, %u}", body_a.index, body_a.generation);
+        rc_fail(world, func, "body_a and body_b are the same body {%u, %u}", body_a.index, body_a.generation);
+        return false;
     }
     if (a->type != RC_DYNAMIC && b->type != RC_DYNAMIC) {
-        return rc_fail(world, func, "neither body is dynamic: a joint between two bodies without mass moves nothing");
+        rc_fail(world, func, "neither body is dynamic: a joint between two bodies without mass moves nothing");
+        return false;
     }
     if (!rc_vec2_is_finite(anchor_a) || !rc_vec2_is_finite(anchor_b) || !rc_in_world(anchor_a) ||
         !rc_in_world(anchor_b)) {
-        return rc_fail(world, func, "an anchor is NaN, infinite or beyond RC_WORLD_LIMIT");
+        rc_fail(world, func, "an anchor is NaN, infinite or beyond RC_WORLD_LIMIT");
+        return false;
     }
     out->a = (int32_t)body_a.index - 1;
     out->b = (int32_t)body_b.index - 1;
@@ -246,7 +249,7 @@ static float body_angle(const rc_world *world, int32_t body) {
 
 rc_joint_id rc_joint_create_revolute(rc_world *world, const rc_revolute_joint_def *def) {
     static const char *func = "rc_joint_create_revolute";
-    joint_common c;
+    joint_common c = {-1, -1, {0.0f, 0.0f}, {0.0f, 0.0f}, false, NULL};
     if (rc_world_for_change(world, func) == NULL) {
         return RC_NULL_JOINT_ID;
     }
@@ -280,7 +283,7 @@ rc_joint_id rc_joint_create_revolute(rc_world *world, const rc_revolute_joint_de
 
 rc_joint_id rc_joint_create_distance(rc_world *world, const rc_distance_joint_def *def) {
     static const char *func = "rc_joint_create_distance";
-    joint_common c;
+    joint_common c = {-1, -1, {0.0f, 0.0f}, {0.0f, 0.0f}, false, NULL};
     if (rc_world_for_change(world, func) == NULL) {
         return RC_NULL_JOINT_ID;
     }
@@ -327,7 +330,7 @@ rc_joint_id rc_joint_create_distance(rc_world *world, const rc_distance_joint_de
 
 rc_joint_id rc_joint_create_prismatic(rc_world *world, const rc_prismatic_joint_def *def) {
     static const char *func = "rc_joint_create_prismatic";
-    joint_common c;
+    joint_common c = {-1, -1, {0.0f, 0.0f}, {0.0f, 0.0f}, false, NULL};
     if (rc_world_for_change(world, func) == NULL) {
         return RC_NULL_JOINT_ID;
     }
@@ -370,7 +373,7 @@ rc_joint_id rc_joint_create_prismatic(rc_world *world, const rc_prismatic_joint_
 
 rc_joint_id rc_joint_create_weld(rc_world *world, const rc_weld_joint_def *def) {
     static const char *func = "rc_joint_create_weld";
-    joint_common c;
+    joint_common c = {-1, -1, {0.0f, 0.0f}, {0.0f, 0.0f}, false, NULL};
     if (rc_world_for_change(world, func) == NULL) {
         return RC_NULL_JOINT_ID;
     }

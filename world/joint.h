@@ -65,9 +65,16 @@ typedef struct rc_joint {
  * gives it. A side that is not in the solver, or does not move (static, kinematic: inverse
  * mass 0), is never written. */
 typedef struct rc_joint_constraint {
-    const rc_joint *joint;
     int32_t index;             /* the joint's slot */
+    /* the joint's settings the passes read, copied here so that they touch no joint record */
+    uint8_t type;              /* rc_joint_type */
+    bool enable_limit, enable_motor, enable_spring;
+    bool spring_on;            /* a spring with a frequency (revolute, distance, prismatic) */
+    bool linear_soft, angular_soft; /* weld: a linear or angular frequency above 0 */
+    float lower, upper, length, motor_speed;
+    float max_force_impulse;   /* mouse: its force over a sub-step */
     int32_t a, b;              /* solver states, -1: a side that is not in the solver */
+    bool moves_a, moves_b;     /* the joint moves that side (a dynamic body in the solver) */
     float ma, mb, ia, ib;      /* inverse masses and inertias (0 for a side that is not moved) */
     rc_vec2 anchor_a, anchor_b; /* from each centre of mass to its anchor, in the world, at the start */
     rc_vec2 delta_center;      /* centre of b less centre of a (mouse: less the target), at the start */

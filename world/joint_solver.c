@@ -11,33 +11,20 @@
 #include <math.h>
 #include <string.h>
 
-typedef struct side {
-    rc_vec2 v;
-    float w;
-    rc_vec2 dp;
-    rc_rot dq;
-    float turn;
-} side;
+/* A side the joint moves is its state itself; one it does not (static, kinematic, not in the
+ * solver) is a copy, so that nothing is written to it (not even a zero's sign). */
+typedef rc_body_state side;
 
-static side read_side(const rc_soft_step *s, int32_t slot) {
-    side x = {{0.0f, 0.0f}, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}, 0.0f};
-    if (slot >= 0) {
-        const rc_body_state *st = &s->states[slot];
-        x.v = st->v;
-        x.w = st->w;
-        x.dp = st->dp;
-        x.dq = st->dq;
-        x.turn = s->turns[slot];
+static side *side_of(rc_soft_step *s, int32_t slot, bool moved, side *copy) {
+    if (moved) {
+        return &s->states[slot];
     }
-    return x;
+    static const rc_body_state still = {{0.0f, 0.0f}, 0.0f, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}};
+    *copy = slot >= 0 ? s->states[slot] : still;
+    return copy;
 }
 
-static void write_side(rc_soft_step *s, int32_t slot, float m, float i, const side *x) {
-    if (slot >= 0 && (m > 0.0f || i > 0.0f)) {
-        s->states[slot].v = x->v;
-        s->states[slot].w = x->w;
-    }
-}
+static float turn_of(const rc_soft_step *s, int32_t slot) { return slot >= 0 ? s->turns[slot] : 0.0f; }
 
 static rc_vec2 solve22(float a11, float a12, float a22, rc_vec2 b) {
     float det = a11 * a22 - a12 * a12;
@@ -62,8 +49,8 @@ static void apply_point(const rc_joint_constraint *c, side *a, rc_vec2 ra, side 
 }
 
 /* The joint's angle now: b's turn relative to a's, less the reference. */
-static float angle_now(const rc_joint_constraint *c, const side *a, const side *b) {
-    return c->delta_angle + (b->turn - a->turn);
+static float angle_now(const rc_soft_step *s, const rc_joint_constraint *c) {
+    return c->delta_angle + (turn_of(s, c->b) - turn_of(s, c->a));
 }
 
 /* A speculative one-sided constraint on a position error C >= 0 with rate Cdot and effective
@@ -122,10 +109,9 @@ static void solve_point(const rc_soft_step *s, rc_joint_constraint *c, side *a, 
 }
 
 static void solve_revolute(const rc_soft_step *s, rc_joint_constraint *c, side *a, side *b, bool use_bias) {
-    const rc_joint *j = c->joint;
     bool turns = c->ia + c->ib > 0.0f;
-    if (turns && j->enable_spring && j->hertz > 0.0f) {
-        float C = angle_now(c, a, b);
+    if (turns && c->spring_on) {
+        float C = angle_now(s, c);
         float cdot = b->w - a->w;
         float impulse = -c->spring.mass_scale * c->axial_mass * (cdot + c->spring.bias_rate * C) -
                         c->spring.impulse_scale * c->spring_impulse;
@@ -133,17 +119,17 @@ static void solve_revolute(const rc_soft_step *s, rc_joint_constraint *c, side *
         a->w -= c->ia * impulse;
         b->w += c->ib * impulse;
     }
-    if (turns && j->enable_motor) {
-        float impulse = solve_motor(c, b->w - a->w, j->motor_speed, c->axial_mass);
+    if (turns && c->enable_motor) {
+        float impulse = solve_motor(c, b->w - a->w, c->motor_speed, c->axial_mass);
         a->w -= c->ia * impulse;
         b->w += c->ib * impulse;
     }
-    if (turns && j->enable_limit) {
-        float angle = angle_now(c, a, b);
-        float lower = solve_limit(s, c, angle - j->lower, b->w - a->w, c->axial_mass, &c->lower_impulse, use_bias);
+    if (turns && c->enable_limit) {
+        float angle = angle_now(s, c);
+        float lower = solve_limit(s, c, angle - c->lower, b->w - a->w, c->axial_mass, &c->lower_impulse, use_bias);
         a->w -= c->ia * lower;
         b->w += c->ib * lower;
-        float upper = solve_limit(s, c, j->upper - angle, a->w - b->w, c->axial_mass, &c->upper_impulse, use_bias);
+        float upper = solve_limit(s, c, c->upper - angle, a->w - b->w, c->axial_mass, &c->upper_impulse, use_bias);
         a->w += c->ia * upper;
         b->w -= c->ib * upper;
     }
@@ -151,11 +137,10 @@ static void solve_revolute(const rc_soft_step *s, rc_joint_constraint *c, side *
 }
 
 static void solve_weld(const rc_soft_step *s, rc_joint_constraint *c, side *a, side *b, bool use_bias) {
-    const rc_joint *j = c->joint;
     if (c->ia + c->ib > 0.0f) {
         float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
-        if (use_bias || j->angular_hertz > 0.0f) {
-            bias = c->angular.bias_rate * angle_now(c, a, b);
+        if (use_bias || c->angular_soft) {
+            bias = c->angular.bias_rate * angle_now(s, c);
             mass_scale = c->angular.mass_scale;
             impulse_scale = c->angular.impulse_scale;
         }
@@ -165,7 +150,7 @@ static void solve_weld(const rc_soft_step *s, rc_joint_constraint *c, side *a, s
         a->w -= c->ia * impulse;
         b->w += c->ib * impulse;
     }
-    solve_point(s, c, a, b, c->spring, use_bias || j->hertz > 0.0f);
+    solve_point(s, c, a, b, c->spring, use_bias || c->linear_soft);
 }
 
 /* ---- distance: along the line between the anchors ---------------------------------------------- */
@@ -193,33 +178,32 @@ static void apply_axial(const rc_joint_constraint *c, side *a, side *b, const li
 }
 
 static void solve_distance(const rc_soft_step *s, rc_joint_constraint *c, side *a, side *b, bool use_bias) {
-    const rc_joint *j = c->joint;
     line_frame f = distance_frame(c, a, b);
-    if (j->enable_spring && j->hertz > 0.0f) {
-        float C = f.length - j->length;
+    if (c->spring_on) {
+        float C = f.length - c->length;
         float cdot = rc_dot(f.axis, relative_velocity(a, f.ra, b, f.rb));
         float impulse = -c->spring.mass_scale * f.mass * (cdot + c->spring.bias_rate * C) -
                         c->spring.impulse_scale * c->spring_impulse;
         c->spring_impulse += impulse;
         apply_axial(c, a, b, &f, impulse);
     }
-    if (j->enable_motor) {
+    if (c->enable_motor) {
         float cdot = rc_dot(f.axis, relative_velocity(a, f.ra, b, f.rb));
-        apply_axial(c, a, b, &f, solve_motor(c, cdot, j->motor_speed, f.mass));
+        apply_axial(c, a, b, &f, solve_motor(c, cdot, c->motor_speed, f.mass));
     }
-    if (j->enable_limit) {
+    if (c->enable_limit) {
         float cdot = rc_dot(f.axis, relative_velocity(a, f.ra, b, f.rb));
-        float lower = solve_limit(s, c, f.length - j->lower, cdot, f.mass, &c->lower_impulse, use_bias);
+        float lower = solve_limit(s, c, f.length - c->lower, cdot, f.mass, &c->lower_impulse, use_bias);
         apply_axial(c, a, b, &f, lower);
         cdot = rc_dot(f.axis, relative_velocity(a, f.ra, b, f.rb));
-        float upper = solve_limit(s, c, j->upper - f.length, -cdot, f.mass, &c->upper_impulse, use_bias);
+        float upper = solve_limit(s, c, c->upper - f.length, -cdot, f.mass, &c->upper_impulse, use_bias);
         apply_axial(c, a, b, &f, -upper);
     }
-    if (!j->enable_spring) {
+    if (!c->enable_spring) {
         /* a rod: the length held, as stiff as the step allows */
         float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
         if (use_bias) {
-            bias = c->hard.bias_rate * (f.length - j->length);
+            bias = c->hard.bias_rate * (f.length - c->length);
             mass_scale = c->hard.mass_scale;
             impulse_scale = c->hard.impulse_scale;
         }
@@ -272,22 +256,21 @@ static void apply_prismatic(const rc_joint_constraint *c, side *a, side *b, cons
 }
 
 static void solve_prismatic(const rc_soft_step *s, rc_joint_constraint *c, side *a, side *b, bool use_bias) {
-    const rc_joint *j = c->joint;
     axis_frame f = prismatic_frame(c, a, b);
-    if (j->enable_spring && j->hertz > 0.0f) {
+    if (c->spring_on) {
         float impulse = -c->spring.mass_scale * f.mass * (axial_rate(a, b, &f) + c->spring.bias_rate * f.translation) -
                         c->spring.impulse_scale * c->spring_impulse;
         c->spring_impulse += impulse;
         apply_prismatic(c, a, b, &f, impulse, 0.0f, 0.0f);
     }
-    if (j->enable_motor) {
-        apply_prismatic(c, a, b, &f, solve_motor(c, axial_rate(a, b, &f), j->motor_speed, f.mass), 0.0f, 0.0f);
+    if (c->enable_motor) {
+        apply_prismatic(c, a, b, &f, solve_motor(c, axial_rate(a, b, &f), c->motor_speed, f.mass), 0.0f, 0.0f);
     }
-    if (j->enable_limit) {
-        float lower = solve_limit(s, c, f.translation - j->lower, axial_rate(a, b, &f), f.mass, &c->lower_impulse,
+    if (c->enable_limit) {
+        float lower = solve_limit(s, c, f.translation - c->lower, axial_rate(a, b, &f), f.mass, &c->lower_impulse,
                                   use_bias);
         apply_prismatic(c, a, b, &f, lower, 0.0f, 0.0f);
-        float upper = solve_limit(s, c, j->upper - f.translation, -axial_rate(a, b, &f), f.mass, &c->upper_impulse,
+        float upper = solve_limit(s, c, c->upper - f.translation, -axial_rate(a, b, &f), f.mass, &c->upper_impulse,
                                   use_bias);
         apply_prismatic(c, a, b, &f, -upper, 0.0f, 0.0f);
     }
@@ -296,7 +279,7 @@ static void solve_prismatic(const rc_soft_step *s, rc_joint_constraint *c, side 
     rc_vec2 bias = {0.0f, 0.0f};
     float mass_scale = 1.0f, impulse_scale = 0.0f;
     if (use_bias) {
-        bias = rc_scale(c->hard.bias_rate, rc_v2(rc_dot(f.perp, f.d), angle_now(c, a, b)));
+        bias = rc_scale(c->hard.bias_rate, rc_v2(rc_dot(f.perp, f.d), angle_now(s, c)));
         mass_scale = c->hard.mass_scale;
         impulse_scale = c->hard.impulse_scale;
     }
@@ -314,7 +297,7 @@ static void solve_prismatic(const rc_soft_step *s, rc_joint_constraint *c, side 
 
 /* ---- mouse: b's anchor pulled to the target ---------------------------------------------------- */
 
-static void solve_mouse(const rc_soft_step *s, rc_joint_constraint *c, side *b) {
+static void solve_mouse(rc_joint_constraint *c, side *b) {
     /* a little damping of the spin, so that a dragged body does not whirl */
     float impulse = -c->angular.mass_scale * c->axial_mass * b->w - c->angular.impulse_scale * c->angular_impulse;
     c->angular_impulse += impulse;
@@ -330,7 +313,7 @@ static void solve_mouse(const rc_soft_step *s, rc_joint_constraint *c, side *b) 
     rc_vec2 step = rc_sub(rc_scale(-c->spring.mass_scale, x), rc_scale(c->spring.impulse_scale, c->linear_impulse));
     rc_vec2 old = c->linear_impulse;
     rc_vec2 next = rc_add(old, step);
-    float max = c->joint->max_force * s->h;
+    float max = c->max_force_impulse;
     float len = rc_length(next);
     if (len > max) {
         next = rc_scale(max / len, next);
@@ -346,64 +329,62 @@ static void solve_mouse(const rc_soft_step *s, rc_joint_constraint *c, side *b) 
 void rc_joints_warm_start(rc_soft_step *s) {
     for (int32_t k = 0; k < s->joint_count; ++k) {
         rc_joint_constraint *c = &s->joints[k];
-        side a = read_side(s, c->a), b = read_side(s, c->b);
-        switch ((rc_joint_type)c->joint->type) {
+        side copy_a, copy_b;
+        side *pa = side_of(s, c->a, c->moves_a, &copy_a), *pb = side_of(s, c->b, c->moves_b, &copy_b);
+        switch ((rc_joint_type)c->type) {
         case RC_REVOLUTE_JOINT:
         case RC_WELD_JOINT: {
-            rc_vec2 ra = rc_rotate(a.dq, c->anchor_a), rb = rc_rotate(b.dq, c->anchor_b);
-            float axial = c->joint->type == RC_WELD_JOINT ? c->angular_impulse
+            rc_vec2 ra = rc_rotate(pa->dq, c->anchor_a), rb = rc_rotate(pb->dq, c->anchor_b);
+            float axial = c->type == RC_WELD_JOINT ? c->angular_impulse
                                           : c->spring_impulse + c->motor_impulse + c->lower_impulse - c->upper_impulse;
-            apply_point(c, &a, ra, &b, rb, c->linear_impulse);
-            a.w -= c->ia * axial;
-            b.w += c->ib * axial;
+            apply_point(c, pa, ra, pb, rb, c->linear_impulse);
+            pa->w -= c->ia * axial;
+            pb->w += c->ib * axial;
             break;
         }
         case RC_DISTANCE_JOINT: {
-            line_frame f = distance_frame(c, &a, &b);
-            apply_axial(c, &a, &b, &f,
+            line_frame f = distance_frame(c, pa, pb);
+            apply_axial(c, pa, pb, &f,
                         c->linear_impulse.x + c->spring_impulse + c->motor_impulse + c->lower_impulse - c->upper_impulse);
             break;
         }
         case RC_PRISMATIC_JOINT: {
-            axis_frame f = prismatic_frame(c, &a, &b);
-            apply_prismatic(c, &a, &b, &f, c->spring_impulse + c->motor_impulse + c->lower_impulse - c->upper_impulse,
+            axis_frame f = prismatic_frame(c, pa, pb);
+            apply_prismatic(c, pa, pb, &f, c->spring_impulse + c->motor_impulse + c->lower_impulse - c->upper_impulse,
                             c->linear_impulse.x, c->linear_impulse.y);
             break;
         }
         case RC_MOUSE_JOINT: {
-            rc_vec2 rb = rc_rotate(b.dq, c->anchor_b);
-            b.v = rc_mul_add(b.v, c->mb, c->linear_impulse);
-            b.w += c->ib * (rc_cross(rb, c->linear_impulse) + c->angular_impulse);
+            rc_vec2 rb = rc_rotate(pb->dq, c->anchor_b);
+            pb->v = rc_mul_add(pb->v, c->mb, c->linear_impulse);
+            pb->w += c->ib * (rc_cross(rb, c->linear_impulse) + c->angular_impulse);
             break;
         }
         }
-        write_side(s, c->a, c->ma, c->ia, &a);
-        write_side(s, c->b, c->mb, c->ib, &b);
     }
 }
 
 void rc_joints_solve(rc_soft_step *s, bool use_bias) {
     for (int32_t k = 0; k < s->joint_count; ++k) {
         rc_joint_constraint *c = &s->joints[k];
-        side a = read_side(s, c->a), b = read_side(s, c->b);
-        switch ((rc_joint_type)c->joint->type) {
+        side copy_a, copy_b;
+        side *pa = side_of(s, c->a, c->moves_a, &copy_a), *pb = side_of(s, c->b, c->moves_b, &copy_b);
+        switch ((rc_joint_type)c->type) {
         case RC_REVOLUTE_JOINT:
-            solve_revolute(s, c, &a, &b, use_bias);
+            solve_revolute(s, c, pa, pb, use_bias);
             break;
         case RC_WELD_JOINT:
-            solve_weld(s, c, &a, &b, use_bias);
+            solve_weld(s, c, pa, pb, use_bias);
             break;
         case RC_DISTANCE_JOINT:
-            solve_distance(s, c, &a, &b, use_bias);
+            solve_distance(s, c, pa, pb, use_bias);
             break;
         case RC_PRISMATIC_JOINT:
-            solve_prismatic(s, c, &a, &b, use_bias);
+            solve_prismatic(s, c, pa, pb, use_bias);
             break;
         case RC_MOUSE_JOINT:
-            solve_mouse(s, c, &b);
+            solve_mouse(c, pb);
             break;
         }
-        write_side(s, c->a, c->ma, c->ia, &a);
-        write_side(s, c->b, c->mb, c->ib, &b);
     }
 }

@@ -84,10 +84,23 @@ void rc_joints_prepare(rc_world *world, const rc_soft_step *step) {
         }
         rc_joint_constraint *c = &world->joint_constraints.data[world->joint_constraints.count++];
         memset(c, 0, sizeof *c);
-        c->joint = j;
         c->index = i;
+        c->type = j->type;
+        c->enable_limit = j->enable_limit;
+        c->enable_motor = j->enable_motor;
+        c->enable_spring = j->enable_spring;
+        c->spring_on = j->enable_spring && j->hertz > 0.0f;
+        c->linear_soft = j->hertz > 0.0f;
+        c->angular_soft = j->angular_hertz > 0.0f;
+        c->lower = j->lower;
+        c->upper = j->upper;
+        c->length = j->length;
+        c->motor_speed = j->motor_speed;
+        c->max_force_impulse = j->max_force * h;
         c->a = a.slot;
         c->b = b.slot;
+        c->moves_a = a.m > 0.0f || a.i > 0.0f;
+        c->moves_b = b.m > 0.0f || b.i > 0.0f;
         c->ma = a.m;
         c->ia = a.i;
         c->mb = b.m;
@@ -100,8 +113,9 @@ void rc_joints_prepare(rc_world *world, const rc_soft_step *step) {
         float k = c->ia + c->ib;
         c->axial_mass = k > 0.0f ? 1.0f / k : 0.0f;
         c->hard = hard;
-        c->spring = rc_make_soft(j->hertz, j->damping_ratio, h);
-        c->angular = rc_make_soft(j->angular_hertz, j->angular_damping_ratio, h);
+        rc_softness rigid = {0.0f, 1.0f, 0.0f};
+        c->spring = j->hertz > 0.0f ? rc_make_soft(j->hertz, j->damping_ratio, h) : rigid;
+        c->angular = j->angular_hertz > 0.0f ? rc_make_soft(j->angular_hertz, j->angular_damping_ratio, h) : rigid;
         if (j->type == RC_WELD_JOINT) {
             c->spring = j->hertz > 0.0f ? c->spring : hard;
             c->angular = j->angular_hertz > 0.0f ? c->angular : hard;
