@@ -488,7 +488,7 @@ START_TEST(counters_line_reads_the_world) {
     ck_assert_int_eq(rec.count, 1);
     rc_world_counters c = rc_world_get_counters(w);
     char want[200];
-    snprintf(want, sizeof want, "bodies 2  awake 1  shapes 2  contacts 0  impacts 0  proxies 2  cells %d",
+    snprintf(want, sizeof want, "bodies 2  awake 1  shapes 2  contacts 0  joints 0  impacts 0  proxies 2  cells %d",
              (int)c.broadphase_cells);
     ck_assert_str_eq(rec.prims[0].text, want);
     assert_v(rec.prims[0].v[0], 0.0f, 0.0f);

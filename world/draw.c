@@ -295,8 +295,9 @@ static void draw_stats(const rc_world *world, const rc_debug_draw *d) {
     const rc_impact_event *events = NULL;
     int impacts = rc_world_impact_events(world, &events);
     char line[192];
-    (void)snprintf(line, sizeof line, "bodies %d  awake %d  shapes %d  contacts %d  impacts %d  proxies %d  cells %d",
-                   (int)c.bodies, (int)c.awake_bodies, (int)c.shapes, (int)c.touching_contacts, impacts,
+    (void)snprintf(line, sizeof line,
+                   "bodies %d  awake %d  shapes %d  contacts %d  joints %d  impacts %d  proxies %d  cells %d",
+                   (int)c.bodies, (int)c.awake_bodies, (int)c.shapes, (int)c.touching_contacts, (int)c.joints, impacts,
                    (int)c.broadphase_proxies, (int)c.broadphase_cells);
     rc_vec2 at = d->use_bounds ? rc_v2(d->bounds.lower.x, d->bounds.upper.y) : rc_v2(0.0f, 0.0f);
     d->draw_text(at, line, RC_COLOR_TEXT, d->context);

@@ -373,6 +373,7 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
     c.cell_size = rc_grid_cell_size(world->grid);
     c.bytes = sizeof *world + world->bytes_held;
     c.steps = world->steps;
+    c.joints = rc_id_pool_live(&world->joint_ids);
     return c;
 }
 

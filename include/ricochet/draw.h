@@ -49,7 +49,7 @@ typedef enum rc_draw_flags {
     RC_DRAW_IMPACTS = 1u << 4,    /* the last step's impact events: the point and the surface normal */
     RC_DRAW_SLEEP = 1u << 5,      /* colour sleeping dynamic bodies apart from awake ones */
     RC_DRAW_TRANSFORMS = 1u << 6, /* each non-static body's frame, through draw_transform */
-    RC_DRAW_STATS = 1u << 7,      /* one line of counters (bodies, awake, shapes, contacts,
+    RC_DRAW_STATS = 1u << 7,      /* one line of counters (bodies, awake, shapes, contacts, joints,
                                      impacts, proxies, cells) through draw_text */
     RC_DRAW_JOINTS = 1u << 8,     /* each joint: segments from body_a's centre of mass to its anchor,
                                      between the anchors (a mouse joint: from the target) and from

@@ -292,6 +292,7 @@ typedef struct rc_world_counters {
     size_t bytes;        /* memory the world holds: what its allocator handed out and has not had
                             back, the world's own record included */
     int32_t steps;       /* steps taken */
+    int32_t joints;      /* live joints (joint.h) */
 } rc_world_counters;
 
 RC_API rc_world_counters rc_world_get_counters(const rc_world *world);
