@@ -5,27 +5,57 @@
 #include <math.h>
 #include <string.h>
 
-/* An awake body that can move the joint's other side. */
-static bool moves(const rc_body *b) { return b->type != RC_STATIC && b->awake; }
+/* An awake body that can move the joint's other side: a dynamic body, or a kinematic body that
+ * moves (a kinematic body never sleeps: one at rest holds what hangs from it as a static body
+ * does, and lets it sleep, as island.c lets it). */
+static bool moves(const rc_body *b) {
+    if (!b->awake) {
+        return false;
+    }
+    if (b->type == RC_KINEMATIC) {
+        return b->linear_velocity.x != 0.0f || b->linear_velocity.y != 0.0f || b->angular_velocity != 0.0f;
+    }
+    return b->type == RC_DYNAMIC;
+}
+
+/* Wake the sleeping dynamic body `start` and every sleeping dynamic body jointed to it, and to
+ * those, through the bodies' lists of joints (a chain woken at either end wakes whole, in one
+ * step); each is noted once in joint_woken, which is also the walk's queue. */
+static void wake_jointed(rc_world *world, int32_t start) {
+    rc_body *first = &world->bodies.data[start];
+    rc_joint_wake w0 = {start, first->sleep_time};
+    world->joint_woken.data[world->joint_woken.count++] = w0;
+    rc_body_wake(first);
+    for (int32_t k = world->joint_woken.count - 1; k < world->joint_woken.count; ++k) {
+        int32_t body = world->joint_woken.data[k].body;
+        for (int32_t ji = world->bodies.data[body].first_joint; ji >= 0;) {
+            const rc_joint *j = &world->joints.data[ji];
+            int side = j->edge[0].body == body ? 0 : 1;
+            int32_t other = j->edge[1 - side].body;
+            rc_body *ob = other >= 0 ? &world->bodies.data[other] : NULL;
+            if (ob != NULL && ob->type == RC_DYNAMIC && !ob->awake) {
+                rc_joint_wake w = {other, ob->sleep_time};
+                world->joint_woken.data[world->joint_woken.count++] = w;
+                rc_body_wake(ob);
+            }
+            ji = j->edge[side].next;
+        }
+    }
+}
 
 void rc_joints_wake(rc_world *world) {
+    /* (room: a body is woken once, reached by a joint from an awake one: at most a body a joint) */
     world->joint_woken.count = 0;
     for (int32_t i = 0; i < world->joints.count; ++i) {
         const rc_joint *j = &world->joints.data[i];
         if (!j->in_use || j->edge[0].body < 0) {
             continue;
         }
-        rc_body *a = &world->bodies.data[j->edge[0].body], *b = &world->bodies.data[j->edge[1].body];
-        rc_body *sleeper = NULL;
+        const rc_body *a = &world->bodies.data[j->edge[0].body], *b = &world->bodies.data[j->edge[1].body];
         if (moves(a) && b->type == RC_DYNAMIC && !b->awake) {
-            sleeper = b;
+            wake_jointed(world, j->edge[1].body);
         } else if (moves(b) && a->type == RC_DYNAMIC && !a->awake) {
-            sleeper = a;
-        }
-        if (sleeper != NULL) {
-            rc_joint_wake w = {sleeper == a ? j->edge[0].body : j->edge[1].body, sleeper->sleep_time};
-            world->joint_woken.data[world->joint_woken.count++] = w;
-            rc_body_wake(sleeper);
+            wake_jointed(world, j->edge[0].body);
         }
     }
 }
