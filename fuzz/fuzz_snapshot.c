@@ -1,8 +1,9 @@
 /* fuzz_snapshot: rc_world_restore against forged snapshots whose checksum is valid.
  *
  * The input chooses a small scene (a room of walls with boxes, a circle, a capsule, a bullet, a
- * kinematic platform and a sensor; a one-sided arena with grenades, a point bullet and a
- * projectile-absorbing target; a pile with a turning blade and destroyed bodies and shapes),
+ * kinematic platform, a sensor, a hinge, a rope and a mouse joint; a one-sided arena with
+ * grenades, a point bullet and a projectile-absorbing target; a pile with a turning blade, a
+ * weld, a rail, and destroyed bodies, shapes and joints),
  * the steps taken before its snapshot, then edits of the snapshot's payload: bytes flipped or
  * set, 32-bit words set to awkward values (indices near the counts, -1, the extremes, NaN),
  * words copied from elsewhere, bytes inserted or deleted, the payload cut or extended. The
@@ -16,8 +17,9 @@
  *    those before), or the world then refuses a good snapshot (the spare record left behind);
  *  - a stale checksum is accepted, or the two worlds disagree about the same bytes;
  *  - an accepted snapshot does not write back as the same bytes; after it (30 steps, casts,
- *    overlaps, the preview, contact data, events, destroying bodies and making one) a new
- *    snapshot of the world does not restore. */
+ *    overlaps, the preview, contact data, events, the joints' getters and setters, destroying
+ *    joints and bodies, making a joint and a body) a new snapshot of the world does not
+ *    restore. */
 #include <ricochet/ricochet.h>
 
 #include "../core/bytes.h" /* rc_bytes_checksum: internal, in the fuzz build's static library */
@@ -99,6 +101,18 @@ static rc_shape_id circle(rc_world *w, rc_body_id b, float r, float restitution)
     return rc_shape_create_circle(w, b, &s, r);
 }
 
+/* The joints the scenes made (their ids name them in the snapshot, and after a restore). */
+#define MAX_JOINT_IDS 8
+static rc_joint_id g_joints[MAX_JOINT_IDS];
+static int g_njoints;
+
+static void keep_joint(rc_world *w, rc_joint_id j) {
+    FZ_CHECK(!rc_joint_id_is_null(j), "scene: joint: %s", rc_world_last_error(w));
+    if (g_njoints < MAX_JOINT_IDS) {
+        g_joints[g_njoints++] = j;
+    }
+}
+
 /* The scenes (deterministic: fixed salt, fixed order). */
 static void scene_room(rc_world *w) {
     rc_body_id ground = body(w, RC_STATIC, 0.0f, 0.0f, 0.0f, 0.0f);
@@ -106,11 +120,40 @@ static void scene_room(rc_world *w) {
     rc_shape_def s = rc_shape_default_def();
     rc_vec2 walls[4] = {{-19.0f, 15.0f}, {-19.0f, 0.5f}, {19.0f, 0.5f}, {19.0f, 15.0f}};
     rc_shape_create_chain(w, ground, &s, walls, 4, false);
-    box(w, body(w, RC_DYNAMIC, -3.0f, 1.0f, 0.0f, 0.0f), 0.5f, 0.5f);
-    box(w, body(w, RC_DYNAMIC, -3.0f, 2.05f, 0.0f, 0.0f), 0.5f, 0.5f);
-    circle(w, body(w, RC_DYNAMIC, 0.0f, 3.0f, 1.0f, 0.0f), 0.5f, 0.3f);
-    rc_shape_create_capsule(w, body(w, RC_DYNAMIC, 3.0f, 2.0f, 0.0f, 0.0f), &s, rc_v2(-0.5f, 0.0f),
-                            rc_v2(0.5f, 0.0f), 0.3f);
+    rc_body_id low = body(w, RC_DYNAMIC, -3.0f, 1.0f, 0.0f, 0.0f), high = body(w, RC_DYNAMIC, -3.0f, 2.05f, 0.0f, 0.0f);
+    box(w, low, 0.5f, 0.5f);
+    box(w, high, 0.5f, 0.5f);
+    rc_body_id ball = body(w, RC_DYNAMIC, 0.0f, 3.0f, 1.0f, 0.0f);
+    circle(w, ball, 0.5f, 0.3f);
+    rc_body_id pill = body(w, RC_DYNAMIC, 3.0f, 2.0f, 0.0f, 0.0f);
+    rc_shape_create_capsule(w, pill, &s, rc_v2(-0.5f, 0.0f), rc_v2(0.5f, 0.0f), 0.3f);
+    /* joints: a limited, motorised hinge between the stacked boxes, a rope from the ground to the
+       ball, a mouse dragging the capsule */
+    rc_revolute_joint_def hinge = rc_revolute_joint_default_def();
+    hinge.body_a = low;
+    hinge.body_b = high;
+    hinge.local_anchor_a = rc_v2(0.5f, 0.5f);
+    hinge.local_anchor_b = rc_v2(0.5f, -0.55f);
+    hinge.enable_limit = true;
+    hinge.lower_angle = -0.5f;
+    hinge.upper_angle = 0.25f;
+    hinge.enable_motor = true;
+    hinge.motor_speed = 1.0f;
+    hinge.max_motor_torque = 20.0f;
+    keep_joint(w, rc_joint_create_revolute(w, &hinge));
+    rc_distance_joint_def rope = rc_distance_joint_default_def();
+    rope.body_a = ground;
+    rope.body_b = ball;
+    rope.local_anchor_a = rc_v2(0.0f, 6.0f);
+    rope.length = 2.0f;
+    rope.enable_spring = true;
+    rope.enable_limit = true;
+    rope.max_length = 3.0f;
+    keep_joint(w, rc_joint_create_distance(w, &rope));
+    rc_mouse_joint_def mouse = rc_mouse_joint_default_def();
+    mouse.body = pill;
+    mouse.target = rc_v2(3.5f, 4.0f);
+    keep_joint(w, rc_joint_create_mouse(w, &mouse));
     circle(w, bullet(w, -10.0f, 5.0f, 60.0f, -20.0f, -1), 0.1f, 0.8f);
     box(w, body(w, RC_KINEMATIC, 6.0f, 4.0f, 1.0f, 0.0f), 2.0f, 0.25f);
     s.is_sensor = true;
@@ -149,11 +192,37 @@ static void scene_pile(rc_world *w, int steps) {
     rc_body_set_angular_velocity(w, blade, 2.0f);
     rc_shape_id arm = box(w, blade, 2.0f, 0.1f);
     box(w, blade, 0.1f, 2.0f);
+    /* joints: two blocks welded, the top block on a sprung rail of the ground, a rod that goes
+       half way (a free slot in the joint pool) */
+    rc_weld_joint_def weld = rc_weld_joint_default_def();
+    weld.body_a = blocks[0];
+    weld.body_b = blocks[1];
+    weld.local_anchor_a = rc_v2(0.51f, 0.0f);
+    weld.local_anchor_b = rc_v2(-0.51f, 0.0f);
+    keep_joint(w, rc_joint_create_weld(w, &weld));
+    rc_prismatic_joint_def rail = rc_prismatic_joint_default_def();
+    rail.body_a = ground;
+    rail.body_b = blocks[9];
+    rail.local_anchor_a = rc_v2(1.53f, 4.5f);
+    rail.enable_spring = true;
+    rail.hertz = 2.0f;
+    rail.damping_ratio = 0.5f;
+    rail.enable_limit = true;
+    rail.lower_translation = -1.0f;
+    rail.upper_translation = 1.0f;
+    keep_joint(w, rc_joint_create_prismatic(w, &rail));
+    rc_distance_joint_def rod = rc_distance_joint_default_def();
+    rod.body_a = blocks[2];
+    rod.body_b = blocks[5];
+    rod.length = 1.5f;
+    rc_joint_id rod_id = rc_joint_create_distance(w, &rod);
+    keep_joint(w, rod_id);
     for (int i = 0; i < steps; ++i) {
         rc_world_step(w, 1.0f / 60.0f);
         if (i == steps / 2) { /* free slots: in the id pools, the grid, the polygon pool */
-            rc_body_destroy(w, blocks[9]);
+            rc_body_destroy(w, blocks[9]); /* and its rail */
             rc_shape_destroy(w, arm);
+            rc_joint_destroy(w, rod_id);
             circle(w, body(w, RC_DYNAMIC, 6.0f, 5.0f, 0.0f, 0.0f), 0.3f, 0.0f);
         }
     }
@@ -425,6 +494,38 @@ static void exercise(rc_world *w, fz_input *in, const ids *known) {
     rc_vec2 path[60];
     rc_predicted_bounce bounces[8];
     rc_world_predict(w, &pd, path, bounces, 8);
+    /* the scene's joints: every getter, a setter of each kind (refused on another type), some
+       destroyed */
+    volatile float sink = 0.0f;
+    uint8_t cut = fz_u8(in);
+    for (int k = 0; k < g_njoints; ++k) {
+        rc_joint_id j = g_joints[k];
+        bool live = rc_joint_is_valid(w, j);
+        rc_body_id a = rc_joint_body_a(w, j), b = rc_joint_body_b(w, j);
+        FZ_CHECK(!live || rc_body_is_valid(w, b), "a live joint's body_b is not live");
+        FZ_CHECK(!live || rc_body_id_is_null(a) || rc_body_is_valid(w, a), "a live joint's body_a is not live");
+        sink += rc_joint_local_anchor_a(w, j).x + rc_joint_local_anchor_b(w, j).y + rc_joint_reaction_force(w, j).x +
+                rc_joint_reaction_torque(w, j) + rc_revolute_joint_angle(w, j) + rc_revolute_joint_speed(w, j) +
+                rc_revolute_joint_motor_torque(w, j) + rc_distance_joint_current_length(w, j) +
+                rc_prismatic_joint_translation(w, j) + rc_prismatic_joint_speed(w, j) + rc_mouse_joint_target(w, j).x;
+        sink += (float)rc_joint_get_type(w, j) + (rc_joint_collide_connected(w, j) ? 1.0f : 0.0f);
+        rc_joint_set_user_data(w, j, &g_njoints);
+        rc_revolute_joint_set_motor(w, j, true, -1.0f, 5.0f);
+        rc_distance_joint_set_length(w, j, 1.0f);
+        rc_prismatic_joint_set_limits(w, j, true, -0.5f, 0.5f);
+        rc_weld_joint_set_springs(w, j, 1.0f, 0.5f, 0.0f, 1.0f);
+        rc_mouse_joint_set_target(w, j, rc_v2(0.0f, 2.0f));
+        if ((cut >> k) & 1u) {
+            rc_joint_destroy(w, j);
+        }
+    }
+    (void)sink;
+    if (l.n >= 2 && rc_body_is_valid(w, l.b[0]) && rc_body_is_valid(w, l.b[l.n - 1])) {
+        rc_revolute_joint_def hinge = rc_revolute_joint_default_def();
+        hinge.body_a = l.b[0];
+        hinge.body_b = l.b[l.n - 1];
+        rc_joint_create_revolute(w, &hinge); /* refused when both lack mass or are one body */
+    }
     for (int i = 0; i < l.n; ++i) {
         if (rc_body_is_valid(w, l.b[i])) {
             touch_contacts(w, l.b[i]);
@@ -463,6 +564,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     budget wb, fb;
     rc_world *w = new_world(SALT, &wb);
     ids known = {.n = 0};
+    g_njoints = 0;
     switch (scene % 3u) {
     case 0:
         scene_room(w);
