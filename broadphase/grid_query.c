@@ -484,7 +484,10 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
     float ex = ox + w->max_t * dx, ey = oy + w->max_t * dy;
     float reach = ceilf(w->radius * inv);
     float limit = 0.5f * (float)CELL_LIMIT; /* 2^29: exact */
-    if (!(fabsf(ox) < limit && fabsf(oy) < limit && fabsf(ex) < limit && fabsf(ey) < limit && reach < limit)) {
+    /* (reach >= 0: a radius of -inf, which a forged snapshot's swept body once carried, passed
+       reach < limit, and its conversion to int32_t was undefined; found by fuzz_snapshot) */
+    if (!(fabsf(ox) < limit && fabsf(oy) < limit && fabsf(ex) < limit && fabsf(ey) < limit && reach >= 0.0f &&
+          reach < limit)) {
         return ray_scan_level(w, l);
     }
     int32_t k = (int32_t)reach;

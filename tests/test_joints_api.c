@@ -74,7 +74,10 @@ START_TEST(bad_joint_ids_are_refused) {
     ck_assert_int_eq(foreign.index, fx.joints[0].index);
     ck_assert(!rc_joint_is_valid(w, foreign));
     rc_joint_id huge = {(uint32_t)INT32_MAX + 1u, 1u};
-    rc_joint_id ids[] = {stale, RC_NULL_JOINT_ID, foreign, huge};
+    /* index 0 with a generation is not the null id, and names nothing: rc_get_joint read the
+       record before the first (index - 1 wrapped; found by fuzz_world) */
+    rc_joint_id index_zero = {0u, 1u}, index_zero_live = {0u, fx.joints[0].generation};
+    rc_joint_id ids[] = {stale, RC_NULL_JOINT_ID, foreign, huge, index_zero, index_zero_live};
     for (size_t k = 0; k < sizeof ids / sizeof ids[0]; ++k) {
         rc_joint_id id = ids[k];
         ck_assert(!rc_joint_is_valid(w, id));

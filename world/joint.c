@@ -57,7 +57,8 @@ rc_joint *rc_get_joint(const rc_world *world, rc_joint_id id, const char *func) 
         rc_fail(world, func, "the joint id is null");
         return NULL;
     }
-    if (id.index > (uint32_t)world->joints.count || !world->joints.data[id.index - 1].in_use ||
+    /* (index 0 with another generation is not null: it names nothing, and index - 1 wraps) */
+    if (id.index == 0 || id.index > (uint32_t)world->joints.count || !world->joints.data[id.index - 1].in_use ||
         world->joints.data[id.index - 1].generation != id.generation) {
         rc_fail(world, func, "joint id {%u, %u} names no live joint (destroyed, or not from this world)", id.index,
                 id.generation);
