@@ -136,8 +136,7 @@ static bool common_ok(rc_world *world, rc_body_id body_a, rc_body_id body_b, rc_
     return true;
 }
 
-bool rc_joint_spring_ok(rc_world *world, bool enable, float hertz, float damping_ratio, const char *func) {
-    (void)enable;
+bool rc_joint_spring_ok(rc_world *world, float hertz, float damping_ratio, const char *func) {
     if (!finite_non_negative(hertz) || !finite_non_negative(damping_ratio)) {
         return rc_fail(world, func, "the spring's hertz %g and damping ratio %g must be finite and >= 0",
                        (double)hertz, (double)damping_ratio);
@@ -238,10 +237,43 @@ static rc_joint *add_joint(rc_world *world, rc_joint_type type, const joint_comm
         /* their contacts end at the next step (with end events) */
         rc_body_flag_contacts(world, &world->bodies.data[c->a]);
         rc_body_flag_contacts(world, &world->bodies.data[c->b]);
-        world->contacts_flagged = true;
     }
     *index_out = index;
     return j;
+}
+
+/* A create's first checks: the world open to change, a def. */
+static bool def_given(rc_world *world, const void *def, const char *func) {
+    if (rc_world_for_change(world, func) == NULL) {
+        return false;
+    }
+    if (def == NULL) {
+        rc_fail(world, func, "def is NULL");
+        return false;
+    }
+    return true;
+}
+
+/* What revolute, prismatic and distance joints share: a limit, a motor, a spring. */
+typedef struct joint_drive {
+    bool enable_limit;
+    float lower, upper;
+    bool enable_motor;
+    float motor_speed, max_motor;
+    bool enable_spring;
+    float hertz, damping_ratio;
+} joint_drive;
+
+static void set_drive(rc_joint *j, joint_drive d) {
+    j->enable_limit = d.enable_limit;
+    j->lower = d.lower;
+    j->upper = d.upper;
+    j->enable_motor = d.enable_motor;
+    j->motor_speed = d.motor_speed;
+    j->max_motor = d.max_motor;
+    j->enable_spring = d.enable_spring;
+    j->hertz = d.hertz;
+    j->damping_ratio = d.damping_ratio;
 }
 
 static float body_angle(const rc_world *world, int32_t body) {
@@ -251,17 +283,13 @@ static float body_angle(const rc_world *world, int32_t body) {
 rc_joint_id rc_joint_create_revolute(rc_world *world, const rc_revolute_joint_def *def) {
     static const char *func = "rc_joint_create_revolute";
     joint_common c = {-1, -1, {0.0f, 0.0f}, {0.0f, 0.0f}, false, NULL};
-    if (rc_world_for_change(world, func) == NULL) {
-        return RC_NULL_JOINT_ID;
-    }
-    if (def == NULL) {
-        rc_fail(world, func, "def is NULL");
+    if (!def_given(world, def, func)) {
         return RC_NULL_JOINT_ID;
     }
     if (!common_ok(world, def->body_a, def->body_b, def->local_anchor_a, def->local_anchor_b, func, &c) ||
         !rc_joint_range_ok(world, def->lower_angle, def->upper_angle, "angle", func) ||
         !rc_joint_motor_ok(world, def->motor_speed, def->max_motor_torque, func) ||
-        !rc_joint_spring_ok(world, def->enable_spring, def->hertz, def->damping_ratio, func) ||
+        !rc_joint_spring_ok(world, def->hertz, def->damping_ratio, func) ||
         !reserve_joint(world, !def->collide_connected, func)) {
         return RC_NULL_JOINT_ID;
     }
@@ -270,26 +298,15 @@ rc_joint_id rc_joint_create_revolute(rc_world *world, const rc_revolute_joint_de
     int32_t index;
     rc_joint *j = add_joint(world, RC_REVOLUTE_JOINT, &c, &index);
     j->reference_angle = body_angle(world, c.b) - body_angle(world, c.a);
-    j->enable_limit = def->enable_limit;
-    j->lower = def->lower_angle;
-    j->upper = def->upper_angle;
-    j->enable_motor = def->enable_motor;
-    j->motor_speed = def->motor_speed;
-    j->max_motor = def->max_motor_torque;
-    j->enable_spring = def->enable_spring;
-    j->hertz = def->hertz;
-    j->damping_ratio = def->damping_ratio;
+    set_drive(j, (joint_drive){def->enable_limit, def->lower_angle, def->upper_angle, def->enable_motor, def->motor_speed,
+                               def->max_motor_torque, def->enable_spring, def->hertz, def->damping_ratio});
     return joint_id_of(world, index);
 }
 
 rc_joint_id rc_joint_create_distance(rc_world *world, const rc_distance_joint_def *def) {
     static const char *func = "rc_joint_create_distance";
     joint_common c = {-1, -1, {0.0f, 0.0f}, {0.0f, 0.0f}, false, NULL};
-    if (rc_world_for_change(world, func) == NULL) {
-        return RC_NULL_JOINT_ID;
-    }
-    if (def == NULL) {
-        rc_fail(world, func, "def is NULL");
+    if (!def_given(world, def, func)) {
         return RC_NULL_JOINT_ID;
     }
     if (!common_ok(world, def->body_a, def->body_b, def->local_anchor_a, def->local_anchor_b, func, &c)) {
@@ -308,7 +325,7 @@ rc_joint_id rc_joint_create_distance(rc_world *world, const rc_distance_joint_de
         return RC_NULL_JOINT_ID;
     }
     if (!rc_joint_motor_ok(world, def->motor_speed, def->max_motor_force, func) ||
-        !rc_joint_spring_ok(world, def->enable_spring, def->hertz, def->damping_ratio, func) ||
+        !rc_joint_spring_ok(world, def->hertz, def->damping_ratio, func) ||
         !reserve_joint(world, !def->collide_connected, func)) {
         return RC_NULL_JOINT_ID;
     }
@@ -317,26 +334,15 @@ rc_joint_id rc_joint_create_distance(rc_world *world, const rc_distance_joint_de
     int32_t index;
     rc_joint *j = add_joint(world, RC_DISTANCE_JOINT, &c, &index);
     j->length = def->length;
-    j->enable_limit = def->enable_limit;
-    j->lower = def->min_length;
-    j->upper = def->max_length;
-    j->enable_motor = def->enable_motor;
-    j->motor_speed = def->motor_speed;
-    j->max_motor = def->max_motor_force;
-    j->enable_spring = def->enable_spring;
-    j->hertz = def->hertz;
-    j->damping_ratio = def->damping_ratio;
+    set_drive(j, (joint_drive){def->enable_limit, def->min_length, def->max_length, def->enable_motor, def->motor_speed,
+                               def->max_motor_force, def->enable_spring, def->hertz, def->damping_ratio});
     return joint_id_of(world, index);
 }
 
 rc_joint_id rc_joint_create_prismatic(rc_world *world, const rc_prismatic_joint_def *def) {
     static const char *func = "rc_joint_create_prismatic";
     joint_common c = {-1, -1, {0.0f, 0.0f}, {0.0f, 0.0f}, false, NULL};
-    if (rc_world_for_change(world, func) == NULL) {
-        return RC_NULL_JOINT_ID;
-    }
-    if (def == NULL) {
-        rc_fail(world, func, "def is NULL");
+    if (!def_given(world, def, func)) {
         return RC_NULL_JOINT_ID;
     }
     if (!common_ok(world, def->body_a, def->body_b, def->local_anchor_a, def->local_anchor_b, func, &c)) {
@@ -350,7 +356,7 @@ rc_joint_id rc_joint_create_prismatic(rc_world *world, const rc_prismatic_joint_
     }
     if (!rc_joint_range_ok(world, def->lower_translation, def->upper_translation, "translation", func) ||
         !rc_joint_motor_ok(world, def->motor_speed, def->max_motor_force, func) ||
-        !rc_joint_spring_ok(world, def->enable_spring, def->hertz, def->damping_ratio, func) ||
+        !rc_joint_spring_ok(world, def->hertz, def->damping_ratio, func) ||
         !reserve_joint(world, !def->collide_connected, func)) {
         return RC_NULL_JOINT_ID;
     }
@@ -360,26 +366,16 @@ rc_joint_id rc_joint_create_prismatic(rc_world *world, const rc_prismatic_joint_
     rc_joint *j = add_joint(world, RC_PRISMATIC_JOINT, &c, &index);
     j->local_axis_a = rc_v2((float)(axis.x / len), (float)(axis.y / len));
     j->reference_angle = body_angle(world, c.b) - body_angle(world, c.a);
-    j->enable_limit = def->enable_limit;
-    j->lower = def->lower_translation;
-    j->upper = def->upper_translation;
-    j->enable_motor = def->enable_motor;
-    j->motor_speed = def->motor_speed;
-    j->max_motor = def->max_motor_force;
-    j->enable_spring = def->enable_spring;
-    j->hertz = def->hertz;
-    j->damping_ratio = def->damping_ratio;
+    set_drive(j, (joint_drive){def->enable_limit, def->lower_translation, def->upper_translation, def->enable_motor,
+                               def->motor_speed, def->max_motor_force, def->enable_spring, def->hertz,
+                               def->damping_ratio});
     return joint_id_of(world, index);
 }
 
 rc_joint_id rc_joint_create_weld(rc_world *world, const rc_weld_joint_def *def) {
     static const char *func = "rc_joint_create_weld";
     joint_common c = {-1, -1, {0.0f, 0.0f}, {0.0f, 0.0f}, false, NULL};
-    if (rc_world_for_change(world, func) == NULL) {
-        return RC_NULL_JOINT_ID;
-    }
-    if (def == NULL) {
-        rc_fail(world, func, "def is NULL");
+    if (!def_given(world, def, func)) {
         return RC_NULL_JOINT_ID;
     }
     if (!common_ok(world, def->body_a, def->body_b, def->local_anchor_a, def->local_anchor_b, func, &c)) {
@@ -389,8 +385,8 @@ rc_joint_id rc_joint_create_weld(rc_world *world, const rc_weld_joint_def *def) 
         rc_fail(world, func, "def.reference_angle is not finite");
         return RC_NULL_JOINT_ID;
     }
-    if (!rc_joint_spring_ok(world, true, def->linear_hertz, def->linear_damping_ratio, func) ||
-        !rc_joint_spring_ok(world, true, def->angular_hertz, def->angular_damping_ratio, func) ||
+    if (!rc_joint_spring_ok(world, def->linear_hertz, def->linear_damping_ratio, func) ||
+        !rc_joint_spring_ok(world, def->angular_hertz, def->angular_damping_ratio, func) ||
         !reserve_joint(world, !def->collide_connected, func)) {
         return RC_NULL_JOINT_ID;
     }
@@ -408,11 +404,7 @@ rc_joint_id rc_joint_create_weld(rc_world *world, const rc_weld_joint_def *def) 
 
 rc_joint_id rc_joint_create_mouse(rc_world *world, const rc_mouse_joint_def *def) {
     static const char *func = "rc_joint_create_mouse";
-    if (rc_world_for_change(world, func) == NULL) {
-        return RC_NULL_JOINT_ID;
-    }
-    if (def == NULL) {
-        rc_fail(world, func, "def is NULL");
+    if (!def_given(world, def, func)) {
         return RC_NULL_JOINT_ID;
     }
     const rc_body *body = rc_get_body(world, def->body, func);

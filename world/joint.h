@@ -107,8 +107,8 @@ struct rc_body;
 void rc_joints_wake(struct rc_world *world);
 /* Put back to sleep what rc_joints_wake woke (a failed step). */
 void rc_joints_unwake(struct rc_world *world);
-/* The step's joint constraints, once the solver's bodies have slots; false when memory runs
- * out (reserved with the step's scratch: never). */
+/* The step's joint constraints, once the solver's bodies have slots (their room is reserved
+ * with the step's scratch). */
 void rc_joints_prepare(struct rc_world *world, const rc_soft_step *step);
 /* Keep the step's impulses in the joints (the step cannot fail any more). */
 void rc_joints_commit(struct rc_world *world, float h);
@@ -125,7 +125,7 @@ rc_joint *rc_joint_for_change(struct rc_world *world, rc_joint_id id, const char
 rc_joint *rc_typed_joint(const struct rc_world *world, rc_joint_id id, rc_joint_type type, bool change,
                          const char *func);
 /* Checks of a joint's settings, recording why they fail. */
-bool rc_joint_spring_ok(struct rc_world *world, bool enable, float hertz, float damping_ratio, const char *func);
+bool rc_joint_spring_ok(struct rc_world *world, float hertz, float damping_ratio, const char *func);
 bool rc_joint_motor_ok(struct rc_world *world, float speed, float max, const char *func);
 bool rc_joint_range_ok(struct rc_world *world, float lower, float upper, const char *what, const char *func);
 /* Wake the joint's bodies (a setter changed it). */

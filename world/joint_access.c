@@ -99,6 +99,66 @@ static float relative_spin(const rc_world *world, const rc_joint *j) {
            world->bodies.data[j->edge[0].body].angular_velocity;
 }
 
+/* ---- what revolute, prismatic and distance joints share: a limit, a motor, a spring ---------------- */
+
+/* The limits of a joint of `type` (what: what they bound, for the message; within_lengths: also
+ * held to 0 .. RC_JOINT_MAX_LENGTH, a distance joint's). Disabled, they hold no impulse. */
+static bool set_limits(rc_world *world, rc_joint_id id, rc_joint_type type, bool enable, float lower, float upper,
+                       const char *what, bool within_lengths, const char *func) {
+    rc_joint *j = rc_typed_joint(world, id, type, true, func);
+    if (j == NULL || !rc_joint_range_ok(world, lower, upper, what, func)) {
+        return false;
+    }
+    if (within_lengths && (lower < 0.0f || upper > RC_JOINT_MAX_LENGTH)) {
+        return rc_fail(world, func, "the length limits %g .. %g must be within 0 .. RC_JOINT_MAX_LENGTH",
+                       (double)lower, (double)upper);
+    }
+    j->enable_limit = enable;
+    j->lower = lower;
+    j->upper = upper;
+    if (!enable) {
+        j->lower_impulse = j->upper_impulse = 0.0f;
+    }
+    rc_joint_wake_bodies(world, j);
+    return true;
+}
+
+static bool set_motor(rc_world *world, rc_joint_id id, rc_joint_type type, bool enable, float speed, float max,
+                      const char *func) {
+    rc_joint *j = rc_typed_joint(world, id, type, true, func);
+    if (j == NULL || !rc_joint_motor_ok(world, speed, max, func)) {
+        return false;
+    }
+    j->enable_motor = enable;
+    j->motor_speed = speed;
+    j->max_motor = max;
+    if (!enable) {
+        j->motor_impulse = 0.0f;
+    }
+    rc_joint_wake_bodies(world, j);
+    return true;
+}
+
+/* A distance joint's spring replaces its rod (or the other way): both impulses start anew. */
+static bool set_spring(rc_world *world, rc_joint_id id, rc_joint_type type, bool enable, float hertz,
+                       float damping_ratio, const char *func) {
+    rc_joint *j = rc_typed_joint(world, id, type, true, func);
+    if (j == NULL || !rc_joint_spring_ok(world, hertz, damping_ratio, func)) {
+        return false;
+    }
+    j->enable_spring = enable;
+    j->hertz = hertz;
+    j->damping_ratio = damping_ratio;
+    if (type == RC_DISTANCE_JOINT) {
+        j->spring_impulse = 0.0f;
+        j->linear_impulse = rc_v2(0.0f, 0.0f);
+    } else if (!enable) {
+        j->spring_impulse = 0.0f;
+    }
+    rc_joint_wake_bodies(world, j);
+    return true;
+}
+
 /* ---- revolute ------------------------------------------------------------------------------------ */
 
 float rc_revolute_joint_angle(const rc_world *world, rc_joint_id id) {
@@ -122,48 +182,15 @@ float rc_revolute_joint_motor_torque(const rc_world *world, rc_joint_id id) {
 }
 
 bool rc_revolute_joint_set_limits(rc_world *world, rc_joint_id id, bool enable, float lower, float upper) {
-    rc_joint *j = rc_typed_joint(world, id, RC_REVOLUTE_JOINT, true, __func__);
-    if (j == NULL || !rc_joint_range_ok(world, lower, upper, "angle", __func__)) {
-        return false;
-    }
-    j->enable_limit = enable;
-    j->lower = lower;
-    j->upper = upper;
-    if (!enable) {
-        j->lower_impulse = j->upper_impulse = 0.0f;
-    }
-    rc_joint_wake_bodies(world, j);
-    return true;
+    return set_limits(world, id, RC_REVOLUTE_JOINT, enable, lower, upper, "angle", false, __func__);
 }
 
 bool rc_revolute_joint_set_motor(rc_world *world, rc_joint_id id, bool enable, float speed, float max_torque) {
-    rc_joint *j = rc_typed_joint(world, id, RC_REVOLUTE_JOINT, true, __func__);
-    if (j == NULL || !rc_joint_motor_ok(world, speed, max_torque, __func__)) {
-        return false;
-    }
-    j->enable_motor = enable;
-    j->motor_speed = speed;
-    j->max_motor = max_torque;
-    if (!enable) {
-        j->motor_impulse = 0.0f;
-    }
-    rc_joint_wake_bodies(world, j);
-    return true;
+    return set_motor(world, id, RC_REVOLUTE_JOINT, enable, speed, max_torque, __func__);
 }
 
 bool rc_revolute_joint_set_spring(rc_world *world, rc_joint_id id, bool enable, float hertz, float damping_ratio) {
-    rc_joint *j = rc_typed_joint(world, id, RC_REVOLUTE_JOINT, true, __func__);
-    if (j == NULL || !rc_joint_spring_ok(world, enable, hertz, damping_ratio, __func__)) {
-        return false;
-    }
-    j->enable_spring = enable;
-    j->hertz = hertz;
-    j->damping_ratio = damping_ratio;
-    if (!enable) {
-        j->spring_impulse = 0.0f;
-    }
-    rc_joint_wake_bodies(world, j);
-    return true;
+    return set_spring(world, id, RC_REVOLUTE_JOINT, enable, hertz, damping_ratio, __func__);
 }
 
 /* ---- distance ------------------------------------------------------------------------------------ */
@@ -187,51 +214,15 @@ bool rc_distance_joint_set_length(rc_world *world, rc_joint_id id, float length)
 }
 
 bool rc_distance_joint_set_limits(rc_world *world, rc_joint_id id, bool enable, float min_length, float max_length) {
-    rc_joint *j = rc_typed_joint(world, id, RC_DISTANCE_JOINT, true, __func__);
-    if (j == NULL || !rc_joint_range_ok(world, min_length, max_length, "length", __func__)) {
-        return false;
-    }
-    if (min_length < 0.0f || max_length > RC_JOINT_MAX_LENGTH) {
-        return rc_fail(world, __func__, "the length limits %g .. %g must be within 0 .. RC_JOINT_MAX_LENGTH",
-                       (double)min_length, (double)max_length);
-    }
-    j->enable_limit = enable;
-    j->lower = min_length;
-    j->upper = max_length;
-    if (!enable) {
-        j->lower_impulse = j->upper_impulse = 0.0f;
-    }
-    rc_joint_wake_bodies(world, j);
-    return true;
+    return set_limits(world, id, RC_DISTANCE_JOINT, enable, min_length, max_length, "length", true, __func__);
 }
 
 bool rc_distance_joint_set_spring(rc_world *world, rc_joint_id id, bool enable, float hertz, float damping_ratio) {
-    rc_joint *j = rc_typed_joint(world, id, RC_DISTANCE_JOINT, true, __func__);
-    if (j == NULL || !rc_joint_spring_ok(world, enable, hertz, damping_ratio, __func__)) {
-        return false;
-    }
-    j->enable_spring = enable;
-    j->hertz = hertz;
-    j->damping_ratio = damping_ratio;
-    j->spring_impulse = 0.0f;
-    j->linear_impulse = rc_v2(0.0f, 0.0f); /* the rod's, which a spring replaces (or the other way) */
-    rc_joint_wake_bodies(world, j);
-    return true;
+    return set_spring(world, id, RC_DISTANCE_JOINT, enable, hertz, damping_ratio, __func__);
 }
 
 bool rc_distance_joint_set_motor(rc_world *world, rc_joint_id id, bool enable, float speed, float max_force) {
-    rc_joint *j = rc_typed_joint(world, id, RC_DISTANCE_JOINT, true, __func__);
-    if (j == NULL || !rc_joint_motor_ok(world, speed, max_force, __func__)) {
-        return false;
-    }
-    j->enable_motor = enable;
-    j->motor_speed = speed;
-    j->max_motor = max_force;
-    if (!enable) {
-        j->motor_impulse = 0.0f;
-    }
-    rc_joint_wake_bodies(world, j);
-    return true;
+    return set_motor(world, id, RC_DISTANCE_JOINT, enable, speed, max_force, __func__);
 }
 
 /* ---- prismatic ----------------------------------------------------------------------------------- */
@@ -261,48 +252,15 @@ float rc_prismatic_joint_speed(const rc_world *world, rc_joint_id id) {
 }
 
 bool rc_prismatic_joint_set_limits(rc_world *world, rc_joint_id id, bool enable, float lower, float upper) {
-    rc_joint *j = rc_typed_joint(world, id, RC_PRISMATIC_JOINT, true, __func__);
-    if (j == NULL || !rc_joint_range_ok(world, lower, upper, "translation", __func__)) {
-        return false;
-    }
-    j->enable_limit = enable;
-    j->lower = lower;
-    j->upper = upper;
-    if (!enable) {
-        j->lower_impulse = j->upper_impulse = 0.0f;
-    }
-    rc_joint_wake_bodies(world, j);
-    return true;
+    return set_limits(world, id, RC_PRISMATIC_JOINT, enable, lower, upper, "translation", false, __func__);
 }
 
 bool rc_prismatic_joint_set_motor(rc_world *world, rc_joint_id id, bool enable, float speed, float max_force) {
-    rc_joint *j = rc_typed_joint(world, id, RC_PRISMATIC_JOINT, true, __func__);
-    if (j == NULL || !rc_joint_motor_ok(world, speed, max_force, __func__)) {
-        return false;
-    }
-    j->enable_motor = enable;
-    j->motor_speed = speed;
-    j->max_motor = max_force;
-    if (!enable) {
-        j->motor_impulse = 0.0f;
-    }
-    rc_joint_wake_bodies(world, j);
-    return true;
+    return set_motor(world, id, RC_PRISMATIC_JOINT, enable, speed, max_force, __func__);
 }
 
 bool rc_prismatic_joint_set_spring(rc_world *world, rc_joint_id id, bool enable, float hertz, float damping_ratio) {
-    rc_joint *j = rc_typed_joint(world, id, RC_PRISMATIC_JOINT, true, __func__);
-    if (j == NULL || !rc_joint_spring_ok(world, enable, hertz, damping_ratio, __func__)) {
-        return false;
-    }
-    j->enable_spring = enable;
-    j->hertz = hertz;
-    j->damping_ratio = damping_ratio;
-    if (!enable) {
-        j->spring_impulse = 0.0f;
-    }
-    rc_joint_wake_bodies(world, j);
-    return true;
+    return set_spring(world, id, RC_PRISMATIC_JOINT, enable, hertz, damping_ratio, __func__);
 }
 
 /* ---- weld and mouse ------------------------------------------------------------------------------ */
@@ -310,8 +268,8 @@ bool rc_prismatic_joint_set_spring(rc_world *world, rc_joint_id id, bool enable,
 bool rc_weld_joint_set_springs(rc_world *world, rc_joint_id id, float linear_hertz, float linear_damping_ratio,
                                float angular_hertz, float angular_damping_ratio) {
     rc_joint *j = rc_typed_joint(world, id, RC_WELD_JOINT, true, __func__);
-    if (j == NULL || !rc_joint_spring_ok(world, true, linear_hertz, linear_damping_ratio, __func__) ||
-        !rc_joint_spring_ok(world, true, angular_hertz, angular_damping_ratio, __func__)) {
+    if (j == NULL || !rc_joint_spring_ok(world, linear_hertz, linear_damping_ratio, __func__) ||
+        !rc_joint_spring_ok(world, angular_hertz, angular_damping_ratio, __func__)) {
         return false;
     }
     j->hertz = linear_hertz;

@@ -51,12 +51,18 @@ static void io_manifold(rc_bytes *b, rc_manifold *m) {
     rc_io_f32(b, &m->depth);
 }
 
+/* A record's in_use flag, which comes first; false for a free slot (that flag alone), whose
+ * record is zeroed as it is read. */
+static bool io_in_use(rc_bytes *b, bool *in_use, void *record, size_t size) {
+    rc_io_bool(b, in_use);
+    if (!*in_use && b->reading) {
+        memset(record, 0, size);
+    }
+    return *in_use;
+}
+
 static void io_body(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n) {
-    rc_io_bool(b, &x->in_use);
-    if (!x->in_use) {
-        if (b->reading) {
-            memset(x, 0, sizeof *x);
-        }
+    if (!io_in_use(b, &x->in_use, x, sizeof *x)) {
         return;
     }
     if (b->reading) {
@@ -131,11 +137,7 @@ static bool poly_block_fits(const rc_shape *x, int32_t pool) {
 }
 
 static void io_shape(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n) {
-    rc_io_bool(b, &x->in_use);
-    if (!x->in_use) {
-        if (b->reading) {
-            memset(x, 0, sizeof *x);
-        }
+    if (!io_in_use(b, &x->in_use, x, sizeof *x)) {
         return;
     }
     if (b->reading) {
@@ -189,11 +191,7 @@ static void io_contact_point(rc_bytes *b, rc_contact_point *p) {
 }
 
 static void io_contact(rc_bytes *b, rc_contact *x, const rc_snapshot_counts *n) {
-    rc_io_bool(b, &x->in_use);
-    if (!x->in_use) {
-        if (b->reading) {
-            memset(x, 0, sizeof *x);
-        }
+    if (!io_in_use(b, &x->in_use, x, sizeof *x)) {
         return;
     }
     for (int k = 0; k < 2; ++k) {
@@ -269,11 +267,7 @@ static bool io_chain(rc_bytes *b, rc_world *world, rc_chain *x, const rc_snapsho
 
 /* A joint. Its edges' links (each body's list) are not kept: rc_joints_relink rebuilds them. */
 static void io_joint(rc_bytes *b, rc_joint *x, const rc_snapshot_counts *n) {
-    rc_io_bool(b, &x->in_use);
-    if (!x->in_use) {
-        if (b->reading) {
-            memset(x, 0, sizeof *x);
-        }
+    if (!io_in_use(b, &x->in_use, x, sizeof *x)) {
         return;
     }
     if (b->reading) {

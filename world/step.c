@@ -327,8 +327,7 @@ static void collect_pair(int32_t proxy_a, int32_t user_a, int32_t proxy_b, int32
         return;
     }
     /* most pairs of moving bodies are contacts already: look that up before the shapes */
-    uint32_t lo = (uint32_t)(user_a < user_b ? user_a : user_b), hi = (uint32_t)(user_a < user_b ? user_b : user_a);
-    if (rc_map_get(&world->contact_map, (uint64_t)lo << 32 | hi) >= 0) {
+    if (rc_map_get(&world->contact_map, rc_contact_key(user_a, user_b)) >= 0) {
         return;
     }
     if (!rc_shapes_should_pair(world, &world->shapes.data[user_a], &world->shapes.data[user_b])) {

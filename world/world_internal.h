@@ -489,11 +489,8 @@ void rc_world_free_records(rc_world *world);
 /* Give back the records the last restore replaced (snapshot.c). */
 void rc_world_free_spare(rc_world *world);
 
-/* The key of an unordered pair of body indices. */
-static inline uint64_t rc_body_pair_key(int32_t a, int32_t b) {
-    uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
-    return (uint64_t)lo << 32 | hi;
-}
+/* The key of an unordered pair of body indices: as a contact's of its shapes. */
+static inline uint64_t rc_body_pair_key(int32_t a, int32_t b) { return rc_contact_key(a, b); }
 
 /* Events between steps. */
 void rc_events_begin_step(rc_world *world);
