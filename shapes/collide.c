@@ -25,10 +25,16 @@ rc_hull rc_hull_circle(rc_vec2 center, float radius) {
 }
 
 rc_hull rc_hull_capsule(rc_vec2 a, rc_vec2 b, float radius) {
+    rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(b, a)));
+    if (n.x == 0.0f && n.y == 0.0f) {
+        /* ends that placing far out rounded to one point (or too near for a direction): a circle
+           (edges without a normal would be a separating axis of no direction, and give a
+           manifold without a normal) */
+        return rc_hull_circle(a, radius);
+    }
     rc_hull h;
     h.points[0] = a;
     h.points[1] = b;
-    rc_vec2 n = rc_normalize(rc_right_perp(rc_sub(b, a)));
     h.normals[0] = n;
     h.normals[1] = rc_neg(n);
     h.count = 2;

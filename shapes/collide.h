@@ -121,9 +121,10 @@ rc_toi rc_time_of_impact(const rc_hull *a, const rc_hull_sweep *sa, const rc_hul
 
 /* A hull moved by translation (no turning) against another: the first fraction t in [0, 1] at
  * which they touch, with the normal (against the motion, from B to the moving A) and the point;
- * false when they never do. Starting in overlap: t = 0; touching at the start and moving away
- * (as a swept circle): false. */
+ * false when they never do. Starting in overlap: t = 0, and *inside (when not NULL) true where
+ * they overlap by more than the cast's rounding tolerance (less: touching); touching at the start
+ * and moving away (as a swept circle): false. */
 bool rc_cast_hulls(const rc_hull *moving, rc_vec2 translation, const rc_hull *still, float *t, rc_vec2 *normal,
-                   rc_vec2 *point);
+                   rc_vec2 *point, bool *inside);
 
 #endif

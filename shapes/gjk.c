@@ -247,8 +247,9 @@ rc_toi rc_time_of_impact(const rc_hull *a, const rc_hull_sweep *sa, const rc_hul
     return out;
 }
 
-/* The edge normal of either core (a wall's two sides included) along which the cores of two
- * hulls of 2 or more points separate most, from still towards moving, and that separation:
+/* The edge normal of either core of 2 or more points (a wall's two sides included; a point
+ * has no edges) along which the cores of two hulls separate most, from still towards moving,
+ * and that separation:
  * their separating axis when they touch. Of the axes within tolerance of the best (a vertex
  * against a vertex, or a sliver against a wall, whose two sides tie) the one most against the
  * motion: the surface met most squarely. */
@@ -260,7 +261,7 @@ static rc_vec2 touching_normal(const rc_hull *still, const rc_hull *moving, rc_v
     float best = -INFINITY;
     for (int side = 0; side < 2; ++side) {
         const rc_hull *a = side == 0 ? still : moving, *b = side == 0 ? moving : still;
-        for (int i = 0; i < a->count; ++i) {
+        for (int i = 0; i < a->count && a->count > 1; ++i) {
             /* b's least reach beyond a's edge i along its outward normal (none for a wall whose
                ends rounded to one point where its body was moved) */
             rc_vec2 u = a->normals[i];
@@ -290,7 +291,7 @@ static rc_vec2 touching_normal(const rc_hull *still, const rc_hull *moving, rc_v
 }
 
 bool rc_cast_hulls(const rc_hull *moving, rc_vec2 translation, const rc_hull *still, float *t_out, rc_vec2 *normal,
-                   rc_vec2 *point) {
+                   rc_vec2 *point, bool *inside) {
     float span = rc_length(translation);
     if (!(span > 0.0f)) {
         return false;
@@ -311,15 +312,18 @@ bool rc_cast_hulls(const rc_hull *moving, rc_vec2 translation, const rc_hull *st
         if (d.distance <= tolerance) {
             rc_vec2 n = d.normal;
             float separation = d.distance;
-            if (still->count > 1 && h.count > 1 && d.distance + still->radius + h.radius <= tolerance) {
-                /* the cores touch (two polygons, a polygon and a wall): GJK's normal is arbitrary
-                   there, or rounding noise; the edge normal along which they separate most is
-                   that of the features that meet */
+            if ((still->count > 1 || h.count > 1) && d.distance + still->radius + h.radius <= tolerance) {
+                /* the cores touch or overlap (two polygons, a polygon and a wall, a point and
+                   either): GJK's normal is arbitrary there, or rounding noise; the edge normal
+                   along which they separate most is that of the features that meet */
                 n = touching_normal(still, &h, translation, tolerance, &separation);
                 separation -= still->radius + h.radius;
             }
             if (k == 0 && separation >= -tolerance && rc_dot(translation, n) > tolerance) {
                 return false; /* touching at the start and moving away, as a swept circle */
+            }
+            if (inside != NULL) {
+                *inside = k == 0 && separation < -tolerance;
             }
             *t_out = t;
             *normal = n;

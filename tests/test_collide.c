@@ -419,18 +419,18 @@ START_TEST(a_hull_cast_along_a_translation) {
     rc_hull box = box_hull(1.0f, 1.0f, xf_of(6, 0, 0));
     float t;
     rc_vec2 n, p;
-    ck_assert(rc_cast_hulls(&ball, rc_v2(10, 0), &box, &t, &n, &p));
+    ck_assert(rc_cast_hulls(&ball, rc_v2(10, 0), &box, &t, &n, &p, NULL));
     ck_assert_near(t, 0.45, 1e-5);
     ck_assert_vec_near(n, -1, 0, 1e-6);
     ck_assert_vec_near(p, 5, 0, 1e-5);
     /* a box cast down onto a rotated box: the corner first */
     rc_hull crate = box_hull(0.5f, 0.5f, xf_of(0, 5, 0));
     rc_hull diamond = box_hull(1.0f, 1.0f, xf_of(0, 0, 0.78539816f));
-    ck_assert(rc_cast_hulls(&crate, rc_v2(0, -10), &diamond, &t, &n, &p));
+    ck_assert(rc_cast_hulls(&crate, rc_v2(0, -10), &diamond, &t, &n, &p, NULL));
     ck_assert_near(t, (4.5 - 1.41421356) / 10.0, 1e-5);
     ck_assert_vec_near(n, 0, 1, 1e-4);
     /* missing to the side */
-    ck_assert(!rc_cast_hulls(&ball, rc_v2(0, 10), &box, &t, &n, &p));
+    ck_assert(!rc_cast_hulls(&ball, rc_v2(0, 10), &box, &t, &n, &p, NULL));
 }
 END_TEST
 

@@ -234,6 +234,36 @@ START_TEST(regression_wall_rounded_to_a_point) {
 }
 END_TEST
 
+/* Regression (fuzz_world): a short capsule far out, whose two centres round to one point once
+ * placed, deep inside a polygon that starts over it: the capsule's hull was two equal points with
+ * edges of no normal, the separating axis search took one (separation 0 beats every face of the
+ * polygon) and the hit came back started_inside with the normal (0, 0). The capsule is now the
+ * circle it has become: the centres (2^20, 2^20) and (2^20 + 2^-20, 2^20) are one float point,
+ * radius 2^-10, inside the box [2^20 - 2, 2^20 + 6] x [2^20 - 4, 2^20 + 4]; the box's way out
+ * is through its nearest face, x = 2^20 - 2, 2 away (the others 6 and 4; the cast's rounding
+ * tolerance there is about 1): moving along +x, normal (1, 0). The same from each side of the
+ * box. Before, a point deep in a polygon could also come back as no hit: GJK's arbitrary normal
+ * of overlapping cores taken for a motion away. */
+START_TEST(regression_capsule_rounded_to_a_point_inside) {
+    const float c = 1048576.0f; /* 2^20: a float step of 1/8 there */
+    const float sx[4] = {1.0f, -1.0f, 0.0f, 0.0f}, sy[4] = {0.0f, 0.0f, 1.0f, -1.0f};
+    for (int k = 0; k < 4; ++k) {
+        rc_world *w = ws_make_world(rc_v2(0, 0));
+        rc_body_id g = ws_static_body(w);
+        rc_shape_def sd = rc_shape_default_def();
+        ck_assert(!rc_shape_id_is_null(
+            rc_shape_create_capsule(w, g, &sd, rc_v2(0, 0), rc_v2(0x1p-20f, 0), 0x1p-10f)));
+        ck_assert(rc_body_set_transform(w, g, rc_v2(c, c), 0.0f));
+        rc_polygon p = box_at(4.0f, 4.0f, c + 2.0f * sx[k], c + 2.0f * sy[k]);
+        rc_ray_hit h;
+        ck_assert(rc_world_cast_polygon(w, &p, rc_v2(sy[k] + 0.25f, sx[k] + 0.25f), rc_default_query_filter(), &h));
+        ck_assert(h.t == 0.0f && h.started_inside);
+        ck_assert_vec_eq(h.normal, sx[k], sy[k]);
+        rc_world_destroy(w);
+    }
+}
+END_TEST
+
 START_TEST(cast_starting_inside_and_ties) {
     scene1 s;
     scene1_make(&s);
@@ -778,6 +808,7 @@ static Suite *polygon_queries_suite(void) {
     tcase_add_test(tc, regression_cast_normals_against_the_motion);
     tcase_add_test(tc, regression_sliver_meets_a_wall_from_its_near_side);
     tcase_add_test(tc, regression_wall_rounded_to_a_point);
+    tcase_add_test(tc, regression_capsule_rounded_to_a_point_inside);
     tcase_add_test(tc, cast_starting_inside_and_ties);
     tcase_add_test(tc, overlap_by_hand);
     tcase_add_test(tc, refused_input);

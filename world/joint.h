@@ -15,6 +15,7 @@
 
 #include <ricochet/joint.h>
 
+#include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -61,6 +62,16 @@ typedef struct rc_joint {
 #define MOUSE_SPIN_HERTZ 0.5f
 #define MOUSE_SPIN_DAMPING 0.1f
 
+/* The solver's numbers are doubles (joint_solver.c says why); what goes back to a float is held
+ * within the float range. */
+typedef struct rc_dvec2 {
+    double x, y;
+} rc_dvec2;
+
+static inline float rc_float_within(double x) {
+    return x > FLT_MAX ? FLT_MAX : (x < -FLT_MAX ? -FLT_MAX : (float)x);
+}
+
 /* A joint in one step's soft step: which solver states it joins, and what the step's start
  * gives it. A side that is not in the solver, or does not move (static, kinematic: inverse
  * mass 0), is never written. */
@@ -72,21 +83,21 @@ typedef struct rc_joint_constraint {
     bool spring_on;            /* a spring with a frequency (revolute, distance, prismatic) */
     bool linear_soft, angular_soft; /* weld: a linear or angular frequency above 0 */
     float lower, upper, length, motor_speed;
-    float max_force_impulse;   /* mouse: its force over a sub-step */
+    double max_force_impulse;  /* mouse: its force over a sub-step */
     int32_t a, b;              /* solver states, -1: a side that is not in the solver */
     bool moves_a, moves_b;     /* the joint moves that side (a dynamic body in the solver) */
     float ma, mb, ia, ib;      /* inverse masses and inertias (0 for a side that is not moved) */
     rc_vec2 anchor_a, anchor_b; /* from each centre of mass to its anchor, in the world, at the start */
     rc_vec2 delta_center;      /* centre of b less centre of a (mouse: less the target), at the start */
-    float delta_angle;         /* angle_b - angle_a - reference_angle at the start */
+    double delta_angle;        /* angle_b - angle_a - reference_angle at the start */
     rc_vec2 axis_a;            /* prismatic: the axis in the world at the start */
     float axial_mass;          /* 1 / (ia + ib), or along the axis (distance, prismatic) */
     rc_softness spring;        /* the spring (weld, mouse: linear) */
     rc_softness angular;       /* weld, mouse: the angular spring */
     rc_softness hard;          /* the rigid parts: as stiff as the step allows */
-    float max_motor_impulse;   /* per sub-step */
-    rc_vec2 linear_impulse;
-    float angular_impulse, spring_impulse, motor_impulse, lower_impulse, upper_impulse;
+    double max_motor_impulse;  /* per sub-step */
+    rc_dvec2 linear_impulse;
+    double angular_impulse, spring_impulse, motor_impulse, lower_impulse, upper_impulse;
 } rc_joint_constraint;
 
 /* A body rc_joints_wake woke, and its rest time before. */

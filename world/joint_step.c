@@ -99,10 +99,33 @@ static joint_side side_of(const rc_world *world, const rc_joint *j, int k) {
     return x;
 }
 
+/* Box2D v3's soft constraint coefficients, in double and at their limits where the float
+ * formula overflows: a spring of any stiffness is at most the rigid constraint (the whole error
+ * pushed out in one sub-step: a bias rate of 1/h), any damping at least holds still, and a
+ * sub-step of no time pushes nothing. */
+static rc_softness joint_soft(double hertz, double damping_ratio, const rc_soft_step *step) {
+    rc_softness s = {0.0f, 1.0f, 0.0f};
+    if (!(hertz > 0.0)) {
+        return s;
+    }
+    double h = step->h, omega = 2.0 * 3.14159265358979323846 * hertz;
+    double a1 = 2.0 * damping_ratio + h * omega;
+    double a2 = h * omega * a1;
+    double a3 = 1.0 / (1.0 + a2);
+    double rate = a1 > 0.0 ? omega / a1 : 0.0;
+    s.bias_rate = (float)(rate < step->inv_h ? rate : step->inv_h);
+    s.mass_scale = (float)(a2 * a3);
+    s.impulse_scale = (float)a3;
+    return s;
+}
+
+static rc_dvec2 dvec_of(rc_vec2 v) { return (rc_dvec2){v.x, v.y}; }
+static rc_vec2 vec_within(rc_dvec2 v) { return rc_v2(rc_float_within(v.x), rc_float_within(v.y)); }
+
 void rc_joints_prepare(rc_world *world, const rc_soft_step *step) {
     world->joint_constraints.count = 0;
-    float h = step->h;
-    rc_softness hard = rc_make_soft(JOINT_HARD_STIFFNESS * step->contact_hertz, JOINT_HARD_DAMPING, h);
+    double h = step->h;
+    rc_softness hard = joint_soft(JOINT_HARD_STIFFNESS * (double)step->contact_hertz, JOINT_HARD_DAMPING, step);
     for (int32_t i = 0; i < world->joints.count; ++i) {
         const rc_joint *j = &world->joints.data[i];
         if (!j->in_use) {
@@ -138,22 +161,22 @@ void rc_joints_prepare(rc_world *world, const rc_soft_step *step) {
         c->anchor_a = a.anchor;
         c->anchor_b = b.anchor;
         c->delta_center = rc_sub(b.center, a.center);
-        c->delta_angle = (b.angle - a.angle) - j->reference_angle;
+        c->delta_angle = ((double)b.angle - a.angle) - j->reference_angle;
         c->axis_a = rc_rotate(a.q, j->local_axis_a);
         float k = c->ia + c->ib;
         c->axial_mass = k > 0.0f ? 1.0f / k : 0.0f;
         c->hard = hard;
         rc_softness rigid = {0.0f, 1.0f, 0.0f};
-        c->spring = j->hertz > 0.0f ? rc_make_soft(j->hertz, j->damping_ratio, h) : rigid;
-        c->angular = j->angular_hertz > 0.0f ? rc_make_soft(j->angular_hertz, j->angular_damping_ratio, h) : rigid;
+        c->spring = j->hertz > 0.0f ? joint_soft(j->hertz, j->damping_ratio, step) : rigid;
+        c->angular = j->angular_hertz > 0.0f ? joint_soft(j->angular_hertz, j->angular_damping_ratio, step) : rigid;
         if (j->type == RC_WELD_JOINT) {
             c->spring = j->hertz > 0.0f ? c->spring : hard;
             c->angular = j->angular_hertz > 0.0f ? c->angular : hard;
         } else if (j->type == RC_MOUSE_JOINT) {
-            c->angular = rc_make_soft(MOUSE_SPIN_HERTZ, MOUSE_SPIN_DAMPING, h);
+            c->angular = joint_soft(MOUSE_SPIN_HERTZ, MOUSE_SPIN_DAMPING, step);
         }
         c->max_motor_impulse = j->max_motor * h;
-        c->linear_impulse = j->linear_impulse;
+        c->linear_impulse = dvec_of(j->linear_impulse);
         c->angular_impulse = j->angular_impulse;
         c->spring_impulse = j->spring_impulse;
         c->motor_impulse = j->motor_impulse;
@@ -174,11 +197,11 @@ void rc_joints_mark_held(rc_world *world, uint8_t *held) {
     }
 }
 
-/* The force and torque on b of the last sub-step's impulses. */
-static void reaction(const rc_world *world, const rc_joint_constraint *c, float inv_h, rc_joint *j) {
-    float axial = c->spring_impulse + c->motor_impulse + c->lower_impulse - c->upper_impulse;
-    rc_vec2 force = rc_scale(inv_h, c->linear_impulse);
-    float torque = 0.0f;
+/* The force and torque on b of the last sub-step's impulses (within the float range). */
+static void reaction(const rc_world *world, const rc_joint_constraint *c, double inv_h, rc_joint *j) {
+    double axial = c->spring_impulse + c->motor_impulse + c->lower_impulse - c->upper_impulse;
+    rc_dvec2 force = {inv_h * c->linear_impulse.x, inv_h * c->linear_impulse.y};
+    double torque = 0.0;
     switch ((rc_joint_type)j->type) {
     case RC_REVOLUTE_JOINT:
         torque = inv_h * axial;
@@ -189,26 +212,27 @@ static void reaction(const rc_world *world, const rc_joint_constraint *c, float 
         break;
     case RC_DISTANCE_JOINT: {
         const rc_body *a = &world->bodies.data[j->edge[0].body], *b = &world->bodies.data[j->edge[1].body];
-        rc_vec2 d = rc_sub(rc_transform_point(b->xf, j->local_anchor[1]), rc_transform_point(a->xf, j->local_anchor[0]));
-        float len = rc_length(d);
-        rc_vec2 axis = len > 0.0f ? rc_scale(1.0f / len, d) : rc_v2(0.0f, 0.0f);
-        force = rc_scale(inv_h * (c->linear_impulse.x + axial), axis);
+        rc_dvec2 d = dvec_of(rc_sub(rc_transform_point(b->xf, j->local_anchor[1]),
+                                    rc_transform_point(a->xf, j->local_anchor[0])));
+        double len = sqrt(d.x * d.x + d.y * d.y), along = len > 0.0 ? inv_h * (c->linear_impulse.x + axial) / len : 0.0;
+        force = (rc_dvec2){along * d.x, along * d.y};
         break;
     }
     case RC_PRISMATIC_JOINT: {
         const rc_body *a = &world->bodies.data[j->edge[0].body];
         rc_vec2 axis = rc_rotate(a->xf.q, j->local_axis_a);
-        force = rc_scale(inv_h, rc_add(rc_scale(axial, axis), rc_scale(c->linear_impulse.x, rc_left_perp(axis))));
+        double along = inv_h * axial, across = inv_h * c->linear_impulse.x;
+        force = (rc_dvec2){along * axis.x - across * axis.y, along * axis.y + across * axis.x};
         torque = inv_h * c->linear_impulse.y;
         break;
     }
     }
-    j->reaction_force = force;
-    j->reaction_torque = torque;
+    j->reaction_force = vec_within(force);
+    j->reaction_torque = rc_float_within(torque);
 }
 
 void rc_joints_commit(rc_world *world, float h) {
-    float inv_h = h > 0.0f ? 1.0f / h : 0.0f;
+    double inv_h = h > 0.0f ? 1.0 / h : 0.0;
     for (int32_t i = 0; i < world->joints.count; ++i) {
         rc_joint *j = &world->joints.data[i];
         j->reaction_force = rc_v2(0.0f, 0.0f);
@@ -217,12 +241,12 @@ void rc_joints_commit(rc_world *world, float h) {
     for (int32_t k = 0; k < world->joint_constraints.count; ++k) {
         const rc_joint_constraint *c = &world->joint_constraints.data[k];
         rc_joint *j = &world->joints.data[c->index];
-        j->linear_impulse = c->linear_impulse;
-        j->angular_impulse = c->angular_impulse;
-        j->spring_impulse = c->spring_impulse;
-        j->motor_impulse = c->motor_impulse;
-        j->lower_impulse = c->lower_impulse;
-        j->upper_impulse = c->upper_impulse;
+        j->linear_impulse = vec_within(c->linear_impulse);
+        j->angular_impulse = rc_float_within(c->angular_impulse);
+        j->spring_impulse = rc_float_within(c->spring_impulse);
+        j->motor_impulse = rc_float_within(c->motor_impulse);
+        j->lower_impulse = rc_float_within(c->lower_impulse);
+        j->upper_impulse = rc_float_within(c->upper_impulse);
         reaction(world, c, inv_h, j);
     }
     world->joint_woken.count = 0;

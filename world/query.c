@@ -201,21 +201,21 @@ static bool polygon_hits(const polygon_cast *c, int32_t index, rc_ray_hit *hit) 
     rc_hull still = rc_view_hull(&v);
     float t;
     rc_vec2 normal, point;
-    if (!rc_cast_hulls(&c->moving, c->translation, &still, &t, &normal, &point)) {
+    bool inside;
+    if (!rc_cast_hulls(&c->moving, c->translation, &still, &t, &normal, &point, &inside)) {
         return false;
     }
     memset(hit, 0, sizeof *hit);
     hit->t = t;
     hit->normal = normal;
     hit->point = point;
-    if (t == 0.0f) {
-        /* overlapping from the start: the way out is the manifold's normal */
+    if (inside) {
+        /* overlapping from the start (beyond the cast's rounding): the way out is the manifold's
+           normal, or the cast's separating axis where the manifold has none */
         rc_collision m = rc_collide_hulls(&still, &c->moving, 0.0f);
-        if (m.count > 0 && (m.points[0].separation < 0.0f || (m.count > 1 && m.points[1].separation < 0.0f))) {
-            hit->started_inside = true;
-            hit->normal = m.normal;
-            hit->point = c->centroid;
-        }
+        hit->started_inside = true;
+        hit->normal = m.count > 0 ? m.normal : normal;
+        hit->point = c->centroid;
     }
     return true;
 }

@@ -37,6 +37,15 @@
  * body_b in the last step's last sub-step (newtons and newton-metres in the world's units), so
  * that a game can break a joint over a threshold.
  *
+ * Sizes. Any value a def or setter accepts keeps every body finite: anchors anywhere within
+ * RC_WORLD_LIMIT (pixel units: arms of thousands of units hold as well as arms of one), masses
+ * from FLT_MIN to RC_MAX_MASS, any finite frequency, damping ratio, limit, speed and maximum (the
+ * solver works in double precision). A spring stiffer than a sub-step can resolve is the rigid
+ * constraint; a joint never moves a body faster than the world's max_linear_speed and
+ * max_angular_speed (a limit far out of reach drives its body at those speeds); reaction forces
+ * and torques are held within +-FLT_MAX. Bodies whose angles differ by more than FLT_MAX (about
+ * 3.4e38 rad) have a revolute angle that is finite but not exact.
+ *
  * Errors. Every function validates its input: a bad def (a stale, foreign or null body, the
  * same body twice, two bodies without mass, a value that is not finite, a negative length,
  * frequency, damping ratio or maximum force or torque, lower above upper) returns the null id

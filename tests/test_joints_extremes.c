@@ -1,0 +1,358 @@
+/* Joints at the ends of what joint.h accepts: anchors far from the centres (pixel units, and to
+ * the edge of the world), bodies of the least and the most mass, springs of any stiffness and
+ * damping, limits out of reach, bodies at angles near FLT_MAX, a step of a denormal dt. Each
+ * was a fuzz_world finding (NaN or a body flung away); the joint must do what it does at
+ * ordinary sizes, to the float resolution at that size, and nothing may become NaN or infinite.
+ * Expected values are worked out by hand: where the anchor must end (a line, a point), what is
+ * conserved (momentum, angular momentum), where a limit out of reach drives a body (the world's
+ * speed limits). */
+#include "support/joint_scenes.h"
+
+/* Every public number of a body and a joint is finite. */
+static void expect_finite(const rc_world *w, rc_body_id b, rc_joint_id j) {
+    rc_vec2 p = rc_body_position(w, b), v = rc_body_linear_velocity(w, b);
+    rc_vec2 f = rc_joint_reaction_force(w, j);
+    float values[8] = {p.x, p.y, rc_body_angle(w, b), v.x, v.y, rc_body_angular_velocity(w, b), f.x, f.y};
+    for (int i = 0; i < 8; ++i) {
+        EXPECT(isfinite(values[i]), "value %d is %g", i, (double)values[i]);
+    }
+    EXPECT(isfinite(rc_joint_reaction_torque(w, j)), "reaction torque %g", (double)rc_joint_reaction_torque(w, j));
+}
+
+/* ---- anchors far from the centres ------------------------------------------------------------- */
+
+/* A disc (radius 1) at (0, arm - 4) moving at (100, 0) on a rail of the static ground along x
+ * through the ground's anchor (arm, arm); the disc's anchor is (arm, 0) in its frame, so the rail
+ * pulls its centre up to y = arm and holds its angle at 0; gravity is along -y, across the rail:
+ * along it nothing acts and the disc keeps its 100 units/s. With the 2x2 solve across the rail
+ * written as k11 k22 - k12^2 in floats, an arm of 1,000 lost the determinant to cancellation
+ * (the disc was flung 1e11 units) and one of 10,000 made it 0 (the rail held nothing). The answer
+ * must be as good as the floats at that size: the centre within 1e-6 of the arm (plus 1e-3) of
+ * the rail. */
+START_TEST(far_anchors_hold_a_rail) {
+    const float arms[6] = {10.0f, 100.0f, 1000.0f, 10000.0f, 100000.0f, 1000000.0f};
+    for (int k = 0; k < 6; ++k) {
+        float arm = arms[k];
+        rc_world *w = make_world(rc_v2(0, -10), false);
+        rc_body_id ground = body_at(w, RC_STATIC, rc_v2(0, 0), 0.0f);
+        rc_body_id disc = circle_body(w, rc_v2(0, arm - 4.0f), 1.0f, 1.0f);
+        ck_assert(rc_body_set_linear_velocity(w, disc, rc_v2(100, 0)));
+        rc_prismatic_joint_def d = rc_prismatic_joint_default_def();
+        d.body_a = ground;
+        d.body_b = disc;
+        d.local_anchor_a = rc_v2(arm, arm);
+        d.local_anchor_b = rc_v2(arm, 0);
+        rc_joint_id j = rc_joint_create_prismatic(w, &d);
+        ck_assert(!rc_joint_id_is_null(j));
+        step(w, 120);
+        rc_vec2 p = rc_body_position(w, disc), v = rc_body_linear_velocity(w, disc);
+        REPORT("rail at arm %g: centre (%g, %g) off the rail %.3g, v (%g, %g), angle %g\n", (double)arm, (double)p.x,
+               (double)p.y, (double)(p.y - arm), (double)v.x, (double)v.y, (double)rc_body_angle(w, disc));
+        expect_finite(w, disc, j);
+        EXPECT(fabsf(p.y - arm) <= 1.0e-6f * arm + 1.0e-3f, "arm %g: the centre is %g off the rail", (double)arm,
+               (double)(p.y - arm));
+        EXPECT(fabsf(v.x - 100.0f) <= 1.0e-3f * 100.0f, "arm %g: along the rail v.x %g, not 100", (double)arm,
+               (double)v.x);
+        EXPECT(fabsf(rc_body_angle(w, disc)) <= 1.0e-4f, "arm %g: angle %g", (double)arm,
+               (double)rc_body_angle(w, disc));
+        rc_world_destroy(w);
+    }
+}
+END_TEST
+
+/* Two boxes (2 x 2, density 1: mass 4 each) at (-D, 0) and (D, 0) hinged at the origin, each
+ * anchor D from its centre, no gravity, moving at (0, 50) and (0, -50): they turn about the
+ * hinge as one rigid bar. Nothing outside acts: the total momentum stays 0 and the angular
+ * momentum about the origin stays -2 * 4 * 50 * D (the spins start at 0 and stay equal). The
+ * soft hinge yields in proportion to the centripetal load v^2 / D it holds (1.7e-3 at D = 100,
+ * where the load is 25: a bound of 2e-4 s^2 times the load) plus the float resolution at D. */
+START_TEST(far_anchors_between_two_moving_bodies) {
+    const float spans[3] = {100.0f, 1000.0f, 10000.0f};
+    for (int k = 0; k < 3; ++k) {
+        float D = spans[k];
+        rc_world *w = make_world(rc_v2(0, 0), false);
+        rc_body_id a = box_body(w, rc_v2(-D, 0), 0.0f, 1.0f, 1.0f, 1.0f);
+        rc_body_id b = box_body(w, rc_v2(D, 0), 0.0f, 1.0f, 1.0f, 1.0f);
+        ck_assert(rc_body_set_linear_velocity(w, a, rc_v2(0, 50)));
+        ck_assert(rc_body_set_linear_velocity(w, b, rc_v2(0, -50)));
+        rc_joint_id j = hinge(w, a, b, rc_v2(0, 0));
+        step(w, 60);
+        double L = 0.0, px = 0.0, py = 0.0;
+        rc_body_id both[2] = {a, b};
+        for (int i = 0; i < 2; ++i) {
+            rc_vec2 p = rc_body_position(w, both[i]), v = rc_body_linear_velocity(w, both[i]);
+            double m = rc_body_mass(w, both[i]), I = rc_body_rotational_inertia(w, both[i]);
+            L += m * ((double)p.x * v.y - (double)p.y * v.x) + I * rc_body_angular_velocity(w, both[i]);
+            px += m * v.x;
+            py += m * v.y;
+        }
+        double L0 = -2.0 * 4.0 * 50.0 * D;
+        REPORT("bar of span %g: hinge gap %.3g, angular momentum %.9g (start %.9g), momentum (%.3g, %.3g)\n",
+               (double)D, (double)joint_gap(w, j), L, L0, px, py);
+        expect_finite(w, b, j);
+        float load = 50.0f * 50.0f / D; /* the centripetal acceleration the hinge holds */
+        EXPECT(joint_gap(w, j) <= 2.0e-4f * load + 1.0e-6f * D, "span %g: the hinge opened %g", (double)D,
+               (double)joint_gap(w, j));
+        EXPECT(fabs(L - L0) <= 1.0e-3 * fabs(L0), "span %g: angular momentum %.9g, not %.9g", (double)D, L, L0);
+        EXPECT(fabs(px) <= 1.0e-2 && fabs(py) <= 1.0e-2, "span %g: momentum (%g, %g)", (double)D, px, py);
+        rc_world_destroy(w);
+    }
+}
+END_TEST
+
+/* Anchors at the edge of the world (1e18 from a centre), and a body of density 1e-20 (a mass of
+ * 4e-20, inverse inertia about 1e20) on a rail 100 from its centre: the products of the effective
+ * mass overflowed a float (det infinite, 0 * inf). Finite, and the light body ends on its rail. */
+START_TEST(edge_of_the_world_and_a_feather) {
+    rc_world *w = make_world(rc_v2(0, -10), false);
+    rc_body_id a = box_body(w, rc_v2(0, 0), 0.0f, 0.5f, 0.5f, 1.0f);
+    rc_body_id b = box_body(w, rc_v2(1, 0), 0.0f, 0.5f, 0.5f, 1.0f);
+    rc_revolute_joint_def r = rc_revolute_joint_default_def();
+    r.body_a = a;
+    r.body_b = b;
+    r.local_anchor_a = rc_v2(1.0e18f, 0);
+    rc_joint_id j = rc_joint_create_revolute(w, &r);
+    ck_assert(!rc_joint_id_is_null(j));
+    step(w, 10);
+    expect_finite(w, a, j);
+    expect_finite(w, b, j);
+    rc_world_destroy(w);
+
+    w = make_world(rc_v2(0, -10), false);
+    rc_body_id ground = body_at(w, RC_STATIC, rc_v2(0, 0), 0.0f);
+    rc_body_id feather = box_body(w, rc_v2(0, 4), 0.0f, 0.5f, 0.5f, 1.0e-20f);
+    rc_prismatic_joint_def p = rc_prismatic_joint_default_def();
+    p.body_a = ground;
+    p.body_b = feather;
+    p.local_anchor_a = rc_v2(100, 100);
+    p.local_anchor_b = rc_v2(100, 0);
+    j = rc_joint_create_prismatic(w, &p);
+    ck_assert(!rc_joint_id_is_null(j));
+    step(w, 60);
+    rc_vec2 at = rc_body_position(w, feather);
+    REPORT("feather on a rail 100 up: centre (%g, %g)\n", (double)at.x, (double)at.y);
+    expect_finite(w, feather, j);
+    EXPECT(fabsf(at.y - 100.0f) <= 1.0e-3f && fabsf(at.x) <= 1.0e-3f, "the feather is at (%g, %g), not (0, 100)",
+           (double)at.x, (double)at.y);
+    rc_world_destroy(w);
+}
+END_TEST
+
+/* ---- springs of any stiffness and damping ----------------------------------------------------- */
+
+/* A pendulum: a static pivot at the origin, a box at (1, 0) on a distance joint of length 1
+ * whose spring is hertz (damping ratio zeta), released under gravity. A spring of 1e30 Hz or
+ * FLT_MAX Hz is as stiff as the step allows (the rod): the length stays 1; a damping ratio of
+ * FLT_MAX holds the length's rate at 0 and pushes nothing back: the length drifts as a
+ * velocity constraint's does (0.04 in 2 s at 60 Hz: a bound of 0.1). Before, the softness
+ * overflowed (omega or a1 infinite: NaN). */
+static float pendulum_worst_stretch(float hertz, float zeta) {
+    rc_world *w = make_world(rc_v2(0, -10), false);
+    rc_body_id pivot = body_at(w, RC_STATIC, rc_v2(0, 0), 0.0f);
+    rc_body_id bob = box_body(w, rc_v2(1, 0), 0.0f, 0.1f, 0.1f, 1.0f);
+    rc_distance_joint_def d = rc_distance_joint_default_def();
+    d.body_a = pivot;
+    d.body_b = bob;
+    d.length = 1.0f;
+    d.enable_spring = true;
+    d.hertz = hertz;
+    d.damping_ratio = zeta;
+    rc_joint_id j = rc_joint_create_distance(w, &d);
+    ck_assert(!rc_joint_id_is_null(j));
+    float worst = 0.0f;
+    for (int i = 0; i < 120; ++i) {
+        step(w, 1);
+        expect_finite(w, bob, j);
+        worst = fmaxf(worst, fabsf(rc_distance_joint_current_length(w, j) - 1.0f));
+    }
+    rc_world_destroy(w);
+    return worst;
+}
+
+START_TEST(springs_of_any_stiffness_and_damping) {
+    float stiff = pendulum_worst_stretch(1.0e30f, 1.0f), stiffest = pendulum_worst_stretch(FLT_MAX, 0.0f);
+    float damped = pendulum_worst_stretch(1.0f, FLT_MAX), soft = pendulum_worst_stretch(1.0f, 0.0f);
+    REPORT("pendulum stretch: 1e30 Hz %.3g, FLT_MAX Hz undamped %.3g, 1 Hz damping FLT_MAX %.3g, 1 Hz undamped %.3g\n",
+           (double)stiff, (double)stiffest, (double)damped, (double)soft);
+    EXPECT(stiff <= 1.0e-3f && stiffest <= 1.0e-3f, "a stiff spring stretched %g and %g", (double)stiff,
+           (double)stiffest);
+    EXPECT(damped <= 0.1f, "an infinitely damped spring stretched %g", (double)damped);
+    EXPECT(soft > 0.1f, "a 1 Hz spring under gravity must stretch (%g)", (double)soft); /* the check can fail */
+}
+END_TEST
+
+/* A mouse joint of 1e30 Hz that grabs a box (mass 1) at (1, 0) by the point (2, 0), then is
+ * moved to (3, 0), with a force large enough: the grabbed point reaches the target (a rigid
+ * pull), the box's centre (2, 0); a weld of 1e30 Hz (angular) and FLT_MAX Hz (linear) holds a
+ * beam out from a wall as the rigid weld does. */
+START_TEST(stiff_mouse_and_weld) {
+    rc_world *w = make_world(rc_v2(0, 0), false);
+    rc_body_id box = box_body(w, rc_v2(1, 0), 0.0f, 0.5f, 0.5f, 1.0f);
+    rc_mouse_joint_def m = rc_mouse_joint_default_def();
+    m.body = box;
+    m.target = rc_v2(2, 0);
+    m.hertz = 1.0e30f;
+    m.max_force = 1.0e6f;
+    rc_joint_id j = rc_joint_create_mouse(w, &m);
+    ck_assert(!rc_joint_id_is_null(j));
+    ck_assert(rc_mouse_joint_set_target(w, j, rc_v2(3, 0)));
+    step(w, 30);
+    rc_vec2 p = rc_body_position(w, box);
+    REPORT("mouse at 1e30 Hz: the box at (%g, %g)\n", (double)p.x, (double)p.y);
+    expect_finite(w, box, j);
+    EXPECT(fabsf(p.x - 2.0f) <= 1.0e-3f && fabsf(p.y) <= 1.0e-3f, "the box is at (%g, %g), not (2, 0)", (double)p.x,
+           (double)p.y);
+    rc_world_destroy(w);
+
+    w = make_world(rc_v2(0, -10), false);
+    rc_body_id wall = body_at(w, RC_STATIC, rc_v2(0, 0), 0.0f);
+    rc_body_id beam = box_body(w, rc_v2(1, 0), 0.0f, 1.0f, 0.1f, 1.0f);
+    rc_weld_joint_def wd = rc_weld_joint_default_def();
+    wd.body_a = wall;
+    wd.body_b = beam;
+    wd.local_anchor_b = rc_v2(-1, 0);
+    wd.angular_hertz = 1.0e30f;
+    wd.linear_hertz = FLT_MAX;
+    j = rc_joint_create_weld(w, &wd);
+    ck_assert(!rc_joint_id_is_null(j));
+    step(w, 60);
+    REPORT("weld at 1e30 Hz: the beam's angle %g, centre (%g, %g)\n", (double)rc_body_angle(w, beam),
+           (double)rc_body_position(w, beam).x, (double)rc_body_position(w, beam).y);
+    expect_finite(w, beam, j);
+    EXPECT(fabsf(rc_body_angle(w, beam)) <= 1.0e-2f, "the beam sags to %g", (double)rc_body_angle(w, beam));
+    rc_world_destroy(w);
+}
+END_TEST
+
+/* A step of dt = 1e-45 (accepted: finite and > 0) with an undamped spring: the sub-step is 0
+ * and the softness's bias rate omega / (h omega) was infinite. Nothing moves in no time: the
+ * positions are those before the step, and everything stays finite. */
+START_TEST(a_denormal_step) {
+    rc_world *w = make_world(rc_v2(0, -10), false);
+    rc_body_id box = box_body(w, rc_v2(1, 0), 0.0f, 0.5f, 0.5f, 1.0f);
+    rc_mouse_joint_def m = rc_mouse_joint_default_def();
+    m.body = box;
+    m.target = rc_v2(2, 0);
+    m.hertz = 5.0f;
+    m.damping_ratio = 0.0f;
+    rc_joint_id j = rc_joint_create_mouse(w, &m);
+    ck_assert(rc_world_step(w, 1.0e-45f));
+    expect_finite(w, box, j);
+    ck_assert_vec_eq(rc_body_position(w, box), 1, 0);
+    ck_assert(rc_body_angle(w, box) == 0.0f);
+    rc_world_destroy(w);
+
+    w = make_world(rc_v2(0, -10), false);
+    rc_body_id ground = body_at(w, RC_STATIC, rc_v2(0, 0), 0.0f);
+    box = box_body(w, rc_v2(1, 0), 0.0f, 0.5f, 0.5f, 1.0f);
+    ck_assert(rc_body_set_angular_velocity(w, box, 1.0f));
+    rc_revolute_joint_def r = rc_revolute_joint_default_def();
+    r.body_a = ground;
+    r.body_b = box;
+    r.local_anchor_a = rc_v2(0.5f, 0);
+    r.local_anchor_b = rc_v2(-0.5f, 0);
+    r.enable_spring = true;
+    r.hertz = 5.0f;
+    r.damping_ratio = 0.0f;
+    j = rc_joint_create_revolute(w, &r);
+    ck_assert(rc_world_step(w, 1.0e-45f));
+    expect_finite(w, box, j);
+    ck_assert_vec_eq(rc_body_position(w, box), 1, 0);
+    rc_world_destroy(w);
+}
+END_TEST
+
+/* ---- limits out of reach and angles near FLT_MAX --------------------------------------------- */
+
+/* A box on a rail along x of the static ground, its limits [FLT_MAX, FLT_MAX]: the limit pulls
+ * it along +x as fast as the world lets anything move (bias = rate * FLT_MAX overflowed to an
+ * infinite impulse): after a step it moves at exactly max_linear_speed along the rail. A hinge
+ * whose limits are [-FLT_MAX, -FLT_MAX] turns its box clockwise as fast as the box may turn. */
+START_TEST(limits_out_of_reach) {
+    rc_world *w = make_world(rc_v2(0, 0), false);
+    rc_body_id ground = body_at(w, RC_STATIC, rc_v2(0, 0), 0.0f);
+    rc_body_id box = box_body(w, rc_v2(1, 0), 0.0f, 0.5f, 0.5f, 1.0f);
+    rc_prismatic_joint_def p = rc_prismatic_joint_default_def();
+    p.body_a = ground;
+    p.body_b = box;
+    p.enable_limit = true;
+    p.lower_translation = FLT_MAX;
+    p.upper_translation = FLT_MAX;
+    rc_joint_id j = rc_joint_create_prismatic(w, &p);
+    ck_assert(!rc_joint_id_is_null(j));
+    step(w, 1);
+    rc_vec2 v = rc_body_linear_velocity(w, box);
+    REPORT("rail limit at FLT_MAX: v (%g, %g), reaction (%g, %g)\n", (double)v.x, (double)v.y,
+           (double)rc_joint_reaction_force(w, j).x, (double)rc_joint_reaction_force(w, j).y);
+    expect_finite(w, box, j);
+    EXPECT(v.x == rc_world_default_def().max_linear_speed && v.y == 0.0f, "v (%g, %g)", (double)v.x, (double)v.y);
+    rc_world_destroy(w);
+
+    w = make_world(rc_v2(0, 0), false);
+    ground = body_at(w, RC_STATIC, rc_v2(0, 0), 0.0f);
+    box = box_body(w, rc_v2(1, 0), 0.0f, 0.5f, 0.5f, 1.0f);
+    rc_revolute_joint_def r = rc_revolute_joint_default_def();
+    r.body_a = ground;
+    r.body_b = box;
+    r.local_anchor_a = rc_v2(1, 0);
+    r.enable_limit = true;
+    r.lower_angle = -FLT_MAX;
+    r.upper_angle = -FLT_MAX;
+    j = rc_joint_create_revolute(w, &r);
+    ck_assert(!rc_joint_id_is_null(j));
+    step(w, 2);
+    float spin = rc_body_angular_velocity(w, box);
+    REPORT("hinge limit at -FLT_MAX: spin %g, angle %g\n", (double)spin, (double)rc_revolute_joint_angle(w, j));
+    expect_finite(w, box, j);
+    EXPECT(spin < -100.0f, "the box turns at %g rad/s", (double)spin);
+    EXPECT(rc_revolute_joint_angle(w, j) < 0.0f, "the joint angle %g", (double)rc_revolute_joint_angle(w, j));
+    rc_world_destroy(w);
+}
+END_TEST
+
+/* Bodies at angles -FLT_MAX and FLT_MAX (accepted: finite): angle_b - angle_a overflowed a float
+ * (the reference angle infinite, the joint's angle NaN). Made, read and stepped: finite. */
+START_TEST(bodies_at_angles_near_flt_max) {
+    rc_world *w = make_world(rc_v2(0, -10), false);
+    rc_body_id a = body_at(w, RC_STATIC, rc_v2(0, 0), -FLT_MAX);
+    rc_body_id b = box_body(w, rc_v2(1, 0), FLT_MAX, 0.5f, 0.5f, 1.0f);
+    rc_revolute_joint_def r = rc_revolute_joint_default_def();
+    r.body_a = a;
+    r.body_b = b;
+    r.enable_spring = true;
+    r.hertz = 1.0f;
+    rc_joint_id j = rc_joint_create_revolute(w, &r);
+    ck_assert(!rc_joint_id_is_null(j));
+    EXPECT(isfinite(rc_revolute_joint_angle(w, j)), "angle %g", (double)rc_revolute_joint_angle(w, j));
+    step(w, 5);
+    expect_finite(w, b, j);
+    EXPECT(isfinite(rc_revolute_joint_angle(w, j)), "angle %g", (double)rc_revolute_joint_angle(w, j));
+    rc_weld_joint_def wd = rc_weld_joint_default_def();
+    wd.body_a = a;
+    wd.body_b = b;
+    wd.reference_angle = -FLT_MAX;
+    rc_joint_id weld = rc_joint_create_weld(w, &wd);
+    ck_assert(!rc_joint_id_is_null(weld));
+    step(w, 5);
+    expect_finite(w, b, weld);
+    rc_world_destroy(w);
+}
+END_TEST
+
+static Suite *extremes_suite(void) {
+    Suite *s = suite_create("joints_extremes");
+    TCase *tc = tcase_create("extremes");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, far_anchors_hold_a_rail);
+    tcase_add_test(tc, far_anchors_between_two_moving_bodies);
+    tcase_add_test(tc, edge_of_the_world_and_a_feather);
+    tcase_add_test(tc, springs_of_any_stiffness_and_damping);
+    tcase_add_test(tc, stiff_mouse_and_weld);
+    tcase_add_test(tc, a_denormal_step);
+    tcase_add_test(tc, limits_out_of_reach);
+    tcase_add_test(tc, bodies_at_angles_near_flt_max);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return rc_test_run(extremes_suite()); }
