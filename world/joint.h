@@ -1,5 +1,7 @@
 /* world/joint.h: joints (joint.c: the records behind rc_joint_id, their making, checking and
- * undoing; joint_solver.c: their constraints in the soft step).
+ * undoing; joint_access.c: getters and setters; joint_step.c: waking, the step's constraints and
+ * their impulses kept; joint_solver.c and joint_solver_wide.c: the constraints in the soft step,
+ * in float and in double, from the passes of joint_passes.h).
  *
  * Owns: the joint records (the world's slot array and id pool hold them), each body's list of
  * its joints (rc_body.first_joint, and the two edges of each joint: rebuilt from the joints
@@ -62,12 +64,7 @@ typedef struct rc_joint {
 #define MOUSE_SPIN_HERTZ 0.5f
 #define MOUSE_SPIN_DAMPING 0.1f
 
-/* The solver's numbers are doubles (joint_solver.c says why); what goes back to a float is held
- * within the float range. */
-typedef struct rc_dvec2 {
-    double x, y;
-} rc_dvec2;
-
+/* A double held within the float range (a joint's numbers that go back to floats). */
 static inline float rc_float_within(double x) {
     return x > FLT_MAX ? FLT_MAX : (x < -FLT_MAX ? -FLT_MAX : (float)x);
 }
@@ -82,8 +79,9 @@ typedef struct rc_joint_constraint {
     bool enable_limit, enable_motor, enable_spring;
     bool spring_on;            /* a spring with a frequency (revolute, distance, prismatic) */
     bool linear_soft, angular_soft; /* weld: a linear or angular frequency above 0 */
+    bool wide;                 /* solved in double: sizes a float cannot hold (joint_step.c) */
     float lower, upper, length, motor_speed;
-    double max_force_impulse;  /* mouse: its force over a sub-step */
+    float max_force_impulse;   /* mouse: its force over a sub-step */
     int32_t a, b;              /* solver states, -1: a side that is not in the solver */
     bool moves_a, moves_b;     /* the joint moves that side (a dynamic body in the solver) */
     float ma, mb, ia, ib;      /* inverse masses and inertias (0 for a side that is not moved) */
@@ -95,9 +93,9 @@ typedef struct rc_joint_constraint {
     rc_softness spring;        /* the spring (weld, mouse: linear) */
     rc_softness angular;       /* weld, mouse: the angular spring */
     rc_softness hard;          /* the rigid parts: as stiff as the step allows */
-    double max_motor_impulse;  /* per sub-step */
-    rc_dvec2 linear_impulse;
-    double angular_impulse, spring_impulse, motor_impulse, lower_impulse, upper_impulse;
+    float max_motor_impulse;   /* per sub-step */
+    rc_vec2 linear_impulse;    /* the accumulated impulses (held within the float range) */
+    float angular_impulse, spring_impulse, motor_impulse, lower_impulse, upper_impulse;
 } rc_joint_constraint;
 
 /* A body rc_joints_wake woke, and its rest time before. */
@@ -109,6 +107,9 @@ typedef struct rc_joint_wake {
 /* The soft step's part (joint_solver.c): called by rc_solve_soft_step each sub-step. */
 void rc_joints_warm_start(rc_soft_step *s);
 void rc_joints_solve(rc_soft_step *s, bool use_bias);
+/* One joint's passes in double (joint_solver_wide.c), for a joint marked wide. */
+void rc_joint_warm_start_wide(rc_soft_step *s, rc_joint_constraint *c);
+void rc_joint_solve_wide(rc_soft_step *s, rc_joint_constraint *c, bool use_bias);
 
 struct rc_world;
 struct rc_body;

@@ -119,8 +119,52 @@ static rc_softness joint_soft(double hertz, double damping_ratio, const rc_soft_
     return s;
 }
 
-static rc_dvec2 dvec_of(rc_vec2 v) { return (rc_dvec2){v.x, v.y}; }
-static rc_vec2 vec_within(rc_dvec2 v) { return rc_v2(rc_float_within(v.x), rc_float_within(v.y)); }
+typedef struct dvec2 {
+    double x, y;
+} dvec2;
+
+static dvec2 dvec_of(rc_vec2 v) { return (dvec2){v.x, v.y}; }
+static rc_vec2 vec_within(dvec2 v) { return rc_v2(rc_float_within(v.x), rc_float_within(v.y)); }
+
+/* Sizes within which a joint's float solve (joint_solver.c) can neither overflow nor lose
+ * precision a game would see: inverse masses and inertias 0 or within [2^-20, 2^20], arms from
+ * the centres within 2^16 units and the centres' offset within 2^24, bias rates within 2^20 per
+ * second, the angle within 2^16 radians, limits, lengths and speeds within 2^40 (the largest
+ * product, ia ib (ra x rb)^2 in the point's determinant, stays below 2^110 even after a step at
+ * the world's top speed), and a 2x2 mass that is well conditioned: its condition number is
+ * about 1 + (ia |ra|^2 + ib |rb|^2) / (ma + mb), the arms squared over the radii of gyration
+ * squared, and a float solve loses that many times its 6e-8 (a rail 10,000 units from a
+ * disc's centre: 2e8, nothing left). Up to 2^10 (an arm of 20 gyration radii; a chain link's
+ * is 1.7, a door's hinge 2) floats keep 1e-4 of the impulse. Any joint beyond is solved in
+ * double. */
+static bool narrow_mass(float m) { return m == 0.0f || (m >= 0x1p-20f && m <= 0x1p20f); }
+static bool within(float x, float limit) { return x >= -limit && x <= limit; }
+static bool within2(rc_vec2 v, float limit) { return within(v.x, limit) && within(v.y, limit); }
+
+static bool well_conditioned(const rc_joint_constraint *c) {
+    if (c->type == RC_DISTANCE_JOINT) {
+        return true; /* one row: no 2x2 solve */
+    }
+    double m = (double)c->ma + c->mb;
+    double ra2 = (double)c->anchor_a.x * c->anchor_a.x + (double)c->anchor_a.y * c->anchor_a.y;
+    double rb2 = (double)c->anchor_b.x * c->anchor_b.x + (double)c->anchor_b.y * c->anchor_b.y;
+    if (c->type == RC_PRISMATIC_JOINT) {
+        /* a's arm reaches b's anchor along the rail: (|ra| + |d|)^2 <= 2 (|ra|^2 + |d|^2) */
+        rc_vec2 d = rc_add(c->delta_center, rc_sub(c->anchor_b, c->anchor_a));
+        ra2 = 2.0 * (ra2 + (double)d.x * d.x + (double)d.y * d.y);
+    }
+    return m > 0.0 && c->ia * ra2 + c->ib * rb2 <= 0x1p10 * m;
+}
+
+static bool float_holds(const rc_joint_constraint *c, const rc_soft_step *step) {
+    const float arm = 0x1p16f, span = 0x1p24f, rate = 0x1p20f, size = 0x1p40f;
+    return narrow_mass(c->ma) && narrow_mass(c->mb) && narrow_mass(c->ia) && narrow_mass(c->ib) &&
+           within2(c->anchor_a, arm) && within2(c->anchor_b, arm) && within2(c->delta_center, span) &&
+           step->inv_h <= rate && c->hard.bias_rate <= rate && c->spring.bias_rate <= rate &&
+           c->angular.bias_rate <= rate && fabs(c->delta_angle) <= 65536.0 &&
+           within(c->lower, size) && within(c->upper, size) && within(c->length, size) &&
+           within(c->motor_speed, size) && well_conditioned(c);
+}
 
 void rc_joints_prepare(rc_world *world, const rc_soft_step *step) {
     world->joint_constraints.count = 0;
@@ -149,7 +193,7 @@ void rc_joints_prepare(rc_world *world, const rc_soft_step *step) {
         c->upper = j->upper;
         c->length = j->length;
         c->motor_speed = j->motor_speed;
-        c->max_force_impulse = j->max_force * h;
+        c->max_force_impulse = rc_float_within(j->max_force * h);
         c->a = a.slot;
         c->b = b.slot;
         c->moves_a = a.m > 0.0f || a.i > 0.0f;
@@ -175,13 +219,14 @@ void rc_joints_prepare(rc_world *world, const rc_soft_step *step) {
         } else if (j->type == RC_MOUSE_JOINT) {
             c->angular = joint_soft(MOUSE_SPIN_HERTZ, MOUSE_SPIN_DAMPING, step);
         }
-        c->max_motor_impulse = j->max_motor * h;
-        c->linear_impulse = dvec_of(j->linear_impulse);
+        c->max_motor_impulse = rc_float_within(j->max_motor * h);
+        c->linear_impulse = j->linear_impulse;
         c->angular_impulse = j->angular_impulse;
         c->spring_impulse = j->spring_impulse;
         c->motor_impulse = j->motor_impulse;
         c->lower_impulse = j->lower_impulse;
         c->upper_impulse = j->upper_impulse;
+        c->wide = !float_holds(c, step);
     }
 }
 
@@ -199,8 +244,8 @@ void rc_joints_mark_held(rc_world *world, uint8_t *held) {
 
 /* The force and torque on b of the last sub-step's impulses (within the float range). */
 static void reaction(const rc_world *world, const rc_joint_constraint *c, double inv_h, rc_joint *j) {
-    double axial = c->spring_impulse + c->motor_impulse + c->lower_impulse - c->upper_impulse;
-    rc_dvec2 force = {inv_h * c->linear_impulse.x, inv_h * c->linear_impulse.y};
+    double axial = (double)c->spring_impulse + c->motor_impulse + c->lower_impulse - c->upper_impulse;
+    dvec2 force = {inv_h * c->linear_impulse.x, inv_h * c->linear_impulse.y};
     double torque = 0.0;
     switch ((rc_joint_type)j->type) {
     case RC_REVOLUTE_JOINT:
@@ -212,17 +257,17 @@ static void reaction(const rc_world *world, const rc_joint_constraint *c, double
         break;
     case RC_DISTANCE_JOINT: {
         const rc_body *a = &world->bodies.data[j->edge[0].body], *b = &world->bodies.data[j->edge[1].body];
-        rc_dvec2 d = dvec_of(rc_sub(rc_transform_point(b->xf, j->local_anchor[1]),
+        dvec2 d = dvec_of(rc_sub(rc_transform_point(b->xf, j->local_anchor[1]),
                                     rc_transform_point(a->xf, j->local_anchor[0])));
         double len = sqrt(d.x * d.x + d.y * d.y), along = len > 0.0 ? inv_h * (c->linear_impulse.x + axial) / len : 0.0;
-        force = (rc_dvec2){along * d.x, along * d.y};
+        force = (dvec2){along * d.x, along * d.y};
         break;
     }
     case RC_PRISMATIC_JOINT: {
         const rc_body *a = &world->bodies.data[j->edge[0].body];
         rc_vec2 axis = rc_rotate(a->xf.q, j->local_axis_a);
         double along = inv_h * axial, across = inv_h * c->linear_impulse.x;
-        force = (rc_dvec2){along * axis.x - across * axis.y, along * axis.y + across * axis.x};
+        force = (dvec2){along * axis.x - across * axis.y, along * axis.y + across * axis.x};
         torque = inv_h * c->linear_impulse.y;
         break;
     }
@@ -241,12 +286,12 @@ void rc_joints_commit(rc_world *world, float h) {
     for (int32_t k = 0; k < world->joint_constraints.count; ++k) {
         const rc_joint_constraint *c = &world->joint_constraints.data[k];
         rc_joint *j = &world->joints.data[c->index];
-        j->linear_impulse = vec_within(c->linear_impulse);
-        j->angular_impulse = rc_float_within(c->angular_impulse);
-        j->spring_impulse = rc_float_within(c->spring_impulse);
-        j->motor_impulse = rc_float_within(c->motor_impulse);
-        j->lower_impulse = rc_float_within(c->lower_impulse);
-        j->upper_impulse = rc_float_within(c->upper_impulse);
+        j->linear_impulse = c->linear_impulse;
+        j->angular_impulse = c->angular_impulse;
+        j->spring_impulse = c->spring_impulse;
+        j->motor_impulse = c->motor_impulse;
+        j->lower_impulse = c->lower_impulse;
+        j->upper_impulse = c->upper_impulse;
         reaction(world, c, inv_h, j);
     }
     world->joint_woken.count = 0;

@@ -39,8 +39,9 @@
  *
  * Sizes. Any value a def or setter accepts keeps every body finite: anchors anywhere within
  * RC_WORLD_LIMIT (pixel units: arms of thousands of units hold as well as arms of one), masses
- * from FLT_MIN to RC_MAX_MASS, any finite frequency, damping ratio, limit, speed and maximum (the
- * solver works in double precision). A spring stiffer than a sub-step can resolve is the rigid
+ * from FLT_MIN to RC_MAX_MASS, any finite frequency, damping ratio, limit, speed and maximum (a
+ * joint whose sizes a float cannot hold, or whose arms reach far beyond its bodies' radii of
+ * gyration, is solved in double precision). A spring stiffer than a sub-step can resolve is the rigid
  * constraint; a joint never moves a body faster than the world's max_linear_speed and
  * max_angular_speed (a limit far out of reach drives its body at those speeds); reaction forces
  * and torques are held within +-FLT_MAX. Bodies whose angles differ by more than FLT_MAX (about
