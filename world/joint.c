@@ -297,7 +297,7 @@ rc_joint_id rc_joint_create_revolute(rc_world *world, const rc_revolute_joint_de
     c.user_data = def->user_data;
     int32_t index;
     rc_joint *j = add_joint(world, RC_REVOLUTE_JOINT, &c, &index);
-    j->reference_angle = rc_float_within((double)body_angle(world, c.b) - body_angle(world, c.a));
+    j->reference_angle = rc_joint_turn(body_angle(world, c.b), body_angle(world, c.a));
     set_drive(j, (joint_drive){def->enable_limit, def->lower_angle, def->upper_angle, def->enable_motor, def->motor_speed,
                                def->max_motor_torque, def->enable_spring, def->hertz, def->damping_ratio});
     return joint_id_of(world, index);
@@ -365,7 +365,7 @@ rc_joint_id rc_joint_create_prismatic(rc_world *world, const rc_prismatic_joint_
     int32_t index;
     rc_joint *j = add_joint(world, RC_PRISMATIC_JOINT, &c, &index);
     j->local_axis_a = rc_v2((float)(axis.x / len), (float)(axis.y / len));
-    j->reference_angle = rc_float_within((double)body_angle(world, c.b) - body_angle(world, c.a));
+    j->reference_angle = rc_joint_turn(body_angle(world, c.b), body_angle(world, c.a));
     set_drive(j, (joint_drive){def->enable_limit, def->lower_translation, def->upper_translation, def->enable_motor,
                                def->motor_speed, def->max_motor_force, def->enable_spring, def->hertz,
                                def->damping_ratio});

@@ -69,6 +69,13 @@ static inline float rc_float_within(double x) {
     return x > FLT_MAX ? FLT_MAX : (x < -FLT_MAX ? -FLT_MAX : (float)x);
 }
 
+/* Body b's angle less body a's as the joints measure it: the float difference (held within the
+ * float range: bodies at angles near +-FLT_MAX), so that a joint made now is at its reference
+ * exactly; the reference is then taken from it in double. */
+static inline float rc_joint_turn(float angle_b, float angle_a) {
+    return rc_float_within((double)angle_b - angle_a);
+}
+
 /* A joint in one step's soft step: which solver states it joins, and what the step's start
  * gives it. A side that is not in the solver, or does not move (static, kinematic: inverse
  * mass 0), is never written. */

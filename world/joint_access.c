@@ -90,8 +90,8 @@ static rc_vec2 anchor_velocity(const rc_world *world, const rc_joint *j) {
 }
 
 static float relative_angle(const rc_world *world, const rc_joint *j) {
-    double turn = (double)world->bodies.data[j->edge[1].body].angle - world->bodies.data[j->edge[0].body].angle;
-    return rc_float_within(turn - j->reference_angle); /* bodies at angles past 1e38: finite, if not exact */
+    float turn = rc_joint_turn(world->bodies.data[j->edge[1].body].angle, world->bodies.data[j->edge[0].body].angle);
+    return rc_float_within((double)turn - j->reference_angle);
 }
 
 static float relative_spin(const rc_world *world, const rc_joint *j) {

@@ -205,7 +205,7 @@ void rc_joints_prepare(rc_world *world, const rc_soft_step *step) {
         c->anchor_a = a.anchor;
         c->anchor_b = b.anchor;
         c->delta_center = rc_sub(b.center, a.center);
-        c->delta_angle = ((double)b.angle - a.angle) - j->reference_angle;
+        c->delta_angle = (double)rc_joint_turn(b.angle, a.angle) - j->reference_angle;
         c->axis_a = rc_rotate(a.q, j->local_axis_a);
         float k = c->ia + c->ib;
         c->axial_mass = k > 0.0f ? 1.0f / k : 0.0f;
