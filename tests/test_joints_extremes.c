@@ -361,6 +361,51 @@ START_TEST(a_new_hinge_is_at_zero) {
 }
 END_TEST
 
+/* A rail on a kinematic body turning at 1,000 rad/s, its anchor 1,000 units out (the rail's
+ * point sweeps at 1e6 units/s), with a limit and a motor, holding a body of no shapes (mass 1,
+ * it does not turn): the joint asks the body for more than the world's max_linear_speed. The
+ * sub-steps moved its position by that: 1e9 units in three steps of 1/60 s, and over steps of
+ * up to a minute the separation the next sub-step saw grew 1e4-fold a sub-step until it
+ * overflowed (fuzz_world, seed 2). No body moves further in a step than max_linear_speed times
+ * dt, and everything stays finite. */
+START_TEST(a_rail_on_a_spinning_kinematic_body) {
+    const float dts[3] = {1.0f / 60.0f, 15.0f, 60.0f};
+    const float top = rc_world_default_def().max_linear_speed;
+    for (int k = 0; k < 3; ++k) {
+        rc_world *w = make_world(rc_v2(0, -10), false);
+        rc_body_id body = body_at(w, RC_DYNAMIC, rc_v2(0.125f, 15.625f), 0.0f);
+        ck_assert(rc_body_set_linear_velocity(w, body, rc_v2(10.375f, 14.375f)));
+        ck_assert(rc_body_set_angular_velocity(w, body, 14.375f));
+        rc_body_id spinner = body_at(w, RC_KINEMATIC, rc_v2(0, -4.625f), -15.125f);
+        ck_assert(rc_body_set_angular_velocity(w, spinner, 1000.0f));
+        ck_assert(rc_body_set_linear_velocity(w, spinner, rc_v2(-1.375f, 0)));
+        rc_prismatic_joint_def p = rc_prismatic_joint_default_def();
+        p.body_a = spinner;
+        p.body_b = body;
+        p.local_anchor_a = rc_v2(1000, 0);
+        p.local_anchor_b = rc_v2(14.375f, 5.625f);
+        p.enable_limit = true;
+        p.enable_motor = true;
+        p.max_motor_force = 14.375f;
+        rc_joint_id j = rc_joint_create_prismatic(w, &p);
+        ck_assert(!rc_joint_id_is_null(j));
+        double worst = 0.0; /* the longest move in a step over what the speed limit allows */
+        for (int i = 0; i < 6; ++i) {
+            float dt = i < 3 ? 1.0f / 60.0f : dts[k];
+            rc_vec2 before = rc_body_position(w, body);
+            ck_assert(rc_world_step(w, dt));
+            expect_finite(w, body, j);
+            rc_vec2 after = rc_body_position(w, body);
+            worst = fmax(worst, hypot((double)after.x - before.x, (double)after.y - before.y) / ((double)top * dt));
+        }
+        REPORT("rail on a spinner, then steps of %g s: the body at (%g, %g), moved at most %.6f of the speed limit\n",
+               (double)dts[k], (double)rc_body_position(w, body).x, (double)rc_body_position(w, body).y, worst);
+        EXPECT(worst <= 1.0 + 1.0e-5, "a step moved the body %g times what max_linear_speed allows", worst);
+        rc_world_destroy(w);
+    }
+}
+END_TEST
+
 static Suite *extremes_suite(void) {
     Suite *s = suite_create("joints_extremes");
     TCase *tc = tcase_create("extremes");
@@ -374,6 +419,7 @@ static Suite *extremes_suite(void) {
     tcase_add_test(tc, limits_out_of_reach);
     tcase_add_test(tc, bodies_at_angles_near_flt_max);
     tcase_add_test(tc, a_new_hinge_is_at_zero);
+    tcase_add_test(tc, a_rail_on_a_spinning_kinematic_body);
     suite_add_tcase(s, tc);
     return s;
 }

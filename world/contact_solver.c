@@ -532,9 +532,17 @@ static void integrate_velocities(rc_soft_step *s) {
 }
 
 static void integrate_positions(rc_soft_step *s) {
-    float h = s->h;
+    float h = s->h, max2 = s->max_speed * s->max_speed;
     for (int32_t i = 0; i < s->state_count; ++i) {
         rc_body_state *b = &s->states[i];
+        /* the world's speed limit holds here too: a joint's solve may ask more of a body (a
+           rail turning a thousand times a second), and a position moved by that would feed the
+           next sub-step a separation that grows without end. (Turning is held at
+           integrate_velocities only, as in Box2D v3: a small grenade rolls faster than any
+           turning limit, and a turn feeds no separation that grows.) */
+        if (rc_dot(b->v, b->v) > max2) {
+            b->v = rc_scale(s->max_speed / rc_length(b->v), b->v);
+        }
         b->dp = rc_mul_add(b->dp, h, b->v);
         b->dq = integrate_rotation(b->dq, h * b->w);
         s->turns[i] += h * b->w;
