@@ -1,22 +1,30 @@
 /* fuzz_world: the whole world API driven by a byte stream.
  *
  * The input is a world definition followed by operations (one selector byte each, then its
- * arguments): create and destroy bodies and shapes (circles, polygons, boxes, chains), the
- * body and shape setters, steps with any dt, ray and circle casts, overlap queries, the
- * trajectory preview, the mover, the event lists and the getters, on ids that are live, stale
- * (their object was destroyed) or forged (any bits), and an allocator that fails when the
- * input says so.
+ * arguments): create and destroy bodies, shapes (circles, polygons, boxes, chains) and joints
+ * (revolute, distance, prismatic, weld, mouse), the body, shape and joint setters, steps with
+ * any dt, ray and circle casts, overlap queries, the trajectory preview, the mover, the event
+ * lists and the getters, on ids that are live, stale (their object was destroyed) or forged
+ * (any bits), and an allocator that fails when the input says so.
  *
  * Besides crashes and sanitizer reports, a run fails when
  *  - memory is left after rc_world_destroy, or a free does not match its allocation (pointer,
  *    size) or an alignment is not a power of two <= 64;
- *  - a live body's position, angle or velocities are not finite after any call;
+ *  - a live body's position, angle or velocities are not finite after any call; a live joint
+ *    names a body that is not live, or a getter of a live joint (anchors, reaction, angle,
+ *    speed, length, translation, target) answers a number that is not finite;
  *  - a call records an error (rc_world_last_error) without calling the error callback, or the
  *    other way round; a setter, constructor, step or counting function returns its error
  *    value without a message; a call with a message returns something else than its error
  *    value;
  *  - a call that recorded an error changed the world (a snapshot of everything observable
- *    about the tracked ids, the counters, gravity and the event lists, before and after);
+ *    about the tracked ids, the counters, gravity and the event lists, before and after; for
+ *    the joint calls also the bytes of rc_world_snapshot, which hold the settings no getter
+ *    reads);
+ *  - a joint call refuses a def or a value that joint.h allows (but for memory running out),
+ *    or accepts one it refuses; a new joint does not read back as made; a joint made, changed
+ *    or destroyed does not wake its bodies; a body's destruction leaves its joints live (or
+ *    takes another's); two dynamic bodies jointed together do not sleep and wake together;
  *  - a query answer breaks its contract: a hit with t outside [0, 1], a normal that is not
  *    unit or points along the ray, a shape or body id that is not live or do not belong
  *    together, non-finite numbers; an impact with approach speed <= 0; a mover that moved
@@ -33,6 +41,7 @@
 #define MAX_SHAPES 48
 #define MAX_STEPS 48
 #define MAX_CHAIN_POINTS 12
+#define MAX_JOINTS 24
 
 /* ---- the allocator ------------------------------------------------------------------------ */
 
@@ -110,12 +119,15 @@ typedef struct fz_state {
     rc_world *twin;
     rc_body_id twin_bodies[TWIN_BODIES];
     rc_shape_id twin_shapes[TWIN_BODIES];
+    rc_joint_id twin_joint;
     fz_alloc alloc;
     fz_errors errors;
     rc_body_id bodies[MAX_BODIES];
     int nbodies;
     rc_shape_id shapes[MAX_SHAPES];
     int nshapes;
+    rc_joint_id joints[MAX_JOINTS];
+    int njoints;
     int steps;
     const char *op;    /* the call being checked, for messages */
     bool count_bodies; /* check the body counter after this call */
@@ -168,6 +180,34 @@ static rc_shape_id draw_shape(fz_state *s) {
     return RC_NULL_SHAPE_ID;
 }
 
+/* A joint's body: mostly a tracked one (live or destroyed), else any body draw_body makes. */
+static rc_body_id draw_joint_body(fz_state *s) {
+    uint8_t sel = fz_u8(&s->in);
+    if (sel < 224 && s->nbodies > 0) {
+        return s->bodies[sel % s->nbodies];
+    }
+    return draw_body(s);
+}
+
+static rc_joint_id draw_joint(fz_state *s) {
+    uint8_t sel = fz_u8(&s->in);
+    if (sel < 200 && s->njoints > 0) {
+        return s->joints[sel % s->njoints];
+    }
+    if (sel < 215) {
+        return s->twin_joint;
+    }
+    if (sel < 230) {
+        rc_joint_id id = {fz_u32(&s->in), fz_u32(&s->in)};
+        if ((sel & 1) && s->njoints > 0) {
+            id.index = s->joints[sel % s->njoints].index;
+            id.generation += 1u + (id.generation & 1u);
+        }
+        return id;
+    }
+    return RC_NULL_JOINT_ID;
+}
+
 /* Numbers for the world: mostly moderate; sometimes non-finite, tiny, denormal or any float at
  * all (huge finite ones included: the world holds speeds to its limits, refuses masses beyond
  * float range and steps beyond RC_MAX_TIME_STEP, and must never produce NaN or infinity). */
@@ -181,6 +221,16 @@ static float draw_num(fz_state *s) {
     }
     static const float odd[8] = {NAN, INFINITY, -INFINITY, -0.0f, 1.0e-45f, -1.0e-30f, 1.0e6f, FLT_MAX};
     return odd[sel & 7u];
+}
+
+/* A joint's frequency, damping ratio, maximum force or length: mostly a moderate number >= 0,
+ * sometimes any (negative, NaN, infinite, huge: the bad ones must be refused). */
+static float draw_param(fz_state *s) {
+    uint8_t sel = fz_u8(&s->in);
+    if (sel < 224) {
+        return fabsf(fz_small(&s->in));
+    }
+    return draw_num(s);
 }
 
 /* A restitution: mostly in [0, 1]; sometimes above 1 (a body gains energy at every bounce, up
@@ -264,6 +314,83 @@ static void check_bodies_finite(fz_state *s) {
     }
 }
 
+/* What the getters of a live joint answer (each of its type's). */
+typedef struct joint_state {
+    bool valid, collide;
+    rc_joint_type type;
+    rc_body_id body_a, body_b;
+    rc_vec2 anchor_a, anchor_b, force, target;
+    float torque, angle, speed, motor_torque, length, translation;
+    void *user_data;
+} joint_state;
+
+/* Called only on a live joint: no getter records an error. */
+static void read_joint(const rc_world *w, rc_joint_id id, joint_state *j) {
+    memset(j, 0, sizeof *j);
+    j->valid = true;
+    j->type = rc_joint_get_type(w, id);
+    j->body_a = rc_joint_body_a(w, id);
+    j->body_b = rc_joint_body_b(w, id);
+    j->anchor_a = rc_joint_local_anchor_a(w, id);
+    j->anchor_b = rc_joint_local_anchor_b(w, id);
+    j->collide = rc_joint_collide_connected(w, id);
+    j->user_data = rc_joint_user_data(w, id);
+    j->force = rc_joint_reaction_force(w, id);
+    j->torque = rc_joint_reaction_torque(w, id);
+    switch (j->type) {
+    case RC_REVOLUTE_JOINT:
+        j->angle = rc_revolute_joint_angle(w, id);
+        j->speed = rc_revolute_joint_speed(w, id);
+        j->motor_torque = rc_revolute_joint_motor_torque(w, id);
+        break;
+    case RC_DISTANCE_JOINT:
+        j->length = rc_distance_joint_current_length(w, id);
+        break;
+    case RC_PRISMATIC_JOINT:
+        j->translation = rc_prismatic_joint_translation(w, id);
+        j->speed = rc_prismatic_joint_speed(w, id);
+        break;
+    case RC_MOUSE_JOINT:
+        j->target = rc_mouse_joint_target(w, id);
+        break;
+    default:
+        break;
+    }
+}
+
+static bool joint_numbers_finite(const joint_state *j) {
+    return vfinite(j->anchor_a) && vfinite(j->anchor_b) && vfinite(j->force) && vfinite(j->target) &&
+           isfinite(j->torque) && isfinite(j->angle) && isfinite(j->speed) && isfinite(j->motor_torque) &&
+           isfinite(j->length) && isfinite(j->translation);
+}
+
+/* Every live joint joins live bodies (a mouse joint: none and its body), of a type that is one,
+ * and all its getters answer finite numbers. */
+static void check_joints(fz_state *s) {
+    for (int i = 0; i < s->njoints; ++i) {
+        rc_joint_id id = s->joints[i];
+        if (!rc_joint_is_valid(s->world, id)) {
+            continue;
+        }
+        joint_state j;
+        read_joint(s->world, id, &j);
+        FZ_CHECK(j.type >= RC_REVOLUTE_JOINT && j.type <= RC_MOUSE_JOINT, "after %s: joint %d has type %d", s->op, i,
+                 (int)j.type);
+        FZ_CHECK(rc_body_is_valid(s->world, j.body_b), "after %s: joint %d (type %d) has body_b {%u, %u}, not live",
+                 s->op, i, (int)j.type, j.body_b.index, j.body_b.generation);
+        FZ_CHECK(j.type == RC_MOUSE_JOINT ? rc_body_id_is_null(j.body_a)
+                                          : rc_body_is_valid(s->world, j.body_a) &&
+                                                !rc_body_id_equals(j.body_a, j.body_b),
+                 "after %s: joint %d (type %d) has body_a {%u, %u}", s->op, i, (int)j.type, j.body_a.index,
+                 j.body_a.generation);
+        FZ_CHECK(joint_numbers_finite(&j),
+                 "after %s: joint %d (type %d) answers anchors (%g, %g) (%g, %g), reaction (%g, %g) %g, angle %g, "
+                 "speed %g, motor torque %g, length %g, translation %g, target (%g, %g)",
+                 s->op, i, (int)j.type, j.anchor_a.x, j.anchor_a.y, j.anchor_b.x, j.anchor_b.y, j.force.x, j.force.y,
+                 j.torque, j.angle, j.speed, j.motor_torque, j.length, j.translation, j.target.x, j.target.y);
+    }
+}
+
 /* Everything observable about the tracked ids, compared byte for byte (zeroed first, so that
  * padding compares equal). */
 typedef struct body_state {
@@ -292,6 +419,7 @@ typedef struct shape_state {
 typedef struct snapshot {
     body_state bodies[MAX_BODIES];
     shape_state shapes[MAX_SHAPES];
+    joint_state joints[MAX_JOINTS];
     rc_world_counters counters;
     rc_vec2 gravity;
     int32_t contact_begin, contact_end, sensor_begin, sensor_end, impacts;
@@ -344,6 +472,11 @@ static void take_snapshot(const fz_state *s, snapshot *snap) {
         h->sensor = rc_shape_is_sensor(w, id);
         h->user_data = rc_shape_user_data(w, id);
         h->contacts = h->type == RC_SHAPE_TYPE_CHAIN ? 0 : rc_shape_contacts(w, id, NULL, 0);
+    }
+    for (int i = 0; i < s->njoints; ++i) {
+        if (rc_joint_is_valid(w, s->joints[i])) {
+            read_joint(w, s->joints[i], &snap->joints[i]);
+        }
     }
     snap->counters = rc_world_get_counters(w);
     snap->counters.bytes = 0; /* capacity, not state */
@@ -404,6 +537,16 @@ static bool after(fz_state *s, bool refused, bool must_say) {
                             (int)a->type);
                 }
             }
+            for (int i = 0; i < MAX_JOINTS; ++i) {
+                if (memcmp(&g_before.joints[i], &g_after.joints[i], sizeof g_before.joints[i]) != 0) {
+                    const joint_state *a = &g_before.joints[i], *b = &g_after.joints[i];
+                    fprintf(stderr, "joint %d differs: valid %d -> %d, type %d -> %d, reaction (%g, %g) %g -> (%g, %g) %g, "
+                                    "angle %g -> %g, length %g -> %g, translation %g -> %g, target (%g, %g) -> (%g, %g)\n",
+                            i, a->valid, b->valid, (int)a->type, (int)b->type, a->force.x, a->force.y, a->torque,
+                            b->force.x, b->force.y, b->torque, a->angle, b->angle, a->length, b->length,
+                            a->translation, b->translation, a->target.x, a->target.y, b->target.x, b->target.y);
+                }
+            }
             if (memcmp(&g_before.counters, &g_after.counters, sizeof g_before.counters) != 0) {
                 fprintf(stderr, "counters differ: contacts %d -> %d, touching %d -> %d, awake %d -> %d, steps %d -> %d, "
                                 "proxies %d -> %d, cells %d -> %d\n",
@@ -419,6 +562,7 @@ static bool after(fz_state *s, bool refused, bool must_say) {
         FZ_CHECK(false, "%s: returned its error value without a message", s->op);
     }
     check_bodies_finite(s);
+    check_joints(s);
     /* an allocation failure lasts for one call */
     s->alloc.fail_all = false;
     s->alloc.fail_at = 0;
@@ -635,6 +779,16 @@ static void op_destroy(fz_state *s) {
     uint8_t sel = fz_u8(&s->in);
     if (sel & 1) {
         rc_body_id b = draw_body(s);
+        /* the live joints, and which of them the body's destruction takes (a mouse joint's
+           body_a is the null body: a null id takes nothing) */
+        bool live[MAX_JOINTS], attached[MAX_JOINTS];
+        bool body_live = rc_body_is_valid(s->world, b);
+        for (int i = 0; i < s->njoints; ++i) {
+            live[i] = rc_joint_is_valid(s->world, s->joints[i]);
+            attached[i] = live[i] && body_live &&
+                          (rc_body_id_equals(rc_joint_body_a(s->world, s->joints[i]), b) ||
+                           rc_body_id_equals(rc_joint_body_b(s->world, s->joints[i]), b));
+        }
         before(s, "rc_body_destroy");
         s->count_bodies = true;
         bool was = rc_body_is_valid(s->world, b);
@@ -642,6 +796,12 @@ static void op_destroy(fz_state *s) {
         bool errored = after(s, !was, true);
         FZ_CHECK(!rc_body_is_valid(s->world, b), "rc_body_destroy: body still valid");
         FZ_CHECK(errored == !was, "rc_body_destroy: error %d for a body that was %svalid", errored, was ? "" : "not ");
+        for (int i = 0; i < s->njoints; ++i) {
+            FZ_CHECK(rc_joint_is_valid(s->world, s->joints[i]) == (live[i] && !attached[i]),
+                     "rc_body_destroy: joint %d was %slive, %sattached to the body, and is %slive", i,
+                     live[i] ? "" : "not ", attached[i] ? "" : "not ",
+                     rc_joint_is_valid(s->world, s->joints[i]) ? "" : "not ");
+        }
     } else {
         rc_shape_id h = draw_shape(s);
         before(s, "rc_shape_destroy");
@@ -826,6 +986,561 @@ static void op_shape_set(fz_state *s) {
     after(s, !ok, true);
 }
 
+/* ---- joints ------------------------------------------------------------------------------------ */
+
+/* The bytes of rc_world_snapshot: what a joint holds that no getter reads (limits, motors,
+ * springs, lengths), so that a refused joint call can be seen to change none of it. */
+typedef struct fz_bytes {
+    uint8_t *data;
+    size_t size, capacity;
+} fz_bytes;
+
+static fz_bytes g_bytes_before, g_bytes_after;
+
+static void world_bytes(fz_state *s, fz_bytes *b) {
+    size_t need = rc_world_snapshot_size(s->world);
+    FZ_CHECK(need > 0, "%s: rc_world_snapshot_size answered 0 (\"%s\")", s->op, rc_world_last_error(s->world));
+    if (need > b->capacity) {
+        uint8_t *grown = realloc(b->data, need);
+        if (grown == NULL) {
+            abort();
+        }
+        b->data = grown;
+        b->capacity = need;
+    }
+    b->size = rc_world_snapshot(s->world, b->data, b->capacity);
+    FZ_CHECK(b->size > 0, "%s: rc_world_snapshot refused (\"%s\")", s->op, rc_world_last_error(s->world));
+    rc_world_clear_error(s->world);
+}
+
+/* After a refused joint call (after() has checked the getters): the world's bytes as before. */
+static void check_bytes_unchanged(fz_state *s) {
+    world_bytes(s, &g_bytes_after);
+    if (g_bytes_before.size != g_bytes_after.size ||
+        memcmp(g_bytes_before.data, g_bytes_after.data, g_bytes_before.size) != 0) {
+        size_t at = 0;
+        while (at < g_bytes_before.size && at < g_bytes_after.size && g_bytes_before.data[at] == g_bytes_after.data[at]) {
+            ++at;
+        }
+        fz_fail("%s: refused but changed the world's snapshot (%zu bytes -> %zu, first difference at byte %zu)", s->op,
+                g_bytes_before.size, g_bytes_after.size, at);
+    }
+}
+
+/* Tri-state expectations of a joint call: must be accepted, must be refused, or joint.h leaves
+ * it open (a finite anchor or target beyond RC_WORLD_LIMIT). */
+enum { MUST_REFUSE = 0, MUST_ACCEPT = 1, EITHER = 2 };
+
+static int expect_and(int a, int b) {
+    if (a == MUST_REFUSE || b == MUST_REFUSE) {
+        return MUST_REFUSE;
+    }
+    return a == EITHER || b == EITHER ? EITHER : MUST_ACCEPT;
+}
+
+static int expect_if(bool ok) { return ok ? MUST_ACCEPT : MUST_REFUSE; }
+
+static bool nonneg(float v) { return isfinite(v) && v >= 0.0f; }
+
+static bool range_ok(float lower, float upper) { return isfinite(lower) && isfinite(upper) && lower <= upper; }
+
+static int expect_point(rc_vec2 p) {
+    if (!vfinite(p)) {
+        return MUST_REFUSE;
+    }
+    return fabsf(p.x) <= RC_WORLD_LIMIT && fabsf(p.y) <= RC_WORLD_LIMIT ? MUST_ACCEPT : EITHER;
+}
+
+static bool body_dynamic(const fz_state *s, rc_body_id b) {
+    return rc_body_is_valid(s->world, b) && rc_body_get_type(s->world, b) == RC_DYNAMIC;
+}
+
+/* Two live bodies of this world, not the same, not both without mass; the anchors. */
+static int expect_common(const fz_state *s, rc_body_id a, rc_body_id b, rc_vec2 la, rc_vec2 lb) {
+    bool bodies = rc_body_is_valid(s->world, a) && rc_body_is_valid(s->world, b) && !rc_body_id_equals(a, b) &&
+                  (body_dynamic(s, a) || body_dynamic(s, b));
+    return expect_and(expect_if(bodies), expect_and(expect_point(la), expect_point(lb)));
+}
+
+/* Limits drawn as two numbers, put in order unless the input says not to. */
+static void draw_range(fz_state *s, bool in_order, float *lower, float *upper, bool non_negative) {
+    float a = non_negative ? draw_param(s) : draw_num(s);
+    float b = non_negative ? draw_param(s) : draw_num(s);
+    if (in_order && a > b) {
+        float t = a;
+        a = b;
+        b = t;
+    }
+    *lower = a;
+    *upper = b;
+}
+
+/* The joint's bodies that are not static are awake (a joint made, changed or destroyed wakes
+ * them). */
+static void check_awake(fz_state *s, rc_body_id a, rc_body_id b, const char *what) {
+    rc_body_id ids[2] = {a, b};
+    for (int k = 0; k < 2; ++k) {
+        if (rc_body_is_valid(s->world, ids[k]) && rc_body_get_type(s->world, ids[k]) != RC_STATIC) {
+            FZ_CHECK(rc_body_is_awake(s->world, ids[k]), "%s: %s left body {%u, %u} asleep", s->op, what,
+                     ids[k].index, ids[k].generation);
+        }
+    }
+}
+
+static const char *const joint_create_names[5] = {"rc_joint_create_revolute", "rc_joint_create_distance",
+                                                  "rc_joint_create_prismatic", "rc_joint_create_weld",
+                                                  "rc_joint_create_mouse"};
+
+static void op_create_joint(fz_state *s) {
+    uint8_t kind = fz_u8(&s->in);
+    uint8_t flags = fz_u8(&s->in);
+    rc_joint_type type = (rc_joint_type)(kind % 5u);
+    bool null_def = (kind & 0xF8u) == 0x78u;
+    /* runs of 0xFF or 0 (common in mutated inputs) make a plain joint: the awkward cases take
+       mixed bits */
+    bool same = (flags & 0x81u) == 0x01u;
+    rc_body_id a = draw_joint_body(s);
+    rc_body_id b = same ? a : draw_joint_body(s); /* the same body twice */
+    rc_vec2 la = rc_v2(0.0f, 0.0f), lb = rc_v2(0.0f, 0.0f);
+    if (flags & 2) {
+        la = draw_vec(s);
+        lb = draw_vec(s);
+    }
+    bool limit = (flags & 4) != 0, motor = (flags & 8) != 0, spring = (flags & 16) != 0;
+    bool collide = (flags & 32) != 0, in_order = (flags & 0x60u) != 0x40u;
+    /* the k-th allocation of the call fails */
+    int64_t fail_at = (flags & 0x81u) == 0x80u ? 1 + fz_u8(&s->in) % 6u : 0;
+    void *user_data = (void *)(uintptr_t)(2000 + s->njoints);
+    int expect = MUST_REFUSE;
+    rc_joint_id id = RC_NULL_JOINT_ID;
+    rc_revolute_joint_def rd = rc_revolute_joint_default_def();
+    rc_distance_joint_def dd = rc_distance_joint_default_def();
+    rc_prismatic_joint_def pd = rc_prismatic_joint_default_def();
+    rc_weld_joint_def wd = rc_weld_joint_default_def();
+    rc_mouse_joint_def md = rc_mouse_joint_default_def();
+    switch (type) {
+    case RC_REVOLUTE_JOINT:
+        rd.body_a = a;
+        rd.body_b = b;
+        rd.local_anchor_a = la;
+        rd.local_anchor_b = lb;
+        rd.enable_limit = limit;
+        draw_range(s, in_order, &rd.lower_angle, &rd.upper_angle, false);
+        rd.enable_motor = motor;
+        rd.motor_speed = draw_num(s);
+        rd.max_motor_torque = draw_param(s);
+        rd.enable_spring = spring;
+        rd.hertz = draw_param(s);
+        rd.damping_ratio = draw_param(s);
+        rd.collide_connected = collide;
+        rd.user_data = user_data;
+        expect = expect_and(expect_common(s, a, b, la, lb),
+                            expect_if(range_ok(rd.lower_angle, rd.upper_angle) && isfinite(rd.motor_speed) &&
+                                      nonneg(rd.max_motor_torque) && nonneg(rd.hertz) && nonneg(rd.damping_ratio)));
+        break;
+    case RC_DISTANCE_JOINT:
+        dd.body_a = a;
+        dd.body_b = b;
+        dd.local_anchor_a = la;
+        dd.local_anchor_b = lb;
+        dd.length = draw_param(s);
+        dd.enable_limit = limit;
+        if (fz_bool(&s->in)) {
+            draw_range(s, in_order, &dd.min_length, &dd.max_length, true);
+        }
+        dd.enable_spring = spring;
+        dd.hertz = draw_param(s);
+        dd.damping_ratio = draw_param(s);
+        dd.enable_motor = motor;
+        dd.max_motor_force = draw_param(s);
+        dd.motor_speed = draw_num(s);
+        dd.collide_connected = collide;
+        dd.user_data = user_data;
+        expect = expect_and(
+            expect_common(s, a, b, la, lb),
+            expect_if(isfinite(dd.length) && dd.length > 0.0f && dd.length <= RC_JOINT_MAX_LENGTH &&
+                      range_ok(dd.min_length, dd.max_length) && dd.min_length >= 0.0f &&
+                      dd.max_length <= RC_JOINT_MAX_LENGTH && nonneg(dd.hertz) && nonneg(dd.damping_ratio) &&
+                      nonneg(dd.max_motor_force) && isfinite(dd.motor_speed)));
+        break;
+    case RC_PRISMATIC_JOINT:
+        pd.body_a = a;
+        pd.body_b = b;
+        pd.local_anchor_a = la;
+        pd.local_anchor_b = lb;
+        if (fz_bool(&s->in)) {
+            pd.local_axis_a = draw_vec(s);
+        }
+        pd.enable_limit = limit;
+        draw_range(s, in_order, &pd.lower_translation, &pd.upper_translation, false);
+        pd.enable_motor = motor;
+        pd.motor_speed = draw_num(s);
+        pd.max_motor_force = draw_param(s);
+        pd.enable_spring = spring;
+        pd.hertz = draw_param(s);
+        pd.damping_ratio = draw_param(s);
+        pd.collide_connected = collide;
+        pd.user_data = user_data;
+        expect = expect_and(expect_common(s, a, b, la, lb),
+                            expect_if(vfinite(pd.local_axis_a) &&
+                                      (pd.local_axis_a.x != 0.0f || pd.local_axis_a.y != 0.0f) &&
+                                      range_ok(pd.lower_translation, pd.upper_translation) &&
+                                      isfinite(pd.motor_speed) && nonneg(pd.max_motor_force) && nonneg(pd.hertz) &&
+                                      nonneg(pd.damping_ratio)));
+        break;
+    case RC_WELD_JOINT:
+        wd.body_a = a;
+        wd.body_b = b;
+        wd.local_anchor_a = la;
+        wd.local_anchor_b = lb;
+        if (fz_bool(&s->in)) {
+            wd.reference_angle = draw_num(s);
+        }
+        if (spring) {
+            wd.linear_hertz = draw_param(s);
+            wd.linear_damping_ratio = draw_param(s);
+        }
+        if (motor) {
+            wd.angular_hertz = draw_param(s);
+            wd.angular_damping_ratio = draw_param(s);
+        }
+        wd.collide_connected = collide;
+        wd.user_data = user_data;
+        expect = expect_and(expect_common(s, a, b, la, lb),
+                            expect_if(isfinite(wd.reference_angle) && nonneg(wd.linear_hertz) &&
+                                      nonneg(wd.linear_damping_ratio) && nonneg(wd.angular_hertz) &&
+                                      nonneg(wd.angular_damping_ratio)));
+        break;
+    default:
+        md.body = b;
+        md.target = draw_vec(s);
+        if (in_order && rc_body_is_valid(s->world, b)) {
+            md.target = rc_add(rc_body_position(s->world, b), md.target); /* near the body */
+        }
+        md.hertz = draw_param(s);
+        md.damping_ratio = draw_param(s);
+        md.max_force = draw_param(s);
+        md.user_data = user_data;
+        expect = expect_and(expect_and(expect_if(body_dynamic(s, b)), expect_point(md.target)),
+                            expect_if(isfinite(md.hertz) && md.hertz > 0.0f && nonneg(md.damping_ratio) &&
+                                      nonneg(md.max_force)));
+        break;
+    }
+    if (null_def) {
+        expect = MUST_REFUSE;
+    }
+    if (s->njoints >= MAX_JOINTS) {
+        return;
+    }
+    world_bytes(s, &g_bytes_before);
+    before(s, joint_create_names[type]);
+    if (g_verbose) {
+        fprintf(stderr, "  bodies {%u, %u} {%u, %u} anchors (%g, %g) (%g, %g) limit %d motor %d spring %d collide %d "
+                        "fail at %d null %d expect %d\n",
+                a.index, a.generation, b.index, b.generation, la.x, la.y, lb.x, lb.y, limit, motor, spring, collide,
+                (int)fail_at, null_def, expect);
+        switch (type) {
+        case RC_REVOLUTE_JOINT:
+            fprintf(stderr, "  angles %.9g .. %.9g motor %.9g at most %.9g spring %.9g Hz ratio %.9g\n", rd.lower_angle,
+                    rd.upper_angle, rd.motor_speed, rd.max_motor_torque, rd.hertz, rd.damping_ratio);
+            break;
+        case RC_DISTANCE_JOINT:
+            fprintf(stderr, "  length %.9g in %.9g .. %.9g spring %.9g Hz ratio %.9g motor %.9g at most %.9g\n", dd.length,
+                    dd.min_length, dd.max_length, dd.hertz, dd.damping_ratio, dd.motor_speed, dd.max_motor_force);
+            break;
+        case RC_PRISMATIC_JOINT:
+            fprintf(stderr, "  axis (%.9g, %.9g) in %.9g .. %.9g motor %.9g at most %.9g spring %.9g Hz ratio %.9g\n",
+                    pd.local_axis_a.x, pd.local_axis_a.y, pd.lower_translation, pd.upper_translation, pd.motor_speed,
+                    pd.max_motor_force, pd.hertz, pd.damping_ratio);
+            break;
+        case RC_WELD_JOINT:
+            fprintf(stderr, "  reference %.9g linear %.9g Hz ratio %.9g angular %.9g Hz ratio %.9g\n", wd.reference_angle,
+                    wd.linear_hertz, wd.linear_damping_ratio, wd.angular_hertz, wd.angular_damping_ratio);
+            break;
+        default:
+            fprintf(stderr, "  target (%.9g, %.9g) %.9g Hz ratio %.9g at most %.9g\n", md.target.x, md.target.y, md.hertz,
+                    md.damping_ratio, md.max_force);
+            break;
+        }
+    }
+    int64_t failures = s->alloc.failures;
+    if (fail_at > 0) {
+        s->alloc.fail_at = s->alloc.calls + fail_at;
+    }
+    switch (type) {
+    case RC_REVOLUTE_JOINT: id = rc_joint_create_revolute(s->world, null_def ? NULL : &rd); break;
+    case RC_DISTANCE_JOINT: id = rc_joint_create_distance(s->world, null_def ? NULL : &dd); break;
+    case RC_PRISMATIC_JOINT: id = rc_joint_create_prismatic(s->world, null_def ? NULL : &pd); break;
+    case RC_WELD_JOINT: id = rc_joint_create_weld(s->world, null_def ? NULL : &wd); break;
+    default: id = rc_joint_create_mouse(s->world, null_def ? NULL : &md); break;
+    }
+    bool refused = rc_joint_id_is_null(id);
+    if (!refused) {
+        FZ_CHECK(rc_joint_is_valid(s->world, id), "%s: returned an id that is not valid", s->op);
+        s->joints[s->njoints++] = id; /* tracked before after() checks the live joints */
+    }
+    bool out_of_memory = s->alloc.failures > failures;
+    after(s, refused, true);
+    const char *msg = rc_world_last_error(s->world);
+    FZ_CHECK(expect != MUST_REFUSE || refused, "%s: accepted a def that joint.h refuses", s->op);
+    FZ_CHECK(expect != MUST_ACCEPT || !refused || out_of_memory, "%s: refused a good def (\"%s\")", s->op, msg);
+    if (refused) {
+        check_bytes_unchanged(s);
+        return;
+    }
+    /* the new joint reads back as made */
+    joint_state j;
+    read_joint(s->world, id, &j);
+    FZ_CHECK(j.type == type, "%s: made a joint of type %d", s->op, (int)j.type);
+    FZ_CHECK(j.user_data == user_data, "%s: user data %p", s->op, j.user_data);
+    FZ_CHECK(j.force.x == 0.0f && j.force.y == 0.0f && j.torque == 0.0f, "%s: reaction (%g, %g) %g before a step",
+             s->op, j.force.x, j.force.y, j.torque);
+    if (type == RC_MOUSE_JOINT) {
+        FZ_CHECK(rc_body_id_is_null(j.body_a) && rc_body_id_equals(j.body_b, b),
+                 "%s: body_a {%u, %u} body_b {%u, %u}", s->op, j.body_a.index, j.body_a.generation, j.body_b.index,
+                 j.body_b.generation);
+        FZ_CHECK(rc_vec2_equal(j.target, md.target), "%s: target (%g, %g), made at (%g, %g)", s->op, j.target.x,
+                 j.target.y, md.target.x, md.target.y);
+    } else {
+        FZ_CHECK(rc_body_id_equals(j.body_a, a) && rc_body_id_equals(j.body_b, b), "%s: the bodies are not the def's",
+                 s->op);
+        FZ_CHECK(rc_vec2_equal(j.anchor_a, la) && rc_vec2_equal(j.anchor_b, lb),
+                 "%s: anchors (%g, %g) (%g, %g), made with (%g, %g) (%g, %g)", s->op, j.anchor_a.x, j.anchor_a.y,
+                 j.anchor_b.x, j.anchor_b.y, la.x, la.y, lb.x, lb.y);
+        FZ_CHECK(j.collide == collide, "%s: collide_connected %d", s->op, j.collide);
+    }
+    if (type == RC_REVOLUTE_JOINT) {
+        FZ_CHECK(j.angle == 0.0f, "%s: a new hinge at angle %g", s->op, j.angle);
+    }
+    check_awake(s, j.body_a, j.body_b, "making a joint");
+}
+
+static void op_joint_set(fz_state *s) {
+    uint8_t what = fz_u8(&s->in) % 13u;
+    rc_joint_id id = draw_joint(s);
+    uint8_t flags = fz_u8(&s->in);
+    bool enable = (flags & 1) != 0, in_order = (flags & 6) != 2;
+    bool live = rc_joint_is_valid(s->world, id);
+    rc_joint_type type = live ? rc_joint_get_type(s->world, id) : RC_REVOLUTE_JOINT;
+    rc_body_id a = live ? rc_joint_body_a(s->world, id) : RC_NULL_BODY_ID;
+    rc_body_id b = live ? rc_joint_body_b(s->world, id) : RC_NULL_BODY_ID;
+    rc_vec2 target = rc_v2(0.0f, 0.0f);
+    void *user_data = NULL;
+    bool ok = false;
+    int values = MUST_REFUSE; /* of the values alone */
+    rc_joint_type needs = RC_REVOLUTE_JOINT;
+    float x = 0.0f, y = 0.0f, z = 0.0f, w = 0.0f;
+    world_bytes(s, &g_bytes_before);
+    switch (what) {
+    case 0:
+    case 7:
+        draw_range(s, in_order, &x, &y, false);
+        needs = what == 0 ? RC_REVOLUTE_JOINT : RC_PRISMATIC_JOINT;
+        values = expect_if(range_ok(x, y));
+        before(s, what == 0 ? "rc_revolute_joint_set_limits" : "rc_prismatic_joint_set_limits");
+        ok = what == 0 ? rc_revolute_joint_set_limits(s->world, id, enable, x, y)
+                       : rc_prismatic_joint_set_limits(s->world, id, enable, x, y);
+        break;
+    case 1:
+    case 6:
+    case 8:
+        x = draw_num(s);
+        y = draw_param(s);
+        needs = what == 1 ? RC_REVOLUTE_JOINT : what == 6 ? RC_DISTANCE_JOINT : RC_PRISMATIC_JOINT;
+        values = expect_if(isfinite(x) && nonneg(y));
+        before(s, what == 1 ? "rc_revolute_joint_set_motor"
+                            : what == 6 ? "rc_distance_joint_set_motor" : "rc_prismatic_joint_set_motor");
+        ok = what == 1 ? rc_revolute_joint_set_motor(s->world, id, enable, x, y)
+             : what == 6 ? rc_distance_joint_set_motor(s->world, id, enable, x, y)
+                         : rc_prismatic_joint_set_motor(s->world, id, enable, x, y);
+        break;
+    case 2:
+    case 5:
+    case 9:
+        x = draw_param(s);
+        y = draw_param(s);
+        needs = what == 2 ? RC_REVOLUTE_JOINT : what == 5 ? RC_DISTANCE_JOINT : RC_PRISMATIC_JOINT;
+        values = expect_if(nonneg(x) && nonneg(y));
+        before(s, what == 2 ? "rc_revolute_joint_set_spring"
+                            : what == 5 ? "rc_distance_joint_set_spring" : "rc_prismatic_joint_set_spring");
+        ok = what == 2 ? rc_revolute_joint_set_spring(s->world, id, enable, x, y)
+             : what == 5 ? rc_distance_joint_set_spring(s->world, id, enable, x, y)
+                         : rc_prismatic_joint_set_spring(s->world, id, enable, x, y);
+        break;
+    case 3:
+        x = draw_param(s);
+        needs = RC_DISTANCE_JOINT;
+        values = expect_if(isfinite(x) && x > 0.0f && x <= RC_JOINT_MAX_LENGTH);
+        before(s, "rc_distance_joint_set_length");
+        ok = rc_distance_joint_set_length(s->world, id, x);
+        break;
+    case 4:
+        draw_range(s, in_order, &x, &y, true);
+        needs = RC_DISTANCE_JOINT;
+        values = expect_if(range_ok(x, y) && x >= 0.0f && y <= RC_JOINT_MAX_LENGTH);
+        before(s, "rc_distance_joint_set_limits");
+        ok = rc_distance_joint_set_limits(s->world, id, enable, x, y);
+        break;
+    case 10:
+        x = draw_param(s);
+        y = draw_param(s);
+        z = draw_param(s);
+        w = draw_param(s);
+        needs = RC_WELD_JOINT;
+        values = expect_if(nonneg(x) && nonneg(y) && nonneg(z) && nonneg(w));
+        before(s, "rc_weld_joint_set_springs");
+        ok = rc_weld_joint_set_springs(s->world, id, x, y, z, w);
+        break;
+    case 11:
+        target = draw_vec(s);
+        if (in_order && rc_body_is_valid(s->world, b)) {
+            target = rc_add(rc_body_position(s->world, b), target);
+        }
+        needs = RC_MOUSE_JOINT;
+        values = expect_point(target); /* beyond RC_WORLD_LIMIT: joint.h leaves it open */
+        before(s, "rc_mouse_joint_set_target");
+        ok = rc_mouse_joint_set_target(s->world, id, target);
+        break;
+    default:
+        user_data = (void *)(uintptr_t)(3000 + fz_u8(&s->in));
+        needs = type; /* any type */
+        values = MUST_ACCEPT;
+        before(s, "rc_joint_set_user_data");
+        ok = rc_joint_set_user_data(s->world, id, user_data);
+        break;
+    }
+    after(s, !ok, true);
+    int expect = live && type == needs ? values : MUST_REFUSE;
+    FZ_CHECK(expect == EITHER || ok == (expect == MUST_ACCEPT),
+             "%s: %s on a %s joint of type %d (needs %d) with values %s (\"%s\")", s->op, ok ? "accepted" : "refused",
+             live ? "live" : "stale", (int)type, (int)needs,
+             values == MUST_ACCEPT ? "it allows" : values == MUST_REFUSE ? "it refuses" : "it leaves open",
+             rc_world_last_error(s->world));
+    if (!ok) {
+        check_bytes_unchanged(s);
+        return;
+    }
+    if (what == 12) {
+        FZ_CHECK(rc_joint_user_data(s->world, id) == user_data, "rc_joint_set_user_data: reads back %p",
+                 rc_joint_user_data(s->world, id));
+        return;
+    }
+    if (what == 11) {
+        rc_vec2 t = rc_mouse_joint_target(s->world, id);
+        FZ_CHECK(rc_vec2_equal(t, target), "rc_mouse_joint_set_target: reads back (%g, %g), set (%g, %g)", t.x, t.y,
+                 target.x, target.y);
+    }
+    check_awake(s, a, b, "a joint's setter");
+}
+
+static void op_joint_destroy(fz_state *s) {
+    uint8_t sel = fz_u8(&s->in);
+    rc_joint_id id = draw_joint(s);
+    bool was = rc_joint_is_valid(s->world, id);
+    rc_body_id a = was ? rc_joint_body_a(s->world, id) : RC_NULL_BODY_ID;
+    rc_body_id b = was ? rc_joint_body_b(s->world, id) : RC_NULL_BODY_ID;
+    world_bytes(s, &g_bytes_before);
+    before(s, "rc_joint_destroy");
+    int64_t failures = s->alloc.failures;
+    if (sel & 8) {
+        s->alloc.fail_all = true; /* destroying a joint may reserve room to pair its bodies' shapes again */
+    }
+    rc_joint_destroy(s->world, id);
+    bool still = rc_joint_is_valid(s->world, id);
+    bool out_of_memory = s->alloc.failures > failures;
+    bool errored = after(s, !was || still, true);
+    FZ_CHECK(errored == (!was || still), "rc_joint_destroy: error %d, joint was %svalid and is %svalid", errored,
+             was ? "" : "not ", still ? "" : "not ");
+    FZ_CHECK(!still || out_of_memory, "rc_joint_destroy: refused a live joint (\"%s\")", rc_world_last_error(s->world));
+    if (errored) {
+        check_bytes_unchanged(s);
+        return;
+    }
+    check_awake(s, a, b, "destroying a joint");
+}
+
+/* The getters of a joint id (op_get's part for joints): the error protocol on stale and forged
+ * ids (each records a message and answers zero), a typed getter on another type (zero), and
+ * answers that fit each other for a live joint (finite numbers: check_joints). */
+static void op_get_joint(fz_state *s) {
+    rc_joint_id id = draw_joint(s);
+    bool live = rc_joint_is_valid(s->world, id);
+    before_query(s, "rc_joint_is_valid");
+    bool valid = rc_joint_is_valid(s->world, id);
+    after_query(s, false, false);
+    FZ_CHECK(valid == live && rc_world_last_error(s->world)[0] == '\0', "rc_joint_is_valid: recorded an error");
+    rc_joint_type type = RC_REVOLUTE_JOINT;
+    /* what every joint has */
+    before_query(s, "rc_joint_get_type");
+    type = rc_joint_get_type(s->world, id);
+    after_query(s, !live, true);
+    FZ_CHECK(live || type == RC_REVOLUTE_JOINT, "rc_joint_get_type: %d for a stale id", (int)type);
+    before_query(s, "rc_joint_body_a");
+    rc_body_id ba = rc_joint_body_a(s->world, id);
+    after_query(s, !live, true);
+    before_query(s, "rc_joint_body_b");
+    rc_body_id bb = rc_joint_body_b(s->world, id);
+    after_query(s, !live, true);
+    FZ_CHECK(live || (rc_body_id_is_null(ba) && rc_body_id_is_null(bb)), "rc_joint_body_a/b: a body for a stale id");
+    before_query(s, "rc_joint_local_anchor_a");
+    rc_vec2 aa = rc_joint_local_anchor_a(s->world, id);
+    after_query(s, !live, true);
+    before_query(s, "rc_joint_local_anchor_b");
+    rc_vec2 ab = rc_joint_local_anchor_b(s->world, id);
+    after_query(s, !live, true);
+    before_query(s, "rc_joint_collide_connected");
+    bool collide = rc_joint_collide_connected(s->world, id);
+    after_query(s, !live, true);
+    before_query(s, "rc_joint_user_data");
+    void *ud = rc_joint_user_data(s->world, id);
+    after_query(s, !live, true);
+    before_query(s, "rc_joint_reaction_force");
+    rc_vec2 f = rc_joint_reaction_force(s->world, id);
+    after_query(s, !live, true);
+    before_query(s, "rc_joint_reaction_torque");
+    float t = rc_joint_reaction_torque(s->world, id);
+    after_query(s, !live, true);
+    if (!live) {
+        FZ_CHECK(aa.x == 0.0f && aa.y == 0.0f && ab.x == 0.0f && ab.y == 0.0f && !collide && ud == NULL &&
+                     f.x == 0.0f && f.y == 0.0f && t == 0.0f,
+                 "joint getters: a stale id answered something else than zero");
+    } else {
+        FZ_CHECK(vfinite(aa) && vfinite(ab) && vfinite(f) && isfinite(t), "joint getters: not finite");
+    }
+    /* the typed getters, on a joint of any type */
+    static const rc_joint_type typed[9] = {RC_REVOLUTE_JOINT, RC_REVOLUTE_JOINT, RC_REVOLUTE_JOINT,
+                                           RC_DISTANCE_JOINT, RC_PRISMATIC_JOINT, RC_PRISMATIC_JOINT,
+                                           RC_MOUSE_JOINT,    RC_MOUSE_JOINT,    RC_MOUSE_JOINT};
+    static const char *const names[9] = {"rc_revolute_joint_angle",        "rc_revolute_joint_speed",
+                                         "rc_revolute_joint_motor_torque", "rc_distance_joint_current_length",
+                                         "rc_prismatic_joint_translation", "rc_prismatic_joint_speed",
+                                         "rc_mouse_joint_target",          "rc_mouse_joint_target",
+                                         "rc_mouse_joint_target"};
+    uint8_t k = fz_u8(&s->in) % 9u;
+    bool right = live && type == typed[k];
+    float v = 0.0f, v2 = 0.0f;
+    before_query(s, names[k]);
+    switch (k) {
+    case 0: v = rc_revolute_joint_angle(s->world, id); break;
+    case 1: v = rc_revolute_joint_speed(s->world, id); break;
+    case 2: v = rc_revolute_joint_motor_torque(s->world, id); break;
+    case 3: v = rc_distance_joint_current_length(s->world, id); break;
+    case 4: v = rc_prismatic_joint_translation(s->world, id); break;
+    case 5: v = rc_prismatic_joint_speed(s->world, id); break;
+    default: {
+        rc_vec2 target = rc_mouse_joint_target(s->world, id);
+        v = target.x;
+        v2 = target.y;
+        break;
+    }
+    }
+    /* a stale id: a message; another type: zero, a message or none */
+    after_query(s, !right, !live);
+    FZ_CHECK(right || (v == 0.0f && v2 == 0.0f), "%s: answered %g %g for a joint that is not of its type", s->op, v, v2);
+    FZ_CHECK(!right || (isfinite(v) && isfinite(v2)), "%s: answered %g %g", s->op, v, v2);
+    FZ_CHECK(k != 3 || !right || v >= 0.0f, "%s: a length of %g", s->op, v);
+}
+
 /* With FZ_VERBOSE: the bodies and shapes the harness tracks, before a step or a preview. */
 static void dump_world(const fz_state *s) {
     if (!g_verbose) {
@@ -845,6 +1560,15 @@ static void dump_world(const fz_state *s) {
             rc_aabb b = rc_shape_aabb(s->world, s->shapes[i]);
             fprintf(stderr, "    shape %d type %d box (%.9g, %.9g)-(%.9g, %.9g)\n", i,
                     (int)rc_shape_get_type(s->world, s->shapes[i]), b.lower.x, b.lower.y, b.upper.x, b.upper.y);
+        }
+    }
+    for (int i = 0; i < s->njoints; ++i) {
+        if (rc_joint_is_valid(s->world, s->joints[i])) {
+            joint_state j;
+            read_joint(s->world, s->joints[i], &j);
+            fprintf(stderr, "    joint %d type %d bodies %u %u anchors (%.9g, %.9g) (%.9g, %.9g) reaction (%.9g, %.9g) %.9g\n",
+                    i, (int)j.type, j.body_a.index, j.body_b.index, j.anchor_a.x, j.anchor_a.y, j.anchor_b.x,
+                    j.anchor_b.y, j.force.x, j.force.y, j.torque);
         }
     }
 }
@@ -890,6 +1614,21 @@ static void op_step(fz_state *s) {
         after(s, !ok, true);
         if (!ok) {
             break;
+        }
+        /* jointed dynamic bodies sleep and wake together (one island) */
+        for (int k = 0; k < s->njoints; ++k) {
+            rc_joint_id j = s->joints[k];
+            if (!rc_joint_is_valid(s->world, j) || rc_joint_get_type(s->world, j) == RC_MOUSE_JOINT) {
+                continue;
+            }
+            rc_body_id a = rc_joint_body_a(s->world, j), b = rc_joint_body_b(s->world, j);
+            if (rc_body_get_type(s->world, a) == RC_DYNAMIC && rc_body_get_type(s->world, b) == RC_DYNAMIC) {
+                FZ_CHECK(rc_body_is_awake(s->world, a) == rc_body_is_awake(s->world, b),
+                         "rc_world_step: joint %d's bodies {%u, %u} (awake %d) and {%u, %u} (awake %d) do not sleep "
+                         "together",
+                         k, a.index, a.generation, rc_body_is_awake(s->world, a), b.index, b.generation,
+                         rc_body_is_awake(s->world, b));
+            }
         }
         /* the events of the step */
         rc_contact_events ce = rc_world_contact_events(s->world);
@@ -938,6 +1677,36 @@ typedef struct cast_ctx {
     int calls;
 } cast_ctx;
 
+/* From inside a callback: a change to a live joint, or a new one (refused: the world is locked). */
+static bool try_joint_change_inside(fz_state *s, uint8_t what, rc_body_id body, rc_joint_id joint) {
+    bool accepted = false;
+    switch (what & 7u) {
+    case 0:
+        rc_joint_destroy(s->world, joint);
+        accepted = !rc_joint_is_valid(s->world, joint);
+        break;
+    case 1: {
+        rc_weld_joint_def wd = rc_weld_joint_default_def();
+        wd.body_a = body;
+        wd.body_b = rc_joint_body_b(s->world, joint);
+        accepted = !rc_joint_id_is_null(rc_joint_create_weld(s->world, &wd));
+        break;
+    }
+    case 2: {
+        rc_mouse_joint_def md = rc_mouse_joint_default_def();
+        md.body = rc_joint_body_b(s->world, joint);
+        accepted = !rc_joint_id_is_null(rc_joint_create_mouse(s->world, &md));
+        break;
+    }
+    case 3: accepted = rc_joint_set_user_data(s->world, joint, NULL); break;
+    case 4: accepted = rc_revolute_joint_set_motor(s->world, joint, true, 1.0f, 10.0f); break;
+    case 5: accepted = rc_distance_joint_set_length(s->world, joint, 2.0f); break;
+    case 6: accepted = rc_mouse_joint_set_target(s->world, joint, rc_v2(0.0f, 0.0f)); break;
+    default: accepted = rc_weld_joint_set_springs(s->world, joint, 1.0f, 1.0f, 1.0f, 1.0f); break;
+    }
+    return accepted;
+}
+
 /* From inside a query's callback: a change to the world, which must be refused (the world is
  * locked; the query then goes on unchanged, which after_query checks). */
 static void try_change_inside(fz_state *s, rc_body_id body, rc_shape_id shape) {
@@ -949,23 +1718,29 @@ static void try_change_inside(fz_state *s, rc_body_id body, rc_shape_id shape) {
     int calls = s->errors.calls;
     rc_body_def bd = rc_body_default_def();
     rc_shape_def sd = rc_shape_default_def();
-    switch (what & 7u) {
-    case 0:
-        rc_body_destroy(s->world, body);
-        accepted = !rc_body_is_valid(s->world, body);
-        break;
-    case 1: accepted = !rc_body_id_is_null(rc_body_create(s->world, &bd)); break;
-    case 2: accepted = rc_world_step(s->world, 1.0f / 60.0f); break;
-    case 3: accepted = rc_body_set_transform(s->world, body, rc_v2(1, 2), 0.5f); break;
-    case 4:
-        rc_shape_destroy(s->world, shape);
-        accepted = !rc_shape_is_valid(s->world, shape);
-        break;
-    case 5: accepted = !rc_shape_id_is_null(rc_shape_create_circle(s->world, body, &sd, 1.0f)); break;
-    case 6: accepted = rc_world_set_gravity(s->world, rc_v2(0, 1)); break;
-    default:
-        rc_world_destroy(s->world);
-        break;
+    rc_joint_id joint = s->njoints > 0 ? s->joints[(what >> 4) % s->njoints] : RC_NULL_JOINT_ID;
+    if ((what & 8u) && rc_joint_is_valid(s->world, joint)) {
+        /* joints are made, changed and destroyed only between steps too */
+        accepted = try_joint_change_inside(s, what, body, joint);
+    } else {
+        switch (what & 7u) {
+        case 0:
+            rc_body_destroy(s->world, body);
+            accepted = !rc_body_is_valid(s->world, body);
+            break;
+        case 1: accepted = !rc_body_id_is_null(rc_body_create(s->world, &bd)); break;
+        case 2: accepted = rc_world_step(s->world, 1.0f / 60.0f); break;
+        case 3: accepted = rc_body_set_transform(s->world, body, rc_v2(1, 2), 0.5f); break;
+        case 4:
+            rc_shape_destroy(s->world, shape);
+            accepted = !rc_shape_is_valid(s->world, shape);
+            break;
+        case 5: accepted = !rc_shape_id_is_null(rc_shape_create_circle(s->world, body, &sd, 1.0f)); break;
+        case 6: accepted = rc_world_set_gravity(s->world, rc_v2(0, 1)); break;
+        default:
+            rc_world_destroy(s->world);
+            break;
+        }
     }
     FZ_CHECK(!accepted, "%s: a change inside the callback went through", s->op);
     FZ_CHECK(strstr(rc_world_last_error(s->world), "locked") != NULL, "%s: a change inside the callback: \"%s\"", s->op,
@@ -1480,6 +2255,17 @@ static void op_world(fz_state *s) {
         FZ_CHECK(rc_world_impact_events(s->world, NULL) == -1, "rc_world_impact_events(NULL)");
         after(s, true, false);
         FZ_CHECK(rc_world_step(NULL, 1.0f) == false, "rc_world_step(NULL)");
+        /* joints: a NULL def is refused with a message; a NULL world answers zero */
+        rc_revolute_joint_def rd = rc_revolute_joint_default_def();
+        rc_joint_id any = s->njoints > 0 ? s->joints[0] : RC_NULL_JOINT_ID;
+        before(s, "NULL arguments");
+        FZ_CHECK(rc_joint_id_is_null(rc_joint_create_weld(s->world, NULL)), "rc_joint_create_weld(NULL def)");
+        after(s, true, true);
+        FZ_CHECK(rc_joint_id_is_null(rc_joint_create_revolute(NULL, &rd)) && !rc_joint_is_valid(NULL, any) &&
+                     rc_body_id_is_null(rc_joint_body_b(NULL, any)) && rc_joint_reaction_torque(NULL, any) == 0.0f &&
+                     !rc_distance_joint_set_length(NULL, any, 1.0f),
+                 "joint calls on a NULL world");
+        rc_joint_destroy(NULL, any);
         break;
     }
     }
@@ -1579,6 +2365,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             s.twin_bodies[i] = rc_body_create(s.twin, &bd);
             s.twin_shapes[i] = rc_shape_create_circle(s.twin, s.twin_bodies[i], &sd, 1.0f);
         }
+        rc_revolute_joint_def jd = rc_revolute_joint_default_def();
+        jd.body_a = s.twin_bodies[0]; /* static */
+        jd.body_b = s.twin_bodies[2]; /* dynamic */
+        s.twin_joint = rc_joint_create_revolute(s.twin, &jd);
+        FZ_CHECK(rc_joint_is_valid(s.twin, s.twin_joint), "the twin world's joint could not be made");
     }
     if (s.world == NULL) {
         FZ_CHECK(s.alloc.live_bytes == 0 && s.alloc.live_blocks == 0,
@@ -1588,7 +2379,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
 
     for (int ops = 0; ops < MAX_OPS && !fz_done(&s.in); ++ops) {
-        switch (fz_u8(&s.in) % 12u) {
+        uint8_t op = fz_u8(&s.in);
+        /* joints: the four selectors past the last whole round of twelve (appended, so that the
+           inputs made before joints keep their meaning up to their first such byte) */
+        if (op >= 252) {
+            switch (op) {
+            case 252:
+            case 253: op_create_joint(&s); break;
+            case 254: op_joint_set(&s); break;
+            default:
+                if (fz_u8(&s.in) % 4u == 0u) {
+                    op_joint_destroy(&s);
+                } else {
+                    op_get_joint(&s);
+                }
+                break;
+            }
+            continue;
+        }
+        switch (op % 12u) {
         case 0:
         case 1: op_create_body(&s); break;
         case 2:
@@ -1621,6 +2430,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         rc_vec2 p = rc_body_position(s.twin, s.twin_bodies[i]);
         FZ_CHECK(p.x == 0.0f && p.y == 0.0f, "a body of the twin world was moved through the other world");
     }
+    FZ_CHECK(rc_joint_is_valid(s.twin, s.twin_joint), "the twin world's joint was destroyed through the other world");
     rc_world_destroy(s.twin);
     return 0;
 }
