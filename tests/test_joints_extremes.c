@@ -406,6 +406,61 @@ START_TEST(a_rail_on_a_spinning_kinematic_body) {
 }
 END_TEST
 
+/* A disc (radius 0.25, a swept circle) welded at its centre to the centre of a static box
+ * [-0.5, 0.5]^2 it starts 3 above. With collide_connected false (the default) the two do not
+ * collide, so the weld pulls the disc into the box, to its anchor (0, 0) (a box-shaped body
+ * always went there); the disc's sweep struck the box all the same and the disc hung at its top,
+ * 0.7501 up, for ever. With collide_connected true the two fight for ever, the weld as stiff as a
+ * float can say (FLT_MAX Hz): each sub-step adds to both accumulated impulses, and the weld's
+ * reached FLT_MAX and its warm start made the disc infinite (fuzz_world, seed 2); impulses are
+ * held within JOINT_MAX_IMPULSE, through steps of 1/60 s and of a minute. */
+static rc_world *welded_disc_over_a_box(bool collide, rc_body_id *disc, rc_joint_id *joint) {
+    rc_world *w = make_world(rc_v2(0, -10), false);
+    rc_body_id ground = body_at(w, RC_STATIC, rc_v2(0, 0), 0.0f);
+    add_box(w, ground, rc_v2(0, 0), 0.5f, 0.5f, 1.0f);
+    *disc = circle_body(w, rc_v2(0, 3), 0.25f, 1.0f);
+    ck_assert(rc_body_set_linear_velocity(w, *disc, rc_v2(1, 0)));
+    rc_weld_joint_def d = rc_weld_joint_default_def();
+    d.body_a = ground;
+    d.body_b = *disc;
+    d.linear_hertz = collide ? FLT_MAX : 0.0f;
+    d.linear_damping_ratio = 8.0f;
+    d.angular_hertz = 0.125f;
+    d.angular_damping_ratio = 12.0f;
+    d.collide_connected = collide;
+    *joint = rc_joint_create_weld(w, &d);
+    ck_assert(!rc_joint_id_is_null(*joint));
+    return w;
+}
+
+START_TEST(a_welded_disc_and_its_box) {
+    rc_body_id disc;
+    rc_joint_id j;
+    rc_world *w = welded_disc_over_a_box(false, &disc, &j);
+    step(w, 60);
+    rc_vec2 p = rc_body_position(w, disc);
+    REPORT("disc welded into a box it does not collide with: at (%g, %g) after 1 s\n", (double)p.x, (double)p.y);
+    EXPECT(fabsf(p.x) <= 1.0e-4f && fabsf(p.y) <= 1.0e-4f, "the disc is at (%g, %g), not (0, 0)", (double)p.x,
+           (double)p.y);
+    rc_world_destroy(w);
+
+    const float dts[2] = {1.0f / 60.0f, 60.0f};
+    for (int k = 0; k < 2; ++k) {
+        w = welded_disc_over_a_box(true, &disc, &j);
+        for (int i = 0; i < 600; ++i) {
+            ck_assert(rc_world_step(w, i < 300 ? 1.0f / 60.0f : dts[k]));
+            expect_finite(w, disc, j);
+        }
+        p = rc_body_position(w, disc);
+        REPORT("disc welded into a box it collides with, steps of %g s: at (%g, %g), reaction (%g, %g)\n",
+               (double)dts[k], (double)p.x, (double)p.y, (double)rc_joint_reaction_force(w, j).x,
+               (double)rc_joint_reaction_force(w, j).y);
+        EXPECT(p.y >= 0.7f, "the disc went into the box it collides with: (%g, %g)", (double)p.x, (double)p.y);
+        rc_world_destroy(w);
+    }
+}
+END_TEST
+
 static Suite *extremes_suite(void) {
     Suite *s = suite_create("joints_extremes");
     TCase *tc = tcase_create("extremes");
@@ -420,6 +475,7 @@ static Suite *extremes_suite(void) {
     tcase_add_test(tc, bodies_at_angles_near_flt_max);
     tcase_add_test(tc, a_new_hinge_is_at_zero);
     tcase_add_test(tc, a_rail_on_a_spinning_kinematic_body);
+    tcase_add_test(tc, a_welded_disc_and_its_box);
     suite_add_tcase(s, tc);
     return s;
 }

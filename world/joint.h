@@ -63,6 +63,9 @@ typedef struct rc_joint {
 #define JOINT_HARD_DAMPING 2.0f
 #define MOUSE_SPIN_HERTZ 0.5f
 #define MOUSE_SPIN_DAMPING 0.1f
+/* The most an accumulated impulse holds (joint_passes.h says why); times the largest inverse
+ * mass a float joint has (2^20, joint_step.c) it stays a float. */
+#define JOINT_MAX_IMPULSE 1.0e30f
 
 /* A double held within the float range (a joint's numbers that go back to floats). */
 static inline float rc_float_within(double x) {

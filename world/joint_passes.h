@@ -43,14 +43,14 @@ static real rcross(rvec2 a, rvec2 b) { return a.x * b.y - a.y * b.x; }
 static rvec2 rrotate(rc_rot q, rc_vec2 v) {
     return (rvec2){(real)q.c * v.x - (real)q.s * v.y, (real)q.s * v.x + (real)q.c * v.y};
 }
-/* The accumulated impulses are floats in either build: the wide one holds them within the
- * float range. */
+/* The accumulated impulses are floats in either build, held within JOINT_MAX_IMPULSE: two
+ * constraints that fight for ever (a rigid weld pulling a body into a wall that pushes it out)
+ * grow theirs every sub-step, and a warm start of a float's largest impulse overflows. */
 static rvec2 acc_of(rc_vec2 v) { return (rvec2){v.x, v.y}; }
-#ifdef RC_JOINT_WIDE
-static float acc_put(real x) { return rc_float_within(x); }
-#else
-static float acc_put(real x) { return x; }
-#endif
+static float acc_put(real x) {
+    const real most = JOINT_MAX_IMPULSE;
+    return (float)(x < -most ? -most : (x > most ? most : x));
+}
 static rc_vec2 acc_vec(rvec2 v) { return rc_v2(acc_put(v.x), acc_put(v.y)); }
 
 /* One side of a joint as a solve sees it: its motion so far in the step, its velocity, and its

@@ -100,7 +100,7 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
     (void)proxy;
     sweep_cast *c = context;
     const rc_shape *shape = &c->world->shapes.data[user];
-    if (user == c->exclude || !rc_sweep_sees(c->sweeper, shape) || skipped(c->sweeper, user)) {
+    if (user == c->exclude || !rc_sweep_sees(c->world, c->sweeper, shape) || skipped(c->sweeper, user)) {
         return max_fraction;
     }
     rc_shape_motion m = rc_shape_motion_of(c->world, c->sweeper, shape);
@@ -495,7 +495,7 @@ static bool overlap_find_fn(int32_t proxy, int32_t user, void *context) {
     overlap_find *f = context;
     const rc_shape *shape = &f->world->shapes.data[user];
     bool stays = f->sweeper->radius == 0.0f && f->world->bodies.data[shape->body].type == RC_STATIC;
-    if (!rc_sweep_sees(f->sweeper, shape) || stays || (f->found >= 0 && user > f->found) || skipped(f->sweeper, user)) {
+    if (!rc_sweep_sees(f->world, f->sweeper, shape) || stays || (f->found >= 0 && user > f->found) || skipped(f->sweeper, user)) {
         return true;
     }
     rc_shape_motion m = rc_shape_motion_of(f->world, f->sweeper, shape);

@@ -104,12 +104,17 @@ void rc_body_accel(const rc_body *b, rc_vec2 *accel, float *spin_accel);
 void rc_sweep(const rc_world *world, rc_sweeper *sweeper, float dt, rc_sweep_sink *sink);
 /* Count a bounce of the body's life (its number, for the impact event) against its budget. */
 int32_t rc_count_bounce(int32_t *bounces_left, int32_t *bounces_made);
-/* Is a shape something the sweeper strikes? */
-static inline bool rc_sweep_sees(const rc_sweeper *s, const rc_shape *shape) {
+/* Is a shape something the sweeper strikes? (Not a shape of a body jointed to the sweeper's
+ * own with collide_connected false: the joint says they do not collide, for sweeps as for
+ * contacts.) */
+static inline bool rc_sweep_sees(const rc_world *world, const rc_sweeper *s, const rc_shape *shape) {
     if (shape->sensor || shape->body == s->self_body) {
         return false;
     }
     if (shape->body_type == RC_DYNAMIC && (!s->sees_dynamic || shape->body_bullet)) {
+        return false;
+    }
+    if (s->self_body >= 0 && !rc_joints_allow_collision(world, s->self_body, shape->body)) {
         return false;
     }
     return rc_filters_collide(s->filter, shape->filter);
