@@ -29,22 +29,77 @@ static inline uint64_t mix(uint64_t h, uint64_t w) {
     return h << 29 | h >> 35;
 }
 
-uint64_t rc_bytes_checksum(const void *data, size_t size) {
-    const uint8_t *p = (const uint8_t *)data;
-    uint64_t lane[4] = {0x243F6A8885A308D3ull, 0x13198A2E03707344ull, 0xA4093822299F31D0ull, 0x082EFA98EC4E6C89ull};
+/* Whole 32-byte blocks into the lanes: the bytes consumed (a multiple of 32). */
+static size_t add_blocks(uint64_t lane[4], const uint8_t *p, size_t size) {
     size_t i = 0;
     for (; i + 32 <= size; i += 32) {
         for (int k = 0; k < 4; ++k) {
             lane[k] = mix(lane[k], load_full_word(p + i + 8 * (size_t)k));
         }
     }
-    for (int k = 0; i + 8 <= size; i += 8, ++k) {
+    return i;
+}
+
+/* The last bytes (fewer than 32) and the length, into the result. */
+static uint64_t finish(const uint64_t start[4], const uint8_t *p, size_t left, uint64_t size) {
+    uint64_t lane[4] = {start[0], start[1], start[2], start[3]};
+    size_t i = 0;
+    for (int k = 0; i + 8 <= left; i += 8, ++k) {
         lane[k] = mix(lane[k], load_full_word(p + i));
     }
-    uint64_t h = mix(lane[0], load_word(p + i, size - i));
+    uint64_t h = mix(lane[0], load_word(p + i, left - i));
     h = mix(mix(mix(h, lane[1]), lane[2]), lane[3]);
-    h = mix(h, (uint64_t)size);
+    h = mix(h, size);
     h ^= h >> 31;
     h *= 0xBF58476D1CE4E5B9ull;
     return h ^ (h >> 29);
+}
+
+static const uint64_t LANES[4] = {0x243F6A8885A308D3ull, 0x13198A2E03707344ull, 0xA4093822299F31D0ull,
+                                  0x082EFA98EC4E6C89ull};
+
+uint64_t rc_bytes_checksum(const void *data, size_t size) {
+    const uint8_t *p = (const uint8_t *)data;
+    uint64_t lane[4] = {LANES[0], LANES[1], LANES[2], LANES[3]};
+    size_t i = add_blocks(lane, p, size);
+    return finish(lane, p + i, size - i, (uint64_t)size);
+}
+
+void rc_checksum_init(rc_checksum *c) {
+    memcpy(c->lane, LANES, sizeof LANES);
+    c->size = 0;
+    memset(c->block, 0, sizeof c->block);
+}
+
+void rc_checksum_add(rc_checksum *c, const void *data, size_t size) {
+    const uint8_t *p = (const uint8_t *)data;
+    size_t held = (size_t)(c->size % 32u);
+    c->size += size;
+    if (held > 0) {
+        size_t take = 32u - held < size ? 32u - held : size;
+        memcpy(c->block + held, p, take);
+        p += take;
+        size -= take;
+        if (held + take < 32u) {
+            return;
+        }
+        add_blocks(c->lane, c->block, 32u);
+    }
+    size_t done = add_blocks(c->lane, p, size);
+    memcpy(c->block, p + done, size - done);
+}
+
+uint64_t rc_checksum_end(const rc_checksum *c) { return finish(c->lane, c->block, (size_t)(c->size % 32u), c->size); }
+
+void rc_bytes_flush(rc_bytes *b) {
+    rc_checksum_add(b->sink, b->data, b->at);
+    b->hashed += b->at;
+    b->at = 0;
+    b->room = b->size;
+}
+
+uint64_t rc_bytes_hasher_end(rc_bytes *b, size_t *written) {
+    rc_bytes_flush(b);
+    *written = b->hashed;
+    return rc_checksum_end(b->sink);
 }

@@ -25,31 +25,68 @@
 #define RC_IO static inline
 #endif
 
+/* A checksum taken piece by piece: the same value as rc_bytes_checksum of the pieces end to end,
+ * however they are cut. */
+typedef struct rc_checksum {
+    uint64_t lane[4];
+    uint64_t size;          /* bytes added so far */
+    uint8_t block[32];      /* the bytes of an unfinished 32-byte block */
+} rc_checksum;
+
+void rc_checksum_init(rc_checksum *c);
+void rc_checksum_add(rc_checksum *c, const void *data, size_t size);
+uint64_t rc_checksum_end(const rc_checksum *c);
+
 typedef struct rc_bytes {
     uint8_t *data; /* the buffer (NULL: counting only); reading never writes through it */
     size_t size;   /* of the buffer */
-    size_t at;     /* bytes written, read or counted so far */
+    size_t at;     /* bytes written, read or counted so far (hashing: in the staging buffer) */
     size_t room;   /* size - at while all is well; 0 when counting or failed (every value then
                       takes the slow path: one comparison on the fast one) */
     bool reading;
     bool failed;
+    rc_checksum *sink; /* hashing: what is written goes through `data` (a staging buffer of `size`
+                          bytes) into this checksum, nowhere else (rc_bytes_hasher) */
+    size_t hashed;     /* hashing: the bytes that went into the sink so far */
 } rc_bytes;
 
 static inline rc_bytes rc_bytes_writer(void *buffer, size_t size) {
-    rc_bytes b = {(uint8_t *)buffer, size, 0, buffer != NULL ? size : 0, false, buffer == NULL};
+    rc_bytes b = {(uint8_t *)buffer, size, 0, buffer != NULL ? size : 0, false, buffer == NULL, NULL, 0};
     return b;
 }
 static inline rc_bytes rc_bytes_counter(void) {
-    rc_bytes b = {NULL, 0, 0, 0, false, false};
+    rc_bytes b = {NULL, 0, 0, 0, false, false, NULL, 0};
     return b;
 }
 static inline rc_bytes rc_bytes_reader(const void *buffer, size_t size) {
-    rc_bytes b = {(uint8_t *)(void *)buffer, size, 0, buffer != NULL ? size : 0, true, buffer == NULL}; /* (only read) */
+    rc_bytes b = {(uint8_t *)(void *)buffer, size, 0, buffer != NULL ? size : 0, true, buffer == NULL, NULL, 0}; /* (only read) */
     return b;
 }
+/* A writer that keeps nothing but the checksum of what is written (into sink, initialised
+ * here), through a staging buffer of the caller's of at least RC_BYTES_STAGING bytes: the
+ * checksum of a state without the room to write it. rc_bytes_hasher_end gives the checksum
+ * and the bytes written. */
+#define RC_BYTES_STAGING 1024u
+static inline rc_bytes rc_bytes_hasher(rc_checksum *sink, uint8_t *staging, size_t size) {
+    rc_checksum_init(sink);
+    rc_bytes b = {staging, size, 0, size, false, false, sink, 0};
+    return b;
+}
+uint64_t rc_bytes_hasher_end(rc_bytes *b, size_t *written);
 
-/* Past the room: counting goes on counting; anything else has failed. */
+/* Hashing: the staging buffer into the sink (slow path of rc_bytes_room). */
+void rc_bytes_flush(rc_bytes *b);
+
+/* Past the room: counting goes on counting, hashing empties its staging buffer and goes on;
+ * anything else has failed. */
 static inline uint8_t *rc_bytes_short(rc_bytes *b, size_t n) {
+    if (b->sink != NULL && !b->failed && n <= b->size) {
+        rc_bytes_flush(b);
+        uint8_t *p = b->data;
+        b->at = n;
+        b->room = b->size - n;
+        return p;
+    }
     if (!b->reading && b->data == NULL && !b->failed) {
         b->at += n;
     } else {
@@ -214,6 +251,16 @@ static inline void rc_io_words(rc_bytes *b, void *values, size_t n) {
         return;
     }
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (b->sink != NULL && 4 * n > b->room) {
+        /* hashing: in pieces its staging buffer holds */
+        for (size_t k = 0, step = RC_BYTES_STAGING / 4; k < n; k += step) {
+            uint8_t *p = rc_bytes_room(b, 4 * (n - k < step ? n - k : step));
+            if (p != NULL) {
+                memcpy(p, (const uint32_t *)values + k, 4 * (n - k < step ? n - k : step));
+            }
+        }
+        return;
+    }
     if (n <= SIZE_MAX / 4) {
         uint8_t *p = rc_bytes_room(b, 4 * n);
         if (p != NULL) {

@@ -4,11 +4,12 @@
  * kinematic platform, a sensor, a hinge, a rope and a mouse joint; a one-sided arena with
  * grenades, a point bullet and a projectile-absorbing target; a pile with a turning blade, a
  * weld, a rail, and destroyed bodies, shapes and joints),
- * the steps taken before its snapshot, then edits of the snapshot's payload: bytes flipped or
+ * the steps taken before its snapshot, whether that is a full snapshot or a frame snapshot (the
+ * fresh world below then takes the level from a full one first), then edits of the payload: bytes flipped or
  * set, 32-bit words set to awkward values (indices near the counts, -1, the extremes, NaN),
  * words copied from elsewhere, bytes inserted or deleted, the payload cut or extended. The
- * header's size and checksum are then made to match (a forger can recompute them), unless the
- * input asks for a stale checksum. The forged snapshot is restored into the world that took the
+ * header's sizes and checksums are then made to match (a forger can recompute them), unless the
+ * input asks for stale ones. The forged snapshot is restored into the world that took the
  * snapshot (stepped on since: a rollback) and into a fresh world.
  *
  * Besides crashes, sanitizer reports, leaks and timeouts (a forged cycle that a later call
@@ -25,7 +26,7 @@
 #include "../core/bytes.h" /* rc_bytes_checksum: internal, in the fuzz build's static library */
 #include "fuzz_input.h"
 
-#define HEADER 24u
+#define HEADER 48u /* world/snapshot.c: magic, version, kind, 0; payload size, level size, checksums */
 #define MAX_EDITS 24
 #define MAX_IDS 64
 #define SALT 0x5EEDu
@@ -235,14 +236,18 @@ typedef struct buf {
     size_t n;
 } buf;
 
-static buf take(const rc_world *w) {
-    size_t n = rc_world_snapshot_size(w);
+/* A full snapshot, or a frame snapshot (frame). */
+static buf take_kind(const rc_world *w, bool frame) {
+    size_t n = frame ? rc_world_frame_snapshot_size(w) : rc_world_snapshot_size(w);
     buf b = {malloc(n + 1), 0};
     FZ_CHECK(b.p != NULL, "out of memory");
-    b.n = rc_world_snapshot(w, b.p, n);
-    FZ_CHECK(b.n == n && n > HEADER, "rc_world_snapshot wrote %zu of %zu: %s", b.n, n, rc_world_last_error(w));
+    b.n = frame ? rc_world_snapshot_frame(w, b.p, n) : rc_world_snapshot(w, b.p, n);
+    FZ_CHECK(b.n == n && n > HEADER, "a %s snapshot wrote %zu of %zu: %s", frame ? "frame" : "full", b.n, n,
+             rc_world_last_error(w));
     return b;
 }
+
+static buf take(const rc_world *w) { return take_kind(w, false); }
 
 static bool same(buf a, buf b) { return a.n == b.n && memcmp(a.p, b.p, a.n) == 0; }
 
@@ -252,15 +257,27 @@ static void put32(uint8_t *p, uint32_t v) {
     }
 }
 
-/* The header made to match the payload (the checksum left stale when asked). */
+static void put64(uint8_t *p, uint64_t v) {
+    put32(p, (uint32_t)v);
+    put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* The header made to match the payload (the checksums left stale when asked): the size, the
+ * level section's size as it was (held to the payload), the checksums of the frame section and
+ * (a full snapshot) of the level section. */
 static void seal(buf *s, bool stale) {
-    uint64_t n = s->n - HEADER;
-    put32(s->p + 8, (uint32_t)n);
-    put32(s->p + 12, (uint32_t)(n >> 32));
+    uint64_t n = s->n - HEADER, level = 0;
+    for (int k = 7; k >= 0; --k) {
+        level = level << 8 | s->p[24 + k];
+    }
+    level = level < n ? level : n;
+    put64(s->p + 16, n);
+    put64(s->p + 24, level);
     if (!stale) {
-        uint64_t sum = rc_bytes_checksum(s->p + HEADER, s->n - HEADER);
-        put32(s->p + 16, (uint32_t)sum);
-        put32(s->p + 20, (uint32_t)(sum >> 32));
+        put64(s->p + 32, rc_bytes_checksum(s->p + HEADER + level, (size_t)(n - level)));
+        if (s->p[8] == 0u) {
+            put64(s->p + 40, rc_bytes_checksum(s->p + HEADER, (size_t)level));
+        }
     }
 }
 
@@ -581,17 +598,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     rc_world_overlap_aabb(w, (rc_aabb){{-1.0e6f, -1.0e6f}, {1.0e6f, 1.0e6f}}, rc_default_query_filter(), collect,
                           &known);
-    buf original = take(w);
+    bool frame = (flags & 8u) != 0; /* a frame snapshot: the fresh world takes the level first */
+    buf original = take_kind(w, frame);
     for (uint8_t i = 0; i <= (flags & 3u); ++i) { /* the world moves on from the snapshot */
         rc_world_step(w, 1.0f / 60.0f);
     }
-    buf before = take(w);
+    buf before = take(w), before_kind = take_kind(w, frame);
 
     size_t room = original.n + 4096;
     buf forged = {malloc(room), original.n};
     FZ_CHECK(forged.p != NULL, "out of memory");
     memcpy(forged.p, original.p, original.n);
-    forge(&in, &forged, room, &before);
+    forge(&in, &forged, room, &before_kind);
     bool stale = (flags & 4u) != 0;
     seal(&forged, stale);
     bool edited = !same(forged, original);
@@ -603,6 +621,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
 
     rc_world *fresh = new_world(SALT ^ 0xABCDu, &fb);
+    if (frame) {
+        FZ_CHECK(rc_world_restore(fresh, before.p, before.n), "the full snapshot: %s", rc_world_last_error(fresh));
+    }
     buf fresh_before = take(fresh);
     rc_world_clear_error(w);
     /* what a restore may ask of the allocator: a multiple of the snapshot's size for the world's
@@ -635,23 +656,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         free(now.p);
         free(fresh_now.p);
     } else {
-        buf back = take(w);
+        buf back = take_kind(w, frame);
         FZ_CHECK(same(back, forged), "an accepted snapshot (%zu bytes) writes back as other bytes (%zu)", forged.n,
                  back.n);
         free(back.p);
         exercise(w, &in, &known);
         exercise(fresh, &in, &known);
     }
-    /* the spare record a restore leaves (a half-read forgery, or a forged state) serves the next one */
+    /* the spare record a restore leaves (a half-read forgery, or a forged state) serves the next
+       one (a frame's level first: a forged full snapshot, or the exercise, may have changed it) */
+    FZ_CHECK(!frame || rc_world_restore(w, before.p, before.n), "the full snapshot is refused after a forged one: %s",
+             rc_world_last_error(w));
     FZ_CHECK(rc_world_restore(w, original.p, original.n), "the original snapshot is refused after a forged one: %s",
              rc_world_last_error(w));
-    buf reread = take(w);
+    buf reread = take_kind(w, frame);
     FZ_CHECK(same(reread, original), "the original snapshot restores as other bytes");
     rc_world_step(w, 1.0f / 60.0f);
     free(reread.p);
     free(fresh_before.p);
     free(forged.p);
     free(before.p);
+    free(before_kind.p);
     free(original.p);
     rc_world_destroy(fresh);
     rc_world_destroy(w);

@@ -38,7 +38,6 @@
 
 #include <ricochet/ricochet.h>
 
-#include "core/bytes.h" /* rc_bytes_checksum: to forge snapshots whose checksum holds */
 #include "support/busy_scene.h"
 #include "support/testing.h"
 #include "support/world_support.h"
@@ -48,7 +47,7 @@
 #define RUN_STEPS 1500
 #define RING 8
 #define ROLLBACK_EVERY 7
-#define HEADER_BYTES 24 /* magic, version, payload size, checksum (world/snapshot.c) */
+#define HEADER_BYTES BUSY_SNAPSHOT_HEADER
 #define GUARD 64
 #define DEFAULT_ALLOCATOR ((rc_allocator){NULL, NULL, NULL})
 
@@ -67,13 +66,27 @@ static void scene_free(busy_scene *s) {
     free(s);
 }
 
-/* The world's snapshot is these bytes. */
-static void expect_snapshot_is(const rc_world *w, const uint8_t *bytes, size_t n, const char *what) {
+/* The tests marked "both kinds" run twice: _i 0 with full snapshots, 1 with frame snapshots. */
+#define FULL 0
+#define FRAME 1
+static const char *const KIND_NAME[2] = {"full", "frame"};
+
+static uint8_t *take(const rc_world *w, int kind, size_t *n) {
+    return kind == FRAME ? busy_snapshot_take_frame(w, n) : busy_snapshot_take(w, n);
+}
+
+/* The world's snapshot of that kind is these bytes. */
+static void expect_kind_is(const rc_world *w, int kind, const uint8_t *bytes, size_t n, const char *what) {
     size_t m;
-    uint8_t *now = busy_snapshot_take(w, &m);
+    uint8_t *now = take(w, kind, &m);
     const char *why = busy_snapshot_difference(bytes, n, now, m);
     free(now);
-    EXPECT(*why == '\0', "%s: %s", what, why);
+    EXPECT(*why == '\0', "%s (%s snapshots): %s", what, KIND_NAME[kind], why);
+}
+
+/* The world's (full) snapshot is these bytes. */
+static void expect_snapshot_is(const rc_world *w, const uint8_t *bytes, size_t n, const char *what) {
+    expect_kind_is(w, FULL, bytes, n, what);
 }
 
 static int dynamic_asleep(const busy_scene *s) {
@@ -123,7 +136,9 @@ END_TEST
 
 /* ---- 1. rollback ---------------------------------------------------------------------------------- */
 
+/* Both kinds. */
 START_TEST(rollback_replays_the_same_bits) {
+    int kind = _i;
     uint64_t *reference = reference_hashes();
     busy_scene *s = calloc(1, sizeof *s), *saved = calloc(RING, sizeof *saved);
     EXPECT(s != NULL && saved != NULL, "calloc");
@@ -135,7 +150,7 @@ START_TEST(rollback_replays_the_same_bits) {
     while (step < RUN_STEPS) {
         int slot = step % RING;
         size_t n;
-        uint8_t *bytes = busy_snapshot_take(s->w, &n);
+        uint8_t *bytes = take(s->w, kind, &n);
         if (ring_moment[slot] == step) { /* this moment again, after a rollback: the same bytes */
             const char *why = busy_snapshot_difference(ring[slot], ring_size[slot], bytes, n);
             EXPECT(*why == '\0', "the snapshot before step %d, taken again after a rollback, differs: %s", step, why);
@@ -160,7 +175,7 @@ START_TEST(rollback_replays_the_same_bits) {
                        rc_world_last_error(w));
                 *s = saved[slot];
                 s->w = w;
-                expect_snapshot_is(w, ring[slot], ring_size[slot], "the restored world's snapshot");
+                expect_kind_is(w, kind, ring[slot], ring_size[slot], "the restored world's snapshot");
                 step = back;
                 rollbacks++;
             }
@@ -335,51 +350,61 @@ START_TEST(destroyed_chains_restore) {
 }
 END_TEST
 
+/* Both kinds. */
+static size_t kind_size(const rc_world *w, int kind) {
+    return kind == FRAME ? rc_world_frame_snapshot_size(w) : rc_world_snapshot_size(w);
+}
+
+static size_t kind_write(const rc_world *w, int kind, void *buffer, size_t capacity) {
+    return kind == FRAME ? rc_world_snapshot_frame(w, buffer, capacity) : rc_world_snapshot(w, buffer, capacity);
+}
+
 START_TEST(size_and_capacity) {
+    int kind = _i;
     busy_scene *s = scene_after(300);
     rc_world *w = s->w;
-    size_t n = rc_world_snapshot_size(w);
+    size_t n = kind_size(w, kind);
     ck_assert_uint_gt(n, 1000);
     uint8_t *buffer = malloc(n + GUARD), *first = malloc(n);
     EXPECT(buffer != NULL && first != NULL, "malloc");
     /* exactly the size, the same bytes twice, nothing written past them */
     memset(buffer, 0xA5, n + GUARD);
-    ck_assert_uint_eq(rc_world_snapshot(w, buffer, n + GUARD), n);
+    ck_assert_uint_eq(kind_write(w, kind, buffer, n + GUARD), n);
     memcpy(first, buffer, n);
     for (size_t i = n; i < n + GUARD; ++i) {
         EXPECT(buffer[i] == 0xA5, "byte %zu past the snapshot written", i - n);
     }
-    ck_assert_uint_eq(rc_world_snapshot(w, buffer, n), n);
+    ck_assert_uint_eq(kind_write(w, kind, buffer, n), n);
     ck_assert_int_eq(memcmp(buffer, first, n), 0);
-    ck_assert_uint_eq(rc_world_snapshot_size(w), n);
+    ck_assert_uint_eq(kind_size(w, kind), n);
     /* too small: refused with a message, nothing written past the capacity */
     const size_t shorts[] = {n - 1, n / 2, HEADER_BYTES, 1, 0};
     for (size_t k = 0; k < sizeof shorts / sizeof shorts[0]; ++k) {
         size_t cap = shorts[k];
         memset(buffer, 0xA5, n + GUARD);
         rc_world_clear_error(w);
-        ck_assert_uint_eq(rc_world_snapshot(w, buffer, cap), 0);
+        ck_assert_uint_eq(kind_write(w, kind, buffer, cap), 0);
         EXPECT(rc_world_last_error(w)[0] != '\0', "capacity %zu: no message", cap);
         for (size_t i = cap; i < n + GUARD; ++i) {
             EXPECT(buffer[i] == 0xA5, "capacity %zu: byte %zu written", cap, i);
         }
     }
     /* NULLs */
-    ck_assert_uint_eq(rc_world_snapshot_size(NULL), 0);
-    ck_assert_uint_eq(rc_world_snapshot(NULL, buffer, n), 0);
+    ck_assert_uint_eq(kind_size(NULL, kind), 0);
+    ck_assert_uint_eq(kind_write(NULL, kind, buffer, n), 0);
     ck_assert(!rc_world_restore(NULL, first, n));
     rc_world_clear_error(w);
-    ck_assert_uint_eq(rc_world_snapshot(w, NULL, n), 0);
+    ck_assert_uint_eq(kind_write(w, kind, NULL, n), 0);
     ck_assert(rc_world_last_error(w)[0] != '\0');
     rc_world_clear_error(w);
     ck_assert(!rc_world_restore(w, NULL, n));
     ck_assert(rc_world_last_error(w)[0] != '\0');
-    expect_snapshot_is(w, first, n, "after the refused calls");
+    expect_kind_is(w, kind, first, n, "after the refused calls");
     /* its own snapshot restored changes nothing, and sets no message */
     rc_world_clear_error(w);
     ck_assert(rc_world_restore(w, first, n));
     ck_assert_str_eq(rc_world_last_error(w), "");
-    expect_snapshot_is(w, first, n, "after restoring its own snapshot");
+    expect_kind_is(w, kind, first, n, "after restoring its own snapshot");
     free(buffer);
     free(first);
     scene_free(s);
@@ -403,17 +428,20 @@ static size_t position(size_t k, size_t n, size_t count) {
     return j + 1 == spread ? n - 1 : FIRST + j * stride + (j * 7919u) % stride;
 }
 
+/* Both kinds. */
 START_TEST(damaged_snapshots_are_refused) {
+    int kind = _i;
     busy_scene *s = scene_after(700);
     rc_world *w = s->w;
     size_t n;
-    uint8_t *good = busy_snapshot_take(w, &n), *copy = malloc(n + 1);
+    uint8_t *good = take(w, kind, &n), *copy = malloc(n + 1);
     EXPECT(copy != NULL, "malloc");
     memcpy(copy, good, n);
     ck_assert_uint_gt(n, 2 * FIRST);
     size_t count = (size_t)rc_test_random_cases((int)(n <= ALL_UP_TO ? n : SAMPLE));
     count = count < FIRST + 2 ? FIRST + 2 : count;
-    fprintf(stderr, "[snapshot] damage: a snapshot of %zu bytes, %zu of them flipped and cut at\n", n, count);
+    fprintf(stderr, "[snapshot] damage: a %s snapshot of %zu bytes, %zu of them flipped and cut at\n", KIND_NAME[kind], n,
+            count);
     /* a bit flipped at position i, and the snapshot cut to i bytes */
     for (size_t k = 0; k < count; ++k) {
         size_t i = position(k, n, count);
@@ -428,7 +456,7 @@ START_TEST(damaged_snapshots_are_refused) {
         EXPECT(!rc_world_restore(w, good, i), "a snapshot cut to %zu of %zu bytes was restored", i, n);
         EXPECT(rc_world_last_error(w)[0] != '\0', "cut to %zu: no message", i);
         if (k % CHECK_EVERY == 0) {
-            expect_snapshot_is(w, good, n, "after a damaged snapshot");
+            expect_kind_is(w, kind, good, n, "after a damaged snapshot");
         }
     }
     /* padded */
@@ -436,7 +464,7 @@ START_TEST(damaged_snapshots_are_refused) {
     rc_world_clear_error(w);
     ck_assert(!rc_world_restore(w, copy, n + 1));
     ck_assert(rc_world_last_error(w)[0] != '\0');
-    expect_snapshot_is(w, good, n, "after damaged, cut and padded snapshots");
+    expect_kind_is(w, kind, good, n, "after damaged, cut and padded snapshots");
     ck_assert(rc_world_restore(w, good, n));
     free(copy);
     free(good);
@@ -445,11 +473,13 @@ START_TEST(damaged_snapshots_are_refused) {
 END_TEST
 
 /* Forged: a byte changed and the checksum put right, so that the reader's own checks meet it. */
+/* Both kinds. */
 START_TEST(forged_snapshots_stay_in_bounds) {
+    int kind = _i;
     busy_scene *s = scene_after(400);
     rc_world *w = s->w;
     size_t n;
-    uint8_t *good = busy_snapshot_take(w, &n), *copy = malloc(n);
+    uint8_t *good = take(w, kind, &n), *copy = malloc(n);
     EXPECT(copy != NULL, "malloc");
     static const uint8_t values[] = {0x00, 0xFF, 0x7F, 0x80, 0x01};
     size_t cases = (size_t)rc_test_random_cases(1500);
@@ -459,10 +489,7 @@ START_TEST(forged_snapshots_stay_in_bounds) {
         memcpy(copy, good, n);
         uint8_t v = values[k % 5];
         copy[i] = v != copy[i] ? v : (uint8_t)(v ^ 0x55);
-        uint64_t sum = rc_bytes_checksum(copy + HEADER_BYTES, n - HEADER_BYTES);
-        for (int b = 0; b < 8; ++b) {
-            copy[16 + b] = (uint8_t)(sum >> (8 * b));
-        }
+        busy_snapshot_seal(copy, n);
         rc_world_clear_error(w);
         if (rc_world_restore(w, copy, n)) {
             restored++;
@@ -471,12 +498,13 @@ START_TEST(forged_snapshots_stay_in_bounds) {
             refused++;
             EXPECT(rc_world_last_error(w)[0] != '\0', "byte %zu: no message", i);
             if (refused % 16 == 1) {
-                expect_snapshot_is(w, good, n, "after a forged snapshot");
+                expect_kind_is(w, kind, good, n, "after a forged snapshot");
             }
         }
     }
-    fprintf(stderr, "[snapshot] forged: %d of %zu refused, %d restored\n", refused, cases, restored);
-    expect_snapshot_is(w, good, n, "after the forged snapshots");
+    fprintf(stderr, "[snapshot] forged %s snapshots: %d of %zu refused, %d restored\n", KIND_NAME[kind], refused, cases,
+            restored);
+    expect_kind_is(w, kind, good, n, "after the forged snapshots");
     ck_assert_int_gt(refused, 0);
     free(copy);
     free(good);
@@ -490,7 +518,7 @@ END_TEST
  * the failure being reached. A restore that fails is refused, out of memory, the world as it
  * was; one that gets over the failure (an allocation it can do without) must have restored the
  * snapshot, and the world is put back for the next k. Returns how many were refused. */
-static int restore_through_failures(rc_world *w, ws_counting_alloc *ca, const uint8_t *bytes, size_t n) {
+static int restore_through_failures(rc_world *w, ws_counting_alloc *ca, int kind, const uint8_t *bytes, size_t n) {
     size_t bn;
     uint8_t *before = busy_snapshot_take(w, &bn);
     int refused = 0;
@@ -511,7 +539,7 @@ static int restore_through_failures(rc_world *w, ws_counting_alloc *ca, const ui
             refused++;
             continue;
         }
-        expect_snapshot_is(w, bytes, n, "after a restore that succeeded");
+        expect_kind_is(w, kind, bytes, n, "after a restore that succeeded");
         if (!failed) {
             break;
         }
@@ -522,7 +550,9 @@ static int restore_through_failures(rc_world *w, ws_counting_alloc *ca, const ui
     return refused;
 }
 
+/* Both kinds (a frame snapshot into its own world only: a new world has another level). */
 START_TEST(restore_out_of_memory) {
+    int kind = _i;
     ws_counting_alloc ca, cb;
     ws_alloc_init(&ca);
     ws_alloc_init(&cb);
@@ -531,14 +561,14 @@ START_TEST(restore_out_of_memory) {
     busy_scene_run_to(s, ws_allocator(&ca), 300);
     ck_assert_uint_eq((size_t)ca.live_bytes, rc_world_get_counters(s->w).bytes);
     size_t n;
-    uint8_t *at300 = busy_snapshot_take(s->w, &n);
+    uint8_t *at300 = take(s->w, kind, &n);
     *saved = *s;
     for (int step = 300; step < 420; ++step) {
         busy_scene_frame(s, step);
     }
     uint64_t hash420 = s->hash.h;
     /* a rollback from step 420 to 300, then on to 420 again */
-    int failures = restore_through_failures(s->w, &ca, at300, n);
+    int failures = restore_through_failures(s->w, &ca, kind, at300, n);
     ck_assert_int_gt(failures, 0);
     rc_world *w = s->w;
     *s = *saved;
@@ -553,10 +583,16 @@ START_TEST(restore_out_of_memory) {
     wd.allocator = ws_allocator(&cb);
     rc_world *fresh = rc_world_create(&wd);
     ck_assert_ptr_nonnull(fresh);
-    int fresh_failures = restore_through_failures(fresh, &cb, at300, n);
+    if (kind == FRAME) { /* the new world takes the level from a full snapshot first */
+        size_t fn;
+        uint8_t *full = busy_snapshot_take(s->w, &fn);
+        EXPECT(rc_world_restore(fresh, full, fn), "the full snapshot: %s", rc_world_last_error(fresh));
+        free(full);
+    }
+    int fresh_failures = restore_through_failures(fresh, &cb, kind, at300, n);
     ck_assert_int_gt(fresh_failures, 0);
-    fprintf(stderr, "[snapshot] restore ran out of memory at %d points (rollback), %d (new world)\n", failures,
-            fresh_failures);
+    fprintf(stderr, "[snapshot] a %s restore ran out of memory at %d points (rollback), %d (new world)\n",
+            KIND_NAME[kind], failures, fresh_failures);
     rc_world_destroy(fresh);
     busy_scene_end(s);
     ck_assert_int_eq((int)ca.live_bytes, 0);
@@ -733,13 +769,13 @@ static Suite *snapshot_suite(void) {
     TCase *t = tcase_create("snapshot");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, the_diff_names_what_differs);
-    tcase_add_test(t, rollback_replays_the_same_bits);
+    tcase_add_loop_test(t, rollback_replays_the_same_bits, FULL, FRAME + 1);
     tcase_add_test(t, restored_into_fresh_worlds);
-    tcase_add_test(t, size_and_capacity);
+    tcase_add_loop_test(t, size_and_capacity, FULL, FRAME + 1);
     tcase_add_test(t, destroyed_chains_restore);
-    tcase_add_test(t, damaged_snapshots_are_refused);
-    tcase_add_test(t, forged_snapshots_stay_in_bounds);
-    tcase_add_test(t, restore_out_of_memory);
+    tcase_add_loop_test(t, damaged_snapshots_are_refused, FULL, FRAME + 1);
+    tcase_add_loop_test(t, forged_snapshots_stay_in_bounds, FULL, FRAME + 1);
+    tcase_add_loop_test(t, restore_out_of_memory, FULL, FRAME + 1);
     tcase_add_test(t, user_data_follows_the_ids);
     tcase_add_test(t, refused_while_locked);
     suite_add_tcase(s, t);

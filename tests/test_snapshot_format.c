@@ -1,13 +1,19 @@
 /* The snapshot format, against a committed file (include/ricochet/snapshot.h). A small fixed
  * scene (a chain, a post, a hexagon with a sensor, three boxes, a grenade, a point bullet, a
- * ball, a lamp hinged to the post and roped to a box; a fixed id salt) stepped 30 times must snapshot to tests/data/snapshot_v2.bin byte for
+ * ball, a lamp hinged to the post and roped to a box; a fixed id salt) stepped 30 times must snapshot to tests/data/snapshot_v3.bin byte for
  * byte, and that file restored into a new world and stepped 60 times must give the scene's hash
  * after 90 uninterrupted steps and the committed FIXTURE_HASH. The file was written on x86-64;
  * .ci/determinism runs this test for aarch64 under qemu-user too, so a snapshot of either CPU
  * is the other's bytes and continues identically there.
  *
- * The file is written by the test itself when RC_WRITE_SNAPSHOT_FIXTURE names where:
- *     RC_WRITE_SNAPSHOT_FIXTURE=tests/data/snapshot_v2.bin build/tests/test_snapshot_format
+ * A frame snapshot of the same moment must be tests/data/snapshot_v3_frame.bin, and that file
+ * restored over the level of a world restored from the first (stepped 15 times first) must give
+ * the same hash after 90 steps.
+ *
+ * The files are written by the test itself when RC_WRITE_SNAPSHOT_FIXTURE and
+ * RC_WRITE_FRAME_FIXTURE name where:
+ *     RC_WRITE_SNAPSHOT_FIXTURE=tests/data/snapshot_v3.bin \
+ *     RC_WRITE_FRAME_FIXTURE=tests/data/snapshot_v3_frame.bin build/tests/test_snapshot_format
  * (from the source directory); it then checks against what it wrote and prints the hash. When
  * the format changes on purpose, bump RC_SNAPSHOT_VERSION and regenerate the file (renamed after
  * the version: FIXTURE_FILE); when the step's results change (test_determinism's hash moves), the
@@ -28,7 +34,8 @@
 
 /* ---- the format, against a committed file -------------------------------------------------------- */
 
-#define FIXTURE_FILE RICOCHET_SOURCE_DIR "/tests/data/snapshot_v2.bin"
+#define FIXTURE_FILE RICOCHET_SOURCE_DIR "/tests/data/snapshot_v3.bin"
+#define FRAME_FILE RICOCHET_SOURCE_DIR "/tests/data/snapshot_v3_frame.bin"
 #define FIXTURE_SALT 0x5A175A17u
 #define FIXTURE_BODIES 9
 #define FIXTURE_HASH 0x1f0bc27df56ed854ull /* fixture_hash after 90 steps */
@@ -132,30 +139,38 @@ static uint8_t *read_file(const char *path, size_t *size) {
     return bytes;
 }
 
+/* The bytes are the committed file's (or, when the variable names a path, written there first);
+ * returns the file's bytes. */
+static uint8_t *expect_fixture(const uint8_t *bytes, size_t n, const char *variable, const char *file, size_t *fn) {
+    const char *path = getenv(variable);
+    if (path != NULL && *path != '\0') {
+        FILE *f = fopen(path, "wb");
+        EXPECT(f != NULL && fwrite(bytes, 1, n, f) == n && fclose(f) == 0, "writing %s failed", path);
+        fprintf(stderr, "[snapshot] wrote %zu bytes to %s\n", n, path);
+    } else {
+        path = file;
+    }
+    uint8_t *read = read_file(path, fn);
+    EXPECT(read != NULL, "cannot read %s: generate it (%s=%s tests/test_snapshot_format)", path, variable, path);
+    const char *why = busy_snapshot_difference(read, *fn, bytes, n);
+    EXPECT(*why == '\0',
+           "this build's snapshot of the fixture scene is not %s (%s). If the snapshot format changed, bump "
+           "RC_SNAPSHOT_VERSION (include/ricochet/snapshot.h); then, or if the step's results changed, regenerate the "
+           "files (see the top of tests/test_snapshot_format.c)",
+           path, why);
+    return read;
+}
+
 START_TEST(the_format_is_the_committed_one) {
     rc_body_id ids[FIXTURE_BODIES];
     rc_world *w = fixture_world(ids);
     for (int i = 0; i < 30; ++i) {
         ck_assert(rc_world_step(w, BUSY_DT));
     }
-    size_t n, fn = 0;
-    uint8_t *bytes = busy_snapshot_take(w, &n);
-    const char *path = getenv("RC_WRITE_SNAPSHOT_FIXTURE");
-    if (path != NULL && *path != '\0') {
-        FILE *f = fopen(path, "wb");
-        EXPECT(f != NULL && fwrite(bytes, 1, n, f) == n && fclose(f) == 0, "writing %s failed", path);
-        fprintf(stderr, "[snapshot] wrote %zu bytes to %s\n", n, path);
-    } else {
-        path = FIXTURE_FILE;
-    }
-    uint8_t *file = read_file(path, &fn);
-    EXPECT(file != NULL, "cannot read %s: generate it (RC_WRITE_SNAPSHOT_FIXTURE=%s tests/test_snapshot_format)", path, path);
-    const char *why = busy_snapshot_difference(file, fn, bytes, n);
-    EXPECT(*why == '\0',
-           "this build's snapshot of the fixture scene is not %s (%s). If the snapshot format changed, bump "
-           "RC_SNAPSHOT_VERSION (include/ricochet/snapshot.h); then, or if the step's results changed, regenerate the "
-           "file: RC_WRITE_SNAPSHOT_FIXTURE=%s tests/test_snapshot_format (see the top of tests/test_snapshot_format.c)",
-           path, why, FIXTURE_FILE);
+    size_t n, fn = 0, frame_n, frame_fn = 0;
+    uint8_t *bytes = busy_snapshot_take(w, &n), *frame_bytes = busy_snapshot_take_frame(w, &frame_n);
+    uint8_t *file = expect_fixture(bytes, n, "RC_WRITE_SNAPSHOT_FIXTURE", FIXTURE_FILE, &fn);
+    uint8_t *frame_file = expect_fixture(frame_bytes, frame_n, "RC_WRITE_FRAME_FIXTURE", FRAME_FILE, &frame_fn);
     /* the scene stepped on uninterrupted, and the file restored into a new world stepped as far */
     for (int i = 30; i < 90; ++i) {
         ck_assert(rc_world_step(w, BUSY_DT));
@@ -168,6 +183,22 @@ START_TEST(the_format_is_the_committed_one) {
         ck_assert(rc_world_step(fresh, BUSY_DT));
     }
     uint64_t restored = fixture_hash(fresh, ids);
+    /* the frame file over the level of a world restored from the full one, 15 steps on */
+    busy_shifted fsh = {5, 0};
+    rc_world *over = busy_other_world(&fsh, 4242u);
+    ck_assert(rc_world_restore(over, file, fn));
+    for (int i = 30; i < 45; ++i) {
+        ck_assert(rc_world_step(over, BUSY_DT));
+    }
+    ck_assert(rc_world_restore(over, frame_file, frame_fn));
+    for (int i = 30; i < 90; ++i) {
+        ck_assert(rc_world_step(over, BUSY_DT));
+    }
+    uint64_t from_frame = fixture_hash(over, ids);
+    ck_assert_msg(from_frame == uninterrupted, "restored from the frame file and stepped: %016llx, uninterrupted %016llx",
+                  (unsigned long long)from_frame, (unsigned long long)uninterrupted);
+    rc_world_destroy(over);
+    ck_assert_int_eq((int)fsh.live, 0);
     fprintf(stderr, "[snapshot] fixture: %zu bytes; body hash after 90 steps 0x%016llx\n", n,
             (unsigned long long)uninterrupted);
     ck_assert_msg(restored == uninterrupted, "restored from the file and stepped: %016llx, uninterrupted %016llx",
@@ -182,6 +213,8 @@ START_TEST(the_format_is_the_committed_one) {
     rc_world_destroy(w);
     free(file);
     free(bytes);
+    free(frame_file);
+    free(frame_bytes);
 }
 END_TEST
 

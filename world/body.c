@@ -132,6 +132,9 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     b->solver_slot = -1;
     b->user_data = def->user_data;
     rc_body_update_mass(world, b);
+    if (def->type == RC_STATIC) {
+        rc_level_changed(world);
+    }
     return rc_body_id_of(world, index);
 }
 
@@ -470,6 +473,7 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     }
     b->type = (uint8_t)type;
     if (type == RC_STATIC) {
+        rc_level_changed(world);
         b->linear_velocity = rc_v2(0.0f, 0.0f);
         b->angular_velocity = 0.0f;
         b->awake = false;

@@ -88,6 +88,7 @@ static void compact_polygons(rc_world *world) {
     for (int n = 0; n <= RC_MAX_POLYGON_VERTICES; ++n) {
         world->poly_free[n] = UINT32_MAX;
     }
+    rc_level_changed(world); /* the level's polygons have other blocks */
 }
 
 static void compact_shapes(rc_world *world) {

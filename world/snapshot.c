@@ -8,9 +8,6 @@
 
 #include <string.h>
 
-#define SNAPSHOT_MAGIC 0x4E534352u /* "RCSN" */
-#define HEADER_BYTES 24u
-
 /* The world's tuning that a step reads (the def less what the game owns: allocator, callbacks,
  * the task system, capacity hints), its id salt and its counters. */
 static void io_settings(rc_bytes *b, rc_world *w) {
@@ -51,13 +48,6 @@ static void io_settings(rc_bytes *b, rc_world *w) {
                        !(d->max_angular_speed <= RC_MAX_ANGULAR_SPEED) || !rc_vec2_is_finite(d->gravity))) {
         rc_bytes_fail(b);
     }
-}
-
-static rc_snapshot_counts counts_of(const rc_world *w) {
-    rc_snapshot_counts n = {w->bodies.count,       w->shapes.count,      w->poly_pool.count,  w->chains.count,
-                            w->contacts.count,     w->joints.count,      w->contact_begin.count, w->contact_end.count,
-                            w->sensor_begin.count, w->sensor_end.count,  w->impacts.count,     w->moves.count};
-    return n;
 }
 
 /* The counts, each held to what the payload could hold of its records (at least `least` bytes
@@ -157,58 +147,57 @@ static bool links_valid(const rc_world *w, bool *out_of_memory) {
     return ok;
 }
 
-/* The whole payload, written, counted or read. Reading: into `w`, a zeroed record with the
- * target world's allocator; false with *out_of_memory when memory ran out. */
-static bool io_payload(rc_bytes *b, rc_world *w, bool *out_of_memory) {
+/* The frame section written (or counted), after the level's. */
+static bool write_frame(rc_bytes *b, const rc_world *world) {
+    rc_world *w = (rc_world *)world; /* (writing only reads the world) */
     io_settings(b, w);
-    rc_snapshot_counts n = counts_of(w);
+    rc_snapshot_counts n = rc_snapshot_counts_of(w);
     io_counts(b, &n);
-    if (b->failed) {
-        return false;
-    }
-    if (!b->reading) {
-        rc_grid_save(w->grid, b);
-        rc_snapshot_io_records(b, w, &n);
-        return !b->failed;
-    }
-    w->grid = rc_grid_load_reusing(b, &w->allocator, w->grid); /* a spare's grid: its memory */
-    if (w->grid == NULL) {
-        *out_of_memory = !b->failed;
-        return false;
-    }
-    if (!rc_snapshot_io_records(b, w, &n)) {
-        *out_of_memory = !b->failed;
-        return false;
-    }
-    return !b->failed && b->at == b->size && counters_fit(w) && link_grid_and_map(w, out_of_memory) &&
-           links_valid(w, out_of_memory);
+    rc_grid_save(w->grid, b);
+    rc_snapshot_io_frame(b, w, &n);
+    return !b->failed;
 }
 
-size_t rc_world_snapshot_size(const rc_world *world) {
-    if (world == NULL) {
-        return 0;
-    }
-    rc_bytes b = rc_bytes_counter();
-    bool out_of_memory = false;
-    io_payload(&b, (rc_world *)world, &out_of_memory);
-    return HEADER_BYTES + b.at;
-}
+/* The header: magic, version, kind, the payload's size and its level section's, the checksum
+ * of the frame section and the level's (a frame snapshot's: of the level it was taken over). */
+#define SNAPSHOT_MAGIC 0x4E534352u /* "RCSN" */
+#define HEADER_BYTES 48u
+#define KIND_FULL 0u
+#define KIND_FRAME 1u
 
-/* The header: magic, version, payload size, checksum of the payload (written or read). */
 typedef struct snapshot_header {
-    uint32_t magic, version;
-    uint64_t size, checksum;
+    uint32_t magic, version, kind, reserved;
+    uint64_t size, level_size, checksum, level_checksum;
 } snapshot_header;
 
 static void io_header(rc_bytes *b, snapshot_header *h) {
     rc_io_u32(b, &h->magic);
     rc_io_u32(b, &h->version);
+    rc_io_u32(b, &h->kind);
+    rc_io_u32(b, &h->reserved);
     rc_io_u64(b, &h->size);
+    rc_io_u64(b, &h->level_size);
     rc_io_u64(b, &h->checksum);
+    rc_io_u64(b, &h->level_checksum);
 }
 
-size_t rc_world_snapshot(const rc_world *world, void *buffer, size_t capacity) {
-    static const char *func = "rc_world_snapshot";
+static size_t counted_size(const rc_world *world, bool with_level) {
+    rc_bytes b = rc_bytes_counter();
+    if (with_level) {
+        rc_snapshot_counts n = rc_snapshot_counts_of(world);
+        rc_snapshot_io_level(&b, (rc_world *)world, &n);
+    }
+    write_frame(&b, world);
+    return HEADER_BYTES + b.at;
+}
+
+size_t rc_world_snapshot_size(const rc_world *world) { return world != NULL ? counted_size(world, true) : 0; }
+
+size_t rc_world_frame_snapshot_size(const rc_world *world) { return world != NULL ? counted_size(world, false) : 0; }
+
+/* A full snapshot (the level section, then the frame's) or a frame snapshot, written straight
+ * into the buffer in one pass, and measured only when it does not fit. */
+static size_t write_snapshot(const rc_world *world, void *buffer, size_t capacity, bool full, const char *func) {
     if (world == NULL) {
         return 0;
     }
@@ -220,43 +209,115 @@ size_t rc_world_snapshot(const rc_world *world, void *buffer, size_t capacity) {
         rc_fail(world, func, "buffer is NULL");
         return 0;
     }
-    /* one pass: written straight into the buffer, and measured only when it does not fit */
     uint8_t *out = (uint8_t *)buffer;
     rc_bytes b = rc_bytes_writer(out + HEADER_BYTES, capacity >= HEADER_BYTES ? capacity - HEADER_BYTES : 0);
-    bool out_of_memory = false;
-    if (capacity < HEADER_BYTES || !io_payload(&b, (rc_world *)world, &out_of_memory)) {
-        rc_fail(world, func, "capacity %zu is below the %zu bytes the snapshot needs (rc_world_snapshot_size)",
-                capacity, rc_world_snapshot_size(world));
+    size_t level_size = 0;
+    if (full) {
+        rc_snapshot_counts n = rc_snapshot_counts_of(world);
+        rc_snapshot_io_level(&b, (rc_world *)world, &n);
+        level_size = b.at;
+    }
+    if (capacity < HEADER_BYTES || !write_frame(&b, world)) {
+        rc_fail(world, func, "capacity %zu is below the %zu bytes the snapshot needs (%s)", capacity,
+                counted_size(world, full), full ? "rc_world_snapshot_size" : "rc_world_frame_snapshot_size");
         return 0;
     }
-    snapshot_header h = {SNAPSHOT_MAGIC, RC_SNAPSHOT_VERSION, (uint64_t)b.at,
-                         rc_bytes_checksum(out + HEADER_BYTES, b.at)};
+    uint64_t level_checksum;
+    if (full) {
+        level_checksum = rc_bytes_checksum(out + HEADER_BYTES, level_size);
+        rc_level_checksum_keep(world, level_checksum);
+    } else {
+        level_checksum = rc_level_checksum(world);
+    }
+    snapshot_header h = {SNAPSHOT_MAGIC,
+                         RC_SNAPSHOT_VERSION,
+                         full ? KIND_FULL : KIND_FRAME,
+                         0u,
+                         (uint64_t)b.at,
+                         (uint64_t)level_size,
+                         rc_bytes_checksum(out + HEADER_BYTES + level_size, b.at - level_size),
+                         level_checksum};
     rc_bytes head = rc_bytes_writer(out, HEADER_BYTES);
     io_header(&head, &h);
     return HEADER_BYTES + b.at;
 }
 
+size_t rc_world_snapshot(const rc_world *world, void *buffer, size_t capacity) {
+    return write_snapshot(world, buffer, capacity, true, "rc_world_snapshot");
+}
+
+size_t rc_world_snapshot_frame(const rc_world *world, void *buffer, size_t capacity) {
+    return write_snapshot(world, buffer, capacity, false, "rc_world_snapshot_frame");
+}
+
 /* The header's word on the payload: NULL when it holds, else why not. */
-static const char *check_header(const uint8_t *in, size_t size) {
+static const char *check_header(const uint8_t *in, size_t size, snapshot_header *h) {
     if (size < HEADER_BYTES) {
         return "shorter than a snapshot's header: not a snapshot, or truncated";
     }
-    snapshot_header h = {0, 0, 0, 0};
     rc_bytes head = rc_bytes_reader(in, HEADER_BYTES);
-    io_header(&head, &h);
-    if (h.magic != SNAPSHOT_MAGIC) {
+    io_header(&head, h);
+    if (h->magic != SNAPSHOT_MAGIC) {
         return "not a ricochet snapshot (its magic number is wrong)";
     }
-    if (h.version != RC_SNAPSHOT_VERSION) {
+    if (h->version != RC_SNAPSHOT_VERSION) {
         return "written by another version of the snapshot format";
     }
-    if (h.size != (uint64_t)(size - HEADER_BYTES)) {
+    if (h->size != (uint64_t)(size - HEADER_BYTES)) {
         return "its size is not the size its header gives: truncated or padded";
     }
-    if (h.checksum != rc_bytes_checksum(in + HEADER_BYTES, size - HEADER_BYTES)) {
+    if (h->kind > KIND_FRAME || h->reserved != 0u || h->level_size > h->size ||
+        (h->kind == KIND_FRAME) != (h->level_size == 0u)) {
+        return "its header is damaged";
+    }
+    const uint8_t *payload = in + HEADER_BYTES;
+    if (h->checksum != rc_bytes_checksum(payload + h->level_size, (size_t)(h->size - h->level_size)) ||
+        (h->kind == KIND_FULL && h->level_checksum != rc_bytes_checksum(payload, (size_t)h->level_size))) {
         return "its checksum does not match: the bytes are damaged";
     }
     return NULL;
+}
+
+/* A snapshot's payload read into `w` (a record with the target world's allocator): the frame
+ * section's settings, counts and grid, then the level (copied from `world`, whose level is the
+ * snapshot's, when level_from_world; else the level section read), then the rest of the frame;
+ * then the checks of the whole. False with *out_of_memory when memory ran out. */
+static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc_world *world, bool level_from_world,
+                         bool *out_of_memory) {
+    io_settings(frame, w);
+    rc_snapshot_counts n = rc_snapshot_counts_of(w);
+    io_counts(frame, &n);
+    if (frame->failed) {
+        return false;
+    }
+    w->grid = rc_grid_load_reusing(frame, &w->allocator, w->grid); /* a spare's grid: its memory */
+    if (w->grid == NULL) {
+        *out_of_memory = !frame->failed;
+        return false;
+    }
+    if (!rc_snapshot_reserve(w, &n)) {
+        *out_of_memory = true;
+        return false;
+    }
+    if (level_from_world) {
+        if (!rc_level_copy(w, world, &n)) {
+            return false; /* a level record beyond the snapshot's counts: not the snapshot's level */
+        }
+    } else {
+        if (!rc_snapshot_io_level(level, w, &n)) {
+            *out_of_memory = !level->failed;
+            return false;
+        }
+        if (level->failed || level->at != level->size) {
+            return false;
+        }
+    }
+    if (!rc_snapshot_io_frame(frame, w, &n)) {
+        *out_of_memory = !frame->failed;
+        return false;
+    }
+    return !frame->failed && frame->at == frame->size && counters_fit(w) && link_grid_and_map(w, out_of_memory) &&
+           links_valid(w, out_of_memory);
 }
 
 /* A body or shape live with the same generation in the world before the restore keeps its
@@ -382,17 +443,30 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
     if (buffer == NULL) {
         return rc_fail(world, func, "buffer is NULL");
     }
-    const char *why = check_header((const uint8_t *)buffer, size);
+    snapshot_header h;
+    const char *why = check_header((const uint8_t *)buffer, size, &h);
     if (why != NULL) {
         return rc_fail(world, func, "the snapshot is %s", why);
+    }
+    /* the world's level is the snapshot's: it keeps its own records (a frame snapshot has no
+       others; a full one is read whole where the world's level is another, or not known) */
+    uint64_t own = 0;
+    bool level_from_world = h.kind == KIND_FRAME || (rc_level_checksum_known(world, &own) && own == h.level_checksum);
+    if (h.kind == KIND_FRAME && rc_level_checksum(world) != h.level_checksum) {
+        return rc_fail(world, func,
+                       "the frame snapshot was taken over another level (static bodies, their shapes and chains) "
+                       "than the world has: restore a full snapshot (rc_world_snapshot) instead; the world is as "
+                       "it was");
     }
     rc_world *state = take_spare(world);
     if (state == NULL) {
         return rc_fail(world, func, "out of memory; the world is as it was");
     }
-    rc_bytes b = rc_bytes_reader((const uint8_t *)buffer + HEADER_BYTES, size - HEADER_BYTES);
+    const uint8_t *payload = (const uint8_t *)buffer + HEADER_BYTES;
+    rc_bytes level = rc_bytes_reader(payload, (size_t)h.level_size);
+    rc_bytes frame = rc_bytes_reader(payload + h.level_size, (size_t)(h.size - h.level_size));
     bool out_of_memory = false;
-    bool ok = io_payload(&b, state, &out_of_memory);
+    bool ok = read_payload(&level, &frame, state, world, level_from_world, &out_of_memory);
     /* the step's scratch that is sized when bodies and shapes are made, not by the step */
     if (ok && !(rc_array_reserve(world, world->undo, state->bodies.count) &&
                 rc_array_reserve(world, world->islands, state->bodies.count) &&
@@ -401,6 +475,9 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
                 rc_array_reserve(world, world->deferred, state->shapes.count))) {
         ok = false;
         out_of_memory = true;
+    }
+    if (level_from_world) {
+        rc_level_chains_settle(state, world, ok); /* the chains' blocks lent: taken, or given back */
     }
     if (!ok) {
         world->spare = state; /* whatever it holds now, its memory serves the next restore */
@@ -413,5 +490,10 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
     swap_records(world, state);
     world->spare = state;
     world->steps_since_restore = 0;
+    if (!level_from_world) {
+        /* a level read: the world's is another now, whose checksum the header gave */
+        rc_level_changed(world);
+        rc_level_checksum_keep(world, h.level_checksum);
+    }
     return true;
 }

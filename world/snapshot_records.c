@@ -61,11 +61,9 @@ static bool io_in_use(rc_bytes *b, bool *in_use, void *record, size_t size) {
     return *in_use;
 }
 
-static void io_body(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n) {
-    if (!io_in_use(b, &x->in_use, x, sizeof *x)) {
-        return;
-    }
+void rc_snapshot_io_body(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n) {
     if (b->reading) {
+        x->in_use = true;
         x->user_data = NULL; /* the game's: restore carries it over where the id lives on */
     }
     io_transform(b, &x->xf);
@@ -136,12 +134,11 @@ static bool poly_block_fits(const rc_shape *x, int32_t pool) {
            (uint64_t)x->poly + (uint64_t)RC_POLY_BLOCK(x->count) <= (uint64_t)pool;
 }
 
-static void io_shape(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n) {
-    if (!io_in_use(b, &x->in_use, x, sizeof *x)) {
-        return;
-    }
+void rc_snapshot_io_shape(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n) {
     if (b->reading) {
+        x->in_use = true;
         x->user_data = NULL; /* the game's: restore carries it over where the id lives on */
+        x->first_contact = -1;
     }
     io_enum(b, &x->kind, RC_KIND_CHAIN);
     io_enum(b, &x->count, RC_MAX_POLYGON_VERTICES);
@@ -169,7 +166,6 @@ static void io_shape(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n) {
     rc_io_f32(b, &x->rolling_resistance);
     rc_io_f32(b, &x->density);
     rc_io_u32(b, &x->generation);
-    rc_io_index(b, &x->first_contact, n->contacts, true);
     rc_io_index(b, &x->next_in_body, n->shapes, true);
     rc_io_index(b, &x->chain, n->chains, true);
     if (b->reading && (x->body < 0 || !poly_block_fits(x, n->poly_pool))) {
@@ -218,19 +214,9 @@ static void io_contact(rc_bytes *b, rc_contact *x, const rc_snapshot_counts *n) 
     io_transform(b, &x->kept_frame);
 }
 
-/* A chain's outline lives in a block of its own, allocated here when reading. A free slot (no
- * block: its chain was destroyed) is that flag alone, as a free body is: what it held (its
- * segment count stays behind) is never read again. */
-static bool io_chain(rc_bytes *b, rc_world *world, rc_chain *x, const rc_snapshot_counts *n) {
-    bool has_block = x->points != NULL;
-    rc_io_bool(b, &has_block);
-    if (!has_block || b->failed) {
-        if (b->reading) {
-            memset(x, 0, sizeof *x);
-            x->shape = -1;
-        }
-        return true;
-    }
+/* A chain's outline lives in a block of its own, allocated here when reading (a failure leaves
+ * none). */
+bool rc_snapshot_io_chain(rc_bytes *b, rc_world *world, rc_chain *x, const rc_snapshot_counts *n) {
     rc_io_i32(b, &x->shape);
     /* the points (8 bytes each, below): no more than the payload holds; the block's room for
        repeats welded away is not state, and a restored chain has room for its points alone */
@@ -379,23 +365,42 @@ static void io_move(rc_bytes *b, rc_body_move_event *e) {
     rc_io_bool(b, &e->fell_asleep);
 }
 
-/* Reading: every array at its count, before the records are read into them (each is written
- * whole: a free record is zeroed as it is read). */
-static bool reserve_arrays(rc_world *w, const rc_snapshot_counts *n) {
+/* A free chain slot: what it held is never read again. */
+static void free_chain(rc_chain *x) {
+    memset(x, 0, sizeof *x);
+    x->shape = -1;
+}
+
+bool rc_snapshot_reserve(rc_world *w, const rc_snapshot_counts *n) {
 #define RESERVE(array, wanted) (rc_array_reserve(w, w->array, (wanted)) && (w->array.count = (wanted), true))
     bool ok = rc_array_reserve_aligned(w, w->bodies, n->bodies, 64) && rc_array_reserve_aligned(w, w->shapes, n->shapes, 64);
     if (ok) {
         w->bodies.count = n->bodies;
         w->shapes.count = n->shapes;
     }
-    ok = ok && RESERVE(poly_pool, n->poly_pool) && rc_array_reserve(w, w->chains, n->chains) &&
-         RESERVE(contacts, n->contacts) && RESERVE(joints, n->joints);
-    w->chains.count = 0; /* counted as they are read */
+    ok = ok && RESERVE(poly_pool, n->poly_pool) && RESERVE(chains, n->chains) && RESERVE(contacts, n->contacts) &&
+         RESERVE(joints, n->joints);
     ok = ok && RESERVE(contact_begin, n->contact_begin) && RESERVE(contact_end, n->contact_end);
     ok = ok && RESERVE(sensor_begin, n->sensor_begin) && RESERVE(sensor_end, n->sensor_end);
     ok = ok && RESERVE(impacts, n->impacts) && RESERVE(moves, n->moves);
 #undef RESERVE
-    return ok;
+    if (!ok) {
+        w->chains.count = 0; /* (no block of its own to give back) */
+        return false;
+    }
+    /* the level fills its slots first; the frame reads the others (in_use and a chain's block
+       say which) */
+    for (int32_t i = 0; i < n->bodies; ++i) {
+        w->bodies.data[i].in_use = false;
+    }
+    for (int32_t i = 0; i < n->shapes; ++i) {
+        w->shapes.data[i].in_use = false;
+    }
+    for (int32_t i = 0; i < n->chains; ++i) {
+        w->chains.data[i].points = NULL;
+        w->chains.data[i].shape = -1;
+    }
+    return true;
 }
 
 static bool io_pools(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
@@ -412,29 +417,107 @@ static bool io_pools(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
     return true;
 }
 
-bool rc_snapshot_io_records(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
-    if (b->reading && !reserve_arrays(w, n)) {
-        return false;
+void rc_snapshot_io_poly_block(rc_bytes *b, rc_world *w, const rc_shape *x) {
+    if (x->kind == RC_SHAPE_POLYGON || x->kind == RC_SHAPE_CAPSULE) {
+        /* (reading, poly_block_fits held or the cursor failed) */
+        rc_io_words(b, w->poly_pool.data + (b->failed ? 0 : x->poly), b->failed ? 0 : 2 * (size_t)RC_POLY_BLOCK(x->count));
     }
+}
+
+/* The frame's bodies and shapes: a level slot is skipped (a level shape gives its contact list),
+ * any other is its in_use flag and, live, its fields; a record read may not be the level's (the
+ * level's slots are the level section's alone). */
+static void io_frame_bodies_and_shapes(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
+    for (int32_t i = 0; i < n->bodies && !b->failed; ++i) {
+        rc_body *x = &w->bodies.data[i];
+        if (rc_level_body(x)) {
+            continue;
+        }
+        if (!io_in_use(b, &x->in_use, x, sizeof *x)) {
+            continue;
+        }
+        rc_snapshot_io_body(b, x, n);
+        if (b->reading && x->type == RC_STATIC) {
+            rc_bytes_fail(b);
+        }
+    }
+    for (int32_t i = 0; i < n->shapes && !b->failed; ++i) {
+        rc_shape *x = &w->shapes.data[i];
+        if (rc_level_shape(w, x)) {
+            rc_io_index(b, &x->first_contact, n->contacts, true);
+            continue;
+        }
+        if (!io_in_use(b, &x->in_use, x, sizeof *x)) {
+            continue;
+        }
+        rc_snapshot_io_shape(b, x, n);
+        rc_io_index(b, &x->first_contact, n->contacts, true);
+        if (b->reading && !b->failed && rc_level_shape(w, x)) {
+            rc_bytes_fail(b);
+        }
+        if (!b->failed) {
+            rc_snapshot_io_poly_block(b, w, x);
+        }
+    }
+}
+
+/* The polygon pool's free lists, each the link word of its blocks in list order from the head
+ * the settings hold (the rest of a free block is never read: not kept). Reading, each block lies
+ * in the pool, and a list is no longer than the pool holds blocks (counters_fit checks the
+ * lists again once all is read). */
+static void io_poly_free_lists(rc_bytes *b, rc_world *w) {
+    for (int k = 0; k <= RC_MAX_POLYGON_VERTICES && !b->failed; ++k) {
+        uint64_t block = (uint64_t)RC_POLY_BLOCK(k), pool = (uint64_t)w->poly_pool.count;
+        uint32_t at = w->poly_free[k];
+        for (uint64_t links = 0; at != UINT32_MAX && !b->failed; ++links) {
+            if (links * block > pool || (uint64_t)at + block > pool) {
+                rc_bytes_fail(b); /* (writing, the world's lists hold: never) */
+                return;
+            }
+            uint32_t next;
+            memcpy(&next, &w->poly_pool.data[at], sizeof next);
+            rc_io_u32(b, &next);
+            memcpy(&w->poly_pool.data[at], &next, sizeof next);
+            at = next;
+        }
+    }
+}
+
+/* The frame's chains: a level chain is skipped, any other slot is whether it holds a chain and,
+ * if so, the chain (not the level's). Reading, a chain's block is the state's once read (a
+ * failure gives back every block the state holds). */
+static bool io_frame_chains(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
+    for (int32_t i = 0; i < n->chains && !b->failed; ++i) {
+        rc_chain *x = &w->chains.data[i];
+        if (rc_level_chain(w, x)) {
+            continue;
+        }
+        bool has_block = x->points != NULL;
+        rc_io_bool(b, &has_block);
+        if (!has_block || b->failed) {
+            if (b->reading) {
+                free_chain(x);
+            }
+            continue;
+        }
+        if (!rc_snapshot_io_chain(b, w, x, n)) {
+            return false;
+        }
+        if (b->reading && !b->failed && rc_level_chain(w, x)) {
+            rc_bytes_fail(b);
+        }
+    }
+    return true;
+}
+
+bool rc_snapshot_io_frame(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
     if (!io_pools(b, w, n)) {
         return false;
     }
-    for (int32_t i = 0; i < n->bodies; ++i) {
-        io_body(b, &w->bodies.data[i], n);
-    }
-    for (int32_t i = 0; i < n->shapes; ++i) {
-        io_shape(b, &w->shapes.data[i], n);
-    }
-    rc_io_words(b, w->poly_pool.data, 2 * (size_t)n->poly_pool);
-    /* reading, a chain counts once its block is its own (a failure frees the blocks counted) */
-    for (int32_t i = 0; i < n->chains && !b->failed; ++i) {
-        if (b->reading) {
-            w->chains.data[i].points = NULL;
-            w->chains.count = i + 1;
-        }
-        if (!io_chain(b, w, &w->chains.data[i], n)) {
-            return false;
-        }
+    io_frame_bodies_and_shapes(b, w, n);
+    io_poly_free_lists(b, w);
+    if (!io_frame_chains(b, w, n)) {
+        return false;
     }
     for (int32_t i = 0; i < n->contacts; ++i) {
         io_contact(b, &w->contacts.data[i], n);

@@ -79,6 +79,8 @@ rc_world *rc_world_create(const rc_world_def *def) {
     world->def = *def;
     world->def.allocator = allocator;
     atomic_init(&world->locks, 0);
+    atomic_init(&world->level_kept_revision, 0);
+    atomic_init(&world->level_kept_checksum, 0);
     world->id_salt = def->id_salt != 0 ? def->id_salt : salt_from_address(world);
     for (int n = 0; n <= RC_MAX_POLYGON_VERTICES; ++n) {
         world->poly_free[n] = UINT32_MAX;
@@ -326,11 +328,19 @@ rc_shape *rc_get_shape(const rc_world *world, rc_shape_id id, const char *func) 
 }
 
 rc_body *rc_body_for_change(rc_world *world, rc_body_id id, const char *func) {
-    return rc_world_for_change(world, func) != NULL ? rc_get_body(world, id, func) : NULL;
+    rc_body *b = rc_world_for_change(world, func) != NULL ? rc_get_body(world, id, func) : NULL;
+    if (b != NULL && b->type == RC_STATIC) {
+        rc_level_changed(world); /* (whatever the call goes on to do: a stale checksum is only worked out again) */
+    }
+    return b;
 }
 
 rc_shape *rc_shape_for_change(rc_world *world, rc_shape_id id, const char *func) {
-    return rc_world_for_change(world, func) != NULL ? rc_get_shape(world, id, func) : NULL;
+    rc_shape *s = rc_world_for_change(world, func) != NULL ? rc_get_shape(world, id, func) : NULL;
+    if (s != NULL && world->bodies.data[s->body].type == RC_STATIC) {
+        rc_level_changed(world);
+    }
+    return s;
 }
 
 bool rc_world_set_gravity(rc_world *world, rc_vec2 gravity) {

@@ -146,6 +146,12 @@ struct rc_world {
        once restores stop (compact.c) */
     int32_t steps_since_restore;
     struct rc_world *spare;
+    /* the level (world/snapshot.h): how many times it changed, and the checksum of its snapshot
+       section kept for a revision (kept_revision = revision + 1; 0: none kept). Atomic: snapshots
+       (queries) on several threads may keep it at once, each the same value. */
+    uint64_t level_revision;
+    _Atomic(uint64_t) level_kept_revision;
+    _Atomic(uint64_t) level_kept_checksum;
 };
 
 /* ---- shared inside world/ ------------------------------------------------------------------- */
@@ -176,6 +182,12 @@ rc_world *rc_world_for_change(rc_world *world, const char *func);
 /* rc_get_body / rc_get_shape for a call that changes the world: also refused while locked. */
 rc_body *rc_body_for_change(rc_world *world, rc_body_id id, const char *func);
 rc_shape *rc_shape_for_change(rc_world *world, rc_shape_id id, const char *func);
+
+/* The level (static bodies, the shapes and chains on them: world/snapshot.h) may have changed:
+ * the checksum the world keeps of it for frame snapshots is stale. rc_body_for_change and
+ * rc_shape_for_change call it for a static body and a shape on one; making a static body, making
+ * a body static and moving the polygon pool's blocks call it too. */
+static inline void rc_level_changed(rc_world *world) { world->level_revision++; }
 
 /* The body or shape behind an id, or NULL after recording why not. */
 rc_body *rc_get_body(const rc_world *world, rc_body_id id, const char *func);

@@ -2,6 +2,8 @@
  * was: every call in the same order, so that the committed hash of that test holds. */
 #include "support/busy_scene.h"
 
+#include "core/bytes.h" /* rc_bytes_checksum: to seal forged snapshots */
+
 #include <check.h>
 #include <stb_ds.h>
 #include <stdint.h>
@@ -541,27 +543,58 @@ void busy_scene_run_to(busy_scene *s, rc_allocator allocator, int steps) {
     }
 }
 
-unsigned char *busy_snapshot_take(const rc_world *w, size_t *size) {
-    size_t n = rc_world_snapshot_size(w);
+static unsigned char *take(const rc_world *w, size_t *size, bool frame) {
+    size_t n = frame ? rc_world_frame_snapshot_size(w) : rc_world_snapshot_size(w);
     unsigned char *bytes = malloc(n > 0 ? n : 1);
     EXPECT(bytes != NULL, "malloc");
-    size_t used = rc_world_snapshot(w, bytes, n);
-    EXPECT(n > 24 && used == n, "rc_world_snapshot wrote %zu bytes, rc_world_snapshot_size said %zu: %s", used, n,
-           rc_world_last_error(w));
+    size_t used = frame ? rc_world_snapshot_frame(w, bytes, n) : rc_world_snapshot(w, bytes, n);
+    EXPECT(n > BUSY_SNAPSHOT_HEADER && used == n, "the %s snapshot wrote %zu bytes, its size was %zu: %s",
+           frame ? "frame" : "full", used, n, rc_world_last_error(w));
     *size = n;
     return bytes;
 }
 
+unsigned char *busy_snapshot_take(const rc_world *w, size_t *size) { return take(w, size, false); }
+
+unsigned char *busy_snapshot_take_frame(const rc_world *w, size_t *size) { return take(w, size, true); }
+
+static uint64_t get64(const unsigned char *p) {
+    uint64_t v = 0;
+    for (int k = 0; k < 8; ++k) {
+        v |= (uint64_t)p[k] << (8 * k);
+    }
+    return v;
+}
+
+static void put64(unsigned char *p, uint64_t v) {
+    for (int k = 0; k < 8; ++k) {
+        p[k] = (unsigned char)(v >> (8 * k));
+    }
+}
+
+void busy_snapshot_seal(unsigned char *p, size_t n) {
+    EXPECT(n >= BUSY_SNAPSHOT_HEADER, "a snapshot of %zu bytes has no header", n);
+    uint64_t size = n - BUSY_SNAPSHOT_HEADER, level = get64(p + BUSY_SNAPSHOT_LEVEL_AT);
+    level = level < size ? level : size;
+    put64(p + BUSY_SNAPSHOT_SIZE_AT, size);
+    put64(p + BUSY_SNAPSHOT_LEVEL_AT, level);
+    const unsigned char *payload = p + BUSY_SNAPSHOT_HEADER;
+    put64(p + 32, rc_bytes_checksum(payload + level, (size_t)(size - level)));
+    if (p[8] == 0) { /* a full snapshot: its level section's own */
+        put64(p + 40, rc_bytes_checksum(payload, (size_t)level));
+    }
+}
+
 const char *busy_snapshot_difference(const unsigned char *a, size_t na, const unsigned char *b, size_t nb) {
     static char why[160];
-    size_t n = na < nb ? na : nb, i = n < 24 ? n : 24;
+    size_t n = na < nb ? na : nb, i = n < BUSY_SNAPSHOT_HEADER ? n : BUSY_SNAPSHOT_HEADER;
     while (i < n && a[i] == b[i]) {
         ++i;
     }
     if (i == n && na == nb) {
-        for (i = 0; i < 24 && i < n && a[i] == b[i]; ++i) {
+        for (i = 0; i < BUSY_SNAPSHOT_HEADER && i < n && a[i] == b[i]; ++i) {
         }
-        if (i == 24 || i == n) {
+        if (i == BUSY_SNAPSHOT_HEADER || i == n) {
             return "";
         }
     }

@@ -117,10 +117,23 @@ void busy_scene_run_to(busy_scene *s, rc_allocator allocator, int steps);
 /* The world's snapshot (rc_world_snapshot) in a new block (malloc), its size in *size; a Check
  * failure when it is refused or its size is not rc_world_snapshot_size's. */
 unsigned char *busy_snapshot_take(const rc_world *w, size_t *size);
+/* The same for a frame snapshot (rc_world_snapshot_frame). */
+unsigned char *busy_snapshot_take_frame(const rc_world *w, size_t *size);
 
-/* "" when the two are the same bytes, else where they first differ: in the payload (after the 24
- * bytes of the header, whose checksum differs whenever the payload does), or else in the header.
- * The text stays valid until the next call. */
+/* A snapshot's header (world/snapshot.c): magic, version, kind (0 full, 1 frame), 0; the
+ * payload's size (at BUSY_SNAPSHOT_SIZE_AT) and its level section's (at BUSY_SNAPSHOT_LEVEL_AT),
+ * the checksum of the rest of the payload and the level's, each 64 bits little-endian. */
+#define BUSY_SNAPSHOT_HEADER 48
+#define BUSY_SNAPSHOT_SIZE_AT 16
+#define BUSY_SNAPSHOT_LEVEL_AT 24
+
+/* The header made to match the n bytes (a forger can: the size and the checksums worked out
+ * again, the level section's size as the header has it, clamped to the payload). */
+void busy_snapshot_seal(unsigned char *p, size_t n);
+
+/* "" when the two are the same bytes, else where they first differ: in the payload (after the
+ * header, whose checksums differ whenever the payload does), or else in the header. The text
+ * stays valid until the next call. */
 const char *busy_snapshot_difference(const unsigned char *a, size_t na, const unsigned char *b, size_t nb);
 
 /* Why `got` is not the scene run uninterrupted to `moment` (steps done, in a world of its own

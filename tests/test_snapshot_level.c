@@ -1,0 +1,388 @@
+/* Frame snapshots and the level (include/ricochet/snapshot.h, world/snapshot.h).
+ *
+ *  - a frame snapshot restores only over its level: a new world refuses it, with a message and
+ *    unchanged; a new world given the level by a full snapshot of another moment takes it and
+ *    steps on as the original did;
+ *  - every change of the level (a static body made, moved, made dynamic or destroyed, a shape
+ *    or chain added to or taken from one, a static shape's settings or base transform changed, a
+ *    body made static) makes the frame snapshots taken before it refused, with the world
+ *    unchanged; the frame taken after it restores. Changes that are not the level's (bodies that
+ *    move, forces, joints to the level, gravity, user data) keep them;
+ *  - the checksum the world keeps of its level is the level's: after every step of the busy
+ *    scene, and after each change above, a kept checksum is the one worked out again (a field
+ *    the step changes in a level record would be caught here);
+ *  - a frame snapshot leaves the level out: the rollback scene (a level of 2,000 static shapes
+ *    and a chain, 100 crates) takes a frame of under a third of the full size (the grid, with the level's proxies, is the frame's), rolls back 8 frames
+ *    every 5 steps and ends as the uninterrupted run, its chains' blocks lent and taken (ASan and
+ *    valgrind watch); the level's records keep the world's user data. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ricochet/ricochet.h>
+
+#include "support/busy_scene.h"
+#include "support/testing.h"
+#include "support/world_support.h"
+#include "world/snapshot.h" /* the kept checksum, against the one worked out */
+
+#define EXPECT WS_EXPECT
+#define DEFAULT_ALLOCATOR ((rc_allocator){NULL, NULL, NULL})
+
+static busy_scene *scene_after(int steps) {
+    busy_scene *s = calloc(1, sizeof *s);
+    EXPECT(s != NULL, "calloc");
+    busy_scene_run_to(s, DEFAULT_ALLOCATOR, steps);
+    return s;
+}
+
+static void scene_free(busy_scene *s) {
+    busy_scene_end(s);
+    free(s);
+}
+
+/* A kept checksum of the world's level is the level's. */
+static void expect_kept_checksum_holds(const rc_world *w, const char *when) {
+    uint64_t kept;
+    if (rc_level_checksum_known(w, &kept)) {
+        uint64_t worked = rc_level_checksum_work(w);
+        EXPECT(kept == worked, "%s: the world keeps %016llx for its level, which is %016llx", when,
+               (unsigned long long)kept, (unsigned long long)worked);
+    }
+}
+
+/* Restoring `frame` into w is refused as another level's, and changes nothing. */
+static void expect_refused_as_other_level(rc_world *w, const uint8_t *frame, size_t n, const char *what) {
+    size_t bn;
+    uint8_t *before = busy_snapshot_take(w, &bn);
+    rc_world_clear_error(w);
+    EXPECT(!rc_world_restore(w, frame, n), "%s: a frame snapshot of the level before was restored", what);
+    EXPECT(strstr(rc_world_last_error(w), "another level") != NULL, "%s: \"%s\"", what, rc_world_last_error(w));
+    size_t an;
+    uint8_t *after = busy_snapshot_take(w, &an);
+    const char *why = busy_snapshot_difference(before, bn, after, an);
+    EXPECT(*why == '\0', "%s: the refused restore changed the world: %s", what, why);
+    free(before);
+    free(after);
+}
+
+START_TEST(a_frame_restores_only_over_its_level) {
+    busy_scene *s = scene_after(200);
+    size_t fn, full_n;
+    uint8_t *frame = busy_snapshot_take_frame(s->w, &fn);
+    busy_scene at200 = *s;
+    uint8_t *full = NULL;
+    /* a new world has no level (an empty one): refused */
+    busy_shifted sh = {0, 0};
+    rc_world *fresh = busy_other_world(&sh, 0xF4E5u);
+    expect_refused_as_other_level(fresh, frame, fn, "a new world");
+    /* given the level by a full snapshot of a later moment, it takes the frame of step 200 */
+    for (int step = 200; step < 260; ++step) {
+        busy_scene_frame(s, step);
+    }
+    uint64_t at260 = s->hash.h;
+    full = busy_snapshot_take(s->w, &full_n);
+    EXPECT(rc_world_restore(fresh, full, full_n), "the full snapshot: %s", rc_world_last_error(fresh));
+    EXPECT(rc_world_restore(fresh, frame, fn), "the frame over the same level: %s", rc_world_last_error(fresh));
+    busy_scene forked = at200;
+    forked.w = fresh;
+    for (int step = 200; step < 260; ++step) {
+        busy_scene_frame(&forked, step);
+    }
+    ck_assert_msg(forked.hash.h == at260, "the new world from the frame: %016llx, the original %016llx",
+                  (unsigned long long)forked.hash.h, (unsigned long long)at260);
+    /* the frame's level checksum is the full snapshot's (bytes 40..47 of the header) */
+    size_t fn2;
+    uint8_t *frame2 = busy_snapshot_take_frame(s->w, &fn2);
+    ck_assert_int_eq(memcmp(frame2 + 40, full + 40, 8), 0);
+    ck_assert_uint_lt(fn2, full_n);
+    busy_scene_end(&forked);
+    ck_assert_int_eq((int)sh.live, 0);
+    free(frame2);
+    free(full);
+    free(frame);
+    scene_free(s);
+}
+END_TEST
+
+/* ---- changes of the level ------------------------------------------------------------------ */
+
+typedef bool (*change_fn)(busy_scene *s);
+
+/* tracked[0] is the level body (the sector's chains), tracked[1] a pillar (a circle),
+   tracked[2] another (a hexagon), tracked[3] the sandbag, tracked[4] the sensor */
+static rc_shape_id first_shape(const rc_world *w, rc_body_id body) {
+    rc_shape_id id = RC_NULL_SHAPE_ID;
+    EXPECT(rc_body_shapes(w, body, &id, 1) >= 1, "the body has no shape");
+    return id;
+}
+
+static bool make_static_body(busy_scene *s) {
+    rc_body_def bd = rc_body_default_def();
+    bd.position = rc_v2(-5.0f, -12.0f);
+    return !rc_body_id_is_null(rc_body_create(s->w, &bd));
+}
+static bool move_static_body(busy_scene *s) { return rc_body_set_transform(s->w, s->tracked[1], rc_v2(-12.0f, -10.5f), 0.0f); }
+static bool destroy_static_body(busy_scene *s) {
+    rc_body_destroy(s->w, s->tracked[3]);
+    return !rc_body_is_valid(s->w, s->tracked[3]);
+}
+static bool add_box_to_level(busy_scene *s) {
+    rc_shape_def sd = rc_shape_default_def();
+    sd.offset = rc_v2(0.0f, -14.0f);
+    return !rc_shape_id_is_null(rc_shape_create_box(s->w, s->tracked[0], &sd, 1.0f, 0.5f));
+}
+static bool add_chain_to_level(busy_scene *s) {
+    rc_shape_def sd = rc_shape_default_def();
+    rc_vec2 points[3] = {{10, -14}, {12, -13}, {14, -14}};
+    return !rc_shape_id_is_null(rc_shape_create_chain(s->w, s->tracked[0], &sd, points, 3, false));
+}
+static bool destroy_level_shape(busy_scene *s) {
+    rc_shape_id id = first_shape(s->w, s->tracked[2]);
+    rc_shape_destroy(s->w, id);
+    return !rc_shape_is_valid(s->w, id);
+}
+static bool set_level_friction(busy_scene *s) { return rc_shape_set_friction(s->w, first_shape(s->w, s->tracked[1]), 0.9f); }
+static bool set_level_filter(busy_scene *s) {
+    rc_filter f = rc_default_filter();
+    f.category_bits = 2u;
+    return rc_shape_set_filter(s->w, first_shape(s->w, s->tracked[2]), f);
+}
+static bool set_level_base(busy_scene *s) {
+    return rc_shape_set_base_transform(s->w, first_shape(s->w, s->tracked[3]), rc_v2(0.1f, 0.0f), 0.2f, rc_v2(1.0f, 1.0f));
+}
+static bool make_pillar_dynamic(busy_scene *s) { return rc_body_set_type(s->w, s->tracked[1], RC_DYNAMIC); }
+static bool make_crate_static(busy_scene *s) { return rc_body_set_type(s->w, s->crates[3], RC_STATIC); }
+
+/* ... and changes that are not the level's */
+static bool make_crate(busy_scene *s) {
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.position = rc_v2(0.0f, 12.0f);
+    rc_body_id b = rc_body_create(s->w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    return !rc_shape_id_is_null(rc_shape_create_box(s->w, b, &sd, 0.3f, 0.3f));
+}
+static bool push_crate(busy_scene *s) {
+    return rc_body_set_linear_velocity(s->w, s->crates[0], rc_v2(3.0f, 1.0f)) &&
+           rc_body_apply_force(s->w, s->crates[2], rc_v2(0.0f, 50.0f), rc_body_position(s->w, s->crates[2]));
+}
+static bool hinge_to_level(busy_scene *s) {
+    rc_revolute_joint_def hinge = rc_revolute_joint_default_def();
+    hinge.body_a = s->tracked[2];
+    hinge.body_b = s->crates[4];
+    return !rc_joint_id_is_null(rc_joint_create_revolute(s->w, &hinge));
+}
+static bool set_gravity(busy_scene *s) { return rc_world_set_gravity(s->w, rc_v2(0.5f, -9.0f)); }
+static bool set_level_user_data(busy_scene *s) {
+    static int mark;
+    return rc_body_set_user_data(s->w, s->tracked[1], &mark) &&
+           rc_shape_set_user_data(s->w, first_shape(s->w, s->tracked[2]), &mark);
+}
+
+typedef struct change {
+    const char *name;
+    change_fn fn;
+    bool of_the_level;
+} change;
+
+static const change CHANGES[] = {
+    {"a static body made", make_static_body, true},
+    {"a static body moved", move_static_body, true},
+    {"a static body destroyed", destroy_static_body, true},
+    {"a box added to the level body", add_box_to_level, true},
+    {"a chain added to the level body", add_chain_to_level, true},
+    {"a level shape destroyed", destroy_level_shape, true},
+    {"a level shape's friction set", set_level_friction, true},
+    {"a level shape's filter set", set_level_filter, true},
+    {"a level shape's base transform set", set_level_base, true},
+    {"a pillar made dynamic", make_pillar_dynamic, true},
+    {"a crate made static", make_crate_static, true},
+    {"a crate made", make_crate, false},
+    {"crates pushed", push_crate, false},
+    {"a crate hinged to a pillar", hinge_to_level, false},
+    {"gravity set", set_gravity, false},
+    {"user data set on level records", set_level_user_data, false},
+};
+
+#define CHANGE_COUNT ((int)(sizeof CHANGES / sizeof CHANGES[0]))
+
+START_TEST(changes_of_the_level_refuse_older_frames) {
+    const change *c = &CHANGES[_i];
+    busy_scene *s = scene_after(150);
+    size_t n;
+    uint8_t *before = busy_snapshot_take_frame(s->w, &n);
+    expect_kept_checksum_holds(s->w, "before the change");
+    EXPECT(c->fn(s), "%s: %s", c->name, rc_world_last_error(s->w));
+    expect_kept_checksum_holds(s->w, c->name);
+    if (c->of_the_level) {
+        expect_refused_as_other_level(s->w, before, n, c->name);
+    }
+    /* the frame taken now restores after steps, with whatever changed */
+    size_t an;
+    uint8_t *after = busy_snapshot_take_frame(s->w, &an);
+    expect_kept_checksum_holds(s->w, "after the frame snapshot");
+    for (int step = 150; step < 160; ++step) {
+        busy_scene_frame(s, step);
+    }
+    expect_kept_checksum_holds(s->w, "after the steps");
+    EXPECT(rc_world_restore(s->w, after, an), "%s, then the frame after it: %s", c->name, rc_world_last_error(s->w));
+    size_t again_n;
+    uint8_t *again = busy_snapshot_take_frame(s->w, &again_n);
+    const char *why = busy_snapshot_difference(after, an, again, again_n);
+    EXPECT(*why == '\0', "%s: the restored world's frame: %s", c->name, why);
+    if (!c->of_the_level) {
+        /* the frame from before the change: not the level's, so it restores */
+        EXPECT(rc_world_restore(s->w, before, n), "%s, then the frame before it: %s", c->name,
+               rc_world_last_error(s->w));
+    }
+    free(again);
+    free(after);
+    free(before);
+    scene_free(s);
+}
+END_TEST
+
+START_TEST(the_kept_checksum_is_the_levels) {
+    busy_scene *s = calloc(1, sizeof *s);
+    EXPECT(s != NULL, "calloc");
+    busy_scene_begin(s, DEFAULT_ALLOCATOR);
+    int checked = 0;
+    for (int step = 0; step < 1500; ++step) {
+        if (step % 10 == 0) {
+            size_t n;
+            free(busy_snapshot_take_frame(s->w, &n)); /* keeps the checksum */
+        }
+        busy_scene_frame(s, step);
+        uint64_t kept;
+        if (rc_level_checksum_known(s->w, &kept)) {
+            expect_kept_checksum_holds(s->w, "after a step");
+            checked++;
+        }
+    }
+    ck_assert_int_gt(checked, 1000);
+    scene_free(s);
+}
+END_TEST
+
+/* ---- a large level --------------------------------------------------------------------------- */
+
+#define PEGS 2000
+#define CRATES 100
+#define LEVEL_STEPS 200
+#define LEVEL_RING 8
+
+static void *const LEVEL_USER = (void *)&LEVEL_USER;
+
+static rc_world *level_world(rc_body_id crates[CRATES], rc_shape_id *peg) {
+    rc_world_def wd = rc_world_default_def();
+    wd.id_salt = 0x1E7E1u;
+    rc_world *w = rc_world_create(&wd);
+    EXPECT(w != NULL, "rc_world_create");
+    rc_body_def bd = rc_body_default_def();
+    rc_body_id level = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    rc_vec2 walls[4] = {{-50, -25}, {50, -25}, {50, 40}, {-50, 40}};
+    EXPECT(!rc_shape_id_is_null(rc_shape_create_chain(w, level, &sd, walls, 4, true)), "the walls");
+    for (int i = 0; i < PEGS; ++i) {
+        sd.offset = rc_v2(-48.0f + 2.4f * (float)(i % 40), -20.0f + 1.0f * (float)(i / 40));
+        sd.angle = 0.37f * (float)i;
+        rc_shape_id id = i % 2 == 0 ? rc_shape_create_circle(w, level, &sd, 0.2f) : rc_shape_create_box(w, level, &sd, 0.3f, 0.1f);
+        EXPECT(!rc_shape_id_is_null(id), "peg %d", i);
+        if (i == 7) {
+            *peg = id;
+        }
+    }
+    EXPECT(rc_shape_set_user_data(w, *peg, LEVEL_USER) && rc_body_set_user_data(w, level, LEVEL_USER), "user data");
+    bd.type = RC_DYNAMIC;
+    for (int i = 0; i < CRATES; ++i) {
+        bd.position = rc_v2(-45.0f + 0.9f * (float)i, 35.0f - 0.05f * (float)i);
+        bd.angle = 0.1f * (float)i;
+        crates[i] = rc_body_create(w, &bd);
+        rc_shape_def cd = rc_shape_default_def();
+        EXPECT(!rc_shape_id_is_null(i % 3 == 0 ? rc_shape_create_circle(w, crates[i], &cd, 0.3f)
+                                               : rc_shape_create_box(w, crates[i], &cd, 0.3f, 0.25f)),
+               "crate %d", i);
+    }
+    return w;
+}
+
+static uint64_t crates_hash(const rc_world *w, const rc_body_id crates[CRATES]) {
+    busy_fnv f = {BUSY_FNV_START};
+    for (int i = 0; i < CRATES; ++i) {
+        busy_fnv_vec(&f, rc_body_position(w, crates[i]));
+        busy_fnv_float(&f, rc_body_angle(w, crates[i]));
+        busy_fnv_vec(&f, rc_body_linear_velocity(w, crates[i]));
+    }
+    return f.h;
+}
+
+START_TEST(frames_roll_back_over_a_large_level) {
+    rc_body_id crates[CRATES];
+    rc_shape_id peg;
+    rc_world *w = level_world(crates, &peg);
+    uint64_t reference[LEVEL_STEPS + 1];
+    reference[0] = crates_hash(w, crates);
+    size_t full_n;
+    uint8_t *full = busy_snapshot_take(w, &full_n);
+    for (int step = 0; step < LEVEL_STEPS; ++step) {
+        ck_assert(rc_world_step(w, BUSY_DT));
+        reference[step + 1] = crates_hash(w, crates);
+    }
+    /* again from the start, a frame snapshot before every step, 8 frames back every 5th */
+    EXPECT(rc_world_restore(w, full, full_n), "back to the start: %s", rc_world_last_error(w));
+    uint8_t *ring[LEVEL_RING] = {NULL};
+    size_t ring_n[LEVEL_RING] = {0};
+    size_t frame_n = 0;
+    int step = 0, furthest = 0, rollbacks = 0;
+    while (step < LEVEL_STEPS) {
+        free(ring[step % LEVEL_RING]);
+        ring[step % LEVEL_RING] = busy_snapshot_take_frame(w, &ring_n[step % LEVEL_RING]);
+        frame_n = ring_n[step % LEVEL_RING];
+        ck_assert(rc_world_step(w, BUSY_DT));
+        step++;
+        ck_assert_msg(crates_hash(w, crates) == reference[step], "step %d after %d rollbacks", step, rollbacks);
+        if (step > furthest) {
+            furthest = step;
+            if (step % 5 == 0 && step >= LEVEL_RING) {
+                step -= LEVEL_RING;
+                EXPECT(rc_world_restore(w, ring[step % LEVEL_RING], ring_n[step % LEVEL_RING]), "rollback: %s",
+                       rc_world_last_error(w));
+                rollbacks++;
+            }
+        }
+    }
+    ck_assert_int_gt(rollbacks, 20);
+    /* the level stays out of the frame, and its records keep the world's user data */
+    fprintf(stderr, "[snapshot] a level of %d pegs: full %zu bytes, frame %zu\n", PEGS, full_n, frame_n);
+    ck_assert_uint_lt(3 * frame_n, full_n); /* (the grid, the level's proxies too, is the frame's) */
+    ck_assert_ptr_eq(rc_shape_user_data(w, peg), LEVEL_USER);
+    /* the crates rest on the pegs, not through them */
+    int below = 0;
+    for (int i = 0; i < CRATES; ++i) {
+        below += rc_body_position(w, crates[i]).y < -25.0f;
+    }
+    ck_assert_int_eq(below, 0);
+    for (int k = 0; k < LEVEL_RING; ++k) {
+        free(ring[k]);
+    }
+    free(full);
+    rc_world_destroy(w);
+}
+END_TEST
+
+static Suite *snapshot_level_suite(void) {
+    Suite *s = suite_create("snapshot_level");
+    TCase *t = tcase_create("snapshot_level");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, a_frame_restores_only_over_its_level);
+    tcase_add_loop_test(t, changes_of_the_level_refuse_older_frames, 0, CHANGE_COUNT);
+    tcase_add_test(t, the_kept_checksum_is_the_levels);
+    tcase_add_test(t, frames_roll_back_over_a_large_level);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void) { return rc_test_run(snapshot_level_suite()); }

@@ -1,0 +1,199 @@
+/* The level's part of a snapshot (world/snapshot.h): its section, its checksum as the world
+ * keeps it, and the copy of a world's level records into a restore's state.
+ *
+ * The section, in this order: the tag "RLVL"; the count of level bodies, then each one's index
+ * (ascending) and fields; the count of level shapes, then each one's index, fields (not its
+ * contact list: the frame's) and, a polygon's or a capsule's, its block of the pool; the count
+ * of level chains, then each one's index and chain. */
+#include "world/snapshot.h"
+
+#include <string.h>
+
+#define LEVEL_TAG 0x4C564C52u /* "RLVL" */
+
+/* The index of the next level record: the next slot the world's level holds (writing), or
+ * above the last one read and below the count (reading). */
+static void io_index(rc_bytes *b, int32_t *index, int32_t *last, int32_t count) {
+    rc_io_index(b, index, count, false);
+    if (b->reading && *index <= *last) {
+        rc_bytes_fail(b);
+    }
+    *last = *index;
+}
+
+static void io_level_bodies(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
+    int32_t count = 0;
+    for (int32_t i = 0; i < w->bodies.count && !b->reading; ++i) {
+        count += rc_level_body(&w->bodies.data[i]) ? 1 : 0;
+    }
+    rc_io_count(b, &count, n->bodies);
+    for (int32_t k = 0, i = -1, last = -1; k < count && !b->failed; ++k) {
+        do {
+            ++i;
+        } while (!b->reading && !rc_level_body(&w->bodies.data[i]));
+        io_index(b, &i, &last, n->bodies);
+        if (b->failed) {
+            return;
+        }
+        rc_body *x = &w->bodies.data[i];
+        rc_snapshot_io_body(b, x, n);
+        if (b->reading && x->type != RC_STATIC) {
+            rc_bytes_fail(b);
+        }
+    }
+}
+
+static void io_level_shapes(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
+    int32_t count = 0;
+    for (int32_t i = 0; i < w->shapes.count && !b->reading; ++i) {
+        count += rc_level_shape(w, &w->shapes.data[i]) ? 1 : 0;
+    }
+    rc_io_count(b, &count, n->shapes);
+    for (int32_t k = 0, i = -1, last = -1; k < count && !b->failed; ++k) {
+        do {
+            ++i;
+        } while (!b->reading && !rc_level_shape(w, &w->shapes.data[i]));
+        io_index(b, &i, &last, n->shapes);
+        if (b->failed) {
+            return;
+        }
+        rc_shape *x = &w->shapes.data[i];
+        rc_snapshot_io_shape(b, x, n);
+        /* reading: on a level body read before (the others' slots are free yet) */
+        if (b->reading && !b->failed && !rc_level_shape(w, x)) {
+            rc_bytes_fail(b);
+        }
+        if (!b->failed) {
+            rc_snapshot_io_poly_block(b, w, x);
+        }
+    }
+}
+
+/* Reading, a chain's block is the state's once read (a failure gives back every block it holds). */
+static bool io_level_chains(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
+    int32_t count = 0;
+    for (int32_t i = 0; i < w->chains.count && !b->reading; ++i) {
+        count += rc_level_chain(w, &w->chains.data[i]) ? 1 : 0;
+    }
+    rc_io_count(b, &count, n->chains);
+    for (int32_t k = 0, i = -1, last = -1; k < count && !b->failed; ++k) {
+        do {
+            ++i;
+        } while (!b->reading && !rc_level_chain(w, &w->chains.data[i]));
+        io_index(b, &i, &last, n->chains);
+        if (b->failed) {
+            return true;
+        }
+        rc_chain *x = &w->chains.data[i];
+        if (!rc_snapshot_io_chain(b, w, x, n)) {
+            return false;
+        }
+        if (b->reading && !b->failed && !rc_level_chain(w, x)) {
+            rc_bytes_fail(b);
+        }
+    }
+    return true;
+}
+
+bool rc_snapshot_io_level(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
+    uint32_t tag = LEVEL_TAG;
+    rc_io_u32(b, &tag);
+    if (b->reading && tag != LEVEL_TAG) {
+        rc_bytes_fail(b);
+    }
+    io_level_bodies(b, w, n);
+    io_level_shapes(b, w, n);
+    return io_level_chains(b, w, n);
+}
+
+bool rc_level_checksum_known(const rc_world *world, uint64_t *checksum) {
+    rc_world *w = (rc_world *)world; /* (atomics: loaded, never stored here) */
+    if (atomic_load_explicit(&w->level_kept_revision, memory_order_acquire) != world->level_revision + 1u) {
+        return false;
+    }
+    *checksum = atomic_load_explicit(&w->level_kept_checksum, memory_order_relaxed);
+    return true;
+}
+
+/* Snapshots are queries and may run on several threads at once: each keeps the same checksum
+ * for the same revision (the level changes only in calls that nothing runs beside), the
+ * revision last, so that a thread that sees it sees the checksum. */
+void rc_level_checksum_keep(const rc_world *world, uint64_t checksum) {
+    rc_world *w = (rc_world *)world;
+    atomic_store_explicit(&w->level_kept_checksum, checksum, memory_order_relaxed);
+    atomic_store_explicit(&w->level_kept_revision, world->level_revision + 1u, memory_order_release);
+}
+
+uint64_t rc_level_checksum_work(const rc_world *world) {
+    /* the section written through a staging buffer into its checksum: no room needed */
+    uint8_t staging[RC_BYTES_STAGING];
+    rc_checksum sink;
+    rc_bytes b = rc_bytes_hasher(&sink, staging, sizeof staging);
+    rc_snapshot_counts n = rc_snapshot_counts_of(world);
+    rc_snapshot_io_level(&b, (rc_world *)world, &n); /* (writing only reads the world) */
+    size_t written;
+    return rc_bytes_hasher_end(&b, &written);
+}
+
+uint64_t rc_level_checksum(const rc_world *world) {
+    uint64_t checksum;
+    if (!rc_level_checksum_known(world, &checksum)) {
+        checksum = rc_level_checksum_work(world);
+        rc_level_checksum_keep(world, checksum);
+    }
+    return checksum;
+}
+
+bool rc_level_copy(rc_world *state, const rc_world *world, const rc_snapshot_counts *n) {
+    for (int32_t i = 0; i < world->bodies.count; ++i) {
+        if (rc_level_body(&world->bodies.data[i])) {
+            if (i >= n->bodies) {
+                return false;
+            }
+            state->bodies.data[i] = world->bodies.data[i];
+        }
+    }
+    for (int32_t i = 0; i < world->shapes.count; ++i) {
+        const rc_shape *s = &world->shapes.data[i];
+        if (!rc_level_shape(world, s)) {
+            continue;
+        }
+        if (i >= n->shapes) {
+            return false;
+        }
+        state->shapes.data[i] = *s;
+        state->shapes.data[i].first_contact = -1; /* the frame's */
+        if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {
+            size_t block = (size_t)RC_POLY_BLOCK(s->count);
+            if ((uint64_t)s->poly + block > (uint64_t)n->poly_pool) {
+                return false;
+            }
+            memcpy(state->poly_pool.data + s->poly, world->poly_pool.data + s->poly, sizeof(rc_vec2) * block);
+        }
+    }
+    for (int32_t i = 0; i < world->chains.count; ++i) {
+        if (rc_level_chain(world, &world->chains.data[i])) {
+            if (i >= n->chains) {
+                return false;
+            }
+            state->chains.data[i] = world->chains.data[i]; /* its block lent */
+        }
+    }
+    return true;
+}
+
+void rc_level_chains_settle(rc_world *state, rc_world *lender, bool taken) {
+    int32_t count = state->chains.count < lender->chains.count ? state->chains.count : lender->chains.count;
+    for (int32_t i = 0; i < count; ++i) {
+        rc_chain *mine = &state->chains.data[i], *lent = &lender->chains.data[i];
+        if (mine->points != NULL && mine->points == lent->points) {
+            if (taken) {
+                lent->points = NULL;
+                lent->segment_shapes = NULL;
+            } else {
+                mine->points = NULL;
+                mine->segment_shapes = NULL;
+            }
+        }
+    }
+}
