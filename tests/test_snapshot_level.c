@@ -373,6 +373,54 @@ START_TEST(frames_roll_back_over_a_large_level) {
 }
 END_TEST
 
+/* Worlds whose counts outnumber their frame section's bytes: 2,000 static bodies of no shape
+ * (none of them a byte of the frame), and 300 boxes made and 225 destroyed (their blocks free: a
+ * link of 4 bytes for 23 entries of the pool). Their full and frame snapshots restore into themselves, and the
+ * full ones into new worlds: the counts were once held to the frame section's bytes (the bodies'
+ * to one byte each, the pool's to eight an entry), and such a world's own snapshot was refused
+ * (found by fuzz_snapshot). */
+START_TEST(worlds_mostly_level_restore) {
+    for (int kind = 0; kind < 2; ++kind) {
+        rc_world *w = ws_make_world(rc_v2(0.0f, -10.0f));
+        rc_shape_def sd = rc_shape_default_def();
+        for (int i = 0; i < 2000 && kind == 0; ++i) { /* (anchors for joints, say: no shape, no proxy) */
+            ws_body(w, RC_STATIC, rc_v2((float)(i % 20) * 3.0f, (float)(i / 20) * 3.0f), 0.0f);
+        }
+        rc_body_id crates[300];
+        for (int i = 0; i < 300 && kind == 1; ++i) {
+            crates[i] = ws_body(w, RC_DYNAMIC, rc_v2((float)i, 5.0f), 0.0f);
+            EXPECT(!rc_shape_id_is_null(rc_shape_create_box(w, crates[i], &sd, 0.4f, 0.3f)), "crate %d", i);
+        }
+        for (int i = 0; i < 300 && kind == 1; ++i) {
+            if (i % 4 != 0) {
+                rc_body_destroy(w, crates[i]); /* (a quarter kept: the pool is not compacted) */
+            }
+        }
+        rc_body_id ball = ws_circle_body(w, rc_v2(1.5f, 70.0f), rc_v2(0.0f, 0.0f), 0.4f, 0.0f, 0.5f, false);
+        for (int i = 0; i < 5; ++i) {
+            ck_assert(rc_world_step(w, BUSY_DT));
+        }
+        size_t fn, n;
+        uint8_t *frame = busy_snapshot_take_frame(w, &fn), *full = busy_snapshot_take(w, &n);
+        rc_vec2 then = rc_body_position(w, ball);
+        for (int i = 0; i < 30; ++i) {
+            ck_assert(rc_world_step(w, BUSY_DT));
+        }
+        EXPECT(rc_world_restore(w, frame, fn), "world %d, its frame (%zu bytes): %s", kind, fn, rc_world_last_error(w));
+        ck_assert(rc_body_position(w, ball).y == then.y);
+        EXPECT(rc_world_restore(w, full, n), "world %d, its snapshot (%zu bytes): %s", kind, n, rc_world_last_error(w));
+        rc_world *fresh = ws_make_world(rc_v2(0.0f, 0.0f));
+        EXPECT(rc_world_restore(fresh, full, n), "world %d, into a new world: %s", kind, rc_world_last_error(fresh));
+        EXPECT(rc_world_restore(fresh, frame, fn), "world %d, its frame into the new world: %s", kind,
+               rc_world_last_error(fresh));
+        rc_world_destroy(fresh);
+        rc_world_destroy(w);
+        free(frame);
+        free(full);
+    }
+}
+END_TEST
+
 static Suite *snapshot_level_suite(void) {
     Suite *s = suite_create("snapshot_level");
     TCase *t = tcase_create("snapshot_level");
@@ -381,6 +429,7 @@ static Suite *snapshot_level_suite(void) {
     tcase_add_loop_test(t, changes_of_the_level_refuse_older_frames, 0, CHANGE_COUNT);
     tcase_add_test(t, the_kept_checksum_is_the_levels);
     tcase_add_test(t, frames_roll_back_over_a_large_level);
+    tcase_add_test(t, worlds_mostly_level_restore);
     suite_add_tcase(s, t);
     return s;
 }

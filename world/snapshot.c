@@ -50,17 +50,26 @@ static void io_settings(rc_bytes *b, rc_world *w) {
     }
 }
 
-/* The counts, each held to what the payload could hold of its records (at least `least` bytes
- * each: a free slot of bodies, shapes, chains and contacts is one byte), so that a forged count cannot
- * ask for much more memory than the snapshot's own size justifies. */
-static void io_counts(rc_bytes *b, rc_snapshot_counts *n) {
+/* The counts, each held to what the payload (`bytes`: both sections) could hold of its records
+ * (at least `least` bytes each: a free slot of bodies, shapes, chains and contacts is one byte, a
+ * polygon pool's entry at least one, the link of a free block of three), and for a frame
+ * snapshot, whose level is the world's, to that beside the world's own records (`level`: a level
+ * body or chain takes no byte of a frame, nor its polygons' blocks), so that a forged count
+ * cannot ask for much more memory than the snapshot's own size and the world's justify. */
+static void io_counts(rc_bytes *b, rc_snapshot_counts *n, size_t bytes, const rc_snapshot_counts *level) {
     int32_t *fields[12] = {&n->bodies,       &n->shapes,      &n->poly_pool,    &n->chains,
                            &n->contacts,     &n->joints,      &n->contact_begin, &n->contact_end,
                            &n->sensor_begin, &n->sensor_end,  &n->impacts,       &n->moves};
-    static const int32_t least[12] = {1, 1, 8, 1, 1, 1, 40, 36, 16, 16, 40, 25};
+    static const int32_t least[12] = {1, 1, 1, 1, 1, 1, 40, 36, 16, 16, 40, 25};
+    int64_t extra[12] = {0};
+    if (level != NULL) {
+        extra[0] = level->bodies;
+        extra[2] = level->poly_pool;
+        extra[3] = level->chains;
+    }
     for (int k = 0; k < 12; ++k) {
-        int32_t max = (int32_t)((b->size < (size_t)INT32_MAX ? b->size : (size_t)INT32_MAX) / (size_t)least[k]);
-        rc_io_count(b, fields[k], b->reading ? max : INT32_MAX);
+        int64_t max = (int64_t)((bytes < (size_t)INT32_MAX ? bytes : (size_t)INT32_MAX) / (size_t)least[k]) + extra[k];
+        rc_io_count(b, fields[k], b->reading ? (int32_t)(max < INT32_MAX ? max : INT32_MAX) : INT32_MAX);
     }
 }
 
@@ -152,7 +161,7 @@ static bool write_frame(rc_bytes *b, const rc_world *world) {
     rc_world *w = (rc_world *)world; /* (writing only reads the world) */
     io_settings(b, w);
     rc_snapshot_counts n = rc_snapshot_counts_of(w);
-    io_counts(b, &n);
+    io_counts(b, &n, 0, NULL);
     rc_grid_save(w->grid, b);
     rc_snapshot_io_frame(b, w, &n);
     return !b->failed;
@@ -285,8 +294,8 @@ static const char *check_header(const uint8_t *in, size_t size, snapshot_header 
 static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc_world *world, bool level_from_world,
                          bool *out_of_memory) {
     io_settings(frame, w);
-    rc_snapshot_counts n = rc_snapshot_counts_of(w);
-    io_counts(frame, &n);
+    rc_snapshot_counts n = rc_snapshot_counts_of(w), own = rc_snapshot_counts_of(world);
+    io_counts(frame, &n, level->size + frame->size, level->size == 0 ? &own : NULL);
     if (frame->failed) {
         return false;
     }
