@@ -34,6 +34,12 @@ void rc_grid_query_aabb_trusted(const rc_grid *grid, rc_aabb box, bool skip_mobi
  * neighbour of every moved body. */
 void rc_grid_find_begun_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context);
 
+/* The pairs that begin between a proxy of grid a and a proxy of grid b (a world keeps its level's
+ * shapes in a grid of their own): each pair of overlapping proxies one of which moved in its grid
+ * whose boxes did not overlap when the moves were last forgotten (rc_grid_find_begun_pairs' rule
+ * across two grids). fn gets a's proxy and user first. Pairs within either grid are not looked at. */
+void rc_grid_find_begun_pairs_across(const rc_grid *a, const rc_grid *b, rc_grid_pair_fn *fn, void *context);
+
 /* rc_aabb_overlaps(rc_grid_get_box(grid, a), rc_grid_get_box(grid, b)) in one call (a proxy
  * that is not live has the empty box at the origin, as there): the step asks it of every
  * contact of a moving body (is the pair over?). */
@@ -51,6 +57,29 @@ bool rc_grid_set_mobile(rc_grid *grid, int32_t proxy, bool mobile);
  * decides any later answer or change, in the defined format of core/bytes.h (grid_snapshot.c
  * lays it out). Locks are not state. */
 void rc_grid_save(const rc_grid *grid, rc_bytes *out);
+/* The same, and with moves false as if the moves had just been forgotten (no proxy moved): the
+ * part of a grid that stays while only its moves change (a world's level grid, whose moves go
+ * with each frame: rc_grid_save_moves). */
+void rc_grid_save_part(const rc_grid *grid, rc_bytes *out, bool moves);
+
+/* A grid's moves since they were last forgotten: the moved list, and each listed proxy's box
+ * then. */
+typedef struct rc_grid_moves {
+    int32_t count;
+    int32_t *ids;
+    rc_aabb *befores;
+} rc_grid_moves;
+/* Write the moves alone (the rest is rc_grid_save_part's with moves false). */
+void rc_grid_save_moves(const rc_grid *grid, rc_bytes *out);
+/* Read moves saved by rc_grid_save_moves, for the grid given (its memory from the grid's
+ * allocator): each id below the grid's slots' high mark and listed once, else false with
+ * in->failed set; false with in->failed clear when memory runs out. The grid is not changed. */
+bool rc_grid_read_moves(rc_bytes *in, const rc_grid *grid, rc_grid_moves *moves);
+/* Make the moves read the grid's (the moves it had are forgotten); cannot fail. */
+void rc_grid_set_moves(rc_grid *grid, const rc_grid_moves *moves);
+/* Give back what rc_grid_read_moves took (grid: the one it read them for, or another of the same
+ * allocator). */
+void rc_grid_moves_free(const rc_grid *grid, rc_grid_moves *moves);
 
 /* A new grid holding the state read from in, its memory from allocator (the caller's: the
  * world passes its own; NULL: malloc and free), or NULL when the bytes are bad (in->failed is

@@ -294,6 +294,80 @@ static void find_new_pairs(const rc_grid *grid, bool begun, rc_grid_pair_fn *fn,
     }
 }
 
+/* ---- pairs across two grids ---------------------------------------------------------------- */
+
+/* A moved proxy of one grid (mine) looking for its begun pairs in the other. */
+typedef struct across_scan {
+    const rc_grid *mine, *other;
+    uint32_t id;
+    rc_aabb box, before;
+    cell_rect rect;   /* of the box, on the other grid's level being scanned */
+    bool mine_first;  /* mine is the grid a of rc_grid_find_begun_pairs_across */
+    bool skip_moved;  /* the other grid's moved proxies found this pair already */
+    rc_grid_pair_fn *fn;
+    void *context;
+} across_scan;
+
+static bool across_cell(const grid_cell *cell, void *context) {
+    const across_scan *s = context;
+    const rc_grid *o = s->other;
+    rect_edges at = edges_of(s->rect, cell);
+    FOR_EACH_ENTRY(&o->store, cell, raw, qb, {
+        uint32_t other = raw & ENTRY_ID_MASK;
+        if (first_in_rect(raw, at) && !(s->skip_moved && o->proxies[other].moved) &&
+            box_overlaps(s->box, o->spans[other].box) && !box_overlaps(s->before, before_of(o, other))) {
+            if (s->mine_first) {
+                s->fn((int32_t)s->id, s->mine->users[s->id], (int32_t)other, o->users[other], s->context);
+            } else {
+                s->fn((int32_t)other, o->users[other], (int32_t)s->id, s->mine->users[s->id], s->context);
+            }
+        }
+    });
+    return true;
+}
+
+static void scan_across(across_scan *s) {
+    const grid_store *store = &s->other->store;
+    for (uint64_t used = store->used_levels; used != 0; used &= used - 1) {
+        int32_t l = __builtin_ctzll(used);
+        s->rect = rect_of(&store->levels[l], s->box);
+        rc_grid_visit_rect(store, l, s->rect, across_cell, s);
+    }
+}
+
+static void moved_across(const rc_grid *mine, const rc_grid *other, bool mine_first, rc_grid_pair_fn *fn, void *context) {
+    if (other->live == 0) {
+        return;
+    }
+    across_scan s;
+    memset(&s, 0, sizeof s);
+    s.mine = mine;
+    s.other = other;
+    s.mine_first = mine_first;
+    s.skip_moved = !mine_first;
+    s.fn = fn;
+    s.context = context;
+    for (int32_t i = 0; i < mine->moved_count; ++i) {
+        int32_t id = mine->moved[i];
+        if (mine->proxies[id].level < 0) {
+            continue;
+        }
+        s.id = (uint32_t)id;
+        s.box = mine->spans[id].box;
+        s.before = before_of(mine, (uint32_t)id);
+        scan_across(&s);
+    }
+}
+
+void rc_grid_find_begun_pairs_across(const rc_grid *a, const rc_grid *b, rc_grid_pair_fn *fn, void *context) {
+    lock(a);
+    lock(b);
+    moved_across(a, b, true, fn, context);
+    moved_across(b, a, false, fn, context); /* (b's moved proxies: not a's moved ones, met above) */
+    unlock(b);
+    unlock(a);
+}
+
 void rc_grid_forget_moves(rc_grid *grid) {
     if (!changeable(grid)) {
         return;

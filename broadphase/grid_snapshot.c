@@ -56,6 +56,7 @@ typedef struct grid_io {
     uint8_t *proxy_marks, *chunk_marks;
     size_t mark_bytes;
     bool out_of_memory;
+    bool without_moves; /* saving: as if the moves had just been forgotten (rc_grid_save_part) */
     /* loading: arrays of a grid given to reuse, taken by the first request of their size */
     grid_spare spares[SPARE_SLOTS];
     int spare_count;
@@ -175,7 +176,9 @@ static void io_grid_counts(grid_io *io) {
     rc_io_index(b, &g->free_list, g->high, true);
     rc_io_count(b, &g->live, g->high);
     rc_io_count(b, &g->statics, g->live);
-    rc_io_count(b, &g->moved_count, g->high);
+    int32_t moved_count = io->without_moves ? 0 : g->moved_count;
+    rc_io_count(b, &moved_count, g->high);
+    g->moved_count = reading(io) ? moved_count : g->moved_count;
     /* a power of two from 64 on: it doubles as the proxies pass it (and never overflows) */
     rc_io_count(b, &g->next_size_check, 1 << 30);
     expect(io, g->next_size_check >= FIRST_SIZE_CHECK && is_power_of_two((uint64_t)g->next_size_check));
@@ -316,7 +319,9 @@ static void io_proxy(grid_io *io, int32_t id) {
     grid_proxy *p = &g->proxies[id];
     rc_io_i8(b, &p->level);
     expect(io, p->level >= -1 && p->level < LEVEL_COUNT);
-    rc_io_bool(b, &p->moved); /* a free slot's too: it may be in the moved list still */
+    bool moved = p->moved && !io->without_moves;
+    rc_io_bool(b, &moved); /* a free slot's too: it may be in the moved list still */
+    p->moved = reading(io) ? moved : p->moved;
     if (p->level < 0) {
         rc_io_index(b, &g->users[id], g->high, true); /* the free list's link */
         return;
@@ -328,7 +333,7 @@ static void io_proxy(grid_io *io, int32_t id) {
     rc_io_bool(b, &p->mobile);
     rc_io_aabb(b, &g->spans[id].box);
     rc_io_i32(b, &g->users[id]);
-    if (p->moved) {
+    if (moved) {
         rc_io_aabb(b, &g->befores[id]); /* read only while moved (before_of) */
     }
     if (reading(io) && !b->failed) {
@@ -344,7 +349,7 @@ static void io_proxies(grid_io *io) {
     for (int32_t id = 0; id < g->high && !io->b->failed; ++id) {
         io_proxy(io, id);
     }
-    for (int32_t i = 0; i < g->moved_count && !io->b->failed; ++i) {
+    for (int32_t i = 0; i < g->moved_count && !io->without_moves && !io->b->failed; ++i) {
         rc_io_index(io->b, &g->moved[i], g->high, false);
         if (reading(io) && !io->b->failed) {
             /* listed once, and only while its moved flag is up (check_proxies: all of those) */
@@ -648,7 +653,9 @@ static void io_grid(grid_io *io) {
     }
 }
 
-void rc_grid_save(const rc_grid *grid, rc_bytes *out) {
+void rc_grid_save(const rc_grid *grid, rc_bytes *out) { rc_grid_save_part(grid, out, true); }
+
+void rc_grid_save_part(const rc_grid *grid, rc_bytes *out, bool moves) {
     if (grid == NULL || out == NULL || out->reading) {
         if (out != NULL) {
             rc_bytes_fail(out);
@@ -660,7 +667,99 @@ void rc_grid_save(const rc_grid *grid, rc_bytes *out) {
     memset(&io, 0, sizeof io);
     io.b = out;
     io.grid = (rc_grid *)grid;
+    io.without_moves = !moves;
     io_grid(&io);
+}
+
+/* ---- moves alone ---------------------------------------------------------------------------- */
+
+/* Layout: tag "RGMV"; the moved count; each listed id with its box before. */
+#define MOVES_TAG 0x564d4752u /* "RGMV" */
+
+void rc_grid_save_moves(const rc_grid *grid, rc_bytes *out) {
+    if (grid == NULL || out == NULL || out->reading) {
+        if (out != NULL) {
+            rc_bytes_fail(out);
+        }
+        return;
+    }
+    uint32_t tag = MOVES_TAG;
+    rc_io_u32(out, &tag);
+    int32_t count = grid->moved_count;
+    rc_io_count(out, &count, INT32_MAX - 1);
+    for (int32_t i = 0; i < count; ++i) {
+        int32_t id = grid->moved[i];
+        rc_aabb before = grid->befores[id];
+        rc_io_i32(out, &id);
+        rc_io_aabb(out, &before);
+    }
+}
+
+void rc_grid_moves_free(const rc_grid *grid, rc_grid_moves *moves) {
+    rc_allocator a = grid->allocator;
+    rc_mem_free(&a, moves->ids, sizeof(int32_t) * (size_t)moves->count);
+    rc_mem_free(&a, moves->befores, sizeof(rc_aabb) * (size_t)moves->count);
+    moves->ids = NULL;
+    moves->befores = NULL;
+    moves->count = 0;
+}
+
+bool rc_grid_read_moves(rc_bytes *in, const rc_grid *grid, rc_grid_moves *moves) {
+    memset(moves, 0, sizeof *moves);
+    if (in == NULL || !in->reading || grid == NULL) {
+        if (in != NULL) {
+            rc_bytes_fail(in);
+        }
+        return false;
+    }
+    uint32_t tag = 0;
+    rc_io_u32(in, &tag);
+    if (tag != MOVES_TAG) {
+        rc_bytes_fail(in);
+    }
+    int32_t count = 0;
+    rc_io_count(in, &count, grid->high); /* each id once */
+    if (in->failed) {
+        return false;
+    }
+    rc_allocator a = grid->allocator;
+    size_t marks_bytes = (size_t)grid->high + 1;
+    uint8_t *marks = rc_mem_alloc(&a, marks_bytes);
+    moves->ids = count > 0 ? rc_mem_alloc(&a, sizeof(int32_t) * (size_t)count) : NULL;
+    moves->befores = count > 0 ? rc_mem_alloc(&a, sizeof(rc_aabb) * (size_t)count) : NULL;
+    moves->count = count;
+    if (marks == NULL || (count > 0 && (moves->ids == NULL || moves->befores == NULL))) {
+        rc_mem_free(&a, marks, marks_bytes);
+        rc_grid_moves_free(grid, moves);
+        return false;
+    }
+    memset(marks, 0, marks_bytes);
+    for (int32_t i = 0; i < count && !in->failed; ++i) {
+        rc_io_index(in, &moves->ids[i], grid->high, false);
+        rc_io_aabb(in, &moves->befores[i]);
+        if (!in->failed && marks[moves->ids[i]]++ != 0) {
+            rc_bytes_fail(in); /* listed twice */
+        }
+    }
+    rc_mem_free(&a, marks, marks_bytes);
+    if (in->failed) {
+        rc_grid_moves_free(grid, moves);
+        return false;
+    }
+    return true;
+}
+
+void rc_grid_set_moves(rc_grid *grid, const rc_grid_moves *moves) {
+    for (int32_t i = 0; i < grid->moved_count; ++i) {
+        grid->proxies[grid->moved[i]].moved = false;
+    }
+    for (int32_t i = 0; i < moves->count; ++i) {
+        int32_t id = moves->ids[i];
+        grid->moved[i] = id;
+        grid->proxies[id].moved = true;
+        grid->befores[id] = moves->befores[i];
+    }
+    grid->moved_count = moves->count;
 }
 
 rc_grid *rc_grid_load(rc_bytes *in, const rc_allocator *allocator) { return rc_grid_load_reusing(in, allocator, NULL); }

@@ -12,7 +12,8 @@
  *    scene, and after each change above, a kept checksum is the one worked out again (a field
  *    the step changes in a level record would be caught here);
  *  - a frame snapshot leaves the level out: the rollback scene (a level of 2,000 static shapes
- *    and a chain, 100 crates) takes a frame of under a third of the full size (the grid, with the level's proxies, is the frame's), rolls back 8 frames
+ *    and a chain, 100 crates) takes a frame of under a third of the full size (the level's own
+ *    grid is the level's), rolls back 8 frames
  *    every 5 steps and ends as the uninterrupted run, its chains' blocks lent and taken (ASan and
  *    valgrind watch); the level's records keep the world's user data. */
 #include <check.h>
@@ -421,6 +422,63 @@ START_TEST(worlds_mostly_level_restore) {
 }
 END_TEST
 
+/* A snapshot whose shapes' polygon blocks share pool entries is refused, with the world unchanged:
+ * each block is saved with its shape, so the shared entries would read as one shape's and write
+ * back as the other's (fuzz_snapshot: "an accepted snapshot writes back as other bytes"), and a
+ * frame's block over a level's would change the level the world keeps. The snapshots are forged
+ * by pointing one shape's block at another's in the world that takes them (its writer writes
+ * whatever it holds), then put right again. */
+START_TEST(overlapping_polygon_blocks_are_refused) {
+    rc_world *w = ws_make_world(rc_v2(0.0f, -10.0f));
+    rc_shape_def sd = rc_shape_default_def();
+    rc_body_id ground = ws_body(w, RC_STATIC, rc_v2(0.0f, 0.0f), 0.0f);
+    rc_shape_id a = rc_shape_create_box(w, ground, &sd, 1.0f, 0.5f);
+    sd.offset = rc_v2(4.0f, 0.0f);
+    rc_shape_id b = rc_shape_create_box(w, ground, &sd, 1.0f, 0.5f);
+    sd.offset = rc_v2(0.0f, 0.0f);
+    rc_body_id crate = ws_body(w, RC_DYNAMIC, rc_v2(0.0f, 3.0f), 0.0f);
+    rc_shape_id c = rc_shape_create_box(w, crate, &sd, 0.5f, 0.5f);
+    ck_assert(rc_world_step(w, BUSY_DT));
+    rc_shape *sa = &w->shapes.data[a.index - 1], *sb = &w->shapes.data[b.index - 1], *sc = &w->shapes.data[c.index - 1];
+    ck_assert_uint_ne(sa->poly, sb->poly);
+    size_t bn;
+    uint8_t *before = busy_snapshot_take(w, &bn);
+    uint32_t kept_b = sb->poly, kept_c = sc->poly;
+    /* two level shapes on one block: a full snapshot, into a new world */
+    sb->poly = sa->poly;
+    size_t n;
+    uint8_t *full = busy_snapshot_take(w, &n);
+    sb->poly = kept_b;
+    rc_world *fresh = ws_make_world(rc_v2(0.0f, 0.0f));
+    size_t fn0;
+    uint8_t *fresh_before = busy_snapshot_take(fresh, &fn0);
+    EXPECT(!rc_world_restore(fresh, full, n), "a snapshot with two shapes on one block was taken");
+    EXPECT(strstr(rc_world_last_error(fresh), "out of range") != NULL, "message: %s", rc_world_last_error(fresh));
+    size_t fn1;
+    uint8_t *fresh_after = busy_snapshot_take(fresh, &fn1);
+    ck_assert(fn1 == fn0 && memcmp(fresh_after, fresh_before, fn0) == 0);
+    /* a moving shape's block on a level shape's: a frame over the world's own level */
+    sc->poly = sa->poly;
+    size_t frame_n;
+    uint8_t *frame = busy_snapshot_take_frame(w, &frame_n);
+    sc->poly = kept_c;
+    EXPECT(!rc_world_restore(w, frame, frame_n), "a frame with a crate on the level's block was taken");
+    size_t an;
+    uint8_t *after = busy_snapshot_take(w, &an);
+    ck_assert(an == bn && memcmp(after, before, bn) == 0);
+    /* and the snapshots as the world wrote them restore */
+    EXPECT(rc_world_restore(fresh, before, bn), "%s", rc_world_last_error(fresh));
+    free(before);
+    free(full);
+    free(frame);
+    free(after);
+    free(fresh_before);
+    free(fresh_after);
+    rc_world_destroy(fresh);
+    rc_world_destroy(w);
+}
+END_TEST
+
 static Suite *snapshot_level_suite(void) {
     Suite *s = suite_create("snapshot_level");
     TCase *t = tcase_create("snapshot_level");
@@ -430,6 +488,7 @@ static Suite *snapshot_level_suite(void) {
     tcase_add_test(t, the_kept_checksum_is_the_levels);
     tcase_add_test(t, frames_roll_back_over_a_large_level);
     tcase_add_test(t, worlds_mostly_level_restore);
+    tcase_add_test(t, overlapping_polygon_blocks_are_refused);
     suite_add_tcase(s, t);
     return s;
 }

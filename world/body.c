@@ -383,15 +383,18 @@ bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, flo
                            (double)position.x, (double)position.y);
         }
         /* a swept circle's proxy is grown by the margin: at most the four cells of a proxy */
-        additions += world->shapes.data[s].swept ? 4 : rc_grid_move_additions(world->grid, world->shapes.data[s].proxy, box);
+        additions += world->shapes.data[s].swept ? 4 : rc_grid_move_additions(rc_grid_for_type(world, b->type), world->shapes.data[s].proxy, box);
     }
-    if (!rc_grid_reserve(world->grid, additions)) {
+    if (!rc_grid_reserve(rc_grid_for_type(world, b->type), additions)) {
         return rc_fail(world, __func__, "out of memory");
     }
     b->xf = xf;
     b->angle = angle;
     b->center = rc_transform_point(xf, b->local_center);
     rc_body_place_shapes(world, b);
+    if (b->type == RC_STATIC) {
+        rc_level_grid_settle(world);
+    }
     rc_body_flag_contacts(world, b);
     rc_body_wake(b);
     return true;
@@ -450,6 +453,33 @@ static bool has_chain(const rc_world *world, const rc_body *b) {
     return false;
 }
 
+/* A body made static or no longer static: its shapes' proxies go to the other grid (the level's
+ * holds the static bodies' shapes). The new proxies are made first, with the boxes the new type
+ * gives, into the step's idle scratch of deferred moves (as long as the shapes); false, with
+ * nothing changed, when memory runs out. */
+static bool move_proxies_to(rc_world *world, rc_body *b, rc_body_type type) {
+    rc_grid *from = rc_grid_for_type(world, b->type), *to = rc_grid_for_type(world, type);
+    rc_deferred_move *made = world->deferred.data;
+    int32_t n = 0;
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body, ++n) {
+        rc_shape trial = world->shapes.data[s];
+        trial.body_type = (uint8_t)type;
+        made[n].shape = rc_grid_insert(to, rc_shape_fat_box(world, &trial), s); /* (the new proxy) */
+        if (made[n].shape < 0) {
+            while (--n >= 0) {
+                rc_grid_remove(to, made[n].shape);
+            }
+            return false;
+        }
+    }
+    n = 0;
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body, ++n) {
+        rc_grid_remove(from, world->shapes.data[s].proxy);
+        world->shapes.data[s].proxy = made[n].shape;
+    }
+    return true;
+}
+
 bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
@@ -468,7 +498,9 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
         return rc_fail(world, __func__, "the body's shapes give a mass or rotational inertia beyond RC_MAX_MASS or "
                                         "RC_MAX_ROTATIONAL_INERTIA");
     }
-    if (!rc_grid_reserve(world->grid, 4 * count_shapes(world, b))) {
+    bool regrid = (type == RC_STATIC) != (b->type == RC_STATIC), level = type == RC_STATIC || b->type == RC_STATIC;
+    if (!rc_grid_reserve(rc_grid_for_type(world, type), 4 * count_shapes(world, b)) ||
+        (regrid && !move_proxies_to(world, b, type))) {
         return rc_fail(world, __func__, "out of memory");
     }
     b->type = (uint8_t)type;
@@ -492,6 +524,9 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
         rc_proxy_follow_body_type(world, world->shapes.data[s].proxy, type);
     }
     rc_body_flag_contacts(world, b);
+    if (level) {
+        rc_level_grid_settle(world);
+    }
     return true;
 }
 

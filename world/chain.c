@@ -216,10 +216,10 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
     for (int32_t k = 0; refusal == NULL && k < c.segments; ++k) {
         rc_vec2 local[2] = {chain_point(&c, k), chain_point(&c, k + 1)};
         place_ends(&base, body->xf, local, c.flipped, ends);
-        int32_t proxy = rc_grid_insert(world->grid, ends_box(ends), slots[k]);
+        int32_t proxy = rc_grid_insert(rc_grid_for_type(world, body->type), ends_box(ends), slots[k]);
         if (proxy < 0) {
             for (int32_t j = k - 1; j >= 0; --j) {
-                rc_grid_remove(world->grid, world->shapes.data[slots[j]].proxy);
+                rc_grid_remove(rc_grid_for_type(world, body->type), world->shapes.data[slots[j]].proxy);
             }
             refusal = "out of memory";
             break;
@@ -286,6 +286,9 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
     refresh_box(world, head_slot);
     rc_body_update_mass(world, body);
     rc_body_wake(body);
+    if (body->type == RC_STATIC) {
+        rc_level_grid_settle(world);
+    }
     return rc_shape_id_of(world, head_slot);
 }
 
@@ -308,7 +311,8 @@ void rc_chain_destroy(rc_world *world, int32_t chain_shape) {
     }
     for (int32_t k = 0; k < c->segments; ++k) {
         rc_shape_destroy_contacts(world, c->segment_shapes[k]);
-        rc_grid_remove(world->grid, world->shapes.data[c->segment_shapes[k]].proxy);
+        const rc_shape *segment = &world->shapes.data[c->segment_shapes[k]];
+        rc_grid_remove(rc_shape_grid(world, segment), segment->proxy);
     }
     /* the records join the free list: the chain's first out, then its segments in order */
     for (int32_t k = c->segments - 1; k >= -1; --k) {
@@ -317,9 +321,13 @@ void rc_chain_destroy(rc_world *world, int32_t chain_shape) {
         r->in_use = false;
         rc_id_pool_give(&world->shape_ids, slot);
     }
+    bool level = body->type == RC_STATIC;
     chain_release(world, chain_index);
     rc_body_update_mass(world, body);
     rc_body_wake(body);
+    if (level) {
+        rc_level_grid_settle(world);
+    }
 }
 
 /* ---- queries on a chain ------------------------------------------------------------------------ */

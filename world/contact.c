@@ -623,7 +623,7 @@ void rc_contacts_refresh(rc_world *world) {
 /* Is the pair over: its grid boxes apart, or its shapes no longer allowed to pair? */
 static bool pair_over(const rc_world *world, const rc_contact *c, bool recheck) {
     const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
-    return !rc_grid_proxies_overlap(world->grid, a->proxy, b->proxy) ||
+    return !rc_world_proxies_overlap(world, a, b) ||
            (recheck && !rc_shapes_should_pair(world, a, b));
 }
 

@@ -95,7 +95,7 @@ void rc_smooth_seam(const rc_world *world, const rc_shape *a, const rc_shape *b,
     }
     seam_query q = {world, circle, polygon, corner, toward, {faces[0], faces[1]}, tol, {0.0f, 0.0f}, 0.0f};
     rc_aabb box = {{corner.x - tol, corner.y - tol}, {corner.x + tol, corner.y + tol}};
-    rc_grid_query_aabb_trusted(world->grid, box, false, face_through_corner, &q);
+    rc_world_query_grids(world, box, false, face_through_corner, &q);
     if (q.best_facing <= 0.0f) {
         return; /* a real corner: nothing runs on through it */
     }

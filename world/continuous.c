@@ -204,7 +204,7 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1)
            rounding of a position the game set) */
         rc_aabb box = rc_aabb_union(shape->aabb, rc_shape_box_at(world, shape, x2));
         if (rc_aabb_is_valid(box)) {
-            rc_grid_query_aabb_trusted(world->grid, box, true, continuous_fn, &q);
+            rc_world_query_grids(world, box, true, continuous_fn, &q);
         }
     }
     if (q.fraction < 1.0f) {

@@ -173,7 +173,7 @@ static void draw_shapes(draw_pass *pass) {
     for (int k = 0; k < 2; ++k) {
         pass->statics = k == 0;
         if (pass->draw->use_bounds) {
-            rc_grid_query_aabb(world->grid, pass->draw->bounds, draw_found_shape, pass);
+            rc_world_query_grids(world, pass->draw->bounds, false, draw_found_shape, pass);
             continue;
         }
         for (int32_t i = 0; i < world->shapes.count; ++i) {
@@ -307,6 +307,7 @@ static void draw_layers(draw_pass *pass) {
     const rc_world *world = pass->world;
     const rc_debug_draw *draw = pass->draw;
     if (draw->flags & RC_DRAW_GRID) {
+        rc_grid_for_each_cell(world->level_grid, draw_cell, (void *)draw);
         rc_grid_for_each_cell(world->grid, draw_cell, (void *)draw);
     }
     if (draw->flags & (RC_DRAW_SHAPES | RC_DRAW_AABBS)) {
@@ -347,7 +348,7 @@ bool rc_world_draw(const rc_world *world, const rc_debug_draw *draw) {
     }
     draw_pass pass = {world, draw, draw->normal_length, true};
     if (pass.normal_length == 0.0f) {
-        pass.normal_length = 0.5f * rc_grid_cell_size(world->grid);
+        pass.normal_length = 0.5f * rc_world_cell_size(world);
     }
     /* the callbacks may query the world; anything they try to change is refused */
     rc_world_lock(world);

@@ -491,7 +491,7 @@ void rc_joint_destroy(rc_world *world, rc_joint_id id) {
         for (int32_t s = world->bodies.data[body].first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
             shapes++;
         }
-        if (!rc_grid_reserve(world->grid, 4 * shapes)) {
+        if (!rc_grid_reserve(rc_grid_for_type(world, world->bodies.data[body].type), 4 * shapes)) {
             rc_fail(world, func, "out of memory");
             return;
         }

@@ -116,7 +116,7 @@ static void gather(mover_gather *g, rc_vec2 p, float reach) {
     rc_aabb box = {rc_sub(p, e), rc_add(p, e)};
     box.lower = rc_v2(nextafterf(box.lower.x, -INFINITY), nextafterf(box.lower.y, -INFINITY));
     box.upper = rc_v2(nextafterf(box.upper.x, INFINITY), nextafterf(box.upper.y, INFINITY));
-    rc_grid_query_aabb(g->world->grid, box, gather_fn, g);
+    rc_world_query_grids(g->world, box, false, gather_fn, g);
 }
 
 /* ---- the least-distance problem ------------------------------------------------------------ */
@@ -360,7 +360,7 @@ static mover_outcome move(const rc_world *world, const mover_input *in, mover_ga
     /* Sub-step length: the larger of the walker's diameter and 2 cells (a query of a few grid
        cells); doubled after every sub-step that went as far as it could without meeting
        anything, up to the size of the walker's coordinates. */
-    double l0 = rc_maxf(2.0f * in->radius, 2.0f * rc_grid_cell_size(world->grid));
+    double l0 = rc_maxf(2.0f * in->radius, 2.0f * rc_world_cell_size(world));
     if (!(l0 > 0.0)) {
         l0 = budget;
     }
@@ -590,7 +590,7 @@ static bool check_input(const rc_world *world, const mover_input *in, const char
     }
     /* every box the move queries lies within this one, with room to spare */
     float reach = 2.0f * (in->radius + fabsf(in->delta.x) + fabsf(in->delta.y) + in->skin +
-                          rc_world_skin(world, in->position) + 4.0f * rc_grid_cell_size(world->grid)) +
+                          rc_world_skin(world, in->position) + 4.0f * rc_world_cell_size(world)) +
                   1.0f;
     rc_vec2 e = rc_v2(reach, reach);
     rc_aabb box = {rc_sub(rc_min(in->position, rc_add(in->position, in->delta)), e),

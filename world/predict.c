@@ -151,7 +151,7 @@ static void find_contacts(const rc_world *world, const rc_sweeper *s, preview_co
     float m = rc_speculative_margin(world, s->center);
     rc_aabb box = {{s->center.x - s->radius - m, s->center.y - s->radius - m},
                    {s->center.x + s->radius + m, s->center.y + s->radius + m}};
-    rc_grid_query_aabb(world->grid, box, contact_fn, &q);
+    rc_world_query_grids(world, box, false, contact_fn, &q);
     sort_indices(q.shapes, q.count);
     preview_contacts next;
     next.count = 0;

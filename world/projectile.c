@@ -144,7 +144,7 @@ static void cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, flo
     c->best_index = -1;
     c->met_motion = false;
     /* what rc_sweep_sees leaves out of dynamic bodies is all of them when the sweeper sees none */
-    rc_grid_cast_trusted(world->grid, s->center, s->radius, d, 1.0f, !s->sees_dynamic, sweep_fn, c);
+    rc_world_cast_grids(world, s->center, s->radius, d, 1.0f, !s->sees_dynamic, sweep_fn, c);
 }
 
 /* Is p clear of the shape where it stands (a point outside it, a circle not overlapping it)? */
@@ -511,7 +511,7 @@ static bool overlap_find_fn(int32_t proxy, int32_t user, void *context) {
 static int32_t overlapped(const rc_world *world, const rc_sweeper *s, float tau) {
     overlap_find f = {world, s, tau, -1};
     rc_aabb box = {{s->center.x - s->radius, s->center.y - s->radius}, {s->center.x + s->radius, s->center.y + s->radius}};
-    rc_grid_query_aabb_trusted(world->grid, box, !s->sees_dynamic, overlap_find_fn, &f);
+    rc_world_query_grids(world, box, !s->sees_dynamic, overlap_find_fn, &f);
     return f.found;
 }
 

@@ -98,7 +98,7 @@ bool rc_cast_closest_trusted(const rc_world *world, rc_vec2 origin, float radius
     c.filtered = filter != NULL;
     c.filter = filter != NULL ? *filter : rc_default_query_filter();
     c.best_index = -1;
-    rc_grid_cast_trusted(world->grid, origin, radius, translation, 1.0f, false, closest_fn, &c);
+    rc_world_cast_grids(world, origin, radius, translation, 1.0f, false, closest_fn, &c);
     if (c.best_index < 0) {
         return false;
     }
@@ -165,7 +165,7 @@ static bool cast_each(const rc_world *world, rc_vec2 origin, float radius, rc_ve
     c.user = user;
     /* fn may query the world; anything it tries to change is refused until the walk is done */
     rc_world_lock(world);
-    rc_grid_cast_trusted(world->grid, origin, radius, translation, 1.0f, false, each_fn, &c);
+    rc_world_cast_grids(world, origin, radius, translation, 1.0f, false, each_fn, &c);
     rc_world_unlock(world);
     return true;
 }
@@ -271,7 +271,7 @@ bool rc_world_cast_polygon(const rc_world *world, const rc_polygon *polygon, rc_
     for (int i = 0; i < polygon->count; ++i) {
         reach = rc_maxf(reach, rc_length(rc_sub(polygon->vertices[i], polygon->centroid)));
     }
-    rc_grid_cast_trusted(world->grid, polygon->centroid, reach, translation, 1.0f, false, polygon_fn, &c);
+    rc_world_cast_grids(world, polygon->centroid, reach, translation, 1.0f, false, polygon_fn, &c);
     if (c.best_index < 0) {
         return false;
     }
@@ -348,9 +348,9 @@ static int32_t overlap_run(overlap_context *c, rc_aabb box) {
         rc_world_lock(c->world);
     }
     if (c->kind == OVERLAP_POINT) {
-        rc_grid_query_point(c->world->grid, box.lower, overlap_fn, c);
+        rc_world_query_point_grids(c->world, box.lower, overlap_fn, c);
     } else {
-        rc_grid_query_aabb(c->world->grid, box, overlap_fn, c);
+        rc_world_query_grids(c->world, box, false, overlap_fn, c);
     }
     if (c->fn != NULL) {
         rc_world_unlock(c->world);

@@ -172,7 +172,7 @@ rc_aabb rc_shape_fat_box(const rc_world *world, const rc_shape *s) {
 }
 
 bool rc_shape_proxy_fits(const rc_world *world, const rc_shape *s) {
-    rc_aabb need = rc_shape_proxy_box(world, s), have = rc_grid_get_box(world->grid, s->proxy);
+    rc_aabb need = rc_shape_proxy_box(world, s), have = rc_grid_get_box(rc_shape_grid(world, s), s->proxy);
     if (s->body_type == RC_STATIC) {
         return rc_aabb_equal(need, have); /* static proxies are exact */
     }
@@ -182,18 +182,18 @@ bool rc_shape_proxy_fits(const rc_world *world, const rc_shape *s) {
 
 void rc_shape_refit_proxy(rc_world *world, const rc_shape *s) {
     if (!rc_shape_proxy_fits(world, s)) {
-        rc_grid_move(world->grid, s->proxy, rc_shape_fat_box(world, s));
+        rc_grid_move(rc_shape_grid(world, s), s->proxy, rc_shape_fat_box(world, s));
     }
 }
 
 void rc_shape_refind_pairs(rc_world *world, const rc_shape *s) {
     rc_shape_refit_proxy(world, s);
-    rc_grid_touch(world->grid, s->proxy);
+    rc_grid_touch(rc_shape_grid(world, s), s->proxy);
 }
 
 void rc_proxy_follow_body_type(rc_world *world, int32_t proxy, rc_body_type type) {
-    rc_grid_set_static(world->grid, proxy, type == RC_STATIC);
-    rc_grid_set_mobile(world->grid, proxy, type == RC_DYNAMIC);
+    rc_grid_set_static(rc_grid_for_type(world, type), proxy, type == RC_STATIC);
+    rc_grid_set_mobile(rc_grid_for_type(world, type), proxy, type == RC_DYNAMIC);
 }
 
 rc_aabb rc_shape_proxy_box(const rc_world *world, const rc_shape *s) {
@@ -361,7 +361,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     int32_t index = rc_id_pool_peek(&world->shape_ids, 0);
     s.body_type = body->type;
     s.sensor = def->is_sensor;
-    int32_t proxy = rc_grid_insert(world->grid, rc_shape_fat_box(world, &s), index);
+    int32_t proxy = rc_grid_insert(rc_grid_for_type(world, body->type), rc_shape_fat_box(world, &s), index);
     if (proxy < 0) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
@@ -402,6 +402,9 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     rc_body_update_mass(world, body);
     rc_body_refresh_swept(world, body, old_swept);
     rc_body_wake(body);
+    if (body->type == RC_STATIC) {
+        rc_level_grid_settle(world);
+    }
     return rc_shape_id_of(world, index);
 }
 
@@ -526,7 +529,10 @@ void rc_shape_destroy(rc_world *world, rc_shape_id id) {
         return;
     }
     rc_shape_destroy_contacts(world, index);
-    rc_grid_remove(world->grid, s->proxy);
+    rc_grid_remove(rc_shape_grid(world, s), s->proxy);
+    if (s->body_type == RC_STATIC) {
+        rc_level_grid_settle(world);
+    }
     rc_body *body = &world->bodies.data[s->body];
     /* unlink from the body's list (a body has few shapes) */
     int32_t *link = &body->first_shape;
@@ -679,7 +685,7 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     if (!dynamic_mass_fits(world, body, &base, &src, s->density, (int32_t)id.index - 1)) {
         return rc_fail(world, __func__, MASS_BEYOND);
     }
-    if (!rc_grid_reserve(world->grid, 4)) {
+    if (!rc_grid_reserve(rc_shape_grid(world, s), 4)) {
         return rc_fail(world, __func__, "out of memory");
     }
     s->base = base;
@@ -691,6 +697,9 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     }
     rc_shape_place(world, s, body->xf);
     rc_shape_refit_proxy(world, s);
+    if (s->body_type == RC_STATIC) {
+        rc_level_grid_settle(world);
+    }
     rc_shape_flag_contacts(world, (int32_t)id.index - 1);
     rc_body_update_mass(world, body);
     rc_body_wake(body);
@@ -746,7 +755,7 @@ bool rc_shape_set_filter(rc_world *world, rc_shape_id id, rc_filter filter) {
        the next step: have the broadphase report this shape's pairs again (a chain: each of its
        segments) */
     int32_t index = (int32_t)id.index - 1, n = rc_setter_records(world, index);
-    if (!rc_grid_reserve(world->grid, 4 * n)) {
+    if (!rc_grid_reserve(rc_shape_grid(world, s), 4 * n)) {
         return rc_fail(world, __func__, "out of memory");
     }
     for (int32_t k = 0; k < n; ++k) {

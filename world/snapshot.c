@@ -95,25 +95,74 @@ static bool counters_fit(const rc_world *w) {
     return true;
 }
 
+/* Mark entries [at, at + n) of a bitmap; false when one was marked already. */
+static bool mark_entries(uint64_t *marks, uint32_t at, uint32_t n) {
+    while (n > 0) {
+        uint32_t bit = at & 63u, take = 64u - bit < n ? 64u - bit : n;
+        uint64_t mask = (take == 64u ? ~(uint64_t)0 : (((uint64_t)1 << take) - 1u)) << bit;
+        if ((marks[at >> 6] & mask) != 0u) {
+            return false;
+        }
+        marks[at >> 6] |= mask;
+        at += take;
+        n -= take;
+    }
+    return true;
+}
+
+/* No two blocks of the polygon pool (a live polygon's or capsule's, a free list's) share an
+ * entry: each block is saved with what owns it, so a shared entry would read as one owner's and
+ * write back as the other's, and a frame's block over a level's would change the level the world
+ * keeps. (Each block lies in the pool: poly_block_fits, counters_fit.) */
+static bool poly_blocks_apart(const rc_world *w, bool *out_of_memory) {
+    size_t words = ((size_t)w->poly_pool.count + 63u) / 64u;
+    if (words == 0) {
+        return true;
+    }
+    uint64_t *marks = rc_mem_alloc(&w->allocator, words * sizeof(uint64_t));
+    if (marks == NULL) {
+        *out_of_memory = true;
+        return false;
+    }
+    memset(marks, 0, words * sizeof(uint64_t));
+    bool ok = true;
+    for (int32_t i = 0; i < w->shapes.count && ok; ++i) {
+        const rc_shape *s = &w->shapes.data[i];
+        if (s->in_use && (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE)) {
+            ok = mark_entries(marks, s->poly, (uint32_t)RC_POLY_BLOCK(s->count));
+        }
+    }
+    for (int n = 0; n <= RC_MAX_POLYGON_VERTICES && ok; ++n) {
+        for (uint32_t block = w->poly_free[n]; block != UINT32_MAX && ok;) {
+            ok = mark_entries(marks, block, (uint32_t)RC_POLY_BLOCK(n));
+            memcpy(&block, &w->poly_pool.data[block], sizeof block);
+        }
+    }
+    rc_mem_free(&w->allocator, marks, words * sizeof(uint64_t));
+    return ok;
+}
+
 /* Every live shape but a chain's record has the grid proxy that names it, and the grid has no
  * other (a query hands each proxy's user to the world as a shape index); the contact map from
  * the live contacts; the joints' lists and pair map from the joints (rc_joints_relink). */
-static bool link_grid_and_map(rc_world *w, bool *out_of_memory) {
-    int32_t with_proxies = 0;
+static bool link_grid_and_map(rc_world *w, const rc_grid *level_grid, bool *out_of_memory) {
+    int32_t with_proxies = 0, in_level = 0;
     for (int32_t i = 0; i < w->shapes.count; ++i) {
         const rc_shape *s = &w->shapes.data[i];
         if (!s->in_use) {
             continue;
         }
-        bool needs_proxy = s->kind != RC_KIND_CHAIN;
-        if (needs_proxy ? !(rc_grid_is_proxy(w->grid, s->proxy) && rc_grid_get_user(w->grid, s->proxy) == i)
+        bool needs_proxy = s->kind != RC_KIND_CHAIN, level = s->body_type == RC_STATIC;
+        const rc_grid *grid = level ? level_grid : w->grid; /* (its body's type: links_valid) */
+        if (needs_proxy ? !(rc_grid_is_proxy(grid, s->proxy) && rc_grid_get_user(grid, s->proxy) == i)
                         : s->proxy != -1) {
             return false;
         }
-        with_proxies += needs_proxy ? 1 : 0;
+        with_proxies += needs_proxy && !level ? 1 : 0;
+        in_level += needs_proxy && level ? 1 : 0;
     }
-    if (with_proxies != rc_grid_proxy_count(w->grid)) {
-        return false; /* (each shape's proxy names it alone: so the grid's are all theirs) */
+    if (with_proxies != rc_grid_proxy_count(w->grid) || in_level != rc_grid_proxy_count(level_grid)) {
+        return false; /* (each shape's proxy names it alone: so the grids' are all theirs) */
     }
     if (!rc_map_reserve(&w->allocator, &w->contact_map, rc_id_pool_live(&w->contact_ids))) {
         *out_of_memory = true;
@@ -164,6 +213,7 @@ static bool write_frame(rc_bytes *b, const rc_world *world) {
     io_counts(b, &n, 0, NULL);
     rc_grid_save(w->grid, b);
     rc_snapshot_io_frame(b, w, &n);
+    rc_grid_save_moves(w->level_grid, b); /* (the rest of the level's grid is the level's) */
     return !b->failed;
 }
 
@@ -292,7 +342,7 @@ static const char *check_header(const uint8_t *in, size_t size, snapshot_header 
  * snapshot's, when level_from_world; else the level section read), then the rest of the frame;
  * then the checks of the whole. False with *out_of_memory when memory ran out. */
 static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc_world *world, bool level_from_world,
-                         bool *out_of_memory) {
+                         rc_grid_moves *level_moves, bool *out_of_memory) {
     io_settings(frame, w);
     rc_snapshot_counts n = rc_snapshot_counts_of(w), own = rc_snapshot_counts_of(world);
     io_counts(frame, &n, level->size + frame->size, level->size == 0 ? &own : NULL);
@@ -325,8 +375,14 @@ static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc
         *out_of_memory = !frame->failed;
         return false;
     }
-    return !frame->failed && frame->at == frame->size && counters_fit(w) && link_grid_and_map(w, out_of_memory) &&
-           links_valid(w, out_of_memory);
+    /* the level's grid: the world's own, or the one read; the frame's moves for it */
+    const rc_grid *level_grid = level_from_world ? world->level_grid : w->level_grid;
+    if (frame->failed || !rc_grid_read_moves(frame, level_grid, level_moves)) {
+        *out_of_memory = !frame->failed;
+        return false;
+    }
+    return frame->at == frame->size && counters_fit(w) && poly_blocks_apart(w, out_of_memory) &&
+           link_grid_and_map(w, level_grid, out_of_memory) && links_valid(w, out_of_memory);
 }
 
 /* A body or shape live with the same generation in the world before the restore keeps its
@@ -475,7 +531,8 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
     rc_bytes level = rc_bytes_reader(payload, (size_t)h.level_size);
     rc_bytes frame = rc_bytes_reader(payload + h.level_size, (size_t)(h.size - h.level_size));
     bool out_of_memory = false;
-    bool ok = read_payload(&level, &frame, state, world, level_from_world, &out_of_memory);
+    rc_grid_moves level_moves = {0, NULL, NULL};
+    bool ok = read_payload(&level, &frame, state, world, level_from_world, &level_moves, &out_of_memory);
     /* the step's scratch that is sized when bodies and shapes are made, not by the step */
     if (ok && !(rc_array_reserve(world, world->undo, state->bodies.count) &&
                 rc_array_reserve(world, world->islands, state->bodies.count) &&
@@ -489,6 +546,7 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
         rc_level_chains_settle(state, world, ok); /* the chains' blocks lent: taken, or given back */
     }
     if (!ok) {
+        rc_grid_moves_free(world->level_grid, &level_moves);
         world->spare = state; /* whatever it holds now, its memory serves the next restore */
         return rc_fail(world, func, out_of_memory ? "out of memory; the world is as it was"
                                                   : "the snapshot's contents are out of range (forged or from a "
@@ -497,6 +555,13 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
     carry_user_data(state, world);
     take_settings(world, state);
     swap_records(world, state);
+    if (!level_from_world) {
+        rc_grid *kept = world->level_grid;
+        world->level_grid = state->level_grid;
+        state->level_grid = kept; /* (the spare's, for the next full restore to read into) */
+    }
+    rc_grid_set_moves(world->level_grid, &level_moves);
+    rc_grid_moves_free(world->level_grid, &level_moves);
     world->spare = state;
     world->steps_since_restore = 0;
     if (!level_from_world) {

@@ -4,7 +4,8 @@
  * The section, in this order: the tag "RLVL"; the count of level bodies, then each one's index
  * (ascending) and fields; the count of level shapes, then each one's index, fields (not its
  * contact list: the frame's) and, a polygon's or a capsule's, its block of the pool; the count
- * of level chains, then each one's index and chain. */
+ * of level chains, then each one's index and chain; the level's grid as rc_grid_save_part
+ * writes it without its moves. */
 #include "world/snapshot.h"
 
 #include <string.h>
@@ -103,7 +104,19 @@ bool rc_snapshot_io_level(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n)
     }
     io_level_bodies(b, w, n);
     io_level_shapes(b, w, n);
-    return io_level_chains(b, w, n);
+    if (!io_level_chains(b, w, n)) {
+        return false;
+    }
+    /* the level's grid, but for its moves (the frame's: they change as steps forget them) */
+    if (!b->reading) {
+        rc_grid_save_part(w->level_grid, b, false);
+        return true;
+    }
+    if (b->failed) {
+        return true;
+    }
+    w->level_grid = rc_grid_load_reusing(b, &w->allocator, w->level_grid); /* a spare's: its memory */
+    return w->level_grid != NULL || b->failed;
 }
 
 bool rc_level_checksum_known(const rc_world *world, uint64_t *checksum) {

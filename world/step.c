@@ -465,7 +465,9 @@ bool rc_world_step(rc_world *world, float dt) {
         ok = !world->step_failed;
     }
     if (ok) {
+        /* within the moving grid, then between it and the level's (two static shapes never pair) */
         rc_grid_find_begun_pairs(world->grid, collect_pair, world);
+        rc_grid_find_begun_pairs_across(world->grid, world->level_grid, collect_pair, world);
         ok = !world->pair_failed;
     }
     /* every contact, new ones included, changes at most once: room for that many events */
@@ -474,6 +476,7 @@ bool rc_world_step(rc_world *world, float dt) {
     }
     /* the step cannot fail any more: the pairs are contacts now */
     rc_grid_forget_moves(world->grid);
+    rc_grid_forget_moves(world->level_grid);
     commit_constraints(world, dt);
     if (world->published_impacts > 0) {
         int32_t keep = world->impacts.count - world->published_impacts;
@@ -488,7 +491,8 @@ bool rc_world_step(rc_world *world, float dt) {
     rc_update_sleep(world, dt);
     list_moves(world);
     /* refit the grid's dense windows if bodies drifted out of them, and give back memory that
-       destroyed bodies and shapes left; failing changes nothing */
+       destroyed bodies and shapes left; failing changes nothing (the level grid was settled
+       when the level last changed: rc_level_grid_settle) */
     rc_grid_optimize(world->grid);
     rc_events_end_step(world);
     rc_world_give_back_memory(world);

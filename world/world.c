@@ -91,7 +91,8 @@ rc_world *rc_world_create(const rc_world_def *def) {
     grid_def.allocator = world->allocator;
     grid_def.proxy_capacity = def->shape_capacity;
     world->grid = rc_grid_create(&grid_def);
-    bool ok = world->grid != NULL;
+    world->level_grid = rc_grid_create(&grid_def);
+    bool ok = world->grid != NULL && world->level_grid != NULL;
     ok = ok && rc_array_reserve_aligned(world, world->bodies, def->body_capacity, 64);
     ok = ok && rc_id_pool_reserve(&world->allocator, &world->body_ids, def->body_capacity);
     ok = ok && rc_id_pool_reserve(&world->allocator, &world->shape_ids, def->shape_capacity);
@@ -111,6 +112,8 @@ rc_world *rc_world_create(const rc_world_def *def) {
 void rc_world_free_records(rc_world *world) {
     rc_grid_destroy(world->grid);
     world->grid = NULL;
+    rc_grid_destroy(world->level_grid);
+    world->level_grid = NULL;
     rc_id_pool_free(&world->allocator, &world->body_ids);
     rc_id_pool_free(&world->allocator, &world->shape_ids);
     rc_id_pool_free(&world->allocator, &world->chain_ids);
@@ -377,14 +380,18 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
         const rc_body *b = &world->bodies.data[i];
         c.awake_bodies += b->in_use && b->type != RC_STATIC && b->awake;
     }
-    rc_grid_stats gs = rc_grid_get_stats(world->grid);
-    c.broadphase_proxies = gs.proxies;
-    c.broadphase_cells = gs.cells;
-    c.cell_size = rc_grid_cell_size(world->grid);
+    rc_grid_stats gs = rc_grid_get_stats(world->grid), ls = rc_grid_get_stats(world->level_grid);
+    c.broadphase_proxies = gs.proxies + ls.proxies;
+    c.broadphase_cells = gs.cells + ls.cells;
+    c.cell_size = rc_world_cell_size(world);
     c.bytes = sizeof *world + world->bytes_held;
     c.steps = world->steps;
     c.joints = rc_id_pool_live(&world->joint_ids);
     return c;
+}
+
+float rc_world_cell_size(const rc_world *world) {
+    return rc_grid_proxy_count(world->level_grid) > 0 ? rc_grid_cell_size(world->level_grid) : rc_grid_cell_size(world->grid);
 }
 
 /* ---- tolerances ------------------------------------------------------------------------------- */

@@ -56,7 +56,11 @@ struct rc_world {
     rc_allocator user_allocator;
     size_t bytes_held;
     rc_world_def def;
+    /* the broadphase: the shapes of kinematic and dynamic bodies in grid, the level's (static
+       bodies' shapes) in level_grid, which changes only when the level does (and by its moves,
+       which the step forgets), so that a frame snapshot leaves it out with the rest of the level */
     rc_grid *grid;
+    rc_grid *level_grid;
     /* callbacks running (queries, debug draw, the error callback): while > 0 every call that
        changes the world is refused. Atomic: queries on several threads count at once. */
     atomic_int locks;
@@ -386,6 +390,29 @@ void rc_shape_refind_pairs(rc_world *world, const rc_shape *shape);
  * for faster queries: static shapes rarely move) and mobile (a dynamic body's: the sweeps of
  * grenades, which strike only the static and kinematic world, skip it unread). */
 void rc_proxy_follow_body_type(rc_world *world, int32_t proxy, rc_body_type type);
+/* The grid holding the proxies of a body of the given type's shapes: the level's for a static
+ * body, the other for the rest. */
+static inline rc_grid *rc_grid_for_type(const rc_world *world, rc_body_type type) {
+    return type == RC_STATIC ? world->level_grid : world->grid;
+}
+static inline rc_grid *rc_shape_grid(const rc_world *world, const rc_shape *s) {
+    return rc_grid_for_type(world, (rc_body_type)s->body_type);
+}
+/* After the level grid changed (a proxy made, moved or gone): refit its windows and give back its
+ * memory now, as the step does for the other grid, so that the level grid stays as the level
+ * left it until the level changes again (the step never rebuilds it). */
+static inline void rc_level_grid_settle(rc_world *world) { (void)rc_grid_optimize(world->level_grid); }
+/* The cell size of the world's broadphase (rc_world_counters.cell_size; a scale for searches):
+ * the level grid's, or the other's while the level has no shapes. */
+float rc_world_cell_size(const rc_world *world);
+/* grids.c: the two grids asked as one, the level's first (see there). A box that is not valid
+ * finds nothing; the casts' arguments are rc_grid_cast_trusted's. */
+void rc_world_query_grids(const rc_world *world, rc_aabb box, bool skip_mobile, rc_grid_query_fn *fn, void *context);
+void rc_world_query_point_grids(const rc_world *world, rc_vec2 point, rc_grid_query_fn *fn, void *context);
+void rc_world_cast_grids(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
+                         bool skip_mobile, rc_grid_ray_fn *fn, void *context);
+/* Do the grid boxes of two shapes' proxies overlap (in whichever grids they are)? */
+bool rc_world_proxies_overlap(const rc_world *world, const rc_shape *a, const rc_shape *b);
 /* The gap a swept body keeps from surfaces near p: contact_skin, or four to eight float
  * spacings at p's coordinates where those are coarser (from about 200 units out at the default
  * skin), so that a body stopped short of a surface is short of it after rounding too. */

@@ -287,8 +287,9 @@ RC_API rc_vec2 rc_world_gravity(const rc_world *world);
 typedef struct rc_world_counters {
     int32_t bodies, shapes, contacts, touching_contacts;
     int32_t awake_bodies;
-    int32_t broadphase_proxies, broadphase_cells;
-    float cell_size;     /* level-0 cell size in use */
+    int32_t broadphase_proxies, broadphase_cells; /* of both grids: the level's, the others' */
+    float cell_size;     /* level-0 cell size in use: the level's grid's (the other's while the
+                            level has no shapes) */
     size_t bytes;        /* memory the world holds: what its allocator handed out and has not had
                             back, the world's own record included */
     int32_t steps;       /* steps taken */
@@ -626,7 +627,9 @@ RC_API bool rc_world_cast_circle(const rc_world *world, rc_vec2 origin, float ra
 RC_API bool rc_world_cast_circle_filtered(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
                                           rc_query_filter filter, rc_ray_hit *hit);
 
-/* For each shape hit by a cast, roughly nearest first; return what the cast should do next:
+/* For each shape hit by a cast, roughly nearest first among the level's shapes (those of static
+ * bodies), then roughly nearest first among the others (the two are kept in grids of their own);
+ * return what the cast should do next:
  * -1 ignores this hit (the cast goes on as before), 0 stops the cast, a fraction in (0, 1)
  * clips the cast to it (only nearer hits follow), 1 goes on without clipping. */
 typedef float rc_cast_fn(const rc_ray_hit *hit, void *context);
