@@ -111,6 +111,30 @@ static void *take(grid_io *io, size_t n, size_t size) {
     return p;
 }
 
+/* Room for at least *count elements (a growing array: the records, the chunks): the smallest
+ * spare that holds them and not more than twice as many (then *count is what it holds: the room
+ * a grid that grew kept, so that the step after a restore does not grow it again), or else
+ * take's exactly *count. */
+static void *take_room(grid_io *io, int32_t *count, size_t size) {
+    size_t n = (size_t)*count;
+    int best = -1;
+    for (int k = 0; k < io->spare_count && n > 0; ++k) {
+        size_t bytes = io->spares[k].bytes, held = bytes / size;
+        if (bytes % size == 0 && held >= n && held <= 2 * n + 64 && held <= (size_t)INT32_MAX &&
+            (best < 0 || bytes < io->spares[best].bytes)) {
+            best = k;
+        }
+    }
+    if (best < 0 || n * size > io->budget) {
+        return take(io, n, size);
+    }
+    io->budget -= n * size;
+    void *p = io->spares[best].p;
+    *count = (int32_t)(io->spares[best].bytes / size);
+    io->spares[best] = io->spares[--io->spare_count];
+    return p;
+}
+
 static void keep_spare(grid_io *io, void *p, size_t bytes) {
     if (p == NULL || bytes == 0) {
         return;
@@ -368,8 +392,8 @@ static void io_proxies(grid_io *io) {
 
 static bool take_cell_arrays(grid_io *io) {
     grid_store *s = &io->grid->store;
-    s->chunks = take(io, (size_t)s->chunk_capacity, sizeof(grid_chunk));
-    s->records = take(io, (size_t)s->record_capacity, sizeof(grid_cell));
+    s->chunks = take_room(io, &s->chunk_capacity, sizeof(grid_chunk));
+    s->records = take_room(io, &s->record_capacity, sizeof(grid_cell));
     s->table = take(io, s->capacity, sizeof(grid_slot));
     if (io->out_of_memory || io->b->failed) {
         return false;

@@ -14,8 +14,12 @@
 enum print_output { CK_SILENT, CK_MINIMAL, CK_NORMAL, CK_VERBOSE, CK_ENV };
 
 typedef void cross_test_fn(int iteration);
+typedef struct cross_test {
+    cross_test_fn *fn;
+    int start, end; /* iterations start .. end - 1 (tcase_add_loop_test) */
+} cross_test;
 typedef struct TCase {
-    cross_test_fn *tests[64];
+    cross_test tests[64];
     int count;
 } TCase;
 typedef struct Suite {
@@ -46,12 +50,14 @@ static inline void tcase_set_timeout(TCase *tc, double seconds) {
     (void)tc;
     (void)seconds;
 }
-static inline void tcase_add_test(TCase *tc, cross_test_fn *fn) {
+static inline void tcase_add_loop_test(TCase *tc, cross_test_fn *fn, int start, int end) {
     if (tc->count == 64) {
         exit(2);
     }
-    tc->tests[tc->count++] = fn;
+    cross_test t = {fn, start, end};
+    tc->tests[tc->count++] = t;
 }
+static inline void tcase_add_test(TCase *tc, cross_test_fn *fn) { tcase_add_loop_test(tc, fn, 0, 1); }
 static inline void suite_add_tcase(Suite *s, TCase *tc) {
     if (s->count == 16) {
         exit(2);
@@ -71,8 +77,11 @@ static inline void srunner_run_all(SRunner *r, enum print_output mode) {
     (void)mode;
     int n = 0;
     for (int c = 0; c < r->suite->count; ++c) {
-        for (int t = 0; t < r->suite->cases[c]->count; ++t, ++n) {
-            r->suite->cases[c]->tests[t](0);
+        for (int t = 0; t < r->suite->cases[c]->count; ++t) {
+            const cross_test *test = &r->suite->cases[c]->tests[t];
+            for (int i = test->start; i < test->end; ++i, ++n) {
+                test->fn(i);
+            }
         }
     }
     printf("100%%: Checks: %d, Failures: 0, Errors: 0\n", n);
