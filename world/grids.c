@@ -24,10 +24,13 @@ void rc_world_query_grids(const rc_world *world, rc_aabb box, bool skip_mobile, 
     if (!rc_aabb_is_valid(box)) {
         return;
     }
-    grids_query q = {fn, context, false};
-    if (rc_grid_proxy_count(world->level_grid) > 0) {
-        rc_grid_query_aabb_trusted(world->level_grid, box, skip_mobile, grids_query_fn, &q);
+    bool level = rc_grid_proxy_count(world->level_grid) > 0, others = rc_grid_proxy_count(world->grid) > 0;
+    if (!level || !others) { /* one grid to ask: the callback itself, no relay */
+        rc_grid_query_aabb_trusted(level ? world->level_grid : world->grid, box, skip_mobile, fn, context);
+        return;
     }
+    grids_query q = {fn, context, false};
+    rc_grid_query_aabb_trusted(world->level_grid, box, skip_mobile, grids_query_fn, &q);
     if (!q.stopped) {
         rc_grid_query_aabb_trusted(world->grid, box, skip_mobile, grids_query_fn, &q);
     }
@@ -61,10 +64,14 @@ static float grids_cast_fn(int32_t proxy, int32_t user, float max_fraction, void
 
 void rc_world_cast_grids(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
                          bool skip_mobile, rc_grid_ray_fn *fn, void *context) {
-    grids_cast c = {fn, context, max_fraction, false};
-    if (rc_grid_proxy_count(world->level_grid) > 0) {
-        rc_grid_cast_trusted(world->level_grid, origin, radius, translation, max_fraction, skip_mobile, grids_cast_fn, &c);
+    bool level = rc_grid_proxy_count(world->level_grid) > 0, others = rc_grid_proxy_count(world->grid) > 0;
+    if (!level || !others) { /* one grid to walk: the callback itself, no relay (a ray's hot path) */
+        rc_grid_cast_trusted(level ? world->level_grid : world->grid, origin, radius, translation, max_fraction,
+                             skip_mobile, fn, context);
+        return;
     }
+    grids_cast c = {fn, context, max_fraction, false};
+    rc_grid_cast_trusted(world->level_grid, origin, radius, translation, max_fraction, skip_mobile, grids_cast_fn, &c);
     if (!c.stopped) {
         rc_grid_cast_trusted(world->grid, origin, radius, translation, c.max_fraction, skip_mobile, grids_cast_fn, &c);
     }

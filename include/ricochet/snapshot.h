@@ -54,10 +54,11 @@
  * besides: restore snapshots from sources a game trusts as much as its own save files.
  *
  * Sizes: a live body takes 178 bytes, a shape 121 and a contact 233, a polygon's geometry
- * 8 * (5n + 3) bytes for n vertices, a free slot 1 byte, plus the grid (about 80 bytes a shape).
+ * 8 * (5n + 3) bytes for n vertices, a free slot 1 byte, plus the grids (about 80 bytes a shape).
  * On the bench's rollback scene (bench/snapshot_cost: 2,600 moving bodies among 8,000 static
- * shapes) a snapshot is 3.7 MB, 2.6 MB of it the level, and a snapshot plus a restore take about
- * 1.5 times a step (bench/RESULTS.md). */
+ * shapes) a full snapshot is 3.9 MB, 2.6 MB of it the level; a frame snapshot is 1.7 MB (648
+ * bytes a moving body), and a frame snapshot plus the restore of one 8 frames old take about
+ * 0.93 of a step (a full one's about 1.35: bench/RESULTS.md). */
 #ifndef RICOCHET_SNAPSHOT_H
 #define RICOCHET_SNAPSHOT_H
 
@@ -87,9 +88,11 @@ RC_API size_t rc_world_snapshot(const rc_world *world, void *buffer, size_t capa
 RC_API bool rc_world_restore(rc_world *world, const void *buffer, size_t size);
 
 /* Frame snapshots: rollback without the level. The level is what a game builds once and steps
- * over: the static bodies, the shapes on them and their chains. It is most of a world's state
- * (a level of 8,000 static shapes is 2.6 MB of a 3.8 MB snapshot) and the same in every frame a
- * game rolls back over, so a frame snapshot leaves it out and names it by a checksum instead:
+ * over: the static bodies, the shapes on them and their chains, and the grid that holds those
+ * shapes (the world keeps the level's shapes in a broadphase grid of their own). It is most of a
+ * world's state (a level of 8,000 static shapes is 2.6 MB of a 3.9 MB snapshot) and the same in
+ * every frame a game rolls back over, so a frame snapshot leaves it out and names it by a
+ * checksum instead:
  *
  *     size_t size = rc_world_frame_snapshot_size(world);          // once, or when it grows
  *     size_t used = rc_world_snapshot_frame(world, buffer, size); // each confirmed frame
