@@ -7,13 +7,15 @@
  * guess of the other's input (the last one it got) and, every frame, goes back: it restores the
  * snapshot of its last confirmed frame (the last frame whose inputs it knows from both), steps the
  * newly confirmed frames with the true inputs, snapshots the new confirmed frame, and steps on to
- * the present with guesses again. Three calls do the world's part: rc_world_snapshot_size,
- * rc_world_snapshot and rc_world_restore. The game's own state (here the list of bullets with
- * their age) is saved beside each snapshot.
+ * the present with guesses again. Three calls do the world's part: rc_world_frame_snapshot_size,
+ * rc_world_snapshot_frame and rc_world_restore (frame snapshots: the arena's walls, the level,
+ * never change, so each snapshot leaves them out; rc_world_snapshot would save them too). The
+ * game's own state (here the list of bullets with their age) is saved beside each snapshot.
  *
  * The program checks that both copies agree on every confirmed frame (a hash of every body's
  * state) and that both agree with a third copy that knew every input at once; it prints the
- * snapshot's size and what a snapshot, a restore and a rollback of 8 frames cost. Exits 1 if any
+ * sizes of a frame and a full snapshot and what a snapshot, a restore and a rollback of 8 frames
+ * cost with each. Exits 1 if any
  * check fails.
  *
  *   rollback [--frames N]   frames to play (default 600) */
@@ -166,7 +168,7 @@ static uint64_t world_hash(const rc_world *w, const game_state *g) {
 }
 
 static bool save_confirmed(peer *p) {
-    size_t size = rc_world_snapshot_size(p->world);
+    size_t size = rc_world_frame_snapshot_size(p->world);
     if (size > p->capacity) {
         void *grown = realloc(p->confirmed, size);
         if (grown == NULL) {
@@ -175,7 +177,7 @@ static bool save_confirmed(peer *p) {
         p->confirmed = grown;
         p->capacity = size;
     }
-    p->confirmed_size = rc_world_snapshot(p->world, p->confirmed, p->capacity);
+    p->confirmed_size = rc_world_snapshot_frame(p->world, p->confirmed, p->capacity);
     p->confirmed_game = p->game;
     return p->confirmed_size > 0;
 }
@@ -230,9 +232,10 @@ static int frames_from_args(int argc, char **argv) {
     return frames < 1 ? 1 : (frames > MAX_FRAMES - DELAY - 2 ? MAX_FRAMES - DELAY - 2 : frames);
 }
 
-/* What a snapshot, a restore and a rollback of 8 frames take on this world (ms, best of 20). */
-static void report_costs(rc_world *w, game_state *g) {
-    size_t size = rc_world_snapshot_size(w);
+/* What a snapshot, a restore and a rollback of 8 frames take on this world (ms, best of 20), with
+ * frame snapshots or full ones. */
+static void report_costs(rc_world *w, game_state *g, bool frame) {
+    size_t size = frame ? rc_world_frame_snapshot_size(w) : rc_world_snapshot_size(w);
     void *buffer = malloc(size);
     if (buffer == NULL) {
         return;
@@ -241,7 +244,11 @@ static void report_costs(rc_world *w, game_state *g) {
     game_state saved = *g;
     for (int k = 0; k < 20; ++k) {
         double t0 = now();
-        rc_world_snapshot(w, buffer, size);
+        if (frame) {
+            rc_world_snapshot_frame(w, buffer, size);
+        } else {
+            rc_world_snapshot(w, buffer, size);
+        }
         double t1 = now();
         rc_world_restore(w, buffer, size);
         double t2 = now();
@@ -258,9 +265,11 @@ static void report_costs(rc_world *w, game_state *g) {
         step = (t3 - t2) / 8.0 < step ? (t3 - t2) / 8.0 : step;
     }
     rc_world_counters c = rc_world_get_counters(w);
-    printf("snapshot: %zu bytes (%d bodies, %d shapes, %d contacts); snapshot %.3f ms, restore %.3f ms, a step %.3f ms\n",
-           size, c.bodies, c.shapes, c.contacts, 1e3 * snap, 1e3 * restore, 1e3 * step);
-    printf("a rollback of 8 frames (restore, then 8 steps): %.3f ms\n", 1e3 * rollback);
+    printf("%s snapshot: %zu bytes (%d bodies, %d shapes, %d contacts); snapshot %.3f ms, restore %.3f ms, a step "
+           "%.3f ms\n",
+           frame ? "frame" : "full", size, c.bodies, c.shapes, c.contacts, 1e3 * snap, 1e3 * restore, 1e3 * step);
+    printf("a rollback of 8 frames (restore, then 8 steps), %s snapshots: %.3f ms\n", frame ? "frame" : "full",
+           1e3 * rollback);
     free(buffer);
 }
 
@@ -305,7 +314,8 @@ int main(int argc, char **argv) {
         printf("rollback: %d frames, inputs %d frames late; %d frames confirmed on both players, %d predicted frames "
                "rolled back; hashes that differ: %d\n",
                frames, DELAY, confirmed, rollbacks, mismatches);
-        report_costs(ref, &ref_game);
+        report_costs(ref, &ref_game, true);
+        report_costs(ref, &ref_game, false);
     }
     for (int i = 0; i < 2; ++i) {
         rc_world_destroy(peers[i].world);
