@@ -1,6 +1,7 @@
 /* broadphase/grid_internal.h: what the grid's files share (grid.c: proxies, creation, rebuilding
  * and inspection; grid_store.c: the cells and their entries; grid_query.c: box and point
- * queries, rays and swept circles; grid_pairs.c: pair finding): the layout of the grid and its
+ * queries, rays and swept circles; grid_pairs.c: pair finding, within a grid and across two;
+ * grid_snapshot.c: save and load; grid_moves.c: the moves alone): the layout of the grid and its
  * cells, and the small pieces every walk inlines. See grid.c for how it is laid out and why. */
 #ifndef RICOCHET_BROADPHASE_GRID_INTERNAL_H
 #define RICOCHET_BROADPHASE_GRID_INTERNAL_H

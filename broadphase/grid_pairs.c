@@ -1,5 +1,6 @@
 /* The grid's pair finding: the pairs of moved proxies whose boxes overlap (all of them, or only
- * those that began), cell by cell when most moved, proxy by proxy otherwise. */
+ * those that began), cell by cell when most moved, proxy by proxy otherwise; and the pairs that
+ * begin between the proxies of two grids (a world's level grid and the other). */
 #include "broadphase/grid_internal.h"
 #include "core/simd.h"
 
