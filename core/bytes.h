@@ -67,9 +67,9 @@ static inline rc_bytes rc_bytes_reader(const void *buffer, size_t size) {
  * checksum of a state without the room to write it. rc_bytes_hasher_end gives the checksum
  * and the bytes written. */
 #define RC_BYTES_STAGING 1024u
-static inline rc_bytes rc_bytes_hasher(rc_checksum *sink, uint8_t *staging, size_t size) {
+static inline rc_bytes rc_bytes_hasher(rc_checksum *sink, void *staging, size_t size) {
     rc_checksum_init(sink);
-    rc_bytes b = {staging, size, 0, size, false, false, sink, 0};
+    rc_bytes b = {(uint8_t *)staging, size, 0, size, false, false, sink, 0};
     return b;
 }
 uint64_t rc_bytes_hasher_end(rc_bytes *b, size_t *written);

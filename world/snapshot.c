@@ -315,6 +315,7 @@ static const char *check_header(const uint8_t *in, size_t size, snapshot_header 
         return "shorter than a snapshot's header: not a snapshot, or truncated";
     }
     rc_bytes head = rc_bytes_reader(in, HEADER_BYTES);
+    memset(h, 0, sizeof *h); /* read into: every field is written, none read before */
     io_header(&head, h);
     if (h->magic != SNAPSHOT_MAGIC) {
         return "not a ricochet snapshot (its magic number is wrong)";
