@@ -1550,8 +1550,9 @@ static void dump_world(const fz_state *s) {
         if (rc_body_is_valid(s->world, s->bodies[i])) {
             rc_transform xf = rc_body_transform(s->world, s->bodies[i]);
             rc_vec2 v = rc_body_linear_velocity(s->world, s->bodies[i]);
-            fprintf(stderr, "    body %d type %d at (%.9g, %.9g) q (%.9g, %.9g) v (%.9g, %.9g) w %.9g\n", i,
-                    (int)rc_body_get_type(s->world, s->bodies[i]), xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y,
+            fprintf(stderr, "    body %d (index %u) type %d awake %d at (%.9g, %.9g) q (%.9g, %.9g) v (%.9g, %.9g) w %.9g\n",
+                    i, s->bodies[i].index, (int)rc_body_get_type(s->world, s->bodies[i]),
+                    (int)rc_body_is_awake(s->world, s->bodies[i]), xf.p.x, xf.p.y, xf.q.c, xf.q.s, v.x, v.y,
                     rc_body_angular_velocity(s->world, s->bodies[i]));
         }
     }

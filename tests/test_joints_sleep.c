@@ -285,6 +285,69 @@ START_TEST(a_new_joint_ends_the_contact) {
 END_TEST
 
 
+
+/* A hinged pair asleep; a body woken in the middle of a step wakes what it is jointed to in
+ * that step, not the next: a bullet striking the lower box (woken by the sweep's push) and a
+ * kinematic sensor passing over it (woken when the sensor's contact begins). Before, the struck
+ * box woke alone and its partner slept through the step (fuzz_world, seed 5). */
+static rc_body_id sleeping_pair(rc_world *w, rc_body_id *upper) {
+    rc_body_id post = body_at(w, RC_STATIC, rc_v2(0, 4), 0.0f);
+    rc_body_id a = box_body(w, rc_v2(0, 3.5f), 0.0f, 0.1f, 0.5f, 1.0f);
+    rc_body_id b = box_body(w, rc_v2(0, 2.5f), 0.0f, 0.1f, 0.5f, 1.0f);
+    hinge(w, post, a, rc_v2(0, 4));
+    hinge(w, a, b, rc_v2(0, 3));
+    for (int i = 0; i < 600 && (rc_body_is_awake(w, a) || rc_body_is_awake(w, b)); ++i) {
+        step(w, 1);
+    }
+    ck_assert(!rc_body_is_awake(w, a) && !rc_body_is_awake(w, b));
+    *upper = a;
+    return b;
+}
+
+/* Steps until `lower` wakes (at most n steps): then `upper` is awake too. */
+static void wakes_together(rc_world *w, rc_body_id upper, rc_body_id lower, int n) {
+    int i = 0;
+    while (i < n && !rc_body_is_awake(w, lower)) {
+        step(w, 1);
+        ++i;
+    }
+    ck_assert_msg(rc_body_is_awake(w, lower), "the lower box was not woken in %d steps", n);
+    ck_assert_msg(rc_body_is_awake(w, upper), "the lower box woke at step %d, the box it hangs from did not", i);
+}
+
+START_TEST(a_body_woken_in_the_step_wakes_its_partner) {
+    rc_world *w = make_world(rc_v2(0.0f, (float)-G), true);
+    rc_body_id a, b = sleeping_pair(w, &a);
+    /* a bullet from the left at 300 units/s, level with the lower box's middle */
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.bullet = true;
+    bd.gravity_scale = 0.0f;
+    bd.position = rc_v2(-6.0f, 2.5f);
+    bd.linear_velocity = rc_v2(300.0f, 0.0f);
+    rc_body_id bullet = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, bullet, &sd, 0.02f)));
+    wakes_together(w, a, b, 10);
+    ck_assert_float_gt(fabsf(rc_body_linear_velocity(w, b).x), 0.0f); /* it was struck */
+    rc_world_destroy(w);
+
+    /* the same pair asleep in a world of its own; a kinematic sensor sliding in from the right */
+    w = make_world(rc_v2(0.0f, (float)-G), true);
+    b = sleeping_pair(w, &a);
+    rc_body_def kd = rc_body_default_def();
+    kd.type = RC_KINEMATIC;
+    kd.position = rc_v2(3.0f, 2.5f);
+    kd.linear_velocity = rc_v2(-6.0f, 0.0f);
+    rc_body_id door = rc_body_create(w, &kd);
+    rc_shape_def ss = rc_shape_default_def();
+    ss.is_sensor = true;
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, door, &ss, 0.5f, 0.2f)));
+    wakes_together(w, a, b, 60);
+    rc_world_destroy(w);
+}
+END_TEST
+
 /* ---- 17. the locked world ---------------------------------------------------------------------------- */
 
 typedef struct inside {
@@ -376,6 +439,7 @@ static Suite *joints_suite(void) {
     tcase_add_test(sleep_and_collisions, a_joint_joins_islands);
     tcase_add_test(sleep_and_collisions, collide_connected_decides_contacts);
     tcase_add_test(sleep_and_collisions, a_new_joint_ends_the_contact);
+    tcase_add_test(sleep_and_collisions, a_body_woken_in_the_step_wakes_its_partner);
     suite_add_tcase(s, sleep_and_collisions);
     TCase *lock = tcase_create("lock");
     tcase_set_timeout(lock, 60);

@@ -136,10 +136,15 @@ bool rc_contacts_reserve_events(rc_world *world) {
 /* A body whose state can change this step: awake and able to move. */
 static bool body_active(const rc_body *b) { return b->type != RC_STATIC && b->awake; }
 
-/* Wake a body during the step's contact update, which walks the contacts by world->body_active. */
+/* Wake a body during the step (its sweeps or its contact update, which walks the contacts by
+ * world->body_active). */
 static void wake_in_step(rc_world *world, int32_t index) {
     rc_body *b = &world->bodies.data[index];
     bool was_active = world->body_active.data[index] != 0;
+    if (world->wakes_undone && !b->awake) {
+        rc_save_undo(world, index); /* the step can still fail: it puts the body back to sleep */
+        b->solver_slot = -1;        /* not among this step's solver bodies */
+    }
     rc_body_wake(b);
     world->body_active.data[index] = body_active(b);
     if (world->marking_wakes && !was_active && body_active(b)) {
@@ -147,15 +152,9 @@ static void wake_in_step(rc_world *world, int32_t index) {
     }
 }
 
-static void wake_sleeper(rc_world *world, int32_t index) {
-    if (!world->bodies.data[index].awake) {
-        wake_in_step(world, index);
-    }
-}
-
 /* Wake a sleeping body and everything that touches it or is jointed to it, and what touches
  * that: a pile wakes as one, as it fell asleep. */
-static void wake_island(rc_world *world, int32_t start) {
+void rc_wake_island(rc_world *world, int32_t start) {
     rc_island_node *nodes = world->islands.data;
     rc_body *first = &world->bodies.data[start];
     if (first->awake || first->type != RC_DYNAMIC) {
@@ -197,6 +196,14 @@ static void wake_island(rc_world *world, int32_t start) {
             }
             ji = j->edge[k].next;
         }
+    }
+}
+
+/* A contact begins touching a sleeping body: its island wakes with it (a sensor's contact or a
+ * kinematic body's, which rc_wake_island's callers above do not take). */
+static void wake_sleeper(rc_world *world, int32_t index) {
+    if (!world->bodies.data[index].awake) {
+        rc_wake_island(world, index);
     }
 }
 
@@ -653,7 +660,7 @@ static void update_contact(rc_world *world, int32_t i) {
     bool touching_sleeper =
         touching && ba->awake != bb->awake && ba->type == RC_DYNAMIC && bb->type == RC_DYNAMIC && !c->sensor;
     if (touching_sleeper || closing_on_sleeper(world, c, ba, bb)) {
-        wake_island(world, ba->awake ? b->body : a->body);
+        rc_wake_island(world, ba->awake ? b->body : a->body);
     }
     if (touching == c->touching) {
         return;

@@ -71,6 +71,11 @@ void rc_shape_destroy_contacts(rc_world *world, int32_t shape);
 void rc_shape_flag_contacts(rc_world *world, int32_t shape);
 void rc_body_flag_contacts(rc_world *world, const rc_body *body);
 bool rc_contacts_reserve_events(rc_world *world);
+/* In the step: wake a sleeping body and its island (what touches it or is jointed to it, and so
+ * on), so that bodies that sleep together wake together. Each body woken is marked active
+ * (world->body_active), and while world->wakes_undone is set (the sweeps, when the step can
+ * still fail) logged for the step's undoing. A body that is awake or not dynamic is only woken. */
+void rc_wake_island(rc_world *world, int32_t start);
 
 /* Walking only the contacts of the awake bodies (contact_walk.c). A step looks at the contacts
  * that have an awake body (or were just made or flagged); where most bodies sleep, walking all

@@ -52,11 +52,11 @@ static void step_push(void *context, int32_t body, double px, double py, rc_vec2
     rc_world *world = k->world;
     rc_body *b = &world->bodies.data[body];
     if (!b->awake) {
-        /* woken in this step: the undo log (as long as the bodies) takes it back on failure */
-        rc_save_undo(world, body);
-        rc_body_wake(b);
-        world->body_active.data[body] = 1;
-        b->solver_slot = -1; /* not among this step's solver bodies */
+        /* woken in this step with its island (what rests on it, what it is jointed to: they
+           sleep together); the undo log (as long as the bodies) takes them back on failure */
+        world->wakes_undone = true;
+        rc_wake_island(world, body);
+        world->wakes_undone = false;
     }
     double rx = arm.x, ry = arm.y;
     rc_limit_velocity(world, b->linear_velocity.x + b->inv_mass * px, b->linear_velocity.y + b->inv_mass * py,

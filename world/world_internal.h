@@ -134,6 +134,7 @@ struct rc_world {
     RC_ARRAY(uint8_t) held;           /* per solver body: some contact pushed on it this step */
     bool step_failed;
     bool marking_wakes; /* the update walks marked contacts: a body it wakes marks its own */
+    bool wakes_undone;  /* the sweeps run: a body woken now is logged for the step's undoing */
     RC_ARRAY(rc_deferred_move) deferred; /* grid moves that add cells: made after a reserve */
     RC_ARRAY(rc_proxy_undo) proxy_undo; /* the grid boxes the step changed, to put back if it fails */
     RC_ARRAY(int32_t) new_contacts;
