@@ -75,7 +75,10 @@ static void check_hit(const char *what, rc_vec2 o, rc_vec2 d, const rc_ray_hit *
 
 /* The polygon invariants of geometry.h. strict: made by rc_make_polygon (every vertex strictly
  * left of every edge it is not on, decided exactly in double); otherwise within rounding. */
-static void check_polygon(const rc_polygon *p, const char *what, bool strict) {
+/* rounded_at: the size of the coordinates the vertices were rounded at, when larger than their
+ * own (a polygon moved: rc_transform_polygon rounds each vertex at the size of its terms, the
+ * move's and the rotated vertex's, however much they cancel); 0 for the vertices' own size. */
+static void check_polygon(const rc_polygon *p, const char *what, bool strict, double rounded_at) {
     if (getenv("FZ_VERBOSE") != NULL) {
         for (int i = 0; i < p->count; ++i) {
             fprintf(stderr, "%s: v[%d] = (%.9g, %.9g) n = (%.9g, %.9g)\n", what, i, p->vertices[i].x,
@@ -102,7 +105,7 @@ static void check_polygon(const rc_polygon *p, const char *what, bool strict) {
         double out = (p->normals[i].x * ey - p->normals[i].y * ex) / el;
         /* (a moved polygon's normals are rotated exactly while its vertices are rounded at
            their coordinates' scale: the edge's direction is off by that rounding over its length) */
-        double spacing = FLT_EPSILON * size + 1.401298464324817e-45; /* of floats at this size */
+        double spacing = FLT_EPSILON * fmax(size, rounded_at) + 1.401298464324817e-45; /* of floats at this size */
         FZ_CHECK(fabs(along) <= 1.0e-4 + 8.0 * spacing / el && out > 0.0, "%s: normal %d (%g, %g) is not the outward normal of its edge",
                  what, i, p->normals[i].x, p->normals[i].y);
         for (int k = 0; k < n; ++k) {
@@ -153,9 +156,10 @@ static rc_vec2 draw_vec(fz_input *in) {
 /* A polygon as the library makes them: from an outline, a box, a regular polygon, or one of
  * those moved by a transform. May have count 0 (the library's answer to bad input). Returns
  * whether it is a valid polygon. */
-static bool draw_polygon(fz_input *in, rc_polygon *p) {
+static bool draw_polygon(fz_input *in, rc_polygon *p, double *rounded_at) {
     uint8_t how = fz_u8(in);
     memset(p, 0, sizeof *p);
+    *rounded_at = 0.0;
     switch (how % 4u) {
     case 0: {
         int n = 3 + fz_u8(in) % 6u;
@@ -196,6 +200,11 @@ static bool draw_polygon(fz_input *in, rc_polygon *p) {
             /* far from the origin the rounding of the move can fold the polygon (its vertices
                merge or turn): then it is no longer a polygon the functions may be given */
             if (convex_ccw(&moved)) {
+                double from = 0.0;
+                for (int i = 0; i < p->count; ++i) {
+                    from = fmax(from, mag(p->vertices[i]));
+                }
+                *rounded_at = mag(xf.p) + from;
                 *p = moved;
             }
         }
@@ -336,10 +345,11 @@ static void op_points(fz_input *in) {
 /* Clipping, point tests and rays against a polygon known to be convex. */
 static void op_convex(fz_input *in) {
     rc_polygon p;
-    if (!draw_polygon(in, &p)) {
+    double rounded_at;
+    if (!draw_polygon(in, &p, &rounded_at)) {
         return;
     }
-    check_polygon(&p, "polygon", false);
+    check_polygon(&p, "polygon", false, rounded_at);
     rc_vec2 a = draw_vec(in), b = draw_vec(in);
     if (getenv("FZ_VERBOSE") != NULL) {
         for (int i = 0; i < p.count; ++i) {
@@ -425,7 +435,7 @@ static void op_make_polygon(fz_input *in) {
         FZ_CHECK(!(sel & 0x40u), "rc_make_polygon: accepted NULL points");
         FZ_CHECK(n >= 3 && n <= RC_MAX_POLYGON_VERTICES, "rc_make_polygon: accepted %d points", n);
         FZ_CHECK(all_finite, "rc_make_polygon: accepted non-finite points");
-        check_polygon(&out, "rc_make_polygon", true);
+        check_polygon(&out, "rc_make_polygon", true, 0.0);
         FZ_CHECK(out.count <= n, "rc_make_polygon: %d vertices from %d points", out.count, n);
         /* every vertex is one of the input points */
         for (int i = 0; i < out.count; ++i) {
@@ -449,7 +459,7 @@ static void op_box_regular(fz_input *in) {
     bool good = hw > 0.0f && hh > 0.0f && hw <= FLT_MAX / 2 && hh <= FLT_MAX / 2;
     FZ_CHECK(b.count == (good ? 4 : 0), "rc_make_box(%g, %g): count %d", hw, hh, b.count);
     if (good) {
-        check_polygon(&b, "rc_make_box", false);
+        check_polygon(&b, "rc_make_box", false, 0.0);
     }
     int n = (int)(int8_t)fz_u8(in);
     float r = fz_float(in), a = fz_float(in);
@@ -457,7 +467,7 @@ static void op_box_regular(fz_input *in) {
     if (p.count != 0) {
         FZ_CHECK(isfinite(r) && r > 0.0f && isfinite(a) && (p.count == n || r < 1e-30f || r > 1e30f || fabsf(a) > 1.0e5f),
                  "rc_make_regular_polygon(%d, %g, %g): count %d", n, r, a, p.count);
-        check_polygon(&p, "rc_make_regular_polygon", true);
+        check_polygon(&p, "rc_make_regular_polygon", true, 0.0);
     } else {
         /* (beyond |angle| 1e5, where rc_rot_from_angle promises no accuracy, angle + 2 pi k / n
            may round to angle and the vertices merge; radii near the ends of float range lose
@@ -578,8 +588,9 @@ static bool moderate_circle(rc_circle c) {
 
 static void op_shapes(fz_input *in) {
     rc_polygon pa, pb;
-    bool ga = draw_polygon(in, &pa);
-    bool gb = draw_polygon(in, &pb);
+    double rounded_a, rounded_b; /* (their shapes are checked by their own rules below) */
+    bool ga = draw_polygon(in, &pa, &rounded_a);
+    bool gb = draw_polygon(in, &pb, &rounded_b);
     rc_circle ca = {draw_vec(in), fz_float(in)};
     rc_circle cb = {draw_vec(in), fz_float(in)};
     rc_vec2 sa = draw_vec(in), sb = draw_vec(in), o = draw_vec(in), d = draw_vec(in);
