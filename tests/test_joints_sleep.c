@@ -348,6 +348,58 @@ START_TEST(a_body_woken_in_the_step_wakes_its_partner) {
 }
 END_TEST
 
+
+/* rc_body_set_awake acts on the body's island, as the step does: a stack of three boxes (not
+ * yet at rest) put to sleep through its middle box sleeps whole at once and stays asleep; woken
+ * through its top box it wakes whole; a jointed pair sleeps through either body; a box apart
+ * from the stack, and the static ground, are not touched. */
+START_TEST(set_awake_acts_on_the_island) {
+    rc_world *w = make_world(rc_v2(0.0f, (float)-G), true);
+    rc_body_id ground = body_at(w, RC_STATIC, rc_v2(0, 0), 0.0f);
+    add_box(w, ground, rc_v2(0, -0.5f), 20.0f, 0.5f, 0.0f);
+    rc_body_id box[3];
+    for (int k = 0; k < 3; ++k) {
+        box[k] = box_body(w, rc_v2(0, 0.5f + (float)k), 0.0f, 0.5f, 0.5f, 1.0f);
+    }
+    rc_body_id apart = box_body(w, rc_v2(10, 0.5f), 0.0f, 0.5f, 0.5f, 1.0f);
+    rc_body_id hung = box_body(w, rc_v2(-10, 5.0f), 0.0f, 0.1f, 0.5f, 1.0f);
+    rc_body_id lamp = box_body(w, rc_v2(-10, 4.0f), 0.0f, 0.1f, 0.5f, 1.0f);
+    hinge(w, hung, lamp, rc_v2(-10, 4.5f));
+    ck_assert(rc_body_set_gravity_scale(w, hung, 0.0f) && rc_body_set_gravity_scale(w, lamp, 0.0f));
+    step(w, 10); /* in contact, and far from the sleep time */
+    for (int k = 0; k < 3; ++k) {
+        ck_assert(rc_body_is_awake(w, box[k]));
+    }
+    ck_assert(rc_body_set_awake(w, box[1], false));
+    for (int k = 0; k < 3; ++k) {
+        ck_assert_msg(!rc_body_is_awake(w, box[k]), "box %d of the stack is awake", k);
+        rc_vec2 v = rc_body_linear_velocity(w, box[k]);
+        ck_assert(v.x == 0.0f && v.y == 0.0f && rc_body_angular_velocity(w, box[k]) == 0.0f);
+    }
+    ck_assert(rc_body_is_awake(w, apart));
+    rc_vec2 top = rc_body_position(w, box[2]);
+    step(w, 1);
+    for (int k = 0; k < 3; ++k) {
+        ck_assert_msg(!rc_body_is_awake(w, box[k]), "box %d woke in the step", k);
+    }
+    rc_vec2 top_after = rc_body_position(w, box[2]);
+    ck_assert(SAME_BITS(top, top_after)); /* asleep: not moved by gravity */
+    ck_assert(rc_body_set_awake(w, box[2], true));
+    for (int k = 0; k < 3; ++k) {
+        ck_assert_msg(rc_body_is_awake(w, box[k]), "box %d of the stack still sleeps", k);
+    }
+    /* the jointed pair, through either body */
+    ck_assert(rc_body_set_awake(w, lamp, false));
+    ck_assert(!rc_body_is_awake(w, hung) && !rc_body_is_awake(w, lamp));
+    ck_assert(rc_body_set_awake(w, hung, true));
+    ck_assert(rc_body_is_awake(w, hung) && rc_body_is_awake(w, lamp));
+    ck_assert(rc_body_set_awake(w, hung, false));
+    ck_assert(!rc_body_is_awake(w, hung) && !rc_body_is_awake(w, lamp));
+    ck_assert(rc_body_is_awake(w, apart));
+    rc_world_destroy(w);
+}
+END_TEST
+
 /* ---- 17. the locked world ---------------------------------------------------------------------------- */
 
 typedef struct inside {
@@ -440,6 +492,7 @@ static Suite *joints_suite(void) {
     tcase_add_test(sleep_and_collisions, collide_connected_decides_contacts);
     tcase_add_test(sleep_and_collisions, a_new_joint_ends_the_contact);
     tcase_add_test(sleep_and_collisions, a_body_woken_in_the_step_wakes_its_partner);
+    tcase_add_test(sleep_and_collisions, set_awake_acts_on_the_island);
     suite_add_tcase(s, sleep_and_collisions);
     TCase *lock = tcase_create("lock");
     tcase_set_timeout(lock, 60);

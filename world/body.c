@@ -696,13 +696,15 @@ bool rc_body_set_awake(rc_world *world, rc_body_id id, bool awake) {
     if (b->type == RC_STATIC) {
         return awake ? rc_fail(world, __func__, "a static body cannot be awake") : true;
     }
-    if (awake) {
-        rc_body_wake(b);
-    } else {
+    if (b->type == RC_KINEMATIC && !awake) {
         b->awake = false;
         b->sleep_time = 0.0f;
         b->linear_velocity = rc_v2(0.0f, 0.0f);
         b->angular_velocity = 0.0f;
+        return true;
+    }
+    if (!rc_island_set_awake(world, (int32_t)(b - world->bodies.data), awake)) {
+        return rc_fail(world, __func__, "out of memory; nothing changed");
     }
     return true;
 }

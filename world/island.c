@@ -117,3 +117,64 @@ void rc_update_sleep(rc_world *world, float dt) {
         }
     }
 }
+
+/* Each dynamic body reached from `start` through touching solid contacts and joints, passing only
+ * through dynamic bodies that are not yet as asked, set awake or asleep (a sleeping body has no
+ * velocity and starts its time at rest again). The walk's stack is world->islands' next fields. */
+static void set_island_awake(rc_world *world, int32_t start, bool awake) {
+    rc_island_node *nodes = world->islands.data;
+    int32_t top = start;
+    nodes[start].next = -1;
+    while (top >= 0) {
+        int32_t index = top;
+        rc_body *b = &world->bodies.data[index];
+        top = nodes[index].next;
+        if (awake) {
+            rc_body_wake(b);
+        } else {
+            b->awake = false;
+            b->sleep_time = 0.0f;
+            b->linear_velocity = rc_v2(0.0f, 0.0f);
+            b->angular_velocity = 0.0f;
+        }
+        for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+            for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
+                const rc_contact *c = &world->contacts.data[ci];
+                int32_t k = c->shape[0] == s ? 0 : 1;
+                rc_body *ob = &world->bodies.data[c->body[1 - k]];
+                if (c->touching && !c->sensor && ob->type == RC_DYNAMIC && ob->awake != awake) {
+                    ob->awake = awake; /* taken: pushed once */
+                    nodes[c->body[1 - k]].next = top;
+                    top = c->body[1 - k];
+                }
+                ci = c->edge[k].next;
+            }
+        }
+        for (int32_t ji = b->first_joint; ji >= 0;) {
+            const rc_joint *j = &world->joints.data[ji];
+            int32_t k = j->edge[0].body == index ? 0 : 1;
+            int32_t other = j->edge[1 - k].body;
+            if (other >= 0 && world->bodies.data[other].type == RC_DYNAMIC && world->bodies.data[other].awake != awake) {
+                world->bodies.data[other].awake = awake;
+                nodes[other].next = top;
+                top = other;
+            }
+            ji = j->edge[k].next;
+        }
+    }
+}
+
+bool rc_island_set_awake(rc_world *world, int32_t body, bool awake) {
+    rc_body *b = &world->bodies.data[body];
+    if (b->type != RC_DYNAMIC) {
+        if (awake) {
+            rc_body_wake(b);
+        }
+        return true;
+    }
+    if (!rc_array_reserve(world, world->islands, world->bodies.count)) {
+        return false;
+    }
+    set_island_awake(world, body, awake);
+    return true;
+}

@@ -119,5 +119,9 @@ bool rc_reserve_blocks(rc_world *world, int32_t count);
 /* Sleep (island.c): bodies slow for the world's sleep time fall asleep together with
  * everything that touches them (an island). */
 void rc_update_sleep(rc_world *world, float dt);
+/* Outside the step (rc_body_set_awake): a dynamic body and its island (what touches it, what it
+ * is jointed to, and so on through dynamic bodies) woken or put to sleep at once, as they sleep
+ * together; a kinematic body is only woken. False when out of memory, nothing changed. */
+bool rc_island_set_awake(rc_world *world, int32_t body, bool awake);
 
 #endif

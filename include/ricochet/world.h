@@ -403,6 +403,13 @@ RC_API bool rc_body_set_max_bounces(rc_world *world, rc_body_id body, int32_t ma
 RC_API bool rc_body_set_bounces_left(rc_world *world, rc_body_id body, int32_t bounces_left);
 RC_API bool rc_body_set_enable_response(rc_world *world, rc_body_id body, bool enable);
 RC_API bool rc_body_set_point_filter(rc_world *world, rc_body_id body, rc_filter filter);
+/* Wakes a body or puts it to sleep, with its island: a dynamic body and every dynamic body
+ * reached from it through touching solid contacts and joints wake or sleep together, as the
+ * step puts them to sleep (a body asleep has no velocity; one put to sleep on a pile that still
+ * falls stays where it is until something wakes it). A kinematic body wakes or sleeps alone
+ * (asleep, it stops). Asking a static body to sleep does nothing; to wake, it is refused. False,
+ * with nothing changed, when out of memory (the walk over the island takes the world's island
+ * scratch). */
 RC_API bool rc_body_set_awake(rc_world *world, rc_body_id body, bool awake);
 RC_API bool rc_body_set_user_data(rc_world *world, rc_body_id body, void *user_data);
 /* An impulse (mass * velocity) at a world point; wakes the body. Dynamic bodies only. The
