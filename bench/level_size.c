@@ -5,7 +5,10 @@
  * 60 untimed) and each level's mean over the 2,000-point level's. Issue 15's target: 200,000
  * points within 1.5x of 2,000. ricochet only (the peers have no such level in the bench).
  *
- *   level_size [--quick] [--out FILE]   --quick: 120 steps, up to 200,000 points */
+ * Then long walls (run_walls): one segment each against the same walls cut into 4-unit pieces.
+ *
+ *   level_size [--quick] [--walls] [--out FILE]   --quick: 120 steps, up to 200,000 points;
+ *                                                 --walls: the long walls alone */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <ricochet/ricochet.h>
 
@@ -75,25 +78,89 @@ static level_result run(int points, int steps) {
     return r;
 }
 
+/* Long walls: a 600 x 600 box, seven slanted walls of 540 units across it, 3,000 pegs and 2,000
+ * bodies (crates and grenades, half each) falling through; each wall given as one segment
+ * (the world splits it: wall_pieces.c) or cut by the game into 4-unit segments. The step should
+ * cost the same either way. */
+static uint32_t lcg(uint32_t *s) {
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+static float uniform(uint32_t *s, float lo, float hi) { return lo + (hi - lo) * (float)lcg(s) / 16777216.0f; }
+
+static double run_walls(bool cut, int steps) {
+    rc_world_def def = rc_world_default_def();
+    rc_world *w = rc_world_create(&def);
+    rc_body_def bd = rc_body_default_def();
+    rc_body_id level = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    rc_vec2 box[4] = {{-300, -300}, {300, -300}, {300, 300}, {-300, 300}};
+    rc_shape_create_chain(w, level, &sd, box, 4, true);
+    rc_vec2 points[160];
+    for (int k = 0; k < 7; ++k) {
+        rc_vec2 a = rc_v2(-290.0f + 40.0f * (float)k, -285.0f + 20.0f * (float)k);
+        rc_vec2 b = rc_v2(a.x + 381.8f, a.y + 381.8f);
+        int n = cut ? 136 : 2;
+        for (int i = 0; i < n; ++i) {
+            float t = (float)i / (float)(n - 1);
+            points[i] = rc_v2(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+        }
+        rc_shape_create_chain(w, level, &sd, points, n, false);
+    }
+    uint32_t seed = 12345u;
+    for (int i = 0; i < 3000; ++i) {
+        rc_shape_def ps = rc_shape_default_def();
+        ps.offset = rc_v2(uniform(&seed, -295, 295), uniform(&seed, -295, 295));
+        rc_shape_create_circle(w, level, &ps, 0.4f);
+    }
+    for (int i = 0; i < 2000; ++i) {
+        rc_body_def g = rc_body_default_def();
+        g.type = RC_DYNAMIC;
+        g.position = rc_v2(uniform(&seed, -290, 290), uniform(&seed, -250, 290));
+        rc_body_id b = rc_body_create(w, &g);
+        rc_shape_def cs = rc_shape_default_def();
+        if (i % 2 == 0) {
+            rc_shape_create_box(w, b, &cs, 0.4f, 0.4f);
+        } else {
+            cs.restitution = 0.5f;
+            rc_shape_create_circle(w, b, &cs, 0.3f);
+        }
+    }
+    for (int s = 0; s < 60; ++s) {
+        rc_world_step(w, 1.0f / 60.0f);
+    }
+    double t0 = now();
+    for (int s = 0; s < steps; ++s) {
+        rc_world_step(w, 1.0f / 60.0f);
+    }
+    double mean = 1e3 * (now() - t0) / steps;
+    rc_world_destroy(w);
+    return mean;
+}
+
 int main(int argc, char **argv) {
-    bool quick = false;
+    bool quick = false, walls_only = false;
     const char *out = NULL;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = true;
+        } else if (strcmp(argv[i], "--walls") == 0) {
+            walls_only = true;
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out = argv[++i];
         } else {
-            fprintf(stderr, "usage: level_size [--quick] [--out FILE]\n");
+            fprintf(stderr, "usage: level_size [--quick] [--walls] [--out FILE]\n");
             return 2;
         }
     }
     const int sizes[] = {2000, 20000, 200000, 1000000};
-    int n = quick ? 3 : 4, steps = quick ? 120 : 600;
+    int n = walls_only ? 0 : quick ? 3 : 4, steps = quick ? 120 : 600;
     level_result res[4];
     for (int i = 0; i < n; ++i) {
         res[i] = run(sizes[i], steps);
     }
+    double whole = run_walls(false, steps), cut = run_walls(true, steps);
     FILE *f = out != NULL ? fopen(out, "w") : NULL;
     for (int k = 0; k < 2; ++k) {
         FILE *to = k == 0 ? stdout : f;
@@ -107,6 +174,10 @@ int main(int argc, char **argv) {
             fprintf(to, "| %d | %.1f ms | %.3f | %.3f | %.2fx |\n", res[i].points, res[i].build_ms, res[i].mean_ms,
                     res[i].worst_ms, res[i].mean_ms / res[0].mean_ms);
         }
+        fprintf(to, "\nlong walls: 7 slanted walls of 540 units, 3,000 pegs, 2,000 crates and grenades, %d steps\n\n", steps);
+        fprintf(to, "| walls given as | mean ms/step |\n|---|---:|\n");
+        fprintf(to, "| one segment each | %.3f |\n| 4-unit segments | %.3f |\n", whole, cut);
+        fprintf(to, "| one / cut | %.2fx |\n", whole / cut);
     }
     if (f != NULL) {
         fclose(f);

@@ -45,6 +45,33 @@ void rc_grid_find_begun_pairs_across(const rc_grid *a, const rc_grid *b, rc_grid
  * contact of a moving body (is the pair over?). */
 bool rc_grid_proxies_overlap(const rc_grid *grid, int32_t a, int32_t b);
 
+/* ---- proxies of pieces (grid_pieces.c) ------------------------------------------------------- */
+
+/* A proxy made of the boxes of count consecutive pieces of one thin thing (the world splits a
+ * level's long wall so): count linked proxies with the same user, whose boxes never turn back
+ * along the pieces on either axis (rc_grid_pieces_in_order: then the pieces any box overlaps run
+ * one after another). Returns the first piece's id, which stands for the whole: rc_grid_remove,
+ * rc_grid_touch, rc_grid_set_static and rc_grid_set_mobile take it and act on every piece (and
+ * refuse the others); rc_grid_move and rc_grid_get_box take each piece alone; rc_grid_proxies_overlap
+ * asks whether any piece overlaps, and rc_grid_proxy_count counts the whole as one. Box and point
+ * queries offer the whole once, from the first piece that overlaps; pair finding and casts offer
+ * each piece that meets (a caller keeps one: a world's contact map, rc_grid_piece_holds_first). The
+ * user must be the proxy's alone (no other proxy of the grid has it). -1 on a bad argument, boxes
+ * out of order, or memory running out (none of the pieces stays). */
+int32_t rc_grid_insert_pieces(rc_grid *grid, const rc_aabb *boxes, int32_t count, int32_t user);
+bool rc_grid_pieces_in_order(const rc_aabb *boxes, int32_t count);
+/* The pieces of a proxy given by its first piece (1: a proxy of one piece); 0 for any other id. */
+int32_t rc_grid_piece_count(const rc_grid *grid, int32_t proxy);
+/* The piece after this one, or -1 (the last piece, a proxy of one piece, a stale id). */
+int32_t rc_grid_next_piece(const rc_grid *grid, int32_t proxy);
+/* Does any piece of the proxy (given by any piece, or a proxy of one piece: its box) overlap the
+ * box? A proxy of pieces is looked up in the cells the box covers, not walked. */
+bool rc_grid_proxy_overlaps_box(const rc_grid *grid, int32_t proxy, rc_aabb box);
+/* Of the pieces a cast offered, which keeps a hit at point: the first piece whose box holds the
+ * point (the first piece of all when none does). True for a proxy of one piece; false for a stale
+ * id. */
+bool rc_grid_piece_holds_first(const rc_grid *grid, int32_t proxy, rc_vec2 point);
+
 /* Have the next pair finding report every pair of the proxy, as if it were new (its box stays):
  * a pairing rule changed (a filter, a body type). False for a stale proxy or a locked grid. */
 bool rc_grid_touch(rc_grid *grid, int32_t proxy);

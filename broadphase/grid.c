@@ -437,6 +437,8 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     p->moved = was_moved;
     p->is_static = false;
     p->mobile = false;
+    p->prev_piece = -1;
+    p->next_piece = -1;
     grid->spans[id].box = box;
     rc_grid_rect_add(&grid->store, l, r, NULL, (uint32_t)id, NULL);
     rc_grid_level_count(&grid->store, l, 1, false);
@@ -505,10 +507,21 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
     return true;
 }
 
+static void remove_one(rc_grid *grid, int32_t id);
+
 bool rc_grid_remove(rc_grid *grid, int32_t id) {
-    if (!changeable(grid) || !is_live(grid, id)) {
-        return false;
+    if (!changeable(grid) || !is_live(grid, id) || grid->proxies[id].prev_piece >= 0) {
+        return false; /* (a proxy of pieces goes by its first piece, whole) */
     }
+    for (int32_t piece = id; piece >= 0;) {
+        int32_t next = grid->proxies[piece].next_piece;
+        remove_one(grid, piece);
+        piece = next;
+    }
+    return true;
+}
+
+static void remove_one(rc_grid *grid, int32_t id) {
     grid_proxy *p = &grid->proxies[id];
     rc_grid_rect_remove(&grid->store, p->level, proxy_rect(grid, (uint32_t)id), NULL, (uint32_t)id);
     rc_grid_level_count(&grid->store, p->level, -1, p->mobile);
@@ -517,43 +530,56 @@ bool rc_grid_remove(rc_grid *grid, int32_t id) {
     grid->statics -= p->is_static ? 1 : 0;
     p->is_static = false;
     p->mobile = false;
+    grid->followers -= p->prev_piece >= 0 ? 1 : 0;
+    p->prev_piece = -1;
+    p->next_piece = -1;
     grid->users[id] = grid->free_list; /* p->moved stays: the id may still be in the moved list */
     grid->free_list = id;
     grid->live--;
-    return true;
+}
+
+/* The setters below act on a proxy of pieces by its first piece, on every piece. */
+static bool whole_proxy(const rc_grid *grid, int32_t proxy) {
+    return changeable(grid) && is_live(grid, proxy) && grid->proxies[proxy].prev_piece < 0;
 }
 
 bool rc_grid_set_static(rc_grid *grid, int32_t proxy, bool is_static) {
-    if (!changeable(grid) || !is_live(grid, proxy)) {
+    if (!whole_proxy(grid, proxy)) {
         return false;
     }
-    grid_proxy *p = &grid->proxies[proxy];
-    if (p->is_static != is_static) {
-        p->is_static = is_static;
-        grid->statics += is_static ? 1 : -1;
-        rewrite_entries(grid, proxy);
+    for (int32_t id = proxy; id >= 0; id = grid->proxies[id].next_piece) {
+        grid_proxy *p = &grid->proxies[id];
+        if (p->is_static != is_static) {
+            p->is_static = is_static;
+            grid->statics += is_static ? 1 : -1;
+            rewrite_entries(grid, id);
+        }
     }
     return true;
 }
 
 bool rc_grid_touch(rc_grid *grid, int32_t proxy) {
-    if (!changeable(grid) || !is_live(grid, proxy)) {
+    if (!whole_proxy(grid, proxy)) {
         return false;
     }
-    mark_new(grid, proxy);
+    for (int32_t id = proxy; id >= 0; id = grid->proxies[id].next_piece) {
+        mark_new(grid, id);
+    }
     return true;
 }
 
 bool rc_grid_set_mobile(rc_grid *grid, int32_t proxy, bool mobile) {
-    if (!changeable(grid) || !is_live(grid, proxy)) {
+    if (!whole_proxy(grid, proxy)) {
         return false;
     }
-    grid_proxy *p = &grid->proxies[proxy];
-    if (p->mobile != mobile) {
-        rc_grid_level_count(&grid->store, p->level, -1, p->mobile);
-        p->mobile = mobile;
-        rc_grid_level_count(&grid->store, p->level, 1, p->mobile);
-        rewrite_entries(grid, proxy);
+    for (int32_t id = proxy; id >= 0; id = grid->proxies[id].next_piece) {
+        grid_proxy *p = &grid->proxies[id];
+        if (p->mobile != mobile) {
+            rc_grid_level_count(&grid->store, p->level, -1, p->mobile);
+            p->mobile = mobile;
+            rc_grid_level_count(&grid->store, p->level, 1, p->mobile);
+            rewrite_entries(grid, id);
+        }
     }
     return true;
 }
@@ -570,12 +596,25 @@ rc_aabb rc_grid_get_box(const rc_grid *grid, int32_t proxy) {
 
 bool rc_grid_proxies_overlap(const rc_grid *grid, int32_t a, int32_t b) {
     rc_aabb zero = {{0.0f, 0.0f}, {0.0f, 0.0f}};
+    if (is_live(grid, a) && is_live(grid, b) && (grid->proxies[a].next_piece >= 0 || grid->proxies[b].next_piece >= 0)) {
+        if (grid->proxies[a].next_piece >= 0) { /* (pieces of a against all of b) */
+            int32_t t = a;
+            a = b;
+            b = t;
+        }
+        for (int32_t piece = a; piece >= 0; piece = grid->proxies[piece].next_piece) {
+            if (rc_grid_proxy_overlaps_box(grid, b, grid->spans[piece].box)) {
+                return true;
+            }
+        }
+        return false;
+    }
     return box_overlaps(is_live(grid, a) ? grid->spans[a].box : zero, is_live(grid, b) ? grid->spans[b].box : zero);
 }
 
 int32_t rc_grid_get_user(const rc_grid *grid, int32_t proxy) { return is_live(grid, proxy) ? grid->users[proxy] : -1; }
 
-int32_t rc_grid_proxy_count(const rc_grid *grid) { return grid != NULL ? grid->live : 0; }
+int32_t rc_grid_proxy_count(const rc_grid *grid) { return grid != NULL ? grid->live - grid->followers : 0; }
 
 float rc_grid_cell_size(const rc_grid *grid) { return grid != NULL ? grid->store.base_size : 0.0f; }
 
@@ -593,7 +632,7 @@ rc_grid_stats rc_grid_get_stats(const rc_grid *grid) {
         return st;
     }
     const grid_store *s = &grid->store;
-    st.proxies = grid->live;
+    st.proxies = grid->live - grid->followers;
     st.rebuilds = grid->rebuilds;
     st.cells = s->cells;
     st.levels_in_use = __builtin_popcountll(s->used_levels);

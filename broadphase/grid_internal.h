@@ -122,7 +122,7 @@ typedef struct grid_store {
     int32_t free_chunks;
 } grid_store;
 
-/* A proxy's bookkeeping, 12 bytes. Its rectangle of cells is kept as its lower-left cell and
+/* A proxy's bookkeeping, 24 bytes. Its rectangle of cells is kept as its lower-left cell and
  * whether it reaches one further on each axis (a proxy's cells are at least its size, so it
  * covers at most 2 x 2 of them). */
 typedef struct grid_proxy {
@@ -132,6 +132,9 @@ typedef struct grid_proxy {
     bool moved;
     bool is_static; /* its entries hold its box */
     bool mobile;    /* its entries say so (rc_grid_set_mobile) */
+    /* a proxy of pieces (rc_grid_insert_pieces, grid_pieces.c): the pieces before and after this
+       one, -1 at either end and for a proxy of one piece */
+    int32_t prev_piece, next_piece;
 } grid_proxy;
 
 struct rc_grid {
@@ -152,6 +155,7 @@ struct rc_grid {
     int32_t free_list;
     int32_t live;
     int32_t statics; /* live proxies whose entries hold their boxes */
+    int32_t followers; /* live pieces after the first of a proxy of pieces (rc_grid_proxy_count: live - followers) */
     int32_t moved_count;
     int32_t size_bins[SIZE_BINS];
     int32_t next_size_check;
@@ -298,6 +302,16 @@ static inline uint32_t cell_count(const grid_cell *c) { return c->meta >> 6; }
 static inline int32_t cell_level(const grid_cell *c) { return (int32_t)(c->meta & 63u); }
 
 static inline bool box_overlaps(rc_aabb a, rc_aabb b) { return rc_aabb_overlaps(a, b); }
+
+/* Are the pieces of the proxy of pieces from first on in order (grid_pieces.c)? */
+bool rc_grid_chain_in_order(const rc_grid *grid, int32_t first);
+
+/* Is proxy id a piece after one that overlaps the box too (grid_pieces.c: a box query offers a
+ * proxy of pieces from the first piece it overlaps; the ones it overlaps run one after another)? */
+static inline bool piece_before_overlaps(const rc_grid *grid, uint32_t id, rc_aabb box) {
+    int32_t prev = grid->proxies[id].prev_piece;
+    return prev >= 0 && box_overlaps(grid->spans[prev].box, box);
+}
 
 /* ---- finding cells -------------------------------------------------------------------------- */
 

@@ -55,7 +55,8 @@ static bool box_query_cell(const grid_cell *cell, void *context) {
     FOR_EACH_ENTRY(&grid->store, cell, raw, qb, {
         if (!(raw & q->skip) && first_in_rect(raw, at)) {
             uint32_t id = raw & ENTRY_ID_MASK;
-            if (box_overlaps(grid->spans[id].box, q->box) && !q->fn((int32_t)id, grid->users[id], q->context)) {
+            if (box_overlaps(grid->spans[id].box, q->box) && !piece_before_overlaps(grid, id, q->box) &&
+                !q->fn((int32_t)id, grid->users[id], q->context)) {
                 return false;
             }
         }
@@ -102,6 +103,7 @@ static void query_point(const rc_grid *grid, rc_vec2 point, rc_grid_query_fn *fn
         FOR_EACH_ENTRY(s, cell, raw, qb, {
             uint32_t id = raw & ENTRY_ID_MASK;
             if (rc_aabb_contains_point(grid->spans[id].box, point) &&
+                !piece_before_overlaps(grid, id, (rc_aabb){point, point}) &&
                 !fn((int32_t)id, grid->users[id], context)) {
                 return;
             }

@@ -11,14 +11,15 @@
  * a restored world's snapshot is the bytes restored, whatever room it had grown).
  *
  * Layout, in this order (core/bytes.h: little-endian, each value at its own width):
- *   tag "RGRD"; automatic; proxy high, free list head, live, statics, moved count, next size
+ *   tag "RGRD"; automatic; proxy high, free list head, live, statics, followers, moved count, next size
  *     check, rebuilds, peak live; the 64 size bins
  *   store: base cell size; used and fixed level bits; cells, hashed; table capacity; records'
  *     high, free head, free count; chunks' likewise
  *   levels: a 64-bit mask of the levels that hold anything, then for each of those its counts
  *     (proxies, fixed, cells, hashed, hashed after the last rebuild) and window (x0, y0, w, h)
  *   proxies 0..high-1: level (-1 free), moved; a live one its cell rectangle, static, mobile,
- *     box, user and (moved) its box before; a free one its free-list link
+ *     box, user, the pieces before and after it (-1: none) and (moved) its box before; a free
+ *     one its free-list link
  *   the moved list; every chunk's next link (chunks 0..chunk high-1)
  *   records 0..record high-1: meta (0: free, then its free-list link) or x, y, head chunk, the
  *     table slot when the cell lies outside its level's window, and the entries in walk order,
@@ -200,6 +201,7 @@ static void io_grid_counts(grid_io *io) {
     rc_io_index(b, &g->free_list, g->high, true);
     rc_io_count(b, &g->live, g->high);
     rc_io_count(b, &g->statics, g->live);
+    rc_io_count(b, &g->followers, g->live);
     int32_t moved_count = io->without_moves ? 0 : g->moved_count;
     rc_io_count(b, &moved_count, g->high);
     g->moved_count = reading(io) ? moved_count : g->moved_count;
@@ -348,6 +350,8 @@ static void io_proxy(grid_io *io, int32_t id) {
     p->moved = reading(io) ? moved : p->moved;
     if (p->level < 0) {
         rc_io_index(b, &g->users[id], g->high, true); /* the free list's link */
+        p->prev_piece = -1;
+        p->next_piece = -1;
         return;
     }
     rc_io_i32(b, &p->lx);
@@ -357,6 +361,8 @@ static void io_proxy(grid_io *io, int32_t id) {
     rc_io_bool(b, &p->mobile);
     rc_io_aabb(b, &g->spans[id].box);
     rc_io_i32(b, &g->users[id]);
+    rc_io_index(b, &p->prev_piece, g->high, true); /* live and linked back: check_pieces */
+    rc_io_index(b, &p->next_piece, g->high, true);
     if (moved) {
         rc_io_aabb(b, &g->befores[id]); /* read only while moved (before_of) */
     }
@@ -539,6 +545,44 @@ static void io_cells(grid_io *io) {
 }
 
 /* ---- the checks of the whole ---------------------------------------------------------------- */
+
+/* Proxies of pieces: each link live and linked back, to a piece of the same user; every chain
+ * walked from its first piece reaches all its pieces (no loop), as many as counted, with boxes in
+ * order (a box query's once-only rule takes it). */
+static bool check_pieces(const rc_grid *g) {
+    int32_t followers = 0, linked = 0, heads = 0, walked = 0;
+    for (int32_t id = 0; id < g->high; ++id) {
+        const grid_proxy *p = &g->proxies[id];
+        if (p->level < 0 || (p->prev_piece < 0 && p->next_piece < 0)) {
+            continue;
+        }
+        int32_t next = p->next_piece, prev = p->prev_piece;
+        if ((next >= 0 && (g->proxies[next].level < 0 || g->proxies[next].prev_piece != id || g->users[next] != g->users[id])) ||
+            (prev >= 0 && (g->proxies[prev].level < 0 || g->proxies[prev].next_piece != id))) {
+            return false;
+        }
+        linked++;
+        followers += prev >= 0;
+        heads += prev < 0;
+    }
+    for (int32_t id = 0; id < g->high; ++id) {
+        const grid_proxy *p = &g->proxies[id];
+        if (p->level < 0 || p->prev_piece >= 0 || p->next_piece < 0) {
+            continue;
+        }
+        int32_t count = 0;
+        for (int32_t at = id; at >= 0; at = g->proxies[at].next_piece) {
+            if (++count > linked) {
+                return false;
+            }
+        }
+        walked += count;
+        if (!rc_grid_chain_in_order(g, id)) {
+            return false;
+        }
+    }
+    return followers == g->followers && walked == linked && linked == heads + followers;
+}
 
 /* Proxies: every live one has its entries in all the cells of its rectangle; the free list
  * holds every free slot once; the counts are what they count. */
@@ -725,7 +769,7 @@ rc_grid *rc_grid_load_reusing(rc_bytes *in, const rc_allocator *allocator, rc_gr
     take_spares(&io, reuse);
     io_grid(&io);
     bool ok = !in->failed && !io.out_of_memory;
-    if (ok && !(check_proxies(&io) && check_levels(grid) && check_free_lists(&io) && check_table(&grid->store))) {
+    if (ok && !(check_proxies(&io) && check_pieces(grid) && check_levels(grid) && check_free_lists(&io) && check_table(&grid->store))) {
         rc_bytes_fail(in);
         ok = false;
     }

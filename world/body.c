@@ -383,7 +383,10 @@ bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, flo
                            (double)position.x, (double)position.y);
         }
         /* a swept circle's proxy is grown by the margin: at most the four cells of a proxy */
-        additions += world->shapes.data[s].swept ? 4 : rc_grid_move_additions(rc_grid_for_type(world, b->type), world->shapes.data[s].proxy, box);
+        const rc_shape *shape = &world->shapes.data[s];
+        additions += shape->swept                        ? 4
+                     : rc_segment_pieces(world, shape) > 1 ? rc_segment_piece_additions(world, shape, xf)
+                                                           : rc_grid_move_additions(rc_grid_for_type(world, b->type), shape->proxy, box);
     }
     if (!rc_grid_reserve(rc_grid_for_type(world, b->type), additions)) {
         return rc_fail(world, __func__, "out of memory");
@@ -464,7 +467,8 @@ static bool move_proxies_to(rc_world *world, rc_body *b, rc_body_type type) {
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body, ++n) {
         rc_shape trial = world->shapes.data[s];
         trial.body_type = (uint8_t)type;
-        made[n].shape = rc_grid_insert(to, rc_shape_fat_box(world, &trial), s); /* (the new proxy) */
+        made[n].shape = trial.kind == RC_SHAPE_SEGMENT ? rc_segment_insert_proxy(world, to, &trial, s) /* (the new proxy) */
+                                                       : rc_grid_insert(to, rc_shape_fat_box(world, &trial), s);
         if (made[n].shape < 0) {
             while (--n >= 0) {
                 rc_grid_remove(to, made[n].shape);

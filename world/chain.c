@@ -55,6 +55,11 @@ void rc_segment_wall(const rc_world *world, const rc_shape *s, rc_vec2 *prev, rc
     *next = c->flipped ? p0 : p3;
 }
 
+void rc_segment_ends_at(const rc_world *world, const rc_shape *s, rc_transform body, rc_vec2 ends[2]) {
+    const rc_chain *c = chain_of(world, s);
+    place_ends(&world->shapes.data[c->shape].base, body, s->wall.local, c->flipped, ends);
+}
+
 rc_aabb rc_segment_box_at(const rc_world *world, const rc_shape *s, rc_transform body) {
     const rc_chain *c = chain_of(world, s);
     rc_vec2 ends[2];
@@ -216,7 +221,8 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
     for (int32_t k = 0; refusal == NULL && k < c.segments; ++k) {
         rc_vec2 local[2] = {chain_point(&c, k), chain_point(&c, k + 1)};
         place_ends(&base, body->xf, local, c.flipped, ends);
-        int32_t proxy = rc_grid_insert(rc_grid_for_type(world, body->type), ends_box(ends), slots[k]);
+        int32_t pieces = body->type == RC_STATIC ? rc_wall_piece_count(world, &base, local) : 1;
+        int32_t proxy = rc_wall_insert(world, rc_grid_for_type(world, body->type), ends, pieces, slots[k]);
         if (proxy < 0) {
             for (int32_t j = k - 1; j >= 0; --j) {
                 rc_grid_remove(rc_grid_for_type(world, body->type), world->shapes.data[slots[j]].proxy);

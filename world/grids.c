@@ -82,5 +82,9 @@ bool rc_world_proxies_overlap(const rc_world *world, const rc_shape *a, const rc
     if (ga == gb) {
         return rc_grid_proxies_overlap(ga, a->proxy, b->proxy);
     }
-    return rc_aabb_overlaps(rc_grid_get_box(ga, a->proxy), rc_grid_get_box(gb, b->proxy));
+    /* one of the two is the level's, whose long walls are in pieces: any piece */
+    if (ga == world->level_grid) {
+        return rc_grid_proxy_overlaps_box(ga, a->proxy, rc_grid_get_box(gb, b->proxy));
+    }
+    return rc_grid_proxy_overlaps_box(gb, b->proxy, rc_grid_get_box(ga, a->proxy));
 }

@@ -128,11 +128,22 @@ bool rc_world_cast_circle_filtered(const rc_world *world, rc_vec2 origin, float 
 }
 
 static float each_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
-    (void)proxy;
     cast_context *c = context;
     rc_ray_hit hit;
     if (!cast_shape(c, user, &hit) || hit.t > max_fraction) {
         return max_fraction;
+    }
+    /* a long wall of the level is offered by each of its pieces the cast reaches: the one whose
+       box holds the wall's point nearest the hit reports it (a circle that starts on the wall
+       hits at its centre; the cast reaches that point's piece either way) */
+    const rc_shape *s = &c->world->shapes.data[user];
+    if (s->kind == RC_SHAPE_SEGMENT && s->body_type == RC_STATIC) {
+        rc_vec2 a = s->segment[0], ab = rc_sub(s->segment[1], a);
+        float len2 = rc_dot(ab, ab), t = len2 > 0.0f ? rc_dot(rc_sub(hit.point, a), ab) / len2 : 0.0f;
+        rc_vec2 on = rc_mul_add(a, t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t, ab);
+        if (!rc_grid_piece_holds_first(c->world->level_grid, proxy, on)) {
+            return max_fraction;
+        }
     }
     name_hit(c->world, user, &hit);
     float r = c->fn(&hit, c->user);

@@ -172,6 +172,9 @@ rc_aabb rc_shape_fat_box(const rc_world *world, const rc_shape *s) {
 }
 
 bool rc_shape_proxy_fits(const rc_world *world, const rc_shape *s) {
+    if (rc_segment_pieces(world, s) > 1) {
+        return rc_segment_pieces_fit(world, s);
+    }
     rc_aabb need = rc_shape_proxy_box(world, s), have = rc_grid_get_box(rc_shape_grid(world, s), s->proxy);
     if (s->body_type == RC_STATIC) {
         return rc_aabb_equal(need, have); /* static proxies are exact */
@@ -181,7 +184,9 @@ bool rc_shape_proxy_fits(const rc_world *world, const rc_shape *s) {
 }
 
 void rc_shape_refit_proxy(rc_world *world, const rc_shape *s) {
-    if (!rc_shape_proxy_fits(world, s)) {
+    if (rc_segment_pieces(world, s) > 1) {
+        rc_segment_refit_pieces(world, s); /* (the pieces that moved) */
+    } else if (!rc_shape_proxy_fits(world, s)) {
         rc_grid_move(rc_shape_grid(world, s), s->proxy, rc_shape_fat_box(world, s));
     }
 }

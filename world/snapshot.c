@@ -185,6 +185,19 @@ static bool link_grid_and_map(rc_world *w, const rc_grid *level_grid, bool *out_
     return true;
 }
 
+/* Every shape's proxy has the pieces the world gives it (wall_pieces.c: one, but for a long
+ * static wall), from the first (after links_valid: a segment's chain is its own). */
+static bool pieces_as_made(const rc_world *w, const rc_grid *level_grid) {
+    for (int32_t i = 0; i < w->shapes.count; ++i) {
+        const rc_shape *s = &w->shapes.data[i];
+        if (s->in_use && s->kind != RC_KIND_CHAIN &&
+            rc_grid_piece_count(s->body_type == RC_STATIC ? level_grid : w->grid, s->proxy) != rc_segment_pieces(w, s)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* rc_world_links_valid on what was read, with scratch from the allocator. */
 static bool links_valid(const rc_world *w, bool *out_of_memory) {
     int32_t n = w->bodies.count;
@@ -383,7 +396,8 @@ static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc
         return false;
     }
     return frame->at == frame->size && counters_fit(w) && poly_blocks_apart(w, out_of_memory) &&
-           link_grid_and_map(w, level_grid, out_of_memory) && links_valid(w, out_of_memory);
+           link_grid_and_map(w, level_grid, out_of_memory) && links_valid(w, out_of_memory) &&
+           pieces_as_made(w, level_grid);
 }
 
 /* A body or shape live with the same generation in the world before the restore keeps its

@@ -252,6 +252,27 @@ rc_base_transform rc_shape_def_base(const rc_shape_def *def);
 void rc_segment_wall(const rc_world *world, const rc_shape *s, rc_vec2 *prev, rc_vec2 *a, rc_vec2 *b, rc_vec2 *next);
 void rc_segment_place(rc_world *world, rc_shape *segment, rc_transform body);
 rc_aabb rc_segment_box_at(const rc_world *world, const rc_shape *segment, rc_transform body);
+void rc_segment_ends_at(const rc_world *world, const rc_shape *segment, rc_transform body, rc_vec2 ends[2]);
+/* Long walls of the level in pieces (wall_pieces.c): a static segment longer than two piece
+ * lengths has a proxy of pieces in the level grid (at most this many). */
+#define RC_MAX_WALL_PIECES 256
+/* The pieces of a wall with these ends in its chain's frame, were it static (1: one box). */
+int32_t rc_wall_piece_count(const rc_world *world, const rc_base *base, const rc_vec2 local[2]);
+/* The pieces of a shape's proxy as the world makes it: 1 but for a long static segment. */
+int32_t rc_segment_pieces(const rc_world *world, const rc_shape *shape);
+/* The boxes of a wall's pieces from end a to end b (in order: rc_grid_pieces_in_order). */
+void rc_wall_piece_boxes(rc_vec2 a, rc_vec2 b, int32_t count, rc_aabb *boxes);
+/* A wall's proxy in grid: of count pieces in the level grid, else of its ends' box; -1 when out
+ * of memory (nothing added). */
+int32_t rc_wall_insert(rc_world *world, rc_grid *grid, const rc_vec2 ends[2], int32_t count, int32_t user);
+/* A placed segment's proxy in grid (its fat box), in pieces when grid is the level's and the wall
+ * is long. */
+int32_t rc_segment_insert_proxy(rc_world *world, rc_grid *grid, const rc_shape *segment, int32_t user);
+/* A long static wall's pieces against where its shape is: equal, or moved there (reserved by the
+ * caller: rc_segment_piece_additions with the body's new transform). */
+bool rc_segment_pieces_fit(const rc_world *world, const rc_shape *segment);
+void rc_segment_refit_pieces(rc_world *world, const rc_shape *segment);
+int32_t rc_segment_piece_additions(const rc_world *world, const rc_shape *segment, rc_transform body);
 /* After the body's shapes were placed or its type changed: its chains' boxes and types. */
 void rc_body_refresh_chains(rc_world *world, const rc_body *body);
 void rc_chain_destroy(rc_world *world, int32_t chain_shape);

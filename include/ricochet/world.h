@@ -502,7 +502,14 @@ RC_API rc_shape_id rc_shape_create_capsule(rc_world *world, rc_body_id body, con
  *
  * Each wall (segment) is a shape of its own, type RC_SHAPE_TYPE_SEGMENT, with its own id and
  * its own place in the broadphase: ray casts, sweeps, impacts, contacts and overlap queries
- * report the segment that was struck; rc_shape_chain gives its chain. The segments take the
+ * report the segment that was struck. A long wall of a static body (over two piece lengths: four
+ * times def.cell_size, or 1,000 linear_slop when the world chooses its cells, 5 units by
+ * default) is in the broadphase as the boxes of its pieces (of that length, or 256 equal pieces
+ * of a wall longer than 256 of them), so that a long slanted
+ * wall is not in contact with, nor tested by, everything inside its bounding box: a body comes
+ * into contact with it when its box meets a piece's, and rc_world_overlap_aabb finds it when
+ * the query box meets a piece's. It is still one shape: one id, one contact per body, one hit
+ * per cast; rc_shape_chain gives its chain. The segments take the
  * def's materials, filter and flags; a setter called on the chain sets them on every segment,
  * one called on a segment sets that segment only. rc_shape_destroy takes the chain (not one of
  * its segments) and destroys it all; so does destroying the body.
@@ -662,7 +669,9 @@ RC_API bool rc_world_cast_polygon(const rc_world *world, const rc_polygon *polyg
 /* For each shape found by an overlap query; return false to stop. */
 typedef bool rc_overlap_fn(rc_shape_id shape, rc_body_id body, void *context);
 
-/* Shapes whose box overlaps the box (a fast, coarse test: the shapes themselves may not). */
+/* Shapes whose box overlaps the box (a fast, coarse test: the shapes themselves may not). A long
+ * wall of a static chain counts by the boxes of its pieces (rc_shape_create_chain), which hug
+ * it more closely than its one box. */
 RC_API int32_t rc_world_overlap_aabb(const rc_world *world, rc_aabb box, rc_query_filter filter, rc_overlap_fn *fn,
                                      void *context);
 /* Shapes containing the point (boundary included; sensors too). */
