@@ -19,7 +19,7 @@ typedef struct piece_order {
 
 static bool order_takes(piece_order *o, rc_aabb box) {
     if (o->any) {
-        float d[4] = {box.lower.x - o->last.lower.x, box.lower.y - o->last.lower.y, box.upper.x - o->last.upper.x,
+        const float d[4] = {box.lower.x - o->last.lower.x, box.lower.y - o->last.lower.y, box.upper.x - o->last.upper.x,
                       box.upper.y - o->last.upper.y};
         for (int k = 0; k < 4; ++k) {
             int sign = d[k] > 0.0f ? 1 : d[k] < 0.0f ? -1 : 0;
