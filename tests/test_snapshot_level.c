@@ -479,6 +479,52 @@ START_TEST(overlapping_polygon_blocks_are_refused) {
 }
 END_TEST
 
+/* Every live shape but a chain's record is in its body's list, once (fuzz_snapshot, seed 8: a
+ * snapshot that listed a chain's record among its body's shapes was taken, and destroying the
+ * body then looped for ever on the record its chain had freed; one that left a shape out of its
+ * body's list would let the shape outlive its body). Forged in the world that writes them, then
+ * put right. */
+START_TEST(shapes_listed_once_in_their_bodies) {
+    rc_world *w = ws_make_world(rc_v2(0.0f, -10.0f));
+    rc_shape_def sd = rc_shape_default_def();
+    rc_body_id ground = ws_body(w, RC_STATIC, rc_v2(0.0f, 0.0f), 0.0f);
+    rc_vec2 floor[3] = {{-10.0f, 1.0f}, {-10.0f, 0.0f}, {10.0f, 0.0f}};
+    rc_shape_id chain = rc_shape_create_chain(w, ground, &sd, floor, 3, false);
+    rc_body_id crate = ws_body(w, RC_DYNAMIC, rc_v2(0.0f, 3.0f), 0.0f);
+    rc_shape_id box = rc_shape_create_box(w, crate, &sd, 0.5f, 0.5f);
+    ck_assert(!rc_shape_id_is_null(chain) && !rc_shape_id_is_null(box));
+    ck_assert(rc_world_step(w, BUSY_DT));
+    rc_body *g = &w->bodies.data[ground.index - 1], *c = &w->bodies.data[crate.index - 1];
+    rc_shape *head = &w->shapes.data[chain.index - 1];
+    rc_world *fresh = ws_make_world(rc_v2(0.0f, 0.0f));
+    for (int forgery = 0; forgery < 2; ++forgery) {
+        int32_t kept_first = g->first_shape, kept_next = head->next_in_body, kept_crate = c->first_shape;
+        if (forgery == 0) { /* the chain's record at the head of its body's list */
+            head->next_in_body = g->first_shape;
+            g->first_shape = (int32_t)chain.index - 1;
+        } else { /* the crate's box out of its list */
+            c->first_shape = -1;
+        }
+        size_t n;
+        uint8_t *forged = busy_snapshot_take(w, &n);
+        g->first_shape = kept_first;
+        head->next_in_body = kept_next;
+        c->first_shape = kept_crate;
+        EXPECT(!rc_world_restore(fresh, forged, n), "forgery %d was taken", forgery);
+        EXPECT(strstr(rc_world_last_error(fresh), "out of range") != NULL, "message: %s", rc_world_last_error(fresh));
+        free(forged);
+    }
+    size_t n;
+    uint8_t *right = busy_snapshot_take(w, &n);
+    EXPECT(rc_world_restore(fresh, right, n), "%s", rc_world_last_error(fresh));
+    rc_body_destroy(fresh, ground); /* (what looped) */
+    ck_assert(!rc_shape_is_valid(fresh, chain));
+    free(right);
+    rc_world_destroy(fresh);
+    rc_world_destroy(w);
+}
+END_TEST
+
 static Suite *snapshot_level_suite(void) {
     Suite *s = suite_create("snapshot_level");
     TCase *t = tcase_create("snapshot_level");
@@ -489,6 +535,7 @@ static Suite *snapshot_level_suite(void) {
     tcase_add_test(t, frames_roll_back_over_a_large_level);
     tcase_add_test(t, worlds_mostly_level_restore);
     tcase_add_test(t, overlapping_polygon_blocks_are_refused);
+    tcase_add_test(t, shapes_listed_once_in_their_bodies);
     suite_add_tcase(s, t);
     return s;
 }

@@ -44,9 +44,10 @@ static bool live_contact(const rc_world *w, int32_t c) {
     return c >= 0 && c < w->contacts.count && w->contacts.data[c].in_use;
 }
 
-/* A body's shape list: live shapes of that body, ending within as many steps as there are
- * shapes; its swept circle among them. */
-static bool body_links(const rc_world *w, int32_t i) {
+/* A body's shape list: live shapes of that body (not a chain's record: its walls are listed),
+ * ending within as many steps as there are shapes; its swept circle among them. Its length is
+ * added to *listed. */
+static bool body_links(const rc_world *w, int32_t i, int32_t *listed) {
     const rc_body *b = &w->bodies.data[i];
     if (b->generation != rc_world_generation(w, &w->body_ids, i)) {
         return false;
@@ -55,13 +56,15 @@ static bool body_links(const rc_world *w, int32_t i) {
     for (int32_t s = b->first_shape; s != -1; s = w->shapes.data[s].next_in_body) {
         const rc_shape *shape = live_shape(w, s) ? &w->shapes.data[s] : NULL;
         /* the copies the sweeps' filters read agree with the body; only its swept circle is marked */
-        if (shape == NULL || shape->body != i || ++steps > w->shapes.count || shape->body_type != b->type ||
+        if (shape == NULL || shape->body != i || shape->kind == RC_KIND_CHAIN || ++steps > w->shapes.count ||
+            shape->body_type != b->type ||
             shape->body_bullet != b->bullet || shape->swept != (s == b->swept_shape)) {
             return false;
         }
     }
     /* how the step moves it follows from its type, flags and shapes (a swept circle's motion
        with no circle to sweep read outside the shapes) */
+    *listed += steps;
     int32_t swept;
     return (uint8_t)rc_body_motion_of(w, b, &swept) == b->motion && swept == b->swept_shape;
 }
@@ -144,9 +147,12 @@ static bool chain_links(const rc_world *w, int32_t i) {
         c->count < (c->loop ? 3 : 2) || c->segments != (c->loop ? c->count : c->count - 1)) {
         return false;
     }
+    /* segment k is a wall of this chain, on the chain's body, that knows itself as wall k (so no
+       wall is listed twice, and destroying the chain takes its walls out of the list they are in) */
     for (int32_t k = 0; k < c->segments; ++k) {
         int32_t s = c->segment_shapes[k];
-        if (!live_shape(w, s) || w->shapes.data[s].kind != RC_SHAPE_SEGMENT || w->shapes.data[s].chain != i) {
+        if (!live_shape(w, s) || w->shapes.data[s].kind != RC_SHAPE_SEGMENT || w->shapes.data[s].chain != i ||
+            w->shapes.data[s].wall.index != k || w->shapes.data[s].body != w->shapes.data[c->shape].body) {
             return false;
         }
     }
@@ -187,10 +193,19 @@ bool rc_world_links_valid(const rc_world *w, uint8_t *seen) {
         !pool_matches(&w->joint_ids, w->joints.count, seen, joint_live, w)) {
         return false;
     }
+    /* every live shape but a chain's record in its body's list, once (a shape left out would
+       outlive its body; one listed twice would loop its list) */
+    int32_t in_lists = 0, listable = 0;
     for (int32_t i = 0; i < w->bodies.count; ++i) {
-        if (w->bodies.data[i].in_use && !body_links(w, i)) {
+        if (w->bodies.data[i].in_use && !body_links(w, i, &in_lists)) {
             return false;
         }
+    }
+    for (int32_t i = 0; i < w->shapes.count; ++i) {
+        listable += w->shapes.data[i].in_use && w->shapes.data[i].kind != RC_KIND_CHAIN;
+    }
+    if (in_lists != listable) {
+        return false;
     }
     int32_t listed = 0; /* contacts met in the shapes' lists: each live one twice */
     for (int32_t i = 0; i < w->shapes.count; ++i) {
