@@ -125,7 +125,8 @@ static void nearest_on_core(const rc_hull_view *a, rc_vec2 c, rc_vec2 *point, rc
 
 /* The one contact point of a core point q of A (radius ra) and a circle B about c, the unit
  * normal n from q towards c, distance |c - q| apart. */
-static rc_collision point_contact(rc_vec2 q, float ra, rc_vec2 c, float rb, rc_vec2 n, float distance, float margin) {
+static rc_collision point_contact(rc_vec2 q, float ra, rc_vec2 c, float rb, rc_vec2 n, float distance, float margin,
+                                  bool round_a) {
     rc_collision m;
     memset(&m, 0, sizeof m);
     float separation = distance - ra - rb;
@@ -135,6 +136,17 @@ static rc_collision point_contact(rc_vec2 q, float ra, rc_vec2 c, float rb, rc_v
     rc_vec2 on_a = rc_mul_add(q, ra, n), on_b = rc_mul_add(c, -rb, n);
     m.normal = n;
     m.points[0].point = rc_lerp(on_a, on_b, 0.5f);
+    if (round_a && (rc_round_inside(ra, rb, distance) || rc_round_inside(rb, ra, distance))) {
+        /* one round end far inside a far larger one: the middle of the stretch of the line inside
+           both (the smaller one's centre or core point), not halfway between the surfaces, which
+           is as far off as the larger radius is long (a fuzz find: a circle inside one of radius
+           6e17 got a lever arm that long, whose roundings made spin without end and then NaN). Only
+           when A is round about q, a circle or a capsule with a radius (the distance from q is
+           then >= 0; a polygon or a wall reaches further behind q than its radius: their points
+           stay as they were) */
+        float lo = rc_maxf(-ra, distance - rb), hi = rc_minf(ra, distance + rb);
+        m.points[0].point = rc_mul_add(q, 0.5f * (lo + hi), n);
+    }
     m.points[0].separation = separation;
     m.points[0].id = 0;
     m.count = 1;
@@ -144,7 +156,8 @@ static rc_collision point_contact(rc_vec2 q, float ra, rc_vec2 c, float rb, rc_v
 rc_collision rc_collide_circle_pair(rc_vec2 center_a, float radius_a, rc_vec2 center_b, float radius_b,
                                 rc_vec2 fallback, float margin) {
     rc_vec2 d = rc_sub(center_b, center_a);
-    return point_contact(center_a, radius_a, center_b, radius_b, unit_or(d, fallback), rc_length(d), margin);
+    return point_contact(center_a, radius_a, center_b, radius_b, unit_or(d, fallback), rc_length(d), margin,
+                         radius_a > 0.0f);
 }
 
 /* A hull against a circle B (one point): one contact point. */
@@ -152,7 +165,7 @@ static rc_collision collide_with_circle(const rc_hull_view *a, const rc_hull_vie
     rc_vec2 c = b->points[0], q, n;
     float distance;
     nearest_on_core(a, c, &q, &n, &distance);
-    return point_contact(q, a->radius, c, b->radius, n, distance, margin);
+    return point_contact(q, a->radius, c, b->radius, n, distance, margin, a->count <= 2 && a->radius > 0.0f);
 }
 
 /* ---- polygons ------------------------------------------------------------------------------- */

@@ -30,6 +30,13 @@ bool rc_collide_circles(rc_circle a, rc_circle b, rc_manifold *m) {
     /* concentric circles: any direction separates them; take +x */
     rc_vec2 n = dist > 0.0f ? rc_normalize(d) : rc_v2(1.0f, 0.0f);
     one_point(m, n, rc_mul_add(a.center, a.radius, n), rc_mul_add(b.center, -b.radius, n), reach - dist);
+    if (m != NULL && (rc_round_inside(a.radius, b.radius, dist) || rc_round_inside(b.radius, a.radius, dist))) {
+        /* one far inside a far larger one: the middle of the stretch of the centre line inside
+           both (the smaller one's centre), not halfway between the surfaces, as far off as the
+           larger radius (the world's contacts do the same: shapes/collide.c) */
+        float lo = rc_maxf(-a.radius, dist - b.radius), hi = rc_minf(a.radius, dist + b.radius);
+        m->points[0] = rc_mul_add(a.center, 0.5f * (lo + hi), n);
+    }
     return true;
 }
 

@@ -16,6 +16,14 @@
  * and everything here has been checked to be finite. */
 RC_INLINE float rc_maxf(float a, float b) { return a > b ? a : b; }
 RC_INLINE float rc_minf(float a, float b) { return a < b ? a : b; }
+/* Is a round end of radius r, its centre distance from that of one of radius big, inside it
+ * with the big one over 4,096 times its reach (r + distance)? There the point midway between
+ * the surfaces lies far out of the small one, a lever arm of half the big radius whose float
+ * roundings (a 1e-7 of it) outgrow a thousandth of the small one: contacts take the middle of
+ * the part of the centre line inside both instead (shapes/collide.c, rc_collide_circles). */
+RC_INLINE bool rc_round_inside(float big, float r, float distance) {
+    return big > distance + r && big * (1.0f / 4096.0f) > distance + r;
+}
 
 /* Relative tolerance for deciding that two directions are parallel, or a point lies on a
  * line: a few float roundings of the quantities compared. Always multiplied by the size of

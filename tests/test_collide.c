@@ -113,6 +113,44 @@ START_TEST(circles_and_capsules) {
 }
 END_TEST
 
+
+/* A round end inside another (fuzz_world, seed 9: a circle of radius 15.6 inside a static one of
+ * radius 5.8e17): inside one over 4,096 times its reach, the contact point is the middle of the
+ * stretch of the centre line inside both, the smaller one's centre, not halfway between the
+ * surfaces (half a million units off below: as far off as the larger radius, a lever arm whose
+ * roundings spun the body up to NaN). Other overlaps keep the point halfway between the
+ * surfaces. */
+START_TEST(a_round_shape_inside_another_touches_at_its_middle) {
+    rc_hull big = rc_hull_circle(rc_v2(0, 0), 1.0e6f), small = rc_hull_circle(rc_v2(10, 0), 1.0f);
+    rc_collision m = rc_collide_hulls(&big, &small, 0.0f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert(m.normal.x == 1.0f && m.normal.y == 0.0f);
+    ck_assert_float_eq(m.points[0].separation, -999991.0f);
+    ck_assert(m.points[0].point.x == 10.0f && m.points[0].point.y == 0.0f);
+    rc_manifold pure;
+    ck_assert(rc_collide_circles((rc_circle){{0, 0}, 1.0e6f}, (rc_circle){{10, 0}, 1.0f}, &pure));
+    ck_assert(pure.points[0].x == 10.0f && pure.points[0].y == 0.0f);
+    rc_hull inner = rc_hull_circle(rc_v2(0, 0), 1.0f), outer = rc_hull_circle(rc_v2(10, 0), 1.0e6f);
+    m = rc_collide_hulls(&inner, &outer, 0.0f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert(m.points[0].point.x == 0.0f && m.points[0].point.y == 0.0f);
+    rc_hull cap = rc_hull_capsule(rc_v2(-1, 0), rc_v2(1, 0), 0.5f), huge = rc_hull_circle(rc_v2(0, 5), 1.0e6f);
+    m = rc_collide_hulls(&cap, &huge, 0.0f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_float_eq_tol(m.normal.y, 1.0f, 1e-6f);
+    ck_assert_float_eq_tol(m.points[0].point.x, 0.0f, 1e-6f);
+    ck_assert_float_eq_tol(m.points[0].point.y, 0.0f, 1e-6f);
+    /* inside one only 9 times its reach: midway between the surfaces, (100 + 9) / 2 */
+    rc_hull mid = rc_hull_circle(rc_v2(0, 0), 100.0f);
+    m = rc_collide_hulls(&mid, &small, 0.0f);
+    ck_assert(m.count == 1 && m.points[0].point.x == 54.5f && m.points[0].point.y == 0.0f);
+    rc_hull a = rc_hull_circle(rc_v2(0, 0), 1.0f), b = rc_hull_circle(rc_v2(1.5f, 0), 1.0f);
+    m = rc_collide_hulls(&a, &b, 0.0f);
+    ck_assert(m.count == 1 && m.points[0].point.x == 0.75f && m.points[0].point.y == 0.0f);
+    ck_assert_float_eq(m.points[0].separation, -0.5f);
+}
+END_TEST
+
 /* A fuzz_world find: two circles whose centres are a denormal (2^-149) apart gave a NaN normal
  * (1 / |d| overflowed). Radii 1/2 and 1/4: overlap 3/4 along +x (the direction from A to B);
  * two circles on one centre take +x; a capsule and a polygon met by a centre a denormal from
@@ -442,6 +480,7 @@ int main(void) {
     tcase_add_test(t, a_tilted_box_touches_with_one_corner);
     tcase_add_test(t, circles_and_capsules);
     tcase_add_test(t, regression_circles_a_denormal_apart);
+    tcase_add_test(t, a_round_shape_inside_another_touches_at_its_middle);
     tcase_add_test(t, a_box_slides_over_a_chain_joint_without_a_bump);
     tcase_add_loop_test(t, random_polygon_pairs_agree_with_brute_force, 0, 3);
     tcase_add_test(t, distance_of_rounded_hulls);

@@ -408,6 +408,36 @@ END_TEST
 
 /* ---- kinematic bodies ---------------------------------------------------------------------- */
 
+
+/* fuzz_world, seed 9: a body of two circles (radii 15.6 and 0.25) inside a static circle of radius
+ * 5.76e17, stepped with steps of 1/60 s and 6.4375 s, spun up to NaN: its contact point sat
+ * halfway to the giant circle's surface, a lever arm of 2.9e17 whose roundings made torque. Every
+ * value stays finite, and the body does not spin up. */
+START_TEST(a_body_inside_a_giant_circle_stays_finite) {
+    rc_world *w = ws_make_world(rc_v2(0.0f, -10.0f));
+    rc_body_id ground = ws_body(w, RC_STATIC, rc_v2(14.375f, 14.375f), 0.0f);
+    rc_shape_def sd = rc_shape_default_def();
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, ground, &sd, 5.76e17f)));
+    rc_body_id b = ws_body(w, RC_DYNAMIC, rc_v2(32.4f, 39.0f), 0.0f);
+    ck_assert(rc_body_set_linear_velocity(w, b, rc_v2(5.0f, -1.5f)) && rc_body_set_angular_velocity(w, b, -0.3f));
+    sd.offset = rc_v2(3.0f, 2.0f);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &sd, 15.6f)));
+    sd.offset = rc_v2(0.0f, 0.0f);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &sd, 0.25f)));
+    for (int i = 0; i < 50; ++i) {
+        ck_assert(rc_world_step(w, i % 2 ? 6.4375f : DT));
+        rc_vec2 p = rc_body_position(w, b), v = rc_body_linear_velocity(w, b);
+        float spin = rc_body_angular_velocity(w, b);
+        ck_assert_msg(isfinite(p.x) && isfinite(p.y) && isfinite(v.x) && isfinite(v.y) && isfinite(spin) &&
+                          isfinite(rc_body_angle(w, b)),
+                      "step %d: p (%g, %g) v (%g, %g) w %g", i, (double)p.x, (double)p.y, (double)v.x, (double)v.y,
+                      (double)spin);
+        ck_assert_msg(fabsf(spin) < 1.0f, "step %d: spun up to %g rad/s", i, (double)spin);
+    }
+    rc_world_destroy(w);
+}
+END_TEST
+
 /* A platform rising at 2 units/s carries a stack of three crates: after 2 s it is 4 higher
  * (exactly its velocity's travel) and each crate stands on the one below (at zero overlap, less
  * a contact's give), moving with it. A platform sliding at 3 units/s carries a crate along by
@@ -730,6 +760,7 @@ static Suite *solver_suite(void) {
     tcase_add_test(rest, a_pyramid_of_forty_rows_settles_straight_and_sleeps_when_still);
     tcase_add_test(rest, a_touch_does_not_restart_the_sleep_clock_of_a_body_at_rest);
     tcase_add_test(rest, compound_bodies_rest_on_both_feet);
+    tcase_add_test(rest, a_body_inside_a_giant_circle_stays_finite);
     suite_add_tcase(s, rest);
     TCase *kin = tcase_create("kinematic");
     tcase_set_timeout(kin, 120);

@@ -219,7 +219,9 @@ RC_API rc_distance_result rc_point_distance_capsule(rc_capsule capsule, rc_vec2 
 /* How two shapes A and B overlap. Touching counts as overlapping with depth 0. */
 typedef struct rc_manifold {
     rc_vec2 normal;    /* unit, from A towards B: moving B along it separates them */
-    rc_vec2 points[2]; /* world contact points, midway between the two surfaces */
+    rc_vec2 points[2]; /* world contact points, midway between the two surfaces (a circle far
+                          inside one over 4,096 times its size: its centre, the middle of the
+                          part of the centre line inside both) */
     float depths[2];   /* penetration at each point, >= 0 */
     int point_count;   /* 0 when the shapes are apart, else 1 or 2 */
     float depth;       /* the larger of depths[], 0 when apart */
