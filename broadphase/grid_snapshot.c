@@ -350,8 +350,10 @@ static void io_proxy(grid_io *io, int32_t id) {
     p->moved = reading(io) ? moved : p->moved;
     if (p->level < 0) {
         rc_io_index(b, &g->users[id], g->high, true); /* the free list's link */
-        p->prev_piece = -1;
-        p->next_piece = -1;
+        if (reading(io)) { /* (a free slot is no piece; a writer changes nothing) */
+            p->prev_piece = -1;
+            p->next_piece = -1;
+        }
         return;
     }
     rc_io_i32(b, &p->lx);
