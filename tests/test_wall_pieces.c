@@ -159,7 +159,8 @@ START_TEST(a_long_wall_touches_only_what_is_near) {
 END_TEST
 
 /* Under gravity a crate set on the wall slides down it (friction 0.6 on 45 degrees: it slides),
- * over many pieces, never through it (a contact that ended between two pieces would drop it). */
+ * over many pieces, never through it, in one contact from start to end (a contact that ended
+ * between two pieces would drop it, or report an end and a begin). */
 START_TEST(a_crate_slides_down_a_long_wall) {
     rc_body_id level;
     rc_shape_id wall;
@@ -169,8 +170,12 @@ START_TEST(a_crate_slides_down_a_long_wall) {
     rc_shape_def sd = rc_shape_default_def();
     ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, crate, &sd, 0.5f, 0.5f)));
     double lowest = 1e9;
+    int begins = 0, ends = 0;
     for (int i = 0; i < 240; ++i) {
         ck_assert(rc_world_step(w, 1.0f / 60.0f));
+        rc_contact_events ev = rc_world_contact_events(w);
+        begins += ev.begin_count;
+        ends += ev.end_count;
         rc_vec2 p = rc_body_position(w, crate);
         double above = ((double)p.y - (double)p.x) / sqrt(2.0); /* the centre's distance above the line */
         lowest = fmin(lowest, above);
@@ -180,6 +185,9 @@ START_TEST(a_crate_slides_down_a_long_wall) {
     double slid = (60.0 - 0.71 - (double)p.x) * sqrt(2.0), expected = 0.5 * 10.0 * (1.0 - 0.6) / sqrt(2.0) * 16.0;
     ck_assert_msg(fabs(slid - expected) < 0.1 * expected, "the crate slid %g units, expected %g", slid, expected);
     ck_assert_msg(lowest > 0.45, "the crate sank to %g above the wall", lowest);
+    /* one contact all the way down: begun once, never ended between two pieces */
+    ck_assert_int_eq(begins, 1);
+    ck_assert_int_eq(ends, 0);
     rc_world_destroy(w);
 }
 END_TEST
