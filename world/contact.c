@@ -152,51 +152,20 @@ static void wake_in_step(rc_world *world, int32_t index) {
     }
 }
 
+static void wake_visit(rc_world *world, int32_t body, void *context) {
+    (void)context;
+    wake_in_step(world, body);
+}
+
 /* Wake a sleeping body and everything that touches it or is jointed to it, and what touches
  * that: a pile wakes as one, as it fell asleep. */
 void rc_wake_island(rc_world *world, int32_t start) {
-    rc_island_node *nodes = world->islands.data;
-    rc_body *first = &world->bodies.data[start];
+    const rc_body *first = &world->bodies.data[start];
     if (first->awake || first->type != RC_DYNAMIC) {
         wake_in_step(world, start);
         return;
     }
-    wake_in_step(world, start);
-    int32_t top = start;
-    nodes[start].next = -1;
-    while (top >= 0) {
-        int32_t index = top;
-        top = nodes[index].next;
-        const rc_body *b = &world->bodies.data[index];
-        for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-            for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
-                const rc_contact *c = &world->contacts.data[ci];
-                int32_t k = c->shape[0] == s ? 0 : 1;
-                int32_t other = c->body[1 - k];
-                rc_body *ob = &world->bodies.data[other];
-                if (c->touching && !c->sensor && ob->type == RC_DYNAMIC && !ob->awake) {
-                    wake_in_step(world, other);
-                    nodes[other].next = top;
-                    top = other;
-                }
-                ci = c->edge[k].next;
-            }
-        }
-        for (int32_t ji = b->first_joint; ji >= 0;) {
-            const rc_joint *j = &world->joints.data[ji];
-            int32_t k = j->edge[0].body == index ? 0 : 1;
-            int32_t other = j->edge[1 - k].body;
-            if (other >= 0) {
-                rc_body *ob = &world->bodies.data[other];
-                if (ob->type == RC_DYNAMIC && !ob->awake) {
-                    wake_in_step(world, other);
-                    nodes[other].next = top;
-                    top = other;
-                }
-            }
-            ji = j->edge[k].next;
-        }
-    }
+    rc_island_walk(world, start, true, wake_visit, NULL);
 }
 
 /* A contact begins touching a sleeping body: its island wakes with it (a sensor's contact or a

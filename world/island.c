@@ -118,34 +118,25 @@ void rc_update_sleep(rc_world *world, float dt) {
     }
 }
 
-/* Each dynamic body reached from `start` through touching solid contacts and joints, passing only
- * through dynamic bodies that are not yet as asked, set awake or asleep (a sleeping body has no
- * velocity and starts its time at rest again). The walk's stack is world->islands' next fields. */
-static void set_island_awake(rc_world *world, int32_t start, bool awake) {
+void rc_island_walk(rc_world *world, int32_t start, bool awake, rc_island_visit_fn *visit, void *context) {
     rc_island_node *nodes = world->islands.data;
+    visit(world, start, context);
     int32_t top = start;
     nodes[start].next = -1;
     while (top >= 0) {
         int32_t index = top;
-        rc_body *b = &world->bodies.data[index];
         top = nodes[index].next;
-        if (awake) {
-            rc_body_wake(b);
-        } else {
-            b->awake = false;
-            b->sleep_time = 0.0f;
-            b->linear_velocity = rc_v2(0.0f, 0.0f);
-            b->angular_velocity = 0.0f;
-        }
+        const rc_body *b = &world->bodies.data[index];
         for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
             for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
                 const rc_contact *c = &world->contacts.data[ci];
                 int32_t k = c->shape[0] == s ? 0 : 1;
-                rc_body *ob = &world->bodies.data[c->body[1 - k]];
+                int32_t other = c->body[1 - k];
+                const rc_body *ob = &world->bodies.data[other];
                 if (c->touching && !c->sensor && ob->type == RC_DYNAMIC && ob->awake != awake) {
-                    ob->awake = awake; /* taken: pushed once */
-                    nodes[c->body[1 - k]].next = top;
-                    top = c->body[1 - k];
+                    visit(world, other, context); /* (now as asked: taken once) */
+                    nodes[other].next = top;
+                    top = other;
                 }
                 ci = c->edge[k].next;
             }
@@ -155,13 +146,29 @@ static void set_island_awake(rc_world *world, int32_t start, bool awake) {
             int32_t k = j->edge[0].body == index ? 0 : 1;
             int32_t other = j->edge[1 - k].body;
             if (other >= 0 && world->bodies.data[other].type == RC_DYNAMIC && world->bodies.data[other].awake != awake) {
-                world->bodies.data[other].awake = awake;
+                visit(world, other, context);
                 nodes[other].next = top;
                 top = other;
             }
             ji = j->edge[k].next;
         }
     }
+}
+
+/* rc_island_set_awake's visits: a body woken, or put to sleep (no velocity, its time at rest
+ * starting again). */
+static void wake_visit(rc_world *world, int32_t body, void *context) {
+    (void)context;
+    rc_body_wake(&world->bodies.data[body]);
+}
+
+static void sleep_visit(rc_world *world, int32_t body, void *context) {
+    (void)context;
+    rc_body *b = &world->bodies.data[body];
+    b->awake = false;
+    b->sleep_time = 0.0f;
+    b->linear_velocity = rc_v2(0.0f, 0.0f);
+    b->angular_velocity = 0.0f;
 }
 
 bool rc_island_set_awake(rc_world *world, int32_t body, bool awake) {
@@ -175,6 +182,6 @@ bool rc_island_set_awake(rc_world *world, int32_t body, bool awake) {
     if (!rc_array_reserve(world, world->islands, world->bodies.count)) {
         return false;
     }
-    set_island_awake(world, body, awake);
+    rc_island_walk(world, body, awake, awake ? wake_visit : sleep_visit, NULL);
     return true;
 }

@@ -119,6 +119,13 @@ bool rc_reserve_blocks(rc_world *world, int32_t count);
 /* Sleep (island.c): bodies slow for the world's sleep time fall asleep together with
  * everything that touches them (an island). */
 void rc_update_sleep(rc_world *world, float dt);
+/* The walk over a dynamic body's island, the one rule for what sleeps and wakes together: start
+ * is visited, then each dynamic body reached from it through touching solid contacts and joints,
+ * passing only through bodies whose awake flag is not yet `awake`. visit must leave the body
+ * awake as asked (that is how a body is taken once). The walk's stack is world->islands' next
+ * fields, which must hold every body. */
+typedef void rc_island_visit_fn(rc_world *world, int32_t body, void *context);
+void rc_island_walk(rc_world *world, int32_t start, bool awake, rc_island_visit_fn *visit, void *context);
 /* Outside the step (rc_body_set_awake): a dynamic body and its island (what touches it, what it
  * is jointed to, and so on through dynamic bodies) woken or put to sleep at once, as they sleep
  * together; a kinematic body is only woken. False when out of memory, nothing changed. */
