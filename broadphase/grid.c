@@ -172,9 +172,6 @@ static void set_proxy_rect(grid_proxy *p, cell_rect r) {
     p->wide = (uint8_t)((r.hx > r.lx ? 1 : 0) | (r.hy > r.ly ? 2 : 0));
 }
 
-static bool is_live(const rc_grid *grid, int32_t id) {
-    return grid != NULL && id >= 0 && id < grid->high && grid->proxies[id].level >= 0;
-}
 
 /* ---- rebuilding: cell size and windows ------------------------------------------------------- */
 

@@ -303,6 +303,11 @@ static inline int32_t cell_level(const grid_cell *c) { return (int32_t)(c->meta 
 
 static inline bool box_overlaps(rc_aabb a, rc_aabb b) { return rc_aabb_overlaps(a, b); }
 
+/* Is id a live proxy of the grid (not NULL, in range, not a free slot)? */
+static inline bool is_live(const rc_grid *grid, int32_t id) {
+    return grid != NULL && id >= 0 && id < grid->high && grid->proxies[id].level >= 0;
+}
+
 /* Are the pieces of the proxy of pieces from first on in order (grid_pieces.c)? */
 bool rc_grid_chain_in_order(const rc_grid *grid, int32_t first);
 

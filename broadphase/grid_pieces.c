@@ -88,8 +88,7 @@ int32_t rc_grid_insert_pieces(rc_grid *grid, const rc_aabb *boxes, int32_t count
 }
 
 int32_t rc_grid_piece_count(const rc_grid *grid, int32_t proxy) {
-    if (grid == NULL || proxy < 0 || proxy >= grid->high || grid->proxies[proxy].level < 0 ||
-        grid->proxies[proxy].prev_piece >= 0) {
+    if (!is_live(grid, proxy) || grid->proxies[proxy].prev_piece >= 0) {
         return 0;
     }
     int32_t count = 0;
@@ -100,7 +99,7 @@ int32_t rc_grid_piece_count(const rc_grid *grid, int32_t proxy) {
 }
 
 int32_t rc_grid_next_piece(const rc_grid *grid, int32_t proxy) {
-    if (grid == NULL || proxy < 0 || proxy >= grid->high || grid->proxies[proxy].level < 0) {
+    if (!is_live(grid, proxy)) {
         return -1;
     }
     return grid->proxies[proxy].next_piece;
@@ -130,7 +129,7 @@ static bool find_piece_cell(const grid_cell *cell, void *context) {
 }
 
 bool rc_grid_proxy_overlaps_box(const rc_grid *grid, int32_t proxy, rc_aabb box) {
-    if (grid == NULL || proxy < 0 || proxy >= grid->high || grid->proxies[proxy].level < 0) {
+    if (!is_live(grid, proxy)) {
         return false;
     }
     const grid_proxy *p = &grid->proxies[proxy];
@@ -153,7 +152,7 @@ static bool box_holds(rc_aabb b, rc_vec2 p) {
 }
 
 bool rc_grid_piece_holds_first(const rc_grid *grid, int32_t proxy, rc_vec2 point) {
-    if (grid == NULL || proxy < 0 || proxy >= grid->high || grid->proxies[proxy].level < 0) {
+    if (!is_live(grid, proxy)) {
         return false;
     }
     const grid_proxy *p = &grid->proxies[proxy];

@@ -144,8 +144,7 @@ static rc_collision point_contact(rc_vec2 q, float ra, rc_vec2 c, float rb, rc_v
            when A is round about q, a circle or a capsule with a radius (the distance from q is
            then >= 0; a polygon or a wall reaches further behind q than its radius: their points
            stay as they were) */
-        float lo = rc_maxf(-ra, distance - rb), hi = rc_minf(ra, distance + rb);
-        m.points[0].point = rc_mul_add(q, 0.5f * (lo + hi), n);
+        m.points[0].point = rc_mul_add(q, rc_middle_inside_both(ra, rb, distance), n);
     }
     m.points[0].separation = separation;
     m.points[0].id = 0;

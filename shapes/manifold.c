@@ -34,8 +34,7 @@ bool rc_collide_circles(rc_circle a, rc_circle b, rc_manifold *m) {
         /* one far inside a far larger one: the middle of the stretch of the centre line inside
            both (the smaller one's centre), not halfway between the surfaces, as far off as the
            larger radius (the world's contacts do the same: shapes/collide.c) */
-        float lo = rc_maxf(-a.radius, dist - b.radius), hi = rc_minf(a.radius, dist + b.radius);
-        m->points[0] = rc_mul_add(a.center, 0.5f * (lo + hi), n);
+        m->points[0] = rc_mul_add(a.center, rc_middle_inside_both(a.radius, b.radius, dist), n);
     }
     return true;
 }

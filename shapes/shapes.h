@@ -24,6 +24,11 @@ RC_INLINE float rc_minf(float a, float b) { return a < b ? a : b; }
 RC_INLINE bool rc_round_inside(float big, float r, float distance) {
     return big > distance + r && big * (1.0f / 4096.0f) > distance + r;
 }
+/* The middle of the stretch of the centre line inside both round ends (radii ra about the first
+ * centre, rb about the second, distance apart), from the first centre towards the second. */
+RC_INLINE float rc_middle_inside_both(float ra, float rb, float distance) {
+    return 0.5f * (rc_maxf(-ra, distance - rb) + rc_minf(ra, distance + rb));
+}
 
 /* Relative tolerance for deciding that two directions are parallel, or a point lies on a
  * line: a few float roundings of the quantities compared. Always multiplied by the size of

@@ -138,9 +138,7 @@ static float each_fn(int32_t proxy, int32_t user, float max_fraction, void *cont
        hits at its centre; the cast reaches that point's piece either way) */
     const rc_shape *s = &c->world->shapes.data[user];
     if (s->kind == RC_SHAPE_SEGMENT && s->body_type == RC_STATIC) {
-        rc_vec2 a = s->segment[0], ab = rc_sub(s->segment[1], a);
-        float len2 = rc_dot(ab, ab), t = len2 > 0.0f ? rc_dot(rc_sub(hit.point, a), ab) / len2 : 0.0f;
-        rc_vec2 on = rc_mul_add(a, t < 0.0f ? 0.0f : t > 1.0f ? 1.0f : t, ab);
+        rc_vec2 on = rc_nearest_point_on_segment(s->segment[0], s->segment[1], hit.point);
         if (!rc_grid_piece_holds_first(c->world->level_grid, proxy, on)) {
             return max_fraction;
         }
