@@ -5,7 +5,8 @@
  * 60 untimed) and each level's mean over the 2,000-point level's. Issue 15's target: 200,000
  * points within 1.5x of 2,000. ricochet only (the peers have no such level in the bench).
  *
- * Then long walls (run_walls): one segment each against the same walls cut into 4-unit pieces.
+ * Then long walls (run_walls): one segment each against the same walls cut into 4-unit pieces,
+ * the steps and then rays cast along the walls (rays_along_walls).
  *
  *   level_size [--quick] [--walls] [--out FILE]   --quick: 120 steps, up to 200,000 points;
  *                                                 --walls: the long walls alone */
@@ -89,7 +90,32 @@ static uint32_t lcg(uint32_t *s) {
 
 static float uniform(uint32_t *s, float lo, float hi) { return lo + (hi - lo) * (float)lcg(s) / 16777216.0f; }
 
-static double run_walls(bool cut, int steps) {
+typedef struct walls_result {
+    double step_ms; /* mean per step */
+    double ray_ns;  /* mean per ray along the walls */
+} walls_result;
+
+/* Rays along the walls: from points just above a wall, along it within a hundredth of a
+ * radian, 150 units (a shot down a slanted corridor: it passes many of a long wall's pieces). */
+static double rays_along_walls(const rc_world *w, int rays) {
+    uint32_t seed = 777u;
+    int hits = 0;
+    double t0 = now();
+    for (int i = 0; i < rays; ++i) {
+        int k = (int)(lcg(&seed) % 7u);
+        float along = uniform(&seed, 0.0f, 200.0f), turn = uniform(&seed, -0.01f, 0.01f);
+        rc_vec2 a = rc_v2(-290.0f + 40.0f * (float)k, -285.0f + 20.0f * (float)k);
+        float d = 0.70710678f * along, up = uniform(&seed, 0.2f, 1.5f);
+        rc_vec2 origin = rc_v2(a.x + d - 0.70710678f * up, a.y + d + 0.70710678f * up);
+        float c = cosf(0.78539816f + turn), s = sinf(0.78539816f + turn);
+        rc_ray_hit hit;
+        hits += rc_world_cast_ray(w, origin, rc_v2(150.0f * c, 150.0f * s), &hit) ? 1 : 0;
+    }
+    double ns = 1e9 * (now() - t0) / rays;
+    return hits >= 0 ? ns : 0.0; /* (hits: the calls are not thrown away) */
+}
+
+static walls_result run_walls(bool cut, int steps) {
     rc_world_def def = rc_world_default_def();
     rc_world *w = rc_world_create(&def);
     rc_body_def bd = rc_body_default_def();
@@ -134,9 +160,11 @@ static double run_walls(bool cut, int steps) {
     for (int s = 0; s < steps; ++s) {
         rc_world_step(w, 1.0f / 60.0f);
     }
-    double mean = 1e3 * (now() - t0) / steps;
+    walls_result r;
+    r.step_ms = 1e3 * (now() - t0) / steps;
+    r.ray_ns = rays_along_walls(w, 50 * steps);
     rc_world_destroy(w);
-    return mean;
+    return r;
 }
 
 int main(int argc, char **argv) {
@@ -160,7 +188,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; ++i) {
         res[i] = run(sizes[i], steps);
     }
-    double whole = run_walls(false, steps), cut = run_walls(true, steps);
+    walls_result whole = run_walls(false, steps), cut = run_walls(true, steps);
     FILE *f = out != NULL ? fopen(out, "w") : NULL;
     for (int k = 0; k < 2; ++k) {
         FILE *to = k == 0 ? stdout : f;
@@ -175,9 +203,11 @@ int main(int argc, char **argv) {
                     res[i].worst_ms, res[i].mean_ms / res[0].mean_ms);
         }
         fprintf(to, "\nlong walls: 7 slanted walls of 540 units, 3,000 pegs, 2,000 crates and grenades, %d steps\n\n", steps);
-        fprintf(to, "| walls given as | mean ms/step |\n|---|---:|\n");
-        fprintf(to, "| one segment each | %.3f |\n| 4-unit segments | %.3f |\n", whole, cut);
-        fprintf(to, "| one / cut | %.2fx |\n", whole / cut);
+        fprintf(to, "| walls given as | mean ms/step | ns per ray along the walls (%d rays) |\n|---|---:|---:|\n",
+                50 * steps);
+        fprintf(to, "| one segment each | %.3f | %.1f |\n| 4-unit segments | %.3f | %.1f |\n", whole.step_ms,
+                whole.ray_ns, cut.step_ms, cut.ray_ns);
+        fprintf(to, "| one / cut | %.2fx | %.2fx |\n", whole.step_ms / cut.step_ms, whole.ray_ns / cut.ray_ns);
     }
     if (f != NULL) {
         fclose(f);

@@ -45,6 +45,7 @@ typedef struct sweep_cast {
     int32_t exclude; /* a shape not to strike (-1: none) */
     rc_ray_hit best;
     int32_t best_index;
+    int32_t last_user; /* the shape the last offer named (a wall's pieces: rc_world_cast_grids) */
     bool met_motion; /* a shape in motion was looked at */
 } sweep_cast;
 
@@ -99,6 +100,10 @@ static bool skipped(const rc_sweeper *s, int32_t shape) {
 static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
     (void)proxy;
     sweep_cast *c = context;
+    if (user == c->last_user) {
+        return max_fraction; /* the next piece of a wall: rc_world_cast_grids */
+    }
+    c->last_user = user;
     const rc_shape *shape = &c->world->shapes.data[user];
     if (user == c->exclude || !rc_sweep_sees(c->world, c->sweeper, shape) || skipped(c->sweeper, user)) {
         return max_fraction;
@@ -142,6 +147,7 @@ static void cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, flo
     c->tau1 = tau1;
     c->exclude = exclude;
     c->best_index = -1;
+    c->last_user = -1;
     c->met_motion = false;
     /* what rc_sweep_sees leaves out of dynamic bodies is all of them when the sweeper sees none */
     rc_world_cast_grids(world, s->center, s->radius, d, 1.0f, !s->sees_dynamic, sweep_fn, c);

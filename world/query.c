@@ -27,6 +27,7 @@ typedef struct cast_context {
     /* closest mode */
     rc_ray_hit best;
     int32_t best_index;
+    int32_t last_user; /* the shape the last offer named (a wall's pieces: rc_world_cast_grids) */
     /* callback mode */
     rc_cast_fn *fn;
     void *user;
@@ -51,6 +52,10 @@ static void name_hit(const rc_world *world, int32_t index, rc_ray_hit *hit) {
 static float closest_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
     (void)proxy;
     cast_context *c = context;
+    if (user == c->last_user) {
+        return max_fraction; /* the next piece of a wall: rc_world_cast_grids */
+    }
+    c->last_user = user;
     rc_ray_hit hit;
     if (!cast_shape(c, user, &hit) || hit.t > max_fraction) {
         return max_fraction;
@@ -98,6 +103,7 @@ bool rc_cast_closest_trusted(const rc_world *world, rc_vec2 origin, float radius
     c.filtered = filter != NULL;
     c.filter = filter != NULL ? *filter : rc_default_query_filter();
     c.best_index = -1;
+    c.last_user = -1;
     rc_world_cast_grids(world, origin, radius, translation, 1.0f, false, closest_fn, &c);
     if (c.best_index < 0) {
         return false;
@@ -198,6 +204,7 @@ typedef struct polygon_cast {
     rc_query_filter filter;
     rc_ray_hit best;
     int32_t best_index;
+    int32_t last_user; /* the shape the last offer named (a wall's pieces: rc_world_cast_grids) */
 } polygon_cast;
 
 /* The polygon's first touch of one shape along the translation. */
@@ -232,6 +239,10 @@ static bool polygon_hits(const polygon_cast *c, int32_t index, rc_ray_hit *hit) 
 static float polygon_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
     (void)proxy;
     polygon_cast *c = context;
+    if (user == c->last_user) {
+        return max_fraction; /* the next piece of a wall: rc_world_cast_grids */
+    }
+    c->last_user = user;
     rc_ray_hit hit;
     if (!polygon_hits(c, user, &hit) || hit.t > max_fraction) {
         return max_fraction;
@@ -275,6 +286,7 @@ bool rc_world_cast_polygon(const rc_world *world, const rc_polygon *polygon, rc_
     c.translation = translation;
     c.filter = filter;
     c.best_index = -1;
+    c.last_user = -1;
     /* the grid walks a circle round the polygon from its centroid */
     float reach = 0.0f;
     for (int i = 0; i < polygon->count; ++i) {

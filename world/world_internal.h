@@ -428,7 +428,11 @@ static inline void rc_level_grid_settle(rc_world *world) { (void)rc_grid_optimiz
  * the level grid's, or the other's while the level has no shapes. */
 float rc_world_cell_size(const rc_world *world);
 /* grids.c: the two grids asked as one, the level's first (see there). A box that is not valid
- * finds nothing; the casts' arguments are rc_grid_cast_trusted's. */
+ * finds nothing; the casts' arguments are rc_grid_cast_trusted's. A cast offers a long wall of
+ * the level once for each of its pieces it reaches, often one after another: a callback whose
+ * answer depends on the shape alone (the closest-hit casts, the sweeps) skips an offer naming
+ * the shape it was offered last, which would repeat its test and its answer (a ray along a
+ * wall of 256 pieces tested it 256 times). */
 void rc_world_query_grids(const rc_world *world, rc_aabb box, bool skip_mobile, rc_grid_query_fn *fn, void *context);
 void rc_world_query_point_grids(const rc_world *world, rc_vec2 point, rc_grid_query_fn *fn, void *context);
 void rc_world_cast_grids(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
