@@ -1,6 +1,7 @@
 /* The grid's box and point queries, and its rays and swept circles (each reports a proxy once,
  * from the first cell it meets it in: see grid.c). */
 #include "broadphase/grid_internal.h"
+#include "broadphase/grid_lean.h"
 
 #include "core/simd.h"
 
@@ -557,9 +558,10 @@ static bool ray_walk_level(ray_walk *w, int32_t l) {
     return true;
 }
 
-/* The walk itself, for inputs already checked: finite, radius and max_fraction >= 0. */
-void rc_grid_cast_trusted(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
-                          bool skip_mobile, rc_grid_ray_fn *fn, void *context) {
+/* The walk itself over the levels in `levels` that hold proxies, for inputs already checked:
+ * finite, radius and max_fraction >= 0. */
+static void cast_levels(const rc_grid *grid, uint64_t levels, rc_vec2 origin, float radius, rc_vec2 translation,
+                        float max_fraction, bool skip_mobile, rc_grid_ray_fn *fn, void *context) {
     ray_walk w;
     w.grid = grid;
     w.skip = skip_mobile ? ENTRY_MOBILE : 0u;
@@ -578,11 +580,21 @@ void rc_grid_cast_trusted(const rc_grid *grid, rc_vec2 origin, float radius, rc_
     w.stopped = false;
     w.fn = fn;
     w.context = context;
-    for (uint64_t used = levels_for(&grid->store, w.skip); used != 0; used &= used - 1) {
+    for (uint64_t used = levels_for(&grid->store, w.skip) & levels; used != 0; used &= used - 1) {
         if (!ray_walk_level(&w, __builtin_ctzll(used))) {
             return;
         }
     }
+}
+
+void rc_grid_cast_trusted(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
+                          bool skip_mobile, rc_grid_ray_fn *fn, void *context) {
+    cast_levels(grid, UINT64_MAX, origin, radius, translation, max_fraction, skip_mobile, fn, context);
+}
+
+void rc_grid_cast_levels(const rc_grid *grid, uint64_t levels, rc_vec2 origin, rc_vec2 translation, float max_fraction,
+                         rc_grid_ray_fn *fn, void *context) {
+    cast_levels(grid, levels, origin, 0.0f, translation, max_fraction, false, fn, context);
 }
 
 static void cast(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,

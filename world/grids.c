@@ -88,3 +88,4 @@ bool rc_world_proxies_overlap(const rc_world *world, const rc_shape *a, const rc
     }
     return rc_grid_proxy_overlaps_box(gb, b->proxy, rc_grid_get_box(ga, a->proxy));
 }
+

@@ -28,6 +28,7 @@ typedef struct cast_context {
     rc_ray_hit best;
     int32_t best_index;
     int32_t last_user; /* the shape the last offer named (a wall's pieces: rc_world_cast_grids) */
+    const rc_cast_record *best_record; /* the best's record when the lean copy gave it, else NULL */
     /* callback mode */
     rc_cast_fn *fn;
     void *user;
@@ -49,9 +50,8 @@ static void name_hit(const rc_world *world, int32_t index, rc_ray_hit *hit) {
     hit->body = rc_body_id_of(world, world->shapes.data[index].body);
 }
 
-static float closest_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
-    (void)proxy;
-    cast_context *c = context;
+/* The closest-hit test of one shape the walk reached: the walk's new end. */
+static inline float closest_test(cast_context *c, int32_t user, float max_fraction) {
     if (user == c->last_user) {
         return max_fraction; /* the next piece of a wall: rc_world_cast_grids */
     }
@@ -63,8 +63,55 @@ static float closest_fn(int32_t proxy, int32_t user, float max_fraction, void *c
     if (c->best_index < 0 || hit.t < c->best.t || (hit.t == c->best.t && user < c->best_index)) {
         c->best = hit;
         c->best_index = user;
+        c->best_record = NULL;
     }
     return c->best.t;
+}
+
+static float closest_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
+    (void)proxy;
+    return closest_test(context, user, max_fraction);
+}
+
+/* closest_test on a level shape's cast record (level_lean.h): the same checks and the same
+ * exact test on the same numbers. The walk's last offer is kept as the record's offset. */
+static float lean_closest_fn(int32_t offset, float max_fraction, void *context) {
+    cast_context *c = context;
+    if (offset == c->last_user) {
+        return max_fraction; /* the next piece of a wall */
+    }
+    c->last_user = offset;
+    const rc_cast_record *r = rc_cast_record_at(&c->world->level_lean, offset);
+    if ((c->filtered && !rc_query_sees_parts(r->body, r->filter, c->filter)) ||
+        (r->one_sided && !rc_segment_faces(rc_cast_record_data(r)[0], rc_cast_record_data(r)[1], c->origin))) {
+        return max_fraction;
+    }
+    rc_shape_view v = rc_cast_record_view(r);
+    rc_ray_hit hit;
+    if (!rc_view_ray_cast(&v, c->origin, c->translation, &hit) || hit.t > max_fraction) {
+        return max_fraction;
+    }
+    if (c->best_index < 0 || hit.t < c->best.t || (hit.t == c->best.t && r->shape < c->best_index)) {
+        c->best = hit;
+        c->best_index = r->shape;
+        c->best_record = r;
+    }
+    return c->best.t;
+}
+
+/* A ray through the level's lean copy (the levels it holds), the level grid's other levels, then
+ * the grid of the shapes that move: rc_world_cast_grids' walk, each shape the same test. */
+static void cast_lean(const rc_world *world, const rc_level_lean *lean, cast_context *c) {
+    float max_t = 1.0f;
+    uint64_t left = rc_grid_lean_cast(&lean->cells, c->origin, c->translation, &max_t, lean_closest_fn, c);
+    c->last_user = -1; /* (shape indices from here) */
+    if (left != 0) {
+        rc_grid_cast_levels(world->level_grid, left, c->origin, c->translation, max_t, closest_fn, c);
+        max_t = c->best_index >= 0 ? c->best.t : max_t;
+    }
+    if (rc_grid_proxy_count(world->grid) > 0) {
+        rc_grid_cast_trusted(world->grid, c->origin, 0.0f, c->translation, max_t, false, closest_fn, c);
+    }
 }
 
 static bool cast_inputs_ok(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation,
@@ -103,14 +150,28 @@ bool rc_cast_closest_trusted(const rc_world *world, rc_vec2 origin, float radius
     c.filtered = filter != NULL;
     c.filter = filter != NULL ? *filter : rc_default_query_filter();
     c.best_index = -1;
+    c.best_record = NULL;
     c.last_user = -1;
-    rc_world_cast_grids(world, origin, radius, translation, 1.0f, false, closest_fn, &c);
+    const rc_level_lean *lean = radius == 0.0f ? rc_fresh_level_lean(world) : NULL;
+    if (lean != NULL) {
+        cast_lean(world, lean, &c);
+    } else {
+        rc_world_cast_grids(world, origin, radius, translation, 1.0f, false, closest_fn, &c);
+    }
     if (c.best_index < 0) {
         return false;
     }
     if (hit != NULL) {
         *hit = c.best;
-        name_hit(world, c.best_index, hit);
+        if (c.best_record != NULL) {
+            /* (the ids from the record: the shape's and body's records stay unread) */
+            hit->shape.index = (uint32_t)c.best_index + 1u;
+            hit->shape.generation = c.best_record->shape_generation;
+            hit->body.index = (uint32_t)c.best_record->body + 1u;
+            hit->body.generation = c.best_record->body_generation;
+        } else {
+            name_hit(world, c.best_index, hit);
+        }
     }
     return true;
 }

@@ -116,14 +116,17 @@ static inline bool rc_filters_collide(rc_filter a, rc_filter b) {
 
 /* Does a query with this filter see the shape? (Sensors are each query's own rule; the filter's
  * ignore_body was checked when the query began.) */
-static inline bool rc_query_sees(const rc_shape *s, rc_query_filter filter) {
-    if (s->body == (int32_t)filter.ignore_body.index - 1) {
+static inline bool rc_query_sees_parts(int32_t body, rc_filter shape_filter, rc_query_filter filter) {
+    if (body == (int32_t)filter.ignore_body.index - 1) {
         return false; /* (a null id names index -1: no body) */
     }
-    if (filter.group_index != 0 && filter.group_index == s->filter.group_index) {
+    if (filter.group_index != 0 && filter.group_index == shape_filter.group_index) {
         return filter.group_index > 0;
     }
-    return (s->filter.category_bits & filter.mask_bits) != 0 && (filter.category_bits & s->filter.mask_bits) != 0;
+    return (shape_filter.category_bits & filter.mask_bits) != 0 && (filter.category_bits & shape_filter.mask_bits) != 0;
+}
+static inline bool rc_query_sees(const rc_shape *s, rc_query_filter filter) {
+    return rc_query_sees_parts(s->body, s->filter, filter);
 }
 
 #endif

@@ -110,6 +110,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
 }
 
 void rc_world_free_records(rc_world *world) {
+    rc_level_lean_free(world);
     rc_grid_destroy(world->grid);
     world->grid = NULL;
     rc_grid_destroy(world->level_grid);

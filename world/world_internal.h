@@ -25,6 +25,7 @@
 #include "world/body.h"
 #include "world/contact.h"
 #include "world/joint.h"
+#include "world/level_lean.h"
 #include "world/projectile.h"
 #include "world/shape.h"
 #include "world/solver.h"
@@ -155,6 +156,8 @@ struct rc_world {
        section kept for a revision (kept_revision = revision + 1; 0: none kept). Atomic: snapshots
        (queries) on several threads may keep it at once, each the same value. */
     uint64_t level_revision;
+    /* the level's lean copy for closest-hit casts (level_lean.h) */
+    rc_level_lean level_lean;
     _Atomic(uint64_t) level_kept_revision;
     _Atomic(uint64_t) level_kept_checksum;
 };
@@ -233,12 +236,11 @@ static inline rc_shape_view rc_shape_view_of(const rc_world *world, const rc_sha
 
 /* Does the shape block something whose centre is at p? A one-sided segment blocks only what is
  * strictly on its free (left) side; every other shape blocks everything. */
-static inline bool rc_shape_faces(const rc_shape *s, rc_vec2 p) {
-    if (!s->one_sided || s->kind != RC_SHAPE_SEGMENT) {
-        return true;
-    }
-    rc_vec2 a = s->segment[0], b = s->segment[1];
+static inline bool rc_segment_faces(rc_vec2 a, rc_vec2 b, rc_vec2 p) {
     return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) > 0.0f;
+}
+static inline bool rc_shape_faces(const rc_shape *s, rc_vec2 p) {
+    return !s->one_sided || s->kind != RC_SHAPE_SEGMENT || rc_segment_faces(s->segment[0], s->segment[1], p);
 }
 /* The shape's polygon as defined, before the base transform (vertices and centroid only). */
 rc_convex rc_shape_local(const rc_world *world, const rc_shape *shape);
@@ -435,6 +437,14 @@ float rc_world_cell_size(const rc_world *world);
  * wall of 256 pieces tested it 256 times). */
 void rc_world_query_grids(const rc_world *world, rc_aabb box, bool skip_mobile, rc_grid_query_fn *fn, void *context);
 void rc_world_query_point_grids(const rc_world *world, rc_vec2 point, rc_grid_query_fn *fn, void *context);
+/* level_lean.c: make the level's lean copy again if the level changed since it was made (the
+ * step does, first); memory running out leaves none, and casts walk the grids. */
+void rc_level_lean_refresh(rc_world *world);
+void rc_level_lean_free(rc_world *world);
+/* The lean copy, or NULL when the level changed since it was made. */
+static inline const rc_level_lean *rc_fresh_level_lean(const rc_world *world) {
+    return world->level_lean.revision == world->level_revision + 1u ? &world->level_lean : NULL;
+}
 void rc_world_cast_grids(const rc_world *world, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
                          bool skip_mobile, rc_grid_ray_fn *fn, void *context);
 /* Do the grid boxes of two shapes' proxies overlap (in whichever grids they are)? */

@@ -1,0 +1,199 @@
+/* broadphase/grid_lean.h: a grid's cells copied compact, for the closest-hit ray walk.
+ *
+ * Owns: one read-only copy of the cells of a grid that changes seldom (a world's level), per
+ * level that has a dense window and no cell outside it: the entries of each window cell one
+ * after another, in the window's tile order, each with its proxy's box and user and the bits
+ * saying which neighbouring cells the proxy also covers. A ray walks them with no callback
+ * chain, no chunk lists and no box decoding: rc_grid_lean_cast is inline, and the caller's test
+ * (a static function passed as fn) is inlined into its loop.
+ *
+ * The copy answers as the grid's own walk does (rc_grid_cast_trusted with radius 0): the same
+ * cells in the same order, the same rule that offers a proxy once per level, boxes reached
+ * with the same margin. A level it does not hold, or a ray that leaves a held level's window,
+ * is told back to the caller, who walks those levels in the grid (rc_grid_cast_levels). The
+ * copy is the grid's as it was when built: whoever builds it builds it again after changing the
+ * grid (the world: when its level changes, at the next step). */
+#ifndef RICOCHET_BROADPHASE_GRID_LEAN_H
+#define RICOCHET_BROADPHASE_GRID_LEAN_H
+
+#include "broadphase/broadphase.h"
+#include "core/memory.h"
+
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* which neighbouring cells the entry's proxy also covers (a walk that came from one of them
+   was offered the proxy there) */
+#define RC_LEAN_LEFT 1u
+#define RC_LEAN_RIGHT 2u
+#define RC_LEAN_DOWN 4u
+#define RC_LEAN_UP 8u
+
+typedef struct rc_lean_entry {
+    rc_aabb box;    /* the proxy's box */
+    int32_t user;
+    uint32_t sides; /* RC_LEAN_* */
+} rc_lean_entry;
+
+/* One level of the grid: its window's cells (x0, y0, w x h), row by row (a step of the walk
+ * moves its slot by 1 or by a row); the entries of the cell in slot s are entries[starts[s]]
+ * to entries[starts[s + 1] - 1]. */
+typedef struct rc_lean_level {
+    float size, inv;
+    int32_t x0, y0, w, h;
+    uint32_t *starts; /* w * h + 1 */
+    rc_lean_entry *entries;
+    uint32_t entry_count;
+} rc_lean_level;
+
+typedef struct rc_grid_lean {
+    uint64_t held;   /* bit l: level l is copied (levels[] in order of l) */
+    uint64_t others; /* bit l: level l holds proxies and is not copied */
+    int32_t count;
+    rc_lean_level *levels;
+} rc_grid_lean;
+
+/* The copy of the grid's levels that can be copied, its memory from a. False when memory runs
+ * out (lean is then empty: held and others 0). A grid whose proxies are all on levels that
+ * cannot be copied gives a copy that holds nothing (others says which). */
+bool rc_grid_lean_build(const rc_grid *grid, const rc_allocator *a, rc_grid_lean *lean);
+/* Give back a copy's memory (an empty one too); it is empty afterwards. */
+void rc_grid_lean_free(const rc_allocator *a, rc_grid_lean *lean);
+/* Bytes a copy holds. */
+size_t rc_grid_lean_bytes(const rc_grid_lean *lean);
+
+/* rc_grid_cast_trusted with radius 0 over the levels in `levels` alone (the others a lean copy
+ * told back). */
+void rc_grid_cast_levels(const rc_grid *grid, uint64_t levels, rc_vec2 origin, rc_vec2 translation, float max_fraction,
+                         rc_grid_ray_fn *fn, void *context);
+
+/* The caller's test of a proxy the ray reaches: the ray's new end (max_t, or less where it
+ * hit). It may not stop the walk. */
+typedef float rc_lean_fn(int32_t user, float max_t, void *context);
+
+/* ---- the walk ---------------------------------------------------------------------------------- */
+
+typedef struct rc_lean_ray {
+    rc_vec2 origin, translation;
+    rc_vec2 inv;  /* 1 / translation per axis (0 where its reciprocal overflows) */
+    float margin; /* as the grid's walk: a few roundings at the size of the coordinates met */
+} rc_lean_ray;
+
+/* Does the ray reach the box (grown by its margin) before max_t? The grid's walk_reaches_box. */
+static inline bool rc_lean_reaches(const rc_lean_ray *r, rc_aabb b, float max_t) {
+    float m = r->margin;
+    float t0 = 0.0f, t1 = max_t;
+    if (r->inv.x != 0.0f) {
+        float a = (b.lower.x - m - r->origin.x) * r->inv.x, c = (b.upper.x + m - r->origin.x) * r->inv.x;
+        float lo = c < a ? c : a, hi = c > a ? c : a;
+        t0 = lo > t0 ? lo : t0;
+        t1 = hi < t1 ? hi : t1;
+    } else if (r->origin.x < b.lower.x - m || r->origin.x > b.upper.x + m) {
+        return false;
+    }
+    if (r->inv.y != 0.0f) {
+        float a = (b.lower.y - m - r->origin.y) * r->inv.y, c = (b.upper.y + m - r->origin.y) * r->inv.y;
+        float lo = c < a ? c : a, hi = c > a ? c : a;
+        t0 = lo > t0 ? lo : t0;
+        t1 = hi < t1 ? hi : t1;
+    } else if (r->origin.y < b.lower.y - m || r->origin.y > b.upper.y + m) {
+        return false;
+    }
+    return t0 <= t1;
+}
+
+/* floor of a float well inside the int32_t range (inside a window), with no branch and no call
+ * (the grid's cell_coord there) */
+static inline int32_t rc_lean_floor(float v) {
+    int32_t i = (int32_t)v;
+    return i - (int32_t)(v < (float)i);
+}
+
+/* The walk of one held level, as the grid's ray_walk_window: false when the ray does not stay
+ * two cells inside the window (the grid's walk takes the level then). */
+static inline __attribute__((always_inline)) bool rc_lean_walk_level(const rc_lean_level *lv, const rc_lean_ray *r,
+                                                                     float *max_t, rc_lean_fn *fn, void *context) {
+    float inv = lv->inv;
+    float ox = r->origin.x * inv, oy = r->origin.y * inv;
+    float ex = ox + *max_t * (r->translation.x * inv), ey = oy + *max_t * (r->translation.y * inv);
+    float lo_x = ox < ex ? ox : ex, hi_x = ox < ex ? ex : ox, lo_y = oy < ey ? oy : ey, hi_y = oy < ey ? ey : oy;
+    if (!(lo_x >= (float)lv->x0 + 2.0f && lo_y >= (float)lv->y0 + 2.0f &&
+          hi_x < (float)((int64_t)lv->x0 + lv->w) - 3.0f && hi_y < (float)((int64_t)lv->y0 + lv->h) - 3.0f)) {
+        return false;
+    }
+    int32_t cx = rc_lean_floor(ox), cy = rc_lean_floor(oy), end_x = rc_lean_floor(ex), end_y = rc_lean_floor(ey);
+    int64_t steps = (int64_t)abs(end_x - cx) + (int64_t)abs(end_y - cy) + 2;
+    int32_t sx = r->inv.x > 0.0f ? 1 : (r->inv.x < 0.0f ? -1 : 0);
+    int32_t sy = r->inv.y > 0.0f ? 1 : (r->inv.y < 0.0f ? -1 : 0);
+    float inv_dx = sx != 0 ? r->inv.x * lv->size : 0.0f;
+    float inv_dy = sy != 0 ? r->inv.y * lv->size : 0.0f;
+    if (!(fabsf(inv_dx) <= FLT_MAX)) {
+        sx = 0;
+        inv_dx = 0.0f;
+    }
+    if (!(fabsf(inv_dy) <= FLT_MAX)) {
+        sy = 0;
+        inv_dy = 0.0f;
+    }
+    int32_t ahead_x = sx > 0, ahead_y = sy > 0;
+    uint32_t from_x = sx > 0 ? RC_LEAN_LEFT : RC_LEAN_RIGHT, from_y = sy > 0 ? RC_LEAN_DOWN : RC_LEAN_UP;
+    float tx = sx != 0 ? ((float)(cx + ahead_x) - ox) * inv_dx : INFINITY;
+    float ty = sy != 0 ? ((float)(cy + ahead_y) - oy) * inv_dy : INFINITY;
+    uint32_t came_from = 0;
+    /* the slot moves with the cell: by sx along x, by a row of sy along y */
+    const uint32_t *start = lv->starts + (size_t)(cy - lv->y0) * (size_t)lv->w + (size_t)(cx - lv->x0);
+    ptrdiff_t step_y = (ptrdiff_t)sy * lv->w;
+    for (;;) {
+        for (uint32_t i = start[0], end = start[1]; i < end; ++i) {
+            const rc_lean_entry *e = &lv->entries[i];
+            if (!(e->sides & came_from) && rc_lean_reaches(r, e->box, *max_t)) {
+                float next = fn(e->user, *max_t, context);
+                *max_t = next < *max_t ? next : *max_t;
+            }
+        }
+        if (--steps <= 0 || (tx <= ty ? tx : ty) > *max_t) {
+            break;
+        }
+        /* one step with no branch (the grid's stepper_advance) */
+        bool along_x = tx <= ty;
+        cx += along_x ? sx : 0;
+        cy += along_x ? 0 : sy;
+        start += along_x ? sx : step_y;
+        float nx = ((float)(cx + ahead_x) - ox) * inv_dx, ny = ((float)(cy + ahead_y) - oy) * inv_dy;
+        tx = along_x ? nx : tx;
+        ty = along_x ? ty : ny;
+        came_from = along_x ? from_x : from_y;
+    }
+    return true;
+}
+
+/* A ray (radius 0; origin and translation finite, max_t in [0, 1]) through the held levels,
+ * clipped at *max_t, which fn shortens. Returns the grid's levels the caller still has to
+ * walk: the levels not held, and those whose window this ray leaves. */
+static inline __attribute__((always_inline)) uint64_t rc_grid_lean_cast(const rc_grid_lean *lean, rc_vec2 origin,
+                                                                        rc_vec2 translation, float *max_t,
+                                                                        rc_lean_fn *fn, void *context) {
+    rc_lean_ray r;
+    r.origin = origin;
+    r.translation = translation;
+    float ix = translation.x != 0.0f ? 1.0f / translation.x : 0.0f;
+    float iy = translation.y != 0.0f ? 1.0f / translation.y : 0.0f;
+    r.inv.x = fabsf(ix) <= FLT_MAX ? ix : 0.0f;
+    r.inv.y = fabsf(iy) <= FLT_MAX ? iy : 0.0f;
+    float ax = fabsf(origin.x), ay = fabsf(origin.y), dx = fabsf(translation.x), dy = fabsf(translation.y);
+    float size = (ay > ax ? ay : ax) + *max_t * (dy > dx ? dy : dx);
+    r.margin = 4.0f * FLT_EPSILON * size;
+    uint64_t left = lean->others;
+    int32_t k = 0;
+    for (uint64_t held = lean->held; held != 0; held &= held - 1, ++k) {
+        if (!rc_lean_walk_level(&lean->levels[k], &r, max_t, fn, context)) {
+            left |= held & (~held + 1u);
+        }
+    }
+    return left;
+}
+
+#endif
