@@ -147,6 +147,13 @@ static inline __attribute__((always_inline)) bool rc_lean_walk_level(const rc_le
     const uint32_t *start = lv->starts + (size_t)(cy - lv->y0) * (size_t)lv->w + (size_t)(cx - lv->x0);
     ptrdiff_t step_y = (ptrdiff_t)sy * lv->w;
     for (;;) {
+        /* ask for the next cell's entries while this one's are tested: the next cell is the step
+           below, worked out once more (cheap), and its start is near this one's */
+        {
+            bool next_x = tx <= ty;
+            const uint32_t *next = start + (next_x ? sx : step_y);
+            __builtin_prefetch(&lv->entries[next[0]]);
+        }
         for (uint32_t i = start[0], end = start[1]; i < end; ++i) {
             const rc_lean_entry *e = &lv->entries[i];
             if (!(e->sides & came_from) && rc_lean_reaches(r, e->box, *max_t)) {

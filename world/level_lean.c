@@ -111,7 +111,7 @@ void rc_level_lean_refresh(rc_world *world) {
         return;
     }
     rc_level_lean_free(world);
-    if (rc_grid_proxy_count(world->level_grid) == 0) {
+    if (world->lean_off || rc_grid_proxy_count(world->level_grid) == 0) {
         return;
     }
     rc_level_lean *lean = &world->level_lean;

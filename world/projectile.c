@@ -97,6 +97,25 @@ static bool skipped(const rc_sweeper *s, int32_t shape) {
     return false;
 }
 
+/* Where the walk goes on to: shapes a rounding beyond the best are still looked at, since they
+ * may meet it at one point. */
+static float walk_end(const sweep_cast *c) {
+    float len = rc_length(c->translation);
+    return len > 0.0f ? rc_minf(c->best.t + seam_tolerance(c->best.point) / len, 1.0f) : c->best.t;
+}
+
+/* A hit found (or not) on shape user: kept if it strikes first; the walk's new end. */
+static float keep_hit(sweep_cast *c, bool found, const rc_ray_hit *hit, int32_t user, float max_fraction) {
+    if (!found || hit->t > max_fraction) {
+        return max_fraction;
+    }
+    if (strikes_first(c, hit, user)) {
+        c->best = *hit;
+        c->best_index = user;
+    }
+    return walk_end(c);
+}
+
 static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
     (void)proxy;
     sweep_cast *c = context;
@@ -123,16 +142,48 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
         found = c->sweeper->radius > 0.0f ? rc_view_circle_cast(&v, c->origin, c->sweeper->radius, c->translation, &hit)
                                           : rc_view_ray_cast(&v, c->origin, c->translation, &hit);
     }
-    if (!found || hit.t > max_fraction) {
+    return keep_hit(c, found, &hit, user, max_fraction);
+}
+
+/* sweep_fn on a level shape's cast record (level_lean.h), for a point: the same checks on the
+ * same numbers (a level shape never moves in the step). */
+static float lean_sweep_fn(int32_t offset, float max_fraction, void *context) {
+    sweep_cast *c = context;
+    if (offset == c->last_user) {
+        return max_fraction; /* the next piece of a wall */
+    }
+    c->last_user = offset;
+    const rc_cast_record *r = rc_cast_record_at(&c->world->level_lean, offset);
+    const rc_sweeper *s = c->sweeper;
+    /* rc_sweep_sees for a static shape that is no sensor (sensors have no record) */
+    if (r->shape == c->exclude || r->body == s->self_body ||
+        (s->self_body >= 0 && !rc_joints_allow_collision(c->world, s->self_body, r->body)) ||
+        !rc_filters_collide(s->filter, r->filter) || skipped(s, r->shape)) {
         return max_fraction;
     }
-    if (strikes_first(c, &hit, user)) {
-        c->best = hit;
-        c->best_index = user;
+    const rc_vec2 *d = rc_cast_record_data(r);
+    if ((r->one_sided && !rc_segment_faces(d[0], d[1], c->origin)) || (c->translation.x == 0.0f && c->translation.y == 0.0f)) {
+        return max_fraction;
     }
-    /* shapes a rounding beyond the best are still looked at: they may meet it at one point */
-    float len = rc_length(c->translation);
-    return len > 0.0f ? rc_minf(c->best.t + seam_tolerance(c->best.point) / len, 1.0f) : c->best.t;
+    rc_shape_view v = rc_cast_record_view(r);
+    rc_ray_hit hit;
+    bool found = rc_view_ray_cast(&v, c->origin, c->translation, &hit);
+    return keep_hit(c, found, &hit, r->shape, max_fraction);
+}
+
+/* The point's sweep through the level's lean copy, the level grid's levels it does not hold, then
+ * the grid of the shapes that move (rc_world_cast_grids' order, each shape the same test). */
+static void sweep_lean(const rc_world *world, const rc_level_lean *lean, sweep_cast *c) {
+    float max_t = 1.0f;
+    uint64_t left = rc_grid_lean_cast(&lean->cells, c->origin, c->translation, &max_t, lean_sweep_fn, c);
+    c->last_user = -1; /* (shape indices from here) */
+    if (left != 0) {
+        rc_grid_cast_levels(world->level_grid, left, c->origin, c->translation, max_t, sweep_fn, c);
+        max_t = c->best_index >= 0 ? walk_end(c) : max_t;
+    }
+    if (rc_grid_proxy_count(world->grid) > 0) {
+        rc_grid_cast_trusted(world->grid, c->origin, 0.0f, c->translation, max_t, !c->sweeper->sees_dynamic, sweep_fn, c);
+    }
 }
 
 /* The first shape the sweeper strikes moving by d from where it is over the times tau0..tau1 of
@@ -149,6 +200,11 @@ static void cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, flo
     c->best_index = -1;
     c->last_user = -1;
     c->met_motion = false;
+    const rc_level_lean *lean = s->radius == 0.0f ? rc_fresh_level_lean(world) : NULL;
+    if (lean != NULL) {
+        sweep_lean(world, lean, c);
+        return;
+    }
     /* what rc_sweep_sees leaves out of dynamic bodies is all of them when the sweeper sees none */
     rc_world_cast_grids(world, s->center, s->radius, d, 1.0f, !s->sees_dynamic, sweep_fn, c);
 }

@@ -156,8 +156,10 @@ struct rc_world {
        section kept for a revision (kept_revision = revision + 1; 0: none kept). Atomic: snapshots
        (queries) on several threads may keep it at once, each the same value. */
     uint64_t level_revision;
-    /* the level's lean copy for closest-hit casts (level_lean.h) */
+    /* the level's lean copy for closest-hit casts (level_lean.h); lean_off: none is made (the
+       tests set it, to compare the two walks) */
     rc_level_lean level_lean;
+    bool lean_off;
     _Atomic(uint64_t) level_kept_revision;
     _Atomic(uint64_t) level_kept_checksum;
 };
