@@ -42,6 +42,8 @@ typedef struct rc_lean_entry {
  * moves its slot by 1 or by a row); the entries of the cell in slot s are entries[starts[s]]
  * to entries[starts[s + 1] - 1]. */
 typedef struct rc_lean_level {
+    uint64_t covers; /* bit l: the proxies of grid level l are here (a level twice as coarse
+                        may be merged into the one below it: one walk for both) */
     float size, inv;
     int32_t x0, y0, w, h;
     uint32_t *starts; /* w * h + 1 */
@@ -50,7 +52,7 @@ typedef struct rc_lean_level {
 } rc_lean_level;
 
 typedef struct rc_grid_lean {
-    uint64_t held;   /* bit l: level l is copied (levels[] in order of l) */
+    uint64_t held;   /* bit l: level l is copied (into one of levels[], in order of l) */
     uint64_t others; /* bit l: level l holds proxies and is not copied */
     int32_t count;
     rc_lean_level *levels;
@@ -194,10 +196,9 @@ static inline __attribute__((always_inline)) uint64_t rc_grid_lean_cast(const rc
     float size = (ay > ax ? ay : ax) + *max_t * (dy > dx ? dy : dx);
     r.margin = 4.0f * FLT_EPSILON * size;
     uint64_t left = lean->others;
-    int32_t k = 0;
-    for (uint64_t held = lean->held; held != 0; held &= held - 1, ++k) {
+    for (int32_t k = 0; k < lean->count; ++k) {
         if (!rc_lean_walk_level(&lean->levels[k], &r, max_t, fn, context)) {
-            left |= held & (~held + 1u);
+            left |= lean->levels[k].covers;
         }
     }
     return left;
