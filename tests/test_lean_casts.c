@@ -9,7 +9,8 @@
  *   sensors, large shapes on coarse levels) with kinematic bodies in the other grid;
  * - point bullets swept through the copy end every step where they end through the grids;
  * - the copy follows the level: a shape added, moved or destroyed is seen at once (the casts walk
- *   the grids until the next step makes the copy again), and so is a level restored. */
+ *   the grids until a step makes the copy again), and so is a level restored;
+ * - a level that keeps changing is not copied again and again. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -408,6 +409,19 @@ END_TEST
 
 /* ---- the copy follows the level ------------------------------------------------------------------ */
 
+/* Step until the step makes the copy again (it waits for a quiet level: level_lean.h); how many
+ * steps that took. */
+static int step_until_fresh(rc_world *w, int most) {
+    for (int n = 1; n <= most; ++n) {
+        ck_assert(rc_world_step(w, 1.0f / 60.0f));
+        if (rc_fresh_level_lean(w) != NULL) {
+            return n;
+        }
+    }
+    ck_abort_msg("no copy after %d steps", most);
+    return -1;
+}
+
 START_TEST(the_copy_follows_the_level) {
     rc_body_id level;
     rc_world *w = make_level(false, &level);
@@ -425,15 +439,13 @@ START_TEST(the_copy_follows_the_level) {
     ck_assert(rc_world_cast_ray(w, origin, translation, &hit));
     ck_assert(rc_shape_id_equals(hit.shape, box));
     ck_assert_float_eq(hit.t, 4.0f / 390.0f);
-    ck_assert(rc_world_step(w, 1.0f / 60.0f));
-    ck_assert(rc_fresh_level_lean(w) != NULL);
+    step_until_fresh(w, 4);
     rc_ray_hit again;
     ck_assert(rc_world_cast_ray(w, origin, translation, &again));
     ck_assert(same_answer(&(cast_answer){true, hit}, &(cast_answer){true, again}));
     /* the level body moved: the box with it */
     ck_assert(rc_body_set_transform(w, level, rc_v2(0.0f, 3.0f), 0.0f));
-    ck_assert(rc_world_step(w, 1.0f / 60.0f));
-    ck_assert(rc_fresh_level_lean(w) != NULL);
+    step_until_fresh(w, 8);
     ck_assert(rc_world_cast_ray(w, rc_v2(-195.0f, -182.0f), translation, &again));
     ck_assert(rc_shape_id_equals(again.shape, box));
     ck_assert_float_eq(again.t, 4.0f / 390.0f);
@@ -444,8 +456,7 @@ START_TEST(the_copy_follows_the_level) {
     bool hit_after = rc_world_cast_ray(w, origin, translation, &after);
     ck_assert(hit_after == hit_before);
     ck_assert(same_answer(&(cast_answer){hit_after, after}, &(cast_answer){hit_before, before}));
-    ck_assert(rc_world_step(w, 1.0f / 60.0f));
-    ck_assert(rc_fresh_level_lean(w) != NULL);
+    step_until_fresh(w, 16);
     hit_after = rc_world_cast_ray(w, origin, translation, &after);
     ck_assert(hit_after == hit_before);
     ck_assert(same_answer(&(cast_answer){hit_after, after}, &(cast_answer){hit_before, before}));
@@ -480,13 +491,49 @@ START_TEST(a_restored_level_is_seen) {
     cast_all(b, level_a, in_b, RAYS);
     ck_assert(same_answers(in_a, in_b, 5 * RAYS));
     ck_assert(rc_world_step(a, 1.0f / 60.0f));
-    ck_assert(rc_world_step(b, 1.0f / 60.0f));
-    ck_assert(rc_fresh_level_lean(b) != NULL);
+    step_until_fresh(b, 4);
     cast_all(a, level_a, in_a, RAYS);
     cast_all(b, level_a, in_b, RAYS);
     ck_assert(same_answers(in_a, in_b, 5 * RAYS));
     rc_world_destroy(a);
     rc_world_destroy(b);
+}
+END_TEST
+
+/* A level that changes at every step is never copied (a copy of all of it each step would cost
+ * more than it saves); one that changes now and then waits for longer quiet spells after each
+ * copy that served only a few steps, and none once a copy has served long. */
+START_TEST(the_copy_waits_for_a_quiet_level) {
+    rc_body_id level;
+    rc_world *w = make_level(false, &level);
+    ck_assert_int_eq(step_until_fresh(w, 1), 1); /* a new level: at once */
+    rc_shape_def sd = rc_shape_default_def();
+    sd.offset = rc_v2(0.0f, -190.0f);
+    rc_shape_id door = rc_shape_create_box(w, level, &sd, 2.0f, 1.0f);
+    /* changed at every step: never copied */
+    for (int s = 0; s < 40; ++s) {
+        rc_shape_set_friction(w, door, s % 2 == 0 ? 0.5f : 0.6f);
+        ck_assert(rc_world_step(w, 1.0f / 60.0f));
+        ck_assert(rc_fresh_level_lean(w) == NULL);
+    }
+    /* quiet again: copied after a wait, which doubles with each copy that serves a step */
+    int waits[4];
+    for (int k = 0; k < 4; ++k) {
+        waits[k] = step_until_fresh(w, 200);
+        rc_shape_set_friction(w, door, 0.5f + 0.01f * (float)k);
+    }
+    ck_assert_int_eq(waits[0], 1);
+    ck_assert_int_eq(waits[1], 3);
+    ck_assert_int_eq(waits[2], 5);
+    ck_assert_int_eq(waits[3], 9);
+    /* a copy that serves long: the next change is copied at once */
+    ck_assert_int_le(step_until_fresh(w, 200), 64 + 1);
+    for (int s = 0; s < RC_LEAN_SHORT_LIFE; ++s) {
+        ck_assert(rc_world_step(w, 1.0f / 60.0f));
+    }
+    rc_shape_set_friction(w, door, 0.7f);
+    ck_assert_int_eq(step_until_fresh(w, 200), 1);
+    rc_world_destroy(w);
 }
 END_TEST
 
@@ -500,6 +547,7 @@ static Suite *suite(void) {
     tcase_add_test(tc, bullets_swept_through_the_copy_as_through_the_grids);
     tcase_add_test(tc, the_copy_follows_the_level);
     tcase_add_test(tc, a_restored_level_is_seen);
+    tcase_add_test(tc, the_copy_waits_for_a_quiet_level);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -97,7 +97,8 @@ static bool make_records(rc_world *world, rc_level_lean *lean) {
     return ok;
 }
 
-void rc_level_lean_free(rc_world *world) {
+/* The copy's memory back; its timing is kept. */
+static void free_copy(rc_world *world) {
     rc_level_lean *lean = &world->level_lean;
     rc_grid_lean_free(&world->allocator, &lean->cells);
     rc_mem_free(&world->allocator, lean->records, sizeof(rc_vec2) * lean->units);
@@ -106,18 +107,36 @@ void rc_level_lean_free(rc_world *world) {
     lean->revision = 0;
 }
 
+void rc_level_lean_free(rc_world *world) {
+    free_copy(world);
+    memset(&world->level_lean, 0, sizeof world->level_lean);
+}
+
 void rc_level_lean_refresh(rc_world *world) {
-    if (rc_fresh_level_lean(world) != NULL) {
-        return;
-    }
-    rc_level_lean_free(world);
-    if (world->lean_off || rc_grid_proxy_count(world->level_grid) == 0) {
-        return;
-    }
     rc_level_lean *lean = &world->level_lean;
+    lean->clock++;
+    if (lean->seen_revision != world->level_revision) {
+        lean->seen_revision = world->level_revision;
+        lean->quiet = 0;
+        if (lean->revision != 0) {
+            /* the copy went stale: how long did it serve? */
+            bool short_life = lean->clock - lean->made_at < RC_LEAN_SHORT_LIFE;
+            lean->wait = short_life ? (lean->wait > 0 ? 2 * lean->wait : 1) : 0;
+            lean->wait = lean->wait < RC_LEAN_LONGEST_WAIT ? lean->wait : RC_LEAN_LONGEST_WAIT;
+            free_copy(world);
+        }
+    } else {
+        lean->quiet++;
+    }
+    if (rc_fresh_level_lean(world) != NULL || lean->quiet < lean->wait || world->lean_off ||
+        rc_grid_proxy_count(world->level_grid) == 0) {
+        return;
+    }
+    free_copy(world);
     if (!rc_grid_lean_build(world->level_grid, &world->allocator, &lean->cells) || !make_records(world, lean)) {
-        rc_level_lean_free(world); /* (casts walk the grids) */
+        free_copy(world); /* (casts walk the grids) */
         return;
     }
     lean->revision = world->level_revision + 1u;
+    lean->made_at = lean->clock;
 }

@@ -8,8 +8,9 @@
  * third of a ray's time). Sensors have none (casts never see them).
  *
  * The copy is made by the step when the level has changed (level_revision counts every change
- * of a static body or of a shape on one); casts use it while it is the level's and walk the
- * grids otherwise, with the same answers. */
+ * of a static body or of a shape on one) and then stayed as it is for a while (none at first:
+ * see rc_level_lean); casts use it while it is the level's and walk the grids otherwise, with
+ * the same answers. */
 #ifndef RICOCHET_WORLD_LEVEL_LEAN_H
 #define RICOCHET_WORLD_LEVEL_LEAN_H
 
@@ -38,7 +39,20 @@ typedef struct rc_level_lean {
     rc_vec2 *records;
     size_t units;       /* of records */
     uint64_t revision;  /* the level_revision it is a copy of, plus 1 (0: none) */
+    /* when to make it again (rc_level_lean_refresh): a level that changes again soon after each
+       copy waits for longer quiet spells before the next, so that a game that changes its level
+       every few steps does not pay for a copy of all of it every few steps */
+    uint64_t seen_revision; /* the level_revision the last refresh saw */
+    int32_t clock;          /* refreshes so far (the step's own count is restored by snapshots) */
+    int32_t made_at;        /* the clock when the copy was made */
+    int32_t quiet;          /* refreshes since the level last changed */
+    int32_t wait;           /* how many it waits for before the next copy */
 } rc_level_lean;
+
+/* A copy that lasts fewer refreshes than this doubles the wait before the next (up to the
+ * longest); one that lasts longer sets it back to none. */
+#define RC_LEAN_SHORT_LIFE 16
+#define RC_LEAN_LONGEST_WAIT 64
 
 static inline const rc_vec2 *rc_cast_record_data(const rc_cast_record *r) { return (const rc_vec2 *)(const void *)(r + 1); }
 
