@@ -67,10 +67,9 @@ void rc_grid_lean_free(const rc_allocator *a, rc_grid_lean *lean);
 /* Bytes a copy holds. */
 size_t rc_grid_lean_bytes(const rc_grid_lean *lean);
 
-/* rc_grid_cast_trusted with radius 0 over the levels in `levels` alone (the others a lean copy
- * told back). */
-void rc_grid_cast_levels(const rc_grid *grid, uint64_t levels, rc_vec2 origin, rc_vec2 translation, float max_fraction,
-                         rc_grid_ray_fn *fn, void *context);
+/* rc_grid_cast_trusted over the levels in `levels` alone (the others a lean copy told back). */
+void rc_grid_cast_levels(const rc_grid *grid, uint64_t levels, rc_vec2 origin, float radius, rc_vec2 translation,
+                         float max_fraction, bool skip_mobile, rc_grid_ray_fn *fn, void *context);
 
 /* The caller's test of a proxy the ray reaches: the ray's new end (max_t, or less where it
  * hit). It may not stop the walk. */
@@ -179,12 +178,55 @@ static inline __attribute__((always_inline)) bool rc_lean_walk_level(const rc_le
     return true;
 }
 
-/* A ray (radius 0; origin and translation finite, max_t in [0, 1]) through the held levels,
- * clipped at *max_t, which fn shortens. Returns the grid's levels the caller still has to
- * walk: the levels not held, and those whose window this ray leaves. */
+/* A short swept circle on one held level, as the grid's walk takes it (ray_walk_level): the
+ * cells of its swept box grown by the margin, each proxy offered from the lowest cell of the box
+ * it is in, when that box holds no more cells than the walk's first window. False when it holds
+ * more (a long sweep: the grid's walk of strips takes the level) or leaves the window. */
+static inline __attribute__((always_inline)) bool rc_lean_sweep_level(const rc_lean_level *lv, const rc_lean_ray *r,
+                                                                      float radius, float *max_t, rc_lean_fn *fn,
+                                                                      void *context) {
+    float inv = lv->inv;
+    float ox = r->origin.x * inv, oy = r->origin.y * inv;
+    float ex = ox + *max_t * (r->translation.x * inv), ey = oy + *max_t * (r->translation.y * inv);
+    float m = r->margin * inv + 0.01f;
+    float lo_x = (ox < ex ? ox : ex) - m, hi_x = (ox < ex ? ex : ox) + m;
+    float lo_y = (oy < ey ? oy : ey) - m, hi_y = (oy < ey ? ey : oy) + m;
+    if (!(lo_x >= (float)lv->x0 && lo_y >= (float)lv->y0 && hi_x < (float)((int64_t)lv->x0 + lv->w) &&
+          hi_y < (float)((int64_t)lv->y0 + lv->h) && radius * inv < 1048576.0f)) {
+        return false;
+    }
+    float reach = radius * inv;
+    int32_t k = (int32_t)reach;
+    k += (float)k < reach; /* ceil: the cells of the walk's window either side of its line */
+    int32_t lx = rc_lean_floor(lo_x), ly = rc_lean_floor(lo_y), hx = rc_lean_floor(hi_x), hy = rc_lean_floor(hi_y);
+    int64_t width = 2 * (int64_t)k + 1;
+    if (((int64_t)hx - lx + 1) * ((int64_t)hy - ly + 1) > width * width) {
+        return false;
+    }
+    for (int32_t y = ly; y <= hy; ++y) {
+        const uint32_t *start = lv->starts + (size_t)(y - lv->y0) * (size_t)lv->w + (size_t)(lx - lv->x0);
+        for (int32_t x = lx; x <= hx; ++x, ++start) {
+            /* a proxy whose box goes on left of (or below) the box's edge was offered there */
+            uint32_t seen = (x > lx ? RC_LEAN_LEFT : 0u) | (y > ly ? RC_LEAN_DOWN : 0u);
+            for (uint32_t i = start[0], end = start[1]; i < end; ++i) {
+                const rc_lean_entry *e = &lv->entries[i];
+                if (!(e->sides & seen) && rc_lean_reaches(r, e->box, *max_t)) {
+                    float next = fn(e->user, *max_t, context);
+                    *max_t = next < *max_t ? next : *max_t;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+/* A ray or a swept circle (origin and translation finite, radius >= 0 and finite, max_t in
+ * [0, 1]) through the held levels, clipped at *max_t, which fn shortens. Returns the grid's
+ * levels the caller still has to walk: the levels not held, and those this cast leaves the
+ * window of (or sweeps a circle far across). */
 static inline __attribute__((always_inline)) uint64_t rc_grid_lean_cast(const rc_grid_lean *lean, rc_vec2 origin,
-                                                                        rc_vec2 translation, float *max_t,
-                                                                        rc_lean_fn *fn, void *context) {
+                                                                        float radius, rc_vec2 translation,
+                                                                        float *max_t, rc_lean_fn *fn, void *context) {
     rc_lean_ray r;
     r.origin = origin;
     r.translation = translation;
@@ -194,10 +236,12 @@ static inline __attribute__((always_inline)) uint64_t rc_grid_lean_cast(const rc
     r.inv.y = fabsf(iy) <= FLT_MAX ? iy : 0.0f;
     float ax = fabsf(origin.x), ay = fabsf(origin.y), dx = fabsf(translation.x), dy = fabsf(translation.y);
     float size = (ay > ax ? ay : ax) + *max_t * (dy > dx ? dy : dx);
-    r.margin = 4.0f * FLT_EPSILON * size;
+    r.margin = radius + 4.0f * FLT_EPSILON * (size + radius);
     uint64_t left = lean->others;
     for (int32_t k = 0; k < lean->count; ++k) {
-        if (!rc_lean_walk_level(&lean->levels[k], &r, max_t, fn, context)) {
+        bool done = radius == 0.0f ? rc_lean_walk_level(&lean->levels[k], &r, max_t, fn, context)
+                                   : rc_lean_sweep_level(&lean->levels[k], &r, radius, max_t, fn, context);
+        if (!done) {
             left |= lean->levels[k].covers;
         }
     }

@@ -592,9 +592,9 @@ void rc_grid_cast_trusted(const rc_grid *grid, rc_vec2 origin, float radius, rc_
     cast_levels(grid, UINT64_MAX, origin, radius, translation, max_fraction, skip_mobile, fn, context);
 }
 
-void rc_grid_cast_levels(const rc_grid *grid, uint64_t levels, rc_vec2 origin, rc_vec2 translation, float max_fraction,
-                         rc_grid_ray_fn *fn, void *context) {
-    cast_levels(grid, levels, origin, 0.0f, translation, max_fraction, false, fn, context);
+void rc_grid_cast_levels(const rc_grid *grid, uint64_t levels, rc_vec2 origin, float radius, rc_vec2 translation,
+                         float max_fraction, bool skip_mobile, rc_grid_ray_fn *fn, void *context) {
+    cast_levels(grid, levels, origin, radius, translation, max_fraction, skip_mobile, fn, context);
 }
 
 static void cast(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,

@@ -1,13 +1,15 @@
 /* The lean closest-hit path (broadphase/grid_lean.h, world/level_lean.h): the level's cells copied
  * compact and walked inline, its shapes' cast records. It must answer exactly as the grid's own
  * walk does:
- * - the copy offers the proxies rc_grid_cast_ray offers, each once, on grids of boxes of every
- *   size (several levels, one merged into the level below it), for rays of every direction,
- *   axis-parallel ones included;
- * - a world's closest-hit casts (plain and filtered) give the same bits through the copy as
- *   through the grids, on a level of every kind of shape (long walls in pieces, one-sided ledges,
- *   sensors, large shapes on coarse levels) with kinematic bodies in the other grid;
- * - point bullets swept through the copy end every step where they end through the grids;
+ * - the copy offers the proxies rc_grid_cast_circle offers, each once, on grids of boxes of every
+ *   size (several levels, one merged into the level below it), for rays of every direction
+ *   (axis-parallel ones included) and swept circles short and long;
+ * - a world's closest-hit casts, rays and swept circles, plain and filtered, give the same bits
+ *   through the copy as through the grids, on a level of every kind of shape (long walls in
+ *   pieces, one-sided ledges, sensors, large shapes on coarse levels) with kinematic bodies in
+ *   the other grid;
+ * - point bullets and grenades swept through the copy end every step where they end through the
+ *   grids;
  * - the copy follows the level: a shape added, moved or destroyed is seen at once (the casts walk
  *   the grids until a step makes the copy again), and so is a level restored;
  * - a level that keeps changing is not copied again and again. */
@@ -113,20 +115,26 @@ START_TEST(lean_copy_offers_what_the_grid_walk_offers) {
         merged = merged || __builtin_popcountll(lean.levels[k].covers) == 2;
     }
     ck_assert(merged); /* a level walked with the one below it */
-    int32_t walked_whole = 0;
+    int32_t walked_whole = 0, swept_whole = 0;
     static offers from_grid, from_lean, from_rest;
     for (int r = 0; r < 4000; ++r) {
         rc_vec2 origin, translation;
         random_ray(&rng, 110.0f, &origin, &translation);
+        /* a third swept circles, most of them short (a grenade's step) */
+        float radius = r % 3 != 0 ? 0.0f : ws_log_range(&rng, 0.05, 6.0);
+        if (radius > 0.0f && r % 2 == 0) {
+            translation = rc_scale(0.01f, translation);
+        }
         from_grid.count = from_lean.count = from_rest.count = 0;
-        rc_grid_cast_ray(grid, origin, translation, 1.0f, grid_offer, &from_grid);
+        rc_grid_cast_circle(grid, origin, radius, translation, 1.0f, grid_offer, &from_grid);
         float max_t = 1.0f;
-        uint64_t left = rc_grid_lean_cast(&lean, origin, translation, &max_t, lean_offer, &from_lean);
+        uint64_t left = rc_grid_lean_cast(&lean, origin, radius, translation, &max_t, lean_offer, &from_lean);
         ck_assert(max_t == 1.0f);
         ck_assert_uint_eq(left & ~(lean.held | lean.others), 0u);
         walked_whole += (left & lean.held) == 0u;
+        swept_whole += radius > 0.0f && (left & lean.held) == 0u;
         if (left != 0u) {
-            rc_grid_cast_levels(grid, left, origin, translation, 1.0f, grid_offer, &from_rest);
+            rc_grid_cast_levels(grid, left, origin, radius, translation, 1.0f, false, grid_offer, &from_rest);
         }
         /* the copy's offers and the rest's are the grid's (a level twice as coarse may be merged
            into the one below it, so the order across levels differs); boxed entries are offered
@@ -140,6 +148,7 @@ START_TEST(lean_copy_offers_what_the_grid_walk_offers) {
         ck_assert_int_ge(from_lean.count, from_grid.count - 2);
     }
     ck_assert_int_gt(walked_whole, 1000); /* many rays stay in the windows */
+    ck_assert_int_gt(swept_whole, 300);   /* and many short sweeps are the copy's alone */
     rc_grid_lean_free(&a, &lean);
     ck_assert_uint_eq(lean.held, 0u);
     rc_grid_destroy(grid);
@@ -174,9 +183,9 @@ START_TEST(lean_copy_offers_every_box_crossed) {
         random_ray(&rng, 70.0f, &origin, &translation);
         got.count = 0;
         float max_t = 1.0f;
-        uint64_t left = rc_grid_lean_cast(&lean, origin, translation, &max_t, lean_offer, &got);
+        uint64_t left = rc_grid_lean_cast(&lean, origin, 0.0f, translation, &max_t, lean_offer, &got);
         if (left != 0u) {
-            rc_grid_cast_levels(grid, left, origin, translation, 1.0f, grid_offer, &got);
+            rc_grid_cast_levels(grid, left, origin, 0.0f, translation, 1.0f, false, grid_offer, &got);
         }
         memset(seen, 0, sizeof seen);
         for (int32_t k = 0; k < got.count; ++k) {
@@ -310,17 +319,23 @@ static bool same_answers(const cast_answer *a, const cast_answer *b, int n) {
     return true;
 }
 
-/* The same rays, plain and under four filters, every answer. */
+/* The same rays and swept circles, plain and under four filters, every answer. */
 static void cast_all(const rc_world *w, rc_body_id level, cast_answer *out, int rays) {
     ws_rng rng = {0xca57u};
     for (int r = 0; r < rays; ++r) {
         rc_vec2 origin, translation;
         random_ray(&rng, 180.0f, &origin, &translation);
+        /* every fourth a swept circle, half of those short */
+        float radius = r % 4 != 0 ? 0.0f : ws_log_range(&rng, 0.05, 3.0);
+        if (radius > 0.0f && r % 8 == 0) {
+            translation = rc_scale(0.02f, translation);
+        }
         for (int f = 0; f < 5; ++f) {
             cast_answer *a = &out[5 * r + f];
             memset(a, 0, sizeof *a);
             if (f == 0) {
-                a->hit = rc_world_cast_ray(w, origin, translation, &a->h);
+                a->hit = radius > 0.0f ? rc_world_cast_circle(w, origin, radius, translation, &a->h)
+                                       : rc_world_cast_ray(w, origin, translation, &a->h);
                 continue;
             }
             rc_query_filter q = rc_default_query_filter();
@@ -329,7 +344,8 @@ static void cast_all(const rc_world *w, rc_body_id level, cast_answer *out, int 
             if (f == 4) {
                 q.ignore_body = level; /* sees the kinematic bodies alone */
             }
-            a->hit = rc_world_cast_ray_filtered(w, origin, translation, q, &a->h);
+            a->hit = radius > 0.0f ? rc_world_cast_circle_filtered(w, origin, radius, translation, q, &a->h)
+                                   : rc_world_cast_ray_filtered(w, origin, translation, q, &a->h);
         }
     }
 }
@@ -365,20 +381,29 @@ START_TEST(world_casts_through_the_copy_answer_as_the_grids) {
 }
 END_TEST
 
-/* Point bullets swept through the copy end every step where they end through the grids, with the
- * same impacts. */
+/* Point bullets and grenades swept through the copy end every step where they end through the
+ * grids, with the same impacts. */
 START_TEST(bullets_swept_through_the_copy_as_through_the_grids) {
     rc_body_id level_a, level_b;
     rc_world *a = make_level(false, &level_a), *b = make_level(true, &level_b);
+    ck_assert(rc_world_set_gravity(a, rc_v2(0.0f, -30.0f)) && rc_world_set_gravity(b, rc_v2(0.0f, -30.0f)));
     enum { BULLETS = 400 };
     rc_body_id ba[BULLETS], bb[BULLETS];
     ws_rng rng = {0xb011e7u};
     for (int i = 0; i < BULLETS; ++i) {
         rc_vec2 p = rc_v2(ws_range(&rng, -160, 160), ws_range(&rng, -160, 160));
         float angle = ws_range(&rng, 0, 6.2831853);
-        rc_vec2 v = rc_v2(900.0f * cosf(angle), 900.0f * sinf(angle));
-        ba[i] = ws_point_bullet(a, p, v, 6);
-        bb[i] = ws_point_bullet(b, p, v, 6);
+        /* point bullets, and every third a grenade (a swept circle) thrown about */
+        float speed = i % 3 == 0 ? 60.0f : 900.0f;
+        rc_vec2 v = rc_v2(speed * cosf(angle), speed * sinf(angle));
+        if (i % 3 == 0) {
+            float radius = ws_range(&rng, 0.1, 0.6);
+            ba[i] = ws_circle_body(a, p, v, radius, 0.4f, 0.5f, false);
+            bb[i] = ws_circle_body(b, p, v, radius, 0.4f, 0.5f, false);
+        } else {
+            ba[i] = ws_point_bullet(a, p, v, 6);
+            bb[i] = ws_point_bullet(b, p, v, 6);
+        }
     }
     int64_t impacts = 0;
     for (int s = 0; s < 40; ++s) {

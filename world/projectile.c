@@ -145,8 +145,8 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
     return keep_hit(c, found, &hit, user, max_fraction);
 }
 
-/* sweep_fn on a level shape's cast record (level_lean.h), for a point: the same checks on the
- * same numbers (a level shape never moves in the step). */
+/* sweep_fn on a level shape's cast record (level_lean.h): the same checks on the same numbers
+ * (a level shape never moves in the step). */
 static float lean_sweep_fn(int32_t offset, float max_fraction, void *context) {
     sweep_cast *c = context;
     if (offset == c->last_user) {
@@ -167,22 +167,25 @@ static float lean_sweep_fn(int32_t offset, float max_fraction, void *context) {
     }
     rc_shape_view v = rc_cast_record_view(r);
     rc_ray_hit hit;
-    bool found = rc_view_ray_cast(&v, c->origin, c->translation, &hit);
+    bool found = s->radius > 0.0f ? rc_view_circle_cast(&v, c->origin, s->radius, c->translation, &hit)
+                                  : rc_view_ray_cast(&v, c->origin, c->translation, &hit);
     return keep_hit(c, found, &hit, r->shape, max_fraction);
 }
 
-/* The point's sweep through the level's lean copy, the level grid's levels it does not hold, then
- * the grid of the shapes that move (rc_world_cast_grids' order, each shape the same test). */
+/* The sweep through the level's lean copy, the level grid's levels it does not hold, then the
+ * grid of the shapes that move (rc_world_cast_grids' order, each shape the same test). */
 static void sweep_lean(const rc_world *world, const rc_level_lean *lean, sweep_cast *c) {
     float max_t = 1.0f;
-    uint64_t left = rc_grid_lean_cast(&lean->cells, c->origin, c->translation, &max_t, lean_sweep_fn, c);
+    float radius = c->sweeper->radius;
+    bool skip_mobile = !c->sweeper->sees_dynamic;
+    uint64_t left = rc_grid_lean_cast(&lean->cells, c->origin, radius, c->translation, &max_t, lean_sweep_fn, c);
     c->last_user = -1; /* (shape indices from here) */
     if (left != 0) {
-        rc_grid_cast_levels(world->level_grid, left, c->origin, c->translation, max_t, sweep_fn, c);
+        rc_grid_cast_levels(world->level_grid, left, c->origin, radius, c->translation, max_t, skip_mobile, sweep_fn, c);
         max_t = c->best_index >= 0 ? walk_end(c) : max_t;
     }
     if (rc_grid_proxy_count(world->grid) > 0) {
-        rc_grid_cast_trusted(world->grid, c->origin, 0.0f, c->translation, max_t, !c->sweeper->sees_dynamic, sweep_fn, c);
+        rc_grid_cast_trusted(world->grid, c->origin, radius, c->translation, max_t, skip_mobile, sweep_fn, c);
     }
 }
 
@@ -200,7 +203,7 @@ static void cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, flo
     c->best_index = -1;
     c->last_user = -1;
     c->met_motion = false;
-    const rc_level_lean *lean = s->radius == 0.0f ? rc_fresh_level_lean(world) : NULL;
+    const rc_level_lean *lean = rc_fresh_level_lean(world);
     if (lean != NULL) {
         sweep_lean(world, lean, c);
         return;

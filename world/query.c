@@ -88,7 +88,9 @@ static float lean_closest_fn(int32_t offset, float max_fraction, void *context) 
     }
     rc_shape_view v = rc_cast_record_view(r);
     rc_ray_hit hit;
-    if (!rc_view_ray_cast(&v, c->origin, c->translation, &hit) || hit.t > max_fraction) {
+    bool found = c->radius > 0.0f ? rc_view_circle_cast(&v, c->origin, c->radius, c->translation, &hit)
+                                  : rc_view_ray_cast(&v, c->origin, c->translation, &hit);
+    if (!found || hit.t > max_fraction) {
         return max_fraction;
     }
     if (c->best_index < 0 || hit.t < c->best.t || (hit.t == c->best.t && r->shape < c->best_index)) {
@@ -99,18 +101,19 @@ static float lean_closest_fn(int32_t offset, float max_fraction, void *context) 
     return c->best.t;
 }
 
-/* A ray through the level's lean copy (the levels it holds), the level grid's other levels, then
- * the grid of the shapes that move: rc_world_cast_grids' walk, each shape the same test. */
+/* A ray or swept circle through the level's lean copy (the levels it holds), the level grid's
+ * other levels, then the grid of the shapes that move: rc_world_cast_grids' walk, each shape the
+ * same test. */
 static void cast_lean(const rc_world *world, const rc_level_lean *lean, cast_context *c) {
     float max_t = 1.0f;
-    uint64_t left = rc_grid_lean_cast(&lean->cells, c->origin, c->translation, &max_t, lean_closest_fn, c);
+    uint64_t left = rc_grid_lean_cast(&lean->cells, c->origin, c->radius, c->translation, &max_t, lean_closest_fn, c);
     c->last_user = -1; /* (shape indices from here) */
     if (left != 0) {
-        rc_grid_cast_levels(world->level_grid, left, c->origin, c->translation, max_t, closest_fn, c);
+        rc_grid_cast_levels(world->level_grid, left, c->origin, c->radius, c->translation, max_t, false, closest_fn, c);
         max_t = c->best_index >= 0 ? c->best.t : max_t;
     }
     if (rc_grid_proxy_count(world->grid) > 0) {
-        rc_grid_cast_trusted(world->grid, c->origin, 0.0f, c->translation, max_t, false, closest_fn, c);
+        rc_grid_cast_trusted(world->grid, c->origin, c->radius, c->translation, max_t, false, closest_fn, c);
     }
 }
 
@@ -152,7 +155,7 @@ bool rc_cast_closest_trusted(const rc_world *world, rc_vec2 origin, float radius
     c.best_index = -1;
     c.best_record = NULL;
     c.last_user = -1;
-    const rc_level_lean *lean = radius == 0.0f ? rc_fresh_level_lean(world) : NULL;
+    const rc_level_lean *lean = rc_fresh_level_lean(world);
     if (lean != NULL) {
         cast_lean(world, lean, &c);
     } else {
