@@ -166,14 +166,6 @@ void rc_grid_lean_free(const rc_allocator *a, rc_grid_lean *lean) {
     memset(lean, 0, sizeof *lean);
 }
 
-size_t rc_grid_lean_bytes(const rc_grid_lean *lean) {
-    size_t bytes = sizeof(rc_lean_level) * (size_t)lean->count;
-    for (int32_t k = 0; k < lean->count; ++k) {
-        bytes += starts_bytes(&lean->levels[k]) + sizeof(rc_lean_entry) * (size_t)lean->levels[k].entry_count;
-    }
-    return bytes;
-}
-
 bool rc_grid_lean_build(const rc_grid *grid, const rc_allocator *a, rc_grid_lean *lean) {
     memset(lean, 0, sizeof *lean);
     const grid_store *s = &grid->store;

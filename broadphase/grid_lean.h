@@ -64,8 +64,6 @@ typedef struct rc_grid_lean {
 bool rc_grid_lean_build(const rc_grid *grid, const rc_allocator *a, rc_grid_lean *lean);
 /* Give back a copy's memory (an empty one too); it is empty afterwards. */
 void rc_grid_lean_free(const rc_allocator *a, rc_grid_lean *lean);
-/* Bytes a copy holds. */
-size_t rc_grid_lean_bytes(const rc_grid_lean *lean);
 
 /* rc_grid_cast_trusted over the levels in `levels` alone (the others a lean copy told back). */
 void rc_grid_cast_levels(const rc_grid *grid, uint64_t levels, rc_vec2 origin, float radius, rc_vec2 translation,

@@ -12,29 +12,6 @@
 
 RC_INLINE rc_vec2 cross_sv(float w, rc_vec2 r) { return rc_v2(-w * r.y, w * r.x); }
 
-void rc_integrate_velocity(const rc_world *world, rc_vec2 *v, float *w, float gravity_scale, float linear_damping,
-                           float angular_damping, rc_vec2 accel, float spin_accel, float dt) {
-    /* in double, then held to the speed limits: a huge gravity scale over a long step went beyond
-       float range */
-    rc_vec2 g = world->def.gravity;
-    double k = (double)dt * gravity_scale;
-    double vx = v->x + k * g.x + (double)dt * accel.x, vy = v->y + k * g.y + (double)dt * accel.y;
-    double spin = *w + (double)dt * spin_accel;
-    /* the implicit form stays stable for any damping and step */
-    /* (no damping, the most common case, is a factor of exactly 1 without the divisions) */
-    double lin = linear_damping == 0.0f ? 1.0 : 1.0 / (1.0 + (double)dt * linear_damping);
-    double ang = angular_damping == 0.0f ? 1.0 : 1.0 / (1.0 + (double)dt * angular_damping);
-    rc_limit_velocity(world, vx * lin, vy * lin, spin * ang, v, w);
-}
-
-void rc_body_accel(const rc_body *b, rc_vec2 *accel, float *spin_accel) {
-    double ax = (double)b->inv_mass * b->force.x, ay = (double)b->inv_mass * b->force.y;
-    double aw = (double)b->inv_inertia * b->torque;
-    const double max = FLT_MAX;
-    *accel = rc_v2((float)(ax > max ? max : (ax < -max ? -max : ax)), (float)(ay > max ? max : (ay < -max ? -max : ay)));
-    *spin_accel = (float)(aw > max ? max : (aw < -max ? -max : aw));
-}
-
 /* ---- the cast ---------------------------------------------------------------------------------- */
 
 typedef struct sweep_cast {

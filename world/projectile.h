@@ -95,12 +95,13 @@ rc_vec2 rc_motion_center(const rc_world *world, const rc_shape_motion *m, const 
 bool rc_motion_cast(const rc_world *world, const rc_shape *shape, const rc_shape_motion *m, rc_vec2 origin,
                     float radius, rc_vec2 translation, float tau0, float tau1, float tolerance, rc_ray_hit *hit);
 
-/* Swept bodies (projectile.c). Gravity and damping as the step applies them. */
+/* Gravity and damping as the step applies them (body_forces.c). */
 void rc_integrate_velocity(const rc_world *world, rc_vec2 *v, float *w, float gravity_scale, float linear_damping,
                            float angular_damping, rc_vec2 accel, float spin_accel, float dt);
 /* The accelerations a body's applied force and torque give it (0 for none), in double then
- * held within float range. */
+ * held within float range (body_forces.c). */
 void rc_body_accel(const rc_body *b, rc_vec2 *accel, float *spin_accel);
+/* Swept bodies (projectile.c). */
 void rc_sweep(const rc_world *world, rc_sweeper *sweeper, float dt, rc_sweep_sink *sink);
 /* Count a bounce of the body's life (its number, for the impact event) against its budget. */
 int32_t rc_count_bounce(int32_t *bounces_left, int32_t *bounces_made);
