@@ -83,13 +83,16 @@ static bool make_records(rc_world *world, rc_level_lean *lean) {
     memset(offsets, 0xff, sizeof(int32_t) * n); /* -1: no record yet */
     size_t units = 0;
     bool ok = assign_offsets(world, &lean->cells, offsets, &units);
-    lean->records = ok && units > 0 ? rc_mem_alloc(a, sizeof(rc_vec2) * units) : NULL;
-    ok = ok && (units == 0 || lean->records != NULL);
-    if (ok) {
-        lean->units = units;
-        for (size_t i = 0; i < n; ++i) {
-            if (offsets[i] >= 0) {
-                write_record(world, (int32_t)i, lean->records + offsets[i]);
+    if (ok && units > 0) { /* (none: a level of sensors) */
+        rc_vec2 *records = rc_mem_alloc(a, sizeof(rc_vec2) * units);
+        ok = records != NULL;
+        if (records != NULL) {
+            lean->records = records;
+            lean->units = units;
+            for (size_t i = 0; i < n; ++i) {
+                if (offsets[i] >= 0) {
+                    write_record(world, (int32_t)i, records + offsets[i]);
+                }
             }
         }
     }
