@@ -21,6 +21,10 @@
 void rc_grid_cast_trusted(const rc_grid *grid, rc_vec2 origin, float radius, rc_vec2 translation, float max_fraction,
                           bool skip_mobile, rc_grid_ray_fn *fn, void *context);
 
+/* Could a cast (skipping mobile proxies or not) be offered anything at all? (A grenade's sweep
+ * skips the grid of a crowd of grenades, all mobile, without setting up a walk of it.) */
+bool rc_grid_may_offer(const rc_grid *grid, bool skip_mobile);
+
 /* rc_grid_query_aabb without the checks of its arguments (box valid, grid and fn not NULL),
  * and with the same skip of mobile proxies: continuous collision looks for the static and
  * kinematic shapes a fast body may pass through, in a crowd of other dynamic bodies. */

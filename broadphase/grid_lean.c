@@ -1,17 +1,18 @@
-/* broadphase/grid_lean.c: building a grid's compact copy for closest-hit rays (grid_lean.h). */
+/* broadphase/grid_lean.c: building a grid's compact copy for closest-hit casts (grid_lean.h).
+ *
+ * A copied level's window is the rectangle of its occupied cells, whether the grid keeps them in
+ * a window of its own or hashed (a level of a few large walls, too sparse for the grid's window,
+ * is a handful of cells here): every cell outside it is empty, which is what lets the walk pass
+ * over the cells outside instead of handing the ray back. */
 #include "broadphase/grid_lean.h"
 
 #include "broadphase/grid_internal.h"
 
-/* Can level l be copied: a window holds every cell of it, and no proxy on it is mobile (a cast
- * that skips mobile proxies could not tell them)? */
-static bool copyable(const grid_store *s, int32_t l) {
-    const grid_level *lv = &s->levels[l];
-    if (lv->window.slots == NULL || lv->hashed != 0 || lv->proxies != lv->fixed) {
-        return false;
-    }
-    return (uint64_t)lv->window.w * (uint64_t)lv->window.h < UINT32_MAX;
-}
+/* A copied level's window may hold at most this many cells per occupied one, and this many
+ * besides; a level spread thinner (a few walls far apart) is left to the grid's walk. */
+#define SPARE_CELLS_PER_CELL 4
+#define SPARE_CELLS 1024
+#define MAX_SIDE (1 << 20)
 
 static uint32_t sides_of(uint32_t raw) {
     return ((raw & ENTRY_LEFT) ? RC_LEAN_LEFT : 0u) | ((raw & ENTRY_RIGHT) ? RC_LEAN_RIGHT : 0u) |
@@ -20,108 +21,152 @@ static uint32_t sides_of(uint32_t raw) {
 
 static size_t starts_bytes(const rc_lean_level *lv) { return sizeof(uint32_t) * ((size_t)lv->w * (size_t)lv->h + 1u); }
 
+/* ---- a level's extent ------------------------------------------------------------------------ */
+
+typedef struct extent {
+    cell_rect rect;
+    int64_t cells;
+} extent;
+
+static bool extend(const grid_cell *cell, void *context) {
+    extent *e = context;
+    if (e->cells++ == 0) {
+        e->rect = (cell_rect){cell->x, cell->y, cell->x, cell->y};
+    } else {
+        e->rect.lx = cell->x < e->rect.lx ? cell->x : e->rect.lx;
+        e->rect.ly = cell->y < e->rect.ly ? cell->y : e->rect.ly;
+        e->rect.hx = cell->x > e->rect.hx ? cell->x : e->rect.hx;
+        e->rect.hy = cell->y > e->rect.hy ? cell->y : e->rect.hy;
+    }
+    return true;
+}
+
+/* The rectangle of level l's occupied cells, when the level can be copied: no proxy on it is
+ * mobile (a cast that skips mobile proxies could not tell them), its cells are finite (not the
+ * top level's one infinite cell) and not spread too thin. */
+static bool copyable(const grid_store *s, int32_t l, cell_rect *rect) {
+    const grid_level *lv = &s->levels[l];
+    if (lv->proxies != lv->fixed || !(lv->size < INFINITY)) {
+        return false;
+    }
+    extent e = {{0, 0, -1, -1}, 0};
+    (void)rc_grid_visit_level(s, l, extend, &e);
+    int64_t w = (int64_t)e.rect.hx - e.rect.lx + 1, h = (int64_t)e.rect.hy - e.rect.ly + 1;
+    if (e.cells == 0 || w > MAX_SIDE || h > MAX_SIDE || w * h > SPARE_CELLS_PER_CELL * e.cells + SPARE_CELLS ||
+        w * h >= (int64_t)UINT32_MAX) {
+        return false;
+    }
+    *rect = e.rect;
+    return true;
+}
+
 /* A level merged into a finer one (its home) has its proxies listed in the home's cells: the
  * rectangle of home cells a proxy's box covers. */
 static cell_rect home_rect(const grid_store *s, int32_t home, rc_aabb box) { return rect_of(&s->levels[home], box); }
 
-static bool inside_window(const grid_window *w, cell_rect r) {
-    return r.lx >= w->x0 && r.ly >= w->y0 && (int64_t)r.hx < (int64_t)w->x0 + w->w && (int64_t)r.hy < (int64_t)w->y0 + w->h;
+typedef struct merge_check {
+    const rc_grid *grid;
+    int32_t home;
+    cell_rect window;
+    bool ok;
+} merge_check;
+
+static bool check_merge(const grid_cell *cell, void *context) {
+    merge_check *m = context;
+    const grid_store *s = &m->grid->store;
+    FOR_EACH_ENTRY(s, cell, raw, qb, {
+        cell_rect r = home_rect(s, m->home, m->grid->spans[raw & ENTRY_ID_MASK].box);
+        m->ok = m->ok && r.lx >= m->window.lx && r.ly >= m->window.ly && r.hx <= m->window.hx &&
+                r.hy <= m->window.hy && r.hx - r.lx <= 2 && r.hy - r.ly <= 2;
+    });
+    return m->ok;
 }
 
-/* Can level l be merged into home (the next finer level copied)? Its cells are twice the home's,
- * so each of its proxies covers at most 3 x 3 home cells; all of them must lie in the home's
- * window. */
-static bool mergeable(const rc_grid *grid, int32_t home, int32_t l) {
+/* Can level l be merged into home (the next finer level copied, its window `window`)? Its cells
+ * are twice the home's, so each of its proxies covers at most 3 x 3 home cells; all of them must
+ * lie in the home's window. */
+static bool mergeable(const rc_grid *grid, int32_t home, cell_rect window, int32_t l) {
     const grid_store *s = &grid->store;
     if (l != home + 1 || !(s->levels[l].size == 2.0f * s->levels[home].size)) {
         return false;
     }
-    const grid_window *w = &s->levels[l].window, *hw = &s->levels[home].window;
-    for (uint32_t k = 0, n = (uint32_t)w->w * (uint32_t)w->h; k < n; ++k) {
-        uint32_t r = w->slots[k];
-        if (r == 0) {
-            continue;
-        }
-        bool ok = true;
-        FOR_EACH_ENTRY(s, &s->records[r - 1], raw, qb, {
-            cell_rect hr = home_rect(s, home, grid->spans[raw & ENTRY_ID_MASK].box);
-            ok = ok && inside_window(hw, hr) && hr.hx - hr.lx <= 2 && hr.hy - hr.ly <= 2;
-        });
-        if (!ok) {
-            return false;
-        }
-    }
-    return true;
+    merge_check m = {grid, home, window, true};
+    (void)rc_grid_visit_level(s, l, check_merge, &m);
+    return m.ok;
 }
+
+/* ---- filling a level ------------------------------------------------------------------------- */
 
 static uint32_t slot_of(const rc_lean_level *lv, int32_t x, int32_t y) {
     return (uint32_t)(y - lv->y0) * (uint32_t)lv->w + (uint32_t)(x - lv->x0);
 }
 
-/* One pass over what a lean level holds: its home level's entries cell by cell, then each proxy
- * of the levels merged into it (once, from its lowest cell there) in every home cell it covers.
- * count: add up each slot's entries in starts; else place them, starts serving as cursors. */
-static void pass(const rc_grid *grid, int32_t home, uint64_t merged, rc_lean_level *lv, bool count) {
-    const grid_store *s = &grid->store;
-    const grid_window *win = &s->levels[home].window;
-    for (uint32_t k = 0, n = (uint32_t)win->w * (uint32_t)win->h; k < n; ++k) {
-        uint32_t r = win->slots[tile_slot(win, k % (uint32_t)win->w, k / (uint32_t)win->w)];
-        if (r == 0) {
-            continue;
-        }
-        FOR_EACH_ENTRY(s, &s->records[r - 1], raw, qb, {
-            if (count) {
-                lv->starts[k]++;
-            } else {
-                uint32_t id = raw & ENTRY_ID_MASK;
-                rc_lean_entry *e = &lv->entries[lv->starts[k]++];
-                e->box = grid->spans[id].box;
-                e->user = grid->users[id];
-                e->sides = sides_of(raw);
-            }
-        });
+/* One pass over what a lean level holds. count: add up each slot's entries in starts; else place
+ * them, starts serving as cursors. */
+typedef struct fill_pass {
+    const rc_grid *grid;
+    int32_t home;
+    rc_lean_level *lv;
+    bool count;
+} fill_pass;
+
+static void put(fill_pass *p, uint32_t slot, uint32_t id, uint32_t sides) {
+    rc_lean_level *lv = p->lv;
+    if (p->count) {
+        lv->starts[slot]++;
+        return;
     }
-    for (uint64_t m = merged; m != 0; m &= m - 1) {
-        const grid_window *w = &s->levels[__builtin_ctzll(m)].window;
-        for (uint32_t k = 0, n = (uint32_t)w->w * (uint32_t)w->h; k < n; ++k) {
-            uint32_t r = w->slots[k];
-            if (r == 0) {
-                continue;
-            }
-            FOR_EACH_ENTRY(s, &s->records[r - 1], raw, qb, {
-                if (raw & (ENTRY_LEFT | ENTRY_DOWN)) {
-                    continue; /* (each proxy from its lowest cell) */
-                }
-                uint32_t id = raw & ENTRY_ID_MASK;
-                cell_rect hr = home_rect(s, home, grid->spans[id].box);
-                for (int32_t y = hr.ly; y <= hr.hy; ++y) {
-                    for (int32_t x = hr.lx; x <= hr.hx; ++x) {
-                        uint32_t slot = slot_of(lv, x, y);
-                        if (count) {
-                            lv->starts[slot]++;
-                            continue;
-                        }
-                        rc_lean_entry *e = &lv->entries[lv->starts[slot]++];
-                        e->box = grid->spans[id].box;
-                        e->user = grid->users[id];
-                        e->sides = sides_of(entry_of(0u, hr, x, y));
-                    }
-                }
-            });
+    rc_lean_entry *e = &lv->entries[lv->starts[slot]++];
+    e->box = p->grid->spans[id].box;
+    e->user = p->grid->users[id];
+    e->sides = sides;
+}
+
+/* The home level's cells, their entries as the grid holds them. */
+static bool put_home_cell(const grid_cell *cell, void *context) {
+    fill_pass *p = context;
+    uint32_t slot = slot_of(p->lv, cell->x, cell->y);
+    FOR_EACH_ENTRY(&p->grid->store, cell, raw, qb, { put(p, slot, raw & ENTRY_ID_MASK, sides_of(raw)); });
+    return true;
+}
+
+/* A merged level's proxies (each once, from its lowest cell there) in every home cell they cover. */
+static bool put_merged_cell(const grid_cell *cell, void *context) {
+    fill_pass *p = context;
+    const grid_store *s = &p->grid->store;
+    FOR_EACH_ENTRY(s, cell, raw, qb, {
+        if (raw & (ENTRY_LEFT | ENTRY_DOWN)) {
+            continue; /* (each proxy from its lowest cell) */
         }
+        uint32_t id = raw & ENTRY_ID_MASK;
+        cell_rect hr = home_rect(s, p->home, p->grid->spans[id].box);
+        for (int32_t y = hr.ly; y <= hr.hy; ++y) {
+            for (int32_t x = hr.lx; x <= hr.hx; ++x) {
+                put(p, slot_of(p->lv, x, y), id, sides_of(entry_of(0u, hr, x, y)));
+            }
+        }
+    });
+    return true;
+}
+
+static void pass(const rc_grid *grid, int32_t home, uint64_t merged, rc_lean_level *lv, bool count) {
+    fill_pass p = {grid, home, lv, count};
+    (void)rc_grid_visit_level(&grid->store, home, put_home_cell, &p);
+    for (uint64_t m = merged; m != 0; m &= m - 1) {
+        (void)rc_grid_visit_level(&grid->store, __builtin_ctzll(m), put_merged_cell, &p);
     }
 }
 
-/* A lean level of grid level home with the levels in merged: its cells' starts and entries. */
-static bool fill_level(const rc_grid *grid, int32_t home, uint64_t merged, const rc_allocator *a, rc_lean_level *lv) {
+/* A lean level of grid level home (its occupied cells in window) with the levels in merged. */
+static bool fill_level(const rc_grid *grid, int32_t home, cell_rect window, uint64_t merged, const rc_allocator *a,
+                       rc_lean_level *lv) {
     const grid_store *s = &grid->store;
-    const grid_window *win = &s->levels[home].window;
     lv->size = s->levels[home].size;
     lv->inv = s->levels[home].inv;
-    lv->x0 = win->x0;
-    lv->y0 = win->y0;
-    lv->w = win->w;
-    lv->h = win->h;
+    lv->x0 = window.lx;
+    lv->y0 = window.ly;
+    lv->w = window.hx - window.lx + 1;
+    lv->h = window.hy - window.ly + 1;
     lv->covers = (1ull << home) | merged;
     lv->starts = rc_mem_alloc(a, starts_bytes(lv));
     if (lv->starts == NULL) {
@@ -171,20 +216,23 @@ bool rc_grid_lean_build(const rc_grid *grid, const rc_allocator *a, rc_grid_lean
     const grid_store *s = &grid->store;
     /* the copied levels, each its own home or merged into the one below it */
     int32_t homes[LEVEL_COUNT];
+    cell_rect windows[LEVEL_COUNT];
     uint64_t merged[LEVEL_COUNT];
     int32_t count = 0;
     uint64_t held = 0;
     for (uint64_t used = s->used_levels; used != 0; used &= used - 1) {
         int32_t l = __builtin_ctzll(used);
-        if (!copyable(s, l)) {
+        cell_rect window;
+        if (!copyable(s, l, &window)) {
             continue;
         }
         held |= 1ull << l;
-        if (count > 0 && merged[count - 1] == 0 && mergeable(grid, homes[count - 1], l)) {
+        if (count > 0 && merged[count - 1] == 0 && mergeable(grid, homes[count - 1], windows[count - 1], l)) {
             merged[count - 1] |= 1ull << l;
             continue;
         }
         homes[count] = l;
+        windows[count] = window;
         merged[count] = 0;
         ++count;
     }
@@ -200,7 +248,7 @@ bool rc_grid_lean_build(const rc_grid *grid, const rc_allocator *a, rc_grid_lean
     lean->levels = levels;
     lean->count = count;
     for (int32_t k = 0; k < count; ++k) {
-        if (!fill_level(grid, homes[k], merged[k], a, &levels[k])) {
+        if (!fill_level(grid, homes[k], windows[k], merged[k], a, &levels[k])) {
             rc_grid_lean_free(a, lean);
             return false;
         }

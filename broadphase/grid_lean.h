@@ -1,18 +1,20 @@
-/* broadphase/grid_lean.h: a grid's cells copied compact, for the closest-hit ray walk.
+/* broadphase/grid_lean.h: a grid's cells copied compact, for closest-hit casts.
  *
- * Owns: one read-only copy of the cells of a grid that changes seldom (a world's level), per
- * level that has a dense window and no cell outside it: the entries of each window cell one
- * after another, in the window's tile order, each with its proxy's box and user and the bits
- * saying which neighbouring cells the proxy also covers. A ray walks them with no callback
+ * Owns: one read-only copy of the cells of a grid that changes seldom (a world's level): per
+ * level, the rectangle of its occupied cells (whether the grid keeps them in a window or hashes
+ * them), the entries of each cell one after another, each with its proxy's box and user and the
+ * bits saying which neighbouring cells the proxy also covers. A level twice as coarse as a copied
+ * one is listed in that one's cells (one walk for both). A ray walks them with no callback
  * chain, no chunk lists and no box decoding: rc_grid_lean_cast is inline, and the caller's test
  * (a static function passed as fn) is inlined into its loop.
  *
- * The copy answers as the grid's own walk does (rc_grid_cast_trusted with radius 0): the same
- * cells in the same order, the same rule that offers a proxy once per level, boxes reached
- * with the same margin. A level it does not hold, or a ray that leaves a held level's window,
- * is told back to the caller, who walks those levels in the grid (rc_grid_cast_levels). The
- * copy is the grid's as it was when built: whoever builds it builds it again after changing the
- * grid (the world: when its level changes, at the next step). */
+ * The copy answers as the grid's own walk does (rc_grid_cast_trusted): a ray's cells in the
+ * order of the grid's window walk, a short swept circle's box of cells, the same rule that
+ * offers a proxy once per level, boxes reached with the same margin. A level it does not hold
+ * (mobile proxies, or spread too thin), and a cast it leaves to the grid (a ray from far outside
+ * a level, a long swept circle), is told back to the caller, who walks those levels in the grid
+ * (rc_grid_cast_levels). The copy is the grid's as it was when built: whoever builds it builds
+ * it again after changing the grid (the world: when its level changes, at a later step). */
 #ifndef RICOCHET_BROADPHASE_GRID_LEAN_H
 #define RICOCHET_BROADPHASE_GRID_LEAN_H
 
@@ -38,9 +40,9 @@ typedef struct rc_lean_entry {
     uint32_t sides; /* RC_LEAN_* */
 } rc_lean_entry;
 
-/* One level of the grid: its window's cells (x0, y0, w x h), row by row (a step of the walk
- * moves its slot by 1 or by a row); the entries of the cell in slot s are entries[starts[s]]
- * to entries[starts[s + 1] - 1]. */
+/* One level of the grid: the cells of its window (x0, y0, w x h: every occupied cell of the
+ * level, and of the level merged into it), row by row; the entries of the cell in slot s are
+ * entries[starts[s]] to entries[starts[s + 1] - 1]. */
 typedef struct rc_lean_level {
     uint64_t covers; /* bit l: the proxies of grid level l are here (a level twice as coarse
                         may be merged into the one below it: one walk for both) */
@@ -111,20 +113,39 @@ static inline int32_t rc_lean_floor(float v) {
     return i - (int32_t)(v < (float)i);
 }
 
-/* The walk of one held level, as the grid's ray_walk_window: false when the ray does not stay
- * two cells inside the window (the grid's walk takes the level then). */
+/* Is cell (x, y) in the level's window (else it is empty)? */
+static inline bool rc_lean_inside(const rc_lean_level *lv, int32_t x, int32_t y) {
+    return (uint32_t)(x - lv->x0) < (uint32_t)lv->w && (uint32_t)(y - lv->y0) < (uint32_t)lv->h;
+}
+
+static inline const uint32_t *rc_lean_start(const rc_lean_level *lv, int32_t x, int32_t y) {
+    return lv->starts + (size_t)(uint32_t)(y - lv->y0) * (size_t)lv->w + (size_t)(uint32_t)(x - lv->x0);
+}
+
+/* Are the cell coordinates of these cell-unit numbers exact and far from overflowing? */
+static inline bool rc_lean_in_range(float lo_x, float lo_y, float hi_x, float hi_y) {
+    const float limit = 536870912.0f; /* 2^29 */
+    return lo_x > -limit && lo_y > -limit && hi_x < limit && hi_y < limit;
+}
+
+/* The walk of one held level, as the grid's ray_walk_window (its cells in order, a proxy offered
+ * from the first of its cells the walk enters): the cells outside the window are empty and only
+ * stepped over. False for a ray the walk would step too far for (far outside the window, or
+ * coordinates past the cells' range): the grid's walk takes the level then. */
 static inline __attribute__((always_inline)) bool rc_lean_walk_level(const rc_lean_level *lv, const rc_lean_ray *r,
                                                                      float *max_t, rc_lean_fn *fn, void *context) {
     float inv = lv->inv;
     float ox = r->origin.x * inv, oy = r->origin.y * inv;
     float ex = ox + *max_t * (r->translation.x * inv), ey = oy + *max_t * (r->translation.y * inv);
     float lo_x = ox < ex ? ox : ex, hi_x = ox < ex ? ex : ox, lo_y = oy < ey ? oy : ey, hi_y = oy < ey ? ey : oy;
-    if (!(lo_x >= (float)lv->x0 + 2.0f && lo_y >= (float)lv->y0 + 2.0f &&
-          hi_x < (float)((int64_t)lv->x0 + lv->w) - 3.0f && hi_y < (float)((int64_t)lv->y0 + lv->h) - 3.0f)) {
+    if (!rc_lean_in_range(lo_x, lo_y, hi_x, hi_y)) {
         return false;
     }
     int32_t cx = rc_lean_floor(ox), cy = rc_lean_floor(oy), end_x = rc_lean_floor(ex), end_y = rc_lean_floor(ey);
     int64_t steps = (int64_t)abs(end_x - cx) + (int64_t)abs(end_y - cy) + 2;
+    if (steps > 4 * ((int64_t)lv->w + lv->h) + 64) {
+        return false; /* (a long way through cells that are mostly outside) */
+    }
     int32_t sx = r->inv.x > 0.0f ? 1 : (r->inv.x < 0.0f ? -1 : 0);
     int32_t sy = r->inv.y > 0.0f ? 1 : (r->inv.y < 0.0f ? -1 : 0);
     float inv_dx = sx != 0 ? r->inv.x * lv->size : 0.0f;
@@ -142,44 +163,43 @@ static inline __attribute__((always_inline)) bool rc_lean_walk_level(const rc_le
     float tx = sx != 0 ? ((float)(cx + ahead_x) - ox) * inv_dx : INFINITY;
     float ty = sy != 0 ? ((float)(cy + ahead_y) - oy) * inv_dy : INFINITY;
     uint32_t came_from = 0;
-    /* the slot moves with the cell: by sx along x, by a row of sy along y */
-    const uint32_t *start = lv->starts + (size_t)(cy - lv->y0) * (size_t)lv->w + (size_t)(cx - lv->x0);
-    ptrdiff_t step_y = (ptrdiff_t)sy * lv->w;
     for (;;) {
-        /* ask for the next cell's entries while this one's are tested: the next cell is the step
-           below, worked out once more (cheap), and its start is near this one's */
-        {
-            bool next_x = tx <= ty;
-            const uint32_t *next = start + (next_x ? sx : step_y);
-            __builtin_prefetch(&lv->entries[next[0]]);
+        /* ask for the next cell's entries while this one's are tested (the next cell is the step
+           below, worked out once more) */
+        bool next_x = tx <= ty;
+        int32_t nx_cell = cx + (next_x ? sx : 0), ny_cell = cy + (next_x ? 0 : sy);
+        if (rc_lean_inside(lv, nx_cell, ny_cell)) {
+            __builtin_prefetch(&lv->entries[rc_lean_start(lv, nx_cell, ny_cell)[0]]);
         }
-        for (uint32_t i = start[0], end = start[1]; i < end; ++i) {
-            const rc_lean_entry *e = &lv->entries[i];
-            if (!(e->sides & came_from) && rc_lean_reaches(r, e->box, *max_t)) {
-                float next = fn(e->user, *max_t, context);
-                *max_t = next < *max_t ? next : *max_t;
+        if (rc_lean_inside(lv, cx, cy)) {
+            const uint32_t *start = rc_lean_start(lv, cx, cy);
+            for (uint32_t i = start[0], end = start[1]; i < end; ++i) {
+                const rc_lean_entry *e = &lv->entries[i];
+                if (!(e->sides & came_from) && rc_lean_reaches(r, e->box, *max_t)) {
+                    float next = fn(e->user, *max_t, context);
+                    *max_t = next < *max_t ? next : *max_t;
+                }
             }
         }
         if (--steps <= 0 || (tx <= ty ? tx : ty) > *max_t) {
             break;
         }
         /* one step with no branch (the grid's stepper_advance) */
-        bool along_x = tx <= ty;
-        cx += along_x ? sx : 0;
-        cy += along_x ? 0 : sy;
-        start += along_x ? sx : step_y;
+        cx = nx_cell;
+        cy = ny_cell;
         float nx = ((float)(cx + ahead_x) - ox) * inv_dx, ny = ((float)(cy + ahead_y) - oy) * inv_dy;
-        tx = along_x ? nx : tx;
-        ty = along_x ? ty : ny;
-        came_from = along_x ? from_x : from_y;
+        tx = next_x ? nx : tx;
+        ty = next_x ? ty : ny;
+        came_from = next_x ? from_x : from_y;
     }
     return true;
 }
 
 /* A short swept circle on one held level, as the grid's walk takes it (ray_walk_level): the
- * cells of its swept box grown by the margin, each proxy offered from the lowest cell of the box
- * it is in, when that box holds no more cells than the walk's first window. False when it holds
- * more (a long sweep: the grid's walk of strips takes the level) or leaves the window. */
+ * cells of its swept box grown by the margin (those in the window: the rest are empty), each
+ * proxy offered from the lowest cell of the box it is in, when that box holds no more cells than
+ * the walk's first window. False when it holds more (a long sweep: the grid's walk of strips
+ * takes the level). */
 static inline __attribute__((always_inline)) bool rc_lean_sweep_level(const rc_lean_level *lv, const rc_lean_ray *r,
                                                                       float radius, float *max_t, rc_lean_fn *fn,
                                                                       void *context) {
@@ -189,8 +209,7 @@ static inline __attribute__((always_inline)) bool rc_lean_sweep_level(const rc_l
     float m = r->margin * inv + 0.01f;
     float lo_x = (ox < ex ? ox : ex) - m, hi_x = (ox < ex ? ex : ox) + m;
     float lo_y = (oy < ey ? oy : ey) - m, hi_y = (oy < ey ? ey : oy) + m;
-    if (!(lo_x >= (float)lv->x0 && lo_y >= (float)lv->y0 && hi_x < (float)((int64_t)lv->x0 + lv->w) &&
-          hi_y < (float)((int64_t)lv->y0 + lv->h) && radius * inv < 1048576.0f)) {
+    if (!rc_lean_in_range(lo_x, lo_y, hi_x, hi_y) || !(radius * inv < 1048576.0f)) {
         return false;
     }
     float reach = radius * inv;
@@ -201,11 +220,14 @@ static inline __attribute__((always_inline)) bool rc_lean_sweep_level(const rc_l
     if (((int64_t)hx - lx + 1) * ((int64_t)hy - ly + 1) > width * width) {
         return false;
     }
-    for (int32_t y = ly; y <= hy; ++y) {
-        const uint32_t *start = lv->starts + (size_t)(y - lv->y0) * (size_t)lv->w + (size_t)(lx - lv->x0);
-        for (int32_t x = lx; x <= hx; ++x, ++start) {
+    /* the part in the window (a proxy's cells all are: none goes on past its edge) */
+    int32_t wx = lx > lv->x0 ? lx : lv->x0, wy = ly > lv->y0 ? ly : lv->y0;
+    int32_t whx = hx < lv->x0 + lv->w - 1 ? hx : lv->x0 + lv->w - 1, why = hy < lv->y0 + lv->h - 1 ? hy : lv->y0 + lv->h - 1;
+    for (int32_t y = wy; y <= why; ++y) {
+        const uint32_t *start = rc_lean_start(lv, wx, y);
+        for (int32_t x = wx; x <= whx; ++x, ++start) {
             /* a proxy whose box goes on left of (or below) the box's edge was offered there */
-            uint32_t seen = (x > lx ? RC_LEAN_LEFT : 0u) | (y > ly ? RC_LEAN_DOWN : 0u);
+            uint32_t seen = (x > wx ? RC_LEAN_LEFT : 0u) | (y > wy ? RC_LEAN_DOWN : 0u);
             for (uint32_t i = start[0], end = start[1]; i < end; ++i) {
                 const rc_lean_entry *e = &lv->entries[i];
                 if (!(e->sides & seen) && rc_lean_reaches(r, e->box, *max_t)) {
@@ -220,8 +242,8 @@ static inline __attribute__((always_inline)) bool rc_lean_sweep_level(const rc_l
 
 /* A ray or a swept circle (origin and translation finite, radius >= 0 and finite, max_t in
  * [0, 1]) through the held levels, clipped at *max_t, which fn shortens. Returns the grid's
- * levels the caller still has to walk: the levels not held, and those this cast leaves the
- * window of (or sweeps a circle far across). */
+ * levels the caller still has to walk: the levels not held, and those the copy leaves to the
+ * grid for this cast (see rc_lean_walk_level and rc_lean_sweep_level). */
 static inline __attribute__((always_inline)) uint64_t rc_grid_lean_cast(const rc_grid_lean *lean, rc_vec2 origin,
                                                                         float radius, rc_vec2 translation,
                                                                         float *max_t, rc_lean_fn *fn, void *context) {

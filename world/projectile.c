@@ -161,7 +161,7 @@ static void sweep_lean(const rc_world *world, const rc_level_lean *lean, sweep_c
         rc_grid_cast_levels(world->level_grid, left, c->origin, radius, c->translation, max_t, skip_mobile, sweep_fn, c);
         max_t = c->best_index >= 0 ? walk_end(c) : max_t;
     }
-    if (rc_grid_proxy_count(world->grid) > 0) {
+    if (rc_grid_may_offer(world->grid, skip_mobile)) {
         rc_grid_cast_trusted(world->grid, c->origin, radius, c->translation, max_t, skip_mobile, sweep_fn, c);
     }
 }

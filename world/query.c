@@ -112,7 +112,7 @@ static void cast_lean(const rc_world *world, const rc_level_lean *lean, cast_con
         rc_grid_cast_levels(world->level_grid, left, c->origin, c->radius, c->translation, max_t, false, closest_fn, c);
         max_t = c->best_index >= 0 ? c->best.t : max_t;
     }
-    if (rc_grid_proxy_count(world->grid) > 0) {
+    if (rc_grid_may_offer(world->grid, false)) {
         rc_grid_cast_trusted(world->grid, c->origin, c->radius, c->translation, max_t, false, closest_fn, c);
     }
 }
