@@ -70,6 +70,7 @@ typedef struct continuous_query {
     float core;               /* a quarter of its smallest extent */
     float fraction;           /* the earliest touch so far */
     rc_vec2 embedded;         /* at fraction 0 with its core at a wall: the normal into it, else (0, 0) */
+    float dt;                 /* the step */
 } continuous_query;
 
 /* A chain's wall is met from its free side only, and a body already behind it, or one that
@@ -112,6 +113,25 @@ static bool may_meet(const rc_hull_view *h, rc_transform xf, rc_vec2 c1, rc_vec2
     return true;
 }
 
+/* Is the fast body slow in the frame of a kinematic body (which moved first in the step, by its
+ * velocity)? Then it cannot pass through it however fast both go (a crate riding a lift, props
+ * tumbling in a turning drum): its contacts hold it, as they hold a body slow in the world's
+ * frame (rc_continuous's test, made in the kinematic body's frame: its centre's move there and
+ * the turn between the two, times its reach). */
+static bool slow_against(const continuous_query *q, const rc_body *kinematic) {
+    const rc_body *b = q->body;
+    if (!kinematic->moved) {
+        return false; /* (still: the world's frame is its frame, and the body is fast there) */
+    }
+    float turn = q->dt * kinematic->angular_velocity;
+    rc_vec2 c_end = kinematic->center, c_start = rc_mul_add(c_end, -q->dt, kinematic->linear_velocity);
+    rc_rot q_start = rc_rot_from_angle(kinematic->angle - turn);
+    rc_vec2 p1 = rc_inv_rotate(q_start, rc_sub(q->sweep.c1, c_start));
+    rc_vec2 p2 = rc_inv_rotate(kinematic->xf.q, rc_sub(q->sweep.c2, c_end));
+    float reach = rc_length(rc_sub(p2, p1)) + fabsf((q->sweep.a2 - q->sweep.a1) - turn) * b->max_extent;
+    return reach <= 0.5f * b->min_extent;
+}
+
 static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     (void)proxy;
     continuous_query *q = context;
@@ -131,6 +151,9 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     /* (the time of impact counts a touch within 1.25 slops; rounding stays far within 2) */
     if (!may_meet(&ov, ob->xf, q->sweep.c1, q->sweep.c2, q->reach, 2.0f * slop)) {
         return true; /* (most of them: no hull copied) */
+    }
+    if (ob->type == RC_KINEMATIC && slow_against(q, ob)) {
+        return true;
     }
     rc_hull oh = rc_hull_polygon(ov.points, ov.normals, ov.count, ov.radius);
     if (!q->have_hull) {
@@ -171,7 +194,7 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     return true;
 }
 
-void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1) {
+void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1, float dt) {
     rc_vec2 c2 = b->center;
     float a2 = b->angle;
     float reach = rc_length(rc_sub(c2, c1)) + fabsf(a2 - a1) * b->max_extent;
@@ -184,6 +207,7 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1)
     q.sweep = (rc_hull_sweep){b->local_center, c1, c2, a1, a2};
     q.fraction = 1.0f;
     q.embedded = rc_v2(0.0f, 0.0f);
+    q.dt = dt;
     /* the body's rotations at both ends are at hand: no sines and cosines again */
     rc_transform x1 = rc_body_origin_at(c1, q1, b->local_center);
     rc_transform x2 = rc_body_origin_at(c2, b->xf.q, b->local_center);

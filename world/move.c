@@ -116,7 +116,7 @@ static int32_t move_body(rc_world *world, rc_body *b, float dt) {
         b->xf.q = rc_rot_from_angle(b->angle);
     }
     if (b->type == RC_DYNAMIC && b->enable_response) {
-        rc_continuous(world, b, c1, a1, q1);
+        rc_continuous(world, b, c1, a1, q1, dt);
     }
     /* what it did, which the sweeps then meet (held in the world or stopped at a wall, it moved
        less than its velocity says); only sweeps read it, and only of bodies they may meet (the

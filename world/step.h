@@ -73,9 +73,10 @@ typedef struct rc_island_node {
 
 /* Continuous collision (continuous.c): a solid body that moved from (c1, a1) to where it is
  * now, fast for its size, is brought back to its first touch of a static or kinematic shape
- * on the way (time of impact), so that it cannot pass through walls. q1 is its rotation at a1
- * (its xf.q before the move); its shapes are still placed where it started. */
-void rc_continuous(rc_world *world, rc_body *body, rc_vec2 c1, float a1, rc_rot q1);
+ * on the way (time of impact), so that it cannot pass through walls; a kinematic body it moves
+ * slowly against (in that body's frame: dt, the step, gives that body's move) is let be. q1 is
+ * its rotation at a1 (its xf.q before the move); its shapes are still placed where it started. */
+void rc_continuous(rc_world *world, rc_body *body, rc_vec2 c1, float a1, rc_rot q1, float dt);
 
 /* Moving the bodies that are not swept (move.c), before the sweeps: kinematic and
  * detection-only ones (pass 0), then the solver's dynamic ones (pass 1). Each moved body keeps
