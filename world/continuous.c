@@ -71,6 +71,9 @@ typedef struct continuous_query {
     float fraction;           /* the earliest touch so far */
     rc_vec2 embedded;         /* at fraction 0 with its core at a wall: the normal into it, else (0, 0) */
     float dt;                 /* the step */
+    bool carried;             /* the earliest touch is of a moving kinematic body, whose motion is carrier */
+    rc_hull_sweep carrier;
+    int32_t carrier_body;
 } continuous_query;
 
 /* A chain's wall is met from its free side only, and a body already behind it, or one that
@@ -92,18 +95,42 @@ static bool wall_crossed(const continuous_query *q, const rc_shape *wall) {
     return !(s1 < 0.0f || (s1 - s2 < q->core && s2 > q->core));
 }
 
+/* A kinematic body's motion over the step (kinematic bodies move first, by their velocities);
+ * any other body's stillness where it stands. */
+static rc_hull_sweep motion_of(const continuous_query *q, const rc_body *other) {
+    rc_hull_sweep s = {other->local_center, other->center, other->center, other->angle, other->angle};
+    if (other->type == RC_KINEMATIC && other->moved) {
+        s.c1 = rc_mul_add(other->center, -q->dt, other->linear_velocity);
+        s.a1 = other->angle - q->dt * other->angular_velocity;
+    }
+    return s;
+}
+
 /* Can a shape within reach of its body's centre of mass, the centre moving on a straight line
- * from c1 to c2, come within near of a convex hull (in its own body's frame, xf placing it)? Not
- * when along some edge normal of the hull it stays further than that beyond the edge at both
- * ends: the hull is convex and the centre moves on a line, so it stays beyond in between too.
- * (A box's time of impact costs several distance computations; most bodies near a long wall's
- * box are nowhere near the wall.) */
-static bool may_meet(const rc_hull_view *h, rc_transform xf, rc_vec2 c1, rc_vec2 c2, float reach, float near) {
+ * from c1 to c2, come within near of a convex hull (in its own body's frame, that body moving as
+ * other says and ending at x2)? Not when along some edge normal of the hull it stays further
+ * than that beyond the edge at both ends, in the hull's frame: the hull is convex and the centre
+ * moves on a line there, so it stays beyond in between too (a turning hull bends the line, by at
+ * most the bulge allowed for). (A box's time of impact costs several distance computations; most
+ * bodies near a long wall's box are nowhere near the wall.) */
+static bool may_meet(const rc_hull_view *h, const rc_hull_sweep *other, rc_transform x2, rc_vec2 c1, rc_vec2 c2,
+                     float reach, float near) {
     if (h->count < 2) {
         return true;
     }
-    rc_vec2 p1 = rc_inv_transform_point(xf, c1), p2 = rc_inv_transform_point(xf, c2);
-    float beyond = reach + h->radius + near;
+    rc_transform x1 = x2;
+    float bulge = 0.0f;
+    if (other->a1 != other->a2) {
+        x1 = rc_sweep_transform(other, 0.0f);
+        float turn = other->a2 - other->a1;
+        float span = rc_maxf(rc_length(rc_sub(c1, other->c1)), rc_length(rc_sub(c2, other->c2))) +
+                     rc_length(rc_sub(c2, c1)) + rc_length(rc_sub(other->c2, other->c1));
+        bulge = span * rc_minf(0.25f * turn * turn, 2.0f);
+    } else {
+        x1.p = rc_add(x2.p, rc_sub(other->c1, other->c2));
+    }
+    rc_vec2 p1 = rc_inv_transform_point(x1, c1), p2 = rc_inv_transform_point(x2, c2);
+    float beyond = reach + h->radius + near + bulge;
     for (int i = 0; i < h->count; ++i) {
         rc_vec2 n = h->normals[i], v = h->points[i];
         if (rc_dot(n, rc_sub(p1, v)) > beyond && rc_dot(n, rc_sub(p2, v)) > beyond) {
@@ -118,16 +145,14 @@ static bool may_meet(const rc_hull_view *h, rc_transform xf, rc_vec2 c1, rc_vec2
  * tumbling in a turning drum): its contacts hold it, as they hold a body slow in the world's
  * frame (rc_continuous's test, made in the kinematic body's frame: its centre's move there and
  * the turn between the two, times its reach). */
-static bool slow_against(const continuous_query *q, const rc_body *kinematic) {
+static bool slow_against(const continuous_query *q, const rc_hull_sweep *motion) {
     const rc_body *b = q->body;
-    if (!kinematic->moved) {
+    if (motion->a1 == motion->a2 && motion->c1.x == motion->c2.x && motion->c1.y == motion->c2.y) {
         return false; /* (still: the world's frame is its frame, and the body is fast there) */
     }
-    float turn = q->dt * kinematic->angular_velocity;
-    rc_vec2 c_end = kinematic->center, c_start = rc_mul_add(c_end, -q->dt, kinematic->linear_velocity);
-    rc_rot q_start = rc_rot_from_angle(kinematic->angle - turn);
-    rc_vec2 p1 = rc_inv_rotate(q_start, rc_sub(q->sweep.c1, c_start));
-    rc_vec2 p2 = rc_inv_rotate(kinematic->xf.q, rc_sub(q->sweep.c2, c_end));
+    float turn = motion->a2 - motion->a1;
+    rc_vec2 p1 = rc_inv_transform_point(rc_sweep_transform(motion, 0.0f), q->sweep.c1);
+    rc_vec2 p2 = rc_inv_transform_point(rc_sweep_transform(motion, 1.0f), q->sweep.c2);
     float reach = rc_length(rc_sub(p2, p1)) + fabsf((q->sweep.a2 - q->sweep.a1) - turn) * b->max_extent;
     return reach <= 0.5f * b->min_extent;
 }
@@ -148,11 +173,12 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     rc_hull oroom;
     rc_hull_view ov = rc_shape_hull_view(world, other, &oroom);
     float slop = world->def.linear_slop;
+    rc_hull_sweep still = motion_of(q, ob);
     /* (the time of impact counts a touch within 1.25 slops; rounding stays far within 2) */
-    if (!may_meet(&ov, ob->xf, q->sweep.c1, q->sweep.c2, q->reach, 2.0f * slop)) {
+    if (!may_meet(&ov, &still, ob->xf, q->sweep.c1, q->sweep.c2, q->reach, 2.0f * slop)) {
         return true; /* (most of them: no hull copied) */
     }
-    if (ob->type == RC_KINEMATIC && slow_against(q, ob)) {
+    if (ob->type == RC_KINEMATIC && slow_against(q, &still)) {
         return true;
     }
     rc_hull oh = rc_hull_polygon(ov.points, ov.normals, ov.count, ov.radius);
@@ -160,18 +186,18 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
         q->hull = rc_hull_polygon(q->view.points, q->view.normals, q->view.count, q->view.radius);
         q->have_hull = true;
     }
-    rc_hull_sweep still = {ob->local_center, ob->center, ob->center, ob->angle, ob->angle};
     rc_toi toi = rc_time_of_impact(&q->hull, &q->sweep, &oh, &still, slop, 0.25f * slop);
     if (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f)) {
         /* touching already (resting on it): a small core about its middle must still not pass
            through */
         rc_hull core = rc_hull_circle(hull_middle(&q->view), q->core);
         toi = rc_time_of_impact(&core, &q->sweep, &oh, &still, slop, 0.25f * slop);
-        /* its core touching a static wall already (struck hard, or turned into it) and going
-           further: it goes no further this step, and the contacts push it out. (A core deeper
-           in has no normal to go by, and a kinematic wall moves on over a body stopped this
-           way: the solver pushes those out.) */
-        bool core_at_wall = toi.state == RC_TOI_HIT && toi.t == 0.0f && ob->type == RC_STATIC;
+        /* its core touching a wall already (struck hard, or turned into it) and going further
+           in the wall's frame: it goes no further this step than the wall takes it (a moving
+           kinematic wall carries it: rc_continuous), and the contacts push it out. (A core
+           deeper in has no normal to go by: the solver pushes those out.) */
+        bool moving = still.c1.x != still.c2.x || still.c1.y != still.c2.y || still.a1 != still.a2;
+        bool core_at_wall = toi.state == RC_TOI_HIT && toi.t == 0.0f;
         rc_vec2 into = toi.normal;
         if (other->kind == RC_SHAPE_SEGMENT && ob->type == RC_STATIC &&
             (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f))) {
@@ -182,14 +208,26 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
             into = rc_dot(n, rc_sub(q->middle1, other->segment[0])) >= 0.0f ? rc_neg(n) : n;
             core_at_wall = true;
         }
-        if (core_at_wall && rc_dot(rc_sub(q->middle2, q->middle1), into) > 0.0f) {
+        rc_vec2 along = rc_sub(q->middle2, q->middle1);
+        if (moving) {
+            /* its move in the wall's frame, turned as the wall ends the step */
+            rc_transform w1 = rc_sweep_transform(&still, 0.0f), w2 = rc_sweep_transform(&still, 1.0f);
+            along = rc_rotate(w2.q, rc_sub(rc_inv_transform_point(w2, q->middle2), rc_inv_transform_point(w1, q->middle1)));
+        }
+        if (core_at_wall && rc_dot(along, into) > 0.0f) {
             q->fraction = 0.0f;
             q->embedded = into;
+            q->carried = moving;
+            q->carrier = still;
+            q->carrier_body = other->body;
             return true;
         }
     }
     if ((toi.state == RC_TOI_HIT || toi.state == RC_TOI_FAILED) && toi.t > 0.0f && toi.t < q->fraction) {
         q->fraction = toi.t;
+        q->carried = still.c1.x != still.c2.x || still.c1.y != still.c2.y || still.a1 != still.a2;
+        q->carrier = still;
+        q->carrier_body = other->body;
     }
     return true;
 }
@@ -208,6 +246,7 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1,
     q.fraction = 1.0f;
     q.embedded = rc_v2(0.0f, 0.0f);
     q.dt = dt;
+    q.carried = false;
     /* the body's rotations at both ends are at hand: no sines and cosines again */
     rc_transform x1 = rc_body_origin_at(c1, q1, b->local_center);
     rc_transform x2 = rc_body_origin_at(c2, b->xf.q, b->local_center);
@@ -234,9 +273,25 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1,
     if (q.fraction < 1.0f) {
         b->center = rc_lerp(c1, c2, q.fraction);
         b->angle = a1 + q.fraction * (a2 - a1);
+        if (q.carried) {
+            /* met by a moving kinematic body: it goes on with that body for the rest of the
+               step, as if standing on it (left where they met, the body would end the step
+               inside it, and a fast door would close over it) */
+            rc_transform at = rc_sweep_transform(&q.carrier, q.fraction), end = rc_sweep_transform(&q.carrier, 1.0f);
+            b->center = rc_transform_point(end, rc_inv_transform_point(at, b->center));
+            b->angle += (1.0f - q.fraction) * (q.carrier.a2 - q.carrier.a1);
+        }
         b->xf.q = rc_rot_from_angle(b->angle);
     }
-    float into = rc_dot(b->linear_velocity, q.embedded);
+    /* stopped at a wall it was going into: no more going into it (a moving wall's velocity where
+       the body is kept) */
+    rc_vec2 relative = b->linear_velocity;
+    if (q.carried) {
+        const rc_body *k = &world->bodies.data[q.carrier_body];
+        rc_vec2 r = rc_sub(b->center, k->center);
+        relative = rc_sub(relative, rc_add(k->linear_velocity, rc_v2(-k->angular_velocity * r.y, k->angular_velocity * r.x)));
+    }
+    float into = rc_dot(relative, q.embedded);
     if (q.fraction == 0.0f && into > 0.0f) {
         b->linear_velocity = rc_mul_add(b->linear_velocity, -into, q.embedded);
     }
