@@ -83,27 +83,43 @@ typedef struct rc_lean_ray {
     float margin; /* as the grid's walk: a few roundings at the size of the coordinates met */
 } rc_lean_ray;
 
+/* One axis of the slab test: narrow [t0, t1] to where the ray is between lo and hi on it (its
+ * reciprocal inv; 0: it does not move along the axis, and o must lie between). False when the
+ * ray never is. */
+static inline bool rc_lean_slab(float lo, float hi, float o, float inv, float *t0, float *t1) {
+    if (inv == 0.0f) {
+        return !(o < lo || o > hi);
+    }
+    float a = (lo - o) * inv, c = (hi - o) * inv;
+    float near = c < a ? c : a, far = c > a ? c : a;
+    *t0 = near > *t0 ? near : *t0;
+    *t1 = far < *t1 ? far : *t1;
+    return true;
+}
+
 /* Does the ray reach the box (grown by its margin) before max_t? The grid's walk_reaches_box. */
 static inline bool rc_lean_reaches(const rc_lean_ray *r, rc_aabb b, float max_t) {
     float m = r->margin;
     float t0 = 0.0f, t1 = max_t;
-    if (r->inv.x != 0.0f) {
-        float a = (b.lower.x - m - r->origin.x) * r->inv.x, c = (b.upper.x + m - r->origin.x) * r->inv.x;
-        float lo = c < a ? c : a, hi = c > a ? c : a;
-        t0 = lo > t0 ? lo : t0;
-        t1 = hi < t1 ? hi : t1;
-    } else if (r->origin.x < b.lower.x - m || r->origin.x > b.upper.x + m) {
-        return false;
-    }
-    if (r->inv.y != 0.0f) {
-        float a = (b.lower.y - m - r->origin.y) * r->inv.y, c = (b.upper.y + m - r->origin.y) * r->inv.y;
-        float lo = c < a ? c : a, hi = c > a ? c : a;
-        t0 = lo > t0 ? lo : t0;
-        t1 = hi < t1 ? hi : t1;
-    } else if (r->origin.y < b.lower.y - m || r->origin.y > b.upper.y + m) {
-        return false;
-    }
-    return t0 <= t1;
+    return rc_lean_slab(b.lower.x - m, b.upper.x + m, r->origin.x, r->inv.x, &t0, &t1) &&
+           rc_lean_slab(b.lower.y - m, b.upper.y + m, r->origin.y, r->inv.y, &t0, &t1) && t0 <= t1;
+}
+
+/* A cast's reciprocals and margin, as the grid's walk sets them up (cast_levels): a component
+ * whose reciprocal overflows moves the ray by nothing; the margin is the radius and a few
+ * roundings at the size of the coordinates the cast meets (max_t: how far it may go). */
+static inline rc_lean_ray rc_lean_ray_of(rc_vec2 origin, float radius, rc_vec2 translation, float max_t) {
+    rc_lean_ray r;
+    r.origin = origin;
+    r.translation = translation;
+    float ix = translation.x != 0.0f ? 1.0f / translation.x : 0.0f;
+    float iy = translation.y != 0.0f ? 1.0f / translation.y : 0.0f;
+    r.inv.x = fabsf(ix) <= FLT_MAX ? ix : 0.0f;
+    r.inv.y = fabsf(iy) <= FLT_MAX ? iy : 0.0f;
+    float ax = fabsf(origin.x), ay = fabsf(origin.y), dx = fabsf(translation.x), dy = fabsf(translation.y);
+    float size = (ay > ax ? ay : ax) + max_t * (dy > dx ? dy : dx);
+    r.margin = radius + 4.0f * FLT_EPSILON * (size + radius);
+    return r;
 }
 
 /* floor of a float well inside the int32_t range (inside a window), with no branch and no call
@@ -247,16 +263,7 @@ static inline __attribute__((always_inline)) bool rc_lean_sweep_level(const rc_l
 static inline __attribute__((always_inline)) uint64_t rc_grid_lean_cast(const rc_grid_lean *lean, rc_vec2 origin,
                                                                         float radius, rc_vec2 translation,
                                                                         float *max_t, rc_lean_fn *fn, void *context) {
-    rc_lean_ray r;
-    r.origin = origin;
-    r.translation = translation;
-    float ix = translation.x != 0.0f ? 1.0f / translation.x : 0.0f;
-    float iy = translation.y != 0.0f ? 1.0f / translation.y : 0.0f;
-    r.inv.x = fabsf(ix) <= FLT_MAX ? ix : 0.0f;
-    r.inv.y = fabsf(iy) <= FLT_MAX ? iy : 0.0f;
-    float ax = fabsf(origin.x), ay = fabsf(origin.y), dx = fabsf(translation.x), dy = fabsf(translation.y);
-    float size = (ay > ax ? ay : ax) + *max_t * (dy > dx ? dy : dx);
-    r.margin = radius + 4.0f * FLT_EPSILON * (size + radius);
+    rc_lean_ray r = rc_lean_ray_of(origin, radius, translation, *max_t);
     uint64_t left = lean->others;
     for (int32_t k = 0; k < lean->count; ++k) {
         bool done = radius == 0.0f ? rc_lean_walk_level(&lean->levels[k], &r, max_t, fn, context)

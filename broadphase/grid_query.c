@@ -567,15 +567,11 @@ static void cast_levels(const rc_grid *grid, uint64_t levels, rc_vec2 origin, fl
     w.skip = skip_mobile ? ENTRY_MOBILE : 0u;
     w.origin = origin;
     w.translation = translation;
-    /* a component so small that its reciprocal overflows moves the ray by nothing */
-    float ix = translation.x != 0.0f ? 1.0f / translation.x : 0.0f;
-    float iy = translation.y != 0.0f ? 1.0f / translation.y : 0.0f;
-    w.inv.x = fabsf(ix) <= FLT_MAX ? ix : 0.0f;
-    w.inv.y = fabsf(iy) <= FLT_MAX ? iy : 0.0f;
-    /* the boxes the walk meets lie within the ray's reach of its origin */
-    float size = max_f(fabsf(origin.x), fabsf(origin.y)) + max_fraction * max_f(fabsf(translation.x), fabsf(translation.y));
+    /* (the boxes the walk meets lie within the ray's reach of its origin: the margin's size) */
+    rc_lean_ray setup = rc_lean_ray_of(origin, radius, translation, max_fraction);
+    w.inv = setup.inv;
     w.radius = radius;
-    w.margin = radius + 4.0f * FLT_EPSILON * (size + radius);
+    w.margin = setup.margin;
     w.max_t = max_fraction;
     w.stopped = false;
     w.fn = fn;

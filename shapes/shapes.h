@@ -234,4 +234,10 @@ static inline bool rc_view_circle_cast(const rc_shape_view *s, rc_vec2 origin, f
     return rc_circle_cast_segment(s->u.segment.a, s->u.segment.b, origin, radius, translation, hit);
 }
 
+/* A circle swept against the shape, or a ray when the radius is 0. */
+static inline bool rc_view_cast(const rc_shape_view *s, rc_vec2 origin, float radius, rc_vec2 translation, rc_ray_hit *hit) {
+    return radius > 0.0f ? rc_view_circle_cast(s, origin, radius, translation, hit)
+                         : rc_view_ray_cast(s, origin, translation, hit);
+}
+
 #endif

@@ -358,6 +358,18 @@ static rc_body_id thrown_prop(rc_world *w, ws_rng *r, rc_vec2 p, rc_vec2 v, floa
     return b;
 }
 
+/* count props thrown at a wall through the origin with normal n (along t): from 1.5 to 15 units
+ * in front of it, up to 100 along it, at 1,000 units/s up to 60 degrees off its normal,
+ * spinning up to 100 rad/s either way. */
+static void throw_props(rc_world *w, ws_rng *r, rc_vec2 n, rc_vec2 t, rc_body_id *props, int count) {
+    for (int i = 0; i < count; ++i) {
+        rc_vec2 p = rc_add(rc_scale(ws_range(r, 1.5, 15.0), n), rc_scale(ws_range(r, -100.0, 100.0), t));
+        float off = ws_range(r, -1.047, 1.047);
+        rc_vec2 v = rc_add(rc_scale(-1000.0f * cosf(off), n), rc_scale(1000.0f * sinf(off), t));
+        props[i] = thrown_prop(w, r, p, v, ws_range(r, -100.0, 100.0));
+    }
+}
+
 /* 100,000 props (planks, crates, capsules, triangles) thrown at 1,000 units/s with spins up to
  * 100 rad/s at a wall 0.1 thick (a box, or a two-sided chain wall) at a random angle, from 1 to
  * 15 units in front of it and at up to 60 degrees off its normal: after every step each prop's
@@ -383,12 +395,7 @@ START_TEST(fast_props_never_pass_a_thin_wall) {
         }
         const float thick = chain ? 0.0f : half;
         rc_body_id props[1000];
-        for (int i = 0; i < per_world; ++i) {
-            rc_vec2 p = rc_add(rc_scale(ws_range(&r, 1.5, 15.0), n), rc_scale(ws_range(&r, -100.0, 100.0), t));
-            float off = ws_range(&r, -1.047, 1.047);
-            rc_vec2 v = rc_add(rc_scale(-1000.0f * cosf(off), n), rc_scale(1000.0f * sinf(off), t));
-            props[i] = thrown_prop(w, &r, p, v, ws_range(&r, -100.0, 100.0));
-        }
+        throw_props(w, &r, n, t, props, per_world);
         for (int step = 0; step < 4; ++step) {
             ck_assert(rc_world_step(w, DT));
             for (int i = 0; i < per_world; ++i) {
@@ -511,12 +518,7 @@ START_TEST(fast_props_never_pass_a_moving_kinematic_wall) {
         float speed = speeds[k % 4];
         ck_assert(rc_body_set_linear_velocity(w, wall, rc_scale(speed, n)));
         rc_body_id props[300];
-        for (int i = 0; i < per_world; ++i) {
-            rc_vec2 p = rc_add(rc_scale(ws_range(&r, 1.5, 15.0), n), rc_scale(ws_range(&r, -100.0, 100.0), t));
-            float off = ws_range(&r, -1.047, 1.047);
-            rc_vec2 v = rc_add(rc_scale(-1000.0f * cosf(off), n), rc_scale(1000.0f * sinf(off), t));
-            props[i] = thrown_prop(w, &r, p, v, ws_range(&r, -100.0, 100.0));
-        }
+        throw_props(w, &r, n, t, props, per_world);
         for (int step = 0; step < 4; ++step) {
             ck_assert(rc_world_step(w, DT));
             float wall_at = rc_dot(rc_body_position(w, wall), n);

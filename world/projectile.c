@@ -116,8 +116,7 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
         return max_fraction; /* a still shape meets nothing that stays put (overlaps: overlapped()) */
     } else {
         rc_shape_view v = rc_shape_view_of(c->world, shape);
-        found = c->sweeper->radius > 0.0f ? rc_view_circle_cast(&v, c->origin, c->sweeper->radius, c->translation, &hit)
-                                          : rc_view_ray_cast(&v, c->origin, c->translation, &hit);
+        found = rc_view_cast(&v, c->origin, c->sweeper->radius, c->translation, &hit);
     }
     return keep_hit(c, found, &hit, user, max_fraction);
 }
@@ -144,8 +143,7 @@ static float lean_sweep_fn(int32_t offset, float max_fraction, void *context) {
     }
     rc_shape_view v = rc_cast_record_view(r);
     rc_ray_hit hit;
-    bool found = s->radius > 0.0f ? rc_view_circle_cast(&v, c->origin, s->radius, c->translation, &hit)
-                                  : rc_view_ray_cast(&v, c->origin, c->translation, &hit);
+    bool found = rc_view_cast(&v, c->origin, s->radius, c->translation, &hit);
     return keep_hit(c, found, &hit, r->shape, max_fraction);
 }
 

@@ -40,8 +40,7 @@ static bool cast_shape(const cast_context *c, int32_t index, rc_ray_hit *hit) {
         return false;
     }
     rc_shape_view v = rc_shape_view_of(c->world, s);
-    return c->radius > 0.0f ? rc_view_circle_cast(&v, c->origin, c->radius, c->translation, hit)
-                            : rc_view_ray_cast(&v, c->origin, c->translation, hit);
+    return rc_view_cast(&v, c->origin, c->radius, c->translation, hit);
 }
 
 /* The ids of a hit, filled only for the hits that are kept (they live in colder memory). */
@@ -88,9 +87,7 @@ static float lean_closest_fn(int32_t offset, float max_fraction, void *context) 
     }
     rc_shape_view v = rc_cast_record_view(r);
     rc_ray_hit hit;
-    bool found = c->radius > 0.0f ? rc_view_circle_cast(&v, c->origin, c->radius, c->translation, &hit)
-                                  : rc_view_ray_cast(&v, c->origin, c->translation, &hit);
-    if (!found || hit.t > max_fraction) {
+    if (!rc_view_cast(&v, c->origin, c->radius, c->translation, &hit) || hit.t > max_fraction) {
         return max_fraction;
     }
     if (c->best_index < 0 || hit.t < c->best.t || (hit.t == c->best.t && r->shape < c->best_index)) {
