@@ -194,8 +194,12 @@ RC_API void rc_world_clear_error(rc_world *world);
  *     load), and touches it within linear_slop; islands of touching bodies sleep together;
  *   - a prop that moves further than half its smallest extent in a step is brought back to its
  *     first touch of a static or kinematic shape (time of impact), so that it does not pass
- *     through thin walls or chains; props turn at most a quarter turn per sub-step (bodies
- *     whose solid shapes are all circles as fast as the world allows);
+ *     through thin walls or chains; a kinematic body is met along its own motion in the step,
+ *     and carries what it meets for the rest of the step (a prop thrown at a door closing on
+ *     it ends the step in front of the door); a prop that moves slowly in a kinematic body's
+ *     frame (riding a lift, tumbling in a turning drum) is left to the contacts there; props
+ *     turn at most a quarter turn per sub-step (bodies whose solid shapes are all circles as
+ *     fast as the world allows);
  *   - kinematic bodies push and carry what they meet and are not pushed;
  *   - a bullet (a dynamic body with bullet = true that carries no solid shape, a point, or one
  *     solid circle) is swept along its motion against every body that is not a bullet;
