@@ -233,6 +233,9 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
 }
 
 void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1, float dt) {
+    if (b->max_extent == 0.0f) {
+        return; /* no solid shape (sensors only, or none): nothing of it can meet a wall */
+    }
     rc_vec2 c2 = b->center;
     float a2 = b->angle;
     float reach = rc_length(rc_sub(c2, c1)) + fabsf(a2 - a1) * b->max_extent;
