@@ -49,6 +49,9 @@
 #ifndef BENCH_CXX_FLAGS
 #define BENCH_CXX_FLAGS ""
 #endif
+#ifdef BENCH_GIT_HEADER
+#include "bench_git.h" /* BENCH_GIT, written at build time (git_stamp.cmake) */
+#endif
 #ifndef BENCH_GIT
 #define BENCH_GIT "unknown"
 #endif
