@@ -138,11 +138,12 @@ static int32_t move_body(rc_world *world, rc_body *b, float dt) {
     /* what it did, which the sweeps then meet (held in the world or stopped at a wall, it moved
        less than its velocity says); only sweeps read it, and only of bodies they may meet (the
        record's third cache line: not touched for a crowd that no sweep looks at) */
+    rc_vec2 moved = rc_sub(b->center, c1);
     if (seen_by_sweeps(world, b)) {
-        b->step_move = rc_sub(b->center, c1);
+        b->step_move = moved;
         b->step_turn = b->angle - a1;
     }
-    return place_moved(world, b, rc_sub(b->center, c1));
+    return place_moved(world, b, moved);
 }
 
 int32_t rc_move_bodies(rc_world *world, float dt, int pass) {
