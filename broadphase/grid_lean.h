@@ -225,10 +225,13 @@ static inline __attribute__((always_inline)) bool rc_lean_sweep_level(const rc_l
     float m = r->margin * inv + 0.01f;
     float lo_x = (ox < ex ? ox : ex) - m, hi_x = (ox < ex ? ex : ox) + m;
     float lo_y = (oy < ey ? oy : ey) - m, hi_y = (oy < ey ? ey : oy) + m;
-    if (!rc_lean_in_range(lo_x, lo_y, hi_x, hi_y) || !(radius * inv < 1048576.0f)) {
+    float reach = radius * inv;
+    /* (reach >= 0, as the grid's walk asks: a radius of -inf, which a forged snapshot's swept
+       body can carry, passed reach < 2^20, and its conversion to int32_t was undefined; found
+       by fuzz_snapshot. The grid's walk takes such a cast.) */
+    if (!rc_lean_in_range(lo_x, lo_y, hi_x, hi_y) || !(reach >= 0.0f && reach < 1048576.0f)) {
         return false;
     }
-    float reach = radius * inv;
     int32_t k = (int32_t)reach;
     k += (float)k < reach; /* ceil: the cells of the walk's window either side of its line */
     int32_t lx = rc_lean_floor(lo_x), ly = rc_lean_floor(lo_y), hx = rc_lean_floor(hi_x), hy = rc_lean_floor(hi_y);
