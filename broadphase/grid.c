@@ -592,8 +592,14 @@ rc_aabb rc_grid_get_box(const rc_grid *grid, int32_t proxy) {
 }
 
 bool rc_grid_proxies_overlap(const rc_grid *grid, int32_t a, int32_t b) {
+    /* (each id checked once: the narrow phase asks this of every contact of every step, and
+       checking each twice was 3% of the tumbler's instructions) */
+    bool live_a = is_live(grid, a), live_b = is_live(grid, b);
+    if (live_a && live_b && grid->proxies[a].next_piece < 0 && grid->proxies[b].next_piece < 0) {
+        return box_overlaps(grid->spans[a].box, grid->spans[b].box);
+    }
     rc_aabb zero = {{0.0f, 0.0f}, {0.0f, 0.0f}};
-    if (is_live(grid, a) && is_live(grid, b) && (grid->proxies[a].next_piece >= 0 || grid->proxies[b].next_piece >= 0)) {
+    if (live_a && live_b) {
         if (grid->proxies[a].next_piece >= 0) { /* (pieces of a against all of b) */
             int32_t t = a;
             a = b;
@@ -606,7 +612,7 @@ bool rc_grid_proxies_overlap(const rc_grid *grid, int32_t a, int32_t b) {
         }
         return false;
     }
-    return box_overlaps(is_live(grid, a) ? grid->spans[a].box : zero, is_live(grid, b) ? grid->spans[b].box : zero);
+    return box_overlaps(live_a ? grid->spans[a].box : zero, live_b ? grid->spans[b].box : zero);
 }
 
 int32_t rc_grid_get_user(const rc_grid *grid, int32_t proxy) { return is_live(grid, proxy) ? grid->users[proxy] : -1; }

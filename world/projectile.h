@@ -91,9 +91,12 @@ rc_vec2 rc_motion_center(const rc_world *world, const rc_shape_motion *m, const 
  * times tau0..tau1 of the step (tau1 == tau0: at one moment) with a shape in motion: exact (the
  * casts of shapes/ in the frame where the shape stands) while the shape does not turn, by
  * conservative advancement to within `tolerance` when it does. The hit in the world at its
- * time; false when there is none. */
+ * time; false when there is none. *apart: the shape was found so far off that it stays clear of
+ * the circle wherever on its path the circle is at any moment of tau0..tau1 (then no overlap
+ * with it can end the leg, even one the circle stops short on); false says nothing. */
 bool rc_motion_cast(const rc_world *world, const rc_shape *shape, const rc_shape_motion *m, rc_vec2 origin,
-                    float radius, rc_vec2 translation, float tau0, float tau1, float tolerance, rc_ray_hit *hit);
+                    float radius, rc_vec2 translation, float tau0, float tau1, float tolerance, rc_ray_hit *hit,
+                    bool *apart);
 
 /* Gravity and damping as the step applies them (body_forces.c). */
 void rc_integrate_velocity(const rc_world *world, rc_vec2 *v, float *w, float gravity_scale, float linear_damping,

@@ -108,7 +108,7 @@ static bool overlap_at(const rc_shape_view *v, rc_vec2 q, float radius, rc_ray_h
  * crawl along a contact that the two share. */
 static bool advance_to_touch(const rc_world *world, const rc_shape_view *v, const rc_shape *shape,
                              const rc_shape_motion *m, rc_vec2 origin, float radius, rc_vec2 translation, float tau0,
-                             float tau1, float tolerance, float reach, rc_ray_hit *hit) {
+                             float tau1, float tolerance, float reach, rc_ray_hit *hit, bool *apart) {
     float span = tau1 - tau0;
     rc_vec2 relative = rc_sub(translation, rc_scale(span, m->move));
     float spin = fabsf(span * m->turn) * reach;
@@ -121,10 +121,17 @@ static bool advance_to_touch(const rc_world *world, const rc_shape_view *v, cons
         if (!rc_shape_faces(shape, q)) {
             return false;
         }
-        if (k == 0 && rc_view_distance_floor(v, q) - radius - 0.5f * tolerance > 1.001f * (rc_length(relative) + spin)) {
-            /* so far off that closing at the fastest the leg allows (approach below) it stays
-               apart: the first advance would leave the leg, and the distance is not needed */
-            return false;
+        if (k == 0) {
+            float clear = rc_view_distance_floor(v, q) - radius - 0.5f * tolerance;
+            if (clear > 1.001f * (rc_length(relative) + spin)) {
+                /* so far off that closing at the fastest the leg allows (approach below) it stays
+                   apart: the first advance would leave the leg, and the distance is not needed.
+                   Further off than the whole path and the shape's whole motion over the leg, it
+                   stays apart from the circle wherever on its path the circle is at any moment of
+                   the leg (one that stops short and waits there too) */
+                *apart = clear > 1.001f * (rc_length(translation) + span * rc_length(m->move) + spin);
+                return false;
+            }
         }
         rc_distance_result d = rc_view_distance(v, q);
         float gap = d.distance - radius;
@@ -165,12 +172,14 @@ static bool advance_to_touch(const rc_world *world, const rc_shape_view *v, cons
 }
 
 bool rc_motion_cast(const rc_world *world, const rc_shape *shape, const rc_shape_motion *m, rc_vec2 origin,
-                    float radius, rc_vec2 translation, float tau0, float tau1, float tolerance, rc_ray_hit *hit) {
+                    float radius, rc_vec2 translation, float tau0, float tau1, float tolerance, rc_ray_hit *hit,
+                    bool *apart) {
     rc_shape_view v = rc_shape_view_of(world, shape);
     float span = tau1 - tau0;
+    *apart = false;
     if (span * m->turn != 0.0f) {
         return advance_to_touch(world, &v, shape, m, origin, radius, translation, tau0, tau1, tolerance,
-                                reach_of(shape, m->center), hit);
+                                reach_of(shape, m->center), hit, apart);
     }
     /* no turn over the leg: the centre's path where the shape stands is a straight line */
     rc_vec2 o = rc_motion_to_placed(m, origin, tau0);
