@@ -453,6 +453,15 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
     rc_transform frame_now = keeping ? rc_inv_mul_transforms(ba->xf, bb->xf) : RC_TRANSFORM_IDENTITY;
     bool kept = keeping && kept_manifold(world, c, b, bb->xf.p, frame_now, &local);
     float margin = kept ? 0.0f : rc_contact_margin(world, a, b);
+    if (!keeping && boxes_apart(world, a, b, margin)) {
+        /* no points (most contacts of a crowd: boxes near, shapes apart), and nothing of the
+           full path below to do: no impulses to carry over, not touching (the manifold stays
+           the last touching one) */
+        c->kept = false;
+        c->point_count = 0;
+        c->rolling_impulse = 0.0f;
+        return false;
+    }
     if (kept) {
         m = to_world(local, ba->xf, false);
     } else if (keeping) {
@@ -460,10 +469,6 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
         local = collide_solids(world, a, b, frame_now, margin);
         keep_manifold(c, &local, frame_now);
         m = to_world(local, ba->xf, false);
-    } else if (boxes_apart(world, a, b, margin)) {
-        m.count = 0;
-        m.normal = c->normal;
-        c->kept = false;
     } else if (a->kind == RC_SHAPE_CIRCLE && b->kind == RC_SHAPE_CIRCLE) {
         m = rc_collide_circle_shapes(a, ba, b->circle, margin); /* a crowd of grenades: no hulls */
     } else if (a->kind != RC_SHAPE_SEGMENT && b->kind != RC_SHAPE_SEGMENT) {
