@@ -41,14 +41,16 @@ static bool extend(const grid_cell *cell, void *context) {
     return true;
 }
 
-/* The rectangle of level l's occupied cells, when the level can be copied: no proxy on it is
- * mobile (a cast that skips mobile proxies could not tell them), its cells are finite (not the
- * top level's one infinite cell) and not spread too thin. */
-static bool copyable(const grid_store *s, int32_t l, cell_rect *rect) {
+/* Can level l be copied at all: no proxy on it is mobile (a cast that skips mobile proxies could
+ * not tell them) and its cells are finite (not the top level's one infinite cell)? */
+static bool copyable(const grid_store *s, int32_t l) {
     const grid_level *lv = &s->levels[l];
-    if (lv->proxies != lv->fixed || !(lv->size < INFINITY)) {
-        return false;
-    }
+    return lv->proxies == lv->fixed && lv->size < INFINITY;
+}
+
+/* The rectangle of level l's occupied cells, when they are not spread too thin for a window of
+ * their own. */
+static bool dense_window(const grid_store *s, int32_t l, cell_rect *rect) {
     extent e = {{0, 0, -1, -1}, 0};
     (void)rc_grid_visit_level(s, l, extend, &e);
     int64_t w = (int64_t)e.rect.hx - e.rect.lx + 1, h = (int64_t)e.rect.hy - e.rect.ly + 1;
@@ -222,15 +224,22 @@ bool rc_grid_lean_build(const rc_grid *grid, const rc_allocator *a, rc_grid_lean
     uint64_t held = 0;
     for (uint64_t used = s->used_levels; used != 0; used &= used - 1) {
         int32_t l = __builtin_ctzll(used);
-        cell_rect window;
-        if (!copyable(s, l, &window)) {
+        if (!copyable(s, l)) {
             continue;
         }
-        held |= 1ull << l;
+        /* merged first: a level of a few large props spread over the home's window is too thin
+           for a window of its own, but it needs none there (left to the grid, every ray walked
+           it there too: rays-transformed's largest props, 371 against 272 ns a ray) */
         if (count > 0 && merged[count - 1] == 0 && mergeable(grid, homes[count - 1], windows[count - 1], l)) {
+            held |= 1ull << l;
             merged[count - 1] |= 1ull << l;
             continue;
         }
+        cell_rect window;
+        if (!dense_window(s, l, &window)) {
+            continue;
+        }
+        held |= 1ull << l;
         homes[count] = l;
         windows[count] = window;
         merged[count] = 0;

@@ -155,6 +155,51 @@ START_TEST(lean_copy_offers_what_the_grid_walk_offers) {
 }
 END_TEST
 
+/* A level of a few large props spread over a dense level's area (rays-transformed's largest
+ * shapes) is too thin for a window of its own, but it is twice as coarse and all in the dense
+ * level's window: the copy walks it with that level, and tells nothing back. (It was left to the
+ * grid, so that every ray walked that level there too: 30% of a ray's time.) */
+START_TEST(a_thin_coarse_level_is_walked_with_the_one_below) {
+    rc_grid_def def = rc_grid_default_def();
+    def.cell_size = 4.0f;
+    rc_grid *grid = rc_grid_create(&def);
+    ck_assert(grid != NULL);
+    ws_rng rng = {0x7415u};
+    for (int i = 0; i < 20000; ++i) {
+        rc_vec2 c = rc_v2(ws_range(&rng, -400, 400), ws_range(&rng, -400, 400));
+        float h = ws_range(&rng, 0.3, 1.5);
+        ck_assert_int_ge(rc_grid_insert(grid, (rc_aabb){{c.x - h, c.y - h}, {c.x + h, c.y + h}}, i), 0);
+    }
+    for (int i = 0; i < 20; ++i) { /* 7 units across: at most two cells of 8, the next level */
+        rc_vec2 c = rc_v2(ws_range(&rng, -380, 380), ws_range(&rng, -380, 380));
+        ck_assert_int_ge(rc_grid_insert(grid, (rc_aabb){{c.x - 3.5f, c.y - 3.5f}, {c.x + 3.5f, c.y + 3.5f}}, 100000 + i), 0);
+    }
+    ck_assert(rc_grid_optimize(grid));
+    rc_grid_stats stats = rc_grid_get_stats(grid);
+    ck_assert_int_ge(stats.levels_in_use, 2); /* the large ones on a coarser level */
+    rc_allocator a = rc_mem_resolve((rc_allocator){NULL, NULL, NULL});
+    rc_grid_lean lean;
+    ck_assert(rc_grid_lean_build(grid, &a, &lean));
+    ck_assert_uint_eq(lean.others, 0u);
+    ck_assert_int_eq(lean.count, 1);
+    ck_assert_int_eq(__builtin_popcountll(lean.levels[0].covers), 2);
+    /* and it offers what the grid does: every large prop a ray crosses among them */
+    static offers from_grid, from_lean;
+    for (int r = 0; r < 500; ++r) {
+        rc_vec2 origin, translation;
+        random_ray(&rng, 380.0f, &origin, &translation);
+        from_grid.count = from_lean.count = 0;
+        rc_grid_cast_circle(grid, origin, 0.0f, translation, 1.0f, grid_offer, &from_grid);
+        float max_t = 1.0f;
+        ck_assert_uint_eq(rc_grid_lean_cast(&lean, origin, 0.0f, translation, &max_t, lean_offer, &from_lean), 0u);
+        ck_assert(subset(&from_lean, &from_grid));
+        ck_assert_int_eq(from_lean.count, from_grid.count); /* (no boxed entries: the same offers) */
+    }
+    rc_grid_lean_free(&a, &lean);
+    rc_grid_destroy(grid);
+}
+END_TEST
+
 /* Every box the ray crosses well inside (a chord longer than a hundredth of a cell) is offered by
  * the copy or by the levels it tells back: a brute force over the boxes. */
 START_TEST(lean_copy_offers_every_box_crossed) {
@@ -567,6 +612,7 @@ static Suite *suite(void) {
     TCase *tc = tcase_create("lean");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, lean_copy_offers_what_the_grid_walk_offers);
+    tcase_add_test(tc, a_thin_coarse_level_is_walked_with_the_one_below);
     tcase_add_test(tc, lean_copy_offers_every_box_crossed);
     tcase_add_test(tc, world_casts_through_the_copy_answer_as_the_grids);
     tcase_add_test(tc, bullets_swept_through_the_copy_as_through_the_grids);
