@@ -179,6 +179,36 @@ static inline __attribute__((always_inline)) bool rc_lean_walk_level(const rc_le
     float tx = sx != 0 ? ((float)(cx + ahead_x) - ox) * inv_dx : INFINITY;
     float ty = sy != 0 ? ((float)(cy + ahead_y) - oy) * inv_dy : INFINITY;
     uint32_t came_from = 0;
+    if (lo_x >= (float)lv->x0 + 2.0f && lo_y >= (float)lv->y0 + 2.0f &&
+        hi_x < (float)((int64_t)lv->x0 + lv->w) - 3.0f && hi_y < (float)((int64_t)lv->y0 + lv->h) - 3.0f) {
+        /* the common case: every cell of the walk (and the one after its last, which it asks
+           for ahead) two cells inside the window, so no cell needs the window's bounds checked
+           and the slot moves with the cell, by sx along x and by a row along y (with the checks
+           and the slot worked out at every cell, a ray took 4% longer on rays-10k) */
+        const uint32_t *start = rc_lean_start(lv, cx, cy);
+        ptrdiff_t step_y = (ptrdiff_t)sy * lv->w;
+        for (;;) {
+            bool next_x = tx <= ty;
+            __builtin_prefetch(&lv->entries[(start + (next_x ? sx : step_y))[0]]);
+            for (uint32_t i = start[0], end = start[1]; i < end; ++i) {
+                const rc_lean_entry *e = &lv->entries[i];
+                if (!(e->sides & came_from) && rc_lean_reaches(r, e->box, *max_t)) {
+                    float next = fn(e->user, *max_t, context);
+                    *max_t = next < *max_t ? next : *max_t;
+                }
+            }
+            if (--steps <= 0 || (tx <= ty ? tx : ty) > *max_t) {
+                return true;
+            }
+            cx += next_x ? sx : 0;
+            cy += next_x ? 0 : sy;
+            start += next_x ? sx : step_y;
+            float nx = ((float)(cx + ahead_x) - ox) * inv_dx, ny = ((float)(cy + ahead_y) - oy) * inv_dy;
+            tx = next_x ? nx : tx;
+            ty = next_x ? ty : ny;
+            came_from = next_x ? from_x : from_y;
+        }
+    }
     for (;;) {
         /* ask for the next cell's entries while this one's are tested (the next cell is the step
            below, worked out once more) */
