@@ -122,6 +122,46 @@ START_TEST(distance_pendulum_has_the_point_mass_period) {
 }
 END_TEST
 
+/* The same rod with a point bullet for its bob (a swept point, no shape: mass point_mass): a
+ * joint is what holds it, so it is solved with the rod (the step leaves a point bullet without a
+ * joint out of the solver: it has nothing there) and swept along the solver's path. The same
+ * period, and the rod's length held. */
+START_TEST(point_bullet_on_a_rod_swings_as_a_pendulum) {
+    rc_world *w = make_world(rc_v2(0.0f, (float)-G), false);
+    const double L = 1.0, th = 5.0 * PI / 180.0;
+    rc_body_id pivot = body_at(w, RC_STATIC, rc_v2(0, 0), 0.0f);
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.bullet = true;
+    bd.position = rc_v2(0.0f, (float)-L);
+    bd.linear_velocity = rc_v2((float)sqrt(2.0 * G * L * (1.0 - cos(th))), 0.0f);
+    rc_body_id bob = rc_body_create(w, &bd);
+    ck_assert(!rc_body_id_is_null(bob));
+    ck_assert_int_eq(rc_body_get_motion(w, bob), RC_MOTION_SWEPT_POINT);
+    rc_joint_id j = rod(w, pivot, rc_v2(0, 0), bob, rc_v2(0.0f, (float)-L));
+    crossings c;
+    memset(&c, 0, sizeof c);
+    double worst_len = 0.0, peak = 0.0;
+    for (int i = 1; i <= 720; ++i) {
+        step(w, 1);
+        rc_vec2 p = rc_body_position(w, bob);
+        double a = atan2((double)p.x, -(double)p.y);
+        crossing_add(&c, i * (double)DT, a);
+        peak = fmax(peak, fabs(a));
+        worst_len = fmax(worst_len, fabs(rc_distance_joint_current_length(w, j) - L));
+    }
+    double expected = finite_amplitude(2.0 * PI * sqrt(L / G), th);
+    double measured = crossing_period(&c);
+    REPORT("[joints] point bullet on a rod: period %.5f s, analytic %.5f s; amplitude %.4f rad; length off by at "
+           "most %.2e\n", measured, expected, peak, worst_len);
+    ck_assert_int_ge(c.n, 11);
+    ck_assert_msg(fabs(measured - expected) < 0.005 * expected, "period %.5f, expected %.5f", measured, expected);
+    ck_assert_near(peak, th, 0.05 * th);
+    ck_assert_msg(worst_len < 1e-3, "rod length off by %g", worst_len);
+    rc_world_destroy(w);
+}
+END_TEST
+
 /* ---- 2. a hanging chain ------------------------------------------------------------------------- */
 
 #define LINKS 20
@@ -827,6 +867,7 @@ static Suite *joints_suite(void) {
     tcase_set_timeout(physics, 60);
     tcase_add_test(physics, revolute_pendulum_has_the_physical_period);
     tcase_add_test(physics, distance_pendulum_has_the_point_mass_period);
+    tcase_add_test(physics, point_bullet_on_a_rod_swings_as_a_pendulum);
     tcase_add_test(physics, hanging_chain_holds_together);
     tcase_add_test(physics, swinging_chain_holds_together);
     tcase_add_test(physics, rope_is_never_longer_than_its_length);
