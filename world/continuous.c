@@ -145,16 +145,51 @@ static bool may_meet(const rc_hull_view *h, const rc_hull_sweep *other, rc_trans
  * tumbling in a turning drum): its contacts hold it, as they hold a body slow in the world's
  * frame (rc_continuous's test, made in the kinematic body's frame: its centre's move there and
  * the turn between the two, times its reach). */
-static bool slow_against(const continuous_query *q, const rc_hull_sweep *motion) {
+static bool slow_in(const continuous_query *q, const rc_hull_sweep *motion, rc_transform start, rc_transform end) {
     const rc_body *b = q->body;
     if (motion->a1 == motion->a2 && motion->c1.x == motion->c2.x && motion->c1.y == motion->c2.y) {
         return false; /* (still: the world's frame is its frame, and the body is fast there) */
     }
     float turn = motion->a2 - motion->a1;
-    rc_vec2 p1 = rc_inv_transform_point(rc_sweep_transform(motion, 0.0f), q->sweep.c1);
-    rc_vec2 p2 = rc_inv_transform_point(rc_sweep_transform(motion, 1.0f), q->sweep.c2);
+    rc_vec2 p1 = rc_inv_transform_point(start, q->sweep.c1);
+    rc_vec2 p2 = rc_inv_transform_point(end, q->sweep.c2);
     float reach = rc_length(rc_sub(p2, p1)) + fabsf((q->sweep.a2 - q->sweep.a1) - turn) * b->max_extent;
     return reach <= 0.5f * b->min_extent;
+}
+
+static bool slow_against(const continuous_query *q, const rc_hull_sweep *motion) {
+    return slow_in(q, motion, rc_sweep_transform(motion, 0.0f), rc_sweep_transform(motion, 1.0f));
+}
+
+/* Is the body slow in the frame of every kinematic body of the world, all of which moved in this
+ * step (a world of few)? Then nothing in the grid of moving shapes can stop it: it would look at
+ * each kinematic shape there only to let it be (slow_against), and at nothing else (dynamic
+ * shapes and sensors are never met). A tumbler's props, fast in the world's frame and slow in the
+ * drum's, asked the grid for the drum's walls at every step. The kinematic bodies' frames are
+ * worked out at the step's first look (the same numbers slow_against works out). */
+static bool slow_in_every_kinematic_frame(const continuous_query *q) {
+    rc_world *world = q->world;
+    int32_t n = world->moved_kinematic_count;
+    if (world->kinematic_bodies != n || n > RC_FEW_KINEMATICS) {
+        return false;
+    }
+    if (!world->kinematic_frames) {
+        for (int32_t k = 0; k < n; ++k) {
+            rc_moved_kinematic *m = &world->moved_kinematics[k];
+            rc_hull_sweep motion = motion_of(q, &world->bodies.data[m->body]);
+            m->start = rc_sweep_transform(&motion, 0.0f);
+            m->end = rc_sweep_transform(&motion, 1.0f);
+        }
+        world->kinematic_frames = true;
+    }
+    for (int32_t k = 0; k < n; ++k) {
+        const rc_moved_kinematic *m = &world->moved_kinematics[k];
+        rc_hull_sweep motion = motion_of(q, &world->bodies.data[m->body]);
+        if (!slow_in(q, &motion, m->start, m->end)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
@@ -253,6 +288,8 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1,
     /* the body's rotations at both ends are at hand: no sines and cosines again */
     rc_transform x1 = rc_body_origin_at(c1, q1, b->local_center);
     rc_transform x2 = rc_body_origin_at(c2, b->xf.q, b->local_center);
+    /* the grid of moving shapes is asked only when some kinematic body there may stop it */
+    bool level_only = slow_in_every_kinematic_frame(&q);
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         const rc_shape *shape = &world->shapes.data[s];
         if (shape->sensor) {
@@ -269,8 +306,13 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1,
         /* where it starts is where the last step placed it (its box is the box at x1 but for the
            rounding of a position the game set) */
         rc_aabb box = rc_aabb_union(shape->aabb, rc_shape_box_at(world, shape, x2));
-        if (rc_aabb_is_valid(box)) {
+        if (!rc_aabb_is_valid(box)) {
+            continue;
+        }
+        if (!level_only) {
             rc_world_query_grids(world, box, true, continuous_fn, &q);
+        } else if (rc_grid_proxy_count(world->level_grid) > 0) {
+            rc_grid_query_aabb_trusted(world->level_grid, box, true, continuous_fn, &q);
         }
     }
     if (q.fraction < 1.0f) {

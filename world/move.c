@@ -123,6 +123,14 @@ static int32_t move_body(rc_world *world, rc_body *b, float dt) {
     if (!b->moved) {
         return 0;
     }
+    if (b->type == RC_KINEMATIC) {
+        /* (kinematic bodies move in the first pass, before any body continuous collision looks
+           at: continuous.c's slow_in_every_kinematic_frame) */
+        int32_t n = world->moved_kinematic_count++;
+        if (n < RC_FEW_KINEMATICS) {
+            world->moved_kinematics[n].body = (int32_t)(b - world->bodies.data);
+        }
+    }
     rc_vec2 c1 = b->center;
     float a1 = b->angle;
     rc_rot q1 = b->xf.q;

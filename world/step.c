@@ -95,11 +95,13 @@ static void start_step(rc_world *world, float dt) {
     world->solver_owner.count = 0;
     int32_t *slots = world->body_slots.data;
     uint8_t *active = world->body_active.data;
+    int32_t kinematic = 0;
     for (int32_t i = 0; i < world->bodies.count; ++i) {
         rc_body *b = &world->bodies.data[i];
         b->solver_slot = -1; /* asleep or static: none this step, whatever it had */
         slots[i] = -1;
         b->step_bounces = 0;
+        kinematic += b->in_use && b->type == RC_KINEMATIC; /* (asleep or awake: continuous.c) */
         active[i] = b->in_use && b->type != RC_STATIC && b->awake;
         if (!active[i]) {
             continue;
@@ -147,6 +149,9 @@ static void start_step(rc_world *world, float dt) {
         }
     }
     world->states.count = world->kicks.count = world->spin_kicks.count = world->solver_owner.count;
+    world->kinematic_bodies = kinematic;
+    world->moved_kinematic_count = 0;
+    world->kinematic_frames = false;
     world->swept_count = swept;
     world->swept_bullets = bullets;
     world->swept_shapes = shapes;

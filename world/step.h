@@ -71,6 +71,16 @@ typedef struct rc_island_node {
     int32_t next;    /* a stack of bodies to wake */
 } rc_island_node;
 
+/* A kinematic body that moved in the step, as continuous collision meets it: its index, and its
+ * frames at the step's start and end (rc_sweep_transform of its motion at 0 and 1). While the
+ * world holds no more kinematic bodies than RC_FEW_KINEMATICS, all of them moving, a fast body
+ * slow in every one's frame has nothing in the grid of moving shapes to look for. */
+#define RC_FEW_KINEMATICS 4
+typedef struct rc_moved_kinematic {
+    int32_t body;
+    rc_transform start, end;
+} rc_moved_kinematic;
+
 /* Continuous collision (continuous.c): a solid body that moved from (c1, a1) to where it is
  * now, fast for its size, is brought back to its first touch of a static or kinematic shape
  * on the way (time of impact), so that it cannot pass through walls; a kinematic body it moves

@@ -99,6 +99,13 @@ struct rc_world {
     RC_ARRAY(int32_t) moving; /* swept bodies from the front, bodies moved by velocity from the back */
     int32_t swept_count, free_start;
     int32_t swept_bullets, swept_shapes; /* among the swept: bullets, and their shapes */
+    /* the kinematic bodies continuous collision meets (continuous.c): how many the world holds
+       (start_step), and the first RC_FEW_KINEMATICS of those that moved in this step's first
+       pass of moves, with their motion over the step worked out once (`frames`: their start
+       and end frames, made at the first fast body's look) */
+    int32_t kinematic_bodies, moved_kinematic_count;
+    bool kinematic_frames;
+    rc_moved_kinematic moved_kinematics[RC_FEW_KINEMATICS];
     /* the solver's bodies (dynamic ones that respond, kinematic ones), in index order */
     RC_ARRAY(int32_t) solver_owner;
     /* per body, for the walks over every contact (most of a large level's contacts sleep): its
