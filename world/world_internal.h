@@ -101,10 +101,9 @@ struct rc_world {
     int32_t swept_bullets, swept_shapes; /* among the swept: bullets, and their shapes */
     /* the kinematic bodies continuous collision meets (continuous.c): how many the world holds
        (start_step), and the first RC_FEW_KINEMATICS of those that moved in this step's first
-       pass of moves, with their motion over the step worked out once (`frames`: their start
-       and end frames, made at the first fast body's look) */
+       pass of moves, with their motion over the step worked out once (kinematic_frames: their
+       start and end frames, made at the first fast body's look) */
     int32_t kinematic_bodies, moved_kinematic_count;
-    bool kinematic_frames;
     rc_moved_kinematic moved_kinematics[RC_FEW_KINEMATICS];
     /* the solver's bodies (dynamic ones that respond, kinematic ones), in index order */
     RC_ARRAY(int32_t) solver_owner;
@@ -141,6 +140,7 @@ struct rc_world {
     void *pre_solve_context;
     RC_ARRAY(uint8_t) held;           /* per solver body: some contact pushed on it this step */
     bool step_failed;
+    bool kinematic_frames; /* moved_kinematics' frames are made (continuous.c) */
     bool marking_wakes; /* the update walks marked contacts: a body it wakes marks its own */
     bool wakes_undone;  /* the sweeps run: a body woken now is logged for the step's undoing */
     RC_ARRAY(rc_deferred_move) deferred; /* grid moves that add cells: made after a reserve */
