@@ -122,6 +122,27 @@ static inline rc_lean_ray rc_lean_ray_of(rc_vec2 origin, float radius, rc_vec2 t
     return r;
 }
 
+/* One axis of a ray's cell walk (the lean walk's and the grid's ray_walk_window): the step along
+ * it (-1, 0 or 1) and its reciprocal in cell units (1 / translation scaled by the cell size). A
+ * component whose reciprocal overflowed, or that moves less than a float's width of a cell, moves
+ * the walk by nothing (as in the slab tests). */
+static inline void rc_lean_axis(float inv, float size, int32_t *step, float *inv_cells) {
+    int32_t s = inv > 0.0f ? 1 : (inv < 0.0f ? -1 : 0);
+    float d = s != 0 ? inv * size : 0.0f;
+    if (!(fabsf(d) <= FLT_MAX)) {
+        s = 0;
+        d = 0.0f;
+    }
+    *step = s;
+    *inv_cells = d;
+}
+
+/* Where a walk from cell c (at o, in cell units) along an axis meets the next boundary: the ray
+ * parameter, INFINITY when it does not move along the axis. */
+static inline float rc_lean_first_boundary(int32_t c, int32_t step, float o, float inv_cells) {
+    return step != 0 ? ((float)(c + (step > 0)) - o) * inv_cells : INFINITY;
+}
+
 /* floor of a float well inside the int32_t range (inside a window), with no branch and no call
  * (the grid's cell_coord there) */
 static inline int32_t rc_lean_floor(float v) {
@@ -251,24 +272,14 @@ static inline __attribute__((always_inline)) bool rc_lean_walk_level(const rc_le
     if (w.steps > 4 * ((int64_t)lv->w + lv->h) + 64) {
         return false; /* (a long way through cells that are mostly outside) */
     }
-    w.sx = r->inv.x > 0.0f ? 1 : (r->inv.x < 0.0f ? -1 : 0);
-    w.sy = r->inv.y > 0.0f ? 1 : (r->inv.y < 0.0f ? -1 : 0);
-    w.inv_dx = w.sx != 0 ? r->inv.x * lv->size : 0.0f;
-    w.inv_dy = w.sy != 0 ? r->inv.y * lv->size : 0.0f;
-    if (!(fabsf(w.inv_dx) <= FLT_MAX)) {
-        w.sx = 0;
-        w.inv_dx = 0.0f;
-    }
-    if (!(fabsf(w.inv_dy) <= FLT_MAX)) {
-        w.sy = 0;
-        w.inv_dy = 0.0f;
-    }
+    rc_lean_axis(r->inv.x, lv->size, &w.sx, &w.inv_dx);
+    rc_lean_axis(r->inv.y, lv->size, &w.sy, &w.inv_dy);
     w.ahead_x = w.sx > 0;
     w.ahead_y = w.sy > 0;
     w.from_x = w.sx > 0 ? RC_LEAN_LEFT : RC_LEAN_RIGHT;
     w.from_y = w.sy > 0 ? RC_LEAN_DOWN : RC_LEAN_UP;
-    w.tx = w.sx != 0 ? ((float)(w.cx + w.ahead_x) - w.ox) * w.inv_dx : INFINITY;
-    w.ty = w.sy != 0 ? ((float)(w.cy + w.ahead_y) - w.oy) * w.inv_dy : INFINITY;
+    w.tx = rc_lean_first_boundary(w.cx, w.sx, w.ox, w.inv_dx);
+    w.ty = rc_lean_first_boundary(w.cy, w.sy, w.oy, w.inv_dy);
     w.came_from = 0;
     if (lo_x >= (float)lv->x0 + 2.0f && lo_y >= (float)lv->y0 + 2.0f &&
         hi_x < (float)((int64_t)lv->x0 + lv->w) - 3.0f && hi_y < (float)((int64_t)lv->y0 + lv->h) - 3.0f) {

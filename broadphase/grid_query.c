@@ -408,22 +408,10 @@ static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int6
     const grid_store *s = &grid->store;
     const grid_window *win = &s->levels[l].window;
     stepper_setup u;
-    /* a component whose reciprocal overflowed moves the ray by nothing (as in the slab tests) */
-    u.sx = w->inv.x > 0.0f ? 1 : (w->inv.x < 0.0f ? -1 : 0);
-    u.sy = w->inv.y > 0.0f ? 1 : (w->inv.y < 0.0f ? -1 : 0);
     u.ox = ox;
     u.oy = oy;
-    /* 1 / dx in cell units is the walk's 1 / translation scaled by the cell size */
-    u.inv_dx = u.sx != 0 ? w->inv.x * s->levels[l].size : 0.0f;
-    u.inv_dy = u.sy != 0 ? w->inv.y * s->levels[l].size : 0.0f;
-    if (!(fabsf(u.inv_dx) <= FLT_MAX)) { /* moves less than a float's width of a cell */
-        u.sx = 0;
-        u.inv_dx = 0.0f;
-    }
-    if (!(fabsf(u.inv_dy) <= FLT_MAX)) {
-        u.sy = 0;
-        u.inv_dy = 0.0f;
-    }
+    rc_lean_axis(w->inv.x, s->levels[l].size, &u.sx, &u.inv_dx);
+    rc_lean_axis(w->inv.y, s->levels[l].size, &u.sy, &u.inv_dy);
     u.ahead_x = u.sx > 0;
     u.ahead_y = u.sy > 0;
     u.from_x = u.sx > 0 ? ENTRY_LEFT : ENTRY_RIGHT;
@@ -432,8 +420,8 @@ static bool ray_walk_window(ray_walk *w, int32_t l, int32_t cx, int32_t cy, int6
     c.cx = cx;
     c.cy = cy;
     /* the first boundaries by stepper_advance's formula */
-    c.tx = u.sx != 0 ? ((float)(cx + u.ahead_x) - ox) * u.inv_dx : INFINITY;
-    c.ty = u.sy != 0 ? ((float)(cy + u.ahead_y) - oy) * u.inv_dy : INFINITY;
+    c.tx = rc_lean_first_boundary(cx, u.sx, ox, u.inv_dx);
+    c.ty = rc_lean_first_boundary(cy, u.sy, oy, u.inv_dy);
     c.came_from = 0; /* the first cell offers everything in it */
     const float quantum = (float)(1.0 / QUANTA);
     window_slab k;

@@ -176,16 +176,15 @@ static bool slow_in_every_kinematic_frame(const continuous_query *q) {
     if (!world->kinematic_frames) {
         for (int32_t k = 0; k < n; ++k) {
             rc_moved_kinematic *m = &world->moved_kinematics[k];
-            rc_hull_sweep motion = motion_of(q, &world->bodies.data[m->body]);
-            m->start = rc_sweep_transform(&motion, 0.0f);
-            m->end = rc_sweep_transform(&motion, 1.0f);
+            m->motion = motion_of(q, &world->bodies.data[m->body]);
+            m->start = rc_sweep_transform(&m->motion, 0.0f);
+            m->end = rc_sweep_transform(&m->motion, 1.0f);
         }
         world->kinematic_frames = true;
     }
     for (int32_t k = 0; k < n; ++k) {
         const rc_moved_kinematic *m = &world->moved_kinematics[k];
-        rc_hull_sweep motion = motion_of(q, &world->bodies.data[m->body]);
-        if (!slow_in(q, &motion, m->start, m->end)) {
+        if (!slow_in(q, &m->motion, m->start, m->end)) {
             return false;
         }
     }

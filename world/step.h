@@ -71,13 +71,15 @@ typedef struct rc_island_node {
     int32_t next;    /* a stack of bodies to wake */
 } rc_island_node;
 
-/* A kinematic body that moved in the step, as continuous collision meets it: its index, and its
- * frames at the step's start and end (rc_sweep_transform of its motion at 0 and 1). While the
- * world holds no more kinematic bodies than RC_FEW_KINEMATICS, all of them moving, a fast body
- * slow in every one's frame has nothing in the grid of moving shapes to look for. */
+/* A kinematic body that moved in the step, as continuous collision meets it: its index, its
+ * motion over the step, and its frames at the step's start and end (rc_sweep_transform of that
+ * motion at 0 and 1). While the world holds no more kinematic bodies than RC_FEW_KINEMATICS, all
+ * of them moving, a fast body slow in every one's frame has nothing in the grid of moving shapes
+ * to look for. */
 #define RC_FEW_KINEMATICS 4
 typedef struct rc_moved_kinematic {
     int32_t body;
+    rc_hull_sweep motion;
     rc_transform start, end;
 } rc_moved_kinematic;
 
