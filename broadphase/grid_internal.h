@@ -26,12 +26,6 @@
 #define FIRST_SIZE_CHECK 64
 #define WINDOW_MAX_CELLS (1 << 24)
 
-#if defined(__GNUC__) || defined(__clang__)
-#define RC_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define RC_PREFETCH(p) ((void)(p))
-#endif
-
 typedef struct cell_rect {
     int32_t lx, ly, hx, hy;
 } cell_rect;

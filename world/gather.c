@@ -103,16 +103,11 @@ static inline int32_t consider(const rc_world *world, int32_t i, bool strikes, r
 #define GATHER_AHEAD 8
 
 static inline void prefetch_entry(const rc_world *world, const rc_gather_entry *e) {
-#if defined(__GNUC__) || defined(__clang__)
     const rc_contact *c = &world->contacts.data[e->contact];
-    __builtin_prefetch(c);
-    __builtin_prefetch(&c->points[1]);
-    __builtin_prefetch(&world->shapes.data[(int32_t)(e->key >> 32)]);
-    __builtin_prefetch(&world->shapes.data[(int32_t)(uint32_t)e->key]);
-#else
-    (void)world;
-    (void)e;
-#endif
+    RC_PREFETCH(c);
+    RC_PREFETCH(&c->points[1]);
+    RC_PREFETCH(&world->shapes.data[(int32_t)(e->key >> 32)]);
+    RC_PREFETCH(&world->shapes.data[(int32_t)(uint32_t)e->key]);
 }
 
 static void swap_entries(rc_gather_entry *e, int32_t i, int32_t j) {

@@ -35,11 +35,6 @@ static void cast_one(const ray_batch *b, int32_t i) {
  * and shapes of the ones before it still in the cache. The buckets are lists linked through the
  * hits themselves (a ray's hit holds the next ray of its bucket until the ray is cast), so the
  * order costs no memory but the heads. Each answer is the single cast's, whatever the order. */
-#if defined(__GNUC__) || defined(__clang__)
-#define RC_PREFETCH_READ(p) __builtin_prefetch(p)
-#else
-#define RC_PREFETCH_READ(p) ((void)(p))
-#endif
 #define BATCH_BITS 6
 #define BATCH_SIDE (1 << BATCH_BITS)
 
@@ -89,8 +84,8 @@ static void cast_range(int32_t start, int32_t end, uint32_t worker, void *contex
             int32_t next = link_of(&b->hits[i]);
             if (next >= 0) {
                 /* (the next ray and its hit, which holds the link after it, are far away) */
-                RC_PREFETCH_READ(&b->rays[next]);
-                RC_PREFETCH_READ(&b->hits[next]);
+                RC_PREFETCH(&b->rays[next]);
+                RC_PREFETCH(&b->hits[next]);
             }
             cast_one(b, i);
             i = next;
