@@ -454,6 +454,43 @@ START_TEST(set_mass_data_refuses_bad_input) {
 }
 END_TEST
 
+/* A shape with a density on a dynamic body must weigh something: a polygon 1e-30 across (no area
+ * in float), or a 3e-20 box (a denormal mass), is refused wherever it would reach a dynamic body,
+ * with a message that says why; a static body may hold one, and density 0 stays allowed. */
+START_TEST(a_dynamic_body_refuses_shapes_that_weigh_nothing) {
+    fixture fx;
+    fx_init(&fx, rc_v2(0, 0));
+    rc_body_id dyn = fx_body(&fx, RC_DYNAMIC, rc_v2(0, 0), 0.5f, 1.0f);
+    rc_body_id stat = fx_body(&fx, RC_STATIC, rc_v2(5, 0), 0.0f, 1.0f);
+    rc_shape_def sd = rc_shape_default_def();
+    const rc_vec2 tiny[3] = {{0.0f, 0.0f}, {1e-30f, 0.0f}, {0.0f, 1e-30f}};
+    REFUSE(&fx, "rc_shape_create_polygon", rc_shape_id_is_null(rc_shape_create_polygon(fx.w, dyn, &sd, tiny, 3)));
+    ck_assert(strstr(rc_world_last_error(fx.w), "must have an area") != NULL);
+    REFUSE(&fx, "rc_shape_create_box", rc_shape_id_is_null(rc_shape_create_box(fx.w, dyn, &sd, 1e-30f, 1e-30f)));
+    REFUSE(&fx, "rc_shape_create_box", rc_shape_id_is_null(rc_shape_create_box(fx.w, dyn, &sd, 3e-20f, 3e-20f)));
+    REFUSE(&fx, "rc_shape_create_circle", rc_shape_id_is_null(rc_shape_create_circle(fx.w, dyn, &sd, 1e-30f)));
+    rc_shape_def light = sd;
+    light.density = 1e-39f; /* a normal area, a denormal mass */
+    REFUSE(&fx, "rc_shape_create_box", rc_shape_id_is_null(rc_shape_create_box(fx.w, dyn, &light, 1.0f, 1.0f)));
+    /* the dynamic body kept its one box: mass 1 (1 x 1 at density 1) */
+    ck_assert_float_eq(rc_body_mass_data(fx.w, dyn).mass, 1.0f);
+    /* density 0 weighs nothing by choice; a static body holds a weightless box */
+    light.density = 0.0f;
+    rc_shape_id zero = rc_shape_create_box(fx.w, dyn, &light, 1e-30f, 1e-30f);
+    ck_assert(!rc_shape_id_is_null(zero));
+    fx.shapes[fx.ns++] = zero;
+    rc_shape_id dust = rc_shape_create_box(fx.w, stat, &sd, 1e-30f, 1e-30f);
+    ck_assert(!rc_shape_id_is_null(dust));
+    fx.shapes[fx.ns++] = dust;
+    /* ... which it may not take into a dynamic body, nor be given a density there */
+    REFUSE(&fx, "rc_body_set_type", !rc_body_set_type(fx.w, stat, RC_DYNAMIC));
+    ck_assert(strstr(rc_world_last_error(fx.w), "must have an area") != NULL);
+    REFUSE(&fx, "rc_shape_set_density", !rc_shape_set_density(fx.w, zero, 1.0f));
+    REFUSE(&fx, "rc_shape_set_density", !rc_shape_set_density(fx.w, fx.shapes[0], 1e-39f));
+    rc_world_destroy(fx.w);
+}
+END_TEST
+
 /* ---- move events -------------------------------------------------------------------------------- */
 
 START_TEST(move_events_list_what_moved_once_in_body_order) {
@@ -541,6 +578,7 @@ static Suite *forces_suite(void) {
     tcase_add_test(tc, mass_data_from_shapes_and_set_by_the_game);
     tcase_add_test(tc, regression_flags_keep_the_mass_the_game_set);
     tcase_add_test(tc, set_mass_data_refuses_bad_input);
+    tcase_add_test(tc, a_dynamic_body_refuses_shapes_that_weigh_nothing);
     suite_add_tcase(s, tc);
     tc = tcase_create("move_events");
     tcase_add_test(tc, move_events_list_what_moved_once_in_body_order);

@@ -479,8 +479,9 @@ END_TEST
 
 /* Found by fuzz_world: a dynamic body whose shapes have a mass below 1 / FLT_MAX (a unit box
  * of density 2^-149, the least float: mass 2^-147) took 1 / mass = inf as its inverse mass,
- * and its centre became NaN. Such a mass counts as none: the body gets its point mass (1) and
- * keeps its origin as its centre. */
+ * and its centre became NaN. Such a shape was then taken as weighing nothing (the body kept its
+ * point mass); now it is refused, as a shape of no area is: the body keeps its point mass (1)
+ * and its origin as its centre. */
 START_TEST(denormal_mass_counts_as_none) {
     rc_world *w = ws_make_world(rc_v2(0, -10));
     rc_body_def bd = rc_body_default_def();
@@ -490,7 +491,8 @@ START_TEST(denormal_mass_counts_as_none) {
     rc_shape_def sd = rc_shape_default_def();
     sd.offset = rc_v2(1, 0);
     sd.density = 0x1p-149f;
-    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, b, &sd, 1.0f, 1.0f)));
+    ck_assert(rc_shape_id_is_null(rc_shape_create_box(w, b, &sd, 1.0f, 1.0f)));
+    ck_assert(strstr(rc_world_last_error(w), "must have an area") != NULL);
     ck_assert_float_eq(rc_body_mass(w, b), 1.0f);
     rc_vec2 c = rc_body_world_center(w, b);
     ck_assert_float_eq(c.x, 3.0f);

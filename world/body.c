@@ -224,6 +224,16 @@ static bool add_mass(rc_mass_data md, double sums[4]) {
     return true;
 }
 
+bool rc_body_shapes_weigh(const rc_world *world, const rc_body *b) {
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        const rc_shape *shape = &world->shapes.data[s];
+        if (shape->kind != RC_SHAPE_SEGMENT && !rc_shape_mass_weighs(shape->density, rc_shape_mass(world, shape))) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool rc_body_mass_fits(const rc_world *world, const rc_body *b, const rc_mass_data *extra, int32_t replaced) {
     double sums[4] = {0.0, 0.0, 0.0, 0.0}; /* mass, its moments about the origin, inertia about it */
     if (extra != NULL && !add_mass(*extra, sums)) {
@@ -498,6 +508,9 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     if (type == RC_DYNAMIC && has_chain(world, b)) {
         return rc_fail(world, __func__, "a body with a chain stays static or kinematic (a chain has no mass)");
     }
+    if (type == RC_DYNAMIC && !rc_body_shapes_weigh(world, b)) {
+        return rc_fail(world, __func__, RC_SHAPE_WEIGHS_NOTHING);
+    }
     if (type == RC_DYNAMIC && !rc_body_mass_fits(world, b, NULL, -1)) {
         return rc_fail(world, __func__, "the body's shapes give a mass or rotational inertia beyond RC_MAX_MASS or "
                                         "RC_MAX_ROTATIONAL_INERTIA");
@@ -750,11 +763,16 @@ bool rc_body_set_mass_data(rc_world *world, rc_body_id id, rc_mass_data data) {
     if (b->type != RC_DYNAMIC) {
         return rc_fail(world, __func__, "only a dynamic body has a mass");
     }
-    if (!rc_point_mass_ok(data.mass) || !rc_is_finite(data.rotational_inertia) || data.rotational_inertia < 0.0f ||
-        data.rotational_inertia > RC_MAX_ROTATIONAL_INERTIA || !rc_vec2_is_finite(data.center)) {
-        return rc_fail(world, __func__, "mass %g must be from FLT_MIN to RC_MAX_MASS, the rotational inertia %g "
-                                        "finite, >= 0 and at most RC_MAX_ROTATIONAL_INERTIA, the centre finite",
-                       (double)data.mass, (double)data.rotational_inertia);
+    if (!rc_point_mass_ok(data.mass)) {
+        return rc_fail(world, __func__, "mass %g must be from FLT_MIN to RC_MAX_MASS", (double)data.mass);
+    }
+    if (!rc_is_finite(data.rotational_inertia) || data.rotational_inertia < 0.0f ||
+        data.rotational_inertia > RC_MAX_ROTATIONAL_INERTIA) {
+        return rc_fail(world, __func__, "rotational inertia %g must be finite, >= 0 and at most RC_MAX_ROTATIONAL_INERTIA",
+                       (double)data.rotational_inertia);
+    }
+    if (!rc_vec2_is_finite(data.center)) {
+        return rc_fail(world, __func__, "centre (%g, %g) is not finite", (double)data.center.x, (double)data.center.y);
     }
     rc_vec2 center = rc_transform_point(b->xf, data.center);
     if (!rc_in_world(center)) {

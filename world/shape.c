@@ -290,18 +290,22 @@ rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *s) {
     return mass_of(&s->base, &src, s->density);
 }
 
-/* For a dynamic body: would it keep a mass and rotational inertia within float range with a
- * shape of this geometry and density (in place of shape `replaced`, if >= 0)? */
-static bool dynamic_mass_fits(const rc_world *world, const rc_body *body, const rc_base *base, const shape_source *src,
-                              float density, int32_t replaced) {
+#define MASS_BEYOND "the body's mass or rotational inertia would be beyond RC_MAX_MASS or RC_MAX_ROTATIONAL_INERTIA"
+
+/* For a dynamic body: does a shape of this geometry and density weigh something, and would the
+ * body keep a mass and rotational inertia within float range with it (in place of shape
+ * `replaced`, if >= 0)? NULL when so, else why not. */
+static const char *dynamic_mass_problem(const rc_world *world, const rc_body *body, const rc_base *base,
+                                        const shape_source *src, float density, int32_t replaced) {
     if (body->type != RC_DYNAMIC) {
-        return true;
+        return NULL;
     }
     rc_mass_data md = mass_of(base, src, density);
-    return rc_body_mass_fits(world, body, &md, replaced);
+    if (!rc_shape_mass_weighs(density, md)) {
+        return RC_SHAPE_WEIGHS_NOTHING;
+    }
+    return rc_body_mass_fits(world, body, &md, replaced) ? NULL : MASS_BEYOND;
 }
-
-#define MASS_BEYOND "the body's mass or rotational inertia would be beyond RC_MAX_MASS or RC_MAX_ROTATIONAL_INERTIA"
 
 /* ---- creation --------------------------------------------------------------------------------- */
 
@@ -342,8 +346,9 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
         rc_fail(world, func, "the shape placed on its body reaches beyond RC_WORLD_LIMIT");
         return RC_NULL_SHAPE_ID;
     }
-    if (!dynamic_mass_fits(world, body, base, src, def->density, -1)) {
-        rc_fail(world, func, MASS_BEYOND);
+    const char *mass_problem = dynamic_mass_problem(world, body, base, src, def->density, -1);
+    if (mass_problem != NULL) {
+        rc_fail(world, func, "%s", mass_problem);
         return RC_NULL_SHAPE_ID;
     }
     bool circle = src->kind == RC_SHAPE_CIRCLE;
@@ -687,8 +692,9 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     if (!rc_aabb_is_valid(box) || !rc_box_in_world(box)) {
         return rc_fail(world, __func__, "the shape placed on its body reaches beyond RC_WORLD_LIMIT");
     }
-    if (!dynamic_mass_fits(world, body, &base, &src, s->density, (int32_t)id.index - 1)) {
-        return rc_fail(world, __func__, MASS_BEYOND);
+    const char *mass_problem = dynamic_mass_problem(world, body, &base, &src, s->density, (int32_t)id.index - 1);
+    if (mass_problem != NULL) {
+        return rc_fail(world, __func__, "%s", mass_problem);
     }
     if (!rc_grid_reserve(rc_shape_grid(world, s), 4)) {
         return rc_fail(world, __func__, "out of memory");
@@ -723,8 +729,9 @@ static bool set_material(rc_world *world, rc_shape_id id, float value, int which
     if (which == 2 && s->kind != RC_SHAPE_SEGMENT && s->kind != RC_KIND_CHAIN) {
         rc_convex storage;
         shape_source src = source_of(world, s, &storage);
-        if (!dynamic_mass_fits(world, &world->bodies.data[s->body], &s->base, &src, value, index)) {
-            return rc_fail(world, func, MASS_BEYOND);
+        const char *mass_problem = dynamic_mass_problem(world, &world->bodies.data[s->body], &s->base, &src, value, index);
+        if (mass_problem != NULL) {
+            return rc_fail(world, func, "%s", mass_problem);
         }
     }
     for (int32_t k = 0; k < n; ++k) {

@@ -346,6 +346,17 @@ static inline void rc_hold_in_world(rc_vec2 *center, rc_vec2 *velocity) {
 /* A point mass the step can divide by: finite, and at least FLT_MIN so that its inverse is a
  * float (a denormal one gave an infinite inverse mass, and a bullet's position turned NaN). */
 static inline bool rc_point_mass_ok(float mass) { return mass >= FLT_MIN && mass <= RC_MAX_MASS; }
+/* A shape of a dynamic body weighs something unless its density is 0: density times area at
+ * least FLT_MIN. (A polygon of no area in float, say 1e-30 across, passed rc_make_polygon's
+ * test, relative to its size, and its body fell back to its point mass; a 3e-20 box weighed a
+ * denormal 3.6e-39.) */
+static inline bool rc_shape_mass_weighs(float density, rc_mass_data md) {
+    return density == 0.0f || md.mass >= FLT_MIN;
+}
+#define RC_SHAPE_WEIGHS_NOTHING                                                                                        \
+    "a shape on a dynamic body must have an area (its density times its area at least FLT_MIN), or density 0"
+/* Do all the body's solid shapes weigh something (rc_shape_mass_weighs), as a dynamic body's must? */
+bool rc_body_shapes_weigh(const rc_world *world, const rc_body *b);
 /* Would the body's mass and rotational inertia about its centre of mass, were it dynamic, stay
  * within RC_MAX_MASS and RC_MAX_ROTATIONAL_INERTIA with a shape of mass data `extra` added (in
  * place of shape `replaced`, when that is >= 0)? extra may be NULL. */

@@ -390,9 +390,10 @@ RC_API int32_t rc_body_shapes(const rc_world *world, rc_body_id body, rc_shape_i
 /* Setters: false on a bad id or value, nothing changed. Moving a body (transform) updates its
  * shapes and the broadphase at once and wakes it; it is a teleport, not a sweep. Velocities
  * above the world's speed limits are refused. A dynamic body's shapes must give it a mass of at
- * most RC_MAX_MASS and a rotational inertia of at most RC_MAX_ROTATIONAL_INERTIA: making a body
- * dynamic, adding a shape to it, or changing a shape's density or base transform is refused
- * when they would not. */
+ * most RC_MAX_MASS and a rotational inertia of at most RC_MAX_ROTATIONAL_INERTIA, and each of
+ * them with a density must weigh something (density times area at least FLT_MIN: a polygon 1e-30
+ * across has no area in float): making a body dynamic, adding a shape to it, or changing a
+ * shape's density or geometry is refused when they would not. */
 RC_API bool rc_body_set_transform(rc_world *world, rc_body_id body, rc_vec2 position, float angle);
 RC_API bool rc_body_set_linear_velocity(rc_world *world, rc_body_id body, rc_vec2 velocity);
 RC_API bool rc_body_set_angular_velocity(rc_world *world, rc_body_id body, float velocity);
