@@ -497,6 +497,40 @@ START_TEST(a_kinematic_platform_carries_a_stack) {
 }
 END_TEST
 
+/* Regression: a crate asleep on a still platform stayed asleep when the platform was set moving
+ * (its contact was already touching, and only a contact's beginning woke a sleeper for a
+ * kinematic body): a sliding platform left it floating in the air, a rising one passed it by.
+ * Now a moving kinematic body wakes what it touches. The slider carries its crate after the
+ * same 0.75 slip as an awake one (v^2 / (2 mu g) = 9 / 12), the lift lifts its crate 4 in 2 s. */
+START_TEST(a_platform_set_moving_wakes_the_crate_asleep_on_it) {
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id lift = make_body(w, RC_KINEMATIC, rc_v2(0, 0), 0.0f);
+    add_box(w, lift, rc_v2(0, 0), 2.0f, 0.25f, 0.6f, 0.0f);
+    rc_body_id lifted = crate(w, rc_v2(0, 0.75f), 0.0f, 0.5f, 0.5f, 0.6f, 0.0f);
+    rc_body_id slider = make_body(w, RC_KINEMATIC, rc_v2(20, 0), 0.0f);
+    add_box(w, slider, rc_v2(0, 0), 2.0f, 0.25f, 0.6f, 0.0f);
+    rc_body_id rider = crate(w, rc_v2(20, 0.75f), 0.0f, 0.5f, 0.5f, 0.6f, 0.0f);
+    for (int i = 0; i < 120; ++i) {
+        ck_assert(rc_world_step(w, DT));
+    }
+    ck_assert(!rc_body_is_awake(w, lifted) && !rc_body_is_awake(w, rider));
+    float rider_offset = rc_body_position(w, rider).x - 20.0f;
+    float lifted_y = rc_body_position(w, lifted).y;
+    ck_assert(rc_body_set_linear_velocity(w, lift, rc_v2(0, 2)));
+    ck_assert(rc_body_set_linear_velocity(w, slider, rc_v2(3, 0)));
+    for (int i = 0; i < 120; ++i) {
+        ck_assert(rc_world_step(w, DT));
+    }
+    ck_assert(rc_body_is_awake(w, lifted) && rc_body_is_awake(w, rider));
+    ck_assert_float_eq_tol(rc_body_position(w, lifted).y - lifted_y, 4.0f, 2e-3f);
+    float slip = rc_body_position(w, rider).x - rc_body_position(w, slider).x - rider_offset;
+    ck_assert_msg(fabsf(slip + 0.75f) < 0.04f, "the rider slipped %.4f, not 0.75", (double)slip);
+    ck_assert_float_eq_tol(rc_body_linear_velocity(w, rider).x, 3.0f, 1e-2f);
+    ck_assert_float_eq_tol(rc_body_position(w, rider).y, 0.75f, 2e-3f);
+    rc_world_destroy(w);
+}
+END_TEST
+
 /* Fast props against a thin kinematic wall that itself moves, towards them or away (60 or 300
  * units/s along its normal): continuous collision meets it in its own frame and the wall carries
  * what it meets for the rest of the step, so none passes through; props thrown at 1,000 units/s
@@ -844,6 +878,7 @@ static Suite *solver_suite(void) {
     TCase *kin = tcase_create("kinematic");
     tcase_set_timeout(kin, 120);
     tcase_add_test(kin, a_kinematic_platform_carries_a_stack);
+    tcase_add_test(kin, a_platform_set_moving_wakes_the_crate_asleep_on_it);
     tcase_add_test(kin, a_closing_door_pushes_and_squeezes_without_explosions);
     tcase_add_test(kin, a_tumbler_keeps_everything_inside);
     tcase_add_test(kin, a_crate_rides_a_fast_lift);

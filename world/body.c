@@ -413,6 +413,31 @@ bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, flo
     return true;
 }
 
+/* A kinematic body set moving wakes the sleeping bodies it touches, with their islands: a crate
+ * asleep on a still platform would otherwise stay asleep when the platform moves (its contact
+ * touches already, and only a contact's beginning wakes a sleeper), and float in the air once
+ * the platform has gone. The room for the walk comes first: refused, nothing has changed. */
+static bool reserve_kinematic_wakes(rc_world *world, const rc_body *b) {
+    return b->type != RC_KINEMATIC || rc_array_reserve(world, world->islands, world->bodies.count);
+}
+
+static void wake_what_it_touches(rc_world *world, const rc_body *b) {
+    if (!rc_body_moving_kinematic(b)) {
+        return;
+    }
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
+            const rc_contact *c = &world->contacts.data[ci];
+            int side = c->shape[0] == s ? 0 : 1;
+            const rc_body *other = &world->bodies.data[c->body[1 - side]];
+            if (c->touching && !c->sensor && other->type == RC_DYNAMIC && !other->awake) {
+                (void)rc_island_set_awake(world, c->body[1 - side], true); /* room reserved */
+            }
+            ci = c->edge[side].next;
+        }
+    }
+}
+
 bool rc_body_set_linear_velocity(rc_world *world, rc_body_id id, rc_vec2 velocity) {
     rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
@@ -428,10 +453,14 @@ bool rc_body_set_linear_velocity(rc_world *world, rc_body_id id, rc_vec2 velocit
     if (b->type == RC_STATIC) {
         return rc_fail(world, __func__, "a static body has no velocity");
     }
+    if (!reserve_kinematic_wakes(world, b)) {
+        return rc_fail(world, __func__, "out of memory; nothing changed");
+    }
     b->linear_velocity = velocity;
     if (rc_dot(velocity, velocity) > 0.0f) {
         rc_body_wake(b);
     }
+    wake_what_it_touches(world, b);
     return true;
 }
 
@@ -450,10 +479,14 @@ bool rc_body_set_angular_velocity(rc_world *world, rc_body_id id, float velocity
     if (b->type == RC_STATIC) {
         return rc_fail(world, __func__, "a static body has no velocity");
     }
+    if (!reserve_kinematic_wakes(world, b)) {
+        return rc_fail(world, __func__, "out of memory; nothing changed");
+    }
     b->angular_velocity = velocity;
     if (velocity != 0.0f) {
         rc_body_wake(b);
     }
+    wake_what_it_touches(world, b);
     return true;
 }
 

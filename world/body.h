@@ -62,6 +62,11 @@ bool rc_body_can_be_bullet(const rc_world *world, const rc_body *body, bool addi
 void rc_body_wake(rc_body *body);
 /* May a swept body bounce at all (max_bounces above 0 and bounces left in its life)? */
 static inline bool rc_body_can_bounce(const rc_body *body) { return body->max_bounces > 0 && body->bounces_left != 0; }
+/* A kinematic body with a velocity: what touches it is carried or pushed, not at rest. */
+static inline bool rc_body_moving_kinematic(const rc_body *b) {
+    return b->type == RC_KINEMATIC &&
+           (b->linear_velocity.x != 0.0f || b->linear_velocity.y != 0.0f || b->angular_velocity != 0.0f);
+}
 rc_transform rc_body_origin_from_center(rc_vec2 center, float angle, rc_vec2 local_center);
 /* The same where the rotation is at hand (a body's xf.q is always rc_rot_from_angle(angle)). */
 static inline rc_transform rc_body_origin_at(rc_vec2 center, rc_rot q, rc_vec2 local_center) {

@@ -628,11 +628,15 @@ static void update_contact(rc_world *world, int32_t i) {
     }
     bool touching = rc_contact_collide(world, i, !recheck);
     c = &world->contacts.data[i];
-    /* something awake touching a sleeping body wakes it and what rests on it; so does a
-       door or a crate about to meet a sleeping body (its contact has points within the
-       speculative margin): woken now, it is pushed, not overrun */
+    /* something awake touching a sleeping body wakes it and what rests on it, and so does a
+       moving kinematic body (a platform set moving under a crate that slept on it: the crate
+       stayed asleep in the air when the platform left); so does a door or a crate about to
+       meet a sleeping body (its contact has points within the speculative margin): woken
+       now, it is pushed, not overrun */
     bool touching_sleeper =
-        touching && ba->awake != bb->awake && ba->type == RC_DYNAMIC && bb->type == RC_DYNAMIC && !c->sensor;
+        touching && !c->sensor && ba->awake != bb->awake &&
+        ((ba->type == RC_DYNAMIC && bb->type == RC_DYNAMIC) || (!ba->awake && rc_body_moving_kinematic(bb)) ||
+         (!bb->awake && rc_body_moving_kinematic(ba)));
     if (touching_sleeper || closing_on_sleeper(world, c, ba, bb)) {
         rc_wake_island(world, ba->awake ? b->body : a->body);
     }

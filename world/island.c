@@ -15,11 +15,6 @@ static int32_t find_root(rc_island_node *nodes, int32_t i) {
     return i;
 }
 
-static bool moving_kinematic(const rc_body *b) {
-    return b->type == RC_KINEMATIC &&
-           (b->linear_velocity.x != 0.0f || b->linear_velocity.y != 0.0f || b->angular_velocity != 0.0f);
-}
-
 /* Each awake dynamic body's time at rest; true when some body has rested long enough. */
 static bool count_rest(rc_world *world, float dt) {
     const rc_world_def *def = &world->def;
@@ -68,9 +63,9 @@ static void join_islands(rc_world *world) {
         }
         int32_t ia = c->body[0], ib = c->body[1];
         rc_body *a = &world->bodies.data[ia], *b = &world->bodies.data[ib];
-        if (moving_kinematic(a)) {
+        if (rc_body_moving_kinematic(a)) {
             b->sleep_time = 0.0f;
-        } else if (moving_kinematic(b)) {
+        } else if (rc_body_moving_kinematic(b)) {
             a->sleep_time = 0.0f;
         }
         join(nodes, a, ia, b, ib);
@@ -83,9 +78,9 @@ static void join_islands(rc_world *world) {
         }
         int32_t ia = j->edge[0].body, ib = j->edge[1].body;
         rc_body *a = &world->bodies.data[ia], *b = &world->bodies.data[ib];
-        if (moving_kinematic(a)) {
+        if (rc_body_moving_kinematic(a)) {
             b->sleep_time = 0.0f;
-        } else if (moving_kinematic(b)) {
+        } else if (rc_body_moving_kinematic(b)) {
             a->sleep_time = 0.0f;
         }
         join(nodes, a, ia, b, ib);
