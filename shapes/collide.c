@@ -51,6 +51,41 @@ rc_hull rc_hull_polygon(const rc_vec2 *points, const rc_vec2 *normals, int count
     return h;
 }
 
+bool rc_hull_inset(const rc_hull *hull, float depth, rc_hull *out) {
+    if (!(depth > 0.0f) || !rc_is_finite(depth)) {
+        return false;
+    }
+    rc_hull h = *hull;
+    float from_radius = rc_minf(depth, h.radius);
+    h.radius -= from_radius;
+    float rest = depth - from_radius;
+    if (rest > 0.0f) {
+        if (h.count < 3) {
+            return false; /* a point or a segment: nothing inside to keep */
+        }
+        for (int i = 0; i < h.count; ++i) {
+            /* the corner between edge i - 1 and edge i, on both edges moved in by rest */
+            rc_vec2 n0 = hull->normals[i == 0 ? h.count - 1 : i - 1], n1 = hull->normals[i];
+            float c = 1.0f + rc_dot(n0, n1);
+            if (!(c > 1e-3f)) {
+                return false; /* a corner too sharp to say where it goes */
+            }
+            h.points[i] = rc_sub(hull->points[i], rc_scale(rest / c, rc_add(n0, n1)));
+        }
+        for (int i = 0; i < h.count; ++i) {
+            int j = i + 1 == h.count ? 0 : i + 1;
+            rc_vec2 before = rc_sub(hull->points[j], hull->points[i]), after = rc_sub(h.points[j], h.points[i]);
+            if (!(rc_dot(before, after) > 0.0f)) {
+                return false; /* the edge turned over: it would have vanished first */
+            }
+        }
+    } else if (h.count < 2 && h.radius == 0.0f) {
+        return false; /* a circle shrunk to its centre */
+    }
+    *out = h;
+    return true;
+}
+
 rc_hull rc_hull_transform(const rc_hull *hull, rc_transform xf) {
     rc_hull_view v = rc_hull_view_of(hull);
     return rc_hull_view_transform(&v, xf);

@@ -41,6 +41,12 @@ static inline rc_hull_view rc_hull_view_of(const rc_hull *h) {
 rc_hull rc_hull_circle(rc_vec2 center, float radius);
 rc_hull rc_hull_capsule(rc_vec2 a, rc_vec2 b, float radius);
 rc_hull rc_hull_polygon(const rc_vec2 *points, const rc_vec2 *normals, int count, float radius);
+/* The hull shrunk by depth on every side: a round hull (a circle, a capsule, a rounded polygon)
+ * loses radius first, then a polygon's edges move in along their normals, each corner to where
+ * its two moved edges meet. False (out untouched) when depth is not positive and finite or the
+ * polygon cannot shrink that far with the same corners (an edge would turn over), or when
+ * nothing would be left (a point or a segment with no radius to lose). */
+bool rc_hull_inset(const rc_hull *hull, float depth, rc_hull *out);
 /* A placed shape's hull, in the world (a segment: its two ends, no radius). */
 struct rc_shape_view;
 rc_hull rc_view_hull(const struct rc_shape_view *s);

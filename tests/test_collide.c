@@ -472,6 +472,64 @@ START_TEST(a_hull_cast_along_a_translation) {
 }
 END_TEST
 
+/* A hull shrunk by a depth: a box's edges move in (each corner along its diagonal), a round hull
+ * loses radius first, and what cannot shrink that far says so and leaves out alone. */
+START_TEST(a_hull_inset_by_a_depth) {
+    rc_polygon box = rc_make_box(2.0f, 1.0f);
+    rc_hull h = rc_hull_polygon(box.vertices, box.normals, box.count, 0.0f), out;
+    ck_assert(rc_hull_inset(&h, 0.25f, &out));
+    ck_assert_int_eq(out.count, 4);
+    ck_assert_float_eq(out.radius, 0.0f);
+    for (int i = 0; i < 4; ++i) {
+        ck_assert_float_eq_tol(fabsf(out.points[i].x), 1.75f, 1e-6f);
+        ck_assert_float_eq_tol(fabsf(out.points[i].y), 0.75f, 1e-6f);
+        ck_assert(out.points[i].x * box.vertices[i].x > 0.0f && out.points[i].y * box.vertices[i].y > 0.0f);
+        ck_assert(out.normals[i].x == h.normals[i].x && out.normals[i].y == h.normals[i].y);
+    }
+    /* rounded: radius 0.1 goes first, the other 0.15 from the edges */
+    h.radius = 0.1f;
+    ck_assert(rc_hull_inset(&h, 0.25f, &out));
+    ck_assert_float_eq(out.radius, 0.0f);
+    ck_assert_float_eq_tol(fabsf(out.points[0].x), 1.85f, 1e-6f);
+    ck_assert_float_eq_tol(fabsf(out.points[0].y), 0.85f, 1e-6f);
+    /* a circle and a capsule keep their centres and lose radius */
+    rc_hull c = rc_hull_circle(rc_v2(1, 2), 0.5f);
+    ck_assert(rc_hull_inset(&c, 0.2f, &out));
+    ck_assert_float_eq_tol(out.radius, 0.3f, 1e-7f);
+    ck_assert(out.points[0].x == 1.0f && out.points[0].y == 2.0f);
+    rc_hull cap = rc_hull_capsule(rc_v2(-1, 0), rc_v2(1, 0), 0.5f);
+    ck_assert(rc_hull_inset(&cap, 0.5f - 0x1p-10f, &out));
+    ck_assert_float_eq_tol(out.radius, 0x1p-10f, 1e-9f);
+    /* refused, out untouched: deeper than a round hull's radius, a box's half height, or no depth */
+    rc_hull keep = out;
+    ck_assert(!rc_hull_inset(&c, 0.5f, &out));
+    ck_assert(!rc_hull_inset(&cap, 0.6f, &out));
+    h.radius = 0.0f;
+    ck_assert(!rc_hull_inset(&h, 1.0f, &out)); /* the short edges would vanish */
+    ck_assert(!rc_hull_inset(&h, 0.0f, &out));
+    ck_assert(!rc_hull_inset(&h, NAN, &out));
+    ck_assert(!rc_hull_inset(&h, INFINITY, &out));
+    ck_assert(memcmp(&keep, &out, sizeof out) == 0);
+    /* a triangle shrinks to a similar one about its incentre: a right triangle with legs 3 and 4
+       has inradius 1; inset by 0.5 its legs are 1.5 and 2 */
+    rc_vec2 pts[3] = {{0, 0}, {4, 0}, {0, 3}};
+    rc_polygon tri;
+    ck_assert(rc_make_polygon(pts, 3, &tri) == RC_POLYGON_OK);
+    rc_hull t = rc_hull_polygon(tri.vertices, tri.normals, tri.count, 0.0f);
+    ck_assert(rc_hull_inset(&t, 0.5f, &out));
+    float xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+    for (int i = 0; i < 3; ++i) {
+        xmin = fminf(xmin, out.points[i].x), xmax = fmaxf(xmax, out.points[i].x);
+        ymin = fminf(ymin, out.points[i].y), ymax = fmaxf(ymax, out.points[i].y);
+    }
+    ck_assert_float_eq_tol(xmin, 0.5f, 1e-6f);
+    ck_assert_float_eq_tol(ymin, 0.5f, 1e-6f);
+    ck_assert_float_eq_tol(xmax - xmin, 2.0f, 1e-5f);
+    ck_assert_float_eq_tol(ymax - ymin, 1.5f, 1e-5f);
+    ck_assert(!rc_hull_inset(&t, 1.0f, &out)); /* to its incentre: nothing left */
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("collide");
     TCase *t = tcase_create("manifolds");
@@ -489,6 +547,7 @@ int main(void) {
     tcase_add_test(t, regression_distance_to_a_long_thin_wall);
     tcase_add_test(t, regression_a_hull_through_a_wall_is_pushed_back);
     tcase_add_test(t, regression_the_reference_face_does_not_depend_on_the_frame);
+    tcase_add_test(t, a_hull_inset_by_a_depth);
     suite_add_tcase(s, t);
     return rc_test_run(s);
 }

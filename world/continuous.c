@@ -77,7 +77,8 @@ typedef struct continuous_query {
 } continuous_query;
 
 /* A chain's wall is met from its free side only, and a body already behind it, or one that
- * ends the step still well in front of it, is let be (no pause at a wall it slides along). */
+ * ends the step still well in front of it and comes no nearer in between than a quarter of its
+ * smallest extent, is let be (no pause at a wall it slides along). */
 static bool wall_crossed(const continuous_query *q, const rc_shape *wall) {
     rc_vec2 a = wall->segment[0], b = wall->segment[1];
     rc_vec2 e = rc_sub(b, a);
@@ -92,7 +93,10 @@ static bool wall_crossed(const continuous_query *q, const rc_shape *wall) {
         s2 = s1 < 0.0f ? -s2 : s2;
         s1 = s1 < 0.0f ? -s1 : s1;
     }
-    return !(s1 < 0.0f || (s1 - s2 < q->core && s2 > q->core));
+    /* how far a point of it may come closer than its middle does: by turning (a plank stopped at
+       a chain, its middle still, swung its far end through it) */
+    float swing = fabsf(q->sweep.a2 - q->sweep.a1) * q->reach;
+    return !(s1 < 0.0f || (s1 - s2 + swing < q->core && s2 > q->core));
 }
 
 /* A kinematic body's motion over the step (kinematic bodies move first, by their velocities);
@@ -191,6 +195,50 @@ static bool slow_in_every_kinematic_frame(const continuous_query *q) {
     return true;
 }
 
+/* Is a time of impact a clearance of the whole step, or a touch after its start? */
+static bool clears_or_meets_later(rc_toi toi) {
+    return toi.state == RC_TOI_SEPARATED || ((toi.state == RC_TOI_HIT || toi.state == RC_TOI_FAILED) && toi.t > 0.0f);
+}
+
+/* For a shape touching a wall at the step's start: when the part of it not touching yet comes
+ * to the wall. First the shape less a skin: a thin one (4 linear slops, the deepest a resting
+ * contact sinks and then some: what passes through is at most that), then one of its core's
+ * depth. Where it is deeper in than that already, each corner not at the wall yet. `touching`
+ * when nothing is left to look at. (A small core circle alone let a spinning plank stopped at a
+ * wall swing its far end 1.55 through a wall 0.1 thick in the next step; Box2D v3 falls back to
+ * that circle too.) */
+static rc_toi untouched_time_of_impact(continuous_query *q, const rc_hull *wall, const rc_hull_sweep *still,
+                                       rc_toi touching) {
+    float slop = q->world->def.linear_slop;
+    float skins[2] = {rc_minf(4.0f * slop, q->core), q->core};
+    for (int k = 0; k < 2; ++k) {
+        rc_hull inset;
+        if ((k == 1 && !(skins[1] > skins[0])) || !rc_hull_inset(&q->hull, skins[k], &inset)) {
+            continue;
+        }
+        rc_toi deeper = rc_time_of_impact(&inset, &q->sweep, wall, still, slop, 0.25f * slop);
+        if (clears_or_meets_later(deeper)) {
+            return deeper;
+        }
+    }
+    rc_toi first = touching;
+    bool some_clear = false;
+    for (int i = 0; i < q->hull.count && q->hull.count >= 2; ++i) {
+        rc_hull corner = rc_hull_circle(q->hull.points[i], q->hull.radius);
+        rc_toi toi = rc_time_of_impact(&corner, &q->sweep, wall, still, slop, 0.25f * slop);
+        if (toi.state == RC_TOI_SEPARATED) {
+            some_clear = true;
+        } else if (clears_or_meets_later(toi) && (first.state != RC_TOI_HIT || toi.t < first.t)) {
+            first = toi;
+            first.state = RC_TOI_HIT;
+        }
+    }
+    if (first.state != RC_TOI_HIT && some_clear) {
+        first.state = RC_TOI_SEPARATED; /* the corners at the wall stay there: the contacts hold them */
+    }
+    return first;
+}
+
 static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     (void)proxy;
     continuous_query *q = context;
@@ -222,7 +270,14 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     }
     rc_toi toi = rc_time_of_impact(&q->hull, &q->sweep, &oh, &still, slop, 0.25f * slop);
     if (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f)) {
-        /* touching already (resting on it): a small core about its middle must still not pass
+        /* touching already (resting on it, or stopped there by the last step): the whole shape
+           but for a skin of its core's depth must still not pass through. A small core circle
+           alone let a spinning plank stopped at a wall swing its far end 1.55 through a wall
+           0.1 thick in the next step (Box2D v3 falls back to that circle too) */
+        toi = untouched_time_of_impact(q, &oh, &still, toi);
+    }
+    if (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f)) {
+        /* its inside at the wall already: a small core about its middle must still not pass
            through */
         rc_hull core = rc_hull_circle(hull_middle(&q->view), q->core);
         toi = rc_time_of_impact(&core, &q->sweep, &oh, &still, slop, 0.25f * slop);
