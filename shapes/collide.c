@@ -477,6 +477,30 @@ static bool in_cone(rc_vec2 n, rc_vec2 n0, rc_vec2 n1) {
     return rc_cross(n0, n) <= slack && rc_cross(n, n1) <= slack && rc_dot(n, rc_add(n0, n1)) > 0.0f;
 }
 
+bool rc_chain_wall_region(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, rc_vec2 p, float slack) {
+    rc_vec2 e = rc_sub(b, a);
+    float ee = rc_dot(e, e), along = rc_dot(rc_sub(p, a), e);
+    if (!(rc_is_finite(ee) && rc_is_finite(along))) {
+        return true; /* beyond float range: the wall answers, as it always did */
+    }
+    float reach = slack * sqrtf(ee);
+    if (along >= -reach && along <= ee + reach) {
+        return true; /* over the wall */
+    }
+    bool towards_a = along < 0.0f;
+    rc_vec2 v = towards_a ? a : b;
+    if (rc_vec2_equal(towards_a ? prev : next, v)) {
+        return true; /* an open end: every direction around it is the wall's */
+    }
+    if (!(towards_a ? convex_joint(prev, a, b) : convex_joint(a, b, next))) {
+        return false; /* beyond a flat or concave joint: over the neighbour, or behind it */
+    }
+    rc_vec2 n1 = rc_normalize(rc_left_perp(e));
+    rc_vec2 n_side = towards_a ? rc_normalize(rc_left_perp(rc_sub(a, prev))) : rc_normalize(rc_left_perp(rc_sub(next, b)));
+    rc_vec2 dir = rc_normalize(rc_sub(p, v));
+    return towards_a ? in_cone(dir, n_side, n1) : in_cone(dir, n1, n_side);
+}
+
 rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, const rc_hull *hull,
                                    float margin) {
     rc_collision none;

@@ -87,6 +87,14 @@ rc_collision rc_collide_circle_pair(rc_vec2 center_a, float radius_a, rc_vec2 ce
 rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, const rc_hull *hull,
                                    float margin);
 
+/* Is a point (a circle's centre) in the region of a chain's wall, where rc_collide_chain_wall
+ * meets a circle with this wall rather than leaving it to a neighbour: over the wall (its ends
+ * stretched by slack, a length, against rounding), beyond an open end, or beyond a convex joint
+ * within the cone of the two walls' normals? Beyond a flat or concave joint, or outside the cone,
+ * the point lies over the neighbour (which answers) or behind it. The wall as for
+ * rc_collide_chain_wall, with its free side (or, two-sided, the point's side) on the left. */
+bool rc_chain_wall_region(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, rc_vec2 p, float slack);
+
 /* ---- distance and time of impact ------------------------------------------------------------ */
 
 typedef struct rc_hull_distance {

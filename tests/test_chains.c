@@ -560,6 +560,67 @@ START_TEST(grenade_rolls_over_joints_without_a_bump_and_comes_to_rest) {
 }
 END_TEST
 
+/* A grenade behind a one-sided floor passes through it, also where its centre crosses the
+ * floor's line at a joint of two walls in line: the wall it lies over pushes it out on the free
+ * side, and the neighbour's end, which it overlaps too, leaves it to that wall (it used to refuse
+ * the push, and the grenade hung at the joint for good, its velocity growing under gravity). The
+ * floor runs -x (free side below); the grenade comes from above at (-3, 0.6) moving (8, 0), its
+ * centre reaching the floor's line at x = -0.2, beside the joint at the origin. No wall is met
+ * from its free side: no impact, and nothing slows it along x. */
+START_TEST(grenade_behind_a_one_sided_floor_passes_through_at_a_joint) {
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id ground = ws_static_body(w);
+    rc_vec2 floor[3] = {{10, 0}, {0, 0}, {-10, 0}};
+    chain(w, ground, floor, 3, false, true, 0.0f, 0.6f);
+    rc_body_id g = ws_circle_body(w, rc_v2(-3, 0.6f), rc_v2(8, 0), 0.5f, 0.0f, 0.6f, false);
+    for (int step = 0; step < 60; ++step) {
+        rc_vec2 before = rc_body_position(w, g);
+        ck_assert(rc_world_step(w, DT));
+        rc_vec2 p = rc_body_position(w, g), v = rc_body_linear_velocity(w, g);
+        const rc_impact_event *ev;
+        EXPECT(rc_world_impact_events(w, &ev) == 0, "step %d: struck at (%g, %g)", step, (double)ev[0].point.x,
+               (double)ev[0].point.y);
+        EXPECT(v.x == 8.0f, "step %d: vx %.9g", step, (double)v.x);
+        EXPECT(p.x > before.x, "step %d: stuck at (%.9g, %.9g) moving (%g, %g)", step, (double)p.x, (double)p.y,
+               (double)v.x, (double)v.y);
+        ck_assert_float_eq_tol(p.x, -3.0f + 8.0f * (float)(step + 1) * DT, 1e-4f);
+    }
+    /* a second in: wholly below the floor, falling freely */
+    ck_assert_float_lt(rc_body_position(w, g).y, -0.5f);
+    ck_assert_float_eq_tol(rc_body_linear_velocity(w, g).y, -10.0f, 1e-3f);
+    rc_world_destroy(w);
+}
+END_TEST
+
+/* The same for throws of every kind from behind a one-sided floor of unit pieces: every grenade
+ * ends below it, and none ever stands still for a step. */
+START_TEST(grenades_thrown_from_behind_a_one_sided_floor_all_pass_through) {
+    rc_vec2 floor[41];
+    for (int i = 0; i <= 40; ++i) {
+        floor[i] = rc_v2(20.0f - (float)i, 0.0f); /* running -x: free side below */
+    }
+    ws_rng g = {26};
+    for (int throw = 0; throw < 100; ++throw) {
+        rc_world *w = ws_make_world(rc_v2(0, -10));
+        chain(w, ws_static_body(w), floor, 41, false, true, 0.0f, 0.6f);
+        rc_vec2 p0 = rc_v2(ws_range(&g, -10, 10), ws_range(&g, 0.6, 3));
+        rc_vec2 v0 = rc_v2(ws_range(&g, -10, 10), ws_range(&g, -5, 0));
+        float r = ws_range(&g, 0.1, 0.8);
+        rc_body_id b = ws_circle_body(w, p0, v0, r, 0.0f, 0.6f, false);
+        for (int step = 0; step < 180; ++step) {
+            rc_vec2 before = rc_body_position(w, b);
+            ck_assert(rc_world_step(w, DT));
+            rc_vec2 p = rc_body_position(w, b);
+            EXPECT(p.x != before.x || p.y != before.y, "throw %d (r %g from (%g, %g) at (%g, %g)): still at (%g, %g)",
+                   throw, (double)r, (double)p0.x, (double)p0.y, (double)v0.x, (double)v0.y, (double)p.x,
+                   (double)p.y);
+        }
+        EXPECT(rc_body_position(w, b).y < -r, "throw %d ends at y %g", throw, (double)rc_body_position(w, b).y);
+        rc_world_destroy(w);
+    }
+}
+END_TEST
+
 /* Grenades thrown inside a one-sided sector come to rest inside it, asleep. */
 START_TEST(grenades_settle_inside_a_sector) {
     rc_world *w = ws_make_world(rc_v2(0, -10));
@@ -717,6 +778,8 @@ int main(void) {
     tcase_add_test(projectiles, nothing_leaves_a_concave_sector);
     tcase_add_test(projectiles, grenade_rolls_over_joints_without_a_bump_and_comes_to_rest);
     tcase_add_test(projectiles, grenades_settle_inside_a_sector);
+    tcase_add_test(projectiles, grenade_behind_a_one_sided_floor_passes_through_at_a_joint);
+    tcase_add_test(projectiles, grenades_thrown_from_behind_a_one_sided_floor_all_pass_through);
     suite_add_tcase(s, projectiles);
     TCase *mover = tcase_create("mover");
     tcase_set_timeout(mover, 120);

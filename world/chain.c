@@ -5,6 +5,7 @@
  * placing it needs nothing but its chain's base transform. */
 #include "world/world_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -53,6 +54,30 @@ void rc_segment_wall(const rc_world *world, const rc_shape *s, rc_vec2 *prev, rc
     *a = c->flipped ? p2 : p1;
     *b = c->flipped ? p1 : p2;
     *next = c->flipped ? p0 : p3;
+}
+
+bool rc_segment_owns(const rc_world *world, const rc_shape *s, rc_vec2 p) {
+    if (s->kind != RC_SHAPE_SEGMENT) {
+        return true;
+    }
+    rc_vec2 prev, a, b, next;
+    rc_segment_wall(world, s, &prev, &a, &b, &next);
+    rc_transform xf = world->bodies.data[s->body].xf;
+    prev = rc_transform_point(xf, prev);
+    a = rc_transform_point(xf, a);
+    b = rc_transform_point(xf, b);
+    next = rc_transform_point(xf, next);
+    if (!s->one_sided && rc_cross(rc_sub(b, a), rc_sub(p, a)) < 0.0f) {
+        /* two-sided, met from its right: the wall from the other side, its neighbours with it */
+        rc_vec2 t = a;
+        a = b;
+        b = t;
+        t = prev;
+        prev = next;
+        next = t;
+    }
+    float slack = 64.0f * FLT_EPSILON * rc_maxf(1.0f, rc_maxf(fabsf(p.x), fabsf(p.y)));
+    return rc_chain_wall_region(prev, a, b, next, p, slack);
 }
 
 void rc_segment_ends_at(const rc_world *world, const rc_shape *s, rc_transform body, rc_vec2 ends[2]) {

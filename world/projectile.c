@@ -93,6 +93,15 @@ static float keep_hit(sweep_cast *c, bool found, const rc_ray_hit *hit, int32_t 
     return walk_end(c);
 }
 
+/* Is a cast's hit that started inside the shape (an overlap of the circle centred at p, where
+ * the shape stands) the shape's? Not a chain wall's overlap beyond its joint outside its
+ * region (rc_segment_owns): a circle that crossed a one-sided chain's line from behind near a
+ * joint was pushed out of the wall it lies over, and that push, swept, started inside the
+ * neighbour's end and was refused, for good (it hung at the joint, its velocity growing). */
+static bool owns_overlap(const rc_world *world, const rc_shape *shape, const rc_ray_hit *hit, rc_vec2 p) {
+    return !hit->started_inside || rc_segment_owns(world, shape, p);
+}
+
 static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
     (void)proxy;
     sweep_cast *c = context;
@@ -116,11 +125,13 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
         found = rc_motion_cast(c->world, shape, &m, c->origin, c->sweeper->radius, c->translation, c->tau0, c->tau1,
                                tolerance, &hit, &apart);
         c->met_motion = c->met_motion || !apart;
+        found = found && owns_overlap(c->world, shape, &hit, rc_motion_to_placed(&m, c->origin, c->tau0));
     } else if (!rc_shape_faces(shape, c->origin) || (c->translation.x == 0.0f && c->translation.y == 0.0f)) {
         return max_fraction; /* a still shape meets nothing that stays put (overlaps: overlapped()) */
     } else {
         rc_shape_view v = rc_shape_view_of(c->world, shape);
         found = rc_view_cast(&v, c->origin, c->sweeper->radius, c->translation, &hit);
+        found = found && owns_overlap(c->world, shape, &hit, c->origin);
     }
     return keep_hit(c, found, &hit, user, max_fraction);
 }
@@ -148,6 +159,7 @@ static float lean_sweep_fn(int32_t offset, float max_fraction, void *context) {
     rc_shape_view v = rc_cast_record_view(r);
     rc_ray_hit hit;
     bool found = rc_view_cast(&v, c->origin, s->radius, c->translation, &hit);
+    found = found && owns_overlap(c->world, &c->world->shapes.data[r->shape], &hit, c->origin);
     return keep_hit(c, found, &hit, r->shape, max_fraction);
 }
 
@@ -543,7 +555,8 @@ static bool overlap_find_fn(int32_t proxy, int32_t user, void *context) {
         return true;
     }
     rc_shape_motion m = rc_shape_motion_of(f->world, f->sweeper, shape);
-    if (!clear_of(f->world, shape, rc_motion_to_placed(&m, f->sweeper->center, f->tau), f->sweeper->radius)) {
+    rc_vec2 q = rc_motion_to_placed(&m, f->sweeper->center, f->tau);
+    if (!clear_of(f->world, shape, q, f->sweeper->radius) && rc_segment_owns(f->world, shape, q)) {
         f->found = user;
     }
     return true;

@@ -262,6 +262,12 @@ rc_base_transform rc_shape_def_base(const rc_shape_def *def);
  * chain's points before and after it in that order (its own end where an open chain ends). */
 void rc_segment_wall(const rc_world *world, const rc_shape *s, rc_vec2 *prev, rc_vec2 *a, rc_vec2 *b, rc_vec2 *next);
 void rc_segment_place(rc_world *world, rc_shape *segment, rc_transform body);
+/* Is an overlap with a circle centred at p (in the world where the shape stands) the shape's
+ * to answer? Every shape's but a chain's wall's beyond a joint outside its region, which is its
+ * neighbour's or nobody's (rc_chain_wall_region, as the contacts meet walls): a circle that
+ * overlaps the shared end of two walls in line is held by the wall it lies over, not pushed
+ * sideways off the end of the other. */
+bool rc_segment_owns(const rc_world *world, const rc_shape *segment, rc_vec2 p);
 rc_aabb rc_segment_box_at(const rc_world *world, const rc_shape *segment, rc_transform body);
 void rc_segment_ends_at(const rc_world *world, const rc_shape *segment, rc_transform body, rc_vec2 ends[2]);
 /* Long walls of the level in pieces (wall_pieces.c): a static segment longer than two piece
