@@ -116,10 +116,13 @@ static const rc_body_state *state_of(const rc_soft_step *s, int32_t index) {
     return &s->states[index >= 0 ? index : s->state_count];
 }
 
+static inline float clamp_to(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
+static inline float min_of(float a, float b) { return a < b ? a : b; }
+
 /* A lane's numbers from a constraint: masses at the anchors, softness, the normal velocity
  * before solving, the impulses to start from. */
 static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c, int k, rc_wide_point *w,
-                          int lane) {
+                          int lane, float *scale) {
     const rc_constraint_point *p = &c->points[k];
     float ma = c->inv_mass_a, ia = c->inv_inertia_a, mb = c->inv_mass_b, ib = c->inv_inertia_b;
     rc_vec2 n = c->normal, t = rc_right_perp(n);
@@ -139,8 +142,21 @@ static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c,
     set_lane(&w->relative_velocity, lane, rc_dot(n, rc_sub(vb, va)));
     set_lane(&w->normal_mass, lane, kn > 0.0f ? 1.0f / kn : 0.0f);
     set_lane(&w->tangent_mass, lane, kt > 0.0f ? 1.0f / kt : 0.0f);
-    set_lane(&w->normal_impulse, lane, p->normal_impulse);
-    set_lane(&w->tangent_impulse, lane, p->tangent_impulse);
+    /* the impulses carried over from the last step (the warm start): a normal impulse at most
+       one that alone would change the pair's normal velocity by twice the world's top speed,
+       which no contact needs, and the friction with it scaled as it is. In a jam of bodies of
+       wildly different masses the passes do not converge, and what each step left over grew
+       step after step (by 1e8 in 100 steps) until it was beyond float range, and velocities,
+       turns and angles became infinite, then NaN. *scale: the normal impulse's, 1 when whole */
+    float most = kn > 0.0f ? 2.0f * s->max_speed / kn : 0.0f;
+    float pn = p->normal_impulse, pt = p->tangent_impulse;
+    if (pn > most) {
+        *scale = rc_is_finite(pn) ? min_of(*scale, most / pn) : 0.0f;
+        pt = rc_is_finite(pn) && rc_is_finite(pt) ? pt * (most / pn) : 0.0f;
+        pn = most;
+    }
+    set_lane(&w->normal_impulse, lane, pn);
+    set_lane(&w->tangent_impulse, lane, pt);
 }
 
 /* An empty lane, or the missing second point of a one-point contact: no mass, so no impulse;
@@ -179,20 +195,21 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     set_lane(&w->rolling, lane, c->rolling);
     float kr = ia + ib;
     set_lane(&w->rolling_mass, lane, kr > 0.0f ? 1.0f / kr : 0.0f);
-    set_lane(&w->rolling_impulse, lane, c->rolling_impulse);
     w->round_any = w->round_any || c->round_a || c->round_b;
     set_lane_mask(&w->round_a, lane, c->round_a);
     set_lane_mask(&w->round_b, lane, c->round_b);
     set_lane(&w->bias_rate, lane, sf.bias_rate);
     set_lane(&w->mass_scale, lane, sf.mass_scale);
     set_lane(&w->impulse_scale, lane, sf.impulse_scale);
+    float scale = 1.0f; /* the warm start's normal impulses held (prepare_point): the rolling one with them */
     for (int k = 0; k < 2; ++k) {
         if (k < c->point_count) {
-            prepare_point(s, c, k, &w->points[k], lane);
+            prepare_point(s, c, k, &w->points[k], lane, &scale);
         } else {
             empty_point(&w->points[k], lane);
         }
     }
+    set_lane(&w->rolling_impulse, lane, scale < 1.0f ? scale * c->rolling_impulse : c->rolling_impulse);
 }
 
 static void clear_block(rc_wide_constraint *w, rc_body_state *still) {
@@ -537,15 +554,19 @@ static void integrate_positions(rc_soft_step *s) {
         rc_body_state *b = &s->states[i];
         /* the world's speed limit holds here too: a joint's solve may ask more of a body (a
            rail turning a thousand times a second), and a position moved by that would feed the
-           next sub-step a separation that grows without end. (Turning is held at
-           integrate_velocities only, as in Box2D v3: a small grenade rolls faster than any
-           turning limit, and a turn feeds no separation that grows.) */
+           next sub-step a separation that grows without end. The turn is held to the world's
+           turning limit (the velocity itself is not: a tiny grenade's friction spins it past
+           the limit within a sub-step, which integrate_velocities then holds, and a body's own
+           limit, a prop's quarter turn a sub-step, is held there only, as in Box2D v3): a
+           grenade jammed in a pile whose solve left it turning at 1e9 rad/s turned by millions
+           of radians a step, and its angle went beyond float range */
         if (rc_dot(b->v, b->v) > max2) {
             b->v = rc_scale(s->max_speed / rc_length(b->v), b->v);
         }
+        float spin = clamp_to(b->w, -s->max_spin, s->max_spin);
         b->dp = rc_mul_add(b->dp, h, b->v);
-        b->dq = integrate_rotation(b->dq, h * b->w);
-        s->turns[i] += h * b->w;
+        b->dq = integrate_rotation(b->dq, h * spin);
+        s->turns[i] += h * spin;
     }
 }
 

@@ -153,6 +153,7 @@ typedef struct rc_soft_step {
     float restitution_threshold;
     float max_rebound;              /* the fastest a restitution sends a contact apart */
     float max_speed;                /* linear velocities are held within it */
+    float max_spin;                 /* and turns, at most this fast (rad/s) */
     /* scratch for rc_solver_pack: per state (colours), per constraint (order) */
     uint32_t *colors;
     int32_t *order;                 /* per constraint: its place among the constraints by colour

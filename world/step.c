@@ -174,6 +174,7 @@ void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt) {
     step->max_rebound = def->max_linear_speed;
     step->sub_steps = def->sub_steps;
     step->max_speed = def->max_linear_speed;
+    step->max_spin = def->max_angular_speed;
 }
 
 bool rc_reserve_blocks(rc_world *world, int32_t count) {
