@@ -39,6 +39,7 @@ static inline rc_w rc_w_mul(rc_w a, rc_w b) { return _mm_mul_ps(a, b); }
 static inline rc_w rc_w_min(rc_w a, rc_w b) { return _mm_min_ps(a, b); }
 static inline rc_w rc_w_max(rc_w a, rc_w b) { return _mm_max_ps(a, b); }
 static inline rc_w rc_w_gt(rc_w a, rc_w b) { return _mm_cmpgt_ps(a, b); }
+static inline rc_w rc_w_ge(rc_w a, rc_w b) { return _mm_cmpge_ps(a, b); }
 /* mask ? a : b */
 static inline rc_w rc_w_select(rc_w mask, rc_w a, rc_w b) {
     return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
@@ -58,6 +59,7 @@ static inline rc_w rc_w_mul(rc_w a, rc_w b) { return vmulq_f32(a, b); }
 static inline rc_w rc_w_min(rc_w a, rc_w b) { return vbslq_f32(vcltq_f32(a, b), a, b); }
 static inline rc_w rc_w_max(rc_w a, rc_w b) { return vbslq_f32(vcgtq_f32(a, b), a, b); }
 static inline rc_w rc_w_gt(rc_w a, rc_w b) { return vreinterpretq_f32_u32(vcgtq_f32(a, b)); }
+static inline rc_w rc_w_ge(rc_w a, rc_w b) { return vreinterpretq_f32_u32(vcgeq_f32(a, b)); }
 static inline rc_w rc_w_select(rc_w mask, rc_w a, rc_w b) { return vbslq_f32(vreinterpretq_u32_f32(mask), a, b); }
 static inline rc_w rc_w_or(rc_w a, rc_w b) {
     return vreinterpretq_f32_u32(vorrq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(b)));
@@ -108,6 +110,13 @@ static inline rc_w rc_w_gt(rc_w a, rc_w b) {
     rc_w r;
     for (int i = 0; i < RC_LANES; ++i) {
         r.v[i] = rc_w_bits(a.v[i] > b.v[i] ? 0xffffffffu : 0u);
+    }
+    return r;
+}
+static inline rc_w rc_w_ge(rc_w a, rc_w b) {
+    rc_w r;
+    for (int i = 0; i < RC_LANES; ++i) {
+        r.v[i] = rc_w_bits(a.v[i] >= b.v[i] ? 0xffffffffu : 0u);
     }
     return r;
 }

@@ -178,6 +178,118 @@ START_TEST(restitution_gives_the_rebound_height) {
 }
 END_TEST
 
+/* Kinetic and potential energy (g = 10 down) of a body. */
+static double body_energy(const rc_world *w, rc_body_id b) {
+    rc_vec2 v = rc_body_linear_velocity(w, b);
+    double omega = rc_body_angular_velocity(w, b), m = rc_body_mass(w, b);
+    return m * 10.0 * rc_body_world_center(w, b).y + 0.5 * m * ((double)v.x * v.x + (double)v.y * v.y) +
+           0.5 * rc_body_rotational_inertia(w, b) * omega * omega;
+}
+
+/* A box (1 x 1) or a capsule (segment 1 long, radius 0.5) whose centre rests at y = 0.5 on the
+ * ground, dropped flat from 10 above that, rotation free. */
+static rc_body_id flat_body(rc_world *w, bool capsule, rc_vec2 p, float angle, float mu, float e) {
+    rc_body_id b = make_body(w, RC_DYNAMIC, p, angle);
+    if (!capsule) {
+        add_box(w, b, rc_v2(0, 0), 0.5f, 0.5f, mu, e);
+        return b;
+    }
+    rc_shape_def sd = rc_shape_default_def();
+    sd.friction = mu;
+    sd.restitution = e;
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_capsule(w, b, &sd, rc_v2(-0.5f, 0), rc_v2(0.5f, 0), 0.5f)));
+    return b;
+}
+
+/* A box and a capsule dropped flat from h = 10 (centre at 10.5, resting at 0.5) with free
+ * rotation, e = 0.5 and e = 1: both of the flat face's (or the segment's) contact points meet
+ * the ground together at v = sqrt(2 g h) = 14.14 and leave at e v, so the body rises to
+ * e^2 h = 2.5 and 10 (within 10%), without spin (a symmetric drop: below 0.01 rad/s through
+ * the flight), and its kinetic and potential energy never exceed what it started with (m g
+ * 10.5; 1e-4 of it for roundings). Restitution solved one point after the other sent the box
+ * up to 0.78 e^2 h turning at 3.3 rad/s (e = 1) and the capsule to 1.14 e^2 h with 2 rad/s:
+ * more energy than it fell with. Measured now: 0.995 and 0.977 (box), 0.996 and 0.978
+ * (capsule), spin 0. */
+START_TEST(a_body_dropped_flat_rebounds_to_e_squared_without_spin) {
+    const float es[2] = {0.5f, 1.0f};
+    for (int kind = 0; kind < 2; ++kind) {
+        for (int k = 0; k < 2; ++k) {
+            rc_world *w = ws_make_world(rc_v2(0, -10));
+            ground(w, 0.6f, es[k]);
+            rc_body_id b = flat_body(w, kind == 1, rc_v2(0, 10.5f), 0.0f, 0.6f, es[k]);
+            double start = body_energy(w, b), most = start;
+            float previous = 0.0f, apex = 0.0f, spin = 0.0f;
+            int state = 0; /* 0 falling, 1 rising after the first bounce, 2 past the apex */
+            for (int i = 0; i < 300 && state < 2; ++i) {
+                ck_assert(rc_world_step(w, DT));
+                float vy = rc_body_linear_velocity(w, b).y;
+                most = fmax(most, body_energy(w, b));
+                if (state == 0 && previous < 0.0f && vy > 0.0f) {
+                    state = 1;
+                }
+                if (state == 1) {
+                    spin = fmaxf(spin, fabsf(rc_body_angular_velocity(w, b)));
+                    apex = fmaxf(apex, rc_body_position(w, b).y - 0.5f);
+                    state = vy <= 0.0f ? 2 : 1;
+                }
+                previous = vy;
+            }
+            const char *name = kind == 1 ? "capsule" : "box";
+            float expected = es[k] * es[k] * 10.0f;
+            ck_assert_msg(state == 2, "%s, e = %.1f: no rebound", name, (double)es[k]);
+            printf("[solver] %s dropped flat, e = %.1f: rebound %.4f of e^2 h, spin %.3g rad/s, energy at most %.6f of the start\n",
+                   name, (double)es[k], (double)(apex / expected), (double)spin, most / start);
+            EXPECT(fabsf(apex - expected) < 0.1f * expected, "%s, e = %.1f: rebound %.4f, e^2 h = %.4f", name,
+                   (double)es[k], (double)apex, (double)expected);
+            EXPECT(spin < 0.01f, "%s, e = %.1f: %.4f rad/s of spin from a flat drop", name, (double)es[k], (double)spin);
+            EXPECT(most <= start * (1.0 + 1e-4), "%s, e = %.1f: energy %.5f over the start's %.5f", name, (double)es[k],
+                   most, start);
+            rc_world_destroy(w);
+        }
+    }
+}
+END_TEST
+
+/* Boxes and capsules (as above) dropped at random angles from 2 to 10 units with restitution
+ * up to 1 (half of them 1) and friction 0.6 or 0: their kinetic and potential energy never
+ * exceeds the start's, from the drop to the top of the first rebound (within 1e-3 of it:
+ * measured 2.6e-4 at most here, 5.7e-4 over 1,000 other drops: the push out of an overlap;
+ * the fall and the flight only lose energy to the sub-steps' integration). Solved one point
+ * after the other, a capsule landing nearly flat gained up to 28% (11% here); solved together but with
+ * friction only before restitution, a box landing on a corner and turning onto the other in
+ * the step kept its first corner's sideways push and gained up to 5%. (Fast enough to be
+ * swept back by continuous collision, a body keeps the velocity of the whole step at the
+ * point of impact, which may add up to m g v dt: the heights here stay below that.) */
+START_TEST(bodies_dropped_at_an_angle_never_gain_energy) {
+    ws_rng r = {0x7e57b0c5ULL};
+    const int cases = rc_test_random_cases(400);
+    double worst = -1.0;
+    for (int i = 0; i < cases; ++i) {
+        bool capsule = i % 2 == 1;
+        float e = i % 4 < 2 ? 1.0f : ws_range(&r, 0.0, 1.0), mu = i % 3 == 0 ? 0.0f : 0.6f;
+        float angle = ws_range(&r, -3.14159, 3.14159), h = ws_range(&r, 2.0, 10.0);
+        rc_world *w = ws_make_world(rc_v2(0, -10));
+        ground(w, mu, e);
+        rc_body_id b = flat_body(w, capsule, rc_v2(0, 0.5f + h), angle, mu, e);
+        double start = body_energy(w, b), most = start;
+        float previous = 0.0f;
+        int state = 0;
+        for (int step = 0; step < 300 && state < 2; ++step) {
+            ck_assert(rc_world_step(w, DT));
+            float vy = rc_body_linear_velocity(w, b).y;
+            most = fmax(most, body_energy(w, b));
+            state = state == 0 && previous < 0.0f && vy > 0.0f ? 1 : (state == 1 && vy <= 0.0f ? 2 : state);
+            previous = vy;
+        }
+        worst = fmax(worst, (most - start) / start);
+        EXPECT(most <= start * (1.0 + 1e-3), "case %d (%s, angle %.4f, h %.3f, e %.3f, mu %.1f): energy %.5f over %.5f", i,
+               capsule ? "capsule" : "box", (double)angle, (double)h, (double)e, (double)mu, most, start);
+        rc_world_destroy(w);
+    }
+    printf("[solver] %d boxes and capsules dropped at an angle: energy at most %.3g over the start\n", cases, worst);
+}
+END_TEST
+
 /* The step on which a crate resting on the ground falls asleep; when wall_at >= 0 a static wall
  * is made touching its side before that step. */
 static int sleep_step_of_resting_crate(int wall_at) {
@@ -981,6 +1093,8 @@ static Suite *solver_suite(void) {
     tcase_add_test(rest, a_crate_rests_on_the_surface_and_sleeps);
     tcase_add_test(rest, friction_holds_a_crate_on_a_slope_or_lets_it_slide);
     tcase_add_test(rest, restitution_gives_the_rebound_height);
+    tcase_add_test(rest, a_body_dropped_flat_rebounds_to_e_squared_without_spin);
+    tcase_add_test(rest, bodies_dropped_at_an_angle_never_gain_energy);
     tcase_add_test(rest, a_pyramid_of_twenty_rows_stands_and_sleeps);
     tcase_add_test(rest, a_pyramid_of_forty_rows_settles_straight_and_sleeps_when_still);
     tcase_add_test(rest, a_touch_does_not_restart_the_sleep_clock_of_a_body_at_rest);
