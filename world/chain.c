@@ -68,13 +68,7 @@ bool rc_segment_owns(const rc_world *world, const rc_shape *s, rc_vec2 p) {
     b = rc_transform_point(xf, b);
     next = rc_transform_point(xf, next);
     if (!s->one_sided && rc_cross(rc_sub(b, a), rc_sub(p, a)) < 0.0f) {
-        /* two-sided, met from its right: the wall from the other side, its neighbours with it */
-        rc_vec2 t = a;
-        a = b;
-        b = t;
-        t = prev;
-        prev = next;
-        next = t;
+        rc_wall_from_behind(&prev, &a, &b, &next); /* two-sided, met from its right */
     }
     float slack = 64.0f * FLT_EPSILON * rc_maxf(1.0f, rc_maxf(fabsf(p.x), fabsf(p.y)));
     return rc_chain_wall_region(prev, a, b, next, p, slack);

@@ -242,13 +242,7 @@ static rc_collision collide_wall(const rc_world *world, const rc_shape *wall, co
         }
         c = rc_scale(1.0f / (float)h->count, c);
         if (rc_cross(rc_sub(b, a), rc_sub(c, a)) < 0.0f) {
-            /* on the right: the wall from the other side, its neighbours with it */
-            rc_vec2 t = a;
-            a = b;
-            b = t;
-            t = prev;
-            prev = next;
-            next = t;
+            rc_wall_from_behind(&prev, &a, &b, &next); /* on the right */
         }
     }
     return rc_collide_chain_wall(prev, a, b, next, h, margin);

@@ -433,16 +433,23 @@ static void solve_rolling(rc_wide_constraint *c, wide_body *a, wide_body *b, rc_
     b->w = rc_w_add(b->w, rc_w_mul(c->inv_inertia_b, impulse));
 }
 
+/* A point's friction: the accumulated tangent impulse that stops its sliding (along t), within
+ * friction times its normal impulse. */
+static inline rc_w friction_next(const rc_wide_constraint *c, const wide_body *a, const wide_body *b,
+                                 const rc_wide_point *p, rc_w tx, rc_w ty) {
+    rc_w dvx, dvy;
+    relative_velocity(a, b, p, &dvx, &dvy);
+    rc_w impulse = rc_w_sub(rc_w_zero(), rc_w_mul(p->tangent_mass, dot(dvx, dvy, tx, ty)));
+    rc_w limit = rc_w_mul(c->friction, p->normal_impulse);
+    return rc_w_max(rc_w_sub(rc_w_zero(), limit), rc_w_min(rc_w_add(p->tangent_impulse, impulse), limit));
+}
+
 static void solve_friction(rc_wide_constraint *c, wide_body *a, wide_body *b) {
     rc_w tx = c->normal_y, ty = rc_w_sub(rc_w_zero(), c->normal_x);
     for (int k = 0; k < 2; ++k) {
         rc_wide_point *p = &c->points[k];
-        rc_w dvx, dvy;
-        relative_velocity(a, b, p, &dvx, &dvy);
-        rc_w impulse = rc_w_sub(rc_w_zero(), rc_w_mul(p->tangent_mass, dot(dvx, dvy, tx, ty)));
-        rc_w limit = rc_w_mul(c->friction, p->normal_impulse);
-        rc_w next = rc_w_max(rc_w_sub(rc_w_zero(), limit), rc_w_min(rc_w_add(p->tangent_impulse, impulse), limit));
-        impulse = rc_w_sub(next, p->tangent_impulse);
+        rc_w next = friction_next(c, a, b, p, tx, ty);
+        rc_w impulse = rc_w_sub(next, p->tangent_impulse);
         p->tangent_impulse = next;
         apply(c, a, b, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, rc_w_mul(impulse, tx),
               rc_w_mul(impulse, ty));
@@ -541,12 +548,8 @@ static void friction_where(rc_wide_constraint *c, wide_body *a, wide_body *b, rc
     rc_w tx = c->normal_y, ty = rc_w_sub(rc_w_zero(), c->normal_x);
     for (int k = 0; k < 2; ++k) {
         rc_wide_point *p = &c->points[k];
-        rc_w dvx, dvy;
-        relative_velocity(a, b, p, &dvx, &dvy);
-        rc_w impulse = rc_w_sub(rc_w_zero(), rc_w_mul(p->tangent_mass, dot(dvx, dvy, tx, ty)));
-        rc_w limit = rc_w_mul(c->friction, p->normal_impulse);
-        rc_w next = rc_w_max(rc_w_sub(rc_w_zero(), limit), rc_w_min(rc_w_add(p->tangent_impulse, impulse), limit));
-        impulse = rc_w_sub(next, p->tangent_impulse);
+        rc_w next = friction_next(c, a, b, p, tx, ty);
+        rc_w impulse = rc_w_sub(next, p->tangent_impulse);
         p->tangent_impulse = rc_w_select(mask, next, p->tangent_impulse);
         wide_body na = *a, nb = *b;
         apply(c, &na, &nb, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, rc_w_mul(impulse, tx),

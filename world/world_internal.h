@@ -261,6 +261,16 @@ rc_base_transform rc_shape_def_base(const rc_shape_def *def);
 /* A wall's ends in its body's frame, ordered so that its free side is on the left, and the
  * chain's points before and after it in that order (its own end where an open chain ends). */
 void rc_segment_wall(const rc_world *world, const rc_shape *s, rc_vec2 *prev, rc_vec2 *a, rc_vec2 *b, rc_vec2 *next);
+/* The same wall seen from its other side (a two-sided wall met from its right): its ends and
+ * its neighbours swapped. */
+static inline void rc_wall_from_behind(rc_vec2 *prev, rc_vec2 *a, rc_vec2 *b, rc_vec2 *next) {
+    rc_vec2 t = *a;
+    *a = *b;
+    *b = t;
+    t = *prev;
+    *prev = *next;
+    *next = t;
+}
 void rc_segment_place(rc_world *world, rc_shape *segment, rc_transform body);
 /* Is an overlap with a circle centred at p (in the world where the shape stands) the shape's
  * to answer? Every shape's but a chain's wall's beyond a joint outside its region, which is its
