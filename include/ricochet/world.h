@@ -395,6 +395,9 @@ RC_API int32_t rc_body_shapes(const rc_world *world, rc_body_id body, rc_shape_i
  * across has no area in float): making a body dynamic, adding a shape to it, or changing a
  * shape's density or geometry is refused when they would not. */
 RC_API bool rc_body_set_transform(rc_world *world, rc_body_id body, rc_vec2 position, float angle);
+/* A velocity other than zero wakes the body; a kinematic body set moving also wakes the sleeping
+ * bodies it touches, with what they touch (a crate asleep on a platform rides it when it starts).
+ * False with "out of memory" (nothing changed) when the room for that walk cannot be had. */
 RC_API bool rc_body_set_linear_velocity(rc_world *world, rc_body_id body, rc_vec2 velocity);
 RC_API bool rc_body_set_angular_velocity(rc_world *world, rc_body_id body, float velocity);
 RC_API bool rc_body_set_type(rc_world *world, rc_body_id body, rc_body_type type);
