@@ -44,6 +44,11 @@ static bool collide_with_distance(rc_distance_result dist, rc_circle b, rc_manif
         return false;
     }
     one_point(m, dist.normal, dist.point, rc_mul_add(b.center, -b.radius, dist.normal), b.radius - dist.distance);
+    if (m != NULL && rc_round_inside(b.radius, 0.0f, fabsf(dist.distance))) {
+        /* far inside a far larger circle: the point on the polygon or segment, not halfway to the
+           circle's far surface (as the world's contacts: shapes/collide.c) */
+        m->points[0] = dist.point;
+    }
     return true;
 }
 

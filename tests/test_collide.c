@@ -140,6 +140,30 @@ START_TEST(a_round_shape_inside_another_touches_at_its_middle) {
     ck_assert_float_eq_tol(m.normal.y, 1.0f, 1e-6f);
     ck_assert_float_eq_tol(m.points[0].point.x, 0.0f, 1e-6f);
     ck_assert_float_eq_tol(m.points[0].point.y, 0.0f, 1e-6f);
+    /* a box far inside a giant circle (a fuzz find: a lever arm of half the radius, then NaN):
+       the point on the box, on the side facing the circle's centre, (0, 1) from the box's
+       nearest point (0, 1) towards the centre (0, 5) */
+    rc_polygon square = rc_make_box(1.0f, 1.0f);
+    rc_hull boxed = rc_hull_polygon(square.vertices, square.normals, square.count, 0.0f);
+    m = rc_collide_hulls(&boxed, &huge, 0.0f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert(m.normal.x == 0.0f && m.normal.y == 1.0f);
+    ck_assert(m.points[0].point.x == 0.0f && m.points[0].point.y == 1.0f);
+    ck_assert_float_eq(m.points[0].separation, 4.0f - 1.0e6f);
+    m = rc_collide_hulls(&huge, &boxed, 0.0f); /* the same contact, the other way round */
+    ck_assert(m.count == 1 && m.normal.x == 0.0f && m.normal.y == -1.0f);
+    ck_assert(m.points[0].point.x == 0.0f && m.points[0].point.y == 1.0f);
+    ck_assert(rc_collide_polygon_circle(&square, (rc_circle){{0, 5}, 1.0e6f}, &pure)); /* the pure function too */
+    ck_assert(pure.points[0].x == 0.0f && pure.points[0].y == 1.0f);
+    /* a box 2,000 wide around the centre of a circle of radius 1e12: the point on the box */
+    rc_polygon wide = rc_make_box(1000.0f, 1000.0f);
+    rc_hull around = rc_hull_polygon(wide.vertices, wide.normals, wide.count, 0.0f);
+    rc_hull giant = rc_hull_circle(rc_v2(0, 5), 1.0e12f);
+    m = rc_collide_hulls(&around, &giant, 0.0f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert(fabsf(m.points[0].point.x) <= 1000.0f && fabsf(m.points[0].point.y) <= 1000.0f);
+    ck_assert(rc_collide_polygon_circle(&wide, (rc_circle){{0, 5}, 1.0e12f}, &pure));
+    ck_assert(fabsf(pure.points[0].x) <= 1000.0f && fabsf(pure.points[0].y) <= 1000.0f);
     /* inside one only 9 times its reach: midway between the surfaces, (100 + 9) / 2 */
     rc_hull mid = rc_hull_circle(rc_v2(0, 0), 100.0f);
     m = rc_collide_hulls(&mid, &small, 0.0f);
