@@ -221,7 +221,9 @@ typedef struct rc_manifold {
     rc_vec2 normal;    /* unit, from A towards B: moving B along it separates them */
     rc_vec2 points[2]; /* world contact points, midway between the two surfaces (a circle far
                           inside one over 4,096 times its size: its centre, the middle of the
-                          part of the centre line inside both) */
+                          part of the centre line inside both; a polygon or segment inside a
+                          circle over 4,096 times its distance from the circle's centre: the
+                          point of its surface nearest that centre) */
     float depths[2];   /* penetration at each point, >= 0 */
     int point_count;   /* 0 when the shapes are apart, else 1 or 2 */
     float depth;       /* the larger of depths[], 0 when apart */
