@@ -476,15 +476,11 @@ static void solve(rc_soft_step *s, bool use_bias) {
     }
 }
 
-/* The impulse at point k's anchors along the normal, where mask is set: its velocities and
- * accumulated impulse (next) kept, the largest push of the step with them. */
-static inline void apply_normal_where(const rc_wide_constraint *c, rc_wide_point *p, wide_body *a, wide_body *b,
-                                      rc_w mask, rc_w impulse, rc_w next) {
-    p->normal_impulse = rc_w_select(mask, next, p->normal_impulse);
-    p->max_normal_impulse = rc_w_select(mask, rc_w_max(p->max_normal_impulse, impulse), p->max_normal_impulse);
+/* The impulse (px, py) at point p's anchors, only where mask is set (apply, lane by lane). */
+static inline void apply_where(const rc_wide_constraint *c, const rc_wide_point *p, wide_body *a, wide_body *b,
+                               rc_w mask, rc_w px, rc_w py) {
     wide_body na = *a, nb = *b;
-    apply(c, &na, &nb, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, rc_w_mul(impulse, c->normal_x),
-          rc_w_mul(impulse, c->normal_y));
+    apply(c, &na, &nb, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, px, py);
     a->vx = rc_w_select(mask, na.vx, a->vx);
     a->vy = rc_w_select(mask, na.vy, a->vy);
     a->w = rc_w_select(mask, na.w, a->w);
@@ -493,10 +489,41 @@ static inline void apply_normal_where(const rc_wide_constraint *c, rc_wide_point
     b->w = rc_w_select(mask, nb.w, b->w);
 }
 
+/* The impulse at point p's anchors along the normal, where mask is set: its velocities and
+ * accumulated impulse (next) kept, the largest push of the step with them. */
+static inline void apply_normal_where(const rc_wide_constraint *c, rc_wide_point *p, wide_body *a, wide_body *b,
+                                      rc_w mask, rc_w impulse, rc_w next) {
+    p->normal_impulse = rc_w_select(mask, next, p->normal_impulse);
+    p->max_normal_impulse = rc_w_select(mask, rc_w_max(p->max_normal_impulse, impulse), p->max_normal_impulse);
+    apply_where(c, p, a, b, mask, rc_w_mul(impulse, c->normal_x), rc_w_mul(impulse, c->normal_y));
+}
+
 /* A two-point contact's normal system, K x + b >= 0 with x >= 0. */
 typedef struct normal_block {
     rc_w k11, k12, k22, inv_det;
 } normal_block;
+
+/* The two points together: K, the normal velocities' change per unit of impulse at each (rna,
+ * rnb: each point's anchors crossed with the normal). Returns where it can be solved: its
+ * condition at most 1000 (so its determinant is > 0) and the determinant's inverse a float. */
+static rc_w normal_block_of(const rc_wide_constraint *c, const rc_w rna[2], const rc_w rnb[2], normal_block *k) {
+    rc_w m = rc_w_add(c->inv_mass_a, c->inv_mass_b);
+    k->k11 = rc_w_add(m, rc_w_add(rc_w_mul(c->inv_inertia_a, rc_w_mul(rna[0], rna[0])),
+                                  rc_w_mul(c->inv_inertia_b, rc_w_mul(rnb[0], rnb[0]))));
+    k->k22 = rc_w_add(m, rc_w_add(rc_w_mul(c->inv_inertia_a, rc_w_mul(rna[1], rna[1])),
+                                  rc_w_mul(c->inv_inertia_b, rc_w_mul(rnb[1], rnb[1]))));
+    k->k12 = rc_w_add(m, rc_w_add(rc_w_mul(c->inv_inertia_a, rc_w_mul(rna[0], rna[1])),
+                                  rc_w_mul(c->inv_inertia_b, rc_w_mul(rnb[0], rnb[1]))));
+    rc_w det = rc_w_sub(rc_w_mul(k->k11, k->k22), rc_w_mul(k->k12, k->k12));
+    rc_w kmax = rc_w_max(k->k11, k->k22);
+    rc_w ok = rc_w_gt(rc_w_mul(rc_w_set(1000.0f), det), rc_w_mul(kmax, kmax));
+    k->inv_det = rc_w_zero();
+    for (int lane = 0; lane < RC_LANES; ++lane) {
+        float d = RC_LANE(det, lane); /* one correctly rounded division a lane, as in every lane */
+        RC_LANE(k->inv_det, lane) = d > 0.0f ? 1.0f / d : 0.0f;
+    }
+    return mask_and(ok, rc_w_gt(rc_w_set(FLT_MAX), k->inv_det)); /* (a det too small to invert) */
+}
 
 /* One solve of both points' restitution together where mask is set (see restitution): returns
  * where one of the four cases held (and was applied). */
@@ -551,15 +578,7 @@ static void friction_where(rc_wide_constraint *c, wide_body *a, wide_body *b, rc
         rc_w next = friction_next(c, a, b, p, tx, ty);
         rc_w impulse = rc_w_sub(next, p->tangent_impulse);
         p->tangent_impulse = rc_w_select(mask, next, p->tangent_impulse);
-        wide_body na = *a, nb = *b;
-        apply(c, &na, &nb, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, rc_w_mul(impulse, tx),
-              rc_w_mul(impulse, ty));
-        a->vx = rc_w_select(mask, na.vx, a->vx);
-        a->vy = rc_w_select(mask, na.vy, a->vy);
-        a->w = rc_w_select(mask, na.w, a->w);
-        b->vx = rc_w_select(mask, nb.vx, b->vx);
-        b->vy = rc_w_select(mask, nb.vy, b->vy);
-        b->w = rc_w_select(mask, nb.w, b->w);
+        apply_where(c, p, a, b, mask, rc_w_mul(impulse, tx), rc_w_mul(impulse, ty));
     }
 }
 
@@ -588,7 +607,6 @@ static void friction_where(rc_wide_constraint *c, wide_body *a, wide_body *b, rc
  * the rare case that rounding leaves the four cases none, is solved point by point as before. */
 static void restitution(rc_soft_step *s) {
     rc_w zero = rc_w_zero(), threshold = rc_w_set(-s->restitution_threshold), max_rebound = rc_w_set(s->max_rebound);
-    rc_w max_condition = rc_w_set(1000.0f);
     for (int32_t i = 0; i < s->block_count; ++i) {
         rc_wide_constraint *c = &s->blocks[i];
         if (!c->bouncy) {
@@ -606,25 +624,8 @@ static void restitution(rc_soft_step *s) {
             rna[k] = cross(p->anchor_ax, p->anchor_ay, c->normal_x, c->normal_y);
             rnb[k] = cross(p->anchor_bx, p->anchor_by, c->normal_x, c->normal_y);
         }
-        /* the two points together: K, the normal velocities' change per unit of impulse at each */
         normal_block k;
-        rc_w m = rc_w_add(c->inv_mass_a, c->inv_mass_b);
-        k.k11 = rc_w_add(m, rc_w_add(rc_w_mul(c->inv_inertia_a, rc_w_mul(rna[0], rna[0])),
-                                     rc_w_mul(c->inv_inertia_b, rc_w_mul(rnb[0], rnb[0]))));
-        k.k22 = rc_w_add(m, rc_w_add(rc_w_mul(c->inv_inertia_a, rc_w_mul(rna[1], rna[1])),
-                                     rc_w_mul(c->inv_inertia_b, rc_w_mul(rnb[1], rnb[1]))));
-        k.k12 = rc_w_add(m, rc_w_add(rc_w_mul(c->inv_inertia_a, rc_w_mul(rna[0], rna[1])),
-                                     rc_w_mul(c->inv_inertia_b, rc_w_mul(rnb[0], rnb[1]))));
-        rc_w det = rc_w_sub(rc_w_mul(k.k11, k.k22), rc_w_mul(k.k12, k.k12));
-        rc_w kmax = rc_w_max(k.k11, k.k22);
-        rc_w both = mask_and(active[0], active[1]);
-        both = mask_and(both, rc_w_gt(rc_w_mul(max_condition, det), rc_w_mul(kmax, kmax))); /* so det > 0 */
-        k.inv_det = zero;
-        for (int lane = 0; lane < RC_LANES; ++lane) {
-            float d = RC_LANE(det, lane); /* one correctly rounded division a lane, as in every lane */
-            RC_LANE(k.inv_det, lane) = d > 0.0f ? 1.0f / d : 0.0f;
-        }
-        both = mask_and(both, rc_w_gt(rc_w_set(FLT_MAX), k.inv_det)); /* a det too small to invert */
+        rc_w both = mask_and(mask_and(active[0], active[1]), normal_block_of(c, rna, rnb, &k));
         rc_w solved = block_restitution(c, &a, &b, &k, rebound, both);
         for (int round = 1; round < RESTITUTION_ROUNDS; ++round) {
             friction_where(c, &a, &b, solved);
@@ -687,8 +688,7 @@ static void integrate_velocities(rc_soft_step *s) {
             v = rc_scale(s->max_speed / rc_length(v), v);
         }
         b->v = v;
-        float limit = s->spin_limits[i];
-        b->w = w < -limit ? -limit : (w > limit ? limit : w);
+        b->w = clamp_to(w, -s->spin_limits[i], s->spin_limits[i]);
     }
 }
 
