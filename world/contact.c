@@ -489,7 +489,10 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
     } else {
         /* carry the impulses over by feature id */
         rc_contact_point old[2];
-        int32_t old_count = c->point_count;
+        /* a normal that turned past RC_CARRY_TURN is another contact whatever its ids say (a
+           body squeezed past a wall's middle: the wall's normal flips, and the impulse that held
+           it back would throw it out the other side) */
+        int32_t old_count = rc_dot(c->normal, m.normal) >= RC_CARRY_TURN ? c->point_count : 0;
         memcpy(old, c->points, sizeof old);
         c->normal = m.normal;
         c->point_count = m.count;

@@ -56,6 +56,12 @@ typedef struct rc_contact {
  * feature can come within the margin unseen but by that much. */
 #define RC_KEEP_MANIFOLD 0.1f
 
+/* The least cosine between a contact's last normal and its new one for the impulses to be
+ * carried over by feature id (60 degrees): past it the features touch another way (a body
+ * squeezed through a wall's middle sees the wall's normal flip), and warm starting with the
+ * impulse that held it on the other side would throw it out. */
+#define RC_CARRY_TURN 0.5f
+
 /* Contacts. */
 /* A pair's key in the world's contact map. */
 static inline uint64_t rc_contact_key(int32_t a, int32_t b) {

@@ -120,10 +120,61 @@ static const rc_body_state *state_of(const rc_soft_step *s, int32_t index) {
 static inline float clamp_to(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
 static inline float min_of(float a, float b) { return a < b ? a : b; }
 
+/* How much of its carried impulses a moving side may be given back, from warm_start_shares. */
+static inline float share_of(const rc_soft_step *s, int32_t index, float inv_mass) {
+    return index >= 0 && inv_mass > 0.0f ? s->states[index].spare : 1.0f;
+}
+
+static inline float warm_start_share(const rc_soft_step *s, const rc_contact_constraint *c) {
+    return min_of(share_of(s, c->a, c->inv_mass_a), share_of(s, c->b, c->inv_mass_b));
+}
+
+/* The warm start must not throw a body. The impulses carried over balance each other where a
+ * body is held from several sides; when one side's goes (a crate squeezed between a door and a
+ * wall passes the wall's middle, and the wall's normal flips), the rest, grown to hold the
+ * squeeze (80 a point for a crate of mass 1), threw it at 170 units/s within the first
+ * sub-step, and the solve that took it back passed it on to the crate beyond (44 units/s from
+ * a door closing at 3). A body's carried impulses together may change its velocity by at most
+ * what contacts can need of it in a sub-step: to stop it, to hold it against gravity and its
+ * applied force (twice, for slack), and to push it out; past that, all of its contacts carry
+ * over that share of their impulses (each contact the smaller share of its two bodies). In a
+ * stack or a steady squeeze the impulses balance, and nothing changes. Each body's share is
+ * kept in its state's spare (which nothing reads before the first scatter), its sum in dp
+ * (zero at the step's start, and after). */
+static void warm_start_shares(rc_soft_step *s) {
+    for (int32_t i = 0; i < s->constraint_count; ++i) {
+        const rc_contact_constraint *c = &s->constraints[i];
+        const rc_constraint_point *p = c->points;
+        /* (a one-point contact's second point is not read: its impulses may be anything) */
+        float pn = c->point_count > 1 ? p[0].normal_impulse + p[1].normal_impulse : p[0].normal_impulse;
+        float pt = c->point_count > 1 ? p[0].tangent_impulse + p[1].tangent_impulse : p[0].tangent_impulse;
+        rc_vec2 n = c->normal;
+        rc_vec2 sum = {pn * n.x + pt * n.y, pn * n.y - pt * n.x}; /* along n, and its right perp */
+        if (c->a >= 0 && c->inv_mass_a > 0.0f) {
+            s->states[c->a].dp = rc_mul_add(s->states[c->a].dp, -c->inv_mass_a, sum);
+        }
+        if (c->b >= 0 && c->inv_mass_b > 0.0f) {
+            s->states[c->b].dp = rc_mul_add(s->states[c->b].dp, c->inv_mass_b, sum);
+        }
+    }
+    float push2 = s->max_push_speed * s->max_push_speed;
+    for (int32_t i = 0; i < s->state_count; ++i) {
+        rc_body_state *b = &s->states[i];
+        float kick2 = rc_dot(b->dp, b->dp);
+        b->spare = 1.0f;
+        if (!(kick2 <= push2)) { /* (most bodies: a pile's carry balances to gravity's kick) */
+            float most = rc_length(b->v) + 2.0f * rc_length(s->gravity_kicks[i]) + s->max_push_speed;
+            float kick = sqrtf(kick2);
+            b->spare = kick > most ? most / kick : 1.0f; /* (NaN carried: prepare_point drops it) */
+        }
+        b->dp = rc_v2(0.0f, 0.0f);
+    }
+}
+
 /* A lane's numbers from a constraint: masses at the anchors, softness, the normal velocity
  * before solving, the impulses to start from. */
 static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c, int k, rc_wide_point *w,
-                          int lane, float *scale) {
+                          int lane, float held, float *scale) {
     const rc_constraint_point *p = &c->points[k];
     float ma = c->inv_mass_a, ia = c->inv_inertia_a, mb = c->inv_mass_b, ib = c->inv_inertia_b;
     rc_vec2 n = c->normal, t = rc_right_perp(n);
@@ -150,7 +201,7 @@ static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c,
        step after step (by 1e8 in 100 steps) until it was beyond float range, and velocities,
        turns and angles became infinite, then NaN. *scale: the normal impulse's, 1 when whole */
     float most = kn > 0.0f ? 2.0f * s->max_speed / kn : 0.0f;
-    float pn = p->normal_impulse, pt = p->tangent_impulse;
+    float pn = held * p->normal_impulse, pt = held * p->tangent_impulse;
     if (pn > most) {
         *scale = rc_is_finite(pn) ? min_of(*scale, most / pn) : 0.0f;
         pt = rc_is_finite(pn) && rc_is_finite(pt) ? pt * (most / pn) : 0.0f;
@@ -202,10 +253,12 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     set_lane(&w->bias_rate, lane, sf.bias_rate);
     set_lane(&w->mass_scale, lane, sf.mass_scale);
     set_lane(&w->impulse_scale, lane, sf.impulse_scale);
-    float scale = 1.0f; /* the warm start's normal impulses held (prepare_point): the rolling one with them */
+    /* the warm start's normal impulses held (warm_start_shares, prepare_point): the rolling one
+       with them */
+    float held = warm_start_share(s, c), scale = held;
     for (int k = 0; k < 2; ++k) {
         if (k < c->point_count) {
-            prepare_point(s, c, k, &w->points[k], lane, &scale);
+            prepare_point(s, c, k, &w->points[k], lane, held, &scale);
         } else {
             empty_point(&w->points[k], lane);
         }
@@ -248,6 +301,7 @@ static void pack(rc_soft_step *s) {
     int32_t first_block[RC_SOLVER_COLORS + 1];
     int32_t b = first_blocks(s, first_block);
     s->block_count = b;
+    warm_start_shares(s);
     for (int32_t i = 0; i < b; ++i) {
         clear_block(&s->blocks[i], &s->states[s->state_count]);
     }
