@@ -257,6 +257,22 @@ static rc_collision to_world(rc_collision m, rc_transform frame, bool flip) {
     return m;
 }
 
+/* A solid and a static or kinematic polygon: the pairs whose manifolds seams may change (the
+ * crowd's pairs, both dynamic, are not asked). */
+static inline bool may_meet_seam(const rc_shape *a, const rc_shape *b) {
+    return (a->body_type == RC_DYNAMIC) != (b->body_type == RC_DYNAMIC) &&
+           (a->kind == RC_SHAPE_POLYGON || b->kind == RC_SHAPE_POLYGON);
+}
+
+/* The inverse of to_world (no flip): a manifold in the world into frame's. */
+static rc_collision to_local(rc_collision m, rc_transform frame) {
+    m.normal = rc_inv_rotate(frame.q, m.normal);
+    for (int k = 0; k < m.count; ++k) {
+        m.points[k].point = rc_inv_transform_point(frame, m.points[k].point);
+    }
+    return m;
+}
+
 rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_hull *ha, rc_transform xa,
                             const rc_shape *b, const rc_hull *hb, rc_transform xb, float margin) {
     bool wall_a = a != NULL && a->kind == RC_SHAPE_SEGMENT, wall_b = b != NULL && b->kind == RC_SHAPE_SEGMENT;
@@ -461,17 +477,23 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
     } else if (keeping) {
         /* moved too far to keep it: found again in full */
         local = collide_solids(world, a, b, frame_now, margin);
-        keep_manifold(c, &local, frame_now);
         m = to_world(local, ba->xf, false);
+        if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, &m)) {
+            local = to_local(m, ba->xf);
+        }
+        keep_manifold(c, &local, frame_now);
     } else if (a->kind == RC_SHAPE_CIRCLE && b->kind == RC_SHAPE_CIRCLE) {
         m = rc_collide_circle_shapes(a, ba, b->circle, margin); /* a crowd of grenades: no hulls */
     } else if (a->kind != RC_SHAPE_SEGMENT && b->kind != RC_SHAPE_SEGMENT) {
         rc_transform frame = rc_inv_mul_transforms(ba->xf, bb->xf);
         local = collide_solids(world, a, b, frame, margin);
+        m = to_world(local, ba->xf, false);
+        if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, &m)) {
+            local = to_local(m, ba->xf);
+        }
         if (keeps) {
             keep_manifold(c, &local, frame);
         }
-        m = to_world(local, ba->xf, false);
         rc_smooth_seam(world, a, b, &m);
     } else {
         rc_hull ha = rc_shape_hull(world, a), hb = rc_shape_hull(world, b);

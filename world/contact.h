@@ -153,6 +153,20 @@ bool rc_constraint_pushed(const rc_contact_constraint *k);
  * such polygon's face runs on through that corner (a seam between boxes laid edge to edge)
  * becomes the manifold with that face: its normal, the separation along it (contact_seam.c). */
 void rc_smooth_seam(const rc_world *world, const rc_shape *a, const rc_shape *b, rc_collision *m);
+/* The same for a solid polygon or capsule (a's and b's manifold m in the world, within margin)
+ * against a static or kinematic polygon whose faces other such polygons cover or run on from
+ * (boxes laid edge to edge): met as the chain of its faces that are surfaces, smooth where a
+ * neighbour runs on. True when m changed (it may then have no points: the solid touches only
+ * covered faces). */
+bool rc_smooth_solid_seam(const rc_world *world, const rc_shape *a, const rc_shape *b, float margin,
+                          rc_collision *m);
+/* Is `point` (with the normal `outward` of the static or kinematic polygon) on a face that
+ * another such polygon covers, or at a corner where another's face runs on flat through it and
+ * the normal leans that way, so that `other` can come there only over or through that
+ * neighbour (continuous collision: a crate sliding over boxes laid edge to edge meets no
+ * seam)? */
+bool rc_seam_hidden(const rc_world *world, const rc_shape *polygon, const rc_shape *other, rc_vec2 point,
+                    rc_vec2 outward);
 /* Recompute a contact's manifold where its bodies are now (carrying impulses over by feature
  * id) and say whether it touches. may_keep: a kept manifold may serve (nothing about the shapes
  * changed but where their bodies are). */

@@ -106,3 +106,252 @@ void rc_smooth_seam(const rc_world *world, const rc_shape *a, const rc_shape *b,
     m->points[0].separation = separation;
     m->points[0].point = rc_mul_add(c, -(r + 0.5f * separation), n);
 }
+
+/* ---- solids at seams ------------------------------------------------------------------------ */
+
+/* Solids meet the same seams: a crate sliding over a floor of boxes laid edge to edge reached
+ * each next box's corner a little sunk into the surface (the soft contact sags), and the
+ * narrow phase, looking at that box alone, found its least overlap (or, a little before,
+ * speculatively, its largest gap) across the box's side face, which its neighbour covers: the
+ * crate was stopped dead and tipped over at the first seam. A face that a neighbour's face
+ * covers is no surface; and where a neighbour's face runs on through a corner, the surface is
+ * flat there. So the polygon is met as the chain of its faces that are surfaces, each with its
+ * neighbour's run-on as its ghost (rc_collide_chain_wall: smooth over flat joints). */
+
+typedef struct solid_seam_query {
+    const rc_world *world;
+    const rc_shape *polygon, *other;
+    rc_vec2 a, b, n; /* a face of the polygon and its outward normal (covered), or the corner a
+                        and the face's direction beyond it (run on) */
+    rc_vec2 outward; /* (run on) the face's outward normal */
+    float tol;
+    bool found;
+} solid_seam_query;
+
+static bool other_static_polygon(const solid_seam_query *q, const rc_shape *s) {
+    return s != q->polygon && s != q->other && !s->sensor && s->body_type != RC_DYNAMIC &&
+           s->kind == RC_SHAPE_POLYGON && rc_shapes_should_pair(q->world, q->other, s);
+}
+
+/* Does a face of `shape` lie along the face a..b facing it, over all of a..b? */
+static bool face_covers(int32_t proxy, int32_t user, void *context) {
+    (void)proxy;
+    solid_seam_query *q = context;
+    const rc_shape *s = &q->world->shapes.data[user];
+    if (!other_static_polygon(q, s)) {
+        return true;
+    }
+    rc_shape_view v = rc_shape_view_of(q->world, s);
+    const rc_convex *p = &v.u.polygon;
+    for (int i = 0; i < p->count && !q->found; ++i) {
+        rc_vec2 c = p->vertices[i], d = p->vertices[i + 1 < p->count ? i + 1 : 0];
+        if (rc_dot(p->normals[i], q->n) > -1.0f + 1e-5f) {
+            continue;
+        }
+        rc_vec2 e = rc_sub(d, c);
+        float len = rc_length(e);
+        if (!(len > 0.0f)) {
+            continue;
+        }
+        rc_vec2 u = rc_scale(1.0f / len, e);
+        float off_a = rc_cross(u, rc_sub(q->a, c)), off_b = rc_cross(u, rc_sub(q->b, c));
+        float at_a = rc_dot(u, rc_sub(q->a, c)), at_b = rc_dot(u, rc_sub(q->b, c));
+        q->found = fabsf(off_a) <= q->tol && fabsf(off_b) <= q->tol && rc_minf(at_a, at_b) >= -q->tol &&
+                   rc_maxf(at_a, at_b) <= len + q->tol;
+    }
+    return !q->found;
+}
+
+/* Does a face of `shape` with the same outward normal run on from the corner a in direction n? */
+static bool face_runs_on(int32_t proxy, int32_t user, void *context) {
+    (void)proxy;
+    solid_seam_query *q = context;
+    const rc_shape *s = &q->world->shapes.data[user];
+    if (!other_static_polygon(q, s)) {
+        return true;
+    }
+    rc_shape_view v = rc_shape_view_of(q->world, s);
+    const rc_convex *p = &v.u.polygon;
+    rc_vec2 outward = q->outward;
+    for (int i = 0; i < p->count && !q->found; ++i) {
+        rc_vec2 c = p->vertices[i], d = p->vertices[i + 1 < p->count ? i + 1 : 0];
+        if (rc_dot(p->normals[i], outward) < 1.0f - 1e-5f) {
+            continue;
+        }
+        float off = rc_cross(q->n, rc_sub(c, q->a));
+        float near = rc_minf(rc_dot(q->n, rc_sub(c, q->a)), rc_dot(q->n, rc_sub(d, q->a)));
+        float far = rc_maxf(rc_dot(q->n, rc_sub(c, q->a)), rc_dot(q->n, rc_sub(d, q->a)));
+        q->found = fabsf(off) <= q->tol && near <= q->tol && far > q->tol;
+    }
+    return !q->found;
+}
+
+/* Asks fn about the other static polygons near the box of p and r: a static polygon's in the
+ * level's grid, a kinematic one's among its own body's shapes (a platform of boxes: they move as
+ * one; the shapes of other bodies, and the crowds of the moving grid, are not looked at). */
+static bool ask_around(solid_seam_query *q, rc_vec2 p, rc_vec2 r, rc_grid_query_fn *fn) {
+    q->found = false;
+    if (q->polygon->body_type == RC_STATIC) {
+        rc_aabb box = {{rc_minf(p.x, r.x) - q->tol, rc_minf(p.y, r.y) - q->tol},
+                       {rc_maxf(p.x, r.x) + q->tol, rc_maxf(p.y, r.y) + q->tol}};
+        rc_grid_query_aabb_trusted(q->world->level_grid, box, true, fn, q);
+        return q->found;
+    }
+    const rc_body *body = &q->world->bodies.data[q->polygon->body];
+    for (int32_t s = body->first_shape; s >= 0 && !q->found; s = q->world->shapes.data[s].next_in_body) {
+        (void)fn(-1, s, q);
+    }
+    return q->found;
+}
+
+/* Does a neighbour's face run on flat through `corner`, beyond the end of the face from `other`
+ * (outward: the face's normal)? */
+static bool seam_runs_on(solid_seam_query *q, rc_vec2 corner, rc_vec2 other, rc_vec2 outward) {
+    q->a = corner;
+    q->n = rc_normalize(rc_sub(corner, other));
+    q->outward = outward;
+    return ask_around(q, corner, corner, face_runs_on);
+}
+
+/* The ghost of a face (outward: its normal) beyond its end `corner` (`other`: its other end):
+ * where a neighbour's face runs on through the corner, a point on the face's own line (a flat
+ * joint); else the polygon's corner there, `fallback`. */
+static rc_vec2 ghost_beyond(solid_seam_query *q, rc_vec2 corner, rc_vec2 other, rc_vec2 outward, rc_vec2 fallback) {
+    return seam_runs_on(q, corner, other, outward) ? rc_add(corner, rc_sub(corner, other)) : fallback;
+}
+
+bool rc_smooth_solid_seam(const rc_world *world, const rc_shape *a, const rc_shape *b, float margin,
+                          rc_collision *m) {
+    if (m->count == 0 || a->sensor || b->sensor) {
+        return false;
+    }
+    bool polygon_is_a = a->kind == RC_SHAPE_POLYGON && a->body_type != RC_DYNAMIC && b->body_type == RC_DYNAMIC;
+    bool polygon_is_b = b->kind == RC_SHAPE_POLYGON && b->body_type != RC_DYNAMIC && a->body_type == RC_DYNAMIC;
+    const rc_shape *polygon = polygon_is_a ? a : b, *other = polygon_is_a ? b : a;
+    if ((!polygon_is_a && !polygon_is_b) || (other->kind != RC_SHAPE_POLYGON && other->kind != RC_SHAPE_CAPSULE)) {
+        return false;
+    }
+    rc_vec2 toward = polygon_is_a ? m->normal : rc_neg(m->normal); /* from the polygon to the other */
+    rc_shape_view pv = rc_shape_view_of(world, polygon);
+    const rc_convex *p = &pv.u.polygon;
+    if (p->count < 3) {
+        return false;
+    }
+    float reach = 1.0f;
+    for (int i = 0; i < p->count; ++i) {
+        reach = rc_maxf(reach, rc_maxf(fabsf(p->vertices[i].x), fabsf(p->vertices[i].y)));
+    }
+    solid_seam_query q = {world, polygon, other, {0, 0}, {0, 0}, {0, 0}, {0, 0}, 64.0f * FLT_EPSILON * reach, false};
+    int n = p->count, best = 0;
+    for (int i = 1; i < n; ++i) {
+        best = rc_dot(p->normals[i], toward) > rc_dot(p->normals[best], toward) ? i : best;
+    }
+    /* on a face (most contacts: a crate resting on a box) that no neighbour covers: as found */
+    bool covered[RC_MAX_POLYGON_VERTICES];
+    q.a = p->vertices[best];
+    q.b = p->vertices[(best + 1) % n];
+    q.n = p->normals[best];
+    covered[best] = ask_around(&q, q.a, q.b, face_covers);
+    if (rc_dot(p->normals[best], toward) >= 1.0f - 1e-5f && !covered[best]) {
+        return false;
+    }
+    bool any = covered[best];
+    for (int i = 0; i < n; ++i) {
+        if (i != best) {
+            q.a = p->vertices[i];
+            q.b = p->vertices[(i + 1) % n];
+            q.n = p->normals[i];
+            covered[i] = ask_around(&q, q.a, q.b, face_covers);
+            any = any || covered[i];
+        }
+    }
+    if (!any) {
+        return false; /* a corner with no neighbour: a real corner */
+    }
+    rc_hull room;
+    rc_hull_view hv = rc_shape_hull_view(world, other, &room);
+    rc_hull hull = rc_hull_view_transform(&hv, world->bodies.data[other->body].xf);
+    rc_collision found;
+    memset(&found, 0, sizeof found);
+    float found_least = -INFINITY;
+    for (int i = 0; i < n; ++i) {
+        if (covered[i]) {
+            continue;
+        }
+        /* the face reversed (its outside on the left), with its ghosts */
+        rc_vec2 wa = p->vertices[(i + 1) % n], wb = p->vertices[i];
+        rc_vec2 prev = ghost_beyond(&q, wa, wb, p->normals[i], p->vertices[(i + 2) % n]);
+        rc_vec2 next = ghost_beyond(&q, wb, wa, p->normals[i], p->vertices[(i + n - 1) % n]);
+        rc_collision c = rc_collide_chain_wall(prev, wa, wb, next, &hull, margin);
+        if (c.count == 0) {
+            continue;
+        }
+        float least = c.points[0].separation;
+        for (int k = 1; k < c.count; ++k) {
+            least = rc_minf(least, c.points[k].separation);
+        }
+        if (least > found_least) {
+            found_least = least;
+            found = c;
+            for (int k = 0; k < c.count; ++k) {
+                found.points[k].id = (uint16_t)(c.points[k].id ^ (uint16_t)(i << 12));
+            }
+        }
+    }
+    if (found.count == 0) {
+        /* touching only faces its neighbours cover, from over a neighbour: no contact with this
+           one; but a solid whose middle is within the polygon is pushed out by the full overlap */
+        rc_vec2 middle = hull.points[0];
+        for (int k = 1; k < hull.count; ++k) {
+            middle = rc_add(middle, hull.points[k]);
+        }
+        middle = rc_scale(1.0f / (float)hull.count, middle);
+        bool inside = true;
+        for (int i = 0; i < n; ++i) {
+            inside = inside && rc_dot(p->normals[i], rc_sub(middle, p->vertices[i])) < 0.0f;
+        }
+        if (inside) {
+            return false;
+        }
+    }
+    /* the walls' normal runs from the polygon to the other */
+    found.normal = polygon_is_a ? found.normal : rc_neg(found.normal);
+    *m = found;
+    return true;
+}
+
+bool rc_seam_hidden(const rc_world *world, const rc_shape *polygon, const rc_shape *other, rc_vec2 point,
+                    rc_vec2 outward) {
+    if (polygon->kind != RC_SHAPE_POLYGON || polygon->body_type == RC_DYNAMIC) {
+        return false;
+    }
+    rc_shape_view pv = rc_shape_view_of(world, polygon);
+    const rc_convex *p = &pv.u.polygon;
+    float reach = rc_maxf(1.0f, rc_maxf(fabsf(point.x), fabsf(point.y)));
+    float near = 2.0f * world->def.linear_slop + 64.0f * FLT_EPSILON * reach;
+    solid_seam_query q = {world, polygon, other, {0, 0}, {0, 0}, {0, 0}, {0, 0}, 64.0f * FLT_EPSILON * reach, false};
+    int n = p->count;
+    for (int i = 0; i < n; ++i) {
+        rc_vec2 a = p->vertices[i], b = p->vertices[(i + 1) % n];
+        /* at corner a: met from beyond face i - 1's end or face i's start, where a neighbour's
+           face runs on flat through it, tilted towards that side */
+        if (rc_distance(a, point) <= near) {
+            int before = (i + n - 1) % n;
+            rc_vec2 from_b = rc_normalize(rc_sub(a, b)), from_before = rc_normalize(rc_sub(a, p->vertices[before]));
+            if ((rc_dot(outward, from_b) > 0.0f && seam_runs_on(&q, a, b, p->normals[i])) ||
+                (rc_dot(outward, from_before) > 0.0f && seam_runs_on(&q, a, p->vertices[before], p->normals[before]))) {
+                return true;
+            }
+        }
+        /* on face i, which a neighbour covers */
+        if (rc_dot(p->normals[i], outward) >= 1.0f - 1e-4f && fabsf(rc_dot(p->normals[i], rc_sub(point, a))) <= near) {
+            q.a = a;
+            q.b = b;
+            q.n = p->normals[i];
+            if (ask_around(&q, a, b, face_covers)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
