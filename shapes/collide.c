@@ -273,7 +273,7 @@ static float hull_extent(const rc_hull_view *h) {
  * 5.1.9), as a hull distance: the normal from the first to the second (fallback where they
  * meet), the distance less both radii. */
 static rc_hull_distance edges_distance(rc_vec2 p1, rc_vec2 q1, rc_vec2 p2, rc_vec2 q2, float r1, float r2,
-                                       rc_vec2 fallback) {
+                                       rc_vec2 fallback, float *along_first) {
     rc_vec2 d1 = rc_sub(q1, p1), d2 = rc_sub(q2, p2), r = rc_sub(p1, p2);
     float a = rc_dot(d1, d1), e = rc_dot(d2, d2), f = rc_dot(d2, r);
     float s = 0.0f, t = 0.0f;
@@ -299,6 +299,7 @@ static rc_hull_distance edges_distance(rc_vec2 p1, rc_vec2 q1, rc_vec2 p2, rc_ve
         }
     }
     rc_hull_distance out;
+    *along_first = s;
     out.point_a = rc_mul_add(p1, s, d1);
     out.point_b = rc_mul_add(p2, t, d2);
     rc_vec2 between = rc_sub(out.point_b, out.point_a);
@@ -426,12 +427,18 @@ static rc_collision collide_polygons(const rc_hull_view *a, const rc_hull_view *
        (a face normal there would say nothing of how near they are). The nearest points of the
        reference edge and the incident edge (for separated convex hulls those edges hold them,
        or come within rounding of it: Box2D's choice too), rather than a GJK of the whole hulls */
-    rc_hull_distance d = edges_distance(v1, v2, w[0], w[1], ref->radius, inc->radius, n);
+    float along;
+    rc_hull_distance d = edges_distance(v1, v2, w[0], w[1], ref->radius, inc->radius, n, &along);
     if (d.distance > margin) {
         return none;
     }
     rc_collision m = none;
-    if (rc_dot(d.normal, n) >= 1.0f - 1.0e-6f) {
+    /* across the face: the nearest point of the reference edge within it (not at a corner), or
+       the normal found that of the face within rounding. The normal of the line joining the
+       nearest points says the same, but where they are far nearer than the edges are long, its
+       rounding tilts it: a crate 0.0003 above a floor 59 long got a normal 0.008 off the
+       floor's from a lone point at its rear corner, turned on it, and tumbled */
+    if ((along > 0.0f && along < 1.0f) || rc_dot(d.normal, n) >= 1.0f - 1.0e-6f) {
         /* across the face, or nearly: clipped, unless the nearest points lie just past the
            face's end (then the clip keeps nothing) */
         m = clip_edges(v1, v2, n, ref->radius, e, e_next, w, inc->radius, ie, ie_next, margin, flip);

@@ -57,6 +57,43 @@ START_TEST(a_box_resting_on_a_box_has_two_points) {
 }
 END_TEST
 
+/* A box a hair above a long floor, parallel to it, wholly over it: two points, and the floor's
+ * normal, at every angle, gap and place along the floor. The nearest points of the two edges are
+ * far nearer than the floor is long; the line joining them was taken for the normal, and its
+ * rounding tilted it (0.008 rad for a box 0.0003 above a floor 59 long, at angle -0.304): one
+ * point at the box's rear corner, which turned a sliding crate over. 400 placements: 115 got one
+ * point and a tilted normal before. */
+START_TEST(a_box_a_hair_above_a_long_floor_has_two_points_and_the_floors_normal) {
+    uint64_t seed = 0x5eedull;
+    int off = 0;
+    for (int i = 0; i < 400; ++i) {
+        float u[4];
+        for (int k = 0; k < 4; ++k) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            u[k] = (float)(seed >> 40) / (float)(1ull << 24);
+        }
+        float angle = -0.4f + 0.8f * u[0], gap = 1e-4f + 4e-3f * u[1], half_length = 20.0f + 20.0f * u[3];
+        float along = (half_length - 1.0f) * (2.0f * u[2] - 1.0f);
+        rc_rot r = rc_rot_from_angle(angle);
+        /* the floor's middle at (19.28, -0.5) in its body's frame, the box over it at along */
+        rc_vec2 floor_at = rc_v2(r.c * 19.28f + r.s * 0.5f, r.s * 19.28f - r.c * 0.5f);
+        rc_vec2 box_at = rc_v2(r.c * (19.28f + along) - r.s * (0.5f + gap), r.s * (19.28f + along) + r.c * (0.5f + gap));
+        rc_hull floor = box_hull(half_length, 0.5f, xf_of(floor_at.x, floor_at.y, angle));
+        rc_hull crate = box_hull(0.375f, 0.5f, xf_of(box_at.x, box_at.y, angle));
+        rc_collision m = rc_collide_hulls(&floor, &crate, 0.02f);
+        rc_vec2 up = rc_v2(-r.s, r.c);
+        if (m.count != 2 || rc_dot(m.normal, up) < 1.0f - 1e-6f) {
+            ++off;
+            if (off <= 3) {
+                printf("[collide] angle %.6f gap %.6f along %.4f: %d points, normal off by %.3g\n", (double)angle,
+                       (double)gap, (double)along, m.count, (double)acosf(fminf(1.0f, rc_dot(m.normal, up))));
+            }
+        }
+    }
+    ck_assert_msg(off == 0, "%d of 400 placements got a tilted normal or one point", off);
+}
+END_TEST
+
 START_TEST(a_tilted_box_touches_with_one_corner) {
     /* a unit box turned 45 degrees, its lowest corner 0.1 into the ground's top face (y = 0) */
     rc_hull ground = box_hull(5.0f, 1.0f, xf_of(0, -1.0f, 0));
@@ -559,6 +596,7 @@ int main(void) {
     TCase *t = tcase_create("manifolds");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, a_box_resting_on_a_box_has_two_points);
+    tcase_add_test(t, a_box_a_hair_above_a_long_floor_has_two_points_and_the_floors_normal);
     tcase_add_test(t, a_tilted_box_touches_with_one_corner);
     tcase_add_test(t, circles_and_capsules);
     tcase_add_test(t, regression_circles_a_denormal_apart);
