@@ -120,7 +120,7 @@ static const rc_body_state *state_of(const rc_soft_step *s, int32_t index) {
 static inline float clamp_to(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
 static inline float min_of(float a, float b) { return a < b ? a : b; }
 
-/* How much of its carried impulses a moving side may be given back, from warm_start_shares. */
+/* How much of its carried impulses a moving side may be given back (warm_start_shares). */
 static inline float share_of(const rc_soft_step *s, int32_t index, float inv_mass) {
     return index >= 0 && inv_mass > 0.0f ? s->states[index].spare : 1.0f;
 }
@@ -138,26 +138,13 @@ static inline float warm_start_share(const rc_soft_step *s, const rc_contact_con
  * what contacts can need of it in a sub-step: to stop it, to hold it against gravity and its
  * applied force (twice, for slack), and to push it out; past that, all of its contacts carry
  * over that share of their impulses (each contact the smaller share of its two bodies). In a
- * stack or a steady squeeze the impulses balance, and nothing changes. Each body's share is
- * kept in its state's spare (which nothing reads before the first scatter), its sum in dp
- * (zero at the step's start, and after). */
-static void warm_start_shares(rc_soft_step *s) {
-    for (int32_t i = 0; i < s->constraint_count; ++i) {
-        const rc_contact_constraint *c = &s->constraints[i];
-        const rc_constraint_point *p = c->points;
-        /* (a one-point contact's second point is not read: its impulses may be anything) */
-        float pn = c->point_count > 1 ? p[0].normal_impulse + p[1].normal_impulse : p[0].normal_impulse;
-        float pt = c->point_count > 1 ? p[0].tangent_impulse + p[1].tangent_impulse : p[0].tangent_impulse;
-        rc_vec2 n = c->normal;
-        rc_vec2 sum = {pn * n.x + pt * n.y, pn * n.y - pt * n.x}; /* along n, and its right perp */
-        if (c->a >= 0 && c->inv_mass_a > 0.0f) {
-            s->states[c->a].dp = rc_mul_add(s->states[c->a].dp, -c->inv_mass_a, sum);
-        }
-        if (c->b >= 0 && c->inv_mass_b > 0.0f) {
-            s->states[c->b].dp = rc_mul_add(s->states[c->b].dp, c->inv_mass_b, sum);
-        }
-    }
+ * stack or a steady squeeze the impulses balance, and nothing changes.
+ * pack_lane adds each contact's carried impulses into its bodies' dp (zero at the step's start);
+ * here each body's share goes into its state's spare (which nothing reads before the first
+ * scatter) and dp back to zero. True when some body's share is less than whole. */
+static bool warm_start_shares(rc_soft_step *s) {
     float push2 = s->max_push_speed * s->max_push_speed;
+    bool held = false;
     for (int32_t i = 0; i < s->state_count; ++i) {
         rc_body_state *b = &s->states[i];
         float kick2 = rc_dot(b->dp, b->dp);
@@ -165,16 +152,27 @@ static void warm_start_shares(rc_soft_step *s) {
         if (!(kick2 <= push2)) { /* (most bodies: a pile's carry balances to gravity's kick) */
             float most = rc_length(b->v) + 2.0f * rc_length(s->gravity_kicks[i]) + s->max_push_speed;
             float kick = sqrtf(kick2);
-            b->spare = kick > most ? most / kick : 1.0f; /* (NaN carried: prepare_point drops it) */
+            b->spare = kick > most ? most / kick : 1.0f; /* (NaN: prepare_point dropped it) */
+            held = held || b->spare < 1.0f;
         }
         b->dp = rc_v2(0.0f, 0.0f);
     }
+    return held;
+}
+
+/* A packed lane's carried impulses scaled by its contact's share (held < 1). */
+static void hold_lane(rc_wide_constraint *w, int lane, float held) {
+    for (int k = 0; k < 2; ++k) {
+        RC_LANE(w->points[k].normal_impulse, lane) *= held;
+        RC_LANE(w->points[k].tangent_impulse, lane) *= held;
+    }
+    RC_LANE(w->rolling_impulse, lane) *= held;
 }
 
 /* A lane's numbers from a constraint: masses at the anchors, softness, the normal velocity
  * before solving, the impulses to start from. */
 static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c, int k, rc_wide_point *w,
-                          int lane, float held, float *scale) {
+                          int lane, float *scale, rc_vec2 *carried) {
     const rc_constraint_point *p = &c->points[k];
     float ma = c->inv_mass_a, ia = c->inv_inertia_a, mb = c->inv_mass_b, ib = c->inv_inertia_b;
     rc_vec2 n = c->normal, t = rc_right_perp(n);
@@ -201,7 +199,7 @@ static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c,
        step after step (by 1e8 in 100 steps) until it was beyond float range, and velocities,
        turns and angles became infinite, then NaN. *scale: the normal impulse's, 1 when whole */
     float most = kn > 0.0f ? 2.0f * s->max_speed / kn : 0.0f;
-    float pn = held * p->normal_impulse, pt = held * p->tangent_impulse;
+    float pn = p->normal_impulse, pt = p->tangent_impulse;
     if (pn > most) {
         *scale = rc_is_finite(pn) ? min_of(*scale, most / pn) : 0.0f;
         pt = rc_is_finite(pn) && rc_is_finite(pt) ? pt * (most / pn) : 0.0f;
@@ -209,6 +207,8 @@ static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c,
     }
     set_lane(&w->normal_impulse, lane, pn);
     set_lane(&w->tangent_impulse, lane, pt);
+    /* (along n, and its right perp) */
+    *carried = rc_add(*carried, rc_v2(pn * n.x + pt * t.x, pn * n.y + pt * t.y));
 }
 
 /* An empty lane, or the missing second point of a one-point contact: no mass, so no impulse;
@@ -253,17 +253,24 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     set_lane(&w->bias_rate, lane, sf.bias_rate);
     set_lane(&w->mass_scale, lane, sf.mass_scale);
     set_lane(&w->impulse_scale, lane, sf.impulse_scale);
-    /* the warm start's normal impulses held (warm_start_shares, prepare_point): the rolling one
-       with them */
-    float held = warm_start_share(s, c), scale = held;
+    /* the warm start's normal impulses held (prepare_point): the rolling one with them */
+    float scale = 1.0f;
+    rc_vec2 carried = {0.0f, 0.0f};
     for (int k = 0; k < 2; ++k) {
         if (k < c->point_count) {
-            prepare_point(s, c, k, &w->points[k], lane, held, &scale);
+            prepare_point(s, c, k, &w->points[k], lane, &scale, &carried);
         } else {
             empty_point(&w->points[k], lane);
         }
     }
     set_lane(&w->rolling_impulse, lane, scale < 1.0f ? scale * c->rolling_impulse : c->rolling_impulse);
+    /* what they would give its bodies (warm_start_shares) */
+    if (c->a >= 0 && ma > 0.0f) {
+        s->states[c->a].dp = rc_mul_add(s->states[c->a].dp, -ma, carried);
+    }
+    if (c->b >= 0 && mb > 0.0f) {
+        s->states[c->b].dp = rc_mul_add(s->states[c->b].dp, mb, carried);
+    }
 }
 
 static void clear_block(rc_wide_constraint *w, rc_body_state *still) {
@@ -301,7 +308,6 @@ static void pack(rc_soft_step *s) {
     int32_t first_block[RC_SOLVER_COLORS + 1];
     int32_t b = first_blocks(s, first_block);
     s->block_count = b;
-    warm_start_shares(s);
     for (int32_t i = 0; i < b; ++i) {
         clear_block(&s->blocks[i], &s->states[s->state_count]);
     }
@@ -309,6 +315,16 @@ static void pack(rc_soft_step *s) {
         int lane;
         int32_t block = block_of(s, first_block, i, &lane);
         pack_lane(s, i, &s->blocks[block], lane, soft, soft_static);
+    }
+    if (warm_start_shares(s)) { /* (rare: a squeeze let go) */
+        for (int32_t i = 0; i < s->constraint_count; ++i) {
+            float held = warm_start_share(s, &s->constraints[i]);
+            if (held < 1.0f) {
+                int lane;
+                int32_t block = block_of(s, first_block, i, &lane);
+                hold_lane(&s->blocks[block], lane, held);
+            }
+        }
     }
 }
 
