@@ -186,9 +186,12 @@ RC_API void rc_world_clear_error(rc_world *world);
  *
  * Collision response. Every dynamic body is solid (unless enable_response is false):
  *   - the contact solver (Box2D v3's soft step: sub-steps, soft contacts that push overlap out
- *     at up to contact_push_speed, warm starting from the last step's impulses by feature id,
- *     a relax pass, then restitution above restitution_threshold) holds bodies on what they
- *     touch with Coulomb friction per point and rolling resistance for round shapes; contacts
+ *     at up to contact_push_speed, warm starting from the last step's impulses by feature id
+ *     (none where the normal turned past 60 degrees, and a body's together at most what its
+ *     contacts can need of it in a sub-step: a crate squeezed between a door and a wall is not
+ *     thrown when one side lets go), a relax pass, then restitution above
+ *     restitution_threshold) holds bodies on what they touch with Coulomb friction per point
+ *     and rolling resistance for round shapes; contacts
  *     are speculative, met from as far apart as the pair can close in a step; a body at rest
  *     is held at zero overlap with what holds it (sunk only by the soft contacts' give under
  *     load), and touches it within linear_slop; islands of touching bodies sleep together;
@@ -236,7 +239,13 @@ RC_API void rc_world_clear_error(rc_world *world);
  * surface to a swept body: a bullet aimed at the seam between two boxes strikes their common
  * face (of two hits at one point, within rounding, the one whose normal does not point into
  * the other shape), and a grenade rolling over the seam of static or kinematic polygons feels
- * the face that runs on in line there, not the corner, so it rolls without a hop. Hits are
+ * the face that runs on in line there, not the corner, so it rolls without a hop. Solid props
+ * (polygons and capsules) meet such a floor as one surface too: a face of a static polygon that
+ * another static polygon's face covers whole is no surface, and where another's face runs on
+ * in line through a corner the surface is flat there (the polygon is met as a chain of its
+ * other faces; a kinematic polygon's neighbours are its own body's polygons), and continuous
+ * collision passes such faces and corners; so a crate slides over a floor of boxes as over one
+ * long box, while a step (a face covered only in part) still stops it. Hits are
  * exact on walls of any length (the tests measure an edge's line in double): a bullet stops a
  * skin short of the face of a box 100,000 units long as of a short one.
  *
