@@ -207,6 +207,17 @@ static inline uint32_t rc_w_le_bits(rc_w a, rc_w b) {
  * float pointer: SSE's and NEON's are declared may-alias, the plain one is an array). */
 #define RC_LANE(w, i) (((float *)&(w))[i])
 
+/* Is some lane of a mask set? (A pass may skip a block whose every lane it would leave as is.) */
+static inline int rc_w_any(rc_w mask) {
+    uint32_t any = 0u;
+    for (int i = 0; i < RC_LANES; ++i) {
+        uint32_t u;
+        memcpy(&u, &RC_LANE(mask, i), sizeof u);
+        any |= u;
+    }
+    return any != 0u;
+}
+
 /* A mask of all ones in the lanes where flag[i] is set. */
 static inline rc_w rc_w_mask(const uint8_t flag[RC_LANES]) {
     float f[RC_LANES];

@@ -682,24 +682,36 @@ static void restitution(rc_soft_step *s) {
         if (!c->bouncy) {
             continue; /* no lane would be active: nothing would change (a crate stack's blocks) */
         }
-        wide_body a = gather(c->a), b = gather(c->b);
-        rc_w active[2], rebound[2], rna[2], rnb[2];
+        rc_w active[2], rebound[2];
         for (int k = 0; k < 2; ++k) {
             const rc_wide_point *p = &c->points[k];
             /* only where the contact was approaching fast enough, and pushed */
             active[k] = rc_w_gt(threshold, p->relative_velocity);
             active[k] = mask_and(rc_w_gt(p->max_normal_impulse, zero), active[k]);
             active[k] = mask_and(rc_w_gt(c->restitution, zero), active[k]);
-            rebound[k] = rc_w_min(rc_w_mul(c->restitution, rc_w_sub(zero, p->relative_velocity)), max_rebound);
-            rna[k] = cross(p->anchor_ax, p->anchor_ay, c->normal_x, c->normal_y);
-            rnb[k] = cross(p->anchor_bx, p->anchor_by, c->normal_x, c->normal_y);
         }
-        normal_block k;
-        rc_w both = mask_and(mask_and(active[0], active[1]), normal_block_of(c, rna, rnb, &k));
-        rc_w solved = block_restitution(c, &a, &b, &k, rebound, both);
-        for (int round = 1; round < RESTITUTION_ROUNDS; ++round) {
-            friction_where(c, &a, &b, solved);
-            (void)block_restitution(c, &a, &b, &k, rebound, solved);
+        if (!rc_w_any(rc_w_or(active[0], active[1]))) {
+            continue; /* no lane bounces (a pile of grenades at rest): every lane would stay */
+        }
+        wide_body a = gather(c->a), b = gather(c->b);
+        for (int k = 0; k < 2; ++k) {
+            rebound[k] = rc_w_min(rc_w_mul(c->restitution, rc_w_sub(zero, c->points[k].relative_velocity)), max_rebound);
+        }
+        rc_w solved = zero;
+        if (rc_w_any(mask_and(active[0], active[1]))) { /* (one-point contacts, a grenade's, never) */
+            rc_w rna[2], rnb[2];
+            for (int k = 0; k < 2; ++k) {
+                const rc_wide_point *p = &c->points[k];
+                rna[k] = cross(p->anchor_ax, p->anchor_ay, c->normal_x, c->normal_y);
+                rnb[k] = cross(p->anchor_bx, p->anchor_by, c->normal_x, c->normal_y);
+            }
+            normal_block k;
+            rc_w both = mask_and(mask_and(active[0], active[1]), normal_block_of(c, rna, rnb, &k));
+            solved = block_restitution(c, &a, &b, &k, rebound, both);
+            for (int round = 1; round < RESTITUTION_ROUNDS; ++round) {
+                friction_where(c, &a, &b, solved);
+                (void)block_restitution(c, &a, &b, &k, rebound, solved);
+            }
         }
         /* the rest point by point */
         for (int j = 0; j < 2; ++j) {
