@@ -128,21 +128,27 @@ typedef struct solid_seam_query {
     bool found;
 } solid_seam_query;
 
-static bool other_static_polygon(const solid_seam_query *q, const rc_shape *s) {
-    return s != q->polygon && s != q->other && !s->sensor && s->body_type != RC_DYNAMIC &&
-           s->kind == RC_SHAPE_POLYGON && rc_shapes_should_pair(q->world, q->other, s);
+/* Shape `user` as placed, when it is another static or kinematic polygon the solid meets (else
+ * NULL). */
+static const rc_convex *neighbour(const solid_seam_query *q, int32_t user, rc_shape_view *v) {
+    const rc_shape *s = &q->world->shapes.data[user];
+    if (s == q->polygon || s == q->other || s->sensor || s->body_type == RC_DYNAMIC || s->kind != RC_SHAPE_POLYGON ||
+        !rc_shapes_should_pair(q->world, q->other, s)) {
+        return NULL;
+    }
+    *v = rc_shape_view_of(q->world, s);
+    return &v->u.polygon;
 }
 
 /* Does a face of `shape` lie along the face a..b facing it, over all of a..b? */
 static bool face_covers(int32_t proxy, int32_t user, void *context) {
     (void)proxy;
     solid_seam_query *q = context;
-    const rc_shape *s = &q->world->shapes.data[user];
-    if (!other_static_polygon(q, s)) {
+    rc_shape_view v;
+    const rc_convex *p = neighbour(q, user, &v);
+    if (p == NULL) {
         return true;
     }
-    rc_shape_view v = rc_shape_view_of(q->world, s);
-    const rc_convex *p = &v.u.polygon;
     for (int i = 0; i < p->count && !q->found; ++i) {
         rc_vec2 c = p->vertices[i], d = p->vertices[i + 1 < p->count ? i + 1 : 0];
         if (rc_dot(p->normals[i], q->n) > -1.0f + 1e-5f) {
@@ -166,12 +172,11 @@ static bool face_covers(int32_t proxy, int32_t user, void *context) {
 static bool face_runs_on(int32_t proxy, int32_t user, void *context) {
     (void)proxy;
     solid_seam_query *q = context;
-    const rc_shape *s = &q->world->shapes.data[user];
-    if (!other_static_polygon(q, s)) {
+    rc_shape_view v;
+    const rc_convex *p = neighbour(q, user, &v);
+    if (p == NULL) {
         return true;
     }
-    rc_shape_view v = rc_shape_view_of(q->world, s);
-    const rc_convex *p = &v.u.polygon;
     rc_vec2 outward = q->outward;
     for (int i = 0; i < p->count && !q->found; ++i) {
         rc_vec2 c = p->vertices[i], d = p->vertices[i + 1 < p->count ? i + 1 : 0];
