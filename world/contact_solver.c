@@ -143,6 +143,17 @@ static inline float warm_start_share(const rc_soft_step *s, const rc_contact_con
  * here each body's share goes into its state's spare (which nothing reads before the first
  * scatter) and dp back to zero. True when some body's share is less than whole. */
 static bool warm_start_shares(rc_soft_step *s) {
+    /* a jointed body keeps all of its contacts' warm start: its joints' carried impulses may
+       balance them (a crate dragged by the mouse into a wall), and they are not counted here */
+    for (int32_t k = 0; k < s->joint_count; ++k) {
+        const rc_joint_constraint *j = &s->joints[k];
+        if (j->a >= 0) {
+            s->states[j->a].dp = rc_v2(0.0f, 0.0f);
+        }
+        if (j->b >= 0) {
+            s->states[j->b].dp = rc_v2(0.0f, 0.0f);
+        }
+    }
     float push2 = s->max_push_speed * s->max_push_speed;
     bool held = false;
     for (int32_t i = 0; i < s->state_count; ++i) {
