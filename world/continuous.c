@@ -312,9 +312,12 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
             return true;
         }
     }
-    /* (a face of a box that its neighbour covers, met at a seam, is no wall: the crate slides on) */
+    /* (a face of a box that its neighbour covers, met at a seam by a crate sliding over it, is no
+       wall: the crate slides on) */
+    rc_vec2 motion = rc_sub(q->sweep.c2, q->sweep.c1);
+    float swing = fabsf(q->sweep.a2 - q->sweep.a1) * q->reach;
     if ((toi.state == RC_TOI_HIT || toi.state == RC_TOI_FAILED) && toi.t > 0.0f && toi.t < q->fraction &&
-        !(toi.state == RC_TOI_HIT && rc_seam_hidden(world, other, q->shape, toi.point, rc_neg(toi.normal)))) {
+        !(toi.state == RC_TOI_HIT && rc_seam_hidden(world, other, q->shape, toi.point, rc_neg(toi.normal), motion, swing))) {
         q->fraction = toi.t;
         q->carried = still.c1.x != still.c2.x || still.c1.y != still.c2.y || still.a1 != still.a2;
         q->carrier = still;
