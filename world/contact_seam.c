@@ -133,6 +133,7 @@ typedef struct solid_seam_query {
 static const rc_convex *neighbour(const solid_seam_query *q, int32_t user, rc_shape_view *v) {
     const rc_shape *s = &q->world->shapes.data[user];
     if (s == q->polygon || s == q->other || s->sensor || s->body_type == RC_DYNAMIC || s->kind != RC_SHAPE_POLYGON ||
+        (q->polygon->body_type == RC_KINEMATIC && s->body != q->polygon->body) ||
         !rc_shapes_should_pair(q->world, q->other, s)) {
         return NULL;
     }
@@ -193,16 +194,27 @@ static bool face_runs_on(int32_t proxy, int32_t user, void *context) {
 
 /* Asks fn about the other static polygons near the box of p and r: a static polygon's in the
  * level's grid, a kinematic one's among its own body's shapes (a platform of boxes: they move as
- * one; the shapes of other bodies, and the crowds of the moving grid, are not looked at). */
+ * one), one by one when they are few (a drum's four walls, whose long faces' boxes would hold a
+ * crowd in the moving grid), else in the moving grid (a turning maze of a thousand boxes). */
+#define SEAM_FEW_SHAPES 8
+
 static bool ask_around(solid_seam_query *q, rc_vec2 p, rc_vec2 r, rc_grid_query_fn *fn) {
     q->found = false;
+    rc_aabb box = {{rc_minf(p.x, r.x) - q->tol, rc_minf(p.y, r.y) - q->tol},
+                   {rc_maxf(p.x, r.x) + q->tol, rc_maxf(p.y, r.y) + q->tol}};
     if (q->polygon->body_type == RC_STATIC) {
-        rc_aabb box = {{rc_minf(p.x, r.x) - q->tol, rc_minf(p.y, r.y) - q->tol},
-                       {rc_maxf(p.x, r.x) + q->tol, rc_maxf(p.y, r.y) + q->tol}};
         rc_grid_query_aabb_trusted(q->world->level_grid, box, true, fn, q);
         return q->found;
     }
     const rc_body *body = &q->world->bodies.data[q->polygon->body];
+    int32_t count = 0;
+    for (int32_t s = body->first_shape; s >= 0 && count <= SEAM_FEW_SHAPES; s = q->world->shapes.data[s].next_in_body) {
+        ++count;
+    }
+    if (count > SEAM_FEW_SHAPES) {
+        rc_world_query_grids(q->world, box, false, fn, q);
+        return q->found;
+    }
     for (int32_t s = body->first_shape; s >= 0 && !q->found; s = q->world->shapes.data[s].next_in_body) {
         (void)fn(-1, s, q);
     }
@@ -251,42 +263,63 @@ bool rc_smooth_solid_seam(const rc_world *world, const rc_shape *a, const rc_sha
     for (int i = 1; i < n; ++i) {
         best = rc_dot(p->normals[i], toward) > rc_dot(p->normals[best], toward) ? i : best;
     }
-    /* on a face (most contacts: a crate resting on a box) that no neighbour covers: as found */
+    /* on a face (most contacts: a crate resting on a box or sliding over it) with every point
+       away from its ends, or that no neighbour covers: as found (a seam's false face is met
+       next to its end: the corner where the surface runs on) */
     bool covered[RC_MAX_POLYGON_VERTICES];
     q.a = p->vertices[best];
     q.b = p->vertices[(best + 1) % n];
     q.n = p->normals[best];
-    covered[best] = ask_around(&q, q.a, q.b, face_covers);
-    if (rc_dot(p->normals[best], toward) >= 1.0f - 1e-5f && !covered[best]) {
-        return false;
-    }
-    bool any = covered[best];
-    for (int i = 0; i < n; ++i) {
-        if (i != best) {
-            q.a = p->vertices[i];
-            q.b = p->vertices[(i + 1) % n];
-            q.n = p->normals[i];
-            covered[i] = ask_around(&q, q.a, q.b, face_covers);
-            any = any || covered[i];
+    bool on_face = rc_dot(p->normals[best], toward) >= 1.0f - 1e-5f;
+    if (on_face) {
+        float end = margin + 4.0f * world->def.linear_slop;
+        bool near_end = false;
+        for (int k = 0; k < m->count; ++k) {
+            near_end = near_end || rc_distance(m->points[k].point, q.a) <= end || rc_distance(m->points[k].point, q.b) <= end;
+        }
+        if (!near_end) {
+            return false;
         }
     }
-    if (!any) {
-        return false; /* a corner with no neighbour: a real corner */
+    covered[best] = ask_around(&q, q.a, q.b, face_covers);
+    if (on_face && !covered[best]) {
+        return false;
     }
     rc_hull room;
     rc_hull_view hv = rc_shape_hull_view(world, other, &room);
     rc_hull hull = rc_hull_view_transform(&hv, world->bodies.data[other->body].xf);
+    rc_vec2 middle = hull.points[0];
+    for (int k = 1; k < hull.count; ++k) {
+        middle = rc_add(middle, hull.points[k]);
+    }
+    middle = rc_scale(1.0f / (float)hull.count, middle);
+    /* the faces the solid's middle is in front of, met as walls with their ghosts (a face it is
+       behind meets nothing: rc_collide_chain_wall); changed: some such face is covered or runs
+       on into a neighbour's, else the polygon is met as it is */
+    bool changed = false;
     rc_collision found;
     memset(&found, 0, sizeof found);
     float found_least = -INFINITY;
     for (int i = 0; i < n; ++i) {
+        rc_vec2 wa = p->vertices[(i + 1) % n], wb = p->vertices[i];
+        if (rc_dot(p->normals[i], rc_sub(middle, wb)) < 0.0f) {
+            continue;
+        }
+        if (i != best) {
+            q.a = wb;
+            q.b = wa;
+            q.n = p->normals[i];
+            covered[i] = ask_around(&q, wb, wa, face_covers);
+        }
         if (covered[i]) {
+            changed = true;
             continue;
         }
         /* the face reversed (its outside on the left), with its ghosts */
-        rc_vec2 wa = p->vertices[(i + 1) % n], wb = p->vertices[i];
         rc_vec2 prev = ghost_beyond(&q, wa, wb, p->normals[i], p->vertices[(i + 2) % n]);
         rc_vec2 next = ghost_beyond(&q, wb, wa, p->normals[i], p->vertices[(i + n - 1) % n]);
+        changed = changed || !rc_vec2_equal(prev, p->vertices[(i + 2) % n]) ||
+                  !rc_vec2_equal(next, p->vertices[(i + n - 1) % n]);
         rc_collision c = rc_collide_chain_wall(prev, wa, wb, next, &hull, margin);
         if (c.count == 0) {
             continue;
@@ -303,14 +336,12 @@ bool rc_smooth_solid_seam(const rc_world *world, const rc_shape *a, const rc_sha
             }
         }
     }
+    if (!changed) {
+        return false; /* no seam where it is: a real corner, or faces no neighbour touches */
+    }
     if (found.count == 0) {
         /* touching only faces its neighbours cover, from over a neighbour: no contact with this
            one; but a solid whose middle is within the polygon is pushed out by the full overlap */
-        rc_vec2 middle = hull.points[0];
-        for (int k = 1; k < hull.count; ++k) {
-            middle = rc_add(middle, hull.points[k]);
-        }
-        middle = rc_scale(1.0f / (float)hull.count, middle);
         bool inside = true;
         for (int i = 0; i < n; ++i) {
             inside = inside && rc_dot(p->normals[i], rc_sub(middle, p->vertices[i])) < 0.0f;
