@@ -522,11 +522,8 @@ rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 n
     rc_vec2 e = rc_sub(b, a);
     rc_vec2 n1 = rc_normalize(rc_left_perp(e)); /* the free side */
     /* behind the wall (by its centroid): a one-sided wall lets it through */
-    rc_vec2 centroid = hull->points[0];
-    for (int i = 1; i < hull->count; ++i) {
-        centroid = rc_add(centroid, hull->points[i]);
-    }
-    centroid = rc_scale(1.0f / (float)hull->count, centroid);
+    rc_hull_view hull_view = rc_hull_view_of(hull);
+    rc_vec2 centroid = rc_hull_middle(&hull_view);
     if (rc_dot(n1, rc_sub(centroid, a)) < 0.0f) {
         return none;
     }
@@ -567,7 +564,6 @@ rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 n
         }
     }
     /* clamp to the wall's face: the hull's incident edge clipped against the wall */
-    rc_hull_view hull_view = rc_hull_view_of(hull);
     int ie = incident_edge(&hull_view, n1);
     if (hull->count == 1) {
         rc_vec2 c = hull->points[0];

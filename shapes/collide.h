@@ -36,6 +36,16 @@ static inline rc_hull_view rc_hull_view_of(const rc_hull *h) {
     return v;
 }
 
+/* The mean of a hull's points: what rc_collide_chain_wall tells its sides by (behind a wall or
+ * over it), and a middle for continuous collision's core. */
+static inline rc_vec2 rc_hull_middle(const rc_hull_view *h) {
+    rc_vec2 c = h->points[0];
+    for (int i = 1; i < h->count; ++i) {
+        c = rc_add(c, h->points[i]);
+    }
+    return rc_scale(1.0f / (float)h->count, c);
+}
+
 /* A hull from a circle, a capsule (two centres and a radius), a segment, or a placed convex
  * polygon (its points and normals as they are). */
 rc_hull rc_hull_circle(rc_vec2 center, float radius);

@@ -221,6 +221,14 @@ static bool ask_around(solid_seam_query *q, rc_vec2 p, rc_vec2 r, rc_grid_query_
     return q->found;
 }
 
+/* Does a neighbour's face cover the polygon's face a..b (outward: its normal) whole? */
+static bool face_covered(solid_seam_query *q, rc_vec2 a, rc_vec2 b, rc_vec2 outward) {
+    q->a = a;
+    q->b = b;
+    q->n = outward;
+    return ask_around(q, a, b, face_covers);
+}
+
 /* Does a neighbour's face run on flat through `corner`, beyond the end of the face from `other`
  * (outward: the face's normal)? */
 static bool seam_runs_on(solid_seam_query *q, rc_vec2 corner, rc_vec2 other, rc_vec2 outward) {
@@ -267,32 +275,28 @@ bool rc_smooth_solid_seam(const rc_world *world, const rc_shape *a, const rc_sha
        away from its ends, or that no neighbour covers: as found (a seam's false face is met
        next to its end: the corner where the surface runs on) */
     bool covered[RC_MAX_POLYGON_VERTICES];
-    q.a = p->vertices[best];
-    q.b = p->vertices[(best + 1) % n];
-    q.n = p->normals[best];
+    rc_vec2 best_a = p->vertices[best], best_b = p->vertices[(best + 1) % n];
     bool on_face = rc_dot(p->normals[best], toward) >= 1.0f - 1e-5f;
     if (on_face) {
         float end = margin + 4.0f * world->def.linear_slop;
         bool near_end = false;
         for (int k = 0; k < m->count; ++k) {
-            near_end = near_end || rc_distance(m->points[k].point, q.a) <= end || rc_distance(m->points[k].point, q.b) <= end;
+            near_end = near_end || rc_distance(m->points[k].point, best_a) <= end ||
+                       rc_distance(m->points[k].point, best_b) <= end;
         }
         if (!near_end) {
             return false;
         }
     }
-    covered[best] = ask_around(&q, q.a, q.b, face_covers);
+    covered[best] = face_covered(&q, best_a, best_b, p->normals[best]);
     if (on_face && !covered[best]) {
         return false;
     }
     rc_hull room;
     rc_hull_view hv = rc_shape_hull_view(world, other, &room);
     rc_hull hull = rc_hull_view_transform(&hv, world->bodies.data[other->body].xf);
-    rc_vec2 middle = hull.points[0];
-    for (int k = 1; k < hull.count; ++k) {
-        middle = rc_add(middle, hull.points[k]);
-    }
-    middle = rc_scale(1.0f / (float)hull.count, middle);
+    rc_hull_view placed = rc_hull_view_of(&hull);
+    rc_vec2 middle = rc_hull_middle(&placed); /* as rc_collide_chain_wall tells the sides */
     /* the faces the solid's middle is in front of, met as walls with their ghosts (a face it is
        behind meets nothing: rc_collide_chain_wall); changed: some such face is covered or runs
        on into a neighbour's, else the polygon is met as it is */
@@ -306,10 +310,7 @@ bool rc_smooth_solid_seam(const rc_world *world, const rc_shape *a, const rc_sha
             continue;
         }
         if (i != best) {
-            q.a = wb;
-            q.b = wa;
-            q.n = p->normals[i];
-            covered[i] = ask_around(&q, wb, wa, face_covers);
+            covered[i] = face_covered(&q, wb, wa, p->normals[i]);
         }
         if (covered[i]) {
             changed = true;
@@ -374,9 +375,9 @@ bool rc_seam_hidden(const rc_world *world, const rc_shape *polygon, const rc_sha
     rc_shape_view pv = rc_shape_view_of(world, polygon);
     const rc_convex *p = &pv.u.polygon;
     float reach = rc_maxf(1.0f, rc_maxf(fabsf(point.x), fabsf(point.y)));
-    float near = 2.0f * world->def.linear_slop + 64.0f * FLT_EPSILON * reach;
-    float skin = 4.0f * world->def.linear_slop + 64.0f * FLT_EPSILON * reach;
-    solid_seam_query q = {world, polygon, other, {0, 0}, {0, 0}, {0, 0}, {0, 0}, 64.0f * FLT_EPSILON * reach, false};
+    float tol = 64.0f * FLT_EPSILON * reach;
+    float near = 2.0f * world->def.linear_slop + tol, skin = 4.0f * world->def.linear_slop + tol;
+    solid_seam_query q = {world, polygon, other, {0, 0}, {0, 0}, {0, 0}, {0, 0}, tol, false};
     int n = p->count;
     for (int i = 0; i < n; ++i) {
         rc_vec2 a = p->vertices[i], b = p->vertices[(i + 1) % n];
@@ -404,10 +405,7 @@ bool rc_seam_hidden(const rc_world *world, const rc_shape *polygon, const rc_sha
             bool at_b = !at_a && rc_distance(b, point) <= skin &&
                         slides_along(world, motion, swing, p->normals[(i + 1) % n]) &&
                         seam_runs_on(&q, b, p->vertices[after], p->normals[(i + 1) % n]);
-            q.a = a;
-            q.b = b;
-            q.n = p->normals[i];
-            if ((at_a || at_b) && ask_around(&q, a, b, face_covers)) {
+            if ((at_a || at_b) && face_covered(&q, a, b, p->normals[i])) {
                 return true;
             }
         }

@@ -32,14 +32,6 @@ static float hull_most_extent(const rc_hull_view *h, rc_vec2 about) {
 }
 
 /* The centre of a hull's core (the mean of its points: inside a convex one). */
-static rc_vec2 hull_middle(const rc_hull_view *h) {
-    rc_vec2 c = h->points[0];
-    for (int i = 1; i < h->count; ++i) {
-        c = rc_add(c, h->points[i]);
-    }
-    return rc_scale(1.0f / (float)h->count, c);
-}
-
 void rc_body_extents(const rc_world *world, rc_body *b) {
     float least = INFINITY, most = 0.0f;
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
@@ -49,7 +41,7 @@ void rc_body_extents(const rc_world *world, rc_body *b) {
         }
         rc_hull room;
         rc_hull_view h = rc_shape_hull_view(world, shape, &room);
-        least = rc_minf(least, hull_least_extent(&h, hull_middle(&h)));
+        least = rc_minf(least, hull_least_extent(&h, rc_hull_middle(&h)));
         most = rc_maxf(most, hull_most_extent(&h, b->local_center));
     }
     b->min_extent = rc_is_finite(least) ? least : 0.0f;
@@ -279,7 +271,7 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     if (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f)) {
         /* its inside at the wall already: a small core about its middle must still not pass
            through */
-        rc_hull core = rc_hull_circle(hull_middle(&q->view), q->core);
+        rc_hull core = rc_hull_circle(rc_hull_middle(&q->view), q->core);
         toi = rc_time_of_impact(&core, &q->sweep, &oh, &still, slop, 0.25f * slop);
         /* its core touching a wall already (struck hard, or turned into it) and going further
            in the wall's frame: it goes no further this step than the wall takes it (a moving
@@ -357,7 +349,7 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1,
         q.shape = shape;
         q.view = rc_shape_hull_view(world, shape, &q.room);
         q.have_hull = false;
-        rc_vec2 middle = hull_middle(&q.view);
+        rc_vec2 middle = rc_hull_middle(&q.view);
         q.middle1 = rc_transform_point(x1, middle);
         q.middle2 = rc_transform_point(x2, middle);
         q.core = 0.25f * hull_least_extent(&q.view, middle);
