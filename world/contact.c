@@ -368,14 +368,21 @@ rc_hull_view rc_shape_hull_view(const rc_world *world, const rc_shape *s, rc_hul
 }
 
 /* What rc_collide_pair gives for two shapes that are not walls, in a's body frame (frame: b's
- * body frame in a's), with no hull copied but the one moved into a's frame. */
-static rc_collision collide_solids(const rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform frame,
-                                   float margin) {
+ * body frame in a's), with no hull copied but the one moved into a's frame; smooth over the
+ * seams of static or kinematic polygons (rc_smooth_solid_seam). *in_world: the same manifold in
+ * the world (xa: a's body transform). */
+static rc_collision collide_solids(const rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform xa,
+                                   rc_transform frame, float margin, rc_collision *in_world) {
     rc_hull room_a, room_b;
     rc_hull_view va = rc_shape_hull_view(world, a, &room_a), vb = rc_shape_hull_view(world, b, &room_b);
     rc_hull moved = rc_hull_view_transform(&vb, frame);
     rc_hull_view vm = rc_hull_view_of(&moved);
-    return rc_collide_views(&va, &vm, margin);
+    rc_collision local = rc_collide_views(&va, &vm, margin);
+    *in_world = to_world(local, xa, false);
+    if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, in_world)) {
+        local = to_local(*in_world, xa);
+    }
+    return local;
 }
 
 /* May a contact keep its manifold while its bodies hardly move? Solid polygons and capsules
@@ -476,21 +483,13 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
         m = to_world(local, ba->xf, false);
     } else if (keeping) {
         /* moved too far to keep it: found again in full */
-        local = collide_solids(world, a, b, frame_now, margin);
-        m = to_world(local, ba->xf, false);
-        if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, &m)) {
-            local = to_local(m, ba->xf);
-        }
+        local = collide_solids(world, a, b, ba->xf, frame_now, margin, &m);
         keep_manifold(c, &local, frame_now);
     } else if (a->kind == RC_SHAPE_CIRCLE && b->kind == RC_SHAPE_CIRCLE) {
         m = rc_collide_circle_shapes(a, ba, b->circle, margin); /* a crowd of grenades: no hulls */
     } else if (a->kind != RC_SHAPE_SEGMENT && b->kind != RC_SHAPE_SEGMENT) {
         rc_transform frame = rc_inv_mul_transforms(ba->xf, bb->xf);
-        local = collide_solids(world, a, b, frame, margin);
-        m = to_world(local, ba->xf, false);
-        if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, &m)) {
-            local = to_local(m, ba->xf);
-        }
+        local = collide_solids(world, a, b, ba->xf, frame, margin, &m);
         if (keeps) {
             keep_manifold(c, &local, frame);
         }
