@@ -47,8 +47,7 @@ static rc_body_id tile_floor(rc_world *w, float ramp, float tile, int count, boo
 /* A prop resting on the floor's top at `along` (in the floor's frame), sent along it at speed. */
 static rc_body_id prop(rc_world *w, prop_kind kind, float ramp, float along, float speed, float mu) {
     rc_rot r = rc_rot_from_angle(ramp);
-    float half_height = kind == PROP_LOW_BOX ? 0.5f : 0.5f;
-    rc_vec2 local = rc_v2(along, half_height);
+    rc_vec2 local = rc_v2(along, 0.5f); /* every kind reaches 0.5 below its origin */
     rc_body_def bd = rc_body_default_def();
     bd.type = RC_DYNAMIC;
     bd.position = rc_v2(r.c * local.x - r.s * local.y, r.s * local.x + r.c * local.y);
