@@ -45,14 +45,22 @@ static int32_t first_free_color(uint32_t used, int32_t start) {
     return color >= RC_SOLVER_COLORS ? color - RC_SOLVER_COLORS : color;
 }
 
-/* Where each colour's blocks start (four constraints to a block; the ones no colour took, one
+/* A constraint's run: its colour's one-point or two-point constraints (each packed into blocks
+ * of their own, so that a block of one-point contacts skips the second point: points_of), or
+ * the ones no colour took. Within a colour no two constraints move the same body, so the order
+ * of its runs changes no result. */
+static inline int32_t run_of(const rc_contact_constraint *c) {
+    return c->color == RC_SOLVER_COLORS ? RC_SOLVER_RUNS - 1 : 2 * c->color + (c->point_count > 1 ? 1 : 0);
+}
+
+/* Where each run's blocks start (four constraints to a block; the ones no colour took, one
  * each), and how many blocks there are. */
-static int32_t first_blocks(const rc_soft_step *s, int32_t first_block[RC_SOLVER_COLORS + 1]) {
+static int32_t first_blocks(const rc_soft_step *s, int32_t first_block[RC_SOLVER_RUNS]) {
     int32_t b = 0;
-    for (int32_t color = 0; color <= RC_SOLVER_COLORS; ++color) {
-        int32_t n = s->color_start[color + 1] - s->color_start[color];
-        first_block[color] = b;
-        b += color == RC_SOLVER_COLORS ? n : (n + RC_LANES - 1) / RC_LANES;
+    for (int32_t run = 0; run < RC_SOLVER_RUNS; ++run) {
+        int32_t n = s->run_start[run + 1] - s->run_start[run];
+        first_block[run] = b;
+        b += run == RC_SOLVER_RUNS - 1 ? n : (n + RC_LANES - 1) / RC_LANES;
     }
     return b;
 }
@@ -62,7 +70,7 @@ int32_t rc_solver_color(rc_soft_step *s) {
     for (int32_t i = 0; i < s->state_count; ++i) {
         used[i] = 0u;
     }
-    int32_t count[RC_SOLVER_COLORS + 1] = {0};
+    int32_t count[RC_SOLVER_RUNS] = {0};
     /* a colour neither moving body of the constraint has yet (a side that is not moved by the
        solver, static or kinematic, shares any colour), searched from where the constraint's
        rank points: between two moving bodies in the first half of the colours, against a side
@@ -89,19 +97,19 @@ int32_t rc_solver_color(rc_soft_step *s) {
             }
         }
         s->constraints[i].color = color;
-        count[color]++;
+        count[run_of(c)]++;
     }
-    /* each constraint's place among them sorted by colour, in their order within each (a
+    /* each constraint's place among them sorted by run, in their order within each (a
        counting sort) */
-    s->color_start[0] = 0;
-    for (int32_t c = 0; c <= RC_SOLVER_COLORS; ++c) {
-        s->color_start[c + 1] = s->color_start[c] + count[c];
-        count[c] = s->color_start[c];
+    s->run_start[0] = 0;
+    for (int32_t r = 0; r < RC_SOLVER_RUNS; ++r) {
+        s->run_start[r + 1] = s->run_start[r] + count[r];
+        count[r] = s->run_start[r];
     }
     for (int32_t i = 0; i < s->constraint_count; ++i) {
-        s->order[i] = count[s->constraints[i].color]++;
+        s->order[i] = count[run_of(&s->constraints[i])]++;
     }
-    int32_t first_block[RC_SOLVER_COLORS + 1];
+    int32_t first_block[RC_SOLVER_RUNS];
     return first_blocks(s, first_block);
 }
 
@@ -259,6 +267,7 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     float kr = ia + ib;
     set_lane(&w->rolling_mass, lane, kr > 0.0f ? 1.0f / kr : 0.0f);
     w->round_any = w->round_any || c->round_a || c->round_b;
+    w->two_points = w->two_points || c->point_count > 1;
     set_lane_mask(&w->round_a, lane, c->round_a);
     set_lane_mask(&w->round_b, lane, c->round_b);
     set_lane(&w->bias_rate, lane, sf.bias_rate);
@@ -297,15 +306,15 @@ static void clear_block(rc_wide_constraint *w, rc_body_state *still) {
 }
 
 /* The block and lane of constraint i. */
-static int32_t block_of(const rc_soft_step *s, const int32_t first_block[RC_SOLVER_COLORS + 1], int32_t i, int *lane) {
-    int32_t color = s->constraints[i].color;
-    int32_t at = s->order[i] - s->color_start[color];
-    if (color == RC_SOLVER_COLORS) {
+static int32_t block_of(const rc_soft_step *s, const int32_t first_block[RC_SOLVER_RUNS], int32_t i, int *lane) {
+    int32_t run = run_of(&s->constraints[i]);
+    int32_t at = s->order[i] - s->run_start[run];
+    if (run == RC_SOLVER_RUNS - 1) {
         *lane = 0;
-        return first_block[color] + at;
+        return first_block[run] + at;
     }
     *lane = at % RC_LANES;
-    return first_block[color] + at / RC_LANES;
+    return first_block[run] + at / RC_LANES;
 }
 
 /* The blocks: each colour's constraints in their order, four to a block; then the ones no
@@ -316,7 +325,7 @@ static void pack(rc_soft_step *s) {
     rc_softness soft = rc_make_soft(s->contact_hertz, s->contact_damping_ratio, s->h);
     /* against something that does not move, the contact is stiffer: only one side gives */
     rc_softness soft_static = rc_make_soft(2.0f * s->contact_hertz, s->contact_damping_ratio, s->h);
-    int32_t first_block[RC_SOLVER_COLORS + 1];
+    int32_t first_block[RC_SOLVER_RUNS];
     int32_t b = first_blocks(s, first_block);
     s->block_count = b;
     for (int32_t i = 0; i < b; ++i) {
@@ -409,6 +418,11 @@ static inline rc_w dot(rc_w ax, rc_w ay, rc_w bx, rc_w by) { return rc_w_add(rc_
 /* Masks: a and b. */
 static inline rc_w mask_and(rc_w a, rc_w b) { return rc_w_select(a, b, rc_w_zero()); }
 
+/* The points a pass visits in a block: the second only where some lane has one. A lane's
+ * missing second point has no mass and no impulse, so visiting it changes nothing (a zero's
+ * sign at most): a block of one-point contacts skips it. */
+static inline int points_of(const rc_wide_constraint *c) { return c->two_points ? 2 : 1; }
+
 /* The impulse (px, py) at anchors ra, rb: a loses it, b gains it. */
 static inline void apply(const rc_wide_constraint *c, wide_body *a, wide_body *b, rc_w rax, rc_w ray, rc_w rbx,
                          rc_w rby, rc_w px, rc_w py) {
@@ -435,7 +449,7 @@ static void warm_start(rc_soft_step *s) {
         rc_wide_constraint *c = &s->blocks[i];
         wide_body a = gather(c->a), b = gather(c->b);
         rc_w tx = c->normal_y, ty = rc_w_sub(rc_w_zero(), c->normal_x); /* right perp */
-        for (int k = 0; k < 2; ++k) {
+        for (int k = 0; k < points_of(c); ++k) {
             const rc_wide_point *p = &c->points[k];
             rc_w px = rc_w_add(rc_w_mul(p->normal_impulse, c->normal_x), rc_w_mul(p->tangent_impulse, tx));
             rc_w py = rc_w_add(rc_w_mul(p->normal_impulse, c->normal_y), rc_w_mul(p->tangent_impulse, ty));
@@ -463,12 +477,12 @@ static inline void turned(bool any_round, rc_w round, const wide_body *body, rc_
 }
 
 static inline void solve_normal(const rc_soft_step *s, rc_wide_constraint *c, wide_body *a, wide_body *b,
-                                bool use_bias, bool any_round, rc_w *total) {
+                                bool use_bias, bool any_round, int points, rc_w *total) {
     rc_w dpx = rc_w_sub(b->dpx, a->dpx), dpy = rc_w_sub(b->dpy, a->dpy);
     rc_w zero = rc_w_zero(), one = rc_w_set(1.0f), inv_h = rc_w_set(s->inv_h);
     rc_w max_push = rc_w_set(-s->max_push_speed);
     *total = zero;
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < points; ++k) {
         rc_wide_point *p = &c->points[k];
         /* the separation now: the anchors turned by the turns so far, moved by the moves (a
            circle's point facing the contact stays where it is however the circle turns:
@@ -525,9 +539,9 @@ static inline rc_w friction_next(const rc_wide_constraint *c, const wide_body *a
     return rc_w_max(rc_w_sub(rc_w_zero(), limit), rc_w_min(rc_w_add(p->tangent_impulse, impulse), limit));
 }
 
-static void solve_friction(rc_wide_constraint *c, wide_body *a, wide_body *b) {
+static inline void solve_friction(rc_wide_constraint *c, wide_body *a, wide_body *b, int points) {
     rc_w tx = c->normal_y, ty = rc_w_sub(rc_w_zero(), c->normal_x);
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < points; ++k) {
         rc_wide_point *p = &c->points[k];
         rc_w next = friction_next(c, a, b, p, tx, ty);
         rc_w impulse = rc_w_sub(next, p->tangent_impulse);
@@ -537,23 +551,36 @@ static void solve_friction(rc_wide_constraint *c, wide_body *a, wide_body *b) {
     }
 }
 
+/* One block: the normal points, rolling resistance, then friction (rolling before friction:
+ * friction then keeps a rolling body rolling). Inlined into solve's four copies, each with its
+ * round and points fixed. */
+static inline __attribute__((always_inline)) void solve_block(const rc_soft_step *s, rc_wide_constraint *c,
+                                                              bool use_bias, bool any_round, int points) {
+    wide_body a = gather(c->a), b = gather(c->b);
+    rc_w total;
+    solve_normal(s, c, &a, &b, use_bias, any_round, points, &total);
+    solve_rolling(c, &a, &b, total);
+    solve_friction(c, &a, &b, points);
+    scatter(c->store_a, &a);
+    scatter(c->store_b, &b);
+}
+
 static void solve(rc_soft_step *s, bool use_bias) {
     for (int32_t i = 0; i < s->block_count; ++i) {
         rc_wide_constraint *c = &s->blocks[i];
-        wide_body a = gather(c->a), b = gather(c->b);
-        rc_w total;
-        /* two copies of the normal solve: a block with no round side (a crate stack's) skips
-           the selects of the turned anchors */
-        if (c->round_any) {
-            solve_normal(s, c, &a, &b, use_bias, true, &total);
+        /* four copies: a block with no round side (a crate stack's) skips the selects of the
+           turned anchors, a block of one-point contacts (a grenade pile's) the second point */
+        if (c->two_points) {
+            if (c->round_any) {
+                solve_block(s, c, use_bias, true, 2);
+            } else {
+                solve_block(s, c, use_bias, false, 2);
+            }
+        } else if (c->round_any) {
+            solve_block(s, c, use_bias, true, 1);
         } else {
-            solve_normal(s, c, &a, &b, use_bias, false, &total);
+            solve_block(s, c, use_bias, false, 1);
         }
-        /* rolling resistance before friction: friction then keeps a rolling body rolling */
-        solve_rolling(c, &a, &b, total);
-        solve_friction(c, &a, &b);
-        scatter(c->store_a, &a);
-        scatter(c->store_b, &b);
     }
 }
 
@@ -725,7 +752,7 @@ static void restitution(rc_soft_step *s) {
             }
         }
         /* the rest point by point */
-        for (int j = 0; j < 2; ++j) {
+        for (int j = 0; j < points_of(c); ++j) {
             rc_wide_point *p = &c->points[j];
             rc_w alone = rc_w_select(solved, zero, active[j]);
             rc_w dvx, dvy;
@@ -745,7 +772,7 @@ static void restitution(rc_soft_step *s) {
 static void store(rc_soft_step *s) {
     /* constraint by constraint, in their order (as pack filled the blocks): the writes go
        through memory in order, the reads jump between blocks */
-    int32_t first_block[RC_SOLVER_COLORS + 1];
+    int32_t first_block[RC_SOLVER_RUNS];
     (void)first_blocks(s, first_block);
     for (int32_t i = 0; i < s->constraint_count; ++i) {
         rc_contact_constraint *k = &s->constraints[i];

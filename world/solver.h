@@ -11,8 +11,9 @@
  * one colour move the same body (the first free one of RC_SOLVER_COLORS colours from where the
  * constraint's rank points, contacts between moving bodies in the first half and contacts with
  * what does not move in the second; a contact that finds none is solved alone, after them),
- * colours are solved in order, and each colour's contacts
- * are packed into blocks of four lanes. A lane computes what one contact alone would, with the
+ * colours are solved in order, and each colour's one-point contacts and its two-point ones
+ * are packed into blocks of four lanes apart (a block of one-point contacts skips the second
+ * point). A lane computes what one contact alone would, with the
  * same operations in every lane and on every machine, so a contact's result does not depend on
  * its lane, its block or the instruction set: a body previewed alone is solved as the world
  * solves it.
@@ -103,6 +104,9 @@ static inline uint32_t rc_constraint_rank(int32_t shape_a, bool a_moves, int32_t
 
 /* How many colours contacts are shared among before the rest are solved one by one. */
 #define RC_SOLVER_COLORS 24
+/* Runs of constraints packed into blocks apart: each colour's one-point and two-point ones, and
+ * the ones no colour took. */
+#define RC_SOLVER_RUNS (2 * RC_SOLVER_COLORS + 1)
 
 typedef struct rc_wide_point {
     rc_w anchor_ax, anchor_ay, anchor_bx, anchor_by;
@@ -127,6 +131,7 @@ typedef struct rc_wide_constraint {
     rc_body_state *store_a[RC_LANES], *store_b[RC_LANES];
     bool bouncy;                               /* some lane has restitution: the restitution pass looks */
     bool round_any;                            /* some lane has a round side: the solve turns its anchors by lane */
+    bool two_points;                           /* some lane has two points: the passes visit the second */
 } rc_wide_constraint;
 
 struct rc_joint_constraint;
@@ -158,7 +163,9 @@ typedef struct rc_soft_step {
     uint32_t *colors;
     int32_t *order;                 /* per constraint: its place among the constraints by colour
                                        (each colour in the constraints' order) */
-    int32_t color_start[RC_SOLVER_COLORS + 2]; /* where each colour starts in order (the last: the end) */
+    int32_t run_start[RC_SOLVER_RUNS + 1]; /* where each run (contact_solver.c: a colour's one-point or
+                                              two-point constraints, or the uncoloured) starts in
+                                              order (the last: the end) */
     rc_wide_constraint *blocks;     /* rc_solver_color says how many */
     int32_t block_count;
 } rc_soft_step;
