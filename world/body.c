@@ -554,6 +554,7 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
         return rc_fail(world, __func__, "out of memory");
     }
     b->type = (uint8_t)type;
+    world->contact_set_revision++; /* (which of its contacts the solver takes: gather.c) */
     if (type == RC_STATIC) {
         rc_level_changed(world);
         b->linear_velocity = rc_v2(0.0f, 0.0f);
@@ -699,6 +700,7 @@ bool rc_body_set_enable_response(rc_world *world, rc_body_id id, bool enable) {
     }
     int32_t old_swept = b->swept_shape;
     b->enable_response = enable;
+    world->contact_set_revision++; /* (which of its contacts the solver takes: gather.c) */
     update_flags(world, b);
     rc_body_refresh_swept(world, b, old_swept);
     rc_body_wake(b);

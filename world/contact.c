@@ -44,7 +44,17 @@ static void unlink_edge(rc_world *world, int32_t contact, int32_t k) {
     }
 }
 
+/* A contact's point count. Whether it has points is what the solver's gathering keeps
+ * (gather.c): a change of that is a change of the contact set. */
+static void set_point_count(rc_world *world, rc_contact *c, int32_t n) {
+    if ((c->point_count > 0) != (n > 0)) {
+        world->contact_set_revision++;
+    }
+    c->point_count = n;
+}
+
 int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b) {
+    world->contact_set_revision++;
     int32_t index = rc_id_pool_take(&world->contact_ids);
     if (index == world->contacts.count) {
         world->contacts.count++;
@@ -91,6 +101,7 @@ void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end_event) {
         emit_end(world, c);
     }
     rc_map_remove(&world->contact_map, rc_contact_key(c->shape[0], c->shape[1]));
+    world->contact_set_revision++;
     unlink_edge(world, contact, 0);
     unlink_edge(world, contact, 1);
     c->in_use = false;
@@ -475,7 +486,7 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
            full path below to do: no impulses to carry over, not touching (the manifold stays
            the last touching one) */
         c->kept = false;
-        c->point_count = 0;
+        set_point_count(world, c, 0);
         c->rolling_impulse = 0.0f;
         return false;
     }
@@ -516,7 +527,7 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
         int32_t old_count = rc_dot(c->normal, m.normal) >= RC_CARRY_TURN ? c->point_count : 0;
         memcpy(old, c->points, sizeof old);
         c->normal = m.normal;
-        c->point_count = m.count;
+        set_point_count(world, c, m.count);
         for (int32_t k = 0; k < m.count; ++k) {
             rc_contact_point *p = &c->points[k];
             least = rc_minf(least, place_point(p, &m.points[k], ba, bb));
@@ -612,7 +623,7 @@ void rc_contacts_refresh(rc_world *world) {
         }
         const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
         if (!rc_shapes_should_pair(world, a, b)) {
-            c->point_count = 0; /* the step's end destroys it */
+            set_point_count(world, c, 0); /* the step's end destroys it */
             continue;
         }
         (void)rc_contact_collide(world, i, false); /* touching or not is the step end's to say */

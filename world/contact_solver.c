@@ -65,12 +65,11 @@ static int32_t first_blocks(const rc_soft_step *s, int32_t first_block[RC_SOLVER
     return b;
 }
 
-int32_t rc_solver_color(rc_soft_step *s) {
+void rc_solver_assign_colors(rc_soft_step *s) {
     uint32_t *used = s->colors;
     for (int32_t i = 0; i < s->state_count; ++i) {
         used[i] = 0u;
     }
-    int32_t count[RC_SOLVER_RUNS] = {0};
     /* a colour neither moving body of the constraint has yet (a side that is not moved by the
        solver, static or kinematic, shares any colour), searched from where the constraint's
        rank points: between two moving bodies in the first half of the colours, against a side
@@ -97,7 +96,13 @@ int32_t rc_solver_color(rc_soft_step *s) {
             }
         }
         s->constraints[i].color = color;
-        count[run_of(c)]++;
+    }
+}
+
+int32_t rc_solver_runs(rc_soft_step *s) {
+    int32_t count[RC_SOLVER_RUNS] = {0};
+    for (int32_t i = 0; i < s->constraint_count; ++i) {
+        count[run_of(&s->constraints[i])]++;
     }
     /* each constraint's place among them sorted by run, in their order within each (a
        counting sort) */
@@ -111,6 +116,11 @@ int32_t rc_solver_color(rc_soft_step *s) {
     }
     int32_t first_block[RC_SOLVER_RUNS];
     return first_blocks(s, first_block);
+}
+
+int32_t rc_solver_color(rc_soft_step *s) {
+    rc_solver_assign_colors(s);
+    return rc_solver_runs(s);
 }
 
 static inline void set_lane(rc_w *w, int lane, float value) { RC_LANE(*w, lane) = value; }

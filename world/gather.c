@@ -2,6 +2,9 @@
  * of them moving in the solver, in an order that depends on the bodies and shapes alone. */
 #include "world/world_internal.h"
 
+#include <assert.h>
+#include <string.h>
+
 /* Keep a shape in a solver body's list of at most cap (the first by shape index: its
  * constraints come in that order): the supports of a swept body (shapes its constraints hold it
  * on), and the pairs the pre-solve cancelled, for its sweep to pass through too. */
@@ -22,7 +25,7 @@ static void add_cancelled(rc_world *world, int32_t slot, int32_t shape) {
 
 /* A constraint from a contact (its points within the margin) between the bodies it names,
  * unless the pre-solve callback cancels it. */
-static void add_constraint(rc_world *world, int32_t contact) {
+static bool add_constraint(rc_world *world, int32_t contact) {
     const rc_contact *c = &world->contacts.data[contact];
     const rc_shape *sa = &world->shapes.data[c->shape[0]], *sb = &world->shapes.data[c->shape[1]];
     const rc_body *ba = &world->bodies.data[c->body[0]], *bb = &world->bodies.data[c->body[1]];
@@ -46,7 +49,7 @@ static void add_constraint(rc_world *world, int32_t contact) {
         if (bb->solver_slot >= 0 && sb->swept) {
             add_cancelled(world, bb->solver_slot, c->shape[0]);
         }
-        return;
+        return false;
     }
     rc_constraint_load(k, c->normal, c->points, c->point_count, c->rolling_impulse);
     k->contact = contact;
@@ -57,6 +60,7 @@ static void add_constraint(rc_world *world, int32_t contact) {
     if (bb->solver_slot >= 0 && sb->swept) {
         add_support(world, bb->solver_slot, c->shape[0]);
     }
+    return true;
 }
 
 /* The solver body a contact's constraint comes with: the one of the two that moves in the
@@ -81,13 +85,12 @@ static int32_t owner_of(const rc_world *world, const rc_contact *c, int32_t *sid
 /* Contact i's entry among the found ones (at n) if its constraint comes with a solver body;
  * returns the new count. (Inline: it runs for every contact of the step, and as a call it
  * cost the quick bench scenes 0.6 to 0.7% of their instructions.) */
-static inline int32_t consider(const rc_world *world, int32_t i, bool strikes, rc_gather_entry *found, int32_t n,
+static inline int32_t consider(const rc_world *world, int32_t i, rc_gather_entry *found, int32_t n,
                                int32_t *starts) {
     const rc_contact *c = &world->contacts.data[i];
     int32_t side;
     if (!c->in_use || c->point_count == 0 || c->sensor ||
-        (world->body_slots.data[c->body[0]] < 0 && world->body_slots.data[c->body[1]] < 0) ||
-        (strikes && rc_contact_is_swept_strike(world, c))) {
+        (world->body_slots.data[c->body[0]] < 0 && world->body_slots.data[c->body[1]] < 0)) {
         return n; /* (neither body in the solver: the first look needs no body record) */
     }
     int32_t slot = owner_of(world, c, &side);
@@ -149,43 +152,30 @@ static void sort_entries(rc_gather_entry *e, int32_t n) {
     }
 }
 
-/* The constraints body by body in the solver's order (body index order), each body's by its
- * shape's index and then the other shape's: the same order whenever the same contacts touch,
- * and the order a preview meets a lone body's contacts in. A contact between two solver
- * bodies comes with the first of them. The contacts are read in their array's order (one
- * pass over memory), and sorted by their body first (counting) and then by their shapes. */
-bool rc_gather_constraints(rc_world *world) {
-    world->constraints.count = 0;
-    int32_t live = rc_id_pool_live(&world->contact_ids), bodies = world->solver_owner.count;
-    if (!rc_array_reserve(world, world->constraints, live) ||
-        !rc_array_reserve(world, world->constraint_order, live) ||
-        !rc_array_reserve(world, world->gather_entries, 2 * live) ||
-        !rc_array_reserve(world, world->gather_starts, bodies + 1)) {
-        return false;
-    }
-    if (live == 0) {
-        return true; /* nothing to gather (and the entries may be NULL: no offsets from them) */
-    }
+/* The contacts that may be constraints (points, no sensor, a solver body that moves), sorted:
+ * their number (-1: out of memory); the sorted entries follow the found ones in
+ * world->gather_entries. The
+ * contacts are read in their array's order (one pass over memory), and sorted by their body
+ * first (counting) and then by their shapes. */
+static int32_t find_sorted(rc_world *world, int32_t live, int32_t bodies) {
     rc_gather_entry *found = world->gather_entries.data, *sorted = found + live;
     int32_t *starts = world->gather_starts.data, n = 0;
     memset(starts, 0, sizeof(int32_t) * (size_t)(bodies + 1));
-    /* a strike needs a swept body (and the look at both shapes costs two cache misses) */
-    bool strikes = world->swept_count > 0;
     if (rc_contacts_few_awake(world, bodies)) {
         /* most bodies sleep: the contacts of the solver's bodies, in the same order */
         if (!rc_contact_marks_reserve(world)) {
-            return false;
+            return -1;
         }
         for (int32_t slot = 0; slot < bodies; ++slot) {
             rc_mark_body_contacts(world, world->solver_owner.data[slot]);
         }
         for (int32_t next = 0, i; (i = rc_next_marked_contact(world, &next)) >= 0;) {
-            n = consider(world, i, strikes, found, n, starts);
+            n = consider(world, i, found, n, starts);
         }
         rc_contact_marks_clear(world);
     } else {
         for (int32_t i = 0; i < world->contacts.count; ++i) {
-            n = consider(world, i, strikes, found, n, starts);
+            n = consider(world, i, found, n, starts);
         }
     }
     for (int32_t b = 0; b < bodies; ++b) {
@@ -198,14 +188,97 @@ bool rc_gather_constraints(rc_world *world) {
     for (int32_t b = 0, begin = 0; b < bodies; begin = starts[b++]) {
         sort_entries(sorted + begin, starts[b] - begin);
     }
-    /* the runs lie end to end: one loop over them, with the contacts and shapes a few entries
-       ahead on their way into the cache (they are all over memory in this order; waiting for
-       each was a quarter of the gathering) */
+    return n;
+}
+
+/* Does the last gathering's sorted list still hold: no contact made, ended, given or robbed of
+ * its points, no body's type or response changed (the contact set's revision), and the solver
+ * has the same bodies in the same slots? Then the same contacts would be found in the same
+ * order (a pile or a pyramid at rest: most steps). */
+static bool gather_holds(const rc_world *world, int32_t live, int32_t bodies) {
+    return world->gather_kept && world->gathered_revision == world->contact_set_revision &&
+           world->gathered_live == live && world->gathered_owners.count == bodies &&
+           (bodies == 0 ||
+            memcmp(world->gathered_owners.data, world->solver_owner.data, sizeof(int32_t) * (size_t)bodies) == 0);
+}
+
+void rc_gather_forget(rc_world *world) {
+    world->gather_kept = false;
+    world->colors_kept = false;
+}
+
+#ifndef NDEBUG
+/* Debug builds check that the kept list is what a gathering would find now: the entries have a
+ * third part for the copy. */
+#define GATHER_PARTS 3
+
+static void check_kept(rc_world *world, int32_t live, int32_t bodies) {
+    size_t bytes = sizeof(rc_gather_entry) * (size_t)world->gathered_count;
+    rc_gather_entry *kept = world->gather_entries.data + 2 * live;
+    memcpy(kept, world->gather_entries.data + live, bytes);
+    int32_t n = find_sorted(world, live, bodies);
+    assert(n < 0 || (n == world->gathered_count && memcmp(kept, world->gather_entries.data + live, bytes) == 0));
+    (void)n;
+}
+#else
+#define GATHER_PARTS 2
+#endif
+
+/* The constraints body by body in the solver's order (body index order), each body's by its
+ * shape's index and then the other shape's: the same order whenever the same contacts touch,
+ * and the order a preview meets a lone body's contacts in. A contact between two solver
+ * bodies comes with the first of them. The sorted contacts are kept from one step to the next
+ * while they hold (gather_holds); a swept body's strike and what the pre-solve callback cancels
+ * are left out as the constraints are made. */
+bool rc_gather_constraints(rc_world *world) {
+    world->constraints.count = 0;
+    world->gather_left_out = false;
+    int32_t live = rc_id_pool_live(&world->contact_ids), bodies = world->solver_owner.count;
+    if (!rc_array_reserve(world, world->constraints, live) ||
+        !rc_array_reserve(world, world->constraint_order, live) ||
+        !rc_array_reserve(world, world->gather_entries, GATHER_PARTS * live) ||
+        !rc_array_reserve(world, world->gather_starts, bodies + 1)) {
+        return false;
+    }
+    if (live == 0) {
+        rc_gather_forget(world);
+        return true; /* nothing to gather (and the entries may be NULL: no offsets from them) */
+    }
+    int32_t n;
+    if (gather_holds(world, live, bodies)) {
+#ifndef NDEBUG
+        check_kept(world, live, bodies);
+#endif
+        n = world->gathered_count;
+    } else {
+        rc_gather_forget(world);
+        n = find_sorted(world, live, bodies);
+        if (n < 0 || !rc_array_reserve(world, world->gathered_owners, bodies)) {
+            return false;
+        }
+        if (bodies > 0) {
+            memcpy(world->gathered_owners.data, world->solver_owner.data, sizeof(int32_t) * (size_t)bodies);
+        }
+        world->gathered_owners.count = bodies;
+        world->gathered_revision = world->contact_set_revision;
+        world->gathered_live = live;
+        world->gathered_count = n;
+        world->gather_kept = true;
+    }
+    const rc_gather_entry *sorted = world->gather_entries.data + live;
+    /* a strike needs a swept body (and the look at both shapes costs two cache misses) */
+    bool strikes = world->swept_count > 0;
+    /* the contacts are all over memory in this order: on their way into the cache a few
+       entries ahead (waiting for each was a quarter of the gathering) */
     for (int32_t k = 0; k < n; ++k) {
         if (k + GATHER_AHEAD < n) {
             prefetch_entry(world, &sorted[k + GATHER_AHEAD]);
         }
-        add_constraint(world, sorted[k].contact);
+        int32_t contact = sorted[k].contact;
+        if ((strikes && rc_contact_is_swept_strike(world, &world->contacts.data[contact])) ||
+            !add_constraint(world, contact)) {
+            world->gather_left_out = true;
+        }
     }
     return true;
 }

@@ -570,6 +570,7 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
     carry_user_data(state, world);
     take_settings(world, state);
     swap_records(world, state);
+    rc_gather_forget(world); /* (another world's contacts) */
     if (!level_from_world) {
         rc_grid *kept = world->level_grid;
         world->level_grid = state->level_grid;

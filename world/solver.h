@@ -173,6 +173,12 @@ typedef struct rc_soft_step {
 /* Colour the constraints (fills order; colors is per-state scratch) and return the number of
  * blocks they pack into: the caller provides that many in blocks before rc_solve_soft_step. */
 int32_t rc_solver_color(rc_soft_step *s);
+/* Its two halves: give each constraint its colour (each constraint's colour depends on the
+ * constraints before it, their bodies and ranks, and nothing else: the same constraints in the
+ * same order get the same colours), and sort them into runs by the colours they carry (fills
+ * order, returns the blocks, as rc_solver_color). */
+void rc_solver_assign_colors(rc_soft_step *s);
+int32_t rc_solver_runs(rc_soft_step *s);
 
 /* The soft step over all of it: packs the blocks, then sub_steps sub-steps of integrating
  * velocities (gravity per body: a kick per sub-step), warm start, solve, integrating

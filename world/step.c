@@ -15,6 +15,7 @@
  *      events), islands at rest fall asleep (island.c), and memory no longer needed goes back. */
 #include "world/world_internal.h"
 
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -183,6 +184,19 @@ bool rc_reserve_blocks(rc_world *world, int32_t count) {
 
 /* The soft step over the solver's bodies and the gathered constraints. False when the blocks
  * cannot be had (nothing has changed then). */
+#ifndef NDEBUG
+/* Debug builds check that kept colours are what colouring gives (the order is scratch here). */
+static void check_colors(rc_soft_step *s) {
+    for (int32_t i = 0; i < s->constraint_count; ++i) {
+        s->order[i] = s->constraints[i].color;
+    }
+    rc_solver_assign_colors(s);
+    for (int32_t i = 0; i < s->constraint_count; ++i) {
+        assert(s->constraints[i].color == s->order[i]);
+    }
+}
+#endif
+
 static bool solve(rc_world *world, float dt) {
     rc_soft_step step;
     rc_soft_step_setup(world, &step, dt);
@@ -201,9 +215,17 @@ static bool solve(rc_world *world, float dt) {
     rc_joints_prepare(world, &step);
     step.joints = world->joint_constraints.data;
     step.joint_count = world->joint_constraints.count;
-    if (!rc_reserve_blocks(world, rc_solver_color(&step))) {
+    /* the colours of the same constraints as the last step's are the same: kept (gather.c) */
+    bool keep = world->colors_kept && !world->gather_left_out;
+#ifndef NDEBUG
+    if (keep) {
+        check_colors(&step);
+    }
+#endif
+    if (!rc_reserve_blocks(world, keep ? rc_solver_runs(&step) : rc_solver_color(&step))) {
         return false;
     }
+    world->colors_kept = world->gather_kept && !world->gather_left_out;
     step.blocks = world->blocks.data;
     rc_solve_soft_step(&step);
     return true;

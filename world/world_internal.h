@@ -120,6 +120,16 @@ struct rc_world {
     RC_ARRAY(int32_t) constraint_order;
     RC_ARRAY(rc_gather_entry) gather_entries; /* gathering the constraints: found, then sorted */
     RC_ARRAY(int32_t) gather_starts;            /* per solver body: where its constraints start */
+    /* what the last gathering found (gather.c), kept while it still holds: its sorted entries
+       after the found ones, and the solver's bodies it was found for; and whether the
+       constraints' colours are still those of all of them (the last colouring's, when nothing
+       was left out) */
+    uint32_t contact_set_revision; /* bumped when a contact is made or ended, gets or loses its
+                                      points, or a body changes its type or response */
+    uint32_t gathered_revision;
+    bool gather_kept, colors_kept, gather_left_out;
+    int32_t gathered_count, gathered_live;
+    RC_ARRAY(int32_t) gathered_owners;
     RC_ARRAY(rc_wide_constraint) blocks;
     RC_ARRAY(rc_vec2) kicks;         /* gravity and applied force per sub-step */
     RC_ARRAY(float) spin_kicks;      /* applied torque per sub-step */
@@ -441,8 +451,11 @@ bool rc_shape_proxy_fits(const rc_world *world, const rc_shape *shape);
 /* If not, give the proxy the shape's fat box (reserved by the caller). */
 void rc_shape_refit_proxy(rc_world *world, const rc_shape *shape);
 /* The step's constraints from the contacts (gather.c), in world->constraints; false when out
- * of memory (nothing else changed). */
+ * of memory (nothing else changed). world->gather_left_out: some contact found was not made a
+ * constraint (a swept body's strike, or cancelled by the pre-solve callback). */
 bool rc_gather_constraints(rc_world *world);
+/* The next gathering looks at every contact again (the world's records were replaced). */
+void rc_gather_forget(rc_world *world);
 /* Refit the proxy and have the next step's pair finding look at all its pairs again, even if its
  * box stays: what a pairing rule refused (a filter, a body type) may pair now. */
 void rc_shape_refind_pairs(rc_world *world, const rc_shape *shape);
