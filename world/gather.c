@@ -214,7 +214,7 @@ void rc_gather_forget(rc_world *world) {
 
 static void check_kept(rc_world *world, int32_t live, int32_t bodies) {
     size_t bytes = sizeof(rc_gather_entry) * (size_t)world->gathered_count;
-    rc_gather_entry *kept = world->gather_entries.data + 2 * live;
+    rc_gather_entry *kept = world->gather_entries.data + 2 * (size_t)live;
     memcpy(kept, world->gather_entries.data + live, bytes);
     int32_t n = find_sorted(world, live, bodies);
     assert(n < 0 || (n == world->gathered_count && memcmp(kept, world->gather_entries.data + live, bytes) == 0));

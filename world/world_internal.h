@@ -127,8 +127,7 @@ struct rc_world {
     uint32_t contact_set_revision; /* bumped when a contact is made or ended, gets or loses its
                                       points, or a body changes its type or response */
     uint32_t gathered_revision;
-    bool gather_kept, colors_kept, gather_left_out;
-    int32_t gathered_count, gathered_live;
+    int32_t gathered_count, gathered_live; /* (gather_kept, colors_kept, gather_left_out: below) */
     RC_ARRAY(int32_t) gathered_owners;
     RC_ARRAY(rc_wide_constraint) blocks;
     RC_ARRAY(rc_vec2) kicks;         /* gravity and applied force per sub-step */
@@ -153,6 +152,7 @@ struct rc_world {
     bool kinematic_frames; /* moved_kinematics' frames are made (continuous.c) */
     bool marking_wakes; /* the update walks marked contacts: a body it wakes marks its own */
     bool wakes_undone;  /* the sweeps run: a body woken now is logged for the step's undoing */
+    bool gather_kept, colors_kept, gather_left_out; /* (gather.c: with gathered_revision above) */
     RC_ARRAY(rc_deferred_move) deferred; /* grid moves that add cells: made after a reserve */
     RC_ARRAY(rc_proxy_undo) proxy_undo; /* the grid boxes the step changed, to put back if it fails */
     RC_ARRAY(int32_t) new_contacts;
