@@ -105,17 +105,21 @@ int32_t rc_solver_runs(rc_soft_step *s) {
         count[run_of(&s->constraints[i])]++;
     }
     /* each constraint's place among them sorted by run, in their order within each (a
-       counting sort) */
+       counting sort), as its block and lane */
     s->run_start[0] = 0;
     for (int32_t r = 0; r < RC_SOLVER_RUNS; ++r) {
         s->run_start[r + 1] = s->run_start[r] + count[r];
-        count[r] = s->run_start[r];
-    }
-    for (int32_t i = 0; i < s->constraint_count; ++i) {
-        s->order[i] = count[run_of(&s->constraints[i])]++;
+        count[r] = 0;
     }
     int32_t first_block[RC_SOLVER_RUNS];
-    return first_blocks(s, first_block);
+    int32_t blocks = first_blocks(s, first_block);
+    for (int32_t i = 0; i < s->constraint_count; ++i) {
+        int32_t run = run_of(&s->constraints[i]), at = count[run]++;
+        /* (the ones no colour took: one to a block, in its first lane) */
+        s->order[i] = run == RC_SOLVER_RUNS - 1 ? (first_block[run] + at) * RC_LANES
+                                                : first_block[run] * RC_LANES + at;
+    }
+    return blocks;
 }
 
 int32_t rc_solver_color(rc_soft_step *s) {
@@ -200,8 +204,8 @@ static void hold_lane(rc_wide_constraint *w, int lane, float held) {
 
 /* A lane's numbers from a constraint: masses at the anchors, softness, the normal velocity
  * before solving, the impulses to start from. */
-static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c, int k, rc_wide_point *w,
-                          int lane, float *scale, rc_vec2 *carried) {
+static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c, const rc_body_state *sa,
+                          const rc_body_state *sb, int k, rc_wide_point *w, int lane, float *scale, rc_vec2 *carried) {
     const rc_constraint_point *p = &c->points[k];
     float ma = c->inv_mass_a, ia = c->inv_inertia_a, mb = c->inv_mass_b, ib = c->inv_inertia_b;
     rc_vec2 n = c->normal, t = rc_right_perp(n);
@@ -210,7 +214,6 @@ static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c,
     float kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
     float rta = rc_cross(ra, t), rtb = rc_cross(rb, t);
     float kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
-    const rc_body_state *sa = state_of(s, c->a), *sb = state_of(s, c->b);
     rc_vec2 va = rc_add(sa->v, rc_v2(-sa->w * ra.y, sa->w * ra.x));
     rc_vec2 vb = rc_add(sb->v, rc_v2(-sb->w * rb.y, sb->w * rb.x));
     set_lane(&w->anchor_ax, lane, ra.x);
@@ -260,8 +263,9 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
         sf.impulse_scale = 0.0f;
     }
     rc_body_state *sink = &s->states[s->state_count + 1];
-    w->a[lane] = state_of(s, c->a);
-    w->b[lane] = state_of(s, c->b);
+    const rc_body_state *sa = state_of(s, c->a), *sb = state_of(s, c->b);
+    w->a[lane] = sa;
+    w->b[lane] = sb;
     w->store_a[lane] = c->a >= 0 && ma > 0.0f ? &s->states[c->a] : sink;
     w->store_b[lane] = c->b >= 0 && mb > 0.0f ? &s->states[c->b] : sink;
     set_lane(&w->normal_x, lane, c->normal.x);
@@ -288,7 +292,7 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     rc_vec2 carried = {0.0f, 0.0f};
     for (int k = 0; k < 2; ++k) {
         if (k < c->point_count) {
-            prepare_point(s, c, k, &w->points[k], lane, &scale, &carried);
+            prepare_point(s, c, sa, sb, k, &w->points[k], lane, &scale, &carried);
         } else {
             empty_point(&w->points[k], lane);
         }
@@ -315,16 +319,11 @@ static void clear_block(rc_wide_constraint *w, rc_body_state *still) {
     }
 }
 
-/* The block and lane of constraint i. */
-static int32_t block_of(const rc_soft_step *s, const int32_t first_block[RC_SOLVER_RUNS], int32_t i, int *lane) {
-    int32_t run = run_of(&s->constraints[i]);
-    int32_t at = s->order[i] - s->run_start[run];
-    if (run == RC_SOLVER_RUNS - 1) {
-        *lane = 0;
-        return first_block[run] + at;
-    }
-    *lane = at % RC_LANES;
-    return first_block[run] + at / RC_LANES;
+/* The block and lane of constraint i (rc_solver_runs). */
+static int32_t block_of(const rc_soft_step *s, int32_t i, int *lane) {
+    int32_t slot = s->order[i];
+    *lane = slot % RC_LANES;
+    return slot / RC_LANES;
 }
 
 /* The blocks: each colour's constraints in their order, four to a block; then the ones no
@@ -343,7 +342,7 @@ static void pack(rc_soft_step *s) {
     }
     for (int32_t i = 0; i < s->constraint_count; ++i) {
         int lane;
-        int32_t block = block_of(s, first_block, i, &lane);
+        int32_t block = block_of(s, i, &lane);
         pack_lane(s, i, &s->blocks[block], lane, soft, soft_static);
     }
     if (warm_start_shares(s)) { /* (rare: a squeeze let go) */
@@ -351,7 +350,7 @@ static void pack(rc_soft_step *s) {
             float held = warm_start_share(s, &s->constraints[i]);
             if (held < 1.0f) {
                 int lane;
-                int32_t block = block_of(s, first_block, i, &lane);
+                int32_t block = block_of(s, i, &lane);
                 hold_lane(&s->blocks[block], lane, held);
             }
         }
@@ -782,12 +781,10 @@ static void restitution(rc_soft_step *s) {
 static void store(rc_soft_step *s) {
     /* constraint by constraint, in their order (as pack filled the blocks): the writes go
        through memory in order, the reads jump between blocks */
-    int32_t first_block[RC_SOLVER_RUNS];
-    (void)first_blocks(s, first_block);
     for (int32_t i = 0; i < s->constraint_count; ++i) {
         rc_contact_constraint *k = &s->constraints[i];
         int lane;
-        const rc_wide_constraint *c = &s->blocks[block_of(s, first_block, i, &lane)];
+        const rc_wide_constraint *c = &s->blocks[block_of(s, i, &lane)];
         k->rolling_impulse = RC_LANE(c->rolling_impulse, lane);
         for (int j = 0; j < k->point_count; ++j) {
             k->points[j].normal_impulse = RC_LANE(c->points[j].normal_impulse, lane);

@@ -161,8 +161,8 @@ typedef struct rc_soft_step {
     float max_spin;                 /* and turns, at most this fast (rad/s) */
     /* scratch for rc_solver_pack: per state (colours), per constraint (order) */
     uint32_t *colors;
-    int32_t *order;                 /* per constraint: its place among the constraints by colour
-                                       (each colour in the constraints' order) */
+    int32_t *order;                 /* per constraint: its block and lane, block * RC_LANES + lane
+                                       (each run in the constraints' order, four to a block) */
     int32_t run_start[RC_SOLVER_RUNS + 1]; /* where each run (contact_solver.c: a colour's one-point or
                                               two-point constraints, or the uncoloured) starts in
                                               order (the last: the end) */
