@@ -154,9 +154,8 @@ static void sort_entries(rc_gather_entry *e, int32_t n) {
 
 /* The contacts that may be constraints (points, no sensor, a solver body that moves), sorted:
  * their number (-1: out of memory); the sorted entries follow the found ones in
- * world->gather_entries. The
- * contacts are read in their array's order (one pass over memory), and sorted by their body
- * first (counting) and then by their shapes. */
+ * world->gather_entries. The contacts are read in their array's order (one pass over memory),
+ * and sorted by their body first (counting) and then by their shapes. */
 static int32_t find_sorted(rc_world *world, int32_t live, int32_t bodies) {
     rc_gather_entry *found = world->gather_entries.data, *sorted = found + live;
     int32_t *starts = world->gather_starts.data, n = 0;
