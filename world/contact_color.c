@@ -30,14 +30,13 @@ static inline int32_t run_of(const rc_contact_constraint *c) {
     return c->color == RC_SOLVER_COLORS ? RC_SOLVER_RUNS - 1 : 2 * c->color + (c->point_count > 1 ? 1 : 0);
 }
 
-/* Where each run's blocks start (four constraints to a block; the ones no colour took, one
- * each), and how many blocks there are. */
-static int32_t first_blocks(const rc_soft_step *s, int32_t first_block[RC_SOLVER_RUNS]) {
+/* Where each run's blocks start, from how many constraints each has (four to a block; the ones
+ * no colour took, one each), and how many blocks there are. */
+static int32_t first_blocks(const int32_t count[RC_SOLVER_RUNS], int32_t first_block[RC_SOLVER_RUNS]) {
     int32_t b = 0;
     for (int32_t run = 0; run < RC_SOLVER_RUNS; ++run) {
-        int32_t n = s->run_start[run + 1] - s->run_start[run];
         first_block[run] = b;
-        b += run == RC_SOLVER_RUNS - 1 ? n : (n + RC_LANES - 1) / RC_LANES;
+        b += run == RC_SOLVER_RUNS - 1 ? count[run] : (count[run] + RC_LANES - 1) / RC_LANES;
     }
     return b;
 }
@@ -83,16 +82,11 @@ int32_t rc_solver_runs(rc_soft_step *s) {
     }
     /* each constraint's place among them sorted by run, in their order within each (a
        counting sort), as its block and lane */
-    s->run_start[0] = 0;
-    for (int32_t r = 0; r < RC_SOLVER_RUNS; ++r) {
-        s->run_start[r + 1] = s->run_start[r] + count[r];
-        count[r] = 0;
-    }
-    int32_t first_block[RC_SOLVER_RUNS];
-    int32_t blocks = first_blocks(s, first_block);
+    int32_t first_block[RC_SOLVER_RUNS], at_run[RC_SOLVER_RUNS] = {0};
+    int32_t blocks = first_blocks(count, first_block);
     s->block_count = blocks;
     for (int32_t i = 0; i < s->constraint_count; ++i) {
-        int32_t run = run_of(&s->constraints[i]), at = count[run]++;
+        int32_t run = run_of(&s->constraints[i]), at = at_run[run]++;
         /* (the ones no colour took: one to a block, in its first lane) */
         s->order[i] = run == RC_SOLVER_RUNS - 1 ? (first_block[run] + at) * RC_LANES
                                                 : first_block[run] * RC_LANES + at;

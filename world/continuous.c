@@ -31,7 +31,6 @@ static float hull_most_extent(const rc_hull_view *h, rc_vec2 about) {
     return most + h->radius;
 }
 
-/* The centre of a hull's core (the mean of its points: inside a convex one). */
 void rc_body_extents(const rc_world *world, rc_body *b) {
     float least = INFINITY, most = 0.0f;
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {

@@ -25,7 +25,7 @@ static void add_cancelled(rc_world *world, int32_t slot, int32_t shape) {
 
 /* A constraint from a contact (its points within the margin) between the bodies it names,
  * unless the pre-solve callback cancels it. */
-static bool add_constraint(rc_world *world, int32_t contact) {
+static void add_constraint(rc_world *world, int32_t contact) {
     const rc_contact *c = &world->contacts.data[contact];
     const rc_shape *sa = &world->shapes.data[c->shape[0]], *sb = &world->shapes.data[c->shape[1]];
     const rc_body *ba = &world->bodies.data[c->body[0]], *bb = &world->bodies.data[c->body[1]];
@@ -49,7 +49,7 @@ static bool add_constraint(rc_world *world, int32_t contact) {
         if (bb->solver_slot >= 0 && sb->swept) {
             add_cancelled(world, bb->solver_slot, c->shape[0]);
         }
-        return false;
+        return;
     }
     rc_constraint_load(k, c->normal, c->points, c->point_count, c->rolling_impulse);
     k->contact = contact;
@@ -60,7 +60,6 @@ static bool add_constraint(rc_world *world, int32_t contact) {
     if (bb->solver_slot >= 0 && sb->swept) {
         add_support(world, bb->solver_slot, c->shape[0]);
     }
-    return true;
 }
 
 /* The solver body a contact's constraint comes with: the one of the two that moves in the
@@ -231,7 +230,6 @@ static void check_kept(rc_world *world, int32_t live, int32_t bodies) {
  * are left out as the constraints are made. */
 bool rc_gather_constraints(rc_world *world) {
     world->constraints.count = 0;
-    world->gather_left_out = false;
     int32_t live = rc_id_pool_live(&world->contact_ids), bodies = world->solver_owner.count;
     if (!rc_array_reserve(world, world->constraints, live) ||
         !rc_array_reserve(world, world->constraint_order, live) ||
@@ -274,9 +272,8 @@ bool rc_gather_constraints(rc_world *world) {
             prefetch_entry(world, &sorted[k + GATHER_AHEAD]);
         }
         int32_t contact = sorted[k].contact;
-        if ((strikes && rc_contact_is_swept_strike(world, &world->contacts.data[contact])) ||
-            !add_constraint(world, contact)) {
-            world->gather_left_out = true;
+        if (!strikes || !rc_contact_is_swept_strike(world, &world->contacts.data[contact])) {
+            add_constraint(world, contact); /* (or the pre-solve callback cancels it) */
         }
     }
     return true;

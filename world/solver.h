@@ -162,10 +162,9 @@ typedef struct rc_soft_step {
     /* scratch for the colouring (contact_color.c): per state (colours), per constraint (order) */
     uint32_t *colors;
     int32_t *order;                 /* per constraint: its block and lane, block * RC_LANES + lane
-                                       (each run in the constraints' order, four to a block) */
-    int32_t run_start[RC_SOLVER_RUNS + 1]; /* where each run (contact_color.c: a colour's one-point or
-                                              two-point constraints, or the uncoloured) starts in
-                                              order (the last: the end) */
+                                       (each run, contact_color.c: a colour's one-point or
+                                       two-point constraints, or the uncoloured, in the
+                                       constraints' order, four to a block) */
     rc_wide_constraint *blocks;     /* block_count of them, filled by rc_solve_soft_step */
     int32_t block_count;            /* set by rc_solver_color (or rc_solver_runs) */
 } rc_soft_step;

@@ -182,8 +182,6 @@ bool rc_reserve_blocks(rc_world *world, int32_t count) {
     return rc_array_reserve_aligned(world, world->blocks, count, 16);
 }
 
-/* The soft step over the solver's bodies and the gathered constraints. False when the blocks
- * cannot be had (nothing has changed then). */
 #ifndef NDEBUG
 /* Debug builds check that kept colours are what colouring gives (the order is scratch here). */
 static void check_colors(rc_soft_step *s) {
@@ -197,6 +195,8 @@ static void check_colors(rc_soft_step *s) {
 }
 #endif
 
+/* The soft step over the solver's bodies and the gathered constraints. False when the blocks
+ * cannot be had (nothing has changed then). */
 static bool solve(rc_world *world, float dt) {
     rc_soft_step step;
     rc_soft_step_setup(world, &step, dt);
@@ -216,7 +216,7 @@ static bool solve(rc_world *world, float dt) {
     step.joints = world->joint_constraints.data;
     step.joint_count = world->joint_constraints.count;
     /* the colours of the same constraints as the last step's are the same: kept (gather.c) */
-    bool keep = world->colors_kept && !world->gather_left_out;
+    bool all_made = rc_gather_all_made(world), keep = world->colors_kept && all_made;
 #ifndef NDEBUG
     if (keep) {
         check_colors(&step);
@@ -225,7 +225,7 @@ static bool solve(rc_world *world, float dt) {
     if (!rc_reserve_blocks(world, keep ? rc_solver_runs(&step) : rc_solver_color(&step))) {
         return false;
     }
-    world->colors_kept = world->gather_kept && !world->gather_left_out;
+    world->colors_kept = all_made;
     step.blocks = world->blocks.data;
     rc_solve_soft_step(&step);
     return true;

@@ -127,7 +127,7 @@ struct rc_world {
     uint32_t contact_set_revision; /* bumped when a contact is made or ended, gets or loses its
                                       points, or a body changes its type or response */
     uint32_t gathered_revision;
-    int32_t gathered_count, gathered_live; /* (gather_kept, colors_kept, gather_left_out: below) */
+    int32_t gathered_count, gathered_live; /* (gather_kept, colors_kept: below) */
     RC_ARRAY(int32_t) gathered_owners;
     RC_ARRAY(rc_wide_constraint) blocks;
     RC_ARRAY(rc_vec2) kicks;         /* gravity and applied force per sub-step */
@@ -152,7 +152,7 @@ struct rc_world {
     bool kinematic_frames; /* moved_kinematics' frames are made (continuous.c) */
     bool marking_wakes; /* the update walks marked contacts: a body it wakes marks its own */
     bool wakes_undone;  /* the sweeps run: a body woken now is logged for the step's undoing */
-    bool gather_kept, colors_kept, gather_left_out; /* (gather.c: with gathered_revision above) */
+    bool gather_kept, colors_kept; /* (gather.c: with gathered_revision above) */
     RC_ARRAY(rc_deferred_move) deferred; /* grid moves that add cells: made after a reserve */
     RC_ARRAY(rc_proxy_undo) proxy_undo; /* the grid boxes the step changed, to put back if it fails */
     RC_ARRAY(int32_t) new_contacts;
@@ -451,9 +451,13 @@ bool rc_shape_proxy_fits(const rc_world *world, const rc_shape *shape);
 /* If not, give the proxy the shape's fat box (reserved by the caller). */
 void rc_shape_refit_proxy(rc_world *world, const rc_shape *shape);
 /* The step's constraints from the contacts (gather.c), in world->constraints; false when out
- * of memory (nothing else changed). world->gather_left_out: some contact found was not made a
- * constraint (a swept body's strike, or cancelled by the pre-solve callback). */
+ * of memory (nothing else changed). */
 bool rc_gather_constraints(rc_world *world);
+/* Was every contact the last gathering found made a constraint (none a swept body's strike or
+ * cancelled by the pre-solve callback)? Then the constraints are the kept list's, whole. */
+static inline bool rc_gather_all_made(const rc_world *world) {
+    return world->gather_kept && world->constraints.count == world->gathered_count;
+}
 /* The next gathering looks at every contact again (the world's records were replaced). */
 void rc_gather_forget(rc_world *world);
 /* Refit the proxy and have the next step's pair finding look at all its pairs again, even if its
