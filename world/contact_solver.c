@@ -139,6 +139,7 @@ static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c,
     }
     set_lane(&w->normal_impulse, lane, pn);
     set_lane(&w->tangent_impulse, lane, pt);
+    set_lane(&w->max_normal_impulse, lane, 0.0f);
     /* (along n, and its right perp) */
     *carried = rc_add(*carried, rc_v2(pn * n.x + pt * t.x, pn * n.y + pt * t.y));
 }
@@ -146,7 +147,17 @@ static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c,
 /* An empty lane, or the missing second point of a one-point contact: no mass, so no impulse;
  * apart by 1, so its speculative bias stays finite. */
 static void empty_point(rc_wide_point *w, int lane) {
+    set_lane(&w->anchor_ax, lane, 0.0f);
+    set_lane(&w->anchor_ay, lane, 0.0f);
+    set_lane(&w->anchor_bx, lane, 0.0f);
+    set_lane(&w->anchor_by, lane, 0.0f);
     set_lane(&w->base_separation, lane, 1.0f);
+    set_lane(&w->relative_velocity, lane, 0.0f);
+    set_lane(&w->normal_mass, lane, 0.0f);
+    set_lane(&w->tangent_mass, lane, 0.0f);
+    set_lane(&w->normal_impulse, lane, 0.0f);
+    set_lane(&w->tangent_impulse, lane, 0.0f);
+    set_lane(&w->max_normal_impulse, lane, 0.0f);
 }
 
 static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *w, int lane, rc_softness soft,
@@ -182,6 +193,7 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     set_lane(&w->rolling_mass, lane, kr > 0.0f ? 1.0f / kr : 0.0f);
     w->round_any = w->round_any || c->round_a || c->round_b;
     w->two_points = w->two_points || c->point_count > 1;
+    w->filled = (uint8_t)(w->filled | 1u << lane);
     set_lane_mask(&w->round_a, lane, c->round_a);
     set_lane_mask(&w->round_b, lane, c->round_b);
     set_lane(&w->bias_rate, lane, sf.bias_rate);
@@ -207,16 +219,20 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     }
 }
 
-static void clear_block(rc_wide_constraint *w, rc_body_state *still) {
-    memset(w, 0, sizeof *w);
-    for (int lane = 0; lane < RC_LANES; ++lane) {
-        w->a[lane] = still;
-        w->b[lane] = still;
-        w->store_a[lane] = still + 1; /* the sink */
-        w->store_b[lane] = still + 1;
-        empty_point(&w->points[0], lane);
-        empty_point(&w->points[1], lane);
+/* A lane no constraint was packed into: nothing to solve, the still state on both sides. */
+static void empty_lane(rc_wide_constraint *w, int lane, rc_body_state *still) {
+    rc_w *lanes[] = {&w->normal_x, &w->normal_y, &w->inv_mass_a, &w->inv_inertia_a, &w->inv_mass_b,
+                     &w->inv_inertia_b, &w->friction, &w->restitution, &w->rolling, &w->rolling_mass,
+                     &w->rolling_impulse, &w->bias_rate, &w->mass_scale, &w->impulse_scale, &w->round_a, &w->round_b};
+    for (size_t f = 0; f < sizeof lanes / sizeof lanes[0]; ++f) {
+        set_lane(lanes[f], lane, 0.0f);
     }
+    w->a[lane] = still;
+    w->b[lane] = still;
+    w->store_a[lane] = still + 1; /* the sink */
+    w->store_b[lane] = still + 1;
+    empty_point(&w->points[0], lane);
+    empty_point(&w->points[1], lane);
 }
 
 /* The block and lane of constraint i (rc_solver_runs). */
@@ -227,22 +243,33 @@ static int32_t block_of(const rc_soft_step *s, int32_t i, int *lane) {
 }
 
 /* The blocks: each run's constraints in their order, four to a block; then the ones no colour
- * took, one to a block (contact_color.c gave each its block and lane). The blocks are cleared
- * first and then filled constraint by constraint in the constraints' order: read in block
- * order, the constraints were all over memory (a cache miss per constraint in a scene of
- * 60,000; and filled block after block with the constraints asked for ahead, many pyramids
- * were 4% slower). */
+ * took, one to a block (contact_color.c gave each its block and lane). The blocks are filled
+ * constraint by constraint in the constraints' order: read in block order, the constraints were
+ * all over memory (a cache miss per constraint in a scene of 60,000; and filled block after
+ * block with the constraints asked for ahead, many pyramids were 4% slower). A packed lane is
+ * written whole; only the lanes left over (a run's last block) are cleared after: clearing
+ * every block first wrote each twice (1.9 MB a step for the large pyramid). */
 static void pack(rc_soft_step *s) {
     rc_softness soft = rc_make_soft(s->contact_hertz, s->contact_damping_ratio, s->h);
     /* against something that does not move, the contact is stiffer: only one side gives */
     rc_softness soft_static = rc_make_soft(2.0f * s->contact_hertz, s->contact_damping_ratio, s->h);
     for (int32_t i = 0; i < s->block_count; ++i) {
-        clear_block(&s->blocks[i], &s->states[s->state_count]);
+        rc_wide_constraint *w = &s->blocks[i];
+        w->bouncy = w->round_any = w->two_points = false;
+        w->filled = 0u;
     }
     for (int32_t i = 0; i < s->constraint_count; ++i) {
         int lane;
         int32_t block = block_of(s, i, &lane);
         pack_lane(s, i, &s->blocks[block], lane, soft, soft_static);
+    }
+    for (int32_t i = 0; i < s->block_count; ++i) {
+        rc_wide_constraint *w = &s->blocks[i];
+        for (int lane = 0; w->filled != (1u << RC_LANES) - 1u && lane < RC_LANES; ++lane) {
+            if (!(w->filled & 1u << lane)) {
+                empty_lane(w, lane, &s->states[s->state_count]);
+            }
+        }
     }
     if (warm_start_shares(s)) { /* (rare: a squeeze let go) */
         for (int32_t i = 0; i < s->constraint_count; ++i) {

@@ -132,6 +132,7 @@ typedef struct rc_wide_constraint {
     bool bouncy;                               /* some lane has restitution: the restitution pass looks */
     bool round_any;                            /* some lane has a round side: the solve turns its anchors by lane */
     bool two_points;                           /* some lane has two points: the passes visit the second */
+    uint8_t filled;                            /* bit per lane packed with a constraint (pack) */
 } rc_wide_constraint;
 
 struct rc_joint_constraint;
