@@ -340,6 +340,9 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1,
     rc_transform x2 = rc_body_origin_at(c2, b->xf.q, b->local_center);
     /* the grid of moving shapes is asked only when some kinematic body there may stop it */
     bool level_only = slow_in_every_kinematic_frame(&q);
+    if (level_only && rc_grid_proxy_count(world->level_grid) == 0) {
+        return; /* nothing can stop it (a tumbler's props: no level, slow in the drum's frame) */
+    }
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         const rc_shape *shape = &world->shapes.data[s];
         if (shape->sensor) {
