@@ -69,6 +69,7 @@ typedef struct rc_island_node {
     int32_t parent;
     float rest_time; /* an island root: the least sleep time of its bodies */
     int32_t next;    /* a stack of bodies to wake */
+    uint8_t role;    /* while islands are joined (island.c): a member, a moving kinematic body, or neither */
 } rc_island_node;
 
 /* A kinematic body that moved in the step, as continuous collision meets it: its index, its
