@@ -260,9 +260,17 @@ static bool report_bounces(rc_world *world) {
         if (!k->swept_a && !k->swept_b) {
             continue; /* most of a crowd's: nothing to read of its contact and shapes */
         }
-        const rc_contact *c = &world->contacts.data[k->contact];
-        float bounce_approach;
+        float bounce_approach, approach_now;
         int32_t bounce_point = rc_constraint_bounce(world, k, &bounce_approach);
+        /* no bounce, and no point that pushed while closing or a contact that touched already
+           (a pile at rest): no first touch either, whatever the shapes and bodies say */
+        if (bounce_point < 0 && rc_constraint_first_touch(k, false, &approach_now) < 0) {
+            continue;
+        }
+        const rc_contact *c = &world->contacts.data[k->contact];
+        if (bounce_point < 0 && c->touching) {
+            continue;
+        }
         for (int32_t side = 0; side < 2; ++side) {
             if (!(side == 0 ? k->swept_a : k->swept_b)) {
                 continue;
