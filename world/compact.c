@@ -121,6 +121,8 @@ static void compact_contacts(rc_world *world) {
         /* the step reserves a constraint per live contact */
         rc_array_shrink(world, world->constraints, rc_id_pool_live(&world->contact_ids));
         rc_array_shrink(world, world->constraint_order, rc_id_pool_live(&world->contact_ids));
+        world->contact_constraint.count = 0; /* (the next gathering maps the slots again) */
+        rc_array_shrink(world, world->contact_constraint, world->contacts.count);
         rc_array_shrink(world, world->gather_entries, 2 * rc_id_pool_live(&world->contact_ids));
         rc_array_shrink(world, world->blocks, rc_id_pool_live(&world->contact_ids));
         rc_id_pool_shrink(&world->allocator, &world->contact_ids);

@@ -3,6 +3,7 @@
  * touch and the changes become begin and end events. */
 #include "world/world_internal.h"
 
+#include <assert.h>
 #include <float.h>
 #include <string.h>
 
@@ -637,11 +638,35 @@ static bool pair_over(const rc_world *world, const rc_contact *c, bool recheck) 
            (recheck && !rc_shapes_should_pair(world, a, b));
 }
 
+/* The impulses of contact i's constraint, if it had one this step, for the next step's start
+ * (and its points' approach speeds, for the events). Here rather than in a pass of their own
+ * over the constraints: that pass met the contacts in the constraints' order, all over memory
+ * (4% of the large pyramid's time), and this look meets each anyway. */
+static void commit_impulses(rc_world *world, rc_contact *c, int32_t i) {
+    if (i >= world->contact_constraint.count || world->contact_constraint.data[i] < 0) {
+        return; /* (a contact made since the gathering, or none) */
+    }
+    const rc_contact_constraint *k = &world->constraints.data[world->contact_constraint.data[i]];
+    assert(k->contact == i); /* (no contact ends between the gathering and the update) */
+    if (k->contact != i) {
+        return;
+    }
+    for (int32_t p = 0; p < k->point_count; ++p) {
+        c->points[p].normal_impulse = k->points[p].normal_impulse;
+        c->points[p].tangent_impulse = k->points[p].tangent_impulse;
+        c->points[p].approach = rc_maxf(-k->points[p].relative_velocity, 0.0f);
+    }
+    c->rolling_impulse = k->rolling_impulse;
+}
+
 /* The step's look at contact i: destroyed when its boxes part, its manifold where its bodies
  * are now, sleepers it touches woken, and its begin or end event. */
 static void update_contact(rc_world *world, int32_t i) {
     rc_contact *c = &world->contacts.data[i];
     bool recheck = c->flagged; /* a filter, type or shape changed: may they pair at all? */
+    if (c->in_use) {
+        commit_impulses(world, c, i);
+    }
     if (!c->in_use || (!recheck && !world->body_active.data[c->body[0]] && !world->body_active.data[c->body[1]])) {
         return; /* nothing moved: nothing changed */
     }

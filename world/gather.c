@@ -53,6 +53,7 @@ static void add_constraint(rc_world *world, int32_t contact) {
     }
     rc_constraint_load(k, c->normal, c->points, c->point_count, c->rolling_impulse);
     k->contact = contact;
+    world->contact_constraint.data[contact] = world->constraints.count - 1;
     k->rank = rc_constraint_rank(c->shape[0], k->inv_mass_a > 0.0f, c->shape[1], k->inv_mass_b > 0.0f);
     if (ba->solver_slot >= 0 && sa->swept) {
         add_support(world, ba->solver_slot, c->shape[1]);
@@ -233,11 +234,13 @@ bool rc_gather_constraints(rc_world *world) {
     int32_t live = rc_id_pool_live(&world->contact_ids), bodies = world->solver_owner.count;
     if (!rc_array_reserve(world, world->constraints, live) ||
         !rc_array_reserve(world, world->constraint_order, live) ||
+        !rc_array_reserve(world, world->contact_constraint, world->contacts.count) ||
         !rc_array_reserve(world, world->gather_entries, GATHER_PARTS * live) ||
         !rc_array_reserve(world, world->gather_starts, bodies + 1)) {
         return false;
     }
     if (live == 0) {
+        world->contact_constraint.count = 0;
         rc_gather_forget(world);
         return true; /* nothing to gather (and the entries may be NULL: no offsets from them) */
     }
@@ -262,6 +265,8 @@ bool rc_gather_constraints(rc_world *world) {
         world->gathered_count = n;
         world->gather_kept = true;
     }
+    world->contact_constraint.count = world->contacts.count;
+    memset(world->contact_constraint.data, 0xff, sizeof(int32_t) * (size_t)world->contacts.count); /* (-1) */
     const rc_gather_entry *sorted = world->gather_entries.data + live;
     /* a strike needs a swept body (and the look at both shapes costs two cache misses) */
     bool strikes = world->swept_count > 0;

@@ -316,21 +316,6 @@ static bool report_bounces(rc_world *world) {
     return true;
 }
 
-/* Contacts keep their impulses for the next step's start, once the step cannot fail any more. */
-static void commit_constraints(rc_world *world, float dt) {
-    rc_joints_commit(world, rc_sub_step(world, dt));
-    for (int32_t i = 0; i < world->constraints.count; ++i) {
-        const rc_contact_constraint *k = &world->constraints.data[i];
-        rc_contact *c = &world->contacts.data[k->contact];
-        for (int32_t p = 0; p < k->point_count; ++p) {
-            c->points[p].normal_impulse = k->points[p].normal_impulse;
-            c->points[p].tangent_impulse = k->points[p].tangent_impulse;
-            c->points[p].approach = rc_maxf(-k->points[p].relative_velocity, 0.0f);
-        }
-        c->rolling_impulse = k->rolling_impulse;
-    }
-}
-
 /* Put the moved bodies back where they were (the undo log) and their shapes with them. */
 static void undo_motion(rc_world *world) {
     for (int32_t k = world->undo.count - 1; k >= 0; --k) {
@@ -520,7 +505,9 @@ bool rc_world_step(rc_world *world, float dt) {
     /* the step cannot fail any more: the pairs are contacts now */
     rc_grid_forget_moves(world->grid);
     rc_grid_forget_moves(world->level_grid);
-    commit_constraints(world, dt);
+    /* joints keep their impulses for the next step's start, once the step cannot fail any more;
+       contacts are given theirs as the update looks at each (rc_contacts_update) */
+    rc_joints_commit(world, rc_sub_step(world, dt));
     if (world->published_impacts > 0) {
         int32_t keep = world->impacts.count - world->published_impacts;
         memmove(world->impacts.data, world->impacts.data + world->published_impacts,

@@ -143,6 +143,7 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->states);
     rc_array_free(world, world->colors);
     rc_array_free(world, world->constraint_order);
+    rc_array_free(world, world->contact_constraint);
     rc_array_free(world, world->gather_entries);
     rc_array_free(world, world->gather_starts);
     rc_array_free(world, world->blocks);
