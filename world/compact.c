@@ -125,6 +125,7 @@ static void compact_contacts(rc_world *world) {
         rc_array_shrink(world, world->contact_constraint, world->contacts.count);
         rc_array_shrink(world, world->gather_entries, 2 * rc_id_pool_live(&world->contact_ids));
         rc_array_shrink(world, world->blocks, rc_id_pool_live(&world->contact_ids));
+        rc_array_shrink(world, world->block_flags, rc_id_pool_live(&world->contact_ids));
         rc_id_pool_shrink(&world->allocator, &world->contact_ids);
     }
     rc_map_shrink(&world->allocator, &world->contact_map);

@@ -160,8 +160,8 @@ static void empty_point(rc_wide_point *w, int lane) {
     set_lane(&w->max_normal_impulse, lane, 0.0f);
 }
 
-static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *w, int lane, rc_softness soft,
-                      rc_softness soft_static) {
+static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *w, uint8_t *flags, int lane,
+                      rc_softness soft, rc_softness soft_static) {
     const rc_contact_constraint *c = &s->constraints[index];
     float ma = c->inv_mass_a, ia = c->inv_inertia_a, mb = c->inv_mass_b, ib = c->inv_inertia_b;
     rc_softness sf = (ma == 0.0f || mb == 0.0f) ? soft_static : soft;
@@ -187,13 +187,12 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     set_lane(&w->inv_inertia_b, lane, ib);
     set_lane(&w->friction, lane, c->friction);
     set_lane(&w->restitution, lane, c->restitution);
-    w->bouncy = w->bouncy || c->restitution > 0.0f;
     set_lane(&w->rolling, lane, c->rolling);
     float kr = ia + ib;
     set_lane(&w->rolling_mass, lane, kr > 0.0f ? 1.0f / kr : 0.0f);
-    w->round_any = w->round_any || c->round_a || c->round_b;
-    w->two_points = w->two_points || c->point_count > 1;
-    w->filled = (uint8_t)(w->filled | 1u << lane);
+    *flags = (uint8_t)(*flags | (c->restitution > 0.0f ? RC_BLOCK_BOUNCY : 0u) |
+                       (c->round_a || c->round_b ? RC_BLOCK_ROUND : 0u) | (c->point_count > 1 ? RC_BLOCK_TWO_POINTS : 0u) |
+                       RC_BLOCK_FILLED << lane);
     set_lane_mask(&w->round_a, lane, c->round_a);
     set_lane_mask(&w->round_b, lane, c->round_b);
     set_lane(&w->bias_rate, lane, sf.bias_rate);
@@ -253,21 +252,19 @@ static void pack(rc_soft_step *s) {
     rc_softness soft = rc_make_soft(s->contact_hertz, s->contact_damping_ratio, s->h);
     /* against something that does not move, the contact is stiffer: only one side gives */
     rc_softness soft_static = rc_make_soft(2.0f * s->contact_hertz, s->contact_damping_ratio, s->h);
-    for (int32_t i = 0; i < s->block_count; ++i) {
-        rc_wide_constraint *w = &s->blocks[i];
-        w->bouncy = w->round_any = w->two_points = false;
-        w->filled = 0u;
+    if (s->block_count > 0) { /* (no blocks: the flags may be NULL) */
+        memset(s->block_flags, 0, (size_t)s->block_count);
     }
     for (int32_t i = 0; i < s->constraint_count; ++i) {
         int lane;
         int32_t block = block_of(s, i, &lane);
-        pack_lane(s, i, &s->blocks[block], lane, soft, soft_static);
+        pack_lane(s, i, &s->blocks[block], &s->block_flags[block], lane, soft, soft_static);
     }
+    const unsigned full = ((1u << RC_LANES) - 1u) * RC_BLOCK_FILLED;
     for (int32_t i = 0; i < s->block_count; ++i) {
-        rc_wide_constraint *w = &s->blocks[i];
-        for (int lane = 0; w->filled != (1u << RC_LANES) - 1u && lane < RC_LANES; ++lane) {
-            if (!(w->filled & 1u << lane)) {
-                empty_lane(w, lane, &s->states[s->state_count]);
+        for (int lane = 0; (s->block_flags[i] & full) != full && lane < RC_LANES; ++lane) {
+            if (!(s->block_flags[i] & RC_BLOCK_FILLED << lane)) {
+                empty_lane(&s->blocks[i], lane, &s->states[s->state_count]);
             }
         }
     }
@@ -356,7 +353,9 @@ static inline rc_w mask_and(rc_w a, rc_w b) { return rc_w_select(a, b, rc_w_zero
 /* The points a pass visits in a block: the second only where some lane has one. A lane's
  * missing second point has no mass and no impulse, so visiting it changes nothing (a zero's
  * sign at most): a block of one-point contacts skips it. */
-static inline int points_of(const rc_wide_constraint *c) { return c->two_points ? 2 : 1; }
+static inline int points_of(const rc_soft_step *s, int32_t block) {
+    return s->block_flags[block] & RC_BLOCK_TWO_POINTS ? 2 : 1;
+}
 
 /* The impulse (px, py) at anchors ra, rb: a loses it, b gains it. */
 static inline void apply(const rc_wide_constraint *c, wide_body *a, wide_body *b, rc_w rax, rc_w ray, rc_w rbx,
@@ -384,7 +383,7 @@ static void warm_start(rc_soft_step *s) {
         rc_wide_constraint *c = &s->blocks[i];
         wide_body a = gather(c->a), b = gather(c->b);
         rc_w tx = c->normal_y, ty = rc_w_sub(rc_w_zero(), c->normal_x); /* right perp */
-        for (int k = 0; k < points_of(c); ++k) {
+        for (int k = 0; k < points_of(s, i); ++k) {
             const rc_wide_point *p = &c->points[k];
             rc_w px = rc_w_add(rc_w_mul(p->normal_impulse, c->normal_x), rc_w_mul(p->tangent_impulse, tx));
             rc_w py = rc_w_add(rc_w_mul(p->normal_impulse, c->normal_y), rc_w_mul(p->tangent_impulse, ty));
@@ -505,13 +504,14 @@ static void solve(rc_soft_step *s, bool use_bias) {
         rc_wide_constraint *c = &s->blocks[i];
         /* four copies: a block with no round side (a crate stack's) skips the selects of the
            turned anchors, a block of one-point contacts (a grenade pile's) the second point */
-        if (c->two_points) {
-            if (c->round_any) {
+        uint8_t flags = s->block_flags[i];
+        if (flags & RC_BLOCK_TWO_POINTS) {
+            if (flags & RC_BLOCK_ROUND) {
                 solve_block(s, c, use_bias, true, 2);
             } else {
                 solve_block(s, c, use_bias, false, 2);
             }
-        } else if (c->round_any) {
+        } else if (flags & RC_BLOCK_ROUND) {
             solve_block(s, c, use_bias, true, 1);
         } else {
             solve_block(s, c, use_bias, false, 1);
@@ -652,7 +652,7 @@ static void restitution(rc_soft_step *s) {
     rc_w zero = rc_w_zero(), threshold = rc_w_set(-s->restitution_threshold), max_rebound = rc_w_set(s->max_rebound);
     for (int32_t i = 0; i < s->block_count; ++i) {
         rc_wide_constraint *c = &s->blocks[i];
-        if (!c->bouncy) {
+        if (!(s->block_flags[i] & RC_BLOCK_BOUNCY)) {
             continue; /* no lane would be active: nothing would change (a crate stack's blocks) */
         }
         rc_w active[2], rebound[2];
@@ -687,7 +687,7 @@ static void restitution(rc_soft_step *s) {
             }
         }
         /* the rest point by point */
-        for (int j = 0; j < points_of(c); ++j) {
+        for (int j = 0; j < points_of(s, i); ++j) {
             rc_wide_point *p = &c->points[j];
             rc_w alone = rc_w_select(solved, zero, active[j]);
             rc_w dvx, dvy;

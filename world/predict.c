@@ -273,6 +273,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     uint32_t colors[2];
     int32_t order[PREVIEW_CONTACTS];
     rc_wide_constraint blocks[PREVIEW_CONTACTS];
+    uint8_t block_flags[PREVIEW_CONTACTS];
     step.states = states;
     step.state_count = 1;
     step.constraints = constraints;
@@ -289,6 +290,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     step.colors = colors;
     step.order = order;
     step.blocks = blocks;
+    step.block_flags = block_flags;
     (void)rc_solver_color(&step); /* one block per contact: all share the one body */
     rc_solve_soft_step(&step);
     rc_body_state state = states[0];

@@ -129,11 +129,16 @@ typedef struct rc_wide_constraint {
        one load in the passes (an index was a load, a shift and an add) */
     const rc_body_state *a[RC_LANES], *b[RC_LANES];
     rc_body_state *store_a[RC_LANES], *store_b[RC_LANES];
-    bool bouncy;                               /* some lane has restitution: the restitution pass looks */
-    bool round_any;                            /* some lane has a round side: the solve turns its anchors by lane */
-    bool two_points;                           /* some lane has two points: the passes visit the second */
-    uint8_t filled;                            /* bit per lane packed with a constraint (pack) */
 } rc_wide_constraint;
+
+/* What a block holds, a byte per block beside the blocks (rc_soft_step's block_flags): the
+ * passes and the packing read and write these without touching the block's last line. */
+enum {
+    RC_BLOCK_BOUNCY = 1u,     /* some lane has restitution: the restitution pass looks */
+    RC_BLOCK_ROUND = 2u,      /* some lane has a round side: the solve turns its anchors by lane */
+    RC_BLOCK_TWO_POINTS = 4u, /* some lane has two points: the passes visit the second */
+    RC_BLOCK_FILLED = 16u     /* (shifted by the lane) that lane was packed with a constraint */
+};
 
 struct rc_joint_constraint;
 
@@ -167,6 +172,7 @@ typedef struct rc_soft_step {
                                        two-point constraints, or the uncoloured, in the
                                        constraints' order, four to a block) */
     rc_wide_constraint *blocks;     /* block_count of them, filled by rc_solve_soft_step */
+    uint8_t *block_flags;           /* block_count: each block's RC_BLOCK_* */
     int32_t block_count;            /* set by rc_solver_color (or rc_solver_runs) */
 } rc_soft_step;
 

@@ -179,7 +179,8 @@ void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt) {
 }
 
 bool rc_reserve_blocks(rc_world *world, int32_t count) {
-    return rc_array_reserve_aligned(world, world->blocks, count, 16);
+    return rc_array_reserve_aligned(world, world->blocks, count, 16) &&
+           rc_array_reserve(world, world->block_flags, count);
 }
 
 #ifndef NDEBUG
@@ -227,6 +228,7 @@ static bool solve(rc_world *world, float dt) {
     }
     world->colors_kept = all_made;
     step.blocks = world->blocks.data;
+    step.block_flags = world->block_flags.data;
     rc_solve_soft_step(&step);
     return true;
 }

@@ -147,6 +147,7 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->gather_entries);
     rc_array_free(world, world->gather_starts);
     rc_array_free(world, world->blocks);
+    rc_array_free(world, world->block_flags);
     rc_array_free(world, world->kicks);
     rc_array_free(world, world->spin_kicks);
     rc_array_free(world, world->turns);

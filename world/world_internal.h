@@ -133,6 +133,7 @@ struct rc_world {
     int32_t gathered_count, gathered_live; /* (gather_kept, colors_kept: below) */
     RC_ARRAY(int32_t) gathered_owners;
     RC_ARRAY(rc_wide_constraint) blocks;
+    RC_ARRAY(uint8_t) block_flags; /* per block: RC_BLOCK_* (solver.h) */
     RC_ARRAY(rc_vec2) kicks;         /* gravity and applied force per sub-step */
     RC_ARRAY(float) spin_kicks;      /* applied torque per sub-step */
     RC_ARRAY(float) turns;           /* the solver's turn of each of its bodies so far in the step */
