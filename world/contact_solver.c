@@ -192,7 +192,7 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     set_lane(&w->rolling_mass, lane, kr > 0.0f ? 1.0f / kr : 0.0f);
     *flags = (uint8_t)(*flags | (c->restitution > 0.0f ? RC_BLOCK_BOUNCY : 0u) |
                        (c->round_a || c->round_b ? RC_BLOCK_ROUND : 0u) | (c->point_count > 1 ? RC_BLOCK_TWO_POINTS : 0u) |
-                       RC_BLOCK_FILLED << lane);
+                       RC_BLOCK_FILLED << (unsigned)lane);
     set_lane_mask(&w->round_a, lane, c->round_a);
     set_lane_mask(&w->round_b, lane, c->round_b);
     set_lane(&w->bias_rate, lane, sf.bias_rate);
@@ -263,7 +263,7 @@ static void pack(rc_soft_step *s) {
     const unsigned full = ((1u << RC_LANES) - 1u) * RC_BLOCK_FILLED;
     for (int32_t i = 0; i < s->block_count; ++i) {
         for (int lane = 0; (s->block_flags[i] & full) != full && lane < RC_LANES; ++lane) {
-            if (!(s->block_flags[i] & RC_BLOCK_FILLED << lane)) {
+            if (!(s->block_flags[i] & RC_BLOCK_FILLED << (unsigned)lane)) {
                 empty_lane(&s->blocks[i], lane, &s->states[s->state_count]);
             }
         }

@@ -133,12 +133,10 @@ typedef struct rc_wide_constraint {
 
 /* What a block holds, a byte per block beside the blocks (rc_soft_step's block_flags): the
  * passes and the packing read and write these without touching the block's last line. */
-enum {
-    RC_BLOCK_BOUNCY = 1u,     /* some lane has restitution: the restitution pass looks */
-    RC_BLOCK_ROUND = 2u,      /* some lane has a round side: the solve turns its anchors by lane */
-    RC_BLOCK_TWO_POINTS = 4u, /* some lane has two points: the passes visit the second */
-    RC_BLOCK_FILLED = 16u     /* (shifted by the lane) that lane was packed with a constraint */
-};
+#define RC_BLOCK_BOUNCY 1u     /* some lane has restitution: the restitution pass looks */
+#define RC_BLOCK_ROUND 2u      /* some lane has a round side: the solve turns its anchors by lane */
+#define RC_BLOCK_TWO_POINTS 4u /* some lane has two points: the passes visit the second */
+#define RC_BLOCK_FILLED 16u    /* (shifted by the lane) that lane was packed with a constraint */
 
 struct rc_joint_constraint;
 
