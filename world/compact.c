@@ -41,7 +41,7 @@ static void compact_bodies(rc_world *world) {
     rc_array_shrink(world, world->sweep_list, n);
     rc_array_shrink(world, world->sweeps_ahead, n);
     rc_array_shrink(world, world->solver_owner, n);
-    rc_array_shrink(world, world->states, n + 2);
+    rc_array_shrink_aligned(world, world->states, n + 2, 64);
     rc_array_shrink(world, world->colors, n + 1);
     rc_array_shrink(world, world->kicks, n);
     rc_array_shrink(world, world->spin_kicks, n);
@@ -117,14 +117,14 @@ static void compact_contacts(rc_world *world) {
         }
         rc_id_pool_trim(&world->contact_ids, end);
         world->contacts.count = world->contact_ids.next;
-        rc_array_shrink(world, world->contacts, world->contacts.count);
+        rc_array_shrink_aligned(world, world->contacts, world->contacts.count, 64);
         /* the step reserves a constraint per live contact */
         rc_array_shrink(world, world->constraints, rc_id_pool_live(&world->contact_ids));
         rc_array_shrink(world, world->constraint_order, rc_id_pool_live(&world->contact_ids));
         world->contact_constraint.count = 0; /* (the next gathering maps the slots again) */
         rc_array_shrink(world, world->contact_constraint, world->contacts.count);
         rc_array_shrink(world, world->gather_entries, 2 * rc_id_pool_live(&world->contact_ids));
-        rc_array_shrink(world, world->blocks, rc_id_pool_live(&world->contact_ids));
+        rc_array_shrink_aligned(world, world->blocks, rc_id_pool_live(&world->contact_ids), 64);
         rc_array_shrink(world, world->block_flags, rc_id_pool_live(&world->contact_ids));
         rc_id_pool_shrink(&world->allocator, &world->contact_ids);
     }

@@ -179,7 +179,7 @@ void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt) {
 }
 
 bool rc_reserve_blocks(rc_world *world, int32_t count) {
-    return rc_array_reserve_aligned(world, world->blocks, count, 16) &&
+    return rc_array_reserve_aligned(world, world->blocks, count, 64) &&
            rc_array_reserve(world, world->block_flags, count);
 }
 
@@ -418,7 +418,7 @@ static bool reserve_scratch(rc_world *world) {
     int32_t n = world->bodies.count;
     return rc_array_reserve(world, world->islands, n) && rc_array_reserve(world, world->moving, n) &&
            rc_array_reserve(world, world->sweep_list, n) &&
-           rc_array_reserve(world, world->solver_owner, n) && rc_array_reserve(world, world->states, n + 2) &&
+           rc_array_reserve(world, world->solver_owner, n) && rc_array_reserve_aligned(world, world->states, n + 2, 64) &&
            rc_array_reserve(world, world->body_slots, n) && rc_array_reserve(world, world->body_active, n) &&
            rc_array_reserve(world, world->colors, n + 1) && rc_array_reserve(world, world->kicks, n) &&
            rc_array_reserve(world, world->spin_kicks, n) && rc_array_reserve(world, world->turns, n) && rc_array_reserve(world, world->moves, n) &&

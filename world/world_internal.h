@@ -597,9 +597,10 @@ static inline void rc_constraint_materials(const rc_world *world, rc_contact_con
  * and changes nothing else. */
 void rc_world_give_back_memory(rc_world *world);
 
-#define rc_array_shrink(world, array, keep)                                                                            \
+#define rc_array_shrink(world, array, keep) rc_array_shrink_aligned(world, array, keep, 16)
+#define rc_array_shrink_aligned(world, array, keep, align)                                                             \
     rc_mem_shrink_aligned(&(world)->allocator, (void **)&(array).data, &(array).capacity, (array).count, (keep),     \
-                          sizeof(*(array).data), 16)
+                          sizeof(*(array).data), (align))
 
 /* Do the world's records link up (validate.c)? Every live body, shape, chain and contact names
  * live records of the right kind, its lists end and hold only what belongs in them, and the id
