@@ -10,7 +10,7 @@
 
 bool rc_contact_reserve(rc_world *world, int32_t extra) {
     int32_t free_slots = world->contact_ids.free_count < extra ? world->contact_ids.free_count : extra;
-    return rc_array_reserve(world, world->contacts, world->contacts.count + (extra - free_slots)) &&
+    return rc_array_reserve_aligned(world, world->contacts, world->contacts.count + (extra - free_slots), 64) &&
            rc_id_pool_reserve(&world->allocator, &world->contact_ids, extra) &&
            rc_map_reserve(&world->allocator, &world->contact_map, extra);
 }

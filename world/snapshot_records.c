@@ -378,7 +378,8 @@ bool rc_snapshot_reserve(rc_world *w, const rc_snapshot_counts *n) {
         w->bodies.count = n->bodies;
         w->shapes.count = n->shapes;
     }
-    ok = ok && RESERVE(poly_pool, n->poly_pool) && RESERVE(chains, n->chains) && RESERVE(contacts, n->contacts) &&
+    ok = ok && RESERVE(poly_pool, n->poly_pool) && RESERVE(chains, n->chains) &&
+         rc_array_reserve_aligned(w, w->contacts, n->contacts, 64) && (w->contacts.count = n->contacts, true) &&
          RESERVE(joints, n->joints);
     ok = ok && RESERVE(contact_begin, n->contact_begin) && RESERVE(contact_end, n->contact_end);
     ok = ok && RESERVE(sensor_begin, n->sensor_begin) && RESERVE(sensor_end, n->sensor_end);
