@@ -648,9 +648,6 @@ static void commit_impulses(rc_world *world, rc_contact *c, int32_t i) {
     }
     const rc_contact_constraint *k = &world->constraints.data[world->contact_constraint.data[i]];
     assert(k->contact == i); /* (no contact ends between the gathering and the update) */
-    if (k->contact != i) {
-        return;
-    }
     for (int32_t p = 0; p < k->point_count; ++p) {
         c->points[p].normal_impulse = k->points[p].normal_impulse;
         c->points[p].tangent_impulse = k->points[p].tangent_impulse;

@@ -223,6 +223,29 @@ static void check_kept(rc_world *world, int32_t live, int32_t bodies) {
 #define GATHER_PARTS 2
 #endif
 
+/* The map from contacts to constraints (world->contact_constraint) without the last gathering's:
+ * -1 again where it had set them. (Not the whole map: in a level of sleeping contacts, that was
+ * every slot at every step.) Its constraints name slots of this world or of one a snapshot
+ * replaced, within the map's count either way, or beyond it after a compaction. */
+static void forget_constraint_map(rc_world *world) {
+    for (int32_t i = 0; i < world->constraints.count; ++i) {
+        int32_t contact = world->constraints.data[i].contact;
+        if (contact >= 0 && contact < world->contact_constraint.count) {
+            world->contact_constraint.data[contact] = -1;
+        }
+    }
+}
+
+/* The map over every contact slot, the new ones -1 (reserved by the caller). */
+static void extend_constraint_map(rc_world *world) {
+    for (int32_t i = world->contact_constraint.count; i < world->contacts.count; ++i) {
+        world->contact_constraint.data[i] = -1;
+    }
+    if (world->contact_constraint.count < world->contacts.count) {
+        world->contact_constraint.count = world->contacts.count;
+    }
+}
+
 /* The constraints body by body in the solver's order (body index order), each body's by its
  * shape's index and then the other shape's: the same order whenever the same contacts touch,
  * and the order a preview meets a lone body's contacts in. A contact between two solver
@@ -230,6 +253,7 @@ static void check_kept(rc_world *world, int32_t live, int32_t bodies) {
  * while they hold (gather_holds); a swept body's strike and what the pre-solve callback cancels
  * are left out as the constraints are made. */
 bool rc_gather_constraints(rc_world *world) {
+    forget_constraint_map(world);
     world->constraints.count = 0;
     int32_t live = rc_id_pool_live(&world->contact_ids), bodies = world->solver_owner.count;
     if (!rc_array_reserve(world, world->constraints, live) ||
@@ -239,8 +263,8 @@ bool rc_gather_constraints(rc_world *world) {
         !rc_array_reserve(world, world->gather_starts, bodies + 1)) {
         return false;
     }
+    extend_constraint_map(world);
     if (live == 0) {
-        world->contact_constraint.count = 0;
         rc_gather_forget(world);
         return true; /* nothing to gather (and the entries may be NULL: no offsets from them) */
     }
@@ -265,8 +289,6 @@ bool rc_gather_constraints(rc_world *world) {
         world->gathered_count = n;
         world->gather_kept = true;
     }
-    world->contact_constraint.count = world->contacts.count;
-    memset(world->contact_constraint.data, 0xff, sizeof(int32_t) * (size_t)world->contacts.count); /* (-1) */
     const rc_gather_entry *sorted = world->gather_entries.data + live;
     /* a strike needs a swept body (and the look at both shapes costs two cache misses) */
     bool strikes = world->swept_count > 0;

@@ -262,11 +262,13 @@ static bool report_bounces(rc_world *world) {
         if (!k->swept_a && !k->swept_b) {
             continue; /* most of a crowd's: nothing to read of its contact and shapes */
         }
-        float bounce_approach, approach_now;
-        int32_t bounce_point = rc_constraint_bounce(world, k, &bounce_approach);
-        /* no bounce, and no point that pushed while closing or a contact that touched already
-           (a pile at rest): no first touch either, whatever the shapes and bodies say */
-        if (bounce_point < 0 && rc_constraint_first_touch(k, false, &approach_now) < 0) {
+        /* a bounce's point, else the point of a first touch (one that pushed while closing),
+           which is no first touch where the contact touched already or the side rested on that
+           shape: a pile at rest has neither, and its shapes and bodies are not read */
+        float approach;
+        int32_t bounce_point = rc_constraint_bounce(world, k, &approach);
+        int32_t p = bounce_point >= 0 ? bounce_point : rc_constraint_first_touch(k, false, &approach);
+        if (p < 0) {
             continue;
         }
         const rc_contact *c = &world->contacts.data[k->contact];
@@ -278,11 +280,9 @@ static bool report_bounces(rc_world *world) {
                 continue;
             }
             const rc_shape *s = &world->shapes.data[c->shape[side]];
-            float approach = bounce_approach;
             rc_body *b = &world->bodies.data[s->body];
             bool rested = b->last_hit_step == rc_world_previous_step(world) && b->last_hit_shape == c->shape[1 - side];
-            int32_t p = bounce_point >= 0 ? bounce_point : rc_constraint_first_touch(k, c->touching || rested, &approach);
-            if (p < 0) {
+            if (bounce_point < 0 && rested) {
                 continue;
             }
             if (!rc_array_reserve(world, world->impacts, world->impacts.count + 1)) {

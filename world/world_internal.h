@@ -118,8 +118,9 @@ struct rc_world {
     RC_ARRAY(rc_body_state) states;   /* two more than the solver's bodies: the still state and the sink */
     RC_ARRAY(uint32_t) colors;        /* per state: the colours its constraints took */
     RC_ARRAY(int32_t) constraint_order;
-    /* per contact slot at the gathering (count: the slots then): its constraint, or -1; the
-       step's look at each contact hands it the constraint's impulses (rc_contact_commit) */
+    /* per contact slot (count: the slots at the last gathering): its constraint, or -1 (gather.c);
+       the step's look at each contact hands it the constraint's impulses (contact.c:
+       commit_impulses) */
     RC_ARRAY(int32_t) contact_constraint;
     RC_ARRAY(rc_gather_entry) gather_entries; /* gathering the constraints: found, then sorted */
     RC_ARRAY(int32_t) gather_starts;            /* per solver body: where its constraints start */
