@@ -122,6 +122,7 @@ static void compact_contacts(rc_world *world) {
         rc_array_shrink(world, world->constraints, rc_id_pool_live(&world->contact_ids));
         rc_array_shrink(world, world->constraint_order, rc_id_pool_live(&world->contact_ids));
         world->contact_constraint.count = 0; /* (the next gathering maps the slots again) */
+        world->contact_constraint_set = 0;
         rc_array_shrink(world, world->contact_constraint, world->contacts.count);
         rc_array_shrink(world, world->gather_entries, 2 * rc_id_pool_live(&world->contact_ids));
         rc_array_shrink_aligned(world, world->blocks, rc_id_pool_live(&world->contact_ids), 64);

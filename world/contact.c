@@ -648,12 +648,30 @@ static void commit_impulses(rc_world *world, rc_contact *c, int32_t i) {
     }
     const rc_contact_constraint *k = &world->constraints.data[world->contact_constraint.data[i]];
     assert(k->contact == i); /* (no contact ends between the gathering and the update) */
+    /* read once: -1 again, so that the next gathering need not walk the constraints to reset
+       the map when this look met every one of them (it always does but in a level of sleepers) */
+    world->contact_constraint.data[i] = -1;
+    world->contact_constraint_set--;
     for (int32_t p = 0; p < k->point_count; ++p) {
         c->points[p].normal_impulse = k->points[p].normal_impulse;
         c->points[p].tangent_impulse = k->points[p].tangent_impulse;
         c->points[p].approach = rc_maxf(-k->points[p].relative_velocity, 0.0f);
     }
     c->rolling_impulse = k->rolling_impulse;
+}
+
+#define UPDATE_AHEAD 8
+
+/* Contact i's constraint (if it has one) on its way into the cache: the constraints are in the
+ * bodies' order, the contacts met here in theirs, so each read of one was a miss (two thirds of
+ * the update's time in a field of small pyramids). */
+static inline void prefetch_constraint(const rc_world *world, int32_t i) {
+    if (i < world->contact_constraint.count && world->contact_constraint.data[i] >= 0) {
+        const rc_contact_constraint *k = &world->constraints.data[world->contact_constraint.data[i]];
+        RC_PREFETCH(k);
+        RC_PREFETCH((const char *)k + 64);
+        RC_PREFETCH((const char *)k + 128);
+    }
 }
 
 /* The step's look at contact i: destroyed when its boxes part, its manifold where its bodies
@@ -747,6 +765,7 @@ void rc_contacts_update(rc_world *world) {
     }
     world->contacts_flagged = false; /* every flagged contact below is looked at and unflagged */
     for (int32_t i = 0; i < world->contacts.count; ++i) {
+        prefetch_constraint(world, i + UPDATE_AHEAD);
         update_contact(world, i);
     }
 }

@@ -54,6 +54,7 @@ static void add_constraint(rc_world *world, int32_t contact) {
     rc_constraint_load(k, c->normal, c->points, c->point_count, c->rolling_impulse);
     k->contact = contact;
     world->contact_constraint.data[contact] = world->constraints.count - 1;
+    world->contact_constraint_set++;
     k->rank = rc_constraint_rank(c->shape[0], k->inv_mass_a > 0.0f, c->shape[1], k->inv_mass_b > 0.0f);
     if (ba->solver_slot >= 0 && sa->swept) {
         add_support(world, ba->solver_slot, c->shape[1]);
@@ -107,8 +108,11 @@ static inline int32_t consider(const rc_world *world, int32_t i, rc_gather_entry
 
 static inline void prefetch_entry(const rc_world *world, const rc_gather_entry *e) {
     const rc_contact *c = &world->contacts.data[e->contact];
+    /* its first three lines: the walks' line, the first point, the second point's rest (its
+       manifold, in the fourth, is not read) */
     RC_PREFETCH(c);
-    RC_PREFETCH(&c->points[1]);
+    RC_PREFETCH((const char *)c + 64);
+    RC_PREFETCH((const char *)c + 128);
     RC_PREFETCH(&world->shapes.data[(int32_t)(e->key >> 32)]);
     RC_PREFETCH(&world->shapes.data[(int32_t)(uint32_t)e->key]);
 }
@@ -228,6 +232,10 @@ static void check_kept(rc_world *world, int32_t live, int32_t bodies) {
  * every slot at every step.) Its constraints name slots of this world or of one a snapshot
  * replaced, within the map's count either way, or beyond it after a compaction. */
 static void forget_constraint_map(rc_world *world) {
+    if (world->contact_constraint_set == 0) {
+        return; /* the step's look at the contacts read them all (and reset them) */
+    }
+    world->contact_constraint_set = 0;
     for (int32_t i = 0; i < world->constraints.count; ++i) {
         int32_t contact = world->constraints.data[i].contact;
         if (contact >= 0 && contact < world->contact_constraint.count) {

@@ -120,8 +120,9 @@ struct rc_world {
     RC_ARRAY(int32_t) constraint_order;
     /* per contact slot (count: the slots at the last gathering): its constraint, or -1 (gather.c);
        the step's look at each contact hands it the constraint's impulses (contact.c:
-       commit_impulses) */
+       commit_impulses, which sets each entry it reads back to -1) */
     RC_ARRAY(int32_t) contact_constraint;
+    int32_t contact_constraint_set; /* its entries not -1 */
     RC_ARRAY(rc_gather_entry) gather_entries; /* gathering the constraints: found, then sorted */
     RC_ARRAY(int32_t) gather_starts;            /* per solver body: where its constraints start */
     /* what the last gathering found (gather.c), kept while it still holds: its sorted entries
