@@ -71,7 +71,7 @@ void rc_solver_assign_colors(rc_soft_step *s) {
                 used[c->b] |= 1u << color;
             }
         }
-        s->constraints[i].color = color;
+        s->constraints[i].color = (uint8_t)color;
     }
 }
 

@@ -55,6 +55,7 @@ static void add_constraint(rc_world *world, int32_t contact) {
     k->contact = contact;
     world->contact_constraint.data[contact] = world->constraints.count - 1;
     world->contact_constraint_set++;
+    world->swept_constraints += k->swept_a || k->swept_b ? 1 : 0;
     k->rank = rc_constraint_rank(c->shape[0], k->inv_mass_a > 0.0f, c->shape[1], k->inv_mass_b > 0.0f);
     if (ba->solver_slot >= 0 && sa->swept) {
         add_support(world, ba->solver_slot, c->shape[1]);
@@ -263,6 +264,7 @@ static void extend_constraint_map(rc_world *world) {
 bool rc_gather_constraints(rc_world *world) {
     forget_constraint_map(world);
     world->constraints.count = 0;
+    world->swept_constraints = 0;
     int32_t live = rc_id_pool_live(&world->contact_ids), bodies = world->solver_owner.count;
     if (!rc_array_reserve(world, world->constraints, live) ||
         !rc_array_reserve(world, world->constraint_order, live) ||

@@ -71,11 +71,12 @@ typedef struct rc_contact_constraint {
     bool rigid;             /* held at target exactly (a swept body's skin): full mass, no softness */
     bool round_a, round_b;  /* that side is a circle: its surface facing the contact does not turn with it */
     bool swept_a, swept_b;  /* that side is a swept shape (its bounces are reported as impacts) */
+    uint8_t color;          /* set by rc_solver_color (RC_SOLVER_COLORS: none); in the first line
+                               with point_count, the two that rc_solver_runs reads */
     int32_t point_count;    /* 1 or 2 */
     rc_constraint_point points[2];
     int32_t contact;        /* the world's contact, or -1 */
     uint32_t rank;          /* where its colour search starts: rc_constraint_rank */
-    int32_t color;          /* set by rc_solver_color */
 } rc_contact_constraint;
 
 /* A scrambled number for a shape index (a bijection: neighbours get unrelated numbers), from
@@ -107,6 +108,7 @@ static inline uint32_t rc_constraint_rank(int32_t shape_a, bool a_moves, int32_t
 /* Runs of constraints packed into blocks apart: each colour's one-point and two-point ones, and
  * the ones no colour took. */
 #define RC_SOLVER_RUNS (2 * RC_SOLVER_COLORS + 1)
+_Static_assert(RC_SOLVER_COLORS < 256, "a constraint's colour is a byte");
 
 typedef struct rc_wide_point {
     rc_w anchor_ax, anchor_ay, anchor_bx, anchor_by;

@@ -236,6 +236,9 @@ static bool solve(rc_world *world, float dt) {
 /* Which solver bodies some contact pushed on (a normal impulse at some point): a swept body
  * held so moves along the solver's path; a free one flies its exact parabola. */
 static void mark_held(rc_world *world) {
+    if (world->swept_count == 0) {
+        return; /* only the sweeps of this step's swept bodies read it */
+    }
     uint8_t *held = world->held.data;
     for (int32_t slot = 0; slot < world->solver_owner.count; ++slot) {
         held[slot] = 0;
@@ -257,6 +260,9 @@ static void mark_held(rc_world *world) {
 /* Bounces the solver made off what a swept body rested near are impacts like a sweep's, and so
  * is a slow first touch of a shape (a grenade set down gently on a crate). */
 static bool report_bounces(rc_world *world) {
+    if (world->swept_constraints == 0) {
+        return true; /* (a stack of crates: no constraint to read) */
+    }
     for (int32_t i = 0; i < world->constraints.count; ++i) {
         const rc_contact_constraint *k = &world->constraints.data[i];
         if (!k->swept_a && !k->swept_b) {

@@ -123,6 +123,7 @@ struct rc_world {
        commit_impulses, which sets each entry it reads back to -1) */
     RC_ARRAY(int32_t) contact_constraint;
     int32_t contact_constraint_set; /* its entries not -1 */
+    int32_t swept_constraints;      /* the gathered constraints with a swept side */
     RC_ARRAY(rc_gather_entry) gather_entries; /* gathering the constraints: found, then sorted */
     RC_ARRAY(int32_t) gather_starts;            /* per solver body: where its constraints start */
     /* what the last gathering found (gather.c), kept while it still holds: its sorted entries
