@@ -105,8 +105,10 @@ static void hold_lane(rc_wide_constraint *w, int lane, float held) {
 /* A lane's numbers from a constraint: masses at the anchors, softness, the normal velocity
  * before solving, the impulses to start from. */
 static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c, const rc_body_state *sa,
-                          const rc_body_state *sb, int k, rc_wide_point *w, int lane, float *scale, rc_vec2 *carried) {
+                          const rc_body_state *sb, int k, rc_wide_constraint *wc, int lane, float *scale,
+                          rc_vec2 *carried) {
     const rc_constraint_point *p = &c->points[k];
+    rc_wide_point *w = &wc->points[k];
     float ma = c->inv_mass_a, ia = c->inv_inertia_a, mb = c->inv_mass_b, ib = c->inv_inertia_b;
     rc_vec2 n = c->normal, t = rc_right_perp(n);
     rc_vec2 ra = p->anchor_a, rb = p->anchor_b;
@@ -121,7 +123,7 @@ static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c,
     set_lane(&w->anchor_bx, lane, rb.x);
     set_lane(&w->anchor_by, lane, rb.y);
     set_lane(&w->base_separation, lane, p->base_separation - c->target);
-    set_lane(&w->relative_velocity, lane, rc_dot(n, rc_sub(vb, va)));
+    set_lane(&wc->relative_velocity[k], lane, rc_dot(n, rc_sub(vb, va)));
     set_lane(&w->normal_mass, lane, kn > 0.0f ? 1.0f / kn : 0.0f);
     set_lane(&w->tangent_mass, lane, kt > 0.0f ? 1.0f / kt : 0.0f);
     /* the impulses carried over from the last step (the warm start): a normal impulse at most
@@ -146,13 +148,14 @@ static void prepare_point(const rc_soft_step *s, const rc_contact_constraint *c,
 
 /* An empty lane, or the missing second point of a one-point contact: no mass, so no impulse;
  * apart by 1, so its speculative bias stays finite. */
-static void empty_point(rc_wide_point *w, int lane) {
+static void empty_point(rc_wide_constraint *wc, int k, int lane) {
+    rc_wide_point *w = &wc->points[k];
     set_lane(&w->anchor_ax, lane, 0.0f);
     set_lane(&w->anchor_ay, lane, 0.0f);
     set_lane(&w->anchor_bx, lane, 0.0f);
     set_lane(&w->anchor_by, lane, 0.0f);
     set_lane(&w->base_separation, lane, 1.0f);
-    set_lane(&w->relative_velocity, lane, 0.0f);
+    set_lane(&wc->relative_velocity[k], lane, 0.0f);
     set_lane(&w->normal_mass, lane, 0.0f);
     set_lane(&w->tangent_mass, lane, 0.0f);
     set_lane(&w->normal_impulse, lane, 0.0f);
@@ -192,6 +195,7 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     set_lane(&w->rolling_mass, lane, kr > 0.0f ? 1.0f / kr : 0.0f);
     *flags = (uint8_t)(*flags | (c->restitution > 0.0f ? RC_BLOCK_BOUNCY : 0u) |
                        (c->round_a || c->round_b ? RC_BLOCK_ROUND : 0u) | (c->point_count > 1 ? RC_BLOCK_TWO_POINTS : 0u) |
+                       (c->rolling > 0.0f ? RC_BLOCK_ROLLING : 0u) |
                        RC_BLOCK_FILLED << (unsigned)lane);
     set_lane_mask(&w->round_a, lane, c->round_a);
     set_lane_mask(&w->round_b, lane, c->round_b);
@@ -203,9 +207,9 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     rc_vec2 carried = {0.0f, 0.0f};
     for (int k = 0; k < 2; ++k) {
         if (k < c->point_count) {
-            prepare_point(s, c, sa, sb, k, &w->points[k], lane, &scale, &carried);
+            prepare_point(s, c, sa, sb, k, w, lane, &scale, &carried);
         } else {
-            empty_point(&w->points[k], lane);
+            empty_point(w, k, lane);
         }
     }
     set_lane(&w->rolling_impulse, lane, scale < 1.0f ? scale * c->rolling_impulse : c->rolling_impulse);
@@ -230,8 +234,8 @@ static void empty_lane(rc_wide_constraint *w, int lane, rc_body_state *still) {
     w->b[lane] = still;
     w->store_a[lane] = still + 1; /* the sink */
     w->store_b[lane] = still + 1;
-    empty_point(&w->points[0], lane);
-    empty_point(&w->points[1], lane);
+    empty_point(w, 0, lane);
+    empty_point(w, 1, lane);
 }
 
 /* The block and lane of constraint i (rc_solver_runs). */
@@ -389,8 +393,10 @@ static void warm_start(rc_soft_step *s) {
             rc_w py = rc_w_add(rc_w_mul(p->normal_impulse, c->normal_y), rc_w_mul(p->tangent_impulse, ty));
             apply(c, &a, &b, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, px, py);
         }
-        a.w = rc_w_sub(a.w, rc_w_mul(c->inv_inertia_a, c->rolling_impulse));
-        b.w = rc_w_add(b.w, rc_w_mul(c->inv_inertia_b, c->rolling_impulse));
+        if (s->block_flags[i] & RC_BLOCK_ROLLING) {
+            a.w = rc_w_sub(a.w, rc_w_mul(c->inv_inertia_a, c->rolling_impulse));
+            b.w = rc_w_add(b.w, rc_w_mul(c->inv_inertia_b, c->rolling_impulse));
+        }
         scatter(c->store_a, &a);
         scatter(c->store_b, &b);
     }
@@ -487,13 +493,17 @@ static inline void solve_friction(rc_wide_constraint *c, wide_body *a, wide_body
 
 /* One block: the normal points, rolling resistance, then friction (rolling before friction:
  * friction then keeps a rolling body rolling). Inlined into solve's four copies, each with its
- * round and points fixed. */
+ * round and points fixed. A block with no rolling resistance skips it (its lanes' impulses
+ * would stay 0: a zero's sign at most), and with it the line that holds it. */
 static inline __attribute__((always_inline)) void solve_block(const rc_soft_step *s, rc_wide_constraint *c,
-                                                              bool use_bias, bool any_round, int points) {
+                                                              uint8_t flags, bool use_bias, bool any_round,
+                                                              int points) {
     wide_body a = gather(c->a), b = gather(c->b);
     rc_w total;
     solve_normal(s, c, &a, &b, use_bias, any_round, points, &total);
-    solve_rolling(c, &a, &b, total);
+    if (flags & RC_BLOCK_ROLLING) {
+        solve_rolling(c, &a, &b, total);
+    }
     solve_friction(c, &a, &b, points);
     scatter(c->store_a, &a);
     scatter(c->store_b, &b);
@@ -507,14 +517,14 @@ static void solve(rc_soft_step *s, bool use_bias) {
         uint8_t flags = s->block_flags[i];
         if (flags & RC_BLOCK_TWO_POINTS) {
             if (flags & RC_BLOCK_ROUND) {
-                solve_block(s, c, use_bias, true, 2);
+                solve_block(s, c, flags, use_bias, true, 2);
             } else {
-                solve_block(s, c, use_bias, false, 2);
+                solve_block(s, c, flags, use_bias, false, 2);
             }
         } else if (flags & RC_BLOCK_ROUND) {
-            solve_block(s, c, use_bias, true, 1);
+            solve_block(s, c, flags, use_bias, true, 1);
         } else {
-            solve_block(s, c, use_bias, false, 1);
+            solve_block(s, c, flags, use_bias, false, 1);
         }
     }
 }
@@ -659,7 +669,7 @@ static void restitution(rc_soft_step *s) {
         for (int k = 0; k < 2; ++k) {
             const rc_wide_point *p = &c->points[k];
             /* only where the contact was approaching fast enough, and pushed */
-            active[k] = rc_w_gt(threshold, p->relative_velocity);
+            active[k] = rc_w_gt(threshold, c->relative_velocity[k]);
             active[k] = mask_and(rc_w_gt(p->max_normal_impulse, zero), active[k]);
             active[k] = mask_and(rc_w_gt(c->restitution, zero), active[k]);
         }
@@ -668,7 +678,7 @@ static void restitution(rc_soft_step *s) {
         }
         wide_body a = gather(c->a), b = gather(c->b);
         for (int k = 0; k < 2; ++k) {
-            rebound[k] = rc_w_min(rc_w_mul(c->restitution, rc_w_sub(zero, c->points[k].relative_velocity)), max_rebound);
+            rebound[k] = rc_w_min(rc_w_mul(c->restitution, rc_w_sub(zero, c->relative_velocity[k])), max_rebound);
         }
         rc_w solved = zero;
         if (rc_w_any(mask_and(active[0], active[1]))) { /* (one-point contacts, a grenade's, never) */
@@ -716,7 +726,7 @@ static void store(rc_soft_step *s) {
             k->points[j].normal_impulse = RC_LANE(c->points[j].normal_impulse, lane);
             k->points[j].tangent_impulse = RC_LANE(c->points[j].tangent_impulse, lane);
             k->points[j].max_normal_impulse = RC_LANE(c->points[j].max_normal_impulse, lane);
-            k->points[j].relative_velocity = RC_LANE(c->points[j].relative_velocity, lane);
+            k->points[j].relative_velocity = RC_LANE(c->relative_velocity[j], lane);
         }
     }
 }

@@ -113,24 +113,27 @@ _Static_assert(RC_SOLVER_COLORS < 256, "a constraint's colour is a byte");
 typedef struct rc_wide_point {
     rc_w anchor_ax, anchor_ay, anchor_bx, anchor_by;
     rc_w base_separation; /* less the target */
-    rc_w relative_velocity;
     rc_w normal_mass, tangent_mass;
     rc_w normal_impulse, tangent_impulse, max_normal_impulse;
 } rc_wide_point;
 
-/* Four contacts, lane by lane. */
+/* Four contacts, lane by lane. What every solve of a block reads comes first, then its points;
+ * what only some blocks need (rolling resistance, round sides) and only the restitution pass
+ * reads comes last, on lines that a stack of boxes does not load in its passes. */
 typedef struct rc_wide_constraint {
     rc_w normal_x, normal_y;
     rc_w inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b;
-    rc_w friction, restitution, rolling, rolling_mass, rolling_impulse;
-    rc_w bias_rate, mass_scale, impulse_scale;
-    rc_w round_a, round_b; /* masks */
-    rc_wide_point points[2];
+    rc_w friction, bias_rate, mass_scale, impulse_scale;
     /* the states read (the still state for none), and where the velocities go back (the state
        of a dynamic side, else the sink, never read): pointers, not indices, so that each is
        one load in the passes (an index was a load, a shift and an add) */
     const rc_body_state *a[RC_LANES], *b[RC_LANES];
     rc_body_state *store_a[RC_LANES], *store_b[RC_LANES];
+    rc_wide_point points[2];
+    rc_w rolling, rolling_mass, rolling_impulse;
+    rc_w round_a, round_b; /* masks */
+    rc_w restitution;
+    rc_w relative_velocity[2]; /* per point: the normal velocity before solving */
 } rc_wide_constraint;
 
 /* What a block holds, a byte per block beside the blocks (rc_soft_step's block_flags): the
@@ -138,6 +141,7 @@ typedef struct rc_wide_constraint {
 #define RC_BLOCK_BOUNCY 1u     /* some lane has restitution: the restitution pass looks */
 #define RC_BLOCK_ROUND 2u      /* some lane has a round side: the solve turns its anchors by lane */
 #define RC_BLOCK_TWO_POINTS 4u /* some lane has two points: the passes visit the second */
+#define RC_BLOCK_ROLLING 8u    /* some lane has rolling resistance: the passes apply it */
 #define RC_BLOCK_FILLED 16u    /* (shifted by the lane) that lane was packed with a constraint */
 
 struct rc_joint_constraint;
