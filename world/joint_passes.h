@@ -49,7 +49,10 @@ static rvec2 rrotate(rc_rot q, rc_vec2 v) {
 static rvec2 acc_of(rc_vec2 v) { return (rvec2){v.x, v.y}; }
 static float acc_put(real x) {
     const real most = JOINT_MAX_IMPULSE;
-    return (float)(x < -most ? -most : (x > most ? most : x));
+    /* two selects a compiler makes min and max (NaN stays NaN, as it did through the branches) */
+    x = most < x ? most : x;
+    x = x < -most ? -most : x;
+    return (float)x;
 }
 static rc_vec2 acc_vec(rvec2 v) { return rc_v2(acc_put(v.x), acc_put(v.y)); }
 

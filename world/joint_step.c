@@ -3,7 +3,6 @@
 #include "world/world_internal.h"
 
 #include <math.h>
-#include <string.h>
 
 /* An awake body that can move the joint's other side: a dynamic body, or a kinematic body that
  * moves (a kinematic body never sleeps: one at rest holds what hangs from it as a static body
@@ -179,8 +178,8 @@ void rc_joints_prepare(rc_world *world, const rc_soft_step *step) {
         if (a.m == 0.0f && a.i == 0.0f && b.m == 0.0f && b.i == 0.0f) {
             continue; /* nothing it could move this step (asleep, static, detection only) */
         }
+        /* (every field is set below: no clearing first, which wrote each constraint twice) */
         rc_joint_constraint *c = &world->joint_constraints.data[world->joint_constraints.count++];
-        memset(c, 0, sizeof *c);
         c->index = i;
         c->type = j->type;
         c->enable_limit = j->enable_limit;
