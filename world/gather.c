@@ -234,6 +234,14 @@ static void check_kept(rc_world *world, int32_t live, int32_t bodies) {
  * replaced, within the map's count either way, or beyond it after a compaction. */
 static void forget_constraint_map(rc_world *world) {
     if (world->contact_constraint_set == 0) {
+#ifndef NDEBUG
+        /* (Debug builds check the count: no entry of the last gathering's is left set) */
+        for (int32_t i = 0; i < world->constraints.count; ++i) {
+            int32_t contact = world->constraints.data[i].contact;
+            assert(contact < 0 || contact >= world->contact_constraint.count ||
+                   world->contact_constraint.data[contact] == -1);
+        }
+#endif
         return; /* the step's look at the contacts read them all (and reset them) */
     }
     world->contact_constraint_set = 0;
