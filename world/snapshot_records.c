@@ -373,18 +373,21 @@ static void free_chain(rc_chain *x) {
 
 bool rc_snapshot_reserve(rc_world *w, const rc_snapshot_counts *n) {
 #define RESERVE(array, wanted) (rc_array_reserve(w, w->array, (wanted)) && (w->array.count = (wanted), true))
+/* (the contacts start on a cache line, as contact.c reserves them) */
+#define RESERVE_LINES(array, wanted)                                                                                   \
+    (rc_array_reserve_aligned(w, w->array, (wanted), 64) && (w->array.count = (wanted), true))
     bool ok = rc_array_reserve_aligned(w, w->bodies, n->bodies, 64) && rc_array_reserve_aligned(w, w->shapes, n->shapes, 64);
     if (ok) {
         w->bodies.count = n->bodies;
         w->shapes.count = n->shapes;
     }
-    ok = ok && RESERVE(poly_pool, n->poly_pool) && RESERVE(chains, n->chains) &&
-         rc_array_reserve_aligned(w, w->contacts, n->contacts, 64) && (w->contacts.count = n->contacts, true) &&
+    ok = ok && RESERVE(poly_pool, n->poly_pool) && RESERVE(chains, n->chains) && RESERVE_LINES(contacts, n->contacts) &&
          RESERVE(joints, n->joints);
     ok = ok && RESERVE(contact_begin, n->contact_begin) && RESERVE(contact_end, n->contact_end);
     ok = ok && RESERVE(sensor_begin, n->sensor_begin) && RESERVE(sensor_end, n->sensor_end);
     ok = ok && RESERVE(impacts, n->impacts) && RESERVE(moves, n->moves);
 #undef RESERVE
+#undef RESERVE_LINES
     if (!ok) {
         w->chains.count = 0; /* (no block of its own to give back) */
         return false;
