@@ -1,4 +1,4 @@
-/* bench/solver_chipmunk.c: the bench_solver scenes in Chipmunk2D 7 (Debian's libchipmunk-dev),
+/* bench/solver_chipmunk.c: the bench_solver scenes in Chipmunk2D 7 (a Release build, or Debian's),
  * with its defaults (10 iterations, collision slop 0.1) and sleeping after 0.5 s, as the other
  * engines. */
 #include "solver.h"
@@ -175,8 +175,13 @@ static void revolute(void *world, int body_a, int body_b, float x, float y) {
     w->joints[w->joint_count++] = c;
 }
 
+#ifndef BENCH_CHIPMUNK_BUILD
+#define BENCH_CHIPMUNK_BUILD "build unknown"
+#endif
+
 const solver_engine solver_chipmunk = {"Chipmunk2D",
-                                       CP_VERSION_TEXT(CP_VERSION_MAJOR, CP_VERSION_MINOR, CP_VERSION_RELEASE),
+                                       CP_VERSION_TEXT(CP_VERSION_MAJOR, CP_VERSION_MINOR, CP_VERSION_RELEASE)
+                                           " (" BENCH_CHIPMUNK_BUILD ")",
                                        create,
                                        destroy,
                                        static_box,

@@ -32,6 +32,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 #include <time.h>
 
 static const float DT = 1.0f / 60.0f;
@@ -414,6 +417,17 @@ static void cpu_name(char *out, size_t size) {
     fclose(f);
 }
 
+/* Is flush-to-zero (or denormals-are-zero) on in this process? A peer library built with
+ * -ffast-math (Chipmunk2D's own CMake Release) turns it on when it is loaded, for every engine's
+ * arithmetic: their times and results would not be the ones a game gets. */
+static bool flush_to_zero_on(void) {
+#if defined(__x86_64__) || defined(__SSE2__)
+    return (_mm_getcsr() & 0x8040u) != 0u; /* FTZ (bit 15), DAZ (bit 6) */
+#else
+    return false;
+#endif
+}
+
 int main(int argc, char **argv) {
     bool quick = false;
     const char *scenes = NULL, *engines = NULL, *out_path = NULL;
@@ -454,8 +468,16 @@ int main(int argc, char **argv) {
     for (int k = 0; k < engine_count; ++k) {
         printf(" %s %s%s", all[k]->name, all[k]->version, k + 1 < engine_count ? "," : "\n");
     }
+    const char *ftz = "warning: flush-to-zero is on in this process (a peer library built with -ffast-math?): "
+                      "every engine's times and results differ from a normal process's";
+    if (flush_to_zero_on()) {
+        printf("%s\n", ftz);
+    }
     if (md != NULL) {
         fprintf(md, "Machine: %s; %s build; one thread; steps of 1/60 s.\n\n", cpu, BENCH_SOLVER_BUILD);
+        if (flush_to_zero_on()) {
+            fprintf(md, "%s.\n\n", ftz);
+        }
         fprintf(md, "| scene | engine | bodies | median ms/step | p95 ms/step | mean ms/step | all asleep at | check | "
                     "mean / ricochet's |\n|---|---|---:|---:|---:|---:|---:|---|---:|\n");
     }
