@@ -695,6 +695,54 @@ START_TEST(bodies_at_rest_fall_asleep_and_setters_wake_them) {
 }
 END_TEST
 
+/* A body sleeps when no point of it moves faster than sleep_linear_speed: its centre's speed plus
+ * its reach from the centre of mass times its turn (Box2D v3's test), and it turns no faster than
+ * sleep_angular_speed. The turn alone let a long plank fall asleep while its ends moved at four
+ * times the sleep speed. (No gravity, no damping: each body keeps its velocities exactly.) */
+START_TEST(a_turning_body_sleeps_only_when_every_point_is_slow) {
+    rc_world *w = make_world(rc_v2(0, 0));
+    rc_shape_def sd = rc_shape_default_def();
+    /* a plank of half size 5 x 0.1: reach sqrt(25.01) = 5.001, ends at 0.2 units/s */
+    rc_body_id plank = make_body(w, RC_DYNAMIC, rc_v2(0, 0), 0.0f);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, plank, &sd, 5.0f, 0.1f)));
+    ck_assert(rc_body_set_angular_velocity(w, plank, 0.04f));
+    /* a stick of half size 0.5 x 0.1 (reach sqrt(0.26) = 0.5099) at the same turn: its ends at
+       0.0204 units/s, under 0.05; with its centre at 0.03 units/s too, its fastest point makes
+       0.0504: over */
+    rc_body_id stick = make_body(w, RC_DYNAMIC, rc_v2(100, 0), 0.0f);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, stick, &sd, 0.5f, 0.1f)));
+    ck_assert(rc_body_set_angular_velocity(w, stick, 0.04f));
+    rc_body_id sliding = make_body(w, RC_DYNAMIC, rc_v2(-100, 0), 0.0f);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, sliding, &sd, 0.5f, 0.1f)));
+    ck_assert(rc_body_set_angular_velocity(w, sliding, 0.04f));
+    ck_assert(rc_body_set_linear_velocity(w, sliding, rc_v2(0.03f, 0.0f)));
+    /* a turn over sleep_angular_speed sleeps neither, however small the body: a grain of reach
+       0.05 turning at 0.06 rad/s (its points at 0.003 units/s) */
+    rc_body_id grain = make_body(w, RC_DYNAMIC, rc_v2(0, 100), 0.0f);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, grain, &sd, 0.03f, 0.04f)));
+    ck_assert(rc_body_set_angular_velocity(w, grain, 0.06f));
+    /* the stick rests from its first step: asleep once its time at rest reaches 0.5 s */
+    for (int n = 0; n < 3; ++n) {
+        ck_assert(rc_world_step(w, 0.125f));
+        ck_assert(rc_body_is_awake(w, stick));
+    }
+    ck_assert(rc_world_step(w, 0.125f));
+    ck_assert(!rc_body_is_awake(w, stick));
+    for (int n = 0; n < 16; ++n) { /* 2.5 s in all */
+        ck_assert(rc_world_step(w, 0.125f));
+    }
+    ck_assert(rc_body_is_awake(w, plank));
+    ck_assert(rc_body_is_awake(w, sliding));
+    ck_assert(rc_body_is_awake(w, grain));
+    ck_assert_float_eq(rc_body_angular_velocity(w, plank), 0.04f);
+    ck_assert_float_eq_tol(rc_body_angle(w, plank), 0.1f, 1e-6f); /* 0.04 rad/s for 2.5 s */
+    /* slowed to a point speed of 5.001 * 0.009 = 0.045 units/s: it sleeps */
+    ck_assert(rc_body_set_angular_velocity(w, plank, 0.009f));
+    sleep_it(w, plank);
+    rc_world_destroy(w);
+}
+END_TEST
+
 /* ---- ids ---------------------------------------------------------------------------------- */
 
 /* Every body function refuses this id: false / zero / -1, and a message naming the function. */
@@ -1292,6 +1340,7 @@ static Suite *bodies_suite(void) {
     tcase_add_test(t, rotation_turns_about_the_centre_of_mass);
     tcase_add_test(t, kinematic_and_static_bodies);
     tcase_add_test(t, bodies_at_rest_fall_asleep_and_setters_wake_them);
+    tcase_add_test(t, a_turning_body_sleeps_only_when_every_point_is_slow);
     tcase_add_test(t, stale_ids_are_refused_after_slot_reuse);
     tcase_add_test(t, shapes_of_a_body);
     tcase_add_test(t, body_setters_and_getters);

@@ -1,4 +1,5 @@
-/* Sleep: a body slower than the world's sleep speeds for its sleep time may sleep, but only
+/* Sleep: a body slower than the world's sleep speeds for its sleep time may sleep (every point
+ * of it: its centre's speed plus its reach times its turn), but only
  * together with everything it touches, and what that touches (its island): a box resting on a
  * sleeping pile must not hang in the air when the pile falls asleep under it, nor a pile sleep
  * while something on it still moves. Islands are found when some body is sleepy, by union-find
@@ -15,18 +16,26 @@ static int32_t find_root(rc_island_node *nodes, int32_t i) {
     return i;
 }
 
+/* Is a body at rest: no point of it faster than the sleep speed, and turning no faster than
+ * the sleep turn? Its points' fastest is its centre's speed and its reach (max_extent) times its
+ * turn, as Box2D v3 has it: a plank 10 long turning at 0.04 rad/s moves its ends at 0.2 units/s,
+ * which the turn alone let fall asleep. */
+static bool at_rest(const rc_world_def *def, const rc_body *b) {
+    float turn = fabsf(b->angular_velocity);
+    return rc_length(b->linear_velocity) + b->max_extent * turn <= def->sleep_linear_speed &&
+           turn <= def->sleep_angular_speed;
+}
+
 /* Each awake dynamic body's time at rest; true when some body has rested long enough. */
 static bool count_rest(rc_world *world, float dt) {
     const rc_world_def *def = &world->def;
-    float lin2 = def->sleep_linear_speed * def->sleep_linear_speed;
     bool any_sleepy = false;
     for (int32_t k = 0; k < world->undo.count; ++k) {
         rc_body *b = &world->bodies.data[world->undo.data[k].body];
         if (b->type != RC_DYNAMIC || !b->awake) {
             continue;
         }
-        if (!def->enable_sleep || !b->enable_sleep || rc_dot(b->linear_velocity, b->linear_velocity) > lin2 ||
-            fabsf(b->angular_velocity) > def->sleep_angular_speed) {
+        if (!def->enable_sleep || !b->enable_sleep || !at_rest(def, b)) {
             b->sleep_time = 0.0f;
             continue;
         }

@@ -95,8 +95,10 @@ typedef struct rc_world_def {
     void *error_user;             /* passed to error_fn */
     bool enable_sleep;            /* bodies at rest fall asleep; default true */
     float sleep_time;             /* seconds below the sleep speeds before sleeping; default 0.5 */
-    float sleep_linear_speed;     /* units/s; default 0.05 */
-    float sleep_angular_speed;    /* rad/s; default 0.05 */
+    float sleep_linear_speed;     /* units/s; default 0.05: the speed of the body's fastest point
+                                     (its centre's speed plus its reach from the centre of mass
+                                     times its angular speed, as Box2D v3) */
+    float sleep_angular_speed;    /* rad/s; default 0.05: and the angular speed itself */
     float restitution_threshold;  /* approach speeds below this do not bounce; units/s; default 1 */
     float contact_skin;           /* gap kept between a swept body and the surface it stops at; default 1e-4
                                      (grown where float spacing at the body's coordinates is coarser);
