@@ -38,6 +38,10 @@ void rc_grid_query_aabb_trusted(const rc_grid *grid, rc_aabb box, bool skip_mobi
  * neighbour of every moved body. */
 void rc_grid_find_begun_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context);
 
+/* How many proxies moved (or were inserted or touched) since the moves were last forgotten: 0
+ * when a pair finding would report nothing. */
+int32_t rc_grid_moved_count(const rc_grid *grid);
+
 /* The pairs that begin between a proxy of grid a and a proxy of grid b (a world keeps its level's
  * shapes in a grid of their own): each pair of overlapping proxies one of which moved in its grid
  * whose boxes did not overlap when the moves were last forgotten (rc_grid_find_begun_pairs' rule

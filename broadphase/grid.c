@@ -619,6 +619,8 @@ int32_t rc_grid_get_user(const rc_grid *grid, int32_t proxy) { return is_live(gr
 
 int32_t rc_grid_proxy_count(const rc_grid *grid) { return grid != NULL ? grid->live - grid->followers : 0; }
 
+int32_t rc_grid_moved_count(const rc_grid *grid) { return grid != NULL ? grid->moved_count : 0; }
+
 bool rc_grid_may_offer(const rc_grid *grid, bool skip_mobile) {
     return (skip_mobile ? grid->store.fixed_levels : grid->store.used_levels) != 0;
 }

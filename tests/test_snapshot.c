@@ -284,7 +284,9 @@ START_TEST(restored_into_fresh_worlds) {
         expect_hash(s, step + 1, reference, "the scene's world (rolled back once, at step 1171)");
         for (int f = 0; f < FORKS; ++f) {
             if (forked[f].w != NULL) {
-                expect_hash(&forked[f], step + 1, reference, "a world restored from another's snapshot");
+                char what[96];
+                snprintf(what, sizeof what, "a world restored from another's snapshot of step %d", at[f]);
+                expect_hash(&forked[f], step + 1, reference, what);
             }
         }
     }

@@ -38,7 +38,7 @@
 #define FRAME_FILE RICOCHET_SOURCE_DIR "/tests/data/snapshot_v5_frame.bin"
 #define FIXTURE_SALT 0x5A175A17u
 #define FIXTURE_BODIES 9
-#define FIXTURE_HASH 0xd092c1edd4a02af2ull /* fixture_hash after 90 steps */
+#define FIXTURE_HASH 0x30dc445845be3b11ull /* fixture_hash after 90 steps */
 
 static void need(rc_shape_id id, const char *what) { EXPECT(!rc_shape_id_is_null(id), "the fixture's %s", what); }
 
@@ -205,8 +205,9 @@ START_TEST(the_format_is_the_committed_one) {
                   (unsigned long long)restored, (unsigned long long)uninterrupted);
     ck_assert_msg(uninterrupted == FIXTURE_HASH, "the fixture's hash is %016llx, committed %016llx",
                   (unsigned long long)uninterrupted, (unsigned long long)FIXTURE_HASH);
-    /* the scene does something: the boxes rest on the ground and each other, the bullet struck */
-    ck_assert_int_gt(rc_world_get_counters(w).touching_contacts, 3);
+    /* the scene does something: the grenade knocks the stack down, the boxes rest on the ground,
+       the bullet struck */
+    ck_assert_int_ge(rc_world_get_counters(w).touching_contacts, 3);
     ck_assert_int_lt(rc_body_bounces_left(w, ids[6]), 5);
     rc_world_destroy(fresh);
     ck_assert_int_eq((int)sh.live, 0);

@@ -266,6 +266,96 @@ START_TEST(fast_props_never_pass_through_a_floor_of_thin_boxes) {
 }
 END_TEST
 
+/* Props of other filters over the same seams, and the level changed under them (the level's seams
+ * are kept while it stays as it is: test_seam_cache checks those answers against the grid's). On
+ * a frictionless floor of unit boxes whose tiles from x = 2 on are of category 2:
+ *   - crate A, whose mask leaves out category 2, slides flat to x = 2 and falls off tile 11
+ *     (the tiles after it are not there for it);
+ *   - crate B, which meets every tile, slides after it over the same seams exactly as over one
+ *     box, x = -8 + 8 t;
+ *   - tile 12 is taken away (crate C crosses the gap) and made again: crate D slides over as
+ *     over one box, as B did. */
+START_TEST(kept_seams_follow_the_props_filter_and_the_levels_changes) {
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_def gd = rc_body_default_def();
+    rc_body_id g = rc_body_create(w, &gd);
+    rc_shape_def sd = rc_shape_default_def();
+    sd.friction = 0.0f;
+    rc_shape_id tiles[60];
+    for (int i = 0; i < 60; ++i) {
+        sd.filter.category_bits = i < 12 ? 1u : 2u;
+        sd.offset = rc_v2(-10.0f + (float)i + 0.5f, -0.5f);
+        tiles[i] = rc_shape_create_box(w, g, &sd, 0.5f, 0.5f);
+        ck_assert(!rc_shape_id_is_null(tiles[i]));
+    }
+    rc_body_id a = prop(w, PROP_BOX, 0.0f, -8.0f, 8.0f, 0.0f);
+    rc_shape_id a_shape;
+    ck_assert_int_eq(rc_body_shapes(w, a, &a_shape, 1), 1);
+    rc_filter only_first = rc_default_filter();
+    only_first.mask_bits = 1u;
+    ck_assert(rc_shape_set_filter(w, a_shape, only_first));
+    /* A: flat and at speed up to x = 2 (t = 1.25 s), then over the edge and down */
+    for (int i = 0; i < 60; ++i) {
+        ck_assert(rc_world_step(w, DT));
+    }
+    rc_vec2 pa = rc_body_position(w, a);
+    EXPECT(fabsf(pa.x - 0.0f) < 1e-3f && fabsf(pa.y - 0.5f) < 2e-3f, "A at (%.5f, %.5f) after 1 s, not (0, 0.5)",
+           (double)pa.x, (double)pa.y);
+    for (int i = 0; i < 60; ++i) {
+        ck_assert(rc_world_step(w, DT));
+    }
+    pa = rc_body_position(w, a);
+    EXPECT(pa.y < 0.0f, "A at (%.4f, %.4f) 2 s in: it did not fall off the last tile it meets", (double)pa.x,
+           (double)pa.y);
+    /* B: after A, over the seam A met as a corner */
+    rc_body_id b = prop(w, PROP_BOX, 0.0f, -8.0f, 8.0f, 0.0f);
+    float lift = 0.0f, slowest = INFINITY;
+    for (int i = 0; i < 180; ++i) { /* 3 s: to x = 16 */
+        ck_assert(rc_world_step(w, DT));
+        rc_vec2 v = rc_body_linear_velocity(w, b);
+        lift = fmaxf(lift, fabsf(v.y));
+        slowest = fminf(slowest, v.x);
+    }
+    rc_vec2 pb = rc_body_position(w, b);
+    printf("[seams] kept seams: A falls to (%.3f, %.3f); B at (%.5f, %.5f), slowest %.4f, |vy| <= %.5f\n", (double)pa.x,
+           (double)pa.y, (double)pb.x, (double)pb.y, (double)slowest, (double)lift);
+    EXPECT(fabsf(pb.x - 16.0f) < 1e-3f, "B ends at x %.5f, not -8 + 8 x 3 = 16", (double)pb.x);
+    EXPECT(slowest > 8.0f - 1e-3f && lift < 1e-3f, "B slowed to %.4f or rose at %.4f at a seam", (double)slowest,
+           (double)lift);
+    rc_body_destroy(w, a);
+    rc_body_destroy(w, b);
+    /* the level changes: tile 12 goes, and crate C crosses the gap (the seams by it are worked
+       out: tile 11's and tile 13's faces there are covered by nothing) */
+    rc_shape_destroy(w, tiles[12]);
+    rc_body_id c = prop(w, PROP_BOX, 0.0f, -8.0f, 8.0f, 0.0f);
+    for (int i = 0; i < 120; ++i) {
+        ck_assert(rc_world_step(w, DT));
+    }
+    rc_body_destroy(w, c);
+    /* it changes back: the gap filled, crate D slides over as over one box (a cache kept from
+       the gap would meet tile 11's side face as a wall: the crate struck it and tipped over) */
+    sd.filter = rc_default_filter();
+    sd.offset = rc_v2(2.5f, -0.5f);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, g, &sd, 0.5f, 0.5f)));
+    rc_body_id d = prop(w, PROP_BOX, 0.0f, -8.0f, 8.0f, 0.0f);
+    lift = 0.0f;
+    slowest = INFINITY;
+    for (int i = 0; i < 180; ++i) {
+        ck_assert(rc_world_step(w, DT));
+        rc_vec2 v = rc_body_linear_velocity(w, d);
+        lift = fmaxf(lift, fabsf(v.y));
+        slowest = fminf(slowest, v.x);
+    }
+    rc_vec2 pd = rc_body_position(w, d);
+    printf("[seams] kept seams: D over the filled gap at (%.5f, %.5f), slowest %.4f, |vy| <= %.5f\n", (double)pd.x,
+           (double)pd.y, (double)slowest, (double)lift);
+    EXPECT(fabsf(pd.x - 16.0f) < 1e-3f && slowest > 8.0f - 1e-3f && lift < 1e-3f,
+           "D ends at x %.5f (16 expected), slowed to %.4f, rose at %.4f: a seam of the level as it was", (double)pd.x,
+           (double)slowest, (double)lift);
+    rc_world_destroy(w);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("solid seams");
     TCase *seams = tcase_create("seams");
@@ -275,6 +365,7 @@ int main(void) {
     tcase_add_test(seams, a_step_in_the_tiles_still_stops_a_crate);
     tcase_add_test(seams, a_crate_sunk_into_the_tiles_is_pushed_out_on_top);
     tcase_add_test(seams, fast_props_never_pass_through_a_floor_of_thin_boxes);
+    tcase_add_test(seams, kept_seams_follow_the_props_filter_and_the_levels_changes);
     suite_add_tcase(s, seams);
     return rc_test_run(s);
 }

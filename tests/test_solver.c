@@ -113,6 +113,51 @@ END_TEST
 
 /* On a 20 degree slope a crate with friction 0.6 holds (tan 20 = 0.364 < 0.6) and one with
  * friction 0.1 slides at g (sin 20 - 0.1 cos 20) = 2.4805 units/s^2, within 5%. */
+/* A body made or put where it touches something between steps meets it in the next step's solve,
+ * as in Box2D v3 (the pairs that began since the last step are found at the step's start): a
+ * crate made resting on the ground is held from its first step (before, its contact was found at
+ * that step's end: it fell freely for a step, to vy = -g dt = -0.1667 and 0.0017 into the
+ * ground), with its begin event in that step; a crate put 0.1 into the ground is pushed out in
+ * its first step, not sunk a step deeper; a grenade made resting on the ground reports no
+ * impact (it was put there, it did not land). */
+START_TEST(a_body_made_touching_is_held_from_its_first_step) {
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    ground(w, 0.6f, 0.0f);
+    for (int n = 0; n < 3; ++n) {
+        ck_assert(rc_world_step(w, DT)); /* (a world that has stepped: the pairs are no first step's) */
+    }
+    rc_body_id b = crate(w, rc_v2(0, 0.5f), 0.0f, 0.5f, 0.5f, 0.6f, 0.0f);
+    ck_assert(rc_world_step(w, DT));
+    rc_vec2 v = rc_body_linear_velocity(w, b);
+    float y = rc_body_position(w, b).y;
+    printf("[solver] a crate made resting: after its first step y %.7f, vy %.7f\n", (double)y, (double)v.y);
+    EXPECT(fabsf(v.y) < 1e-3f && y > 0.5f - 1e-4f, "the crate fell: y %.7f, vy %.7f (a free step: 0.49826, -0.16667)",
+           (double)y, (double)v.y);
+    rc_contact_events ev = rc_world_contact_events(w);
+    ck_assert_int_eq(ev.begin_count, 1);
+    ck_assert_int_eq(ev.end_count, 0);
+    EXPECT(fabsf(ev.begin[0].manifold.normal.y) > 0.999f, "begin event's normal (%g, %g)",
+           (double)ev.begin[0].manifold.normal.x, (double)ev.begin[0].manifold.normal.y);
+    /* put 0.1 into the ground between steps */
+    ck_assert(rc_body_set_transform(w, b, rc_v2(5.0f, 0.4f), 0.0f));
+    ck_assert(rc_body_set_linear_velocity(w, b, rc_v2(0, 0)));
+    ck_assert(rc_world_step(w, DT));
+    v = rc_body_linear_velocity(w, b);
+    y = rc_body_position(w, b).y;
+    printf("[solver] a crate put 0.1 into the ground: after a step y %.7f, vy %.7f\n", (double)y, (double)v.y);
+    EXPECT(y > 0.4f && v.y > 0.0f, "the crate was not pushed out in its first step: y %.7f, vy %.7f", (double)y,
+           (double)v.y);
+    /* a grenade made resting on the ground */
+    rc_body_id g = ws_circle_body(w, rc_v2(-5.0f, 0.25f), rc_v2(0, 0), 0.25f, 0.0f, 0.6f, false);
+    ck_assert(rc_world_step(w, DT));
+    const rc_impact_event *impacts;
+    ck_assert_int_eq(rc_world_impact_events(w, &impacts), 0);
+    EXPECT(fabsf(rc_body_linear_velocity(w, g).y) < 1e-3f, "the grenade fell: vy %.7f",
+           (double)rc_body_linear_velocity(w, g).y);
+    rc_world_destroy(w);
+}
+END_TEST
+
 START_TEST(friction_holds_a_crate_on_a_slope_or_lets_it_slide) {
     const float angle = 20.0f * 3.14159265f / 180.0f;
     const float mus[2] = {0.6f, 0.1f};
@@ -1146,6 +1191,7 @@ static Suite *solver_suite(void) {
     TCase *rest = tcase_create("resting");
     tcase_set_timeout(rest, 60);
     tcase_add_test(rest, a_crate_rests_on_the_surface_and_sleeps);
+    tcase_add_test(rest, a_body_made_touching_is_held_from_its_first_step);
     tcase_add_test(rest, friction_holds_a_crate_on_a_slope_or_lets_it_slide);
     tcase_add_test(rest, restitution_gives_the_rebound_height);
     tcase_add_test(rest, a_body_dropped_flat_rebounds_to_e_squared_without_spin);

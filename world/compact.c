@@ -107,6 +107,9 @@ static void compact_shapes(rc_world *world) {
         rc_id_pool_shrink(&world->allocator, &world->shape_ids);
     }
     compact_polygons(world);
+    if (world->seams.revision != world->level_revision + 1u) {
+        rc_seam_cache_free(world); /* of a level that changed since (a level unloaded) */
+    }
 }
 
 static void compact_contacts(rc_world *world) {

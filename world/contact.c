@@ -383,7 +383,7 @@ rc_hull_view rc_shape_hull_view(const rc_world *world, const rc_shape *s, rc_hul
  * body frame in a's), with no hull copied but the one moved into a's frame; smooth over the
  * seams of static or kinematic polygons (rc_smooth_solid_seam). *in_world: the same manifold in
  * the world (xa: a's body transform). */
-static rc_collision collide_solids(const rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform xa,
+static rc_collision collide_solids(rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform xa,
                                    rc_transform frame, float margin, rc_collision *in_world) {
     rc_hull room_a, room_b;
     rc_hull_view va = rc_shape_hull_view(world, a, &room_a), vb = rc_shape_hull_view(world, b, &room_b);

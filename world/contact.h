@@ -5,6 +5,7 @@
 
 #include <ricochet/world.h>
 
+#include "core/map.h"
 #include "shapes/collide.h"
 #include "shapes/shapes.h"
 #include "world/body.h"
@@ -38,6 +39,8 @@ typedef struct rc_contact {
     int32_t point_count;  /* within the contact margin: speculative ones too */
     bool in_use, touching, sensor;
     bool flagged; /* look at it in the next step even if its bodies are still */
+    bool placed;  /* made touching at the step's start (its shapes were put there between steps):
+                     touched already for the step's first touches; false again within the step */
     float rolling_impulse;
     rc_vec2 normal;       /* unit, from shape[0] towards shape[1] */
     rc_contact_point points[2];
@@ -51,7 +54,7 @@ typedef struct rc_contact {
     rc_transform kept_frame; /* body[1]'s frame in body[0]'s then */
     /* to four cache lines, in an array aligned to them (contact.c, compact.c, snapshots): each
        contact's first line is its own, as the walks want */
-    uint8_t to_lines[16];
+    uint8_t to_lines[12];
 } rc_contact;
 _Static_assert(sizeof(rc_contact) == 256, "a contact is four cache lines");
 
@@ -153,6 +156,27 @@ int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint 
  * point that approached fastest, or -1. */
 int32_t rc_constraint_first_touch(const rc_contact_constraint *k, bool touched_before, float *approach);
 bool rc_constraint_pushed(const rc_contact_constraint *k);
+/* What the seams of the level's polygons are, kept while the level stays as it is (contact_seam.c):
+ * for each static polygon a solid met near a face's end, per face, a neighbour found covering
+ * it and one found running on flat through each of its ends (found whatever the filters say, and
+ * asked of the solid's filter when used; -1: none), so that the level's grid is asked once per
+ * face, not at every such contact in every step (a fifth of the step of crates sliding over a
+ * floor of tiles). */
+typedef struct rc_seam_faces {
+    int32_t covered_by[RC_MAX_POLYGON_VERTICES];
+    int32_t runs_on[RC_MAX_POLYGON_VERTICES][2]; /* [0]: through the face's end vertex i + 1, [1]: vertex i */
+} rc_seam_faces;
+
+typedef struct rc_seam_cache {
+    rc_map map;         /* shape index -> entry */
+    rc_seam_faces *faces;
+    int32_t count, capacity;
+    uint64_t revision;  /* the world's level_revision + 1 the entries are of (0: none) */
+} rc_seam_cache;
+
+/* Give the cache's memory back (the world's end; compaction once the level changed). */
+void rc_seam_cache_free(rc_world *world);
+
 /* A circle's one-point manifold with the corner of a static or kinematic polygon where another
  * such polygon's face runs on through that corner (a seam between boxes laid edge to edge)
  * becomes the manifold with that face: its normal, the separation along it (contact_seam.c). */
@@ -162,8 +186,7 @@ void rc_smooth_seam(const rc_world *world, const rc_shape *a, const rc_shape *b,
  * (boxes laid edge to edge): met as the chain of its faces that are surfaces, smooth where a
  * neighbour runs on. True when m changed (it may then have no points: the solid touches only
  * covered faces). */
-bool rc_smooth_solid_seam(const rc_world *world, const rc_shape *a, const rc_shape *b, float margin,
-                          rc_collision *m);
+bool rc_smooth_solid_seam(rc_world *world, const rc_shape *a, const rc_shape *b, float margin, rc_collision *m);
 /* Is `point` (with the normal `outward` of the static or kinematic polygon) on a face that
  * another such polygon covers, within a skin of a corner where another's face runs on flat, or
  * at such a corner with the normal leaning that way, for a body moving by `motion` in the step

@@ -9,6 +9,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 typedef struct seam_query {
     const rc_world *world;
@@ -126,6 +127,8 @@ typedef struct solid_seam_query {
     rc_vec2 outward; /* (run on) the face's outward normal */
     float tol;
     bool found;
+    bool any_filter;    /* neighbours whatever their filters say of `other` (the seam cache's) */
+    int32_t found_user; /* the neighbour found */
 } solid_seam_query;
 
 /* Shape `user` as placed, when it is another static or kinematic polygon the solid meets (else
@@ -134,7 +137,7 @@ static const rc_convex *neighbour(const solid_seam_query *q, int32_t user, rc_sh
     const rc_shape *s = &q->world->shapes.data[user];
     if (s == q->polygon || s == q->other || s->sensor || s->body_type == RC_DYNAMIC || s->kind != RC_SHAPE_POLYGON ||
         (q->polygon->body_type == RC_KINEMATIC && s->body != q->polygon->body) ||
-        !rc_shapes_should_pair(q->world, q->other, s)) {
+        (!q->any_filter && !rc_shapes_should_pair(q->world, q->other, s))) {
         return NULL;
     }
     *v = rc_shape_view_of(q->world, s);
@@ -166,6 +169,7 @@ static bool face_covers(int32_t proxy, int32_t user, void *context) {
         q->found = fabsf(off_a) <= q->tol && fabsf(off_b) <= q->tol && rc_minf(at_a, at_b) >= -q->tol &&
                    rc_maxf(at_a, at_b) <= len + q->tol;
     }
+    q->found_user = q->found ? user : -1;
     return !q->found;
 }
 
@@ -189,6 +193,7 @@ static bool face_runs_on(int32_t proxy, int32_t user, void *context) {
         float far = rc_maxf(rc_dot(q->n, rc_sub(c, q->a)), rc_dot(q->n, rc_sub(d, q->a)));
         q->found = fabsf(off) <= q->tol && near <= q->tol && far > q->tol;
     }
+    q->found_user = q->found ? user : -1;
     return !q->found;
 }
 
@@ -221,32 +226,95 @@ static bool ask_around(solid_seam_query *q, rc_vec2 p, rc_vec2 r, rc_grid_query_
     return q->found;
 }
 
+/* ask_around's answer through a slot of the seam cache (NULL: none, asked as it is). The slot
+ * keeps a neighbour found whatever the filters say (-1: none at all, SEAM_UNKNOWN: not asked
+ * yet); the answer for this solid is yes when that neighbour pairs with it, no when there is
+ * none, and asked as it is otherwise (another neighbour may): the answers are the ones the grid
+ * gives, so the cache changes no result. */
+#define SEAM_UNKNOWN (-2)
+
+static bool ask_kept(solid_seam_query *q, int32_t *slot, rc_vec2 p, rc_vec2 r, rc_grid_query_fn *fn) {
+    if (slot == NULL) {
+        return ask_around(q, p, r, fn);
+    }
+    if (*slot == SEAM_UNKNOWN) {
+        q->any_filter = true;
+        *slot = ask_around(q, p, r, fn) ? q->found_user : -1;
+        q->any_filter = false;
+    }
+    if (*slot < 0) {
+        return false;
+    }
+    return rc_shapes_should_pair(q->world, q->other, &q->world->shapes.data[*slot]) || ask_around(q, p, r, fn);
+}
+
 /* Does a neighbour's face cover the polygon's face a..b (outward: its normal) whole? */
-static bool face_covered(solid_seam_query *q, rc_vec2 a, rc_vec2 b, rc_vec2 outward) {
+static bool face_covered(solid_seam_query *q, int32_t *slot, rc_vec2 a, rc_vec2 b, rc_vec2 outward) {
     q->a = a;
     q->b = b;
     q->n = outward;
-    return ask_around(q, a, b, face_covers);
+    return ask_kept(q, slot, a, b, face_covers);
 }
 
 /* Does a neighbour's face run on flat through `corner`, beyond the end of the face from `other`
  * (outward: the face's normal)? */
-static bool seam_runs_on(solid_seam_query *q, rc_vec2 corner, rc_vec2 other, rc_vec2 outward) {
+static bool seam_runs_on(solid_seam_query *q, int32_t *slot, rc_vec2 corner, rc_vec2 other, rc_vec2 outward) {
     q->a = corner;
     q->n = rc_normalize(rc_sub(corner, other));
     q->outward = outward;
-    return ask_around(q, corner, corner, face_runs_on);
+    return ask_kept(q, slot, corner, corner, face_runs_on);
 }
 
 /* The ghost of a face (outward: its normal) beyond its end `corner` (`other`: its other end):
  * where a neighbour's face runs on through the corner, a point on the face's own line (a flat
  * joint); else the polygon's corner there, `fallback`. */
-static rc_vec2 ghost_beyond(solid_seam_query *q, rc_vec2 corner, rc_vec2 other, rc_vec2 outward, rc_vec2 fallback) {
-    return seam_runs_on(q, corner, other, outward) ? rc_add(corner, rc_sub(corner, other)) : fallback;
+static rc_vec2 ghost_beyond(solid_seam_query *q, int32_t *slot, rc_vec2 corner, rc_vec2 other, rc_vec2 outward,
+                            rc_vec2 fallback) {
+    return seam_runs_on(q, slot, corner, other, outward) ? rc_add(corner, rc_sub(corner, other)) : fallback;
 }
 
-bool rc_smooth_solid_seam(const rc_world *world, const rc_shape *a, const rc_shape *b, float margin,
-                          rc_collision *m) {
+void rc_seam_cache_free(rc_world *world) {
+    rc_seam_cache *c = &world->seams;
+    rc_map_free(&world->allocator, &c->map);
+    rc_mem_free(&world->allocator, c->faces, sizeof(rc_seam_faces) * (size_t)c->capacity);
+    memset(c, 0, sizeof *c);
+}
+
+/* The cache's entry for a static polygon (emptied first when the level changed), or NULL when
+ * there is no memory for it (then the grid is asked every time, as without the cache). Kinematic
+ * polygons have none: their neighbours are their own body's few shapes. */
+static rc_seam_faces *kept_faces(rc_world *world, const rc_shape *polygon) {
+    if (polygon->body_type != RC_STATIC) {
+        return NULL;
+    }
+    rc_seam_cache *c = &world->seams;
+    if (c->revision != world->level_revision + 1u) {
+        rc_map_clear(&c->map);
+        c->count = 0;
+        c->revision = world->level_revision + 1u;
+    }
+    uint64_t key = (uint64_t)(polygon - world->shapes.data);
+    int32_t entry = rc_map_get(&c->map, key);
+    if (entry >= 0) {
+        return &c->faces[entry];
+    }
+    if (!rc_map_reserve(&world->allocator, &c->map, 1) ||
+        !rc_mem_reserve(&world->allocator, (void **)&c->faces, &c->capacity, c->count, c->count + 1,
+                        sizeof(rc_seam_faces))) {
+        return NULL;
+    }
+    entry = c->count++;
+    rc_seam_faces *f = &c->faces[entry];
+    for (int i = 0; i < RC_MAX_POLYGON_VERTICES; ++i) {
+        f->covered_by[i] = SEAM_UNKNOWN;
+        f->runs_on[i][0] = SEAM_UNKNOWN;
+        f->runs_on[i][1] = SEAM_UNKNOWN;
+    }
+    rc_map_set(&c->map, key, entry);
+    return f;
+}
+
+bool rc_smooth_solid_seam(rc_world *world, const rc_shape *a, const rc_shape *b, float margin, rc_collision *m) {
     if (m->count == 0 || a->sensor || b->sensor) {
         return false;
     }
@@ -266,7 +334,8 @@ bool rc_smooth_solid_seam(const rc_world *world, const rc_shape *a, const rc_sha
     for (int i = 0; i < p->count; ++i) {
         reach = rc_maxf(reach, rc_maxf(fabsf(p->vertices[i].x), fabsf(p->vertices[i].y)));
     }
-    solid_seam_query q = {world, polygon, other, {0, 0}, {0, 0}, {0, 0}, {0, 0}, 64.0f * FLT_EPSILON * reach, false};
+    solid_seam_query q = {world,  polygon, other, {0, 0}, {0, 0}, {0, 0}, {0, 0}, 64.0f * FLT_EPSILON * reach,
+                          false, false, -1};
     int n = p->count, best = 0;
     for (int i = 1; i < n; ++i) {
         best = rc_dot(p->normals[i], toward) > rc_dot(p->normals[best], toward) ? i : best;
@@ -288,7 +357,8 @@ bool rc_smooth_solid_seam(const rc_world *world, const rc_shape *a, const rc_sha
             return false;
         }
     }
-    covered[best] = face_covered(&q, best_a, best_b, p->normals[best]);
+    rc_seam_faces *kept = kept_faces(world, polygon);
+    covered[best] = face_covered(&q, kept != NULL ? &kept->covered_by[best] : NULL, best_a, best_b, p->normals[best]);
     if (on_face && !covered[best]) {
         return false;
     }
@@ -310,15 +380,17 @@ bool rc_smooth_solid_seam(const rc_world *world, const rc_shape *a, const rc_sha
             continue;
         }
         if (i != best) {
-            covered[i] = face_covered(&q, wb, wa, p->normals[i]);
+            covered[i] = face_covered(&q, kept != NULL ? &kept->covered_by[i] : NULL, wb, wa, p->normals[i]);
         }
         if (covered[i]) {
             changed = true;
             continue;
         }
         /* the face reversed (its outside on the left), with its ghosts */
-        rc_vec2 prev = ghost_beyond(&q, wa, wb, p->normals[i], p->vertices[(i + 2) % n]);
-        rc_vec2 next = ghost_beyond(&q, wb, wa, p->normals[i], p->vertices[(i + n - 1) % n]);
+        rc_vec2 prev = ghost_beyond(&q, kept != NULL ? &kept->runs_on[i][0] : NULL, wa, wb, p->normals[i],
+                                    p->vertices[(i + 2) % n]);
+        rc_vec2 next = ghost_beyond(&q, kept != NULL ? &kept->runs_on[i][1] : NULL, wb, wa, p->normals[i],
+                                    p->vertices[(i + n - 1) % n]);
         changed = changed || !rc_vec2_equal(prev, p->vertices[(i + 2) % n]) ||
                   !rc_vec2_equal(next, p->vertices[(i + n - 1) % n]);
         rc_collision c = rc_collide_chain_wall(prev, wa, wb, next, &hull, margin);
@@ -377,7 +449,7 @@ bool rc_seam_hidden(const rc_world *world, const rc_shape *polygon, const rc_sha
     float reach = rc_maxf(1.0f, rc_maxf(fabsf(point.x), fabsf(point.y)));
     float tol = 64.0f * FLT_EPSILON * reach;
     float near = 2.0f * world->def.linear_slop + tol, skin = 4.0f * world->def.linear_slop + tol;
-    solid_seam_query q = {world, polygon, other, {0, 0}, {0, 0}, {0, 0}, {0, 0}, tol, false};
+    solid_seam_query q = {world, polygon, other, {0, 0}, {0, 0}, {0, 0}, {0, 0}, tol, false, false, -1};
     int n = p->count;
     for (int i = 0; i < n; ++i) {
         rc_vec2 a = p->vertices[i], b = p->vertices[(i + 1) % n];
@@ -389,9 +461,9 @@ bool rc_seam_hidden(const rc_world *world, const rc_shape *polygon, const rc_sha
         if (rc_distance(a, point) <= near) {
             rc_vec2 from_b = rc_normalize(rc_sub(a, b)), from_before = rc_normalize(rc_sub(a, p->vertices[before]));
             if ((rc_dot(outward, from_b) > 0.0f && slides_along(world, motion, swing, p->normals[i]) &&
-                 seam_runs_on(&q, a, b, p->normals[i])) ||
+                 seam_runs_on(&q, NULL, a, b, p->normals[i])) ||
                 (rc_dot(outward, from_before) > 0.0f && slides_along(world, motion, swing, p->normals[before]) &&
-                 seam_runs_on(&q, a, p->vertices[before], p->normals[before]))) {
+                 seam_runs_on(&q, NULL, a, p->vertices[before], p->normals[before]))) {
                 return true;
             }
         }
@@ -401,11 +473,11 @@ bool rc_seam_hidden(const rc_world *world, const rc_shape *polygon, const rc_sha
            floor, it meets it as a wall) */
         if (rc_dot(p->normals[i], outward) >= 1.0f - 1e-4f && fabsf(rc_dot(p->normals[i], rc_sub(point, a))) <= near) {
             bool at_a = rc_distance(a, point) <= skin && slides_along(world, motion, swing, p->normals[before]) &&
-                        seam_runs_on(&q, a, p->vertices[before], p->normals[before]);
+                        seam_runs_on(&q, NULL, a, p->vertices[before], p->normals[before]);
             bool at_b = !at_a && rc_distance(b, point) <= skin &&
                         slides_along(world, motion, swing, p->normals[(i + 1) % n]) &&
-                        seam_runs_on(&q, b, p->vertices[after], p->normals[(i + 1) % n]);
-            if ((at_a || at_b) && face_covered(&q, a, b, p->normals[i])) {
+                        seam_runs_on(&q, NULL, b, p->vertices[after], p->normals[(i + 1) % n]);
+            if ((at_a || at_b) && face_covered(&q, NULL, a, b, p->normals[i])) {
                 return true;
             }
         }

@@ -26,6 +26,11 @@ bool rc_shapes_should_pair(const rc_world *world, const rc_shape *a, const rc_sh
     if (a->body == b->body || (a->sensor && b->sensor)) {
         return false;
     }
+    if (a->body_bullet && b->body_bullet && !a->sensor && !b->sensor) {
+        /* bullets never meet bullets: their sweeps pass each other, and so does the solver (a
+           volley fired from one muzzle starts overlapping: solved, it was thrown apart) */
+        return false;
+    }
     const rc_body *ba = &world->bodies.data[a->body];
     const rc_body *bb = &world->bodies.data[b->body];
     /* something must be able to move into something: at least one dynamic body, or a sensor

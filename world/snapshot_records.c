@@ -203,6 +203,9 @@ static void io_contact(rc_bytes *b, rc_contact *x, const rc_snapshot_counts *n) 
     rc_io_bool(b, &x->touching);
     rc_io_bool(b, &x->sensor);
     rc_io_bool(b, &x->flagged);
+    if (b->reading) {
+        x->placed = false; /* (set and read within a step: never state between steps) */
+    }
     rc_io_f32(b, &x->rolling_impulse);
     rc_io_vec2(b, &x->normal);
     for (int k = 0; k < 2; ++k) {

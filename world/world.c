@@ -135,6 +135,7 @@ void rc_world_free_records(rc_world *world) {
 static void free_world(rc_world *world) {
     rc_world_free_spare(world);
     rc_world_free_records(world);
+    rc_seam_cache_free(world);
     rc_array_free(world, world->undo);
     rc_array_free(world, world->islands);
     rc_array_free(world, world->moving);

@@ -79,6 +79,7 @@ struct rc_world {
     RC_ARRAY(rc_contact) contacts;
     rc_id_pool contact_ids;
     rc_map contact_map; /* pair key -> contact index */
+    rc_seam_cache seams; /* the level's seams as solids met them (contact_seam.c) */
     RC_ARRAY(rc_joint) joints;
     rc_id_pool joint_ids;
     rc_map joint_pairs; /* body pair key (rc_body_pair_key) -> joints between them with collide_connected false */

@@ -207,7 +207,9 @@ RC_API void rc_world_clear_error(rc_world *world);
  *     fast as the world allows);
  *   - kinematic bodies push and carry what they meet and are not pushed;
  *   - a bullet (a dynamic body with bullet = true that carries no solid shape, a point, or one
- *     solid circle) is swept along its motion against every body that is not a bullet;
+ *     solid circle) is swept along its motion against every body that is not a bullet (two
+ *     bullets' solid shapes never pair: no contact between them, no events, no push: a volley
+ *     fired from one muzzle starts overlapping and flies apart untouched);
  *   - a grenade (a dynamic body, not a bullet, whose only solid shape is one circle) is swept
  *     against static and kinematic bodies, and meets other dynamic bodies in the solver; held
  *     by contacts (resting, rolling, in a pile) it moves along the solver's path, stopped a
