@@ -170,6 +170,9 @@ RC_API const char *rc_world_last_error(const rc_world *world);
 RC_API void rc_world_clear_error(rc_world *world);
 
 /* Advance the world by dt seconds:
+ *   0. the pairs that began since the last step (shapes made, bodies placed, filters changed)
+ *      become contacts with their manifolds, so that the solve meets them in this step (a crate
+ *      made resting on a table is held from its first step);
  *   1. the contact solver: awake dynamic bodies that respond (gravity times gravity scale,
  *      applied forces, damping) against everything they touch or may touch within the step,
  *      in sub_steps soft sub-steps (see "Collision response" below);
