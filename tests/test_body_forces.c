@@ -282,6 +282,7 @@ START_TEST(forces_refuse_bad_input) {
     /* sums beyond float range: the second push is refused and the first one stays, as a twin
        body given only the first shows after a step */
     rc_body_id twin = fx_body(&fx, RC_DYNAMIC, rc_v2(0, 30), 0.5f, 1.0f);
+    (void)fx_body(&fx, RC_STATIC, rc_v2(5, 30), 0.5f, 1.0f); /* stops it as `stat` stops dyn */
     ck_assert(rc_body_set_mass_data(fx.w, dyn, EASY) && rc_body_set_mass_data(fx.w, twin, EASY));
     ck_assert(rc_body_apply_force_to_center(fx.w, dyn, rc_v2(3e38f, 0)));
     ck_assert(rc_body_apply_force_to_center(fx.w, twin, rc_v2(3e38f, 0)));
@@ -293,8 +294,10 @@ START_TEST(forces_refuse_bad_input) {
     ck_assert(rc_world_step(fx.w, 1.0f / 64.0f));
     rc_vec2 v = rc_body_linear_velocity(fx.w, dyn), vt = rc_body_linear_velocity(fx.w, twin);
     ck_assert(v.x == vt.x && v.y == vt.y && rc_body_angular_velocity(fx.w, dyn) == rc_body_angular_velocity(fx.w, twin));
-    /* and the speed limits hold */
-    ck_assert(v.x <= rc_world_default_def().max_linear_speed && v.x > 0.0f);
+    /* and the speed limits hold (driven at the static box at the speed limit, dyn is brought back
+       to its first touch of it almost at once: the velocity the force gave it in the rest of
+       the step is taken back, none is left it there; its twin meets a box alike) */
+    ck_assert(v.x <= rc_world_default_def().max_linear_speed && v.x >= 0.0f);
     /* a prop turns at most a quarter turn per sub-step in the solver: 0.25 pi / (dt / 4) */
     float quarter_turns = 0.25f * 3.14159265f / ((1.0f / 64.0f) / 4.0f);
     ck_assert_float_eq_tol(rc_body_angular_velocity(fx.w, dyn),

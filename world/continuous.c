@@ -317,6 +317,24 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     return true;
 }
 
+/* A body brought back to its time of impact fell (and was pushed) through only that part of the
+ * step: what gravity and the applied force added to its velocity in the rest of it (`rest`
+ * seconds) is taken back, as far as the velocity has it (never turned against them: a velocity
+ * held at the speed limit holds less of them). Kept, it lifted the body's energy by up to
+ * m g v dt at every such hit: small spinning boxes bounced 1.2% to 2.2% higher than they fell.
+ * (Its turn keeps the step's torque: the turn is held to its own limits, and no field acts on it.) */
+static void take_back_rest_of_step(const rc_world *world, rc_body *b, float rest) {
+    rc_vec2 accel;
+    float spin_accel;
+    rc_body_accel(b, &accel, &spin_accel);
+    rc_vec2 kick = rc_force_kick(world, b, accel, rest);
+    float k2 = rc_dot(kick, kick);
+    if (k2 > 0.0f) {
+        float held = rc_maxf(0.0f, rc_minf(rc_dot(b->linear_velocity, kick) / k2, 1.0f));
+        b->linear_velocity = rc_mul_add(b->linear_velocity, -held, kick);
+    }
+}
+
 void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1, float dt) {
     if (b->max_extent == 0.0f) {
         return; /* no solid shape (sensors only, or none): nothing of it can meet a wall */
@@ -380,6 +398,7 @@ void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1,
             b->angle += (1.0f - q.fraction) * (q.carrier.a2 - q.carrier.a1);
         }
         b->xf.q = rc_rot_from_angle(b->angle);
+        take_back_rest_of_step(world, b, (1.0f - q.fraction) * dt);
     }
     /* stopped at a wall it was going into: no more going into it (a moving wall's velocity where
        the body is kept) */
