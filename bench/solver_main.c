@@ -470,12 +470,13 @@ int main(int argc, char **argv) {
     }
     const char *ftz = "warning: flush-to-zero is on in this process (a peer library built with -ffast-math?): "
                       "every engine's times and results differ from a normal process's";
-    if (flush_to_zero_on()) {
+    bool ftz_on = flush_to_zero_on();
+    if (ftz_on) {
         printf("%s\n", ftz);
     }
     if (md != NULL) {
         fprintf(md, "Machine: %s; %s build; one thread; steps of 1/60 s.\n\n", cpu, BENCH_SOLVER_BUILD);
-        if (flush_to_zero_on()) {
+        if (ftz_on) {
             fprintf(md, "%s.\n\n", ftz);
         }
         fprintf(md, "| scene | engine | bodies | median ms/step | p95 ms/step | mean ms/step | all asleep at | check | "

@@ -667,30 +667,6 @@ static void update_flags(rc_world *world, rc_body *b) {
     }
 }
 
-/* Room for the grid entries a new look at the body's shapes' pairs may add (rc_grid_touch). */
-static bool reserve_refinds(rc_world *world, const rc_body *b) {
-    int32_t moving = 0, level = 0;
-    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        const rc_shape *shape = &world->shapes.data[s];
-        if (shape->proxy >= 0) {
-            *(rc_shape_grid(world, shape) == world->level_grid ? &level : &moving) += 4;
-        }
-    }
-    return rc_grid_reserve(world->grid, moving) && rc_grid_reserve(world->level_grid, level);
-}
-
-/* Have the next step find the body's pairs again and look at its contacts (a pairing rule
- * changed). */
-static void refind_pairs(rc_world *world, const rc_body *b) {
-    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        const rc_shape *shape = &world->shapes.data[s];
-        if (shape->proxy >= 0) {
-            rc_shape_refind_pairs(world, shape);
-            rc_shape_flag_contacts(world, s);
-        }
-    }
-}
-
 bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
     rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
@@ -702,7 +678,9 @@ bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
     if (bullet && !rc_body_can_be_bullet(world, b, false, false)) {
         return rc_fail(world, __func__, "a bullet carries no solid shape (a point) or one solid circle");
     }
-    if (!rc_body_reserve_swept_change(world) || !reserve_refinds(world, b)) {
+    /* (room to report the shapes' pairs again, as rc_body_set_type makes it) */
+    if (!rc_body_reserve_swept_change(world) ||
+        !rc_grid_reserve(rc_grid_for_type(world, b->type), 4 * count_shapes(world, b))) {
         return rc_fail(world, __func__, "out of memory");
     }
     int32_t old_swept = b->swept_shape;
@@ -713,7 +691,10 @@ bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
     rc_body_refresh_swept(world, b, old_swept);
     if (was_bullet != bullet) {
         /* two bullets never pair: pairs with bullets may end or begin */
-        refind_pairs(world, b);
+        for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+            rc_shape_refind_pairs(world, &world->shapes.data[s]);
+        }
+        rc_body_flag_contacts(world, b);
     }
     rc_body_wake(b);
     return true;

@@ -376,6 +376,15 @@ static void collect_pair(int32_t proxy_a, int32_t user_a, int32_t proxy_b, int32
     world->new_contacts.data[world->new_contacts.count++] = rc_contact_create(world, user_a, user_b);
 }
 
+/* The pairs that began since the grids' moves were last forgotten, made contacts: within the
+ * moving grid, then between it and the level's (two static shapes never pair). False when
+ * memory ran out. */
+static bool find_begun_pairs(rc_world *world) {
+    rc_grid_find_begun_pairs(world->grid, collect_pair, world);
+    rc_grid_find_begun_pairs_across(world->grid, world->level_grid, collect_pair, world);
+    return !world->pair_failed;
+}
+
 /* The pairs that began between steps (shapes made, bodies placed or woken into others, filters
  * changed), made contacts with their manifolds now, so that this step's solve meets them: a
  * crate made resting on a table is held from its first step, as in Box2D v3 (found only at the
@@ -386,9 +395,7 @@ static bool collide_pending_pairs(rc_world *world) {
     if (rc_grid_moved_count(world->grid) == 0 && rc_grid_moved_count(world->level_grid) == 0) {
         return true;
     }
-    rc_grid_find_begun_pairs(world->grid, collect_pair, world);
-    rc_grid_find_begun_pairs_across(world->grid, world->level_grid, collect_pair, world);
-    if (world->pair_failed) {
+    if (!find_begun_pairs(world)) {
         return false;
     }
     for (int32_t k = 0; k < world->new_contacts.count; ++k) {
@@ -539,10 +546,7 @@ bool rc_world_step(rc_world *world, float dt) {
         ok = !world->step_failed;
     }
     if (ok) {
-        /* within the moving grid, then between it and the level's (two static shapes never pair) */
-        rc_grid_find_begun_pairs(world->grid, collect_pair, world);
-        rc_grid_find_begun_pairs_across(world->grid, world->level_grid, collect_pair, world);
-        ok = !world->pair_failed;
+        ok = find_begun_pairs(world);
     }
     /* every contact, new ones included, changes at most once: room for that many events */
     if (!ok || !rc_contacts_reserve_events(world)) {
