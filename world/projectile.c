@@ -491,8 +491,9 @@ static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, r
     rc_vec2 d = s->path;
     float whole = rc_length(s->path);
     for (int leg = 0; leg < 4 && (d.x != 0.0f || d.y != 0.0f); ++leg) {
-        /* what is left of the step, as the part of the path still to go */
-        float left = whole > 0.0f ? rc_minf(rc_length(d) / whole, 1.0f) : 1.0f;
+        /* what is left of the step, as the part of the path still to go (all of it on the first
+           leg, where d is the path: |d| / |d| is exactly 1, with no second square root) */
+        float left = leg > 0 && whole > 0.0f ? rc_minf(rc_length(d) / whole, 1.0f) : 1.0f;
         sweep_cast c;
         cast_from(world, s, d, 1.0f - left, 1.0f, -1, &c);
         s->met_motion = s->met_motion || c.met_motion;

@@ -177,7 +177,7 @@ rc_aabb rc_shape_fat_box(const rc_world *world, const rc_shape *s) {
 }
 
 bool rc_shape_proxy_fits(const rc_world *world, const rc_shape *s) {
-    if (rc_segment_pieces(world, s) > 1) {
+    if (s->kind == RC_SHAPE_SEGMENT && rc_segment_pieces(world, s) > 1) { /* (only walls have pieces) */
         return rc_segment_pieces_fit(world, s);
     }
     rc_aabb need = rc_shape_proxy_box(world, s), have = rc_grid_get_box(rc_shape_grid(world, s), s->proxy);

@@ -113,8 +113,10 @@ static void sweeper_of(const rc_world *world, int32_t index, float dt, rc_sweepe
         s->support_count = world->support_counts.data[b->solver_slot];
         /* the pairs the pre-solve cancelled for this step: the sweep passes through them too */
         s->skipped_count = world->cancelled_counts.data[b->solver_slot];
-        memcpy(s->skipped, &world->cancelled_shapes.data[(size_t)b->solver_slot * RC_MAX_SKIPPED],
-               sizeof(int32_t) * (size_t)s->skipped_count);
+        if (s->skipped_count > 0) { /* (rare: a call less for every other sweep) */
+            memcpy(s->skipped, &world->cancelled_shapes.data[(size_t)b->solver_slot * RC_MAX_SKIPPED],
+                   sizeof(int32_t) * (size_t)s->skipped_count);
+        }
         s->held = world->held.data[b->solver_slot] != 0;
         if (s->held) {
             s->path = st->dp;
@@ -195,10 +197,11 @@ static void follow_sweep(rc_world *world, int32_t index) {
     bool met_later = world->swept_bullets > 0 && !b->bullet;
     for (int32_t sh = b->first_shape; sh >= 0; sh = world->shapes.data[sh].next_in_body) {
         rc_shape *shape = &world->shapes.data[sh];
-        rc_aabb was = rc_shape_proxy_box(world, shape);
+        bool covers_motion = met_later && !shape->sensor;
+        rc_aabb was = covers_motion ? rc_shape_proxy_box(world, shape) : shape->aabb;
         rc_shape_place(world, shape, b->xf);
         rc_aabb target;
-        if (met_later && !shape->sensor) {
+        if (covers_motion) {
             if (rc_motion_proxy_target(world, shape, was, b->center, 0.0f, &target)) {
                 rc_step_move_proxy(world, shape, target);
             }
