@@ -5,6 +5,9 @@
 
 #include <ricochet/world.h>
 
+#include <stdint.h>
+#include <string.h>
+
 #include "shapes/collide.h"
 #include "shapes/shapes.h"
 
@@ -66,6 +69,15 @@ static inline bool rc_body_can_bounce(const rc_body *body) { return body->max_bo
 static inline bool rc_body_moving_kinematic(const rc_body *b) {
     return b->type == RC_KINEMATIC &&
            (b->linear_velocity.x != 0.0f || b->linear_velocity.y != 0.0f || b->angular_velocity != 0.0f);
+}
+/* No force and no torque applied since the last step: all three +0, bit for bit (a -0 force is
+ * a force here: its products keep their signs). */
+static inline bool rc_body_unforced(const rc_body *b) {
+    uint32_t bits[3];
+    memcpy(&bits[0], &b->force.x, sizeof bits[0]);
+    memcpy(&bits[1], &b->force.y, sizeof bits[1]);
+    memcpy(&bits[2], &b->torque, sizeof bits[2]);
+    return (bits[0] | bits[1] | bits[2]) == 0u;
 }
 rc_transform rc_body_origin_from_center(rc_vec2 center, float angle, rc_vec2 local_center);
 /* The same where the rotation is at hand (a body's xf.q is always rc_rot_from_angle(angle)). */

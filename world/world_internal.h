@@ -168,6 +168,11 @@ struct rc_world {
 
     int32_t steps;
     float contact_dt; /* the step's length while its contacts are refreshed (0 outside a step) */
+    /* step scratch (step.c: rc_force_kick): the kick of gravity alone on a body of gravity scale
+       1 with no force of its own (most bodies) over the sub-step and over the step, worked out at
+       the step's start; kick_times[k] is 0 where none is kept (a step of 0 kicks nothing) */
+    float kick_times[2];
+    rc_vec2 plain_kicks[2];
     bool contacts_flagged; /* some contact may be flagged: rc_contacts_update has not seen it yet */
     /* giving memory back (compact.c): the most slots in use since it was last done */
     int32_t peak_bodies, peak_shapes, peak_contacts, peak_chains;
