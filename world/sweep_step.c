@@ -198,6 +198,7 @@ static void follow_sweep(rc_world *world, int32_t index) {
     for (int32_t sh = b->first_shape; sh >= 0; sh = world->shapes.data[sh].next_in_body) {
         rc_shape *shape = &world->shapes.data[sh];
         bool covers_motion = met_later && !shape->sensor;
+        /* (the box it leaves is read only when its grid box is to cover the motion) */
         rc_aabb was = covers_motion ? rc_shape_proxy_box(world, shape) : shape->aabb;
         rc_shape_place(world, shape, b->xf);
         rc_aabb target;
