@@ -186,20 +186,12 @@ static bool link_grid_and_map(rc_world *w, const rc_grid *level_grid, bool *out_
 }
 
 /* Every shape's proxy has the pieces the world gives it (wall_pieces.c: one, but for a long
- * static wall), from the first (after links_valid: a segment's chain is its own), and a proxy of
- * one piece has a grid box that holds the shape's own box, as the world keeps it
- * (rc_shape_proxy_fits): the contact update takes two shapes whose own boxes overlap to have
- * overlapping grid boxes, without asking the grid. */
-static bool grid_boxes_as_made(const rc_world *w, const rc_grid *level_grid) {
+ * static wall), from the first (after links_valid: a segment's chain is its own). */
+static bool pieces_as_made(const rc_world *w, const rc_grid *level_grid) {
     for (int32_t i = 0; i < w->shapes.count; ++i) {
         const rc_shape *s = &w->shapes.data[i];
-        if (!s->in_use || s->kind == RC_KIND_CHAIN) {
-            continue;
-        }
-        const rc_grid *grid = s->body_type == RC_STATIC ? level_grid : w->grid;
-        int32_t pieces = rc_segment_pieces(w, s);
-        if (rc_grid_piece_count(grid, s->proxy) != pieces ||
-            (pieces == 1 && !rc_aabb_contains(rc_grid_get_box(grid, s->proxy), s->aabb))) {
+        if (s->in_use && s->kind != RC_KIND_CHAIN &&
+            rc_grid_piece_count(s->body_type == RC_STATIC ? level_grid : w->grid, s->proxy) != rc_segment_pieces(w, s)) {
             return false;
         }
     }
@@ -405,7 +397,7 @@ static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc
     }
     return frame->at == frame->size && counters_fit(w) && poly_blocks_apart(w, out_of_memory) &&
            link_grid_and_map(w, level_grid, out_of_memory) && links_valid(w, out_of_memory) &&
-           grid_boxes_as_made(w, level_grid);
+           pieces_as_made(w, level_grid);
 }
 
 /* A body or shape live with the same generation in the world before the restore keeps its

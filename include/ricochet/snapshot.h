@@ -45,14 +45,13 @@
  *
  * Trust: a checksum over every byte refuses a damaged snapshot (a byte flipped, truncated, or
  * padded). Every index, count and flag is checked against the arrays it names as it is read, and
- * the records' links against each other (live records name live records of the right kind, lists
- * end and agree, the id pools hand out exactly the live slots, the grid holds exactly the shapes'
- * proxies, and each proxy's grid box holds its shape's box), so a forged snapshot whose checksum
- * was put right cannot make restore, or any call after it, read or write outside memory
- * (fuzz/fuzz_snapshot.c attacks this). Numbers are not second-guessed, and a forged one may ask
- * for up to a kilobyte of memory per snapshot byte (for a frame snapshot, per byte of it and of
- * the world's own level records) and 16 MiB besides: restore snapshots from sources a game trusts
- * as much as its own save files.
+ * the records' links against each other (live records name live records of the right kind,
+ * lists end and agree, the id pools hand out exactly the live slots, the grid holds exactly the
+ * shapes' proxies), so a forged snapshot whose checksum was put right cannot make restore, or any
+ * call after it, read or write outside memory (fuzz/fuzz_snapshot.c attacks this). Numbers are
+ * not second-guessed, and a forged one may ask for up to a kilobyte of memory per snapshot byte
+ * (for a frame snapshot, per byte of it and of the world's own level records) and 16 MiB
+ * besides: restore snapshots from sources a game trusts as much as its own save files.
  *
  * Sizes: a live body takes 178 bytes, a shape 121 and a contact 233, a polygon's geometry
  * 8 * (5n + 3) bytes for n vertices, a free slot 1 byte, plus the grids (about 80 bytes a shape).
