@@ -634,12 +634,7 @@ void rc_contacts_refresh(rc_world *world) {
 /* Is the pair over: its grid boxes apart, or its shapes no longer allowed to pair? */
 static bool pair_over(const rc_world *world, const rc_contact *c, bool recheck) {
     const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
-    /* a shape's grid box holds its own box (rc_shape_proxy_fits), so shapes whose own boxes
-       overlap have overlapping grid boxes: the grid need not be asked (most contacts of a pile,
-       every step). Not for a level's wall in pieces, whose own box is not its pieces' */
-    bool near = a->kind != RC_SHAPE_SEGMENT && b->kind != RC_SHAPE_SEGMENT && rc_aabb_overlaps(a->aabb, b->aabb);
-    assert(!near || rc_world_proxies_overlap(world, a, b));
-    return (!near && !rc_world_proxies_overlap(world, a, b)) ||
+    return !rc_world_proxies_overlap(world, a, b) ||
            (recheck && !rc_shapes_should_pair(world, a, b));
 }
 
