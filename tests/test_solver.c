@@ -334,30 +334,6 @@ START_TEST(bodies_dropped_at_an_angle_never_gain_energy) {
 }
 END_TEST
 
-/* The step on which a crate resting on the ground falls asleep; when wall_at >= 0 a static wall
- * is made touching its side before that step. */
-static int sleep_step_of_resting_crate(int wall_at) {
-    rc_world *w = ws_make_world(rc_v2(0, -10));
-    ground(w, 0.6f, 0.0f);
-    rc_body_id c = crate(w, rc_v2(0, 0.5f), 0.0f, 0.5f, 0.5f, 0.6f, 0.0f);
-    int asleep = -1;
-    for (int step = 0; step < 120 && asleep < 0; ++step) {
-        if (step == wall_at) {
-            rc_body_id wall = make_body(w, RC_STATIC, rc_v2(1.0f, 0.5f), 0.0f);
-            add_box(w, wall, rc_v2(0, 0), 0.5f, 0.5f, 0.6f, 0.0f); /* its face at x = 0.5, the crate's */
-        }
-        ck_assert(rc_world_step(w, DT));
-        asleep = rc_body_is_awake(w, c) ? -1 : step;
-    }
-    rc_world_destroy(w);
-    return asleep;
-}
-
-/* A contact that begins touching an awake body at rest does not restart its clock: a crate
- * still on the ground sleeps on the same step whether or not a wall is put against its side
- * while it waits (only a sleeping body is woken by a touch). Restarting both clocks at every
- * begun touch kept a pyramid of 100 rows awake 0.75 s after it was still, as its contacts
- * began and ended within the margin. */
 /* Small boxes dropped from 20 units up, spinning, with restitution 1 and no friction, through
  * eight bounces: their kinetic and potential energy never exceeds what they started with (1e-4
  * for roundings; measured: never above it, the highest rebound 0.4% below). At 20 units/s such
@@ -404,6 +380,30 @@ START_TEST(props_brought_back_to_their_first_touch_gain_no_energy) {
 }
 END_TEST
 
+/* The step on which a crate resting on the ground falls asleep; when wall_at >= 0 a static wall
+ * is made touching its side before that step. */
+static int sleep_step_of_resting_crate(int wall_at) {
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    ground(w, 0.6f, 0.0f);
+    rc_body_id c = crate(w, rc_v2(0, 0.5f), 0.0f, 0.5f, 0.5f, 0.6f, 0.0f);
+    int asleep = -1;
+    for (int step = 0; step < 120 && asleep < 0; ++step) {
+        if (step == wall_at) {
+            rc_body_id wall = make_body(w, RC_STATIC, rc_v2(1.0f, 0.5f), 0.0f);
+            add_box(w, wall, rc_v2(0, 0), 0.5f, 0.5f, 0.6f, 0.0f); /* its face at x = 0.5, the crate's */
+        }
+        ck_assert(rc_world_step(w, DT));
+        asleep = rc_body_is_awake(w, c) ? -1 : step;
+    }
+    rc_world_destroy(w);
+    return asleep;
+}
+
+/* A contact that begins touching an awake body at rest does not restart its clock: a crate
+ * still on the ground sleeps on the same step whether or not a wall is put against its side
+ * while it waits (only a sleeping body is woken by a touch). Restarting both clocks at every
+ * begun touch kept a pyramid of 100 rows awake 0.75 s after it was still, as its contacts
+ * began and ended within the margin. */
 START_TEST(a_touch_does_not_restart_the_sleep_clock_of_a_body_at_rest) {
     int alone = sleep_step_of_resting_crate(-1);
     ck_assert_msg(alone >= 29 && alone <= 32, "asleep at step %d, 0.5 s is 30", alone);

@@ -112,7 +112,9 @@ bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aab
 
 /* Helpers of the step (step.c) that the sweeps share: log a body in the undo log (before a
  * change the step may have to put back); the velocity gravity and the applied force add over
- * a time h; the fastest a body in the solver may turn in a sub-step of h. */
+ * a time h (within a step only: for a body with gravity alone at scale 1, over the step's
+ * sub-step or the step, it is what the step's start worked out for the gravity then); the
+ * fastest a body in the solver may turn in a sub-step of h. */
 void rc_save_undo(rc_world *world, int32_t index);
 rc_vec2 rc_force_kick(const rc_world *world, const rc_body *b, rc_vec2 accel, float h);
 float rc_spin_limit(const rc_world *world, const rc_body *b, float h);
