@@ -426,7 +426,7 @@ static void carry_user_data(rc_world *state, const rc_world *world) {
     }
     for (int32_t k = 0; k < state->moves.count; ++k) {
         rc_body_move_event *e = &state->moves.data[k];
-        int32_t i = (int32_t)e->body.index - 1;
+        int64_t i = (int64_t)e->body.index - 1; /* (a forged index may be INT32_MIN: no overflow) */
         const rc_body *b = i >= 0 && i < state->bodies.count ? &state->bodies.data[i] : NULL;
         e->user_data = b != NULL && b->in_use && b->generation == e->body.generation ? b->user_data : NULL;
     }
