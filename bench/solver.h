@@ -23,8 +23,11 @@ static inline void *solver_room(void *data, int count, int *capacity, size_t siz
     return data;
 }
 
+/* A surface: the same numbers in every engine. Rolling resistance (the torque against a round
+ * shape's rolling is at most rolling_resistance * radius * the normal force) is 0 unless
+ * bench_solver is told otherwise: Box2D v3's default, and Chipmunk2D has none. */
 typedef struct solver_material {
-    float friction, restitution;
+    float friction, restitution, rolling_resistance;
 } solver_material;
 
 typedef struct solver_engine {

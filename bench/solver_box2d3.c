@@ -41,6 +41,7 @@ static b2ShapeDef shape_def(solver_material m) {
     sd.density = 1.0f;
     sd.material.friction = m.friction;
     sd.material.restitution = m.restitution;
+    sd.material.rollingResistance = m.rolling_resistance;
     return sd;
 }
 
@@ -84,6 +85,7 @@ static void static_terrain(void *world, const float *xy, int count, solver_mater
     b2SurfaceMaterial material = b2DefaultSurfaceMaterial();
     material.friction = m.friction;
     material.restitution = m.restitution;
+    material.rollingResistance = m.rolling_resistance;
     b2ChainDef cd = b2DefaultChainDef();
     cd.points = points;
     cd.count = count + 2;

@@ -16,15 +16,18 @@
  *                  hangs it from 7: a load no soft joint holds, which tears the net in Box2D v3
  *                  and in ricochet alike; 100 hold it within a hundredth in both.)
  *
- * Gravity (0, -10), steps of 1/60 s, each engine's defaults otherwise (Box2D v3: 4 sub-steps,
- * one worker; Chipmunk2D: 10 iterations; ricochet: 4 sub-steps), sleeping after 0.5 s in all.
+ * Gravity (0, -10), steps of 1/60 s, the same materials in every engine (friction, restitution,
+ * and no rolling resistance: Chipmunk2D has none, and it is Box2D v3's default; ricochet's own
+ * default for round shapes, 0.2, is set in every engine that has it by --rolling 0.2), each
+ * engine's defaults otherwise (Box2D v3: 4 sub-steps, one worker; Chipmunk2D: 10 iterations;
+ * ricochet: 4 sub-steps), sleeping after 0.5 s in all.
  * Every step is timed (CLOCK_MONOTONIC around the engine's step call); the report gives the
  * median, the 95th percentile and the mean in ms, the simulated time at which every dynamic
  * body was asleep, a check of what came of the scene (the pyramids stood; nothing left its
  * container), and each engine's mean over ricochet's (the mean: a median is 0 for an engine
  * whose scene fell asleep in the first half). Single-threaded, one engine at a time.
  *
- *   bench_solver [--quick] [--scenes a,b] [--engines a,b] [--out FILE] */
+ *   bench_solver [--quick] [--scenes a,b] [--engines a,b] [--rolling R] [--out FILE] */
 #define _GNU_SOURCE
 #include "solver.h"
 
@@ -38,7 +41,7 @@
 #include <time.h>
 
 static const float DT = 1.0f / 60.0f;
-static const solver_material CRATE = {0.6f, 0.0f};
+static const solver_material CRATE = {0.6f, 0.0f, 0.0f};
 
 typedef struct start_pose {
     float x, y, angle;
@@ -59,7 +62,14 @@ typedef struct scene_run {
     int steps;
     start_pose *start; /* of every dynamic body, in index order */
     int count, capacity;
+    float rolling_resistance; /* of every material in the scene (--rolling) */
 } scene_run;
+
+/* A scene's material with the run's rolling resistance. */
+static solver_material material(const scene_run *r, solver_material m) {
+    m.rolling_resistance = r->rolling_resistance;
+    return m;
+}
 
 static void remember(scene_run *r, int index, float x, float y, float angle) {
     if (index >= r->capacity) {
@@ -74,20 +84,20 @@ static void remember(scene_run *r, int index, float x, float y, float angle) {
 }
 
 static int add_box(scene_run *r, float x, float y, float angle, float hw, float hh, solver_material m) {
-    int i = r->e->dynamic_box(r->w, x, y, angle, hw, hh, m);
+    int i = r->e->dynamic_box(r->w, x, y, angle, hw, hh, material(r, m));
     remember(r, i, x, y, angle);
     return i;
 }
 
 static int add_circle(scene_run *r, float x, float y, float radius, solver_material m) {
-    int i = r->e->dynamic_circle(r->w, x, y, radius, m);
+    int i = r->e->dynamic_circle(r->w, x, y, radius, material(r, m));
     remember(r, i, x, y, 0.0f);
     return i;
 }
 
 static int add_capsule(scene_run *r, float x, float y, float angle, float half_length, float radius,
                        solver_material m) {
-    int i = r->e->dynamic_capsule(r->w, x, y, angle, half_length, radius, m);
+    int i = r->e->dynamic_capsule(r->w, x, y, angle, half_length, radius, material(r, m));
     remember(r, i, x, y, angle);
     return i;
 }
@@ -137,7 +147,7 @@ static void check_pyramids(scene_run *r, scene_result *out) {
 }
 
 static void build_large_pyramid(scene_run *r, bool quick) {
-    r->e->static_box(r->w, 0.0f, -1.0f, 0.0f, 100.0f, 1.0f, CRATE);
+    r->e->static_box(r->w, 0.0f, -1.0f, 0.0f, 100.0f, 1.0f, material(r, CRATE));
     pyramid(r, quick ? 40 : 100, 0.0f, 0.0f);
     r->steps = quick ? 100 : 500;
 }
@@ -147,7 +157,7 @@ static void build_many_pyramids(scene_run *r, bool quick) {
     float width = (float)columns * (float)(base + 1);
     for (int i = 0; i < rows; ++i) {
         float ground_y = (float)i * (float)(base + 1);
-        r->e->static_box(r->w, 0.0f, ground_y - 0.5f, 0.0f, 0.5f * width + 1.0f, 0.5f, CRATE);
+        r->e->static_box(r->w, 0.0f, ground_y - 0.5f, 0.0f, 0.5f * width + 1.0f, 0.5f, material(r, CRATE));
         for (int j = 0; j < columns; ++j) {
             pyramid(r, base, -0.5f * width + (float)j * (float)(base + 1) + 0.5f * (float)(base + 1), ground_y);
         }
@@ -158,7 +168,7 @@ static void build_many_pyramids(scene_run *r, bool quick) {
 static const float TUMBLER_Y = 10.0f, TUMBLER_HALF = 9.5f, TUMBLER_OMEGA = 25.0f * 3.14159265f / 180.0f;
 
 static void build_tumbler(scene_run *r, bool quick) {
-    r->e->kinematic_frame(r->w, 0.0f, TUMBLER_Y, TUMBLER_HALF, 0.5f, TUMBLER_OMEGA, CRATE);
+    r->e->kinematic_frame(r->w, 0.0f, TUMBLER_Y, TUMBLER_HALF, 0.5f, TUMBLER_OMEGA, material(r, CRATE));
     int grid = quick ? 20 : 45, k = 0;
     for (int i = 0; i < grid; ++i) {
         for (int j = 0; j < grid; ++j) {
@@ -199,9 +209,9 @@ static void build_rain(scene_run *r, bool quick) {
         xy[2 * i] = x;
         xy[2 * i + 1] = 2.0f * sinf(0.3f * x) + 0.5f * sinf(1.1f * x);
     }
-    r->e->static_terrain(r->w, xy, POINTS, CRATE);
-    r->e->static_box(r->w, -RAIN_HALF - 0.5f, 20.0f, 0.0f, 0.5f, 25.0f, CRATE);
-    r->e->static_box(r->w, RAIN_HALF + 0.5f, 20.0f, 0.0f, 0.5f, 25.0f, CRATE);
+    r->e->static_terrain(r->w, xy, POINTS, material(r, CRATE));
+    r->e->static_box(r->w, -RAIN_HALF - 0.5f, 20.0f, 0.0f, 0.5f, 25.0f, material(r, CRATE));
+    r->e->static_box(r->w, RAIN_HALF + 0.5f, 20.0f, 0.0f, 0.5f, 25.0f, material(r, CRATE));
     r->steps = quick ? 160 : 600;
 }
 
@@ -233,11 +243,11 @@ static void check_rain(scene_run *r, scene_result *out) {
 }
 
 static void build_grenade_pit(scene_run *r, bool quick) {
-    r->e->static_box(r->w, 0.0f, -0.5f, 0.0f, 16.0f, 0.5f, CRATE);
-    r->e->static_box(r->w, -15.5f, 15.0f, 0.0f, 0.5f, 15.0f, CRATE);
-    r->e->static_box(r->w, 15.5f, 15.0f, 0.0f, 0.5f, 15.0f, CRATE);
+    r->e->static_box(r->w, 0.0f, -0.5f, 0.0f, 16.0f, 0.5f, material(r, CRATE));
+    r->e->static_box(r->w, -15.5f, 15.0f, 0.0f, 0.5f, 15.0f, material(r, CRATE));
+    r->e->static_box(r->w, 15.5f, 15.0f, 0.0f, 0.5f, 15.0f, material(r, CRATE));
     int count = quick ? 500 : 2000;
-    solver_material grenade = {0.6f, 0.3f};
+    solver_material grenade = {0.6f, 0.3f, 0.0f};
     for (int i = 0; i < count; ++i) {
         int column = i % 50, row = i / 50;
         add_circle(r, -14.5f + 0.59f * (float)column + 0.1f * (float)(row % 2), 1.0f + 0.6f * (float)row, 0.25f, grenade);
@@ -345,8 +355,8 @@ static bool all_asleep(scene_run *r) {
     return r->count > 0;
 }
 
-static scene_result run_scene(const solver_engine *e, const scene *s, bool quick) {
-    scene_run r = {e, e->create(-10.0f, s->expected_bodies), 0, NULL, 0, 0};
+static scene_result run_scene(const solver_engine *e, const scene *s, bool quick, float rolling_resistance) {
+    scene_run r = {e, e->create(-10.0f, s->expected_bodies), 0, NULL, 0, 0, rolling_resistance};
     s->build(&r, quick);
     double *times = malloc(sizeof *times * (size_t)r.steps);
     if (times == NULL) {
@@ -431,6 +441,7 @@ static bool flush_to_zero_on(void) {
 int main(int argc, char **argv) {
     bool quick = false;
     const char *scenes = NULL, *engines = NULL, *out_path = NULL;
+    float rolling_resistance = 0.0f;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = true;
@@ -438,10 +449,17 @@ int main(int argc, char **argv) {
             scenes = argv[++i];
         } else if (strcmp(argv[i], "--engines") == 0 && i + 1 < argc) {
             engines = argv[++i];
+        } else if (strcmp(argv[i], "--rolling") == 0 && i + 1 < argc) {
+            char *end;
+            rolling_resistance = strtof(argv[++i], &end);
+            if (*end != '\0' || !(rolling_resistance >= 0.0f && rolling_resistance <= 10.0f)) {
+                fprintf(stderr, "bench_solver: --rolling takes a number from 0 to 10\n");
+                return 2;
+            }
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out_path = argv[++i];
         } else {
-            fprintf(stderr, "usage: bench_solver [--quick] [--scenes a,b] [--engines ricochet,box2d3,chipmunk] [--out FILE]\n");
+            fprintf(stderr, "usage: bench_solver [--quick] [--scenes a,b] [--engines ricochet,box2d3,chipmunk] [--rolling R] [--out FILE]\n");
             return 2;
         }
     }
@@ -468,6 +486,8 @@ int main(int argc, char **argv) {
     for (int k = 0; k < engine_count; ++k) {
         printf(" %s %s%s", all[k]->name, all[k]->version, k + 1 < engine_count ? "," : "\n");
     }
+    printf("materials: rolling resistance %g in every engine that has it (Chipmunk2D has none)\n",
+           (double)rolling_resistance);
     const char *ftz = "warning: flush-to-zero is on in this process (a peer library built with -ffast-math?): "
                       "every engine's times and results differ from a normal process's";
     bool ftz_on = flush_to_zero_on();
@@ -475,7 +495,8 @@ int main(int argc, char **argv) {
         printf("%s\n", ftz);
     }
     if (md != NULL) {
-        fprintf(md, "Machine: %s; %s build; one thread; steps of 1/60 s.\n\n", cpu, BENCH_SOLVER_BUILD);
+        fprintf(md, "Machine: %s; %s build; one thread; steps of 1/60 s; rolling resistance %g (none in Chipmunk2D).\n\n",
+                cpu, BENCH_SOLVER_BUILD, (double)rolling_resistance);
         if (ftz_on) {
             fprintf(md, "%s.\n\n", ftz);
         }
@@ -492,7 +513,7 @@ int main(int argc, char **argv) {
             if (!listed(engines, keys[k])) {
                 continue;
             }
-            scene_result r = run_scene(all[k], &SCENES[s], quick);
+            scene_result r = run_scene(all[k], &SCENES[s], quick, rolling_resistance);
             if (all[k] == all[0] && strcmp(keys[0], "ricochet") == 0) {
                 ricochet_ms = r.mean_ms;
                 failures += !r.ok;

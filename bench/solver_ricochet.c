@@ -49,6 +49,7 @@ static rc_shape_def shape_def(solver_material m) {
     rc_shape_def sd = rc_shape_default_def();
     sd.friction = m.friction;
     sd.restitution = m.restitution;
+    sd.rolling_resistance = m.rolling_resistance;
     return sd;
 }
 
