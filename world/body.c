@@ -417,6 +417,18 @@ bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, flo
  * asleep on a still platform would otherwise stay asleep when the platform moves (its contact
  * touches already, and only a contact's beginning wakes a sleeper), and float in the air once
  * the platform has gone. The room for the walk comes first: refused, nothing has changed. */
+/* The body's contacts taken out of (delta -1) or put back into (+1) the level_contacts counts
+ * of the bodies on either side, by the types they have now: around a change of its type. */
+static void count_level_contacts(rc_world *world, const rc_body *b, int delta) {
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
+            const rc_contact *c = &world->contacts.data[ci];
+            rc_contact_count_level(world, c, delta);
+            ci = c->edge[c->shape[0] == s ? 0 : 1].next;
+        }
+    }
+}
+
 static bool reserve_kinematic_wakes(rc_world *world, const rc_body *b) {
     return b->type != RC_KINEMATIC || rc_array_reserve(world, world->islands, world->bodies.count);
 }
@@ -553,7 +565,9 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
         (regrid && !move_proxies_to(world, b, type))) {
         return rc_fail(world, __func__, "out of memory");
     }
+    count_level_contacts(world, b, -1);
     b->type = (uint8_t)type;
+    count_level_contacts(world, b, 1);
     world->contact_set_revision++; /* (which of its contacts the solver takes: gather.c) */
     if (type == RC_STATIC) {
         rc_level_changed(world);

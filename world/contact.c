@@ -54,6 +54,28 @@ static void set_point_count(rc_world *world, rc_contact *c, int32_t n) {
     c->point_count = n;
 }
 
+void rc_contact_count_level(rc_world *world, const rc_contact *c, int delta) {
+    for (int k = 0; k < 2; ++k) {
+        rc_body *b = &world->bodies.data[c->body[k]];
+        if (b->type == RC_DYNAMIC && world->bodies.data[c->body[1 - k]].type != RC_DYNAMIC &&
+            b->level_contacts != UINT16_MAX) {
+            assert(delta > 0 || b->level_contacts > 0);
+            b->level_contacts = (uint16_t)(b->level_contacts + delta);
+        }
+    }
+}
+
+void rc_contacts_count_levels(rc_world *world) {
+    for (int32_t i = 0; i < world->bodies.count; ++i) {
+        world->bodies.data[i].level_contacts = 0;
+    }
+    for (int32_t i = 0; i < world->contacts.count; ++i) {
+        if (world->contacts.data[i].in_use) {
+            rc_contact_count_level(world, &world->contacts.data[i], 1);
+        }
+    }
+}
+
 int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b) {
     world->contact_set_revision++;
     int32_t index = rc_id_pool_take(&world->contact_ids);
@@ -72,6 +94,7 @@ int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b) {
     c->sensor = world->shapes.data[shape_a].sensor || world->shapes.data[shape_b].sensor;
     link_edge(world, index, 0);
     link_edge(world, index, 1);
+    rc_contact_count_level(world, c, 1);
     rc_map_set(&world->contact_map, rc_contact_key(shape_a, shape_b), index);
     return index;
 }
@@ -105,6 +128,7 @@ void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end_event) {
     world->contact_set_revision++;
     unlink_edge(world, contact, 0);
     unlink_edge(world, contact, 1);
+    rc_contact_count_level(world, c, -1);
     c->in_use = false;
     rc_id_pool_give(&world->contact_ids, contact);
 }

@@ -76,6 +76,10 @@ static inline uint64_t rc_contact_key(int32_t a, int32_t b) {
     return (uint64_t)lo << 32 | hi;
 }
 bool rc_contact_reserve(rc_world *world, int32_t extra);
+/* Contact c counted (delta +1) or no longer counted (-1) in its dynamic bodies' level_contacts
+ * (rc_body), by the bodies' types now; rc_contacts_count_levels counts every body's again. */
+void rc_contact_count_level(rc_world *world, const rc_contact *c, int delta);
+void rc_contacts_count_levels(rc_world *world);
 int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b); /* needs rc_contact_reserve */
 void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end);
 void rc_shape_destroy_contacts(rc_world *world, int32_t shape);

@@ -571,6 +571,7 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
     take_settings(world, state);
     swap_records(world, state);
     rc_gather_forget(world); /* (another world's contacts) */
+    rc_contacts_count_levels(world); /* (not in snapshots: the contacts say) */
     if (!level_from_world) {
         rc_grid *kept = world->level_grid;
         world->level_grid = state->level_grid;

@@ -617,6 +617,9 @@ void rc_world_give_back_memory(rc_world *world);
  * scratch of a byte per record of the largest array (bodies, shapes, chains, contacts), zero
  * again on return. For restore (a snapshot's links) and for tests. */
 bool rc_world_links_valid(const rc_world *world, uint8_t *seen);
+/* Does every live body's level_contacts (body.h) count its contacts with static and kinematic
+ * bodies (a dynamic body's; 0 for the others), but for a count that reached UINT16_MAX? */
+bool rc_world_level_counts_valid(const rc_world *world);
 
 /* The world's arrays of persistent records, beside its grid, id pools and contact map: what a
  * snapshot holds, what rc_world_free_records gives back and what a restore swaps in. */

@@ -1,0 +1,178 @@
+/* A dynamic body's count of its contacts with static and kinematic bodies (rc_body
+ * level_contacts, world/contact.c), and what it is for: a held grenade with none, whose path
+ * stays inside its own grid box, moves along the solver's path without a cast (projectile.c:
+ * held_path_is_clear), since any static or kinematic shape it could meet there would share a
+ * contact with it. The count follows contacts made and ended, types changed and snapshots
+ * restored (checked against a recount, rc_world_level_counts_valid, and against values worked
+ * out by hand); the shortcut must give the bits the cast gives (a world where it cannot be
+ * taken, for a turning kinematic body far off, steps to the same bits). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ricochet/ricochet.h>
+#include <ricochet/snapshot.h>
+
+#include "support/testing.h"
+#include "world/world_internal.h"
+
+static const float DT = 1.0f / 60.0f;
+
+static rc_body_id make_body(rc_world *w, rc_body_type type, float x, float y) {
+    rc_body_def bd = rc_body_default_def();
+    bd.type = type;
+    bd.position = rc_v2(x, y);
+    rc_body_id b = rc_body_create(w, &bd);
+    ck_assert(!rc_body_id_is_null(b));
+    return b;
+}
+
+static rc_body_id grenade(rc_world *w, float x, float y) {
+    rc_body_id b = make_body(w, RC_DYNAMIC, x, y);
+    rc_shape_def sd = rc_shape_default_def();
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &sd, 0.25f)));
+    return b;
+}
+
+static rc_body_id box(rc_world *w, rc_body_type type, float x, float y, float hw, float hh) {
+    rc_body_id b = make_body(w, type, x, y);
+    rc_shape_def sd = rc_shape_default_def();
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, b, &sd, hw, hh)));
+    return b;
+}
+
+static int level_contacts(const rc_world *w, rc_body_id b) {
+    return w->bodies.data[b.index - 1].level_contacts;
+}
+
+static rc_world *make_world(void) {
+    rc_world_def def = rc_world_default_def();
+    def.gravity = rc_v2(0.0f, -10.0f);
+    rc_world *w = rc_world_create(&def);
+    ck_assert_ptr_nonnull(w);
+    return w;
+}
+
+/* A grenade on the ground (one contact with it), one on top of it (none with the level), a
+ * crate on the ground beside them and a grenade resting against a still kinematic post. */
+START_TEST(level_counts_follow_contacts_types_and_restores) {
+    rc_world *w = make_world();
+    rc_body_id ground = box(w, RC_STATIC, 0.0f, -0.5f, 5.0f, 0.5f);
+    rc_body_id post = box(w, RC_KINEMATIC, -3.0f, 1.0f, 0.25f, 1.0f);
+    rc_body_id low = grenade(w, 0.0f, 0.25f), high = grenade(w, 0.0f, 0.75f);
+    rc_body_id crate = box(w, RC_DYNAMIC, 2.0f, 0.5f, 0.5f, 0.5f);
+    rc_body_id leaning = grenade(w, -2.5f, 0.25f); /* on the ground, against the post */
+    ck_assert(rc_world_step(w, DT));
+    ck_assert(rc_world_level_counts_valid(w));
+    ck_assert_int_eq(level_contacts(w, low), 1);
+    ck_assert_int_eq(level_contacts(w, high), 0);
+    ck_assert_int_eq(level_contacts(w, crate), 1);
+    ck_assert_int_eq(level_contacts(w, leaning), 2);
+    ck_assert_int_eq(level_contacts(w, ground), 0); /* static: not counted */
+    ck_assert_int_eq(level_contacts(w, post), 0);
+
+    /* a snapshot with the ground, restored after the ground is gone: counted again */
+    size_t size = rc_world_snapshot_size(w);
+    void *saved = malloc(size);
+    ck_assert_ptr_nonnull(saved);
+    ck_assert_uint_eq(rc_world_snapshot(w, saved, size), size);
+
+    /* types changed under the contacts */
+    ck_assert(rc_body_set_type(w, ground, RC_KINEMATIC));
+    ck_assert(rc_world_level_counts_valid(w));
+    ck_assert_int_eq(level_contacts(w, low), 1);
+    ck_assert(rc_body_set_type(w, ground, RC_DYNAMIC));
+    ck_assert(rc_world_level_counts_valid(w));
+    ck_assert_int_eq(level_contacts(w, low), 0);
+    ck_assert_int_eq(level_contacts(w, crate), 0);
+    ck_assert_int_eq(level_contacts(w, leaning), 1); /* the post */
+    ck_assert_int_eq(level_contacts(w, ground), 0); /* dynamic now: its contacts are all dynamic */
+    ck_assert(rc_body_set_type(w, high, RC_STATIC));
+    ck_assert(rc_world_level_counts_valid(w));
+    ck_assert_int_eq(level_contacts(w, low), 1); /* (high, static now) */
+    ck_assert(rc_body_set_type(w, high, RC_DYNAMIC));
+    ck_assert(rc_body_set_type(w, ground, RC_STATIC));
+    ck_assert(rc_world_level_counts_valid(w));
+    ck_assert_int_eq(level_contacts(w, low), 1);
+    ck_assert_int_eq(level_contacts(w, high), 0);
+
+    /* contacts ended with the bodies */
+    rc_body_destroy(w, ground);
+    rc_body_destroy(w, post);
+    ck_assert(rc_world_level_counts_valid(w));
+    ck_assert_int_eq(level_contacts(w, low), 0);
+    ck_assert_int_eq(level_contacts(w, crate), 0);
+    ck_assert_int_eq(level_contacts(w, leaning), 0);
+
+    ck_assert(rc_world_restore(w, saved, size));
+    ck_assert(rc_world_level_counts_valid(w));
+    ck_assert_int_eq(level_contacts(w, low), 1);
+    ck_assert_int_eq(level_contacts(w, leaning), 2);
+    free(saved);
+    for (int i = 0; i < 120; ++i) {
+        ck_assert(rc_world_step(w, DT));
+        ck_assert(rc_world_level_counts_valid(w));
+    }
+    rc_world_destroy(w);
+}
+END_TEST
+
+/* A pit of grenades poured in rows (as the bench's), its walls static boxes; far off, a
+ * kinematic box that turns in `other` alone: a body moved by its velocity turns the shortcut
+ * off for the step, and so far off it meets nothing, so both must step to the same bits. */
+typedef struct pit {
+    rc_world *w;
+    rc_body_id g[300];
+} pit;
+
+static void make_pit(pit *p, bool turning_far_off) {
+    p->w = make_world();
+    box(p->w, RC_STATIC, 0.0f, -0.5f, 5.0f, 0.5f);
+    box(p->w, RC_STATIC, -5.5f, 5.0f, 0.5f, 5.0f);
+    box(p->w, RC_STATIC, 5.5f, 5.0f, 0.5f, 5.0f);
+    rc_body_id far_off = box(p->w, RC_KINEMATIC, 200.0f, 200.0f, 1.0f, 0.2f);
+    if (turning_far_off) {
+        ck_assert(rc_body_set_angular_velocity(p->w, far_off, 0.5f));
+    }
+    for (int i = 0; i < 300; ++i) {
+        int column = i % 15, row = i / 15;
+        p->g[i] = grenade(p->w, -4.4f + 0.6f * (float)column + 0.1f * (float)(row % 2), 0.6f + 0.6f * (float)row);
+    }
+}
+
+START_TEST(a_pile_moves_to_the_same_bits_with_and_without_the_shortcut) {
+    pit a, b;
+    make_pit(&a, false);
+    make_pit(&b, true);
+    int most_clear = 0;
+    for (int step = 0; step < 300; ++step) {
+        ck_assert(rc_world_step(a.w, DT));
+        ck_assert(rc_world_step(b.w, DT));
+        int clear = 0;
+        for (int i = 0; i < 300; ++i) {
+            rc_vec2 pa = rc_body_position(a.w, a.g[i]), pb = rc_body_position(b.w, b.g[i]);
+            rc_vec2 va = rc_body_linear_velocity(a.w, a.g[i]), vb = rc_body_linear_velocity(b.w, b.g[i]);
+            ck_assert_msg(memcmp(&pa, &pb, sizeof pa) == 0 && memcmp(&va, &vb, sizeof va) == 0,
+                          "step %d, grenade %d: (%.9g, %.9g) against (%.9g, %.9g)", step, i, (double)pa.x,
+                          (double)pa.y, (double)pb.x, (double)pb.y);
+            clear += rc_body_is_awake(a.w, a.g[i]) && level_contacts(a.w, a.g[i]) == 0;
+        }
+        most_clear = clear > most_clear ? clear : most_clear;
+    }
+    /* (not a comparison of two casts: most of the pile is awake and clear of the level) */
+    ck_assert_int_ge(most_clear, 200);
+    ck_assert(rc_world_level_counts_valid(a.w));
+    rc_world_destroy(a.w);
+    rc_world_destroy(b.w);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("level_contacts");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, level_counts_follow_contacts_types_and_restores);
+    tcase_add_test(tc, a_pile_moves_to_the_same_bits_with_and_without_the_shortcut);
+    suite_add_tcase(s, tc);
+    return rc_test_run(s);
+}
