@@ -413,10 +413,6 @@ bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, flo
     return true;
 }
 
-/* A kinematic body set moving wakes the sleeping bodies it touches, with their islands: a crate
- * asleep on a still platform would otherwise stay asleep when the platform moves (its contact
- * touches already, and only a contact's beginning wakes a sleeper), and float in the air once
- * the platform has gone. The room for the walk comes first: refused, nothing has changed. */
 /* The body's contacts taken out of (delta -1) or put back into (+1) the level_contacts counts
  * of the bodies on either side, by the types they have now: around a change of its type. */
 static void count_level_contacts(rc_world *world, const rc_body *b, int delta) {
@@ -429,6 +425,10 @@ static void count_level_contacts(rc_world *world, const rc_body *b, int delta) {
     }
 }
 
+/* A kinematic body set moving wakes the sleeping bodies it touches, with their islands: a crate
+ * asleep on a still platform would otherwise stay asleep when the platform moves (its contact
+ * touches already, and only a contact's beginning wakes a sleeper), and float in the air once
+ * the platform has gone. The room for the walk comes first: refused, nothing has changed. */
 static bool reserve_kinematic_wakes(rc_world *world, const rc_body *b) {
     return b->type != RC_KINEMATIC || rc_array_reserve(world, world->islands, world->bodies.count);
 }

@@ -480,41 +480,6 @@ static float stop_short(const rc_world *world, rc_sweeper *s, const sweep_cast *
     return stop;
 }
 
-/* Can a held swept circle's path be left uncast: is there no static or kinematic shape it
- * could meet on it? The cast would look only at the shapes whose grid boxes its circle comes
- * within the walk's margin of. When all of that lies inside the circle's own grid box, each
- * such shape's grid box overlaps the circle's, and the grid has paired them: a contact, since
- * the shapes a sweep sees are the ones it may pair with (rc_sweep_sees, rc_shapes_should_pair).
- * Pairs are as the last step's end left them, with those begun since found at this step's
- * start; static shapes do not move within a step, and a kinematic body that moved in this one
- * may have a grid box where it has no pairs yet: the test asks that none of those overlaps the
- * circle's. So a body with no contact with a static or kinematic body (level_contacts 0: a
- * grenade inside a pile, not at its walls or floor) meets nothing, and moves along its path as
- * the cast finding nothing would move it. */
-static bool held_path_is_clear(const rc_world *world, const rc_sweeper *s, rc_vec2 d) {
-    if (s->self_shape < 0 || s->sees_dynamic || world->bodies.data[s->self_body].level_contacts != 0 ||
-        world->moved_kinematic_count > RC_FEW_KINEMATICS) {
-        return false;
-    }
-    const rc_shape *self = &world->shapes.data[s->self_shape];
-    rc_aabb own = rc_grid_get_box(rc_shape_grid(world, self), self->proxy);
-    for (int32_t k = 0; k < world->moved_kinematic_count; ++k) {
-        const rc_body *b = &world->bodies.data[world->moved_kinematics[k].body];
-        for (int32_t i = b->first_shape; i >= 0; i = world->shapes.data[i].next_in_body) {
-            const rc_shape *shape = &world->shapes.data[i];
-            if (shape->proxy >= 0 && rc_aabb_overlaps(rc_grid_get_box(rc_shape_grid(world, shape), shape->proxy), own)) {
-                return false;
-            }
-        }
-    }
-    /* the walk's margin (rc_lean_ray_of: the radius and a few roundings), with room to spare */
-    rc_vec2 p = s->center, q = rc_add(s->center, d);
-    float size = rc_maxf(rc_maxf(fabsf(p.x), fabsf(p.y)), rc_maxf(fabsf(q.x), fabsf(q.y)));
-    float grow = s->radius + 8.0f * FLT_EPSILON * (size + s->radius) + 0.25f * world->def.linear_slop;
-    return rc_minf(p.x, q.x) - grow > own.lower.x && rc_minf(p.y, q.y) - grow > own.lower.y &&
-           rc_maxf(p.x, q.x) + grow < own.upper.x && rc_maxf(p.y, q.y) + grow < own.upper.y;
-}
-
 /* A held body (resting in a pile, rolling on the ground) moves along the solver's path. A
  * surface of the static and kinematic world that the path runs into slowly (below the
  * restitution threshold: it was already resting there, or settling) stops it a skin short and
@@ -525,7 +490,7 @@ static bool held_path_is_clear(const rc_world *world, const rc_sweeper *s, rc_ve
 static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, rc_sweep_sink *sink) {
     rc_vec2 d = s->path;
     float whole = rc_length(s->path);
-    if ((d.x != 0.0f || d.y != 0.0f) && held_path_is_clear(world, s, d)) {
+    if ((d.x != 0.0f || d.y != 0.0f) && rc_held_path_is_clear(world, s, d)) {
         s->center = rc_add(s->center, d); /* what the first leg's cast finding nothing does */
         return true;
     }

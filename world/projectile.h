@@ -79,6 +79,10 @@ typedef struct rc_shape_motion {
 } rc_shape_motion;
 
 rc_shape_motion rc_shape_motion_of(const rc_world *world, const rc_sweeper *s, const rc_shape *shape);
+/* May a held swept circle move along d without a cast: could the cast meet nothing (no contact
+ * with a static or kinematic body, its path inside its own grid box, no kinematic body that
+ * moved in the step near it)? */
+bool rc_held_path_is_clear(const rc_world *world, const rc_sweeper *s, rc_vec2 d);
 /* A world point at time tau to where the shape stands, and back. */
 rc_vec2 rc_motion_to_placed(const rc_shape_motion *m, rc_vec2 p, float tau);
 rc_vec2 rc_motion_from_placed(const rc_shape_motion *m, rc_vec2 q, float tau);
