@@ -519,7 +519,9 @@ bool rc_joints_allow_collision(const rc_world *world, int32_t body_a, int32_t bo
 
 bool rc_joints_relink(rc_world *world) {
     rc_map_clear(&world->joint_pairs);
-    if (!rc_map_reserve(&world->allocator, &world->joint_pairs, rc_id_pool_live(&world->joint_ids))) {
+    /* room for every record marked in use (a restore relinks before it checks the id pool's
+       count against them: a forged count of 0 left the map with no slots) */
+    if (!rc_map_reserve(&world->allocator, &world->joint_pairs, world->joints.count)) {
         return false;
     }
     for (int32_t i = 0; i < world->bodies.count; ++i) {
