@@ -212,23 +212,16 @@ END_TEST
  * shrunk array's garbage, a wild contact index (a crash; first found by fuzz_snapshot, from a
  * forged snapshot's peak). The survivors must rest where they are. */
 static rc_body_id crate_at(rc_world *w, float x, float y) {
-    rc_body_def bd = rc_body_default_def();
-    bd.type = RC_DYNAMIC;
-    bd.position = rc_v2(x, y);
-    rc_body_id b = rc_body_create(w, &bd);
+    rc_body_id b = ws_body(w, RC_DYNAMIC, rc_v2(x, y), 0.0f);
     rc_shape_def sd = rc_shape_default_def();
     ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, b, &sd, 0.5f, 0.5f)));
     return b;
 }
 
 START_TEST(most_bodies_destroyed_then_steps_as_a_fresh_gathering) {
-    rc_world_def def = rc_world_default_def();
-    def.gravity = rc_v2(0.0f, -10.0f);
-    rc_world *w = rc_world_create(&def);
-    ck_assert(w != NULL);
-    rc_body_def gd = rc_body_default_def();
+    rc_world *w = ws_make_world(rc_v2(0.0f, -10.0f));
     rc_shape_def sd = rc_shape_default_def();
-    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, rc_body_create(w, &gd), &sd, 60.0f, 0.5f)));
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ws_static_body(w), &sd, 60.0f, 0.5f)));
     rc_body_id crates[12], crowd[600];
     for (int i = 0; i < 12; ++i) {
         crates[i] = crate_at(w, -11.0f + 2.0f * (float)i, 1.0f);

@@ -14,28 +14,19 @@
 #include <ricochet/snapshot.h>
 
 #include "support/testing.h"
+#include "support/world_support.h"
 #include "world/world_internal.h"
 
 static const float DT = 1.0f / 60.0f;
 
-static rc_body_id make_body(rc_world *w, rc_body_type type, float x, float y) {
-    rc_body_def bd = rc_body_default_def();
-    bd.type = type;
-    bd.position = rc_v2(x, y);
-    rc_body_id b = rc_body_create(w, &bd);
-    ck_assert(!rc_body_id_is_null(b));
-    return b;
-}
-
+/* A grenade: a dynamic body whose one shape is a circle, the default material. */
 static rc_body_id grenade(rc_world *w, float x, float y) {
-    rc_body_id b = make_body(w, RC_DYNAMIC, x, y);
     rc_shape_def sd = rc_shape_default_def();
-    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, b, &sd, 0.25f)));
-    return b;
+    return ws_circle_body(w, rc_v2(x, y), rc_v2(0.0f, 0.0f), 0.25f, sd.restitution, sd.friction, false);
 }
 
 static rc_body_id box(rc_world *w, rc_body_type type, float x, float y, float hw, float hh) {
-    rc_body_id b = make_body(w, type, x, y);
+    rc_body_id b = ws_body(w, type, rc_v2(x, y), 0.0f);
     rc_shape_def sd = rc_shape_default_def();
     ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, b, &sd, hw, hh)));
     return b;
@@ -45,18 +36,10 @@ static int level_contacts(const rc_world *w, rc_body_id b) {
     return w->bodies.data[b.index - 1].level_contacts;
 }
 
-static rc_world *make_world(void) {
-    rc_world_def def = rc_world_default_def();
-    def.gravity = rc_v2(0.0f, -10.0f);
-    rc_world *w = rc_world_create(&def);
-    ck_assert_ptr_nonnull(w);
-    return w;
-}
-
 /* A grenade on the ground (one contact with it), one on top of it (none with the level), a
  * crate on the ground beside them and a grenade resting against a still kinematic post. */
 START_TEST(level_counts_follow_contacts_types_and_restores) {
-    rc_world *w = make_world();
+    rc_world *w = ws_make_world(rc_v2(0.0f, -10.0f));
     rc_body_id ground = box(w, RC_STATIC, 0.0f, -0.5f, 5.0f, 0.5f);
     rc_body_id post = box(w, RC_KINEMATIC, -3.0f, 1.0f, 0.25f, 1.0f);
     rc_body_id low = grenade(w, 0.0f, 0.25f), high = grenade(w, 0.0f, 0.75f);
@@ -129,9 +112,9 @@ typedef struct pit {
 } pit;
 
 static void make_pit(pit *p, bool drum, bool turning_far_off) {
-    p->w = make_world();
+    p->w = ws_make_world(rc_v2(0.0f, -10.0f));
     rc_body_type walls = drum ? RC_KINEMATIC : RC_STATIC;
-    rc_body_id frame = make_body(p->w, walls, 0.0f, 8.0f); /* 16 x 16 inside */
+    rc_body_id frame = ws_body(p->w, walls, rc_v2(0.0f, 8.0f), 0.0f); /* 16 x 16 inside */
     rc_shape_def sd = rc_shape_default_def();
     const float sides[4][4] = {{0.0f, -8.5f, 9.0f, 0.5f}, {0.0f, 8.5f, 9.0f, 0.5f}, {-8.5f, 0.0f, 0.5f, 9.0f},
                                {8.5f, 0.0f, 0.5f, 9.0f}}; /* centre, half extents (the frame's) */

@@ -25,8 +25,8 @@ static void compact_bodies(rc_world *world) {
     if (!fallen(&world->peak_bodies, rc_id_pool_live(&world->body_ids))) {
         return;
     }
-    /* the kept gathering and colours live in arrays shrunk below (their contents are not
-       copied): the next step finds them afresh (a restore to fewer bodies read them garbled) */
+    /* the kept colours live in world->colors, shrunk below with none of it copied: the next
+       step colours afresh (as compact_contacts forgets the kept gathering) */
     rc_gather_forget(world);
     int32_t end = world->bodies.count;
     while (end > 0 && !world->bodies.data[end - 1].in_use) {
@@ -118,8 +118,8 @@ static void compact_shapes(rc_world *world) {
 static void compact_contacts(rc_world *world) {
     if (fallen(&world->peak_contacts, rc_id_pool_live(&world->contact_ids))) {
         /* the kept gathering lives in gather_entries, shrunk below with none of it copied: the
-           next step gathers afresh (a restore to a quarter of the contacts, then a step that
-           ended none, kept it and read the shrunk array's garbage) */
+           next step gathers afresh (most bodies destroyed between steps, then a step that ended
+           no contact kept it and read the shrunk array's garbage: test_gather_kept) */
         rc_gather_forget(world);
         int32_t end = world->contacts.count;
         while (end > 0 && !world->contacts.data[end - 1].in_use) {
