@@ -17,6 +17,7 @@
  *    every 5 steps and ends as the uninterrupted run, its chains' blocks lent and taken (ASan and
  *    valgrind watch); the level's records keep the world's user data. */
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -525,6 +526,78 @@ START_TEST(shapes_listed_once_in_their_bodies) {
 }
 END_TEST
 
+/* A snapshot whose count of the polygon pool's live entries (poly_used) is not its live blocks'
+ * is refused, with the world unchanged. The pool's compaction copies the live blocks into a new
+ * pool of poly_used entries: a count short of them wrote past it (60 crates: 1,380 live entries
+ * in a pool of 1,403, compacted at the first step once poly_used is 0, as 1,403 >= 4 * 0 + 1,024),
+ * and a destroyed shape takes its block off the count, so a restored world went below zero and
+ * wrote a snapshot its own restore refused (fuzz_snapshot). Forged in the world that writes them,
+ * then put right. */
+START_TEST(polygon_pool_count_is_the_live_blocks) {
+    rc_world *w = ws_make_world(rc_v2(0.0f, -10.0f));
+    rc_shape_def sd = rc_shape_default_def();
+    rc_body_id ground = ws_body(w, RC_STATIC, rc_v2(0.0f, 0.0f), 0.0f);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ground, &sd, 40.0f, 0.5f)));
+    rc_body_id crates[60];
+    for (int i = 0; i < 60; ++i) {
+        crates[i] = ws_body(w, RC_DYNAMIC, rc_v2(-30.0f + (float)i, 1.0f), 0.0f);
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, crates[i], &sd, 0.4f, 0.4f)));
+    }
+    rc_body_destroy(w, crates[59]); /* a free block: the pool is larger than the live blocks */
+    ck_assert(rc_world_step(w, BUSY_DT));
+    /* 60 boxes of 4 vertices live (the ground and 59 crates), a block of 5 * 4 + 3 entries each,
+       and the destroyed crate's free block */
+    ck_assert_int_eq(w->poly_used, 60 * 23);
+    ck_assert_int_eq(w->poly_pool.count, 61 * 23);
+    rc_world *fresh = ws_make_world(rc_v2(0.0f, 0.0f));
+    size_t fn0;
+    uint8_t *fresh_before = busy_snapshot_take(fresh, &fn0);
+    static const int32_t forged_counts[] = {0, 60 * 23 - 23, 60 * 23 - 1, 60 * 23 + 1, 61 * 23, -1};
+    for (int k = 0; k < (int)(sizeof forged_counts / sizeof forged_counts[0]); ++k) {
+        int32_t kept = w->poly_used;
+        w->poly_used = forged_counts[k];
+        size_t n;
+        uint8_t *forged = busy_snapshot_take(w, &n);
+        w->poly_used = kept;
+        EXPECT(!rc_world_restore(fresh, forged, n), "a snapshot counting %d live entries of 1,380 was taken",
+               forged_counts[k]);
+        EXPECT(strstr(rc_world_last_error(fresh), "out of range") != NULL, "message: %s", rc_world_last_error(fresh));
+        size_t fn1;
+        uint8_t *fresh_after = busy_snapshot_take(fresh, &fn1);
+        EXPECT(fn1 == fn0 && memcmp(fresh_after, fresh_before, fn0) == 0, "count %d: the refused restore changed it",
+               forged_counts[k]);
+        free(fresh_after);
+        free(forged);
+    }
+    /* the snapshot as written restores; the restored world compacts, destroys and snapshots */
+    size_t n;
+    uint8_t *right = busy_snapshot_take(w, &n);
+    EXPECT(rc_world_restore(fresh, right, n), "%s", rc_world_last_error(fresh));
+    for (int i = 0; i < 56; ++i) {
+        rc_body_destroy(fresh, crates[i]);
+    }
+    ck_assert_int_eq(fresh->poly_used, 4 * 23); /* the ground and 3 crates */
+    ck_assert(rc_world_step(fresh, BUSY_DT));   /* compacted: 1,403 >= 4 * 92 + 1,024 */
+    ck_assert_int_eq(fresh->poly_pool.count, 4 * 23);
+    for (int i = 0; i < 60; ++i) {
+        ck_assert(rc_world_step(fresh, BUSY_DT));
+    }
+    for (int i = 56; i < 59; ++i) { /* fallen 0.1 onto the ground's top at 0.5: rest at 0.9 */
+        rc_vec2 p = rc_body_position(fresh, crates[i]);
+        EXPECT(fabsf(p.y - 0.9f) < 0.02f && fabsf(p.x - (-30.0f + (float)i)) < 1e-3f, "crate %d at (%g, %g)", i,
+               (double)p.x, (double)p.y);
+    }
+    size_t m;
+    uint8_t *again = busy_snapshot_take(fresh, &m);
+    EXPECT(rc_world_restore(fresh, again, m), "the restored world's own snapshot: %s", rc_world_last_error(fresh));
+    free(again);
+    free(right);
+    free(fresh_before);
+    rc_world_destroy(fresh);
+    rc_world_destroy(w);
+}
+END_TEST
+
 static Suite *snapshot_level_suite(void) {
     Suite *s = suite_create("snapshot_level");
     TCase *t = tcase_create("snapshot_level");
@@ -536,6 +609,7 @@ static Suite *snapshot_level_suite(void) {
     tcase_add_test(t, worlds_mostly_level_restore);
     tcase_add_test(t, overlapping_polygon_blocks_are_refused);
     tcase_add_test(t, shapes_listed_once_in_their_bodies);
+    tcase_add_test(t, polygon_pool_count_is_the_live_blocks);
     suite_add_tcase(s, t);
     return s;
 }

@@ -113,11 +113,15 @@ static bool mark_entries(uint64_t *marks, uint32_t at, uint32_t n) {
 /* No two blocks of the polygon pool (a live polygon's or capsule's, a free list's) share an
  * entry: each block is saved with what owns it, so a shared entry would read as one owner's and
  * write back as the other's, and a frame's block over a level's would change the level the world
- * keeps. (Each block lies in the pool: poly_block_fits, counters_fit.) */
+ * keeps. And poly_used counts the live blocks' entries: the pool's compaction copies the live
+ * blocks into poly_used entries, and a destroyed shape takes its block off the count, so a count
+ * short of the live blocks would write past the new pool, and one that went below zero would be
+ * saved into a snapshot that no restore takes. (Each block lies in the pool: poly_block_fits,
+ * counters_fit.) */
 static bool poly_blocks_apart(const rc_world *w, bool *out_of_memory) {
     size_t words = ((size_t)w->poly_pool.count + 63u) / 64u;
     if (words == 0) {
-        return true;
+        return w->poly_used == 0;
     }
     uint64_t *marks = rc_mem_alloc(&w->allocator, words * sizeof(uint64_t));
     if (marks == NULL) {
@@ -126,12 +130,15 @@ static bool poly_blocks_apart(const rc_world *w, bool *out_of_memory) {
     }
     memset(marks, 0, words * sizeof(uint64_t));
     bool ok = true;
+    int64_t live = 0; /* (entries of the live blocks) */
     for (int32_t i = 0; i < w->shapes.count && ok; ++i) {
         const rc_shape *s = &w->shapes.data[i];
         if (s->in_use && (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE)) {
             ok = mark_entries(marks, s->poly, (uint32_t)RC_POLY_BLOCK(s->count));
+            live += RC_POLY_BLOCK(s->count);
         }
     }
+    ok = ok && live == w->poly_used;
     for (int n = 0; n <= RC_MAX_POLYGON_VERTICES && ok; ++n) {
         for (uint32_t block = w->poly_free[n]; block != UINT32_MAX && ok;) {
             ok = mark_entries(marks, block, (uint32_t)RC_POLY_BLOCK(n));
