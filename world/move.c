@@ -125,7 +125,7 @@ static int32_t move_body(rc_world *world, rc_body *b, float dt) {
     }
     if (b->type == RC_KINEMATIC) {
         /* (kinematic bodies move in the first pass, before any body continuous collision looks
-           at: continuous.c's slow_in_every_kinematic_frame) */
+           at: continuous.c's fast_kinematics) */
         int32_t n = world->moved_kinematic_count++;
         if (n < RC_FEW_KINEMATICS) {
             world->moved_kinematics[n].body = (int32_t)(b - world->bodies.data);
