@@ -52,6 +52,10 @@ void rc_grid_find_begun_pairs_across(const rc_grid *a, const rc_grid *b, rc_grid
  * that is not live has the empty box at the origin, as there): the step asks it of every
  * contact of a moving body (is the pair over?). */
 bool rc_grid_proxies_overlap(const rc_grid *grid, int32_t a, int32_t b);
+/* The same for two live proxies that are not in pieces (a world's moving shapes), unchecked:
+ * the narrow phase asks it of every contact of every step, and the checks were three quarters
+ * of its cost (about 60 instructions of 80 in a tumbler of 2,000 props). */
+bool rc_grid_proxies_overlap_trusted(const rc_grid *grid, int32_t a, int32_t b);
 
 /* ---- proxies of pieces (grid_pieces.c) ------------------------------------------------------- */
 

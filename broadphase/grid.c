@@ -19,6 +19,8 @@
  * the grid, and rc_grid_reserve lets a caller make a batch of moves that cannot fail. */
 #include "broadphase/grid_internal.h"
 
+#include <assert.h>
+
 /* ---- creation ------------------------------------------------------------------------------- */
 
 static bool reserve_proxies(rc_grid *grid, int32_t needed);
@@ -613,6 +615,12 @@ bool rc_grid_proxies_overlap(const rc_grid *grid, int32_t a, int32_t b) {
         return false;
     }
     return box_overlaps(live_a ? grid->spans[a].box : zero, live_b ? grid->spans[b].box : zero);
+}
+
+bool rc_grid_proxies_overlap_trusted(const rc_grid *grid, int32_t a, int32_t b) {
+    assert(is_live(grid, a) && is_live(grid, b) && grid->proxies[a].next_piece < 0 && grid->proxies[a].prev_piece < 0 &&
+           grid->proxies[b].next_piece < 0 && grid->proxies[b].prev_piece < 0);
+    return box_overlaps(grid->spans[a].box, grid->spans[b].box);
 }
 
 int32_t rc_grid_get_user(const rc_grid *grid, int32_t proxy) { return is_live(grid, proxy) ? grid->users[proxy] : -1; }
