@@ -5,8 +5,14 @@
  * contact with it. The count follows contacts made and ended, types changed and snapshots
  * restored (checked against a recount, rc_world_level_counts_valid, and against values worked
  * out by hand); the shortcut must give the bits the cast gives (a world where it cannot be
- * taken, for kinematic bodies turning far off, steps to the same bits). */
+ * taken, for kinematic bodies turning far off, steps to the same bits).
+ *
+ * The same twins check continuous collision's shortcut for a world of few kinematic bodies, all
+ * of them moving (continuous.c: the walls of those a fast prop is fast against are looked at
+ * directly, not through the grid of moving shapes): props falling in a turning drum step to the
+ * same bits as in a world with more kinematic bodies turning far off, where the grid is asked. */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,6 +190,74 @@ START_TEST(a_pile_a_plunger_goes_into_moves_to_the_same_bits_with_and_without_th
 }
 END_TEST
 
+/* Props (boxes of half size 0.15, boxes of 0.2 by 0.1, capsules) thrown every way at 150
+ * units/s, spinning, in a drum of four kinematic walls 1 thick turning at 0.6 rad/s (16 x 16
+ * inside): 2.5 units a step, fast for their size in the drum's frame, so that continuous
+ * collision keeps them in (a version that offered only every other wall's shape differs at the
+ * first step). In the second world five kinematic boxes turn far off: more moving kinematic
+ * bodies than RC_FEW_KINEMATICS, so continuous collision asks the grid of moving shapes there,
+ * and both must step to the same bits. */
+static rc_world *props_in_a_drum(bool turning_far_off, rc_body_id *props, int count) {
+    rc_world *w = ws_make_world(rc_v2(0.0f, -10.0f));
+    rc_body_id drum = ws_body(w, RC_KINEMATIC, rc_v2(0.0f, 8.0f), 0.0f);
+    rc_shape_def sd = rc_shape_default_def();
+    const float sides[4][4] = {{0.0f, -8.5f, 9.0f, 0.5f}, {0.0f, 8.5f, 9.0f, 0.5f}, {-8.5f, 0.0f, 0.5f, 9.0f},
+                               {8.5f, 0.0f, 0.5f, 9.0f}};
+    for (int k = 0; k < 4; ++k) {
+        sd.offset = rc_v2(sides[k][0], sides[k][1]);
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, drum, &sd, sides[k][2], sides[k][3])));
+    }
+    ck_assert(rc_body_set_angular_velocity(w, drum, 0.6f));
+    sd.offset = rc_v2(0.0f, 0.0f);
+    for (int i = 0; i < count; ++i) {
+        int column = i % 20, row = i / 20;
+        props[i] = ws_body(w, RC_DYNAMIC, rc_v2(-7.0f + 0.7f * (float)column, 13.5f - 0.6f * (float)row),
+                           0.3f * (float)i);
+        rc_shape_id made = i % 3 == 0   ? rc_shape_create_box(w, props[i], &sd, 0.15f, 0.15f)
+                           : i % 3 == 1 ? rc_shape_create_box(w, props[i], &sd, 0.2f, 0.1f)
+                                        : rc_shape_create_capsule(w, props[i], &sd, rc_v2(-0.1f, 0.0f),
+                                                                  rc_v2(0.1f, 0.0f), 0.1f);
+        ck_assert(!rc_shape_id_is_null(made));
+        float heading = 2.39996f * (float)i; /* (the golden angle: every way round) */
+        ck_assert(rc_body_set_linear_velocity(w, props[i], rc_v2(150.0f * cosf(heading), 150.0f * sinf(heading))));
+        ck_assert(rc_body_set_angular_velocity(w, props[i], (float)(i % 7) - 3.0f));
+    }
+    for (int k = 0; turning_far_off && k < 5; ++k) {
+        rc_body_id far_off = box(w, RC_KINEMATIC, 200.0f + 10.0f * (float)k, 200.0f, 1.0f, 0.2f);
+        ck_assert(rc_body_set_angular_velocity(w, far_off, 0.5f));
+    }
+    return w;
+}
+
+START_TEST(props_in_a_turning_drum_meet_its_walls_as_the_grid_would_offer_them) {
+    enum { PROPS = 160 };
+    rc_body_id pa[PROPS], pb[PROPS];
+    rc_world *a = props_in_a_drum(false, pa, PROPS), *b = props_in_a_drum(true, pb, PROPS);
+    for (int step = 0; step < 240; ++step) {
+        ck_assert(rc_world_step(a, DT));
+        ck_assert(rc_world_step(b, DT));
+        /* (the step's count: every kinematic body moved, one of them, or six) */
+        ck_assert(a->kinematic_bodies == 1 && a->moved_kinematic_count == 1);
+        ck_assert(b->kinematic_bodies == 6 && b->moved_kinematic_count == 6);
+        for (int i = 0; i < PROPS; ++i) {
+            rc_transform xa = rc_body_transform(a, pa[i]), xb = rc_body_transform(b, pb[i]);
+            rc_vec2 va = rc_body_linear_velocity(a, pa[i]), vb = rc_body_linear_velocity(b, pb[i]);
+            ck_assert_msg(memcmp(&xa, &xb, sizeof xa) == 0 && memcmp(&va, &vb, sizeof va) == 0,
+                          "step %d, prop %d: (%.9g, %.9g) against (%.9g, %.9g)", step, i, (double)xa.p.x,
+                          (double)xa.p.y, (double)xb.p.x, (double)xb.p.y);
+            /* inside the drum, in its frame (turned 0.6 rad/s): no prop passed a wall */
+            float turned = 0.6f * DT * (float)(step + 1);
+            rc_vec2 d = rc_sub(xa.p, rc_v2(0.0f, 8.0f));
+            float lx = cosf(turned) * d.x + sinf(turned) * d.y, ly = -sinf(turned) * d.x + cosf(turned) * d.y;
+            ck_assert_msg(fabsf(lx) < 8.0f && fabsf(ly) < 8.0f, "step %d, prop %d at (%g, %g) in the drum's frame",
+                          step, i, (double)lx, (double)ly);
+        }
+    }
+    rc_world_destroy(a);
+    rc_world_destroy(b);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("level_contacts");
     TCase *tc = tcase_create("core");
@@ -192,6 +266,7 @@ int main(void) {
     tcase_add_test(tc, a_pile_moves_to_the_same_bits_with_and_without_the_shortcut);
     tcase_add_test(tc, a_pile_in_a_turning_drum_moves_to_the_same_bits_with_and_without_the_shortcut);
     tcase_add_test(tc, a_pile_a_plunger_goes_into_moves_to_the_same_bits_with_and_without_the_shortcut);
+    tcase_add_test(tc, props_in_a_turning_drum_meet_its_walls_as_the_grid_would_offer_them);
     suite_add_tcase(s, tc);
     return rc_test_run(s);
 }
