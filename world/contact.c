@@ -284,13 +284,15 @@ static rc_collision collide_wall(const rc_world *world, const rc_shape *wall, co
     return rc_collide_chain_wall(prev, a, b, next, h, margin);
 }
 
-/* A manifold computed in one body's frame, to the world. */
-static rc_collision to_world(rc_collision m, rc_transform frame, bool flip) {
-    m.normal = rc_rotate(frame.q, flip ? rc_neg(m.normal) : m.normal);
-    for (int k = 0; k < m.count; ++k) {
-        m.points[k].point = rc_transform_point(frame, m.points[k].point);
+/* A manifold computed in one body's frame, to the world (out may be m). */
+static void to_world(const rc_collision *m, rc_transform frame, bool flip, rc_collision *out) {
+    out->normal = rc_rotate(frame.q, flip ? rc_neg(m->normal) : m->normal);
+    out->count = m->count;
+    for (int k = 0; k < m->count; ++k) {
+        out->points[k].point = rc_transform_point(frame, m->points[k].point);
+        out->points[k].separation = m->points[k].separation;
+        out->points[k].id = m->points[k].id;
     }
-    return m;
 }
 
 /* A solid and a static or kinematic polygon: the pairs whose manifolds seams may change (the
@@ -320,13 +322,14 @@ rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_
     if (wall_b) {
         /* in the wall's frame, the wall first: the normal comes out from b to a */
         rc_hull moved = rc_hull_transform(ha, rc_inv_mul_transforms(xb, xa));
-        return to_world(collide_wall(world, b, &moved, margin), xb, true);
+        rc_collision m = collide_wall(world, b, &moved, margin);
+        to_world(&m, xb, true, &m);
+        return m;
     }
     rc_hull moved = rc_hull_transform(hb, rc_inv_mul_transforms(xa, xb));
-    if (wall_a) {
-        return to_world(collide_wall(world, a, &moved, margin), xa, false);
-    }
-    return to_world(rc_collide_hulls(ha, &moved, margin), xa, false);
+    rc_collision m = wall_a ? collide_wall(world, a, &moved, margin) : rc_collide_hulls(ha, &moved, margin);
+    to_world(&m, xa, false, &m);
+    return m;
 }
 
 rc_collision rc_collide_circle_shapes(const rc_shape *a, const rc_body *body_a, rc_circle b, float margin) {
@@ -407,18 +410,17 @@ rc_hull_view rc_shape_hull_view(const rc_world *world, const rc_shape *s, rc_hul
  * body frame in a's), with no hull copied but the one moved into a's frame; smooth over the
  * seams of static or kinematic polygons (rc_smooth_solid_seam). *in_world: the same manifold in
  * the world (xa: a's body transform). */
-static rc_collision collide_solids(rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform xa,
-                                   rc_transform frame, float margin, rc_collision *in_world) {
+static void collide_solids(rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform xa,
+                           rc_transform frame, float margin, rc_collision *local, rc_collision *in_world) {
     rc_hull room_a, room_b;
     rc_hull_view va = rc_shape_hull_view(world, a, &room_a), vb = rc_shape_hull_view(world, b, &room_b);
     rc_hull moved = rc_hull_view_transform(&vb, frame);
     rc_hull_view vm = rc_hull_view_of(&moved);
-    rc_collision local = rc_collide_views(&va, &vm, margin);
-    *in_world = to_world(local, xa, false);
+    *local = rc_collide_views(&va, &vm, margin);
+    to_world(local, xa, false, in_world);
     if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, in_world)) {
-        local = to_local(*in_world, xa);
+        *local = to_local(*in_world, xa);
     }
-    return local;
 }
 
 /* May a contact keep its manifold while its bodies hardly move? Solid polygons and capsules
@@ -516,16 +518,16 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
         return false;
     }
     if (kept) {
-        m = to_world(local, ba->xf, false);
+        to_world(&local, ba->xf, false, &m);
     } else if (keeping) {
         /* moved too far to keep it: found again in full */
-        local = collide_solids(world, a, b, ba->xf, frame_now, margin, &m);
+        collide_solids(world, a, b, ba->xf, frame_now, margin, &local, &m);
         keep_manifold(c, &local, frame_now);
     } else if (a->kind == RC_SHAPE_CIRCLE && b->kind == RC_SHAPE_CIRCLE) {
         m = rc_collide_circle_shapes(a, ba, b->circle, margin); /* a crowd of grenades: no hulls */
     } else if (a->kind != RC_SHAPE_SEGMENT && b->kind != RC_SHAPE_SEGMENT) {
         rc_transform frame = rc_inv_mul_transforms(ba->xf, bb->xf);
-        local = collide_solids(world, a, b, ba->xf, frame, margin, &m);
+        collide_solids(world, a, b, ba->xf, frame, margin, &local, &m);
         if (keeps) {
             keep_manifold(c, &local, frame);
         }
@@ -544,13 +546,21 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
             least = rc_minf(least, place_point(&c->points[k], &m.points[k], ba, bb));
         }
     } else {
-        /* carry the impulses over by feature id */
-        rc_contact_point old[2];
+        /* carry the impulses over by feature id (what is carried: not the whole points) */
+        struct {
+            float normal_impulse, tangent_impulse, approach;
+            uint16_t id;
+        } old[2];
         /* a normal that turned past RC_CARRY_TURN is another contact whatever its ids say (a
            body squeezed past a wall's middle: the wall's normal flips, and the impulse that held
            it back would throw it out the other side) */
         int32_t old_count = rc_dot(c->normal, m.normal) >= RC_CARRY_TURN ? c->point_count : 0;
-        memcpy(old, c->points, sizeof old);
+        for (int32_t j = 0; j < old_count; ++j) {
+            old[j].normal_impulse = c->points[j].normal_impulse;
+            old[j].tangent_impulse = c->points[j].tangent_impulse;
+            old[j].approach = c->points[j].approach;
+            old[j].id = c->points[j].id;
+        }
         c->normal = m.normal;
         set_point_count(world, c, m.count);
         for (int32_t k = 0; k < m.count; ++k) {
