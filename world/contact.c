@@ -398,12 +398,16 @@ bool rc_constraint_pushed(const rc_contact_constraint *k) {
 
 /* A solid shape's hull in its body's frame where it already is (a polygon's or a capsule's in
  * the pool), or built in room (a circle's). */
-rc_hull_view rc_shape_hull_view(const rc_world *world, const rc_shape *s, rc_hull *room) {
+static inline rc_hull_view hull_view(const rc_world *world, const rc_shape *s, rc_hull *room) {
     if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {
         return pooled_hull(world, s);
     }
     *room = rc_shape_hull(world, s);
     return rc_hull_view_of(room);
+}
+
+rc_hull_view rc_shape_hull_view(const rc_world *world, const rc_shape *s, rc_hull *room) {
+    return hull_view(world, s, room);
 }
 
 /* What rc_collide_pair gives for two shapes that are not walls, in a's body frame (frame: b's
@@ -413,7 +417,7 @@ rc_hull_view rc_shape_hull_view(const rc_world *world, const rc_shape *s, rc_hul
 static void collide_solids(rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform xa,
                            rc_transform frame, float margin, rc_collision *local, rc_collision *in_world) {
     rc_hull room_a, room_b;
-    rc_hull_view va = rc_shape_hull_view(world, a, &room_a), vb = rc_shape_hull_view(world, b, &room_b);
+    rc_hull_view va = hull_view(world, a, &room_a), vb = hull_view(world, b, &room_b);
     rc_hull moved = rc_hull_view_transform(&vb, frame);
     rc_hull_view vm = rc_hull_view_of(&moved);
     *local = rc_collide_views(&va, &vm, margin);
@@ -421,6 +425,25 @@ static void collide_solids(rc_world *world, const rc_shape *a, const rc_shape *b
     if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, in_world)) {
         *local = to_local(*in_world, xa);
     }
+}
+
+/* What rc_collide_pair gives for a pair with a chain's wall, the other shape's hull read where it
+ * lies and moved into the wall's frame (the pair's two hulls copied first, one of them the wall's
+ * that the wall's collision does not read, were a sixtieth of the rain's step). */
+static void collide_with_wall(const rc_world *world, const rc_shape *a, rc_transform xa, const rc_shape *b,
+                              rc_transform xb, float margin, rc_collision *m) {
+    bool wall_b = b->kind == RC_SHAPE_SEGMENT;
+    if (wall_b && a->kind == RC_SHAPE_SEGMENT) {
+        memset(m, 0, sizeof *m); /* walls do not touch walls */
+        return;
+    }
+    const rc_shape *wall = wall_b ? b : a, *solid = wall_b ? a : b;
+    rc_transform wall_xf = wall_b ? xb : xa;
+    rc_hull room;
+    rc_hull_view v = hull_view(world, solid, &room);
+    rc_hull moved = rc_hull_view_transform(&v, wall_b ? rc_inv_mul_transforms(xb, xa) : rc_inv_mul_transforms(xa, xb));
+    *m = collide_wall(world, wall, &moved, margin);
+    to_world(m, wall_xf, wall_b, m); /* (in the wall's frame, the wall first: flipped when it is b) */
 }
 
 /* May a contact keep its manifold while its bodies hardly move? Solid polygons and capsules
@@ -533,8 +556,7 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
         }
         rc_smooth_seam(world, a, b, &m);
     } else {
-        rc_hull ha = rc_shape_hull(world, a), hb = rc_shape_hull(world, b);
-        m = rc_collide_pair(world, a, &ha, ba->xf, b, &hb, bb->xf, margin);
+        collide_with_wall(world, a, ba->xf, b, bb->xf, margin, &m);
     }
     float least = INFINITY;
     if (kept && (m.count < 2 || m.points[0].id != m.points[1].id)) {
