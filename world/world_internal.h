@@ -229,6 +229,15 @@ rc_shape *rc_shape_for_change(rc_world *world, rc_shape_id id, const char *func)
  * a body static and moving the polygon pool's blocks call it too. */
 static inline void rc_level_changed(rc_world *world) { world->level_revision++; }
 
+/* A contact's point count. Whether it has points is what the solver's gathering keeps
+ * (gather.c): a change of that is a change of the contact set. */
+static inline void rc_contact_set_point_count(rc_world *world, rc_contact *c, int32_t n) {
+    if ((c->point_count > 0) != (n > 0)) {
+        world->contact_set_revision++;
+    }
+    c->point_count = n;
+}
+
 /* The body or shape behind an id, or NULL after recording why not. */
 rc_body *rc_get_body(const rc_world *world, rc_body_id id, const char *func);
 rc_shape *rc_get_shape(const rc_world *world, rc_shape_id id, const char *func);

@@ -1,0 +1,364 @@
+/* The narrow phase (contact.h): a contact's manifold where its bodies are now, kept from the
+ * last one while they hardly moved, with the impulses carried over by feature id; and the
+ * manifolds the preview and the step share (rc_collide_pair, rc_collide_circle_shapes). The
+ * contacts' lives, lists and events are contact.c's. */
+#include "world/world_internal.h"
+
+#include <float.h>
+#include <string.h>
+
+/* A polygon's or a capsule's hull in its body's frame, where it lies in the pool. */
+static rc_hull_view pooled_hull(const rc_world *world, const rc_shape *s) {
+    rc_convex frame = rc_poly_body(world->poly_pool.data + s->poly, s->count);
+    rc_hull_view v = {frame.vertices, frame.normals, frame.count,
+                      s->kind == RC_SHAPE_CAPSULE ? s->circle.radius : 0.0f};
+    return v;
+}
+
+rc_hull rc_shape_hull(const rc_world *world, const rc_shape *s) {
+    if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {
+        rc_hull_view v = pooled_hull(world, s);
+        return rc_hull_polygon(v.points, v.normals, v.count, v.radius);
+    }
+    if (s->kind == RC_SHAPE_SEGMENT) {
+        rc_vec2 prev, a, b, next;
+        rc_segment_wall(world, s, &prev, &a, &b, &next);
+        return rc_hull_capsule(a, b, 0.0f);
+    }
+    return rc_hull_circle(s->base.offset, s->circle.radius);
+}
+
+/* How far the pair's closest points may close in the step: their relative speed (turning
+ * included) times its length. (Inline: asked for every contact the narrow phase looks at.) */
+static inline float closing_reach(const rc_world *world, const rc_shape *a, const rc_shape *b) {
+    const rc_body *ba = &world->bodies.data[a->body], *bb = &world->bodies.data[b->body];
+    if (world->contact_dt == 0.0f || (!ba->awake && !bb->awake)) {
+        return 0.0f;
+    }
+    rc_vec2 va = ba->type == RC_STATIC ? rc_v2(0.0f, 0.0f) : ba->linear_velocity;
+    rc_vec2 vb = bb->type == RC_STATIC ? rc_v2(0.0f, 0.0f) : bb->linear_velocity;
+    float spin = (ba->type == RC_STATIC ? 0.0f : fabsf(ba->angular_velocity) * ba->max_extent) +
+                 (bb->type == RC_STATIC ? 0.0f : fabsf(bb->angular_velocity) * bb->max_extent);
+    float reach = world->contact_dt * (rc_length(rc_sub(va, vb)) + spin);
+    return rc_is_finite(reach) ? reach : 0.0f;
+}
+
+float rc_contact_margin(const rc_world *world, const rc_shape *a, const rc_shape *b) {
+    if (a->sensor || b->sensor) {
+        return 0.0f;
+    }
+    /* speculative: the points the pair may reach within the step, so that a crate at speed (or
+       a grenade, whose sweep does not look at other dynamic bodies) is met where it touches, not
+       found overlapping a step later; pairs are found as early as their fat boxes allow */
+    if (a->swept || b->swept) {
+        /* against the static and kinematic world a swept body's sweep is exact: no reach */
+        float base = rc_speculative_margin(world, (a->swept ? a : b)->circle.center);
+        bool both_dynamic = a->body_type == RC_DYNAMIC && b->body_type == RC_DYNAMIC;
+        return both_dynamic ? base + closing_reach(world, a, b) : base;
+    }
+    return 4.0f * world->def.linear_slop + closing_reach(world, a, b);
+}
+
+/* A hull (in the wall's body frame) against a chain's wall: smooth over the wall's joints. A
+ * two-sided wall is met from the side the hull is on. */
+static rc_collision collide_wall(const rc_world *world, const rc_shape *wall, const rc_hull *h, float margin) {
+    rc_vec2 prev, a, b, next;
+    rc_segment_wall(world, wall, &prev, &a, &b, &next);
+    if (!wall->one_sided) {
+        rc_vec2 c = h->points[0];
+        for (int i = 1; i < h->count; ++i) {
+            c = rc_add(c, h->points[i]);
+        }
+        c = rc_scale(1.0f / (float)h->count, c);
+        if (rc_cross(rc_sub(b, a), rc_sub(c, a)) < 0.0f) {
+            rc_wall_from_behind(&prev, &a, &b, &next); /* on the right */
+        }
+    }
+    return rc_collide_chain_wall(prev, a, b, next, h, margin);
+}
+
+/* A manifold computed in one body's frame, to the world (out may be m). */
+static void to_world(const rc_collision *m, rc_transform frame, bool flip, rc_collision *out) {
+    out->normal = rc_rotate(frame.q, flip ? rc_neg(m->normal) : m->normal);
+    out->count = m->count;
+    for (int k = 0; k < m->count; ++k) {
+        out->points[k].point = rc_transform_point(frame, m->points[k].point);
+        out->points[k].separation = m->points[k].separation;
+        out->points[k].id = m->points[k].id;
+    }
+}
+
+/* A solid and a static or kinematic polygon: the pairs whose manifolds seams may change (the
+ * crowd's pairs, both dynamic, are not asked). */
+static inline bool may_meet_seam(const rc_shape *a, const rc_shape *b) {
+    return (a->body_type == RC_DYNAMIC) != (b->body_type == RC_DYNAMIC) &&
+           (a->kind == RC_SHAPE_POLYGON || b->kind == RC_SHAPE_POLYGON);
+}
+
+/* The inverse of to_world (no flip): a manifold in the world into frame's. */
+static rc_collision to_local(rc_collision m, rc_transform frame) {
+    m.normal = rc_inv_rotate(frame.q, m.normal);
+    for (int k = 0; k < m.count; ++k) {
+        m.points[k].point = rc_inv_transform_point(frame, m.points[k].point);
+    }
+    return m;
+}
+
+rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_hull *ha, rc_transform xa,
+                            const rc_shape *b, const rc_hull *hb, rc_transform xb, float margin) {
+    bool wall_a = a != NULL && a->kind == RC_SHAPE_SEGMENT, wall_b = b != NULL && b->kind == RC_SHAPE_SEGMENT;
+    if (wall_a && wall_b) {
+        rc_collision none;
+        memset(&none, 0, sizeof none);
+        return none; /* walls do not touch walls */
+    }
+    if (wall_b) {
+        /* in the wall's frame, the wall first: the normal comes out from b to a */
+        rc_hull moved = rc_hull_transform(ha, rc_inv_mul_transforms(xb, xa));
+        rc_collision m = collide_wall(world, b, &moved, margin);
+        to_world(&m, xb, true, &m);
+        return m;
+    }
+    rc_hull moved = rc_hull_transform(hb, rc_inv_mul_transforms(xa, xb));
+    rc_collision m = wall_a ? collide_wall(world, a, &moved, margin) : rc_collide_hulls(ha, &moved, margin);
+    to_world(&m, xa, false, &m);
+    return m;
+}
+
+rc_collision rc_collide_circle_shapes(const rc_shape *a, const rc_body *body_a, rc_circle b, float margin) {
+    /* coincident centres: A's x axis, as in A's frame */
+    rc_vec2 fallback = rc_rotate(body_a->xf.q, rc_v2(1.0f, 0.0f));
+    return rc_collide_circle_pair(a->circle.center, a->circle.radius, b.center, b.radius, fallback, margin);
+}
+
+/* A solid shape's hull in its body's frame where it already is (a polygon's or a capsule's in
+ * the pool), or built in room (a circle's). */
+static inline rc_hull_view hull_view(const rc_world *world, const rc_shape *s, rc_hull *room) {
+    if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {
+        return pooled_hull(world, s);
+    }
+    *room = rc_shape_hull(world, s);
+    return rc_hull_view_of(room);
+}
+
+rc_hull_view rc_shape_hull_view(const rc_world *world, const rc_shape *s, rc_hull *room) {
+    return hull_view(world, s, room);
+}
+
+/* What rc_collide_pair gives for two shapes that are not walls, in a's body frame (frame: b's
+ * body frame in a's), with no hull copied but the one moved into a's frame; smooth over the
+ * seams of static or kinematic polygons (rc_smooth_solid_seam). *in_world: the same manifold in
+ * the world (xa: a's body transform). */
+static void collide_solids(rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform xa,
+                           rc_transform frame, float margin, rc_collision *local, rc_collision *in_world) {
+    rc_hull room_a, room_b;
+    rc_hull_view va = hull_view(world, a, &room_a), vb = hull_view(world, b, &room_b);
+    rc_hull moved = rc_hull_view_transform(&vb, frame);
+    rc_hull_view vm = rc_hull_view_of(&moved);
+    *local = rc_collide_views(&va, &vm, margin);
+    to_world(local, xa, false, in_world);
+    if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, in_world)) {
+        *local = to_local(*in_world, xa);
+    }
+}
+
+/* What rc_collide_pair gives for a pair with a chain's wall, the other shape's hull read where it
+ * lies and moved into the wall's frame (the pair's two hulls copied first, one of them the wall's
+ * that the wall's collision does not read, were a sixtieth of the rain's step). */
+static void collide_with_wall(const rc_world *world, const rc_shape *a, rc_transform xa, const rc_shape *b,
+                              rc_transform xb, float margin, rc_collision *m) {
+    bool wall_b = b->kind == RC_SHAPE_SEGMENT;
+    if (wall_b && a->kind == RC_SHAPE_SEGMENT) {
+        memset(m, 0, sizeof *m); /* walls do not touch walls */
+        return;
+    }
+    const rc_shape *wall = wall_b ? b : a, *solid = wall_b ? a : b;
+    rc_transform wall_xf = wall_b ? xb : xa;
+    rc_hull room;
+    rc_hull_view v = hull_view(world, solid, &room);
+    rc_hull moved = rc_hull_view_transform(&v, wall_b ? rc_inv_mul_transforms(xb, xa) : rc_inv_mul_transforms(xa, xb));
+    *m = collide_wall(world, wall, &moved, margin);
+    to_world(m, wall_xf, wall_b, m); /* (in the wall's frame, the wall first: flipped when it is b) */
+}
+
+/* May a contact keep its manifold while its bodies hardly move? Solid polygons and capsules
+ * that are not swept: a circle's normal follows its centre (and seams bend it), a swept body's
+ * contacts are its sweep's, a sensor's overlap is exact, walls have their own rules. */
+static bool may_keep_manifold(const rc_contact *c, const rc_shape *a, const rc_shape *b) {
+    return !c->sensor && !a->swept && !b->swept && (a->kind == RC_SHAPE_POLYGON || a->kind == RC_SHAPE_CAPSULE) &&
+           (b->kind == RC_SHAPE_POLYGON || b->kind == RC_SHAPE_CAPSULE);
+}
+
+/* Keep a manifold found in a's body frame (frame: b's body frame in a's): its normal there, and
+ * each point's two surfaces, each in its own body's frame. */
+static void keep_manifold(rc_contact *c, const rc_collision *local, rc_transform frame) {
+    c->kept = local->count > 0;
+    c->kept_normal = local->normal;
+    c->kept_frame = frame;
+    for (int k = 0; k < local->count; ++k) {
+        const rc_collision_point *p = &local->points[k];
+        rc_vec2 half = rc_scale(0.5f * p->separation, local->normal);
+        c->points[k].local_a = rc_sub(p->point, half);
+        c->points[k].local_b = rc_inv_transform_point(frame, rc_add(p->point, half));
+    }
+}
+
+/* The kept manifold in a's body frame where the bodies are now (frame: b's body frame in a's),
+ * if b's shape (its tight box) moved less than RC_KEEP_MANIFOLD slops in a's frame since it was
+ * found: the same features (ids, normal), their separations measured again. False: compute it
+ * in full. */
+static bool kept_manifold(const rc_world *world, const rc_contact *c, const rc_shape *b, rc_vec2 b_origin,
+                          rc_transform frame, rc_collision *local) {
+    rc_transform then = c->kept_frame;
+    /* the turn since then, and how far it can carry a point of b's: its chord, at most
+       |sin| + 1 - cos of the turn times the reach of b's box from b's origin */
+    rc_rot turn = {then.q.c * frame.q.c + then.q.s * frame.q.s, then.q.c * frame.q.s - then.q.s * frame.q.c};
+    rc_aabb box = b->aabb;
+    float rx = rc_maxf(fabsf(box.lower.x - b_origin.x), fabsf(box.upper.x - b_origin.x));
+    float ry = rc_maxf(fabsf(box.lower.y - b_origin.y), fabsf(box.upper.y - b_origin.y));
+    float moved = rc_length(rc_sub(frame.p, then.p)) + (fabsf(turn.s) + (1.0f - turn.c)) * (rx + ry);
+    if (!(moved <= RC_KEEP_MANIFOLD * world->def.linear_slop)) {
+        return false;
+    }
+    local->normal = c->kept_normal;
+    local->count = c->point_count;
+    for (int k = 0; k < c->point_count; ++k) {
+        const rc_contact_point *p = &c->points[k];
+        rc_vec2 on_b = rc_transform_point(frame, p->local_b);
+        local->points[k].point = rc_scale(0.5f, rc_add(p->local_a, on_b));
+        local->points[k].separation = rc_dot(rc_sub(on_b, p->local_a), c->kept_normal);
+        local->points[k].id = p->id;
+    }
+    return true;
+}
+
+/* Are two shapes' tight boxes further apart than margin along x or y, by more than the
+ * roundings of the narrow phase? Then no point of theirs is within the margin: the manifold is
+ * empty without building it (most contacts of a crowd are boxes near each other, not touching). */
+static bool boxes_apart(const rc_world *world, const rc_shape *a, const rc_shape *b, float margin) {
+    rc_aabb p = a->aabb, q = b->aabb;
+    float gap = rc_maxf(rc_maxf(p.lower.x - q.upper.x, q.lower.x - p.upper.x),
+                        rc_maxf(p.lower.y - q.upper.y, q.lower.y - p.upper.y));
+    float reach = rc_maxf(rc_maxf(fabsf(p.lower.x), fabsf(p.upper.x)), rc_maxf(fabsf(p.lower.y), fabsf(p.upper.y)));
+    return gap > margin + world->def.linear_slop + 16.0f * FLT_EPSILON * reach;
+}
+
+/* A contact point where the narrow phase found it, with its anchors; returns its separation. */
+static inline float place_point(rc_contact_point *p, const rc_collision_point *found, const rc_body *ba,
+                                const rc_body *bb) {
+    p->point = found->point;
+    p->anchor_a = rc_sub(p->point, ba->center);
+    p->anchor_b = rc_sub(p->point, bb->center);
+    p->separation = found->separation;
+    p->id = found->id;
+    return p->separation;
+}
+
+bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
+    rc_contact *c = &world->contacts.data[index];
+    const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
+    const rc_body *ba = &world->bodies.data[a->body], *bb = &world->bodies.data[b->body];
+    bool keeps = may_keep_manifold(c, a, b);
+    rc_collision m, local;
+    /* a kept manifold needs no margin (its points were found with one): the margin (the pair's
+       closing speed) is worked out only for a full narrow phase */
+    bool keeping = keeps && c->kept && may_keep;
+    rc_transform frame_now = keeping ? rc_inv_mul_transforms(ba->xf, bb->xf) : RC_TRANSFORM_IDENTITY;
+    bool kept = keeping && kept_manifold(world, c, b, bb->xf.p, frame_now, &local);
+    float margin = kept ? 0.0f : rc_contact_margin(world, a, b);
+    if (!keeping && boxes_apart(world, a, b, margin)) {
+        /* no points (most contacts of a crowd: boxes near, shapes apart), and nothing of the
+           full path below to do: no impulses to carry over, not touching (the manifold stays
+           the last touching one) */
+        c->kept = false;
+        rc_contact_set_point_count(world, c, 0);
+        c->rolling_impulse = 0.0f;
+        return false;
+    }
+    if (kept) {
+        to_world(&local, ba->xf, false, &m);
+    } else if (keeping) {
+        /* moved too far to keep it: found again in full */
+        collide_solids(world, a, b, ba->xf, frame_now, margin, &local, &m);
+        keep_manifold(c, &local, frame_now);
+    } else if (a->kind == RC_SHAPE_CIRCLE && b->kind == RC_SHAPE_CIRCLE) {
+        m = rc_collide_circle_shapes(a, ba, b->circle, margin); /* a crowd of grenades: no hulls */
+    } else if (a->kind != RC_SHAPE_SEGMENT && b->kind != RC_SHAPE_SEGMENT) {
+        rc_transform frame = rc_inv_mul_transforms(ba->xf, bb->xf);
+        collide_solids(world, a, b, ba->xf, frame, margin, &local, &m);
+        if (keeps) {
+            keep_manifold(c, &local, frame);
+        }
+        rc_smooth_seam(world, a, b, &m);
+    } else {
+        collide_with_wall(world, a, ba->xf, b, bb->xf, margin, &m);
+    }
+    float least = INFINITY;
+    if (kept && (m.count < 2 || m.points[0].id != m.points[1].id)) {
+        /* a kept manifold has the last one's points (and count) in the same order: with
+           distinct ids, the search by id below would give each point its own impulses back,
+           so they stay (most contacts of a pile at rest, every step) */
+        c->normal = m.normal;
+        for (int32_t k = 0; k < m.count; ++k) {
+            least = rc_minf(least, place_point(&c->points[k], &m.points[k], ba, bb));
+        }
+    } else {
+        /* carry the impulses over by feature id (what is carried: not the whole points) */
+        struct {
+            float normal_impulse, tangent_impulse, approach;
+            uint16_t id;
+        } old[2];
+        /* a normal that turned past RC_CARRY_TURN is another contact whatever its ids say (a
+           body squeezed past a wall's middle: the wall's normal flips, and the impulse that held
+           it back would throw it out the other side) */
+        int32_t old_count = rc_dot(c->normal, m.normal) >= RC_CARRY_TURN ? c->point_count : 0;
+        for (int32_t j = 0; j < old_count; ++j) {
+            old[j].normal_impulse = c->points[j].normal_impulse;
+            old[j].tangent_impulse = c->points[j].tangent_impulse;
+            old[j].approach = c->points[j].approach;
+            old[j].id = c->points[j].id;
+        }
+        c->normal = m.normal;
+        rc_contact_set_point_count(world, c, m.count);
+        for (int32_t k = 0; k < m.count; ++k) {
+            rc_contact_point *p = &c->points[k];
+            least = rc_minf(least, place_point(p, &m.points[k], ba, bb));
+            p->normal_impulse = 0.0f;
+            p->tangent_impulse = 0.0f;
+            p->approach = 0.0f;
+            for (int32_t j = 0; j < old_count; ++j) {
+                if (old[j].id == p->id) {
+                    p->normal_impulse = old[j].normal_impulse;
+                    p->tangent_impulse = old[j].tangent_impulse;
+                    p->approach = old[j].approach;
+                }
+            }
+        }
+    }
+    if (m.count == 0) {
+        c->rolling_impulse = 0.0f;
+    }
+    /* touching: overlapping, or for solid pairs within a linear slop (the solver holds them
+       at zero overlap, and a resting contact must not begin and end as rounding moves it
+       across zero: each begin wakes the island), or within a swept circle's margin, where it
+       rests */
+    const rc_shape *swept = a->swept ? a : b;
+    float touch = c->sensor ? 0.0f
+                  : (a->swept || b->swept) ? rc_world_margin(world, swept->circle.center)
+                                           : world->def.linear_slop;
+    bool touching = least <= touch;
+    if (!touching) {
+        return false; /* the manifold stays the last touching one: an end event carries it */
+    }
+    memset(&c->manifold, 0, sizeof c->manifold);
+    c->manifold.normal = m.normal;
+    for (int32_t k = 0; k < m.count; ++k) {
+        if (m.points[k].separation <= touch) {
+            int32_t n = c->manifold.point_count++;
+            c->manifold.points[n] = m.points[k].point;
+            c->manifold.depths[n] = rc_maxf(-m.points[k].separation, 0.0f);
+            c->manifold.depth = rc_maxf(c->manifold.depth, c->manifold.depths[n]);
+        }
+    }
+    return touching;
+}
