@@ -56,6 +56,9 @@ bool rc_grid_proxies_overlap(const rc_grid *grid, int32_t a, int32_t b);
  * the narrow phase asks it of every contact of every step, and the checks were three quarters
  * of its cost (about 60 instructions of 80 in a tumbler of 2,000 props). */
 bool rc_grid_proxies_overlap_trusted(const rc_grid *grid, int32_t a, int32_t b);
+/* Does any piece of live proxy a of grid `pieces` overlap the box of live proxy b of grid
+ * `other`, b not in pieces (a world's level shape against a moving one), unchecked. */
+bool rc_grid_proxies_overlap_across_trusted(const rc_grid *pieces, int32_t a, const rc_grid *other, int32_t b);
 
 /* ---- proxies of pieces (grid_pieces.c) ------------------------------------------------------- */
 

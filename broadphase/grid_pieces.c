@@ -9,6 +9,8 @@
  * hit with rc_grid_piece_holds_first. */
 #include "broadphase/grid_internal.h"
 
+#include <assert.h>
+
 /* Boxes taken one by one: do they never turn back (each corner coordinate moving one way, the
  * lower and upper corners of an axis the same way)? */
 typedef struct piece_order {
@@ -145,6 +147,17 @@ bool rc_grid_proxy_overlaps_box(const rc_grid *grid, int32_t proxy, rc_aabb box)
         rc_grid_visit_rect(&grid->store, l, rect_of(&grid->store.levels[l], box), find_piece_cell, &q);
     }
     return q.found;
+}
+
+bool rc_grid_proxies_overlap_across_trusted(const rc_grid *pieces, int32_t a, const rc_grid *other, int32_t b) {
+    assert(is_live(pieces, a) && is_live(other, b) && other->proxies[b].prev_piece < 0 &&
+           other->proxies[b].next_piece < 0);
+    rc_aabb box = other->spans[b].box;
+    const grid_proxy *p = &pieces->proxies[a];
+    if (p->prev_piece < 0 && p->next_piece < 0) {
+        return box_overlaps(pieces->spans[a].box, box);
+    }
+    return rc_grid_proxy_overlaps_box(pieces, a, box);
 }
 
 static bool box_holds(rc_aabb b, rc_vec2 p) {

@@ -87,8 +87,8 @@ bool rc_world_proxies_overlap(const rc_world *world, const rc_shape *a, const rc
     }
     /* one of the two is the level's, whose long walls are in pieces: any piece */
     if (ga == world->level_grid) {
-        return rc_grid_proxy_overlaps_box(ga, a->proxy, rc_grid_get_box(gb, b->proxy));
+        return rc_grid_proxies_overlap_across_trusted(ga, a->proxy, gb, b->proxy);
     }
-    return rc_grid_proxy_overlaps_box(gb, b->proxy, rc_grid_get_box(ga, a->proxy));
+    return rc_grid_proxies_overlap_across_trusted(gb, b->proxy, ga, a->proxy);
 }
 
