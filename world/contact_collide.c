@@ -104,6 +104,17 @@ static rc_collision to_local(rc_collision m, rc_transform frame) {
     return m;
 }
 
+/* Hull h (its body at hull_xf) against a chain's wall (its body at wall_xf), in the world: found
+ * in the wall's frame, the wall first, so the normal comes out of the wall; wall_is_b turns it to
+ * run from the hull's shape to the wall's. */
+static inline void hull_against_wall(const rc_world *world, const rc_shape *wall, rc_transform wall_xf,
+                                     const rc_hull_view *h, rc_transform hull_xf, bool wall_is_b, float margin,
+                                     rc_collision *m) {
+    rc_hull moved = rc_hull_view_transform(h, rc_inv_mul_transforms(wall_xf, hull_xf));
+    *m = collide_wall(world, wall, &moved, margin);
+    to_world(m, wall_xf, wall_is_b, m);
+}
+
 rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_hull *ha, rc_transform xa,
                             const rc_shape *b, const rc_hull *hb, rc_transform xb, float margin) {
     bool wall_a = a != NULL && a->kind == RC_SHAPE_SEGMENT, wall_b = b != NULL && b->kind == RC_SHAPE_SEGMENT;
@@ -112,15 +123,14 @@ rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_
         memset(&none, 0, sizeof none);
         return none; /* walls do not touch walls */
     }
-    if (wall_b) {
-        /* in the wall's frame, the wall first: the normal comes out from b to a */
-        rc_hull moved = rc_hull_transform(ha, rc_inv_mul_transforms(xb, xa));
-        rc_collision m = collide_wall(world, b, &moved, margin);
-        to_world(&m, xb, true, &m);
+    rc_collision m;
+    if (wall_a || wall_b) {
+        rc_hull_view h = rc_hull_view_of(wall_b ? ha : hb);
+        hull_against_wall(world, wall_b ? b : a, wall_b ? xb : xa, &h, wall_b ? xa : xb, wall_b, margin, &m);
         return m;
     }
     rc_hull moved = rc_hull_transform(hb, rc_inv_mul_transforms(xa, xb));
-    rc_collision m = wall_a ? collide_wall(world, a, &moved, margin) : rc_collide_hulls(ha, &moved, margin);
+    m = rc_collide_hulls(ha, &moved, margin);
     to_world(&m, xa, false, &m);
     return m;
 }
@@ -163,8 +173,8 @@ static void collide_solids(rc_world *world, const rc_shape *a, const rc_shape *b
 }
 
 /* What rc_collide_pair gives for a pair with a chain's wall, the other shape's hull read where it
- * lies and moved into the wall's frame (the pair's two hulls copied first, one of them the wall's
- * that the wall's collision does not read, were a sixtieth of the rain's step). */
+ * lies (the pair's two hulls copied first, one of them the wall's that the wall's collision does
+ * not read, were a sixtieth of the rain's step). */
 static void collide_with_wall(const rc_world *world, const rc_shape *a, rc_transform xa, const rc_shape *b,
                               rc_transform xb, float margin, rc_collision *m) {
     bool wall_b = b->kind == RC_SHAPE_SEGMENT;
@@ -172,13 +182,9 @@ static void collide_with_wall(const rc_world *world, const rc_shape *a, rc_trans
         memset(m, 0, sizeof *m); /* walls do not touch walls */
         return;
     }
-    const rc_shape *wall = wall_b ? b : a, *solid = wall_b ? a : b;
-    rc_transform wall_xf = wall_b ? xb : xa;
     rc_hull room;
-    rc_hull_view v = hull_view(world, solid, &room);
-    rc_hull moved = rc_hull_view_transform(&v, wall_b ? rc_inv_mul_transforms(xb, xa) : rc_inv_mul_transforms(xa, xb));
-    *m = collide_wall(world, wall, &moved, margin);
-    to_world(m, wall_xf, wall_b, m); /* (in the wall's frame, the wall first: flipped when it is b) */
+    rc_hull_view h = hull_view(world, wall_b ? a : b, &room);
+    hull_against_wall(world, wall_b ? b : a, wall_b ? xb : xa, &h, wall_b ? xa : xb, wall_b, margin, m);
 }
 
 /* May a contact keep its manifold while its bodies hardly move? Solid polygons and capsules
