@@ -117,18 +117,25 @@ typedef struct pit {
     rc_body_id plunger; /* a kinematic bar above the pile, still until the test moves it */
 } pit;
 
-static void make_pit(pit *p, bool drum, bool turning_far_off) {
-    p->w = ws_make_world(rc_v2(0.0f, -10.0f));
-    rc_body_type walls = drum ? RC_KINEMATIC : RC_STATIC;
-    rc_body_id frame = ws_body(p->w, walls, rc_v2(0.0f, 8.0f), 0.0f); /* 16 x 16 inside */
+/* A square frame of four walls 1 thick on a body at (0, 8), 16 x 16 inside: a pit (static) or a
+ * drum (kinematic). */
+static rc_body_id frame_of_walls(rc_world *w, rc_body_type type) {
+    rc_body_id frame = ws_body(w, type, rc_v2(0.0f, 8.0f), 0.0f);
     rc_shape_def sd = rc_shape_default_def();
     const float sides[4][4] = {{0.0f, -8.5f, 9.0f, 0.5f}, {0.0f, 8.5f, 9.0f, 0.5f}, {-8.5f, 0.0f, 0.5f, 9.0f},
                                {8.5f, 0.0f, 0.5f, 9.0f}}; /* centre, half extents (the frame's) */
     for (int k = 0; k < 4; ++k) {
         float x = sides[k][0], y = sides[k][1], hw = sides[k][2], hh = sides[k][3];
         rc_vec2 corners[4] = {{x - hw, y - hh}, {x + hw, y - hh}, {x + hw, y + hh}, {x - hw, y + hh}};
-        ck_assert(!rc_shape_id_is_null(rc_shape_create_polygon(p->w, frame, &sd, corners, 4)));
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_polygon(w, frame, &sd, corners, 4)));
     }
+    return frame;
+}
+
+static void make_pit(pit *p, bool drum, bool turning_far_off) {
+    p->w = ws_make_world(rc_v2(0.0f, -10.0f));
+    rc_body_type walls = drum ? RC_KINEMATIC : RC_STATIC;
+    rc_body_id frame = frame_of_walls(p->w, walls);
     if (drum) {
         ck_assert(rc_body_set_angular_velocity(p->w, frame, 0.4f));
     }
@@ -199,16 +206,9 @@ END_TEST
  * and both must step to the same bits. */
 static rc_world *props_in_a_drum(bool turning_far_off, rc_body_id *props, int count) {
     rc_world *w = ws_make_world(rc_v2(0.0f, -10.0f));
-    rc_body_id drum = ws_body(w, RC_KINEMATIC, rc_v2(0.0f, 8.0f), 0.0f);
-    rc_shape_def sd = rc_shape_default_def();
-    const float sides[4][4] = {{0.0f, -8.5f, 9.0f, 0.5f}, {0.0f, 8.5f, 9.0f, 0.5f}, {-8.5f, 0.0f, 0.5f, 9.0f},
-                               {8.5f, 0.0f, 0.5f, 9.0f}};
-    for (int k = 0; k < 4; ++k) {
-        sd.offset = rc_v2(sides[k][0], sides[k][1]);
-        ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, drum, &sd, sides[k][2], sides[k][3])));
-    }
+    rc_body_id drum = frame_of_walls(w, RC_KINEMATIC);
     ck_assert(rc_body_set_angular_velocity(w, drum, 0.6f));
-    sd.offset = rc_v2(0.0f, 0.0f);
+    rc_shape_def sd = rc_shape_default_def();
     for (int i = 0; i < count; ++i) {
         int column = i % 20, row = i / 20;
         props[i] = ws_body(w, RC_DYNAMIC, rc_v2(-7.0f + 0.7f * (float)column, 13.5f - 0.6f * (float)row),
