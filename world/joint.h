@@ -66,6 +66,11 @@ typedef struct rc_joint {
 /* The most an accumulated impulse holds (joint_passes.h says why); times the largest inverse
  * mass a float joint has (2^20, joint_step.c) it stays a float. */
 #define JOINT_MAX_IMPULSE 1.0e30f
+/* The most a float joint's accumulated impulse holds (and carries into a float step: more, and
+ * the joint is solved in double). A float joint's largest warm start term, an inverse inertia of
+ * 2^20 times an arm of 2^25 times this, stays below 2^107, and the warm start only sums such
+ * terms; a float joint's own impulses stay far below it (2^20 kg times the world's top speed). */
+#define JOINT_NARROW_MAX_IMPULSE 0x1p62f
 
 /* A double held within the float range (a joint's numbers that go back to floats). */
 static inline float rc_float_within(double x) {

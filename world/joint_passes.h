@@ -48,7 +48,11 @@ static rvec2 rrotate(rc_rot q, rc_vec2 v) {
  * grow theirs every sub-step, and a warm start of a float's largest impulse overflows. */
 static rvec2 acc_of(rc_vec2 v) { return (rvec2){v.x, v.y}; }
 static float acc_put(real x) {
+#ifdef RC_JOINT_WIDE
     const real most = JOINT_MAX_IMPULSE;
+#else
+    const real most = JOINT_NARROW_MAX_IMPULSE;
+#endif
     /* two selects a compiler makes min and max (NaN stays NaN, as it did through the branches) */
     x = most < x ? most : x;
     x = x < -most ? -most : x;
@@ -79,6 +83,23 @@ static INLINE side load(rc_soft_step *s, int32_t slot, bool moved) {
     x.v = rv_of(b->v);
     x.w = b->w;
     return x;
+}
+
+/* x within [-most, most], as two selects a compiler makes min and max (NaN stays NaN) */
+static INLINE real held_within(real x, real most) {
+    x = most < x ? most : x;
+    return x < -most ? -most : x;
+}
+
+/* A side's velocity as a float solve takes it: each axis within the world's top speed, the spin
+ * within its top spin. The passes may push a body far past them within a sub-step (the next
+ * integration holds it back), and a float solve's products of such velocities overflow (a rail
+ * at the world's top speeds: 1e28 units/s, then NaN); float_holds sizes a joint for velocities
+ * within them. (The warm start only adds impulses: it makes no products of velocities.) */
+static INLINE void held_speeds(const rc_soft_step *s, side *x) {
+    real max = s->max_speed, spin = s->max_spin;
+    x->v = rv(held_within(x->v.x, max), held_within(x->v.y, max));
+    x->w = held_within(x->w, spin);
 }
 
 /* Write a moved side's velocity back (wide: within the world's speeds). */
@@ -347,11 +368,17 @@ static INLINE void solve_prismatic(const rc_soft_step *s, rc_joint_constraint *c
     real m = (real)c->ma + c->mb, ia = c->ia, ib = c->ib;
     real k11 = m + ia * f.s1 * f.s1 + ib * f.s2 * f.s2, k12 = ia * f.s1 + ib * f.s2, k22 = ia + ib;
     real det = m * k22 + ia * ib * (f.s1 - f.s2) * (f.s1 - f.s2);
+    rvec2 rhs = rv(cdot.x + across.bias, cdot.y + turn.bias);
     if (k22 == 0.0f) {
-        k22 = 1.0f; /* neither turns: the angular row is held by nothing and asks for nothing */
+        /* neither side can be turned (no inertia; a shapeless body may still spin): the angular
+           row is held by nothing and asks for nothing. Asking for the spin anyway wound its
+           impulse up by the spin every pass, with no effect, until the body got an inertia and
+           the warm start flung it (a fuzz case: 1e26 after a few seconds, then NaN) */
+        k22 = 1.0f;
         det = k11;
+        rhs.y = 0.0f;
     }
-    rvec2 x = solve22(k11, k12, k22, det, rv(cdot.x + across.bias, cdot.y + turn.bias));
+    rvec2 x = solve22(k11, k12, k22, det, rhs);
     rvec2 impulse = rsub(rscale(-across.mass_scale, x), rscale(across.impulse_scale, acc_of(c->linear_impulse)));
     c->linear_impulse = acc_vec(radd(acc_of(c->linear_impulse), impulse));
     apply_prismatic(c, a, b, &f, 0.0f, impulse.x, impulse.y);
@@ -443,6 +470,10 @@ JOINT_PASS_LINKAGE void JOINT_PASS(rc_joint_warm_start)(rc_soft_step *s, rc_join
 
 JOINT_PASS_LINKAGE void JOINT_PASS(rc_joint_solve)(rc_soft_step *s, rc_joint_constraint *c, bool use_bias) {
     side a = load(s, c->a, c->moves_a), b = load(s, c->b, c->moves_b);
+#ifndef RC_JOINT_WIDE
+    held_speeds(s, &a);
+    held_speeds(s, &b);
+#endif
     solve(s, c, &a, &b, use_bias);
     store(s, &a);
     store(s, &b);

@@ -14,9 +14,11 @@
  * passes solve it in double. Either way the 2x2 solves use determinants written as sums of terms >= 0 (as
  * k11 k22 - k12^2, cancellation ruined them once an anchor was a thousand units from its
  * centre), and each solve reads the two sides' velocities once and writes them back once. A
- * float joint's sizes keep its numbers finite; a wide one's velocities go back held within the
- * world's speed limits (what the next sub-step's integration does anyway), so that whatever a
- * joint is asked stays finite. A side the joint does not move (static, kinematic, not in the
+ * float joint's sizes keep its numbers finite for velocities within the world's top speeds, and
+ * its solves take the velocities held within them (the joints before it in the pass may have
+ * pushed a body past them); a wide one's velocities go back held within the world's speed
+ * limits (what the next sub-step's integration does anyway), so that whatever a joint is asked
+ * stays finite. A side the joint does not move (static, kinematic, not in the
  * solver) is read and never written. */
 #include "world/joint_passes.h"
 

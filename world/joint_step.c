@@ -134,8 +134,9 @@ static rc_vec2 vec_within(dvec2 v) { return rc_v2(rc_float_within(v.x), rc_float
  * about 1 + (ia |ra|^2 + ib |rb|^2) / (ma + mb), the arms squared over the radii of gyration
  * squared, and a float solve loses that many times its 6e-8 (a rail 10,000 units from a
  * disc's centre: 2e8, nothing left). Up to 2^10 (an arm of 20 gyration radii; a chain link's
- * is 1.7, a door's hinge 2) floats keep 1e-4 of the impulse. Any joint beyond is solved in
- * double. */
+ * is 1.7, a door's hinge 2) floats keep 1e-4 of the impulse. The solves take velocities held
+ * within the world's top speeds (joint_passes.h), and the carried impulses must be within
+ * JOINT_NARROW_MAX_IMPULSE. Any joint beyond is solved in double. */
 static bool narrow_mass(float m) { return m == 0.0f || (m >= 0x1p-20f && m <= 0x1p20f); }
 static bool within(float x, float limit) { return x >= -limit && x <= limit; }
 static bool within2(rc_vec2 v, float limit) { return within(v.x, limit) && within(v.y, limit); }
@@ -155,6 +156,14 @@ static bool well_conditioned(const rc_joint_constraint *c) {
     return m > 0.0 && c->ia * ra2 + c->ib * rb2 <= 0x1p10 * m;
 }
 
+/* The carried impulses a float warm start can apply (JOINT_NARROW_MAX_IMPULSE). */
+static bool narrow_impulses(const rc_joint_constraint *c) {
+    const float most = JOINT_NARROW_MAX_IMPULSE;
+    return within2(c->linear_impulse, most) && within(c->angular_impulse, most) &&
+           within(c->spring_impulse, most) && within(c->motor_impulse, most) && within(c->lower_impulse, most) &&
+           within(c->upper_impulse, most);
+}
+
 static bool float_holds(const rc_joint_constraint *c, const rc_soft_step *step) {
     const float arm = 0x1p16f, span = 0x1p24f, rate = 0x1p20f, size = 0x1p40f;
     return narrow_mass(c->ma) && narrow_mass(c->mb) && narrow_mass(c->ia) && narrow_mass(c->ib) &&
@@ -162,7 +171,7 @@ static bool float_holds(const rc_joint_constraint *c, const rc_soft_step *step) 
            step->inv_h <= rate && c->hard.bias_rate <= rate && c->spring.bias_rate <= rate &&
            c->angular.bias_rate <= rate && fabs(c->delta_angle) <= 65536.0 &&
            within(c->lower, size) && within(c->upper, size) && within(c->length, size) &&
-           within(c->motor_speed, size) && well_conditioned(c);
+           within(c->motor_speed, size) && narrow_impulses(c) && well_conditioned(c);
 }
 
 void rc_joints_prepare(rc_world *world, const rc_soft_step *step) {
