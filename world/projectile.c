@@ -490,7 +490,7 @@ static float stop_short(const rc_world *world, rc_sweeper *s, const sweep_cast *
 static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, rc_sweep_sink *sink) {
     rc_vec2 d = s->path;
     float whole = rc_length(s->path);
-    if ((d.x != 0.0f || d.y != 0.0f) && rc_held_path_is_clear(world, s, d)) {
+    if ((d.x != 0.0f || d.y != 0.0f) && !s->path_blocked && rc_held_path_is_clear(world, s, d)) {
         s->center = rc_add(s->center, d); /* what the first leg's cast finding nothing does */
         return true;
     }

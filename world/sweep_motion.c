@@ -211,11 +211,18 @@ bool rc_motion_cast(const rc_world *world, const rc_shape *shape, const rc_shape
  * grenade inside a pile, not at its walls or floor) meets nothing, and moves along its path as
  * the cast finding nothing would move it. */
 bool rc_held_path_is_clear(const rc_world *world, const rc_sweeper *s, rc_vec2 d) {
-    if (s->self_shape < 0 || s->sees_dynamic || world->bodies.data[s->self_body].level_contacts != 0 ||
-        world->moved_kinematic_count > RC_FEW_KINEMATICS) {
+    if (s->self_shape < 0 || s->sees_dynamic) {
         return false;
     }
-    const rc_shape *self = &world->shapes.data[s->self_shape];
+    return rc_held_circle_path_is_clear(world, s->self_body, s->self_shape, s->center, s->radius, d);
+}
+
+bool rc_held_circle_path_is_clear(const rc_world *world, int32_t body, int32_t circle, rc_vec2 center, float radius,
+                                  rc_vec2 d) {
+    if (world->bodies.data[body].level_contacts != 0 || world->moved_kinematic_count > RC_FEW_KINEMATICS) {
+        return false;
+    }
+    const rc_shape *self = &world->shapes.data[circle];
     rc_aabb own = rc_grid_get_box(rc_shape_grid(world, self), self->proxy);
     for (int32_t k = 0; k < world->moved_kinematic_count; ++k) {
         const rc_body *b = &world->bodies.data[world->moved_kinematics[k].body];
@@ -227,9 +234,9 @@ bool rc_held_path_is_clear(const rc_world *world, const rc_sweeper *s, rc_vec2 d
         }
     }
     /* the walk's margin (rc_lean_ray_of: the radius and a few roundings), with room to spare */
-    rc_vec2 p = s->center, q = rc_add(s->center, d);
+    rc_vec2 p = center, q = rc_add(center, d);
     float size = rc_maxf(rc_maxf(fabsf(p.x), fabsf(p.y)), rc_maxf(fabsf(q.x), fabsf(q.y)));
-    float grow = s->radius + 8.0f * FLT_EPSILON * (size + s->radius) + 0.25f * world->def.linear_slop;
+    float grow = radius + 8.0f * FLT_EPSILON * (size + radius) + 0.25f * world->def.linear_slop;
     return rc_minf(p.x, q.x) - grow > own.lower.x && rc_minf(p.y, q.y) - grow > own.lower.y &&
            rc_maxf(p.x, q.x) + grow < own.upper.x && rc_maxf(p.y, q.y) + grow < own.upper.y;
 }
