@@ -26,7 +26,9 @@
  * Angles. A revolute joint's angle is the turn of body_b relative to body_a since the joint
  * was made (0 then), counter-clockwise positive, unbounded (a wheel that turns twice is at
  * 4 pi); its limits bound that angle. A prismatic joint holds the bodies' relative angle where
- * it was when the joint was made. A weld holds angle_b - angle_a at reference_angle.
+ * it was when the joint was made (where neither body can be turned, having no rotational
+ * inertia, it asks no torque: its reaction torque is 0). A weld holds angle_b - angle_a at
+ * reference_angle.
  *
  * Collisions. With collide_connected false (the default) the shapes of the two bodies do not
  * collide with each other while the joint exists: no contact, no events (a hinge's door
