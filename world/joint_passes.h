@@ -212,16 +212,23 @@ static INLINE real solve_spring(rc_joint_constraint *c, real C, real cdot, real 
 static INLINE void solve_point(rc_joint_constraint *c, side *a, side *b, rc_softness soft, bool use_bias) {
     rvec2 ra = rrotate(a->dq, c->anchor_a), rb = rrotate(b->dq, c->anchor_b);
     rvec2 cdot = relative_velocity(a, ra, b, rb);
-    rvec2 separation = radd(radd(rsub(b->dp, a->dp), rsub(rb, ra)), rv_of(c->delta_center));
-    soft_terms tx = soft_terms_of(soft, separation.x, use_bias), ty = soft_terms_of(soft, separation.y, use_bias);
+    /* the separation only where it is pushed out (the relax pass asks nothing of it) */
+    rvec2 bias = rv(0.0f, 0.0f);
+    real mass_scale = 1.0f, impulse_scale = 0.0f;
+    if (use_bias) {
+        rvec2 separation = radd(radd(rsub(b->dp, a->dp), rsub(rb, ra)), rv_of(c->delta_center));
+        bias = rscale(soft.bias_rate, separation);
+        mass_scale = soft.mass_scale;
+        impulse_scale = soft.impulse_scale;
+    }
     real m = (real)c->ma + c->mb, ia = c->ia, ib = c->ib;
     real k11 = m + ra.y * ra.y * ia + rb.y * rb.y * ib;
     real k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
     real k22 = m + ra.x * ra.x * ia + rb.x * rb.x * ib;
     real cross = rcross(ra, rb);
     real det = m * m + m * (ia * rdot(ra, ra) + ib * rdot(rb, rb)) + ia * ib * cross * cross;
-    rvec2 x = solve22(k11, k12, k22, det, rv(cdot.x + tx.bias, cdot.y + ty.bias));
-    rvec2 impulse = rsub(rscale(-tx.mass_scale, x), rscale(tx.impulse_scale, acc_of(c->linear_impulse)));
+    rvec2 x = solve22(k11, k12, k22, det, radd(cdot, bias));
+    rvec2 impulse = rsub(rscale(-mass_scale, x), rscale(impulse_scale, acc_of(c->linear_impulse)));
     c->linear_impulse = acc_vec(radd(acc_of(c->linear_impulse), impulse));
     apply_point(c, a, ra, b, rb, impulse);
 }

@@ -78,7 +78,7 @@ typedef struct joint_side {
     rc_rot q;
 } joint_side;
 
-static joint_side side_of(const rc_world *world, const rc_joint *j, int k) {
+static inline __attribute__((always_inline)) joint_side side_of(const rc_world *world, const rc_joint *j, int k) {
     joint_side x = {-1, 0.0f, 0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}, 0.0f, {1.0f, 0.0f}};
     int32_t body = j->edge[k].body;
     if (body < 0) {
