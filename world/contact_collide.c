@@ -161,20 +161,6 @@ static inline rc_hull_view hull_view(const rc_world *world, const rc_shape *s, r
     return rc_hull_view_of(room);
 }
 
-/* A hull view moved by xf into room (rc_hull_view_transform; a circle's one point alone, its
- * normal, which no collision of a circle reads, with it). */
-static inline rc_hull_view moved_view(const rc_hull_view *v, rc_transform xf, rc_hull *room) {
-    if (v->count == 1) {
-        room->points[0] = rc_transform_point(xf, v->points[0]);
-        room->normals[0] = rc_rotate(xf.q, v->normals[0]);
-        room->count = 1;
-        room->radius = v->radius;
-    } else {
-        *room = rc_hull_view_transform(v, xf);
-    }
-    return rc_hull_view_of(room);
-}
-
 rc_hull_view rc_shape_hull_view(const rc_world *world, const rc_shape *s, rc_hull *room) {
     return hull_view(world, s, room);
 }
@@ -187,8 +173,8 @@ static void collide_solids(rc_world *world, const rc_shape *a, const rc_shape *b
                            rc_transform frame, float margin, rc_collision *local, rc_collision *in_world) {
     rc_hull room_a, room_b;
     rc_hull_view va = hull_view(world, a, &room_a), vb = hull_view(world, b, &room_b);
-    rc_hull moved;
-    rc_hull_view vm = moved_view(&vb, frame, &moved);
+    rc_hull moved = rc_hull_view_transform(&vb, frame);
+    rc_hull_view vm = rc_hull_view_of(&moved);
     *local = rc_collide_views(&va, &vm, margin);
     to_world(local, xa, false, in_world);
     if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, in_world)) {
