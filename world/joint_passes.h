@@ -43,9 +43,16 @@ static real rcross(rvec2 a, rvec2 b) { return a.x * b.y - a.y * b.x; }
 static rvec2 rrotate(rc_rot q, rc_vec2 v) {
     return (rvec2){(real)q.c * v.x - (real)q.s * v.y, (real)q.s * v.x + (real)q.c * v.y};
 }
-/* The accumulated impulses are floats in either build, held within JOINT_MAX_IMPULSE: two
- * constraints that fight for ever (a rigid weld pulling a body into a wall that pushes it out)
- * grow theirs every sub-step, and a warm start of a float's largest impulse overflows. */
+/* x within [-most, most], as two selects a compiler makes min and max (NaN stays NaN) */
+static INLINE real held_within(real x, real most) {
+    x = most < x ? most : x;
+    return x < -most ? -most : x;
+}
+
+/* The accumulated impulses are floats in either build, held within JOINT_MAX_IMPULSE (the float
+ * passes: JOINT_NARROW_MAX_IMPULSE): two constraints that fight for ever (a rigid weld pulling a
+ * body into a wall that pushes it out) grow theirs every sub-step, and a warm start of a float's
+ * largest impulse overflows. */
 static rvec2 acc_of(rc_vec2 v) { return (rvec2){v.x, v.y}; }
 static float acc_put(real x) {
 #ifdef RC_JOINT_WIDE
@@ -53,10 +60,7 @@ static float acc_put(real x) {
 #else
     const real most = JOINT_NARROW_MAX_IMPULSE;
 #endif
-    /* two selects a compiler makes min and max (NaN stays NaN, as it did through the branches) */
-    x = most < x ? most : x;
-    x = x < -most ? -most : x;
-    return (float)x;
+    return (float)held_within(x, most);
 }
 static rc_vec2 acc_vec(rvec2 v) { return rc_v2(acc_put(v.x), acc_put(v.y)); }
 
@@ -85,12 +89,6 @@ static INLINE side load(rc_soft_step *s, int32_t slot, bool moved) {
     return x;
 }
 
-/* x within [-most, most], as two selects a compiler makes min and max (NaN stays NaN) */
-static INLINE real held_within(real x, real most) {
-    x = most < x ? most : x;
-    return x < -most ? -most : x;
-}
-
 /* A side's velocity as a float solve takes it: each axis within the world's top speed, the spin
  * within its top spin. The passes may push a body far past them within a sub-step (the next
  * integration holds it back), and a float solve's products of such velocities overflow (a rail
@@ -110,9 +108,8 @@ static INLINE void store(const rc_soft_step *s, const side *x) {
 #ifdef RC_JOINT_WIDE
     real max = s->max_speed, speed2 = rdot(x->v, x->v);
     rvec2 v = speed2 > max * max ? rscale(max / real_sqrt(speed2), x->v) : x->v;
-    real limit = x->spin_limit, w = x->w < -limit ? -limit : (x->w > limit ? limit : x->w);
     x->state->v = rc_v2((float)v.x, (float)v.y);
-    x->state->w = (float)w;
+    x->state->w = (float)held_within(x->w, x->spin_limit);
 #else
     (void)s;
     x->state->v = rc_v2(x->v.x, x->v.y);
