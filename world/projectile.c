@@ -488,12 +488,10 @@ static float stop_short(const rc_world *world, rc_sweeper *s, const sweep_cast *
  * and sleeps. Returns true when the step is done; false at a fast hit, which the full sweep
  * then makes from where the body is, with *remaining the fraction of the step left. */
 static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, rc_sweep_sink *sink) {
+    /* (a path the cast could not stop, rc_held_path_is_clear, never comes here: the step's sweeps
+       move such a body without a sweeper, and the preview's body is no grenade of the world) */
     rc_vec2 d = s->path;
     float whole = rc_length(s->path);
-    if ((d.x != 0.0f || d.y != 0.0f) && !s->path_blocked && rc_held_path_is_clear(world, s, d)) {
-        s->center = rc_add(s->center, d); /* what the first leg's cast finding nothing does */
-        return true;
-    }
     for (int leg = 0; leg < 4 && (d.x != 0.0f || d.y != 0.0f); ++leg) {
         /* what is left of the step, as the part of the path still to go (all of it on the first
            leg, where d is the path: |d| / |d| is exactly 1, with no second square root) */

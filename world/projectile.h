@@ -50,7 +50,6 @@ typedef struct rc_sweeper {
     const int32_t *supports; /* shapes holding it at the step's start (resting, not struck) */
     int32_t support_count;
     bool held; /* contacts held it this step: it moves along the solver's path, not a parabola */
-    bool path_blocked; /* held, and rc_held_path_is_clear already said no (it is not asked again) */
 } rc_sweeper;
 
 /* What a sweep tells its caller. */
@@ -80,14 +79,13 @@ typedef struct rc_shape_motion {
 } rc_shape_motion;
 
 rc_shape_motion rc_shape_motion_of(const rc_world *world, const rc_sweeper *s, const rc_shape *shape);
-/* May a held swept circle move along d without a cast: could the cast meet nothing (no contact
- * with a static or kinematic body, its path inside its own grid box, no kinematic body that
- * moved in the step near it)? */
-bool rc_held_path_is_clear(const rc_world *world, const rc_sweeper *s, rc_vec2 d);
-/* The same for a grenade that is not a bullet (body, its swept circle's shape, the circle's
- * centre and radius), without a sweeper. */
-bool rc_held_circle_path_is_clear(const rc_world *world, int32_t body, int32_t circle, rc_vec2 center, float radius,
-                                  rc_vec2 d);
+/* May a held grenade (a swept circle that is not a bullet: its body, its circle's shape, the
+ * circle's centre and radius) move along d without a cast: could the cast meet nothing (no
+ * contact with a static or kinematic body, its path inside its own grid box, no kinematic body
+ * that moved in the step near it)? The step's sweeps ask it before they make a sweeper
+ * (sweep_step.c); a sweep of a held body then casts. */
+bool rc_held_path_is_clear(const rc_world *world, int32_t body, int32_t circle, rc_vec2 center, float radius,
+                           rc_vec2 d);
 /* A world point at time tau to where the shape stands, and back. */
 rc_vec2 rc_motion_to_placed(const rc_shape_motion *m, rc_vec2 p, float tau);
 rc_vec2 rc_motion_from_placed(const rc_shape_motion *m, rc_vec2 q, float tau);

@@ -210,15 +210,8 @@ bool rc_motion_cast(const rc_world *world, const rc_shape *shape, const rc_shape
  * circle's. So a body with no contact with a static or kinematic body (level_contacts 0: a
  * grenade inside a pile, not at its walls or floor) meets nothing, and moves along its path as
  * the cast finding nothing would move it. */
-bool rc_held_path_is_clear(const rc_world *world, const rc_sweeper *s, rc_vec2 d) {
-    if (s->self_shape < 0 || s->sees_dynamic) {
-        return false;
-    }
-    return rc_held_circle_path_is_clear(world, s->self_body, s->self_shape, s->center, s->radius, d);
-}
-
-bool rc_held_circle_path_is_clear(const rc_world *world, int32_t body, int32_t circle, rc_vec2 center, float radius,
-                                  rc_vec2 d) {
+bool rc_held_path_is_clear(const rc_world *world, int32_t body, int32_t circle, rc_vec2 center, float radius,
+                           rc_vec2 d) {
     if (world->bodies.data[body].level_contacts != 0 || world->moved_kinematic_count > RC_FEW_KINEMATICS) {
         return false;
     }
