@@ -385,19 +385,22 @@ static rc_collision clip_against(const rc_hull_view *a, int edge_a, const rc_hul
                       margin, flip);
 }
 
-static rc_collision collide_polygons(const rc_hull_view *a, const rc_hull_view *b, float margin) {
+static rc_collision collide_polygons(const rc_hull_view *a, const rc_hull_view *b, float margin, int *axis) {
     rc_collision none;
     memset(&none, 0, sizeof none);
     float radius = a->radius + b->radius;
     int edge_a, edge_b;
     float sep_a = max_separation(a, b, &edge_a);
     if (sep_a > margin + radius) {
+        *axis = edge_a;
         return none;
     }
     float sep_b = max_separation(b, a, &edge_b);
     if (sep_b > margin + radius) {
+        *axis = RC_AXIS_OF_B + edge_b;
         return none;
     }
+    *axis = RC_NO_AXIS;
     /* A's edge is the reference unless B's separates clearly more: a resting contact must not
        flicker between the two */
     float tolerance = 1.0e-3f * rc_maxf(hull_extent(a), hull_extent(b));
@@ -462,6 +465,12 @@ rc_collision rc_collide_hulls(const rc_hull *a, const rc_hull *b, float margin) 
 }
 
 rc_collision rc_collide_views(const rc_hull_view *a, const rc_hull_view *b, float margin) {
+    int axis;
+    return rc_collide_views_axis(a, b, margin, &axis);
+}
+
+rc_collision rc_collide_views_axis(const rc_hull_view *a, const rc_hull_view *b, float margin, int *axis) {
+    *axis = RC_NO_AXIS;
     if (b->count == 1) {
         return collide_with_circle(a, b, margin);
     }
@@ -470,7 +479,41 @@ rc_collision rc_collide_views(const rc_hull_view *a, const rc_hull_view *b, floa
         m.normal = rc_neg(m.normal);
         return m;
     }
-    return collide_polygons(a, b, margin);
+    return collide_polygons(a, b, margin, axis);
+}
+
+/* The least of a hull's points along edge's line (n through v), each point moved by xf first
+ * when move is set: every number as max_separation and rc_hull_view_transform work it out (the
+ * points in the same order, the least taken the same way), so the same bits. */
+static float least_along(rc_vec2 n, rc_vec2 v, const rc_hull_view *h, bool move, rc_transform xf) {
+    float least = INFINITY;
+    for (int j = 0; j < h->count; ++j) {
+        rc_vec2 p = move ? rc_transform_point(xf, h->points[j]) : h->points[j];
+        float s = rc_dot(n, rc_sub(p, v));
+        least = s < least ? s : least;
+    }
+    return least;
+}
+
+bool rc_hulls_apart_on_axis(const rc_hull_view *a, const rc_hull_view *b, rc_transform b_in_a, int axis, float margin) {
+    if (a->count < 2 || b->count < 2) {
+        return false; /* circles: no edge to ask */
+    }
+    float radius = a->radius + b->radius, sep;
+    if (axis >= 0 && axis < a->count) {
+        /* A's edge against B moved into A's frame (rc_hull_view_transform's points) */
+        sep = least_along(a->normals[axis], a->points[axis], b, true, b_in_a);
+    } else if (axis >= RC_AXIS_OF_B && axis - RC_AXIS_OF_B < b->count) {
+        /* B's edge moved into A's frame (its normal turned, its point moved) against A */
+        int e = axis - RC_AXIS_OF_B;
+        rc_vec2 n = rc_rotate(b_in_a.q, b->normals[e]), v = rc_transform_point(b_in_a, b->points[e]);
+        sep = least_along(n, v, a, false, b_in_a);
+    } else {
+        return false;
+    }
+    /* collide_polygons' first test takes the most of A's edges, its second the most of B's:
+       at least this one, so it stops at one of them with no points */
+    return sep > margin + radius;
 }
 
 /* ---- chain walls ---------------------------------------------------------------------------- */

@@ -361,6 +361,127 @@ START_TEST(random_polygon_pairs_agree_with_brute_force) {
 }
 END_TEST
 
+/* ---- the separating axis a pair is asked again ------------------------------------------------ */
+
+/* Hand-worked: two unit boxes side by side, one turned 45 degrees. */
+START_TEST(an_apart_pair_names_the_edge_that_separates_it) {
+    rc_hull a = box_hull(0.5f, 0.5f, xf_of(0, 0, 0)), b = box_hull(0.5f, 0.5f, xf_of(0, 0, 0));
+    rc_hull_view va = rc_hull_view_of(&a), vb = rc_hull_view_of(&b);
+    /* B at x = 2: A's edge 1 (normal +x) holds them 1.0 apart, more than A's others and B's */
+    rc_hull moved = rc_hull_transform(&b, xf_of(2, 0, 0));
+    rc_hull_view vm = rc_hull_view_of(&moved);
+    int axis = 99;
+    ck_assert_int_eq(rc_collide_views_axis(&va, &vm, 0.1f, &axis).count, 0);
+    ck_assert_int_eq(axis, 1);
+    /* asked again where B has come to 0.15 apart: still apart on it; at 0.05, not, and the
+       full manifold has its two points */
+    ck_assert(rc_hulls_apart_on_axis(&va, &vb, xf_of(1.15f, 0.3f, 0), 1, 0.1f));
+    ck_assert(!rc_hulls_apart_on_axis(&va, &vb, xf_of(1.05f, 0.3f, 0), 1, 0.1f));
+    moved = rc_hull_transform(&b, xf_of(1.05f, 0.3f, 0));
+    vm = rc_hull_view_of(&moved);
+    ck_assert_int_eq(rc_collide_views(&va, &vm, 0.1f).count, 2);
+    /* the edges facing away (A's edge 3, normal -x) or along (edge 0) never hold them apart */
+    ck_assert(!rc_hulls_apart_on_axis(&va, &vb, xf_of(2, 0, 0), 3, 0.1f));
+    ck_assert(!rc_hulls_apart_on_axis(&va, &vb, xf_of(2, 0, 0), 0, 0.1f));
+    /* A turned 45 degrees: its corner reaches 0.7071 towards B at x = 2, whose edge 3 (normal
+       -x, at x = 1.5) holds them 0.7929 apart; A's own edges at 45 degrees only 0.2071. With a
+       margin of 0.1 A's edges are asked first and one is enough; with 0.3, B's */
+    rc_hull diamond = box_hull(0.5f, 0.5f, xf_of(0, 0, 0.78539816f));
+    rc_hull_view vd = rc_hull_view_of(&diamond);
+    moved = rc_hull_transform(&b, xf_of(2, 0, 0));
+    vm = rc_hull_view_of(&moved);
+    ck_assert_int_eq(rc_collide_views_axis(&vd, &vm, 0.1f, &axis).count, 0);
+    ck_assert(axis >= 0 && axis < 4);
+    ck_assert(rc_hulls_apart_on_axis(&vd, &vb, xf_of(2, 0, 0), axis, 0.2f));
+    ck_assert(!rc_hulls_apart_on_axis(&vd, &vb, xf_of(2, 0, 0), axis, 0.21f));
+    ck_assert_int_eq(rc_collide_views_axis(&vd, &vm, 0.3f, &axis).count, 0);
+    ck_assert_int_eq(axis, RC_AXIS_OF_B + 3);
+    ck_assert(rc_hulls_apart_on_axis(&vd, &vb, xf_of(2, 0, 0), RC_AXIS_OF_B + 3, 0.3f));
+    /* 0.7929 apart: not beyond a margin of 0.8 */
+    ck_assert(!rc_hulls_apart_on_axis(&vd, &vb, xf_of(2, 0, 0), RC_AXIS_OF_B + 3, 0.8f));
+    ck_assert(rc_hulls_apart_on_axis(&vd, &vb, xf_of(2, 0, 0), RC_AXIS_OF_B + 3, 0.79f));
+    /* an axis the hulls do not have, and circles: never */
+    ck_assert(!rc_hulls_apart_on_axis(&vd, &vb, xf_of(2, 0, 0), 4, 0.1f));
+    ck_assert(!rc_hulls_apart_on_axis(&vd, &vb, xf_of(2, 0, 0), RC_AXIS_OF_B + 4, 0.1f));
+    ck_assert(!rc_hulls_apart_on_axis(&vd, &vb, xf_of(2, 0, 0), RC_NO_AXIS, 0.1f));
+    rc_hull circle = rc_hull_circle(rc_v2(0, 0), 0.5f);
+    rc_hull_view vc = rc_hull_view_of(&circle);
+    ck_assert(!rc_hulls_apart_on_axis(&vc, &vb, xf_of(5, 0, 0), 0, 0.1f));
+    ck_assert(!rc_hulls_apart_on_axis(&vb, &vc, xf_of(5, 0, 0), 1, 0.1f));
+    moved = rc_hull_transform(&circle, xf_of(5, 0, 0));
+    vm = rc_hull_view_of(&moved);
+    ck_assert_int_eq(rc_collide_views_axis(&vb, &vm, 0.1f, &axis).count, 0);
+    ck_assert_int_eq(axis, RC_NO_AXIS);
+}
+END_TEST
+
+static rc_hull random_hull(ref_rng *rng, double scale) {
+    int kind = ref_rng_int(rng, 0, 2);
+    if (kind == 0) {
+        rc_vec2 p = ref_to_float(ref_rng_disk(rng, ref_v(0, 0), 0.5 * scale));
+        rc_vec2 q = ref_to_float(ref_rng_disk(rng, ref_v(0, 0), 0.5 * scale));
+        if (p.x == q.x && p.y == q.y) {
+            q.x += (float)scale;
+        }
+        return rc_hull_capsule(p, q, (float)ref_rng_uniform(rng, 0.0, 0.3 * scale));
+    }
+    rc_vec2 v[8];
+    int n = kind == 1 ? 4 : ref_rng_int(rng, 3, 8);
+    ref_random_convex(rng, ref_rng_disk(rng, ref_v(0, 0), 0.3 * scale), scale, n, true, v);
+    rc_polygon p;
+    if (rc_make_polygon(v, n, &p) != RC_POLYGON_OK) {
+        p = rc_make_box((float)scale, 0.5f * (float)scale);
+    }
+    return rc_hull_polygon(p.vertices, p.normals, p.count, 0.0f);
+}
+
+/* Any axis asked of any pair, moved a little or a lot since the axis was found: where it says
+ * apart, the full manifold has no points. And the axis found is apart where it was found. */
+START_TEST(an_axis_says_apart_only_where_the_manifold_is_empty) {
+    ref_rng rng = ref_rng_seed(0xA11A5ull + (uint64_t)(unsigned)_i);
+    double scale = _i == 0 ? 1.0 : (_i == 1 ? 1e3 : 1e-2);
+    int cases = rc_test_random_cases(20000), found = 0, still = 0, asked = 0, said_apart = 0;
+    for (int c = 0; c < cases; ++c) {
+        rc_hull a = random_hull(&rng, scale), b = random_hull(&rng, scale);
+        rc_hull_view va = rc_hull_view_of(&a), vb = rc_hull_view_of(&b);
+        ref_v2 at = ref_rng_disk(&rng, ref_v(0, 0), 3.0 * scale);
+        float angle = (float)ref_rng_uniform(&rng, -3.2, 3.2);
+        rc_transform frame = xf_of((float)at.x, (float)at.y, angle);
+        float margin = (float)ref_rng_uniform(&rng, 0.0, 0.2 * scale);
+        rc_hull moved = rc_hull_transform(&b, frame);
+        rc_hull_view vm = rc_hull_view_of(&moved);
+        int axis;
+        rc_collision m = rc_collide_views_axis(&va, &vm, margin, &axis);
+        if (axis != RC_NO_AXIS) {
+            found++;
+            ck_assert_int_eq(m.count, 0);
+            ck_assert_msg(rc_hulls_apart_on_axis(&va, &vb, frame, axis, margin), "case %d: axis %d found, not apart",
+                          c, axis);
+        }
+        /* the same pair a step later: moved by up to a tenth of its size, turned up to 0.2 rad */
+        ref_v2 step = ref_rng_disk(&rng, ref_v(0, 0), 0.1 * scale);
+        rc_transform later = xf_of(frame.p.x + (float)step.x, frame.p.y + (float)step.y,
+                                   angle + (float)ref_rng_uniform(&rng, -0.2, 0.2));
+        rc_hull moved_later = rc_hull_transform(&b, later);
+        rc_hull_view vl = rc_hull_view_of(&moved_later);
+        int count_later = rc_collide_views(&va, &vl, margin).count;
+        if (axis != RC_NO_AXIS && rc_hulls_apart_on_axis(&va, &vb, later, axis, margin)) {
+            still++;
+        }
+        for (int e = -1; e < RC_AXIS_OF_B + 8; ++e) {
+            asked++;
+            if (rc_hulls_apart_on_axis(&va, &vb, later, e, margin)) {
+                said_apart++;
+                ck_assert_msg(count_later == 0, "case %d: apart on axis %d, %d points", c, e, count_later);
+            }
+        }
+    }
+    fprintf(stderr, "[collide] axes at scale %d: %d found, %d still apart a step later; %d of %d asked apart\n", _i,
+            found, still, said_apart, asked);
+    ck_assert(found > cases / 4 && still > found / 2 && said_apart > asked / 50);
+}
+END_TEST
+
 START_TEST(distance_of_rounded_hulls) {
     /* capsule (0,0)-(4,0) r 0.5 and a circle at (6, 3) r 1: core distance |(2,3)| = sqrt(13) */
     rc_hull cap = rc_hull_capsule(rc_v2(0, 0), rc_v2(4, 0), 0.5f), ball = rc_hull_circle(rc_v2(6, 3), 1.0f);
@@ -603,6 +724,8 @@ int main(void) {
     tcase_add_test(t, a_round_shape_inside_another_touches_at_its_middle);
     tcase_add_test(t, a_box_slides_over_a_chain_joint_without_a_bump);
     tcase_add_loop_test(t, random_polygon_pairs_agree_with_brute_force, 0, 3);
+    tcase_add_test(t, an_apart_pair_names_the_edge_that_separates_it);
+    tcase_add_loop_test(t, an_axis_says_apart_only_where_the_manifold_is_empty, 0, 3);
     tcase_add_test(t, distance_of_rounded_hulls);
     tcase_add_test(t, time_of_impact_of_a_box_thrown_at_a_wall);
     tcase_add_test(t, a_hull_cast_along_a_translation);

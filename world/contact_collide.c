@@ -4,6 +4,7 @@
  * contacts' lives, lists and events are contact.c's. */
 #include "world/world_internal.h"
 
+#include <assert.h>
 #include <float.h>
 #include <string.h>
 
@@ -170,12 +171,12 @@ rc_hull_view rc_shape_hull_view(const rc_world *world, const rc_shape *s, rc_hul
  * seams of static or kinematic polygons (rc_smooth_solid_seam). *in_world: the same manifold in
  * the world (xa: a's body transform). */
 static void collide_solids(rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform xa,
-                           rc_transform frame, float margin, rc_collision *local, rc_collision *in_world) {
+                           rc_transform frame, float margin, rc_collision *local, rc_collision *in_world, int *axis) {
     rc_hull room_a, room_b;
     rc_hull_view va = hull_view(world, a, &room_a), vb = hull_view(world, b, &room_b);
     rc_hull moved = rc_hull_view_transform(&vb, frame);
     rc_hull_view vm = rc_hull_view_of(&moved);
-    *local = rc_collide_views(&va, &vm, margin);
+    *local = rc_collide_views_axis(&va, &vm, margin, axis);
     to_world(local, xa, false, in_world);
     if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, in_world)) {
         *local = to_local(*in_world, xa);
@@ -206,8 +207,10 @@ static bool may_keep_manifold(const rc_contact *c, const rc_shape *a, const rc_s
 }
 
 /* Keep a manifold found in a's body frame (frame: b's body frame in a's): its normal there, and
- * each point's two surfaces, each in its own body's frame. */
-static void keep_manifold(rc_contact *c, const rc_collision *local, rc_transform frame) {
+ * each point's two surfaces, each in its own body's frame; with no points, the edge that held
+ * the hulls apart (axis), to be asked first the next time. */
+static void keep_manifold(rc_contact *c, const rc_collision *local, rc_transform frame, int axis) {
+    c->apart_axis = (uint8_t)(local->count == 0 && axis != RC_NO_AXIS ? axis + 1 : 0);
     c->kept = local->count > 0;
     c->kept_normal = local->normal;
     c->kept_frame = frame;
@@ -270,6 +273,36 @@ static inline float place_point(rc_contact_point *p, const rc_collision_point *f
     return p->separation;
 }
 
+/* Is a pair of polygons or capsules (keeps: may_keep_manifold) that its last full narrow phase
+ * found apart still apart on the same edge (frame: b's body frame in a's)? Then what the full
+ * path writes for no points is written (the same bits: a contact of no points keeps nothing
+ * else) and the pair is not touching. */
+static bool still_apart(rc_world *world, rc_contact *c, const rc_shape *a, const rc_shape *b, rc_transform frame,
+                        float margin) {
+    rc_hull_view va = pooled_hull(world, a), vb = pooled_hull(world, b);
+    if (!rc_hulls_apart_on_axis(&va, &vb, frame, c->apart_axis - 1, margin)) {
+        return false;
+    }
+#ifndef NDEBUG
+    {
+        /* Debug builds: the full narrow phase finds no points either */
+        rc_hull moved = rc_hull_view_transform(&vb, frame);
+        rc_hull_view vm = rc_hull_view_of(&moved);
+        assert(rc_collide_views(&va, &vm, margin).count == 0);
+    }
+#endif
+    rc_collision none;
+    memset(&none, 0, sizeof none);
+    const rc_body *ba = &world->bodies.data[a->body];
+    rc_collision in_world;
+    to_world(&none, ba->xf, false, &in_world);
+    keep_manifold(c, &none, frame, c->apart_axis - 1);
+    c->normal = in_world.normal;
+    rc_contact_set_point_count(world, c, 0);
+    c->rolling_impulse = 0.0f;
+    return true;
+}
+
 bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
     rc_contact *c = &world->contacts.data[index];
     const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
@@ -291,19 +324,23 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
         c->rolling_impulse = 0.0f;
         return false;
     }
+    int axis;
     if (kept) {
         to_world(&local, ba->xf, false, &m);
     } else if (keeping) {
         /* moved too far to keep it: found again in full */
-        collide_solids(world, a, b, ba->xf, frame_now, margin, &local, &m);
-        keep_manifold(c, &local, frame_now);
+        collide_solids(world, a, b, ba->xf, frame_now, margin, &local, &m, &axis);
+        keep_manifold(c, &local, frame_now, axis);
     } else if (a->kind == RC_SHAPE_CIRCLE && b->kind == RC_SHAPE_CIRCLE) {
         m = rc_collide_circle_shapes(a, ba, b->circle, margin); /* a crowd of grenades: no hulls */
     } else if (a->kind != RC_SHAPE_SEGMENT && b->kind != RC_SHAPE_SEGMENT) {
         rc_transform frame = rc_inv_mul_transforms(ba->xf, bb->xf);
-        collide_solids(world, a, b, ba->xf, frame, margin, &local, &m);
+        if (keeps && c->apart_axis != 0 && still_apart(world, c, a, b, frame, margin)) {
+            return false;
+        }
+        collide_solids(world, a, b, ba->xf, frame, margin, &local, &m, &axis);
         if (keeps) {
-            keep_manifold(c, &local, frame);
+            keep_manifold(c, &local, frame, axis);
         }
         rc_smooth_seam(world, a, b, &m);
     } else {

@@ -205,6 +205,7 @@ static void io_contact(rc_bytes *b, rc_contact *x, const rc_snapshot_counts *n) 
     rc_io_bool(b, &x->flagged);
     if (b->reading) {
         x->placed = false; /* (set and read within a step: never state between steps) */
+        x->apart_axis = 0; /* (a hint the narrow phase checks: never state) */
     }
     rc_io_f32(b, &x->rolling_impulse);
     rc_io_vec2(b, &x->normal);
