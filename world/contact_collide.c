@@ -291,13 +291,12 @@ static bool still_apart(rc_world *world, rc_contact *c, const rc_shape *a, const
         assert(rc_collide_views(&va, &vm, margin).count == 0);
     }
 #endif
-    rc_collision none;
-    memset(&none, 0, sizeof none);
-    const rc_body *ba = &world->bodies.data[a->body];
-    rc_collision in_world;
-    to_world(&none, ba->xf, false, &in_world);
-    keep_manifold(c, &none, frame, c->apart_axis - 1);
-    c->normal = in_world.normal;
+    /* keep_manifold's and to_world's numbers for no points: a zero normal, turned to the world
+       (its zeros' signs as to_world gives them) */
+    c->kept = false;
+    c->kept_normal = rc_v2(0.0f, 0.0f);
+    c->kept_frame = frame;
+    c->normal = rc_rotate(world->bodies.data[a->body].xf.q, rc_v2(0.0f, 0.0f));
     rc_contact_set_point_count(world, c, 0);
     c->rolling_impulse = 0.0f;
     return true;
