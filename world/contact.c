@@ -217,10 +217,10 @@ float rc_contact_least_separation(const rc_contact_point *points, int32_t count)
 }
 
 bool rc_contact_is_swept_strike(const rc_world *world, const rc_contact *c) {
-    const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
-    if (a->swept == b->swept || (a->swept ? b : a)->body_type == RC_DYNAMIC) {
+    if (!rc_contact_may_strike(world, c)) {
         return false;
     }
+    const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
     const rc_body *body = &world->bodies.data[a->swept ? a->body : b->body];
     /* the normal runs from shape 0 to shape 1: towards the swept body when it is shape 1 */
     return rc_swept_strike(world, body->linear_velocity, a->swept ? rc_neg(c->normal) : c->normal,

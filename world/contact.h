@@ -155,6 +155,8 @@ float rc_contact_least_separation(const rc_contact_point *points, int32_t count)
 /* rc_swept_strike for a world contact in a step of world->contact_dt (false when neither side
  * is a swept circle meeting a static or kinematic shape). */
 bool rc_contact_is_swept_strike(const rc_world *world, const rc_contact *c);
+/* (Its first question, whether one side is a swept circle and the other static or kinematic:
+ * rc_contact_may_strike, inline in world_internal.h.) */
 /* After the solve: the first point of a constraint that met its bodies approaching at least at
  * the restitution threshold and pushed (a bounce: an impact for a swept body), and that speed;
  * -1 when none. */

@@ -69,7 +69,8 @@ static void add_constraint(rc_world *world, int32_t contact) {
  * solver (dynamic), or the first in the solver's order when both are solver bodies; -1 when the
  * contact is not solved this step (no points, a sensor, a side that does not respond, nothing
  * moving). side: which of the contact's shapes is that body's. */
-static int32_t owner_of(const rc_world *world, const rc_contact *c, int32_t *side) {
+static inline __attribute__((always_inline)) int32_t owner_of(const rc_world *world, const rc_contact *c,
+                                                              int32_t *side) {
     const rc_body *ba = &world->bodies.data[c->body[0]];
     const rc_body *bb = &world->bodies.data[c->body[1]];
     if (!ba->enable_response || !bb->enable_response) {
@@ -317,7 +318,8 @@ bool rc_gather_constraints(rc_world *world) {
             prefetch_entry(world, &sorted[k + GATHER_AHEAD]);
         }
         int32_t contact = sorted[k].contact;
-        if (!strikes || !rc_contact_is_swept_strike(world, &world->contacts.data[contact])) {
+        const rc_contact *c = &world->contacts.data[contact];
+        if (!strikes || !rc_contact_may_strike(world, c) || !rc_contact_is_swept_strike(world, c)) {
             add_constraint(world, contact); /* (or the pre-solve callback cancels it) */
         }
     }

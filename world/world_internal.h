@@ -587,6 +587,13 @@ static inline void rc_constraint_load(rc_contact_constraint *k, rc_vec2 normal, 
 }
 /* A constraint's friction, restitution, rolling arm and target separation, from the shapes of
  * its two sides (first: its first point). */
+/* Could a contact be a strike at all (rc_contact_is_swept_strike): one side a swept circle, the
+ * other static or kinematic? Inline: the gathering asks it of every constraint. */
+static inline bool rc_contact_may_strike(const rc_world *world, const rc_contact *c) {
+    const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
+    return a->swept != b->swept && (a->swept ? b : a)->body_type != RC_DYNAMIC;
+}
+
 static inline void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, const rc_shape *a,
                                            const rc_shape *b, const rc_contact_point *first) {
     k->friction = rc_pair_friction(a, b);
