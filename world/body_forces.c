@@ -115,13 +115,7 @@ void rc_integrate_velocity(const rc_world *world, rc_vec2 *v, float *w, float gr
     rc_limit_velocity(world, vx * lin, vy * lin, spin * ang, v, w);
 }
 
-void rc_body_accel(const rc_body *b, rc_vec2 *accel, float *spin_accel) {
-    if (rc_body_unforced(b)) {
-        /* (most bodies, every step: the same +0 the products below give, without them) */
-        *accel = rc_v2(0.0f, 0.0f);
-        *spin_accel = 0.0f;
-        return;
-    }
+void rc_body_forced_accel(const rc_body *b, rc_vec2 *accel, float *spin_accel) {
     double ax = (double)b->inv_mass * b->force.x, ay = (double)b->inv_mass * b->force.y;
     double aw = (double)b->inv_inertia * b->torque;
     const double max = FLT_MAX;

@@ -227,40 +227,6 @@ bool rc_contact_is_swept_strike(const rc_world *world, const rc_contact *c) {
                            rc_contact_least_separation(c->points, c->point_count), world->contact_dt);
 }
 
-int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint *k, float *approach) {
-    for (int32_t p = 0; p < k->point_count; ++p) {
-        float a = -k->points[p].relative_velocity;
-        /* approaching (a threshold of 0 lets any approach bounce, but not a standstill) */
-        if (a > 0.0f && a >= world->def.restitution_threshold && k->points[p].max_normal_impulse != 0.0f) {
-            *approach = a;
-            return p;
-        }
-    }
-    return -1;
-}
-
-int32_t rc_constraint_first_touch(const rc_contact_constraint *k, bool touched_before, float *approach) {
-    int32_t best = -1;
-    float fastest = 0.0f;
-    for (int32_t p = 0; p < k->point_count && !touched_before; ++p) {
-        if (k->points[p].normal_impulse > 0.0f && -k->points[p].relative_velocity > fastest) {
-            fastest = -k->points[p].relative_velocity;
-            best = p;
-        }
-    }
-    *approach = fastest;
-    return best;
-}
-
-bool rc_constraint_pushed(const rc_contact_constraint *k) {
-    for (int32_t p = 0; p < k->point_count; ++p) {
-        if (k->points[p].normal_impulse > 0.0f || k->points[p].max_normal_impulse > 0.0f) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* The speed at which the contact's bodies approach along its normal at its deepest point (the
  * solver's, when it met them this step). */
 static float approach_speed(const rc_world *world, const rc_contact *c) {

@@ -158,15 +158,46 @@ bool rc_contact_is_swept_strike(const rc_world *world, const rc_contact *c);
 /* (Its first question, whether one side is a swept circle and the other static or kinematic:
  * rc_contact_may_strike, inline in world_internal.h.) */
 /* After the solve: the first point of a constraint that met its bodies approaching at least at
- * the restitution threshold and pushed (a bounce: an impact for a swept body), and that speed;
- * -1 when none. */
-int32_t rc_constraint_bounce(const rc_world *world, const rc_contact_constraint *k, float *approach);
-/* Did it push at all (a normal impulse at some point)? */
+ * the restitution threshold (the world's) and pushed (a bounce: an impact for a swept body), and
+ * that speed; -1 when none. */
+static inline int32_t rc_constraint_bounce(float restitution_threshold, const rc_contact_constraint *k,
+                                           float *approach) {
+    for (int32_t p = 0; p < k->point_count; ++p) {
+        float a = -k->points[p].relative_velocity;
+        /* approaching (a threshold of 0 lets any approach bounce, but not a standstill) */
+        if (a > 0.0f && a >= restitution_threshold && k->points[p].max_normal_impulse != 0.0f) {
+            *approach = a;
+            return p;
+        }
+    }
+    return -1;
+}
 /* A slow first touch (a grenade set down gently): a point of a contact that did not touch at the
  * step's start (and whose shape the body did not rest on) that pushed while approaching; the
  * point that approached fastest, or -1. */
-int32_t rc_constraint_first_touch(const rc_contact_constraint *k, bool touched_before, float *approach);
-bool rc_constraint_pushed(const rc_contact_constraint *k);
+static inline int32_t rc_constraint_first_touch(const rc_contact_constraint *k, bool touched_before,
+                                                float *approach) {
+    int32_t best = -1;
+    float fastest = 0.0f;
+    for (int32_t p = 0; p < k->point_count && !touched_before; ++p) {
+        if (k->points[p].normal_impulse > 0.0f && -k->points[p].relative_velocity > fastest) {
+            fastest = -k->points[p].relative_velocity;
+            best = p;
+        }
+    }
+    *approach = fastest;
+    return best;
+}
+/* Did it push at all (a normal impulse at some point)? (These three inline: asked of every
+ * constraint after every step.) */
+static inline bool rc_constraint_pushed(const rc_contact_constraint *k) {
+    for (int32_t p = 0; p < k->point_count; ++p) {
+        if (k->points[p].normal_impulse > 0.0f || k->points[p].max_normal_impulse > 0.0f) {
+            return true;
+        }
+    }
+    return false;
+}
 /* What the seams of the level's polygons are, kept while the level stays as it is (contact_seam.c):
  * for each static polygon a solid met near a face's end, per face, a neighbour found covering
  * it and one found running on flat through each of its ends (found whatever the filters say, and

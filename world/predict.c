@@ -299,7 +299,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
         preview_contact *c = &contacts->items[solved[i]];
         const rc_contact_constraint *q = &constraints[i];
         float approach;
-        int32_t bounce_p = rc_constraint_bounce(world, q, &approach);
+        int32_t bounce_p = rc_constraint_bounce(world->def.restitution_threshold, q, &approach);
         int32_t p = bounce_p >= 0 ? bounce_p
                                   : rc_constraint_first_touch(q, c->touching || c->shape == rest_shape, &approach);
         if (p >= 0) {

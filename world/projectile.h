@@ -109,8 +109,18 @@ bool rc_motion_cast(const rc_world *world, const rc_shape *shape, const rc_shape
 void rc_integrate_velocity(const rc_world *world, rc_vec2 *v, float *w, float gravity_scale, float linear_damping,
                            float angular_damping, rc_vec2 accel, float spin_accel, float dt);
 /* The accelerations a body's applied force and torque give it (0 for none), in double then
- * held within float range (body_forces.c). */
-void rc_body_accel(const rc_body *b, rc_vec2 *accel, float *spin_accel);
+ * held within float range (body_forces.c: rc_body_forced_accel); inline for the most bodies,
+ * every step, which have none. */
+void rc_body_forced_accel(const rc_body *b, rc_vec2 *accel, float *spin_accel);
+static inline void rc_body_accel(const rc_body *b, rc_vec2 *accel, float *spin_accel) {
+    if (rc_body_unforced(b)) {
+        /* the same +0 the products give, without them */
+        *accel = rc_v2(0.0f, 0.0f);
+        *spin_accel = 0.0f;
+        return;
+    }
+    rc_body_forced_accel(b, accel, spin_accel);
+}
 /* Swept bodies (projectile.c). */
 void rc_sweep(const rc_world *world, rc_sweeper *sweeper, float dt, rc_sweep_sink *sink);
 /* Count a bounce of the body's life (its number, for the impact event) against its budget. */

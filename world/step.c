@@ -52,7 +52,7 @@ static bool in_solver(const rc_body *b) {
 
 /* The velocity gravity and the applied force add over a time h (a sub-step, or a swept body's
  * step), in double and held to the speed limit. */
-static rc_vec2 kick_of(const rc_world *world, float gravity_scale, rc_vec2 accel, float h) {
+rc_vec2 rc_kick_of(const rc_world *world, float gravity_scale, rc_vec2 accel, float h) {
     double k = (double)h * gravity_scale;
     rc_vec2 v;
     float w;
@@ -67,22 +67,8 @@ static void keep_plain_kicks(rc_world *world, float h, float dt) {
     const rc_vec2 none = {0.0f, 0.0f};
     world->kick_times[0] = h;
     world->kick_times[1] = dt;
-    world->plain_kicks[0] = kick_of(world, 1.0f, none, h);
-    world->plain_kicks[1] = kick_of(world, 1.0f, none, dt);
-}
-
-rc_vec2 rc_force_kick(const rc_world *world, const rc_body *b, rc_vec2 accel, float h) {
-    uint64_t accel_bits;
-    memcpy(&accel_bits, &accel, sizeof accel_bits);
-    if (b->gravity_scale == 1.0f && accel_bits == 0u && h > 0.0f) {
-        /* (gravity alone: kept at the step's start, two thirds of this work for most bodies) */
-        for (int k = 0; k < 2; ++k) {
-            if (world->kick_times[k] == h) {
-                return world->plain_kicks[k];
-            }
-        }
-    }
-    return kick_of(world, b->gravity_scale, accel, h);
+    world->plain_kicks[0] = rc_kick_of(world, 1.0f, none, h);
+    world->plain_kicks[1] = rc_kick_of(world, 1.0f, none, dt);
 }
 
 static float spin_kick(const rc_world *world, float spin_accel, float h) {
@@ -297,7 +283,7 @@ static bool report_bounces(rc_world *world) {
            which is no first touch where the contact touched already or the side rested on that
            shape: a pile at rest has neither, and its shapes and bodies are not read */
         float approach;
-        int32_t bounce_point = rc_constraint_bounce(world, k, &approach);
+        int32_t bounce_point = rc_constraint_bounce(world->def.restitution_threshold, k, &approach);
         int32_t p = bounce_point >= 0 ? bounce_point : rc_constraint_first_touch(k, false, &approach);
         if (p < 0) {
             continue;

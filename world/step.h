@@ -116,7 +116,8 @@ bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aab
  * sub-step or the step, it is what the step's start worked out for the gravity then); the
  * fastest a body in the solver may turn in a sub-step of h. */
 void rc_save_undo(rc_world *world, int32_t index);
-rc_vec2 rc_force_kick(const rc_world *world, const rc_body *b, rc_vec2 accel, float h);
+/* (rc_force_kick: inline in world_internal.h, its work in rc_kick_of.) */
+rc_vec2 rc_kick_of(const rc_world *world, float gravity_scale, rc_vec2 accel, float h);
 float rc_spin_limit(const rc_world *world, const rc_body *b, float h);
 
 /* The swept bodies move by their sweeps (sweep_step.c): grenades, then bullets, each in index
