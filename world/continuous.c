@@ -354,16 +354,9 @@ static void take_back_rest_of_step(const rc_world *world, rc_body *b, float rest
     }
 }
 
-void rc_continuous(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1, float dt) {
-    if (b->max_extent == 0.0f) {
-        return; /* no solid shape (sensors only, or none): nothing of it can meet a wall */
-    }
+void rc_continuous_fast(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_rot q1, float dt) {
     rc_vec2 c2 = b->center;
     float a2 = b->angle;
-    float reach = rc_length(rc_sub(c2, c1)) + fabsf(a2 - a1) * b->max_extent;
-    if (!(reach > 0.5f * b->min_extent)) {
-        return; /* slow for its size: the contacts see whatever it comes near */
-    }
     continuous_query q;
     q.world = world;
     q.body = b;

@@ -89,7 +89,19 @@ typedef struct rc_moved_kinematic {
  * on the way (time of impact), so that it cannot pass through walls; a kinematic body it moves
  * slowly against (in that body's frame: dt, the step, gives that body's move) is let be. q1 is
  * its rotation at a1 (its xf.q before the move); its shapes are still placed where it started. */
-void rc_continuous(rc_world *world, rc_body *body, rc_vec2 c1, float a1, rc_rot q1, float dt);
+/* rc_continuous's work for a body fast for its size (continuous.c). */
+void rc_continuous_fast(rc_world *world, rc_body *body, rc_vec2 c1, float a1, rc_rot q1, float dt);
+/* (Inline: every moved body asks, and most are slow for their size.) */
+static inline void rc_continuous(rc_world *world, rc_body *body, rc_vec2 c1, float a1, rc_rot q1, float dt) {
+    if (body->max_extent == 0.0f) {
+        return; /* no solid shape (sensors only, or none): nothing of it can meet a wall */
+    }
+    float reach = rc_length(rc_sub(body->center, c1)) + fabsf(body->angle - a1) * body->max_extent;
+    if (!(reach > 0.5f * body->min_extent)) {
+        return; /* slow for its size: the contacts see whatever it comes near */
+    }
+    rc_continuous_fast(world, body, c1, a1, q1, dt);
+}
 
 /* Moving the bodies that are not swept (move.c), before the sweeps: kinematic and
  * detection-only ones (pass 0), then the solver's dynamic ones (pass 1). Each moved body keeps
