@@ -91,16 +91,6 @@ rc_hull rc_hull_transform(const rc_hull *hull, rc_transform xf) {
     return rc_hull_view_transform(&v, xf);
 }
 
-rc_hull rc_hull_view_transform(const rc_hull_view *hull, rc_transform xf) {
-    rc_hull h;
-    for (int i = 0; i < hull->count; ++i) {
-        h.points[i] = rc_transform_point(xf, hull->points[i]);
-        h.normals[i] = rc_rotate(xf.q, hull->normals[i]);
-    }
-    h.count = hull->count;
-    h.radius = hull->radius;
-    return h;
-}
 
 /* ---- circles -------------------------------------------------------------------------------- */
 

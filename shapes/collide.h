@@ -62,7 +62,18 @@ struct rc_shape_view;
 rc_hull rc_view_hull(const struct rc_shape_view *s);
 /* The hull moved by a transform (points turned and moved, normals turned). */
 rc_hull rc_hull_transform(const rc_hull *hull, rc_transform xf);
-rc_hull rc_hull_view_transform(const rc_hull_view *hull, rc_transform xf);
+/* (Inline: the narrow phase moves one hull of every pair it computes in full; as a call, the
+ * rain's step ran 0.4% more instructions.) */
+static inline rc_hull rc_hull_view_transform(const rc_hull_view *hull, rc_transform xf) {
+    rc_hull h;
+    for (int i = 0; i < hull->count; ++i) {
+        h.points[i] = rc_transform_point(xf, hull->points[i]);
+        h.normals[i] = rc_rotate(xf.q, hull->normals[i]);
+    }
+    h.count = hull->count;
+    h.radius = hull->radius;
+    return h;
+}
 
 /* A contact point of a manifold. */
 typedef struct rc_collision_point {
