@@ -84,14 +84,14 @@ typedef struct rc_moved_kinematic {
     rc_transform start, end;
 } rc_moved_kinematic;
 
+/* rc_continuous's work for a body fast for its size (continuous.c). */
+void rc_continuous_fast(rc_world *world, rc_body *body, rc_vec2 c1, float a1, rc_rot q1, float dt);
 /* Continuous collision (continuous.c): a solid body that moved from (c1, a1) to where it is
  * now, fast for its size, is brought back to its first touch of a static or kinematic shape
  * on the way (time of impact), so that it cannot pass through walls; a kinematic body it moves
  * slowly against (in that body's frame: dt, the step, gives that body's move) is let be. q1 is
- * its rotation at a1 (its xf.q before the move); its shapes are still placed where it started. */
-/* rc_continuous's work for a body fast for its size (continuous.c). */
-void rc_continuous_fast(rc_world *world, rc_body *body, rc_vec2 c1, float a1, rc_rot q1, float dt);
-/* (Inline: every moved body asks, and most are slow for their size.) */
+ * its rotation at a1 (its xf.q before the move); its shapes are still placed where it started.
+ * (Inline: every moved body asks, and most are slow for their size.) */
 static inline void rc_continuous(rc_world *world, rc_body *body, rc_vec2 c1, float a1, rc_rot q1, float dt) {
     if (body->max_extent == 0.0f) {
         return; /* no solid shape (sensors only, or none): nothing of it can meet a wall */

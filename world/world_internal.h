@@ -586,8 +586,6 @@ static inline void rc_constraint_load(rc_contact_constraint *k, rc_vec2 normal, 
         q->tangent_impulse = p->tangent_impulse;
     }
 }
-/* A constraint's friction, restitution, rolling arm and target separation, from the shapes of
- * its two sides (first: its first point). */
 /* The velocity gravity and the applied force add over a time h (step.h): for a body with gravity
  * alone at scale 1, over the step's sub-step or the step, what the step's start worked out
  * (kick_times, plain_kicks). Inline: asked for every body that moves, every step. */
@@ -612,6 +610,8 @@ static inline bool rc_contact_may_strike(const rc_world *world, const rc_contact
     return a->swept != b->swept && (a->swept ? b : a)->body_type != RC_DYNAMIC;
 }
 
+/* A constraint's friction, restitution, rolling arm and target separation, from the shapes of
+ * its two sides (first: its first point). */
 static inline void rc_constraint_materials(const rc_world *world, rc_contact_constraint *k, const rc_shape *a,
                                            const rc_shape *b, const rc_contact_point *first) {
     k->friction = rc_pair_friction(a, b);
