@@ -18,6 +18,7 @@
  *  - rc_rot_from_angle: unit length, the identity for non-finite angles, close to cos/sin. */
 #include <ricochet/ricochet.h>
 
+#include "shapes/collide.h" /* rc_collide_views_axis, rc_hulls_apart_on_axis: internal, in the fuzz build's library */
 #include "fuzz_input.h"
 
 /* Relative tolerance of the checks: generous against float rounding (about 1e-7), far below
@@ -586,6 +587,38 @@ static bool moderate_circle(rc_circle c) {
     return moderate_vec(c.center) && isfinite(c.radius) && c.radius >= 0.0f && c.radius <= 1.0e15f;
 }
 
+/* A separating edge found or asked (rc_hulls_apart_on_axis) says apart only where the manifold
+ * is empty, for any numbers: the polygon pa against pb and against the capsule sa-sb of radius
+ * r, pb's hull placed by (at, angle), the margin |margin|. (From the operation's own draws: the
+ * corpus keeps its meaning.) */
+static void check_apart_axes(const rc_polygon *pa, const rc_polygon *pb, rc_vec2 sa, rc_vec2 sb, float r, rc_vec2 at,
+                             float angle, float margin) {
+    rc_transform xf = {at, rc_rot_from_angle(angle)};
+    margin = fabsf(margin);
+    rc_hull a = rc_hull_polygon(pa->vertices, pa->normals, pa->count, 0.0f);
+    rc_hull others[2] = {rc_hull_polygon(pb->vertices, pb->normals, pb->count, 0.0f), rc_hull_capsule(sa, sb, fabsf(r))};
+    for (int k = 0; k < 2; ++k) {
+        rc_hull_view va = rc_hull_view_of(&a), vb = rc_hull_view_of(&others[k]);
+        for (int flip = 0; flip < 2; ++flip) {
+            const rc_hull_view *first = flip ? &vb : &va, *second = flip ? &va : &vb;
+            rc_hull moved = rc_hull_view_transform(second, xf);
+            rc_hull_view vm = rc_hull_view_of(&moved);
+            int axis;
+            int count = rc_collide_views_axis(first, &vm, margin, &axis).count;
+            if (axis != RC_NO_AXIS) {
+                FZ_CHECK(count == 0, "rc_collide_views_axis: axis %d with %d points", axis, count);
+                FZ_CHECK(rc_hulls_apart_on_axis(first, second, xf, axis, margin),
+                         "rc_hulls_apart_on_axis: axis %d found apart, asked not", axis);
+            }
+            for (int e = -1; e < RC_AXIS_OF_B + RC_MAX_POLYGON_VERTICES; ++e) {
+                if (rc_hulls_apart_on_axis(first, second, xf, e, margin)) {
+                    FZ_CHECK(count == 0, "rc_hulls_apart_on_axis: apart on %d, %d points", e, count);
+                }
+            }
+        }
+    }
+}
+
 static void op_shapes(fz_input *in) {
     rc_polygon pa, pb;
     double rounded_a, rounded_b; /* (their shapes are checked by their own rules below) */
@@ -638,6 +671,7 @@ static void op_shapes(fz_input *in) {
             if (moderate_polygon(&pa) && moderate_polygon(&pb)) {
                 check_manifold("rc_collide_polygons", hit, &m);
             }
+            check_apart_axes(&pa, &pb, sa, sb, ca.radius, o, radius, d.x);
         }
     } else {
         /* the library's own answer to bad input (count 0) must be safe to pass back */
