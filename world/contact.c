@@ -217,9 +217,7 @@ float rc_contact_least_separation(const rc_contact_point *points, int32_t count)
 }
 
 bool rc_contact_is_swept_strike(const rc_world *world, const rc_contact *c) {
-    if (!rc_contact_may_strike(world, c)) {
-        return false;
-    }
+    assert(rc_contact_may_strike(world, c)); /* (the caller asked: the gathering, inline) */
     const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
     const rc_body *body = &world->bodies.data[a->swept ? a->body : b->body];
     /* the normal runs from shape 0 to shape 1: towards the swept body when it is shape 1 */

@@ -152,11 +152,10 @@ rc_collision rc_collide_circle_shapes(const rc_shape *a, const rc_body *body_a, 
 bool rc_swept_strike(const rc_world *world, rc_vec2 velocity, rc_vec2 normal, float gap, float dt);
 /* The least separation of count (> 0) contact points. */
 float rc_contact_least_separation(const rc_contact_point *points, int32_t count);
-/* rc_swept_strike for a world contact in a step of world->contact_dt (false when neither side
- * is a swept circle meeting a static or kinematic shape). */
+/* rc_swept_strike for a world contact in a step of world->contact_dt, of a contact that may be
+ * a strike at all (rc_contact_may_strike, inline in world_internal.h, which the caller asks
+ * first: one side a swept circle, the other static or kinematic). */
 bool rc_contact_is_swept_strike(const rc_world *world, const rc_contact *c);
-/* (Its first question, whether one side is a swept circle and the other static or kinematic:
- * rc_contact_may_strike, inline in world_internal.h.) */
 /* After the solve: the first point of a constraint that met its bodies approaching at least at
  * the restitution threshold (the world's) and pushed (a bounce: an impact for a swept body), and
  * that speed; -1 when none. */
