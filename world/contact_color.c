@@ -1,6 +1,6 @@
 /* Colouring the step's constraints for the soft step (solver.h): each gets a colour that
- * neither of its moving bodies has yet, so that a colour's constraints can be solved four at a
- * time; then they are sorted into runs (a colour's one-point and two-point constraints, and
+ * neither of its moving bodies has yet, so that a colour's constraints can be solved four (or
+ * eight) at a time; then they are sorted into runs (a colour's one-point and two-point constraints, and
  * those no colour took), and each is given its block and lane (contact_solver.c packs them). */
 #include "world/solver.h"
 
@@ -30,13 +30,13 @@ static inline int32_t run_of(const rc_contact_constraint *c) {
     return c->color == RC_SOLVER_COLORS ? RC_SOLVER_RUNS - 1 : 2 * c->color + (c->point_count > 1 ? 1 : 0);
 }
 
-/* Where each run's blocks start, from how many constraints each has (four to a block; the ones
- * no colour took, one each), and how many blocks there are. */
-static int32_t first_blocks(const int32_t count[RC_SOLVER_RUNS], int32_t first_block[RC_SOLVER_RUNS]) {
+/* Where each run's blocks start, from how many constraints each has (lanes to a block; the
+ * ones no colour took, one each), and how many blocks there are. */
+static int32_t first_blocks(const int32_t count[RC_SOLVER_RUNS], int32_t lanes, int32_t first_block[RC_SOLVER_RUNS]) {
     int32_t b = 0;
     for (int32_t run = 0; run < RC_SOLVER_RUNS; ++run) {
         first_block[run] = b;
-        b += run == RC_SOLVER_RUNS - 1 ? count[run] : (count[run] + RC_LANES - 1) / RC_LANES;
+        b += run == RC_SOLVER_RUNS - 1 ? count[run] : (count[run] + lanes - 1) / lanes;
     }
     return b;
 }
@@ -83,13 +83,13 @@ int32_t rc_solver_runs(rc_soft_step *s) {
     /* each constraint's place among them sorted by run, in their order within each (a
        counting sort), as its block and lane */
     int32_t first_block[RC_SOLVER_RUNS], at_run[RC_SOLVER_RUNS] = {0};
-    int32_t blocks = first_blocks(count, first_block);
+    int32_t lanes = s->lanes, blocks = first_blocks(count, lanes, first_block);
     s->block_count = blocks;
     for (int32_t i = 0; i < s->constraint_count; ++i) {
         int32_t run = run_of(&s->constraints[i]), at = at_run[run]++;
         /* (the ones no colour took: one to a block, in its first lane) */
-        s->order[i] = run == RC_SOLVER_RUNS - 1 ? (first_block[run] + at) * RC_LANES
-                                                : first_block[run] * RC_LANES + at;
+        s->order[i] = run == RC_SOLVER_RUNS - 1 ? (first_block[run] + at) * lanes
+                                                : first_block[run] * lanes + at;
     }
     return blocks;
 }

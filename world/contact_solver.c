@@ -1,15 +1,74 @@
 /* Soft contact constraints (the "soft step" of Erin Catto's Solver2D), four contacts at a
- * time: non-penetration with a soft push-out, rolling resistance, Coulomb friction per point,
- * restitution. Anchors are fixed relative to each centre of mass over the step; the separation
- * is kept current from the bodies' motion so far. Everything per contact is computed in the
- * lanes of core/simd.h, so one contact's numbers are the same whatever shares its block. */
+ * time, or eight: non-penetration with a soft push-out, rolling resistance, Coulomb friction
+ * per point, restitution. Anchors are fixed relative to each centre of mass over the step; the
+ * separation is kept current from the bodies' motion so far. Everything per contact is computed
+ * in the lanes of core/simd.h, so one contact's numbers are the same whatever shares its block.
+ *
+ * This file is compiled twice: as itself, with the lanes of core/simd.h (SSE2, NEON or plain C),
+ * and as world/contact_solver_avx.c, with RC_SOLVER_AVX defined and the eight lanes of
+ * core/simd_avx.h, on x86-64 builds that can compile AVX (CMake defines
+ * RICOCHET_SOLVER_AVX_BUILT for the library then). The packing and the passes are the same
+ * code at either width; rc_solve_soft_step runs the width the step asks for (s->lanes). */
+#if defined(RICOCHET_NO_SIMD) && defined(RICOCHET_SOLVER_AVX_BUILT)
+#undef RICOCHET_SOLVER_AVX_BUILT /* (plain C lanes asked for: no AVX either) */
+#endif
+#ifdef RC_SOLVER_AVX
+#include "core/simd_avx.h"
+#define SOFT_STEP_AT_WIDTH rc_solve_soft_step_avx
+#else
+#include "core/simd.h"
+#define SOFT_STEP_AT_WIDTH soft_step_narrow
+#endif
+
 #include "world/solver.h"
 #include "world/joint.h"
 
+#include <assert.h>
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
+typedef struct rc_wide_point {
+    rc_w anchor_ax, anchor_ay, anchor_bx, anchor_by;
+    rc_w base_separation; /* less the target */
+    rc_w normal_mass, tangent_mass;
+    rc_w normal_impulse, tangent_impulse, max_normal_impulse;
+} rc_wide_point;
+
+/* RC_LANES contacts, lane by lane. What every solve of a block reads comes first, then its
+ * points; what only some blocks need (rolling resistance, round sides) and only the
+ * restitution pass reads comes last, on lines that a stack of boxes does not load in its
+ * passes. */
+typedef struct rc_wide_constraint {
+    rc_w normal_x, normal_y;
+    rc_w inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b;
+    rc_w friction, bias_rate, mass_scale, impulse_scale;
+    /* the states read (the still state for none), and where the velocities go back (the state
+       of a dynamic side, else the sink, never read): pointers, not indices, so that each is
+       one load in the passes (an index was a load, a shift and an add) */
+    const rc_body_state *a[RC_LANES], *b[RC_LANES];
+    rc_body_state *store_a[RC_LANES], *store_b[RC_LANES];
+    rc_wide_point points[2];
+    rc_w rolling, rolling_mass, rolling_impulse;
+    rc_w round_a, round_b; /* masks */
+    rc_w restitution;
+    rc_w relative_velocity[2]; /* per point: the normal velocity before solving */
+} rc_wide_constraint;
+
+_Static_assert(RC_LANES <= 8, "a block's flags have room for eight lanes");
+_Static_assert(_Alignof(rc_wide_constraint) <= 64, "blocks are aligned to 64 bytes");
+#ifndef RC_SOLVER_AVX
+_Static_assert(RC_LANES == RC_SOLVER_LANES, "the narrow passes have RC_SOLVER_LANES lanes");
+_Static_assert(sizeof(rc_wide_constraint) <= RC_SOLVER_BLOCK_BYTES, "a preview's blocks fit on its stack");
+#else
+_Static_assert(RC_LANES == RC_SOLVER_WIDE_LANES, "the AVX passes have RC_SOLVER_WIDE_LANES lanes");
+#endif
+
+/* The step's blocks as this width lays them out. */
+static inline rc_wide_constraint *blocks_of(const rc_soft_step *s) { return (rc_wide_constraint *)(void *)s->blocks; }
+
+#ifndef RC_SOLVER_AVX
 rc_softness rc_make_soft(float hertz, float damping_ratio, float h) {
     rc_softness s = {0.0f, 1.0f, 0.0f};
     if (hertz == 0.0f) {
@@ -24,6 +83,7 @@ rc_softness rc_make_soft(float hertz, float damping_ratio, float h) {
     s.impulse_scale = a3;
     return s;
 }
+#endif
 
 /* ---- packing ------------------------------------------------------------------------------- */
 
@@ -163,7 +223,7 @@ static void empty_point(rc_wide_constraint *wc, int k, int lane) {
     set_lane(&w->max_normal_impulse, lane, 0.0f);
 }
 
-static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *w, uint8_t *flags, int lane,
+static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *w, uint16_t *flags, int lane,
                       rc_softness soft, rc_softness soft_static) {
     const rc_contact_constraint *c = &s->constraints[index];
     float ma = c->inv_mass_a, ia = c->inv_inertia_a, mb = c->inv_mass_b, ib = c->inv_inertia_b;
@@ -193,7 +253,7 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     set_lane(&w->rolling, lane, c->rolling);
     float kr = ia + ib;
     set_lane(&w->rolling_mass, lane, kr > 0.0f ? 1.0f / kr : 0.0f);
-    *flags = (uint8_t)(*flags | (c->restitution > 0.0f ? RC_BLOCK_BOUNCY : 0u) |
+    *flags = (uint16_t)(*flags | (c->restitution > 0.0f ? RC_BLOCK_BOUNCY : 0u) |
                        (c->round_a || c->round_b ? RC_BLOCK_ROUND : 0u) | (c->point_count > 1 ? RC_BLOCK_TWO_POINTS : 0u) |
                        (c->rolling > 0.0f ? RC_BLOCK_ROLLING : 0u) |
                        RC_BLOCK_FILLED << (unsigned)lane);
@@ -257,18 +317,18 @@ static void pack(rc_soft_step *s) {
     /* against something that does not move, the contact is stiffer: only one side gives */
     rc_softness soft_static = rc_make_soft(2.0f * s->contact_hertz, s->contact_damping_ratio, s->h);
     if (s->block_count > 0) { /* (no blocks: the flags may be NULL) */
-        memset(s->block_flags, 0, (size_t)s->block_count);
+        memset(s->block_flags, 0, sizeof *s->block_flags * (size_t)s->block_count);
     }
     for (int32_t i = 0; i < s->constraint_count; ++i) {
         int lane;
         int32_t block = block_of(s, i, &lane);
-        pack_lane(s, i, &s->blocks[block], &s->block_flags[block], lane, soft, soft_static);
+        pack_lane(s, i, &blocks_of(s)[block], &s->block_flags[block], lane, soft, soft_static);
     }
     const unsigned full = ((1u << RC_LANES) - 1u) * RC_BLOCK_FILLED;
     for (int32_t i = 0; i < s->block_count; ++i) {
         for (int lane = 0; (s->block_flags[i] & full) != full && lane < RC_LANES; ++lane) {
             if (!(s->block_flags[i] & RC_BLOCK_FILLED << (unsigned)lane)) {
-                empty_lane(&s->blocks[i], lane, &s->states[s->state_count]);
+                empty_lane(&blocks_of(s)[i], lane, &s->states[s->state_count]);
             }
         }
     }
@@ -278,7 +338,7 @@ static void pack(rc_soft_step *s) {
             if (held < 1.0f) {
                 int lane;
                 int32_t block = block_of(s, i, &lane);
-                hold_lane(&s->blocks[block], lane, held);
+                hold_lane(&blocks_of(s)[block], lane, held);
             }
         }
     }
@@ -292,7 +352,48 @@ typedef struct wide_body {
 
 _Static_assert(sizeof(rc_body_state) == 8 * sizeof(float), "a body state is eight floats in a row");
 
-#if RC_SIMD_SSE2
+#if defined(RC_SIMD_AVX)
+
+/* Eight states in, as one 8 x 8 transpose (a state is eight floats: one load a lane). */
+static inline wide_body gather(const rc_body_state *const from[RC_LANES]) {
+    __m256 r0 = _mm256_loadu_ps(&from[0]->v.x), r1 = _mm256_loadu_ps(&from[1]->v.x);
+    __m256 r2 = _mm256_loadu_ps(&from[2]->v.x), r3 = _mm256_loadu_ps(&from[3]->v.x);
+    __m256 r4 = _mm256_loadu_ps(&from[4]->v.x), r5 = _mm256_loadu_ps(&from[5]->v.x);
+    __m256 r6 = _mm256_loadu_ps(&from[6]->v.x), r7 = _mm256_loadu_ps(&from[7]->v.x);
+    /* pairs of rows interleaved, then fours: column k of rows 0-3 in the low half of s[k % 4]
+       for k < 4 and in its high half for k >= 4, rows 4-7 likewise in s[4 + k % 4] */
+    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+    __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+    __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+    __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+    __m256 s0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), s1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256 s2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), s3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256 s4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)), s5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256 s6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)), s7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+    wide_body w = {_mm256_permute2f128_ps(s0, s4, 0x20), _mm256_permute2f128_ps(s1, s5, 0x20),
+                   _mm256_permute2f128_ps(s2, s6, 0x20), _mm256_permute2f128_ps(s3, s7, 0x20),
+                   _mm256_permute2f128_ps(s0, s4, 0x31), _mm256_permute2f128_ps(s1, s5, 0x31),
+                   _mm256_permute2f128_ps(s2, s6, 0x31), _mm256_permute2f128_ps(s3, s7, 0x31)};
+    return w;
+}
+
+/* Velocities back (with the turn so far, unchanged), each half of the lanes as a 4 x 4
+ * transpose: a lane whose side does not move stores into the sink. */
+static inline void scatter(rc_body_state *const store[RC_LANES], const wide_body *w) {
+    for (int half = 0; half < 2; ++half) {
+        __m128 x = half ? _mm256_extractf128_ps(w->vx, 1) : _mm256_castps256_ps128(w->vx);
+        __m128 y = half ? _mm256_extractf128_ps(w->vy, 1) : _mm256_castps256_ps128(w->vy);
+        __m128 z = half ? _mm256_extractf128_ps(w->w, 1) : _mm256_castps256_ps128(w->w);
+        __m128 t = z; /* the spare gets w */
+        _MM_TRANSPOSE4_PS(x, y, z, t);
+        _mm_storeu_ps(&store[4 * half + 0]->v.x, x);
+        _mm_storeu_ps(&store[4 * half + 1]->v.x, y);
+        _mm_storeu_ps(&store[4 * half + 2]->v.x, z);
+        _mm_storeu_ps(&store[4 * half + 3]->v.x, t);
+    }
+}
+
+#elif RC_SIMD_SSE2
 
 /* Four states in, as two 4 x 4 transposes of their two halves. */
 static inline wide_body gather(const rc_body_state *const from[RC_LANES]) {
@@ -384,7 +485,7 @@ static inline void relative_velocity(const wide_body *a, const wide_body *b, con
 
 static void warm_start(rc_soft_step *s) {
     for (int32_t i = 0; i < s->block_count; ++i) {
-        rc_wide_constraint *c = &s->blocks[i];
+        rc_wide_constraint *c = &blocks_of(s)[i];
         wide_body a = gather(c->a), b = gather(c->b);
         rc_w tx = c->normal_y, ty = rc_w_sub(rc_w_zero(), c->normal_x); /* right perp */
         for (int k = 0; k < points_of(s, i); ++k) {
@@ -496,7 +597,7 @@ static inline void solve_friction(rc_wide_constraint *c, wide_body *a, wide_body
  * round and points fixed. A block with no rolling resistance skips it (its lanes' impulses
  * would stay 0: a zero's sign at most), and with it the line that holds it. */
 static inline __attribute__((always_inline)) void solve_block(const rc_soft_step *s, rc_wide_constraint *c,
-                                                              uint8_t flags, bool use_bias, bool any_round,
+                                                              uint16_t flags, bool use_bias, bool any_round,
                                                               int points) {
     wide_body a = gather(c->a), b = gather(c->b);
     rc_w total;
@@ -511,10 +612,10 @@ static inline __attribute__((always_inline)) void solve_block(const rc_soft_step
 
 static void solve(rc_soft_step *s, bool use_bias) {
     for (int32_t i = 0; i < s->block_count; ++i) {
-        rc_wide_constraint *c = &s->blocks[i];
+        rc_wide_constraint *c = &blocks_of(s)[i];
         /* four copies: a block with no round side (a crate stack's) skips the selects of the
            turned anchors, a block of one-point contacts (a grenade pile's) the second point */
-        uint8_t flags = s->block_flags[i];
+        uint16_t flags = s->block_flags[i];
         if (flags & RC_BLOCK_TWO_POINTS) {
             if (flags & RC_BLOCK_ROUND) {
                 solve_block(s, c, flags, use_bias, true, 2);
@@ -661,7 +762,7 @@ static void friction_where(rc_wide_constraint *c, wide_body *a, wide_body *b, rc
 static void restitution(rc_soft_step *s) {
     rc_w zero = rc_w_zero(), threshold = rc_w_set(-s->restitution_threshold), max_rebound = rc_w_set(s->max_rebound);
     for (int32_t i = 0; i < s->block_count; ++i) {
-        rc_wide_constraint *c = &s->blocks[i];
+        rc_wide_constraint *c = &blocks_of(s)[i];
         if (!(s->block_flags[i] & RC_BLOCK_BOUNCY)) {
             continue; /* no lane would be active: nothing would change (a crate stack's blocks) */
         }
@@ -720,7 +821,7 @@ static void store(rc_soft_step *s) {
     for (int32_t i = 0; i < s->constraint_count; ++i) {
         rc_contact_constraint *k = &s->constraints[i];
         int lane;
-        const rc_wide_constraint *c = &s->blocks[block_of(s, i, &lane)];
+        const rc_wide_constraint *c = &blocks_of(s)[block_of(s, i, &lane)];
         k->rolling_impulse = RC_LANE(c->rolling_impulse, lane);
         for (int j = 0; j < k->point_count; ++j) {
             k->points[j].normal_impulse = RC_LANE(c->points[j].normal_impulse, lane);
@@ -777,7 +878,16 @@ static void integrate_positions(rc_soft_step *s) {
     }
 }
 
-void rc_solve_soft_step(rc_soft_step *s) {
+#ifdef RC_SOLVER_AVX
+void rc_solve_soft_step_avx(rc_soft_step *s);
+#endif
+
+/* The soft step at this file's width (s->lanes is RC_LANES). */
+#ifndef RC_SOLVER_AVX
+static
+#endif
+void SOFT_STEP_AT_WIDTH(rc_soft_step *s) {
+    assert(s->lanes == RC_LANES);
     rc_body_state still = {{0.0f, 0.0f}, 0.0f, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}};
     s->states[s->state_count] = still;
     s->states[s->state_count + 1] = still; /* the sink: written, never read */
@@ -801,3 +911,48 @@ void rc_solve_soft_step(rc_soft_step *s) {
     restitution(s);
     store(s);
 }
+
+#ifndef RC_SOLVER_AVX
+#ifdef RICOCHET_SOLVER_AVX_BUILT
+void rc_solve_soft_step_avx(rc_soft_step *s); /* contact_solver_avx.c */
+#endif
+
+int32_t rc_solver_widest_lanes(void) {
+#if defined(RICOCHET_SOLVER_AVX_BUILT) && (defined(__GNUC__) || defined(__clang__))
+    /* (the processor's and its operating system's: GCC's and Clang's check looks at both) */
+    return __builtin_cpu_supports("avx") ? RC_SOLVER_WIDE_LANES : RC_SOLVER_LANES;
+#else
+    return RC_SOLVER_LANES;
+#endif
+}
+
+static size_t block_bytes(int32_t lanes) {
+#ifdef RICOCHET_SOLVER_AVX_BUILT
+    if (lanes == RC_SOLVER_WIDE_LANES) {
+        /* the wide block's size, from its layout: 38 vectors of eight and 32 pointers */
+        return 38u * 8u * sizeof(float) + 4u * RC_SOLVER_WIDE_LANES * sizeof(void *);
+    }
+#endif
+    (void)lanes;
+    return sizeof(rc_wide_constraint);
+}
+
+int32_t rc_solver_block_lines(int32_t lanes, int32_t blocks) {
+    size_t bytes = block_bytes(lanes) * (size_t)blocks;
+    return (int32_t)((bytes + sizeof(rc_solver_line) - 1u) / sizeof(rc_solver_line));
+}
+
+void rc_solve_soft_step(rc_soft_step *s) {
+#ifdef RICOCHET_SOLVER_AVX_BUILT
+    if (s->lanes == RC_SOLVER_WIDE_LANES) {
+        rc_solve_soft_step_avx(s);
+        return;
+    }
+#endif
+    soft_step_narrow(s);
+}
+#else
+/* (the narrow file's block_bytes names this block's size without seeing its layout) */
+_Static_assert(sizeof(rc_wide_constraint) == 38u * 8u * sizeof(float) + 4u * RC_SOLVER_WIDE_LANES * sizeof(void *),
+               "the wide block's size as contact_solver.c gives it");
+#endif

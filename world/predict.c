@@ -272,8 +272,10 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     rc_soft_step_setup(world, &step, def->dt);
     uint32_t colors[2];
     int32_t order[PREVIEW_CONTACTS];
-    rc_wide_constraint blocks[PREVIEW_CONTACTS];
-    uint8_t block_flags[PREVIEW_CONTACTS];
+    /* four lanes: a preview's contacts all share its body, one to a block (the width changes
+       no result) */
+    _Alignas(64) rc_solver_line blocks[PREVIEW_CONTACTS * RC_SOLVER_BLOCK_BYTES / sizeof(rc_solver_line)];
+    uint16_t block_flags[PREVIEW_CONTACTS];
     step.states = states;
     step.state_count = 1;
     step.constraints = constraints;
@@ -289,6 +291,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     step.spin_limits = &spin_limit;
     step.colors = colors;
     step.order = order;
+    step.lanes = RC_SOLVER_LANES;
     step.blocks = blocks;
     step.block_flags = block_flags;
     (void)rc_solver_color(&step); /* one block per contact: all share the one body */

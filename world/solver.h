@@ -7,12 +7,13 @@
  * move, and the contacts are solved again without the push (relax), so that pushing out adds
  * no energy. Then one restitution pass, and the impulses are kept for the next step.
  *
- * Contacts are solved four at a time (core/simd.h): they are given colours so that no two of
+ * Contacts are solved four at a time (core/simd.h), or eight (core/simd_avx.h) where the
+ * processor has AVX: they are given colours so that no two of
  * one colour move the same body (the first free one of RC_SOLVER_COLORS colours from where the
  * constraint's rank points, contacts between moving bodies in the first half and contacts with
  * what does not move in the second; a contact that finds none is solved alone, after them),
  * colours are solved in order, and each colour's one-point contacts and its two-point ones
- * are packed into blocks of four lanes apart (a block of one-point contacts skips the second
+ * are packed into blocks of four (or eight) lanes apart (a block of one-point contacts skips the second
  * point). A lane computes what one contact alone would, with the
  * same operations in every lane and on every machine, so a contact's result does not depend on
  * its lane, its block or the instruction set: a body previewed alone is solved as the world
@@ -27,7 +28,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/simd.h"
 
 /* A body as the solver sees it (32 bytes): its velocity, and how far it has moved and turned
  * so far in the step. The first half is what the passes write back, in one store a lane: the
@@ -110,39 +110,33 @@ static inline uint32_t rc_constraint_rank(int32_t shape_a, bool a_moves, int32_t
 #define RC_SOLVER_RUNS (2 * RC_SOLVER_COLORS + 1)
 _Static_assert(RC_SOLVER_COLORS < 256, "a constraint's colour is a byte");
 
-typedef struct rc_wide_point {
-    rc_w anchor_ax, anchor_ay, anchor_bx, anchor_by;
-    rc_w base_separation; /* less the target */
-    rc_w normal_mass, tangent_mass;
-    rc_w normal_impulse, tangent_impulse, max_normal_impulse;
-} rc_wide_point;
+/* A block of contacts packed lane by lane for the passes: RC_SOLVER_LANES of them on every
+ * machine, or eight where the library was built with its AVX passes and the processor has AVX
+ * (rc_solver_widest_lanes). Its layout is the solver's own (contact_solver.c); the caller
+ * provides the memory, rc_solver_block_lines lines of 64 bytes aligned to 64. The lane count
+ * changes no result: a lane computes what its contact alone would, with the same operations in
+ * every lane and on every instruction set. */
+#define RC_SOLVER_LANES 4
+#define RC_SOLVER_WIDE_LANES 8
+typedef struct rc_solver_line {
+    float f[16];
+} rc_solver_line;
+/* The widest blocks this processor runs: RC_SOLVER_WIDE_LANES where the library has its AVX
+ * passes and the processor (and its operating system) has AVX, else RC_SOLVER_LANES. */
+int32_t rc_solver_widest_lanes(void);
+/* The 64-byte lines that blocks of contacts, lanes to a block, take. */
+int32_t rc_solver_block_lines(int32_t lanes, int32_t blocks);
+/* The bytes of one block of RC_SOLVER_LANES lanes are at most this (a preview's blocks on the
+ * stack, predict.c; checked in contact_solver.c). */
+#define RC_SOLVER_BLOCK_BYTES 768
 
-/* Four contacts, lane by lane. What every solve of a block reads comes first, then its points;
- * what only some blocks need (rolling resistance, round sides) and only the restitution pass
- * reads comes last, on lines that a stack of boxes does not load in its passes. */
-typedef struct rc_wide_constraint {
-    rc_w normal_x, normal_y;
-    rc_w inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b;
-    rc_w friction, bias_rate, mass_scale, impulse_scale;
-    /* the states read (the still state for none), and where the velocities go back (the state
-       of a dynamic side, else the sink, never read): pointers, not indices, so that each is
-       one load in the passes (an index was a load, a shift and an add) */
-    const rc_body_state *a[RC_LANES], *b[RC_LANES];
-    rc_body_state *store_a[RC_LANES], *store_b[RC_LANES];
-    rc_wide_point points[2];
-    rc_w rolling, rolling_mass, rolling_impulse;
-    rc_w round_a, round_b; /* masks */
-    rc_w restitution;
-    rc_w relative_velocity[2]; /* per point: the normal velocity before solving */
-} rc_wide_constraint;
-
-/* What a block holds, a byte per block beside the blocks (rc_soft_step's block_flags): the
+/* What a block holds, 16 bits per block beside the blocks (rc_soft_step's block_flags): the
  * passes and the packing read and write these without touching the block's last line. */
 #define RC_BLOCK_BOUNCY 1u     /* some lane has restitution: the restitution pass looks */
 #define RC_BLOCK_ROUND 2u      /* some lane has a round side: the solve turns its anchors by lane */
 #define RC_BLOCK_TWO_POINTS 4u /* some lane has two points: the passes visit the second */
 #define RC_BLOCK_ROLLING 8u    /* some lane has rolling resistance: the passes apply it */
-#define RC_BLOCK_FILLED 16u    /* (shifted by the lane) that lane was packed with a constraint */
+#define RC_BLOCK_FILLED 16u    /* (shifted by the lane, up to 7) that lane was packed with a constraint */
 
 struct rc_joint_constraint;
 
@@ -171,12 +165,16 @@ typedef struct rc_soft_step {
     float max_spin;                 /* and turns, at most this fast (rad/s) */
     /* scratch for the colouring (contact_color.c): per state (colours), per constraint (order) */
     uint32_t *colors;
-    int32_t *order;                 /* per constraint: its block and lane, block * RC_LANES + lane
+    int32_t lanes;                  /* contacts to a block: RC_SOLVER_LANES, or RC_SOLVER_WIDE_LANES
+                                       where rc_solver_widest_lanes says so (set by the caller
+                                       before the colouring) */
+    int32_t *order;                 /* per constraint: its block and lane, block * lanes + lane
                                        (each run, contact_color.c: a colour's one-point or
                                        two-point constraints, or the uncoloured, in the
-                                       constraints' order, four to a block) */
-    rc_wide_constraint *blocks;     /* block_count of them, filled by rc_solve_soft_step */
-    uint8_t *block_flags;           /* block_count: each block's RC_BLOCK_* */
+                                       constraints' order, lanes to a block) */
+    rc_solver_line *blocks;         /* rc_solver_block_lines(lanes, block_count) lines, aligned to
+                                       64 bytes, filled by rc_solve_soft_step */
+    uint16_t *block_flags;          /* block_count: each block's RC_BLOCK_* */
     int32_t block_count;            /* set by rc_solver_color (or rc_solver_runs) */
 } rc_soft_step;
 

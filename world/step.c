@@ -174,6 +174,7 @@ void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt) {
     const rc_world_def *def = &world->def;
     float h = rc_sub_step(world, dt);
     memset(step, 0, sizeof *step);
+    step->lanes = world->solver_lanes;
     step->h = h;
     /* a sub-step of 0 or a denormal has no float inverse: the speculative bias is then 0 (the
        contact holds, nothing moves) or at most FLT_MAX */
@@ -190,7 +191,7 @@ void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt) {
 }
 
 bool rc_reserve_blocks(rc_world *world, int32_t count) {
-    return rc_array_reserve_aligned(world, world->blocks, count, 64) &&
+    return rc_array_reserve_aligned(world, world->blocks, rc_solver_block_lines(world->solver_lanes, count), 64) &&
            rc_array_reserve(world, world->block_flags, count);
 }
 

@@ -77,6 +77,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
     world->user_allocator = allocator;
     world->allocator = (rc_allocator){counting_alloc, counting_free, world};
     world->def = *def;
+    world->solver_lanes = rc_solver_widest_lanes();
     world->def.allocator = allocator;
     atomic_init(&world->locks, 0);
     atomic_init(&world->level_kept_revision, 0);

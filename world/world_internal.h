@@ -137,8 +137,10 @@ struct rc_world {
     uint32_t gathered_revision;
     int32_t gathered_count, gathered_live; /* (gather_kept, colors_kept: below) */
     RC_ARRAY(int32_t) gathered_owners;
-    RC_ARRAY(rc_wide_constraint) blocks;
-    RC_ARRAY(uint8_t) block_flags; /* per block: RC_BLOCK_* (solver.h) */
+    RC_ARRAY(rc_solver_line) blocks; /* the solver's blocks (rc_solver_block_lines of them) */
+    RC_ARRAY(uint16_t) block_flags;  /* per block: RC_BLOCK_* (solver.h) */
+    int32_t solver_lanes;            /* contacts to a block: rc_solver_widest_lanes at creation
+                                        (the tests may ask for RC_SOLVER_LANES: the same bits) */
     RC_ARRAY(rc_vec2) kicks;         /* gravity and applied force per sub-step */
     RC_ARRAY(float) spin_kicks;      /* applied torque per sub-step */
     RC_ARRAY(float) turns;           /* the solver's turn of each of its bodies so far in the step */
