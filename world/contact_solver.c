@@ -930,7 +930,7 @@ static size_t block_bytes(int32_t lanes) {
 #ifdef RICOCHET_SOLVER_AVX_BUILT
     if (lanes == RC_SOLVER_WIDE_LANES) {
         /* the wide block's size, from its layout: 38 vectors of eight and 32 pointers */
-        return 38u * 8u * sizeof(float) + 4u * RC_SOLVER_WIDE_LANES * sizeof(void *);
+        return sizeof(float) * 38u * 8u + sizeof(void *) * 4u * RC_SOLVER_WIDE_LANES;
     }
 #endif
     (void)lanes;
@@ -953,6 +953,6 @@ void rc_solve_soft_step(rc_soft_step *s) {
 }
 #else
 /* (the narrow file's block_bytes names this block's size without seeing its layout) */
-_Static_assert(sizeof(rc_wide_constraint) == 38u * 8u * sizeof(float) + 4u * RC_SOLVER_WIDE_LANES * sizeof(void *),
+_Static_assert(sizeof(rc_wide_constraint) == sizeof(float) * 38u * 8u + sizeof(void *) * 4u * RC_SOLVER_WIDE_LANES,
                "the wide block's size as contact_solver.c gives it");
 #endif

@@ -6,7 +6,7 @@
  * rc_solve_soft_step runs these passes only where rc_solver_widest_lanes found AVX. */
 #if defined(RC_SOLVER_BUILD_AVX) && !defined(RICOCHET_NO_SIMD)
 #define RC_SOLVER_AVX 1
-#include "world/contact_solver.c"
+#include "world/contact_solver.c" /* NOLINT(bugprone-suspicious-include): the same file at another width */
 #else
 typedef int rc_contact_solver_avx_not_built; /* (an empty file is not C) */
 #endif

@@ -274,7 +274,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     int32_t order[PREVIEW_CONTACTS];
     /* four lanes: a preview's contacts all share its body, one to a block (the width changes
        no result) */
-    _Alignas(64) rc_solver_line blocks[PREVIEW_CONTACTS * RC_SOLVER_BLOCK_BYTES / sizeof(rc_solver_line)];
+    _Alignas(64) rc_solver_line blocks[(size_t)PREVIEW_CONTACTS * RC_SOLVER_BLOCK_BYTES / sizeof(rc_solver_line)];
     uint16_t block_flags[PREVIEW_CONTACTS];
     step.states = states;
     step.state_count = 1;
