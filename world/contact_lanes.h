@@ -1,0 +1,152 @@
+/* world/contact_lanes.h: the contact solver's blocks as one width lays them out, and the
+ * bodies of a block's lanes in and out (gather, scatter). Included by world/contact_solver.c
+ * alone, at either width: after core/simd.h (four lanes: SSE2, NEON or plain C) or
+ * core/simd_avx.h (eight), whose RC_LANES it takes. Nothing here is seen by another file: the
+ * rest of the world knows a block only as lines of memory (solver.h). */
+#ifndef RICOCHET_WORLD_CONTACT_LANES_H
+#define RICOCHET_WORLD_CONTACT_LANES_H
+
+#include "world/solver.h"
+
+#include <string.h>
+
+typedef struct rc_wide_point {
+    rc_w anchor_ax, anchor_ay, anchor_bx, anchor_by;
+    rc_w base_separation; /* less the target */
+    rc_w normal_mass, tangent_mass;
+    rc_w normal_impulse, tangent_impulse, max_normal_impulse;
+} rc_wide_point;
+
+/* RC_LANES contacts, lane by lane. What every solve of a block reads comes first, then its
+ * points; what only some blocks need (rolling resistance, round sides) and only the
+ * restitution pass reads comes last, on lines that a stack of boxes does not load in its
+ * passes. */
+typedef struct rc_wide_constraint {
+    rc_w normal_x, normal_y;
+    rc_w inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b;
+    rc_w friction, bias_rate, mass_scale, impulse_scale;
+    /* the states read (the still state for none), and where the velocities go back (the state
+       of a dynamic side, else the sink, never read): pointers, not indices, so that each is
+       one load in the passes (an index was a load, a shift and an add) */
+    const rc_body_state *a[RC_LANES], *b[RC_LANES];
+    rc_body_state *store_a[RC_LANES], *store_b[RC_LANES];
+    rc_wide_point points[2];
+    rc_w rolling, rolling_mass, rolling_impulse;
+    rc_w round_a, round_b; /* masks */
+    rc_w restitution;
+    rc_w relative_velocity[2]; /* per point: the normal velocity before solving */
+} rc_wide_constraint;
+
+_Static_assert(RC_LANES <= 8, "a block's flags have room for eight lanes");
+_Static_assert(_Alignof(rc_wide_constraint) <= 64, "blocks are aligned to 64 bytes");
+#ifndef RC_SOLVER_AVX
+_Static_assert(RC_LANES == RC_SOLVER_LANES, "the narrow passes have RC_SOLVER_LANES lanes");
+_Static_assert(sizeof(rc_wide_constraint) <= RC_SOLVER_BLOCK_BYTES, "a preview's blocks fit on its stack");
+#else
+_Static_assert(RC_LANES == RC_SOLVER_WIDE_LANES, "the AVX passes have RC_SOLVER_WIDE_LANES lanes");
+#endif
+
+/* ---- the lanes' bodies ---------------------------------------------------------------------- */
+
+typedef struct wide_body {
+    rc_w vx, vy, w, spare, dpx, dpy, qc, qs;
+} wide_body;
+
+_Static_assert(sizeof(rc_body_state) == 8 * sizeof(float), "a body state is eight floats in a row");
+
+#if defined(RC_SIMD_AVX)
+
+/* Eight states in, as one 8 x 8 transpose (a state is eight floats: one load a lane). */
+static inline wide_body gather(const rc_body_state *const from[RC_LANES]) {
+    __m256 r0 = _mm256_loadu_ps(&from[0]->v.x), r1 = _mm256_loadu_ps(&from[1]->v.x);
+    __m256 r2 = _mm256_loadu_ps(&from[2]->v.x), r3 = _mm256_loadu_ps(&from[3]->v.x);
+    __m256 r4 = _mm256_loadu_ps(&from[4]->v.x), r5 = _mm256_loadu_ps(&from[5]->v.x);
+    __m256 r6 = _mm256_loadu_ps(&from[6]->v.x), r7 = _mm256_loadu_ps(&from[7]->v.x);
+    /* pairs of rows interleaved, then fours: column k of rows 0-3 in the low half of s[k % 4]
+       for k < 4 and in its high half for k >= 4, rows 4-7 likewise in s[4 + k % 4] */
+    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+    __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+    __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+    __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+    __m256 s0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), s1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256 s2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), s3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256 s4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)), s5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256 s6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)), s7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+    wide_body w = {_mm256_permute2f128_ps(s0, s4, 0x20), _mm256_permute2f128_ps(s1, s5, 0x20),
+                   _mm256_permute2f128_ps(s2, s6, 0x20), _mm256_permute2f128_ps(s3, s7, 0x20),
+                   _mm256_permute2f128_ps(s0, s4, 0x31), _mm256_permute2f128_ps(s1, s5, 0x31),
+                   _mm256_permute2f128_ps(s2, s6, 0x31), _mm256_permute2f128_ps(s3, s7, 0x31)};
+    return w;
+}
+
+/* Velocities back (with the turn so far, unchanged), each half of the lanes as a 4 x 4
+ * transpose: a lane whose side does not move stores into the sink. */
+static inline void scatter(rc_body_state *const store[RC_LANES], const wide_body *w) {
+    for (int half = 0; half < 2; ++half) {
+        __m128 x = half ? _mm256_extractf128_ps(w->vx, 1) : _mm256_castps256_ps128(w->vx);
+        __m128 y = half ? _mm256_extractf128_ps(w->vy, 1) : _mm256_castps256_ps128(w->vy);
+        __m128 z = half ? _mm256_extractf128_ps(w->w, 1) : _mm256_castps256_ps128(w->w);
+        __m128 t = z; /* the spare gets w */
+        _MM_TRANSPOSE4_PS(x, y, z, t);
+        _mm_storeu_ps(&store[4 * half + 0]->v.x, x);
+        _mm_storeu_ps(&store[4 * half + 1]->v.x, y);
+        _mm_storeu_ps(&store[4 * half + 2]->v.x, z);
+        _mm_storeu_ps(&store[4 * half + 3]->v.x, t);
+    }
+}
+
+#elif RC_SIMD_SSE2
+
+/* Four states in, as two 4 x 4 transposes of their two halves. */
+static inline wide_body gather(const rc_body_state *const from[RC_LANES]) {
+    const float *p0 = &from[0]->v.x, *p1 = &from[1]->v.x, *p2 = &from[2]->v.x, *p3 = &from[3]->v.x;
+    __m128 a0 = _mm_loadu_ps(p0), a1 = _mm_loadu_ps(p1), a2 = _mm_loadu_ps(p2), a3 = _mm_loadu_ps(p3);
+    __m128 b0 = _mm_loadu_ps(p0 + 4), b1 = _mm_loadu_ps(p1 + 4), b2 = _mm_loadu_ps(p2 + 4), b3 = _mm_loadu_ps(p3 + 4);
+    _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+    _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
+    wide_body w = {a0, a1, a2, a3, b0, b1, b2, b3};
+    return w;
+}
+
+/* Velocities back (with the turn so far, unchanged): a lane whose side does not move stores
+ * into the sink, which costs less than a branch per lane. */
+static inline void scatter(rc_body_state *const store[RC_LANES], const wide_body *w) {
+    __m128 x = w->vx, y = w->vy, z = w->w, t = w->w; /* the spare gets w */
+    _MM_TRANSPOSE4_PS(x, y, z, t);
+    _mm_storeu_ps(&store[0]->v.x, x);
+    _mm_storeu_ps(&store[1]->v.x, y);
+    _mm_storeu_ps(&store[2]->v.x, z);
+    _mm_storeu_ps(&store[3]->v.x, t);
+}
+
+#else
+
+static inline wide_body gather(const rc_body_state *const from[RC_LANES]) {
+    wide_body w;
+    memset(&w, 0, sizeof w); /* every lane is written below; this says so to the analysers */
+    for (int lane = 0; lane < RC_LANES; ++lane) {
+        const rc_body_state *b = from[lane];
+        RC_LANE(w.vx, lane) = b->v.x;
+        RC_LANE(w.vy, lane) = b->v.y;
+        RC_LANE(w.w, lane) = b->w;
+        RC_LANE(w.spare, lane) = b->spare;
+        RC_LANE(w.dpx, lane) = b->dp.x;
+        RC_LANE(w.dpy, lane) = b->dp.y;
+        RC_LANE(w.qc, lane) = b->dq.c;
+        RC_LANE(w.qs, lane) = b->dq.s;
+    }
+    return w;
+}
+
+static inline void scatter(rc_body_state *const store[RC_LANES], const wide_body *w) {
+    for (int lane = 0; lane < RC_LANES; ++lane) {
+        rc_body_state *b = store[lane];
+        b->v.x = RC_LANE(w->vx, lane);
+        b->v.y = RC_LANE(w->vy, lane);
+        b->w = RC_LANE(w->w, lane);
+    }
+}
+
+#endif
+
+#endif
