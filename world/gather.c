@@ -53,6 +53,7 @@ static void add_constraint(rc_world *world, int32_t contact) {
     }
     rc_constraint_load(k, c->normal, c->points, c->point_count, c->rolling_impulse);
     k->contact = contact;
+    k->touched = c->touching || c->placed;
     world->contact_constraint.data[contact] = world->constraints.count - 1;
     world->contact_constraint_set++;
     world->swept_constraints += k->swept_a || k->swept_b ? 1 : 0;

@@ -266,6 +266,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
         }
         rc_constraint_load(q, c->normal, c->points, c->point_count, c->rolling_impulse);
         q->contact = -1;
+        q->touched = false; /* (read by the world's report of bounces only) */
         q->rank = rc_constraint_rank(c->shape, false, -1, true); /* as the world ranks it */
     }
     rc_soft_step step;

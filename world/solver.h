@@ -71,6 +71,9 @@ typedef struct rc_contact_constraint {
     bool rigid;             /* held at target exactly (a swept body's skin): full mass, no softness */
     bool round_a, round_b;  /* that side is a circle: its surface facing the contact does not turn with it */
     bool swept_a, swept_b;  /* that side is a swept shape (its bounces are reported as impacts) */
+    bool touched;           /* the caller's: its contact touched at the step's start, or was made
+                               touching (no first touch to report; the world's gathering sets it,
+                               so that the report after the solve need not read the contact) */
     uint8_t color;          /* set by rc_solver_color (RC_SOLVER_COLORS: none); in the first line
                                with point_count, the two that rc_solver_runs reads */
     int32_t point_count;    /* 1 or 2 */
