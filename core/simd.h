@@ -11,6 +11,7 @@
 
 #include <ricochet/math.h>
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -45,6 +46,10 @@ static inline rc_w rc_w_select(rc_w mask, rc_w a, rc_w b) {
     return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
 }
 static inline rc_w rc_w_or(rc_w a, rc_w b) { return _mm_or_ps(a, b); }
+static inline rc_w rc_w_div(rc_w a, rc_w b) { return _mm_div_ps(a, b); }
+static inline rc_w rc_w_sqrt(rc_w a) { return _mm_sqrt_ps(a); }
+/* -a: the sign flipped (of a zero too), as C's unary minus */
+static inline rc_w rc_w_neg(rc_w a) { return _mm_xor_ps(a, _mm_set1_ps(-0.0f)); }
 
 #elif RC_SIMD_NEON
 
@@ -64,6 +69,30 @@ static inline rc_w rc_w_select(rc_w mask, rc_w a, rc_w b) { return vbslq_f32(vre
 static inline rc_w rc_w_or(rc_w a, rc_w b) {
     return vreinterpretq_f32_u32(vorrq_u32(vreinterpretq_u32_f32(a), vreinterpretq_u32_f32(b)));
 }
+static inline rc_w rc_w_neg(rc_w a) { return vnegq_f32(a); }
+#if defined(__aarch64__)
+static inline rc_w rc_w_div(rc_w a, rc_w b) { return vdivq_f32(a, b); }
+static inline rc_w rc_w_sqrt(rc_w a) { return vsqrtq_f32(a); }
+#else
+/* (32-bit NEON has neither: lane by lane, the same correctly rounded operations) */
+static inline rc_w rc_w_div(rc_w a, rc_w b) {
+    float x[4], y[4];
+    vst1q_f32(x, a);
+    vst1q_f32(y, b);
+    for (int i = 0; i < 4; ++i) {
+        x[i] = x[i] / y[i];
+    }
+    return vld1q_f32(x);
+}
+static inline rc_w rc_w_sqrt(rc_w a) {
+    float x[4];
+    vst1q_f32(x, a);
+    for (int i = 0; i < 4; ++i) {
+        x[i] = sqrtf(x[i]);
+    }
+    return vld1q_f32(x);
+}
+#endif
 
 #else
 
@@ -94,6 +123,21 @@ RC_W_LANEWISE(rc_w_sub, a.v[i] - b.v[i])
 RC_W_LANEWISE(rc_w_mul, a.v[i] * b.v[i])
 RC_W_LANEWISE(rc_w_min, a.v[i] < b.v[i] ? a.v[i] : b.v[i])
 RC_W_LANEWISE(rc_w_max, a.v[i] > b.v[i] ? a.v[i] : b.v[i])
+RC_W_LANEWISE(rc_w_div, a.v[i] / b.v[i])
+static inline rc_w rc_w_sqrt(rc_w a) {
+    rc_w r;
+    for (int i = 0; i < RC_LANES; ++i) {
+        r.v[i] = sqrtf(a.v[i]);
+    }
+    return r;
+}
+static inline rc_w rc_w_neg(rc_w a) {
+    rc_w r;
+    for (int i = 0; i < RC_LANES; ++i) {
+        r.v[i] = -a.v[i];
+    }
+    return r;
+}
 #undef RC_W_LANEWISE
 /* masks as floats whose bits are all ones (a NaN, never computed with) or all zeros */
 static inline float rc_w_bits(uint32_t u) {

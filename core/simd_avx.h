@@ -16,6 +16,8 @@
 #error "core/simd.h and core/simd_avx.h name the same things: include one of them"
 #endif
 
+#include <ricochet/math.h>
+
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -40,6 +42,20 @@ static inline rc_w rc_w_select(rc_w mask, rc_w a, rc_w b) {
     return _mm256_or_ps(_mm256_and_ps(mask, a), _mm256_andnot_ps(mask, b));
 }
 static inline rc_w rc_w_or(rc_w a, rc_w b) { return _mm256_or_ps(a, b); }
+static inline rc_w rc_w_div(rc_w a, rc_w b) { return _mm256_div_ps(a, b); }
+static inline rc_w rc_w_sqrt(rc_w a) { return _mm256_sqrt_ps(a); }
+/* -a: the sign flipped (of a zero too), as C's unary minus */
+static inline rc_w rc_w_neg(rc_w a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
+
+/* Eight points in a row as their x's and their y's, exactly (an rc_vec2 is two floats). */
+static inline void rc_w_load_xy(const rc_vec2 *p, rc_w *x, rc_w *y) {
+    const float *xy = (const float *)(const void *)p;
+    __m256 lo = _mm256_loadu_ps(xy), hi = _mm256_loadu_ps(xy + 8);
+    /* points 0, 1, 4, 5 and 2, 3, 6, 7, then their x's and y's in order */
+    __m256 a = _mm256_permute2f128_ps(lo, hi, 0x20), b = _mm256_permute2f128_ps(lo, hi, 0x31);
+    *x = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+    *y = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+}
 
 /* Lane i of a vector, as a float to read or write (__m256 is declared may-alias). */
 #define RC_LANE(w, i) (((float *)&(w))[i])
