@@ -51,8 +51,8 @@ static inline rc_w over_limit(rc_w vx, rc_w vy, rc_w max2) {
 }
 
 /* Every body's velocities, RC_LANES bodies at a time with integrate_velocity's operations lane by
- * lane (a body faster than the limit, rare, is held by integrate_velocity's own numbers: its
- * length's care for extreme vectors), the bodies left over one by one. */
+ * lane (a group with a body faster than the limit, rare: by integrate_velocity itself, whose
+ * length takes care of extreme vectors), the bodies left over one by one. */
 static void integrate_velocities(rc_soft_step *s) {
     float max2 = s->max_speed * s->max_speed;
     rc_w wide_max2 = rc_w_set(max2);
@@ -65,21 +65,17 @@ static void integrate_velocities(rc_soft_step *s) {
         rc_w damping = rc_w_load(&s->linear_damping[i]);
         rc_w vx = rc_w_mul(damping, rc_w_add(b.vx, kx)), vy = rc_w_mul(damping, rc_w_add(b.vy, ky));
         rc_w w = rc_w_mul(rc_w_load(&s->angular_damping[i]), rc_w_add(b.w, rc_w_load(&s->spin_kicks[i])));
+        if (rc_w_any(over_limit(vx, vy, wide_max2))) {
+            for (int32_t k = i; k < i + RC_LANES; ++k) {
+                integrate_velocity(s, k, max2);
+            }
+            continue;
+        }
         rc_w limit = rc_w_load(&s->spin_limits[i]);
         b.vx = vx;
         b.vy = vy;
         b.w = clamp_lanes(w, rc_w_neg(limit), limit);
-        rc_w fast = over_limit(vx, vy, wide_max2);
         scatter_all(to, &b);
-        if (rc_w_any(fast)) {
-            for (int lane = 0; lane < RC_LANES; ++lane) {
-                uint32_t bits;
-                memcpy(&bits, &RC_LANE(fast, lane), sizeof bits);
-                if (bits != 0u) {
-                    to[lane]->v = rc_scale(s->max_speed / rc_length(to[lane]->v), to[lane]->v);
-                }
-            }
-        }
     }
     for (; i < s->state_count; ++i) {
         integrate_velocity(s, i, max2);
@@ -116,8 +112,7 @@ static void integrate_positions(rc_soft_step *s) {
     for (; i + RC_LANES <= s->state_count; i += RC_LANES) {
         rc_body_state *to[RC_LANES];
         wide_body b = states_at(s, i, to);
-        rc_w fast = over_limit(b.vx, b.vy, wide_max2);
-        if (rc_w_any(fast)) {
+        if (rc_w_any(over_limit(b.vx, b.vy, wide_max2))) {
             for (int32_t k = i; k < i + RC_LANES; ++k) {
                 integrate_position(s, k, max2);
             }

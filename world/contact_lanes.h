@@ -179,11 +179,9 @@ static inline void scatter(rc_body_state *const store[RC_LANES], const wide_body
 }
 
 static inline void scatter_all(rc_body_state *const store[RC_LANES], const wide_body *w) {
+    scatter(store, w);
     for (int lane = 0; lane < RC_LANES; ++lane) {
         rc_body_state *b = store[lane];
-        b->v.x = RC_LANE(w->vx, lane);
-        b->v.y = RC_LANE(w->vy, lane);
-        b->w = RC_LANE(w->w, lane);
         b->spare = RC_LANE(w->spare, lane);
         b->dp.x = RC_LANE(w->dpx, lane);
         b->dp.y = RC_LANE(w->dpy, lane);

@@ -32,6 +32,11 @@
 #include "world/contact_lanes.h"
 #include "world/contact_integrate.h"
 
+/* The eight-lane soft step (contact_solver_avx.c, where RICOCHET_SOLVER_AVX_BUILT), and its
+ * block's size, which the narrow file cannot see. */
+void rc_solve_soft_step_avx(rc_soft_step *s);
+size_t rc_solver_wide_block_bytes(void);
+
 /* The step's blocks as this width lays them out. */
 static inline rc_wide_constraint *blocks_of(const rc_soft_step *s) { return (rc_wide_constraint *)(void *)s->blocks; }
 
@@ -697,10 +702,6 @@ static void store(rc_soft_step *s) {
 
 /* ---- the soft step ---------------------------------------------------------------------------- */
 
-#ifdef RC_SOLVER_AVX
-void rc_solve_soft_step_avx(rc_soft_step *s);
-#endif
-
 /* The soft step at this file's width (s->lanes is RC_LANES). */
 #ifndef RC_SOLVER_AVX
 static
@@ -732,10 +733,6 @@ void SOFT_STEP_AT_WIDTH(rc_soft_step *s) {
 }
 
 #ifndef RC_SOLVER_AVX
-#ifdef RICOCHET_SOLVER_AVX_BUILT
-void rc_solve_soft_step_avx(rc_soft_step *s); /* contact_solver_avx.c */
-#endif
-
 int32_t rc_solver_widest_lanes(void) {
 #if defined(RICOCHET_SOLVER_AVX_BUILT) && (defined(__GNUC__) || defined(__clang__))
     /* (the processor's and its operating system's: GCC's and Clang's check looks at both) */
@@ -748,8 +745,7 @@ int32_t rc_solver_widest_lanes(void) {
 static size_t block_bytes(int32_t lanes) {
 #ifdef RICOCHET_SOLVER_AVX_BUILT
     if (lanes == RC_SOLVER_WIDE_LANES) {
-        /* the wide block's size, from its layout: 38 vectors of eight and 32 pointers */
-        return sizeof(float) * 38u * 8u + sizeof(void *) * 4u * RC_SOLVER_WIDE_LANES;
+        return rc_solver_wide_block_bytes();
     }
 #endif
     (void)lanes;
@@ -771,7 +767,5 @@ void rc_solve_soft_step(rc_soft_step *s) {
     soft_step_narrow(s);
 }
 #else
-/* (the narrow file's block_bytes names this block's size without seeing its layout) */
-_Static_assert(sizeof(rc_wide_constraint) == sizeof(float) * 38u * 8u + sizeof(void *) * 4u * RC_SOLVER_WIDE_LANES,
-               "the wide block's size as contact_solver.c gives it");
+size_t rc_solver_wide_block_bytes(void) { return sizeof(rc_wide_constraint); }
 #endif

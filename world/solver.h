@@ -28,7 +28,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-
 /* A body as the solver sees it (32 bytes): its velocity, and how far it has moved and turned
  * so far in the step. The first half is what the passes write back, in one store a lane: the
  * turn's angle is kept apart (rc_soft_step's turns), so that no pass carries it from its
