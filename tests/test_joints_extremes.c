@@ -551,9 +551,16 @@ END_TEST
  * and 3.4e32 rad/s within a sub-step, then NaN in the next joint's products). The solve takes
  * them held within the top speeds: its result is bit for bit the result of the same solve on
  * velocities at the top speeds, and finite. Two discs (inverse mass 1, inverse inertia 2) hinged
- * by anchors 1,000 from their centres (a product of 3e38 rad/s and that arm is infinite). */
+ * by anchors 1,000 from their centres (a product of 3e38 rad/s and that arm is infinite). The
+ * hinge is plain (rc_joint_is_plain): solved alone (the joints no colour took) or in a block of
+ * four lanes (colour 0), the same bits either way. */
+typedef struct hinge_room {
+    _Alignas(64) rc_solver_line lines[16]; /* (blocks are aligned as the world's) */
+    rc_joint_runs runs;
+} hinge_room;
+
 static void hinge_step(rc_soft_step *s, rc_joint_constraint *c, rc_body_state st[4], float spin_limits[4],
-                       float turns[4]) {
+                       float turns[4], hinge_room *room, bool lanes) {
     memset(s, 0, sizeof *s);
     memset(c, 0, sizeof *c);
     c->type = RC_REVOLUTE_JOINT;
@@ -578,13 +585,39 @@ static void hinge_step(rc_soft_step *s, rc_joint_constraint *c, rc_body_state st
     s->inv_h = 240.0f;
     s->max_speed = 1.0e6f;
     s->max_spin = 1.0e5f;
+    ck_assert(rc_joint_is_plain(c));
+    ck_assert_int_le(rc_joint_block_lines(1), 16);
+    memset(room, 0, sizeof *room);
+    for (int k = lanes ? 1 : RC_JOINT_COLORS + 1; k < RC_JOINT_COLORS + 2; ++k) {
+        room->runs.start[k] = 1; /* colour 0 holds it, or the joints no colour took */
+    }
+    room->runs.plain[0] = lanes ? 1 : 0;
+    for (int k = 1; k <= RC_JOINT_COLORS; ++k) {
+        room->runs.block_start[k] = lanes ? 1 : 0;
+    }
+    s->joint_runs = &room->runs;
+    s->joint_blocks = room->lines;
+}
+
+/* The hinge's solve, packed into its block first and its impulse back after when in lanes. */
+static void hinge_solve(rc_soft_step *s, bool lanes, bool use_bias) {
+    if (lanes) {
+        rc_joints_pack(s);
+    }
+    rc_joints_solve(s, use_bias);
+    if (lanes) {
+        rc_joints_unpack(s);
+    }
 }
 
 START_TEST(a_float_solve_takes_velocities_within_the_top_speeds) {
     const float top = 1.0e6f, spin = 1.0e5f;
     const float fast[3] = {2.0e6f, 4.0e28f, FLT_MAX};
+    rc_body_state alone_v[2];
+    rc_vec2 alone_impulse = {0.0f, 0.0f};
     for (int k = 0; k < 3; ++k) {
         for (int bias = 0; bias < 2; ++bias) {
+          for (int lanes = 0; lanes < 2; ++lanes) {
             rc_body_state far[4], held[4];
             memset(far, 0, sizeof far);
             far[0].v = rc_v2(fast[k], -fast[k]);
@@ -602,10 +635,11 @@ START_TEST(a_float_solve_takes_velocities_within_the_top_speeds) {
             float limits[4] = {spin, spin, spin, spin}, turns_far[4] = {0}, turns_held[4] = {0};
             rc_soft_step sf, sh;
             rc_joint_constraint cf, ch;
-            hinge_step(&sf, &cf, far, limits, turns_far);
-            hinge_step(&sh, &ch, held, limits, turns_held);
-            rc_joints_solve(&sf, bias != 0);
-            rc_joints_solve(&sh, bias != 0);
+            static hinge_room room_far, room_held;
+            hinge_step(&sf, &cf, far, limits, turns_far, &room_far, lanes != 0);
+            hinge_step(&sh, &ch, held, limits, turns_held, &room_held, lanes != 0);
+            hinge_solve(&sf, lanes != 0, bias != 0);
+            hinge_solve(&sh, lanes != 0, bias != 0);
             ck_assert(!cf.wide);
             for (int i = 0; i < 2; ++i) {
                 EXPECT(isfinite(far[i].v.x) && isfinite(far[i].v.y) && isfinite(far[i].w),
@@ -620,6 +654,23 @@ START_TEST(a_float_solve_takes_velocities_within_the_top_speeds) {
                    "speed %g, bias %d: impulse (%g, %g), at the top speeds (%g, %g)", (double)fast[k], bias,
                    (double)cf.linear_impulse.x, (double)cf.linear_impulse.y, (double)ch.linear_impulse.x,
                    (double)ch.linear_impulse.y);
+            /* the block's lanes give the bits the joint alone gets */
+            if (lanes == 0) {
+                memcpy(alone_v, far, sizeof alone_v);
+                alone_impulse = cf.linear_impulse;
+            } else {
+                /* (velocities and impulse: a block's scatter leaves w in the spare, never read) */
+                bool same = memcmp(&alone_impulse, &cf.linear_impulse, sizeof alone_impulse) == 0;
+                for (int i = 0; i < 2; ++i) {
+                    same = same && memcmp(&alone_v[i].v, &far[i].v, sizeof far[i].v) == 0 &&
+                           memcmp(&alone_v[i].w, &far[i].w, sizeof far[i].w) == 0;
+                }
+                EXPECT(same,
+                       "speed %g, bias %d: in a block (%g, %g) %g, alone (%g, %g) %g", (double)fast[k], bias,
+                       (double)far[0].v.x, (double)far[0].v.y, (double)far[0].w, (double)alone_v[0].v.x,
+                       (double)alone_v[0].v.y, (double)alone_v[0].w);
+            }
+          }
         }
     }
 }

@@ -171,6 +171,129 @@ START_TEST(the_busy_scene_hashes_the_same_at_either_width) {
 }
 END_TEST
 
+/* ---- joints in blocks --------------------------------------------------------------------------- */
+
+/* A net of 12 x 12 boxes hinged to their neighbours (plain revolute joints: in blocks) and hung
+ * from two static posts, a motorised hinge with limits, a weld, a rope of distance joints and a
+ * spring, with crates dropped onto the net (contacts among the joints). joint_lanes off: every
+ * joint alone. */
+static rc_world *jointed_world(bool joint_lanes) {
+    rc_world_def def = rc_world_default_def();
+    def.gravity = rc_v2(0.0f, -10.0f);
+    rc_world *w = rc_world_create(&def);
+    ck_assert_ptr_nonnull(w);
+    w->joint_lanes = joint_lanes;
+    rc_body_def bd = rc_body_default_def();
+    rc_body_id posts = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    enum { N = 12 };
+    rc_body_id net[N][N];
+    bd.type = RC_DYNAMIC;
+    for (int row = 0; row < N; ++row) {
+        for (int col = 0; col < N; ++col) {
+            bd.position = rc_v2((float)col - 5.5f, 20.0f - (float)row);
+            bd.angle = 0.01f * (float)(row - col);
+            net[row][col] = rc_body_create(w, &bd);
+            ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, net[row][col], &sd, 0.3f, 0.3f)));
+        }
+    }
+    bd.angle = 0.0f;
+    rc_revolute_joint_def rd = rc_revolute_joint_default_def();
+    for (int row = 0; row < N; ++row) {
+        for (int col = 0; col < N; ++col) {
+            if (col > 0) {
+                rd.body_a = net[row][col - 1];
+                rd.body_b = net[row][col];
+                rd.local_anchor_a = rc_v2(0.5f, 0.0f);
+                rd.local_anchor_b = rc_v2(-0.5f, 0.0f);
+                ck_assert(!rc_joint_id_is_null(rc_joint_create_revolute(w, &rd)));
+            }
+            if (row > 0) {
+                rd.body_a = net[row - 1][col];
+                rd.body_b = net[row][col];
+                rd.local_anchor_a = rc_v2(0.0f, -0.5f);
+                rd.local_anchor_b = rc_v2(0.0f, 0.5f);
+                ck_assert(!rc_joint_id_is_null(rc_joint_create_revolute(w, &rd)));
+            }
+        }
+    }
+    for (int k = 0; k < 2; ++k) { /* the posts: the top corners, one hinge with a motor and limits */
+        rd = rc_revolute_joint_default_def();
+        rd.body_a = posts;
+        rd.body_b = net[0][k * (N - 1)];
+        rd.local_anchor_a = rc_v2(k == 0 ? -5.5f : 5.5f, 20.5f);
+        rd.local_anchor_b = rc_v2(0.0f, 0.5f);
+        rd.enable_motor = k == 1;
+        rd.motor_speed = 0.5f;
+        rd.max_motor_torque = 50.0f;
+        rd.enable_limit = k == 1;
+        rd.lower_angle = -0.3f;
+        rd.upper_angle = 0.3f;
+        ck_assert(!rc_joint_id_is_null(rc_joint_create_revolute(w, &rd)));
+    }
+    rc_weld_joint_def wd = rc_weld_joint_default_def();
+    wd.body_a = net[N - 1][0];
+    wd.body_b = net[N - 1][1];
+    wd.local_anchor_a = rc_v2(0.5f, 0.0f);
+    wd.local_anchor_b = rc_v2(-0.5f, 0.0f);
+    ck_assert(!rc_joint_id_is_null(rc_joint_create_weld(w, &wd)));
+    rc_distance_joint_def dd = rc_distance_joint_default_def();
+    rc_body_id last = net[N - 1][N - 1];
+    for (int k = 0; k < 6; ++k) { /* a rope, its last link a spring */
+        bd.position = rc_v2(5.5f, 7.0f - (float)k);
+        rc_body_id link = rc_body_create(w, &bd);
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, link, &sd, 0.2f)));
+        dd.body_a = last;
+        dd.body_b = link;
+        dd.length = 1.0f;
+        dd.enable_spring = k == 5;
+        dd.hertz = 4.0f;
+        dd.damping_ratio = 0.5f;
+        ck_assert(!rc_joint_id_is_null(rc_joint_create_distance(w, &dd)));
+        last = link;
+    }
+    for (int k = 0; k < 8; ++k) { /* crates dropped onto the net */
+        bd.position = rc_v2(-4.0f + (float)k, 24.0f + 0.7f * (float)k);
+        bd.angle = 0.2f * (float)k;
+        rc_body_id crate = rc_body_create(w, &bd);
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, crate, &sd, 0.4f, 0.3f)));
+    }
+    return w;
+}
+
+START_TEST(joints_in_blocks_step_to_the_bits_they_get_alone) {
+    rc_world *blocks = jointed_world(true), *alone = jointed_world(false);
+    int32_t most_plain = 0;
+    for (int step = 0; step < 300; ++step) {
+        ck_assert(rc_world_step(blocks, DT));
+        ck_assert(rc_world_step(alone, DT));
+        int32_t plain = 0, alone_plain = 0;
+        for (int k = 0; k < RC_JOINT_COLORS; ++k) {
+            plain += blocks->joint_runs.plain[k];
+            alone_plain += alone->joint_runs.plain[k];
+        }
+        ck_assert_int_eq(alone_plain, 0);
+        most_plain = plain > most_plain ? plain : most_plain;
+        ck_assert_int_eq(blocks->bodies.count, alone->bodies.count);
+        for (int32_t i = 0; i < blocks->bodies.count; ++i) {
+            const rc_body *p = &blocks->bodies.data[i], *q = &alone->bodies.data[i];
+            bool same = memcmp(&p->center, &q->center, sizeof p->center) == 0 &&
+                        memcmp(&p->angle, &q->angle, sizeof p->angle) == 0 &&
+                        memcmp(&p->linear_velocity, &q->linear_velocity, sizeof p->linear_velocity) == 0 &&
+                        memcmp(&p->angular_velocity, &q->angular_velocity, sizeof p->angular_velocity) == 0;
+            ck_assert_msg(same, "step %d, body %d: (%a, %a) %a in blocks, (%a, %a) %a alone", step, i,
+                          (double)p->center.x, (double)p->center.y, (double)p->angle, (double)q->center.x,
+                          (double)q->center.y, (double)q->angle);
+        }
+    }
+    /* the net's 264 hinges and the plain post went in blocks (the motorised post, the weld and
+       the rope did not) */
+    ck_assert_int_eq(most_plain, 265);
+    rc_world_destroy(blocks);
+    rc_world_destroy(alone);
+}
+END_TEST
+
 static Suite *suite(void) {
     Suite *s = suite_create("solver_lanes");
     TCase *t = tcase_create("core");
@@ -178,6 +301,7 @@ static Suite *suite(void) {
     tcase_add_test(t, the_block_sizes_are_worked_out_from_the_layout);
     tcase_add_test(t, a_pile_steps_to_the_same_bits_at_either_width);
     tcase_add_test(t, the_busy_scene_hashes_the_same_at_either_width);
+    tcase_add_test(t, joints_in_blocks_step_to_the_bits_they_get_alone);
     suite_add_tcase(s, t);
     return s;
 }

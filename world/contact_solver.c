@@ -712,6 +712,9 @@ void SOFT_STEP_AT_WIDTH(rc_soft_step *s) {
     s->states[s->state_count] = still;
     s->states[s->state_count + 1] = still; /* the sink: written, never read */
     pack(s);
+    if (s->joint_count > 0) {
+        rc_joints_pack(s);
+    }
     for (int32_t k = 0; k < s->sub_steps; ++k) {
         integrate_velocities(s);
         if (s->joint_count > 0) {
@@ -730,6 +733,9 @@ void SOFT_STEP_AT_WIDTH(rc_soft_step *s) {
     }
     restitution(s);
     store(s);
+    if (s->joint_count > 0) {
+        rc_joints_unpack(s);
+    }
 }
 
 #ifndef RC_SOLVER_AVX

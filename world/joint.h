@@ -87,6 +87,22 @@ static inline float rc_joint_turn(float angle_b, float angle_a) {
 /* A joint in one step's soft step: which solver states it joins, and what the step's start
  * gives it. A side that is not in the solver, or does not move (static, kinematic: inverse
  * mass 0), is never written. */
+/* Joints are solved colour by colour (joint_step.c): within a colour no two move the same body,
+ * so the order within a colour changes no result, and the plain revolute joints of a colour
+ * (rc_joint_is_plain) are solved four at a time (joint_solver.c). Those that find no colour
+ * free come last, one after another in the order of their slots. */
+#define RC_JOINT_COLORS 24
+#define RC_JOINT_LANES 4
+
+/* Where the step's joint constraints lie, colour by colour: colour k's are
+ * [start[k], start[k + 1]), the first plain[k] of them plain revolute joints, in blocks from
+ * block_start[k]; those no colour took are [start[RC_JOINT_COLORS], start[RC_JOINT_COLORS + 1]). */
+typedef struct rc_joint_runs {
+    int32_t start[RC_JOINT_COLORS + 2];
+    int32_t plain[RC_JOINT_COLORS];
+    int32_t block_start[RC_JOINT_COLORS + 1];
+} rc_joint_runs;
+
 typedef struct rc_joint_constraint {
     int32_t index;             /* the joint's slot */
     /* the joint's settings the passes read, copied here so that they touch no joint record */
@@ -119,9 +135,19 @@ typedef struct rc_joint_wake {
     float sleep_time;
 } rc_joint_wake;
 
-/* The soft step's part (joint_solver.c): called by rc_solve_soft_step each sub-step. */
+/* The soft step's part (joint_solver.c): the blocks packed at its start, the passes each
+ * sub-step, the blocks' impulses back into the constraints at its end. */
+void rc_joints_pack(rc_soft_step *s);
 void rc_joints_warm_start(rc_soft_step *s);
 void rc_joints_solve(rc_soft_step *s, bool use_bias);
+void rc_joints_unpack(rc_soft_step *s);
+/* Is the joint a revolute joint with no spring, motor or limit (and none of their impulses),
+ * in float: solved in the lanes? */
+bool rc_joint_is_plain(const rc_joint_constraint *c);
+/* The 64-byte lines that `blocks` blocks of joints take. */
+int32_t rc_joint_block_lines(int32_t blocks);
+/* The most blocks the joints of `joints` slots may need. */
+static inline int32_t rc_joint_blocks_for(int32_t joints) { return joints / RC_JOINT_LANES + RC_JOINT_COLORS; }
 /* One joint's passes in double (joint_solver_wide.c), for a joint marked wide. */
 void rc_joint_warm_start_wide(rc_soft_step *s, rc_joint_constraint *c);
 void rc_joint_solve_wide(rc_soft_step *s, rc_joint_constraint *c, bool use_bias);

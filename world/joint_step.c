@@ -3,6 +3,7 @@
 #include "world/world_internal.h"
 
 #include <math.h>
+#include <string.h>
 
 /* An awake body that can move the joint's other side: a dynamic body, or a kinematic body that
  * moves (a kinematic body never sleeps: one at rest holds what hangs from it as a static body
@@ -174,21 +175,106 @@ static bool float_holds(const rc_joint_constraint *c, const rc_soft_step *step) 
            within(c->motor_speed, size) && narrow_impulses(c) && well_conditioned(c);
 }
 
+/* A joint's side as the colouring sees it: its solver slot when the joint moves it, else -1. */
+static int32_t moved_slot(const rc_world *world, const rc_joint *j, int k) {
+    int32_t body = j->edge[k].body;
+    if (body < 0) {
+        return -1; /* a mouse joint's world side */
+    }
+    const rc_body *b = &world->bodies.data[body];
+    int32_t slot = world->body_slots.data[body];
+    return b->type == RC_DYNAMIC && slot >= 0 && (b->inv_mass > 0.0f || b->inv_inertia > 0.0f) ? slot : -1;
+}
+
+/* The first colour that neither moved side has yet (the sides take it), or RC_JOINT_COLORS when
+ * they have them all. */
+static int32_t joint_color(uint32_t *used, int32_t a, int32_t b) {
+    uint32_t taken = (a >= 0 ? used[a] : 0u) | (b >= 0 ? used[b] : 0u);
+    uint32_t open = ~taken & ((1u << RC_JOINT_COLORS) - 1u);
+    if (open == 0u) {
+        return RC_JOINT_COLORS;
+    }
+    int32_t color = __builtin_ctz(open);
+    if (a >= 0) {
+        used[a] |= 1u << color;
+    }
+    if (b >= 0) {
+        used[b] |= 1u << color;
+    }
+    return color;
+}
+
+/* Each joint's colour in world->joint_colors (-1: not in the step: nothing it could move), in
+ * the order of the slots; first[c]: where colour c's constraints start. Returns the count. */
+static int32_t color_joints(rc_world *world, const rc_soft_step *step, int32_t first[RC_JOINT_COLORS + 1]) {
+    uint32_t *used = step->colors; /* (the contacts' colouring clears it again) */
+    for (int32_t slot = 0; slot < step->state_count; ++slot) {
+        used[slot] = 0u;
+    }
+    int32_t count[RC_JOINT_COLORS + 1] = {0};
+    for (int32_t i = 0; i < world->joints.count; ++i) {
+        const rc_joint *j = &world->joints.data[i];
+        int32_t color = -1;
+        if (j->in_use) {
+            int32_t a = moved_slot(world, j, 0), b = moved_slot(world, j, 1);
+            if (a >= 0 || b >= 0) {
+                color = joint_color(used, a, b);
+                count[color]++;
+            }
+        }
+        world->joint_colors.data[i] = color;
+    }
+    int32_t n = 0;
+    for (int32_t c = 0; c <= RC_JOINT_COLORS; ++c) {
+        first[c] = n;
+        n += count[c];
+    }
+    return n;
+}
+
+/* Each colour's plain revolute joints first (within a colour the order changes no result), and
+ * where the colours and their blocks start. */
+static void plain_first(rc_world *world, const int32_t start[RC_JOINT_COLORS + 1]) {
+    rc_joint_runs *runs = &world->joint_runs;
+    rc_joint_constraint *c = world->joint_constraints.data;
+    int32_t blocks = 0;
+    for (int32_t k = 0; k < RC_JOINT_COLORS; ++k) {
+        int32_t plain = start[k];
+        for (int32_t i = start[k]; i < start[k + 1]; ++i) {
+            if (world->joint_lanes && rc_joint_is_plain(&c[i])) {
+                if (i != plain) {
+                    rc_joint_constraint t = c[plain];
+                    c[plain] = c[i];
+                    c[i] = t;
+                }
+                plain++;
+            }
+        }
+        runs->start[k] = start[k];
+        runs->plain[k] = plain - start[k];
+        runs->block_start[k] = blocks;
+        blocks += (runs->plain[k] + RC_JOINT_LANES - 1) / RC_JOINT_LANES;
+    }
+    runs->block_start[RC_JOINT_COLORS] = blocks;
+    runs->start[RC_JOINT_COLORS] = start[RC_JOINT_COLORS];
+    runs->start[RC_JOINT_COLORS + 1] = world->joint_constraints.count;
+}
+
 void rc_joints_prepare(rc_world *world, const rc_soft_step *step) {
-    world->joint_constraints.count = 0;
+    int32_t start[RC_JOINT_COLORS + 1], next[RC_JOINT_COLORS + 1];
+    world->joint_constraints.count = color_joints(world, step, start);
+    memcpy(next, start, sizeof next);
     double h = step->h;
     rc_softness hard = joint_soft(JOINT_HARD_STIFFNESS * (double)step->contact_hertz, JOINT_HARD_DAMPING, step);
     for (int32_t i = 0; i < world->joints.count; ++i) {
+        int32_t color = world->joint_colors.data[i];
+        if (color < 0) {
+            continue; /* not in use, or nothing it could move this step (asleep, static, detection only) */
+        }
         const rc_joint *j = &world->joints.data[i];
-        if (!j->in_use) {
-            continue;
-        }
         joint_side a = side_of(world, j, 0), b = side_of(world, j, 1);
-        if (a.m == 0.0f && a.i == 0.0f && b.m == 0.0f && b.i == 0.0f) {
-            continue; /* nothing it could move this step (asleep, static, detection only) */
-        }
         /* (every field is set below: no clearing first, which wrote each constraint twice) */
-        rc_joint_constraint *c = &world->joint_constraints.data[world->joint_constraints.count++];
+        rc_joint_constraint *c = &world->joint_constraints.data[next[color]++];
         c->index = i;
         c->type = j->type;
         c->enable_limit = j->enable_limit;
@@ -236,6 +322,7 @@ void rc_joints_prepare(rc_world *world, const rc_soft_step *step) {
         c->upper_impulse = j->upper_impulse;
         c->wide = !float_holds(c, step);
     }
+    plain_first(world, start);
 }
 
 void rc_joints_mark_held(rc_world *world, uint8_t *held) {

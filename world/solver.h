@@ -141,6 +141,7 @@ int32_t rc_solver_block_lines(int32_t lanes, int32_t blocks);
 #define RC_BLOCK_FILLED 16u    /* (shifted by the lane, up to 7) that lane was packed with a constraint */
 
 struct rc_joint_constraint;
+struct rc_joint_runs;
 
 /* What one soft step needs. The caller owns every array. */
 typedef struct rc_soft_step {
@@ -150,6 +151,8 @@ typedef struct rc_soft_step {
     int32_t constraint_count;
     struct rc_joint_constraint *joints; /* solved before the contacts in each sub-step (world/joint.h) */
     int32_t joint_count;
+    const struct rc_joint_runs *joint_runs; /* where they lie, colour by colour */
+    rc_solver_line *joint_blocks;   /* rc_joint_block_lines(...) lines for their blocks, aligned to 64 */
     const rc_vec2 *gravity_kicks;   /* per state: the velocity gravity (and an applied force) adds in a sub-step */
     const float *spin_kicks;        /* per state: the angular velocity an applied torque adds in a sub-step */
     const float *linear_damping;    /* per state: the factor per sub-step */

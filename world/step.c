@@ -228,6 +228,8 @@ static bool solve(rc_world *world, float dt) {
     rc_joints_prepare(world, &step);
     step.joints = world->joint_constraints.data;
     step.joint_count = world->joint_constraints.count;
+    step.joint_runs = &world->joint_runs;
+    step.joint_blocks = world->joint_blocks.data;
     /* the colours of the same constraints as the last step's are the same: kept (gather.c) */
     bool all_made = rc_gather_all_made(world), keep = world->colors_kept && all_made;
 #ifndef NDEBUG
@@ -485,7 +487,10 @@ static bool reserve_scratch(rc_world *world) {
            rc_array_reserve(world, world->cancelled_counts, n) &&
            rc_array_reserve(world, world->cancelled_shapes, n * RC_MAX_SKIPPED) &&
            rc_array_reserve(world, world->joint_constraints, world->joints.count) &&
-           rc_array_reserve(world, world->joint_woken, world->joints.count);
+           rc_array_reserve(world, world->joint_woken, world->joints.count) &&
+           rc_array_reserve(world, world->joint_colors, world->joints.count) &&
+           rc_array_reserve_aligned(world, world->joint_blocks,
+                                    rc_joint_block_lines(rc_joint_blocks_for(world->joints.count)), 64);
 }
 
 bool rc_world_step(rc_world *world, float dt) {

@@ -78,6 +78,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
     world->allocator = (rc_allocator){counting_alloc, counting_free, world};
     world->def = *def;
     world->solver_lanes = rc_solver_widest_lanes();
+    world->joint_lanes = true;
     world->def.allocator = allocator;
     atomic_init(&world->locks, 0);
     atomic_init(&world->level_kept_revision, 0);
@@ -165,6 +166,8 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->constraints);
     rc_array_free(world, world->joint_constraints);
     rc_array_free(world, world->joint_woken);
+    rc_array_free(world, world->joint_colors);
+    rc_array_free(world, world->joint_blocks);
     rc_array_free(world, world->support_shapes);
     rc_array_free(world, world->support_counts);
     rc_array_free(world, world->cancelled_shapes);

@@ -152,6 +152,12 @@ struct rc_world {
     RC_ARRAY(rc_contact_constraint) constraints;
     RC_ARRAY(rc_joint_constraint) joint_constraints; /* the step's joints in the solver */
     RC_ARRAY(rc_joint_wake) joint_woken;             /* bodies rc_joints_wake woke this step */
+    RC_ARRAY(int32_t) joint_colors;                  /* the step's scratch, a joint slot each: its
+                                                        colour (rc_joints_prepare) */
+    rc_joint_runs joint_runs;                        /* the step's joints colour by colour */
+    bool joint_lanes;                                /* plain revolute joints in blocks (true; the
+                                                        tests turn it off to compare bits) */
+    RC_ARRAY(rc_solver_line) joint_blocks;           /* their blocks (rc_joint_block_lines) */
     RC_ARRAY(int32_t) support_shapes; /* per solver body: RC_MAX_SUPPORTS shapes holding it */
     RC_ARRAY(int32_t) support_counts;
     RC_ARRAY(int32_t) cancelled_shapes; /* per solver body: RC_MAX_SKIPPED shapes whose contact the pre-solve cancelled */

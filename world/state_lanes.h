@@ -1,0 +1,156 @@
+/* world/state_lanes.h: the solver states of RC_LANES bodies in and out of the lanes (gather,
+ * scatter), for the contact solver's blocks (world/contact_lanes.h, at either width) and the
+ * joints' (world/joint_solver.c, four lanes). Included after core/simd.h or core/simd_avx.h,
+ * whose RC_LANES it takes. */
+#ifndef RICOCHET_WORLD_STATE_LANES_H
+#define RICOCHET_WORLD_STATE_LANES_H
+
+#include "world/solver.h"
+
+#include <string.h>
+
+typedef struct wide_body {
+    rc_w vx, vy, w, spare, dpx, dpy, qc, qs;
+} wide_body;
+
+_Static_assert(sizeof(rc_body_state) == 8 * sizeof(float), "a body state is eight floats in a row");
+
+#if defined(RC_SIMD_AVX)
+
+/* Eight rows of eight floats as eight columns (its own inverse): pairs of rows interleaved,
+ * then fours, column k of rows 0-3 in the low half of s[k % 4] for k < 4 and in its high half
+ * for k >= 4, rows 4-7 likewise in s[4 + k % 4]; then the halves joined. */
+static inline void transpose8(__m256 r[8]) {
+    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    __m256 s0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)), s1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256 s2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)), s3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256 s4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)), s5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256 s6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)), s7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+    r[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+    r[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+    r[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+    r[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+    r[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+    r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+    r[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
+    r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+/* Eight states in, as one 8 x 8 transpose (a state is eight floats: one load a lane). */
+static inline wide_body gather(const rc_body_state *const from[RC_LANES]) {
+    __m256 r[8];
+    for (int lane = 0; lane < 8; ++lane) {
+        r[lane] = _mm256_loadu_ps(&from[lane]->v.x);
+    }
+    transpose8(r);
+    wide_body w = {r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]};
+    return w;
+}
+
+/* Velocities back (with the turn so far, unchanged), each half of the lanes as a 4 x 4
+ * transpose: a lane whose side does not move stores into the sink. */
+static inline void scatter(rc_body_state *const store[RC_LANES], const wide_body *w) {
+    for (int half = 0; half < 2; ++half) {
+        __m128 x = half ? _mm256_extractf128_ps(w->vx, 1) : _mm256_castps256_ps128(w->vx);
+        __m128 y = half ? _mm256_extractf128_ps(w->vy, 1) : _mm256_castps256_ps128(w->vy);
+        __m128 z = half ? _mm256_extractf128_ps(w->w, 1) : _mm256_castps256_ps128(w->w);
+        __m128 t = z; /* the spare gets w */
+        _MM_TRANSPOSE4_PS(x, y, z, t);
+        _mm_storeu_ps(&store[4 * half + 0]->v.x, x);
+        _mm_storeu_ps(&store[4 * half + 1]->v.x, y);
+        _mm_storeu_ps(&store[4 * half + 2]->v.x, z);
+        _mm_storeu_ps(&store[4 * half + 3]->v.x, t);
+    }
+}
+
+/* The whole of each state back (the integrations'). */
+static inline void scatter_all(rc_body_state *const store[RC_LANES], const wide_body *w) {
+    __m256 r[8] = {w->vx, w->vy, w->w, w->spare, w->dpx, w->dpy, w->qc, w->qs};
+    transpose8(r);
+    for (int lane = 0; lane < 8; ++lane) {
+        _mm256_storeu_ps(&store[lane]->v.x, r[lane]);
+    }
+}
+
+#elif RC_SIMD_SSE2
+
+/* Four states in, as two 4 x 4 transposes of their two halves. */
+static inline wide_body gather(const rc_body_state *const from[RC_LANES]) {
+    const float *p0 = &from[0]->v.x, *p1 = &from[1]->v.x, *p2 = &from[2]->v.x, *p3 = &from[3]->v.x;
+    __m128 a0 = _mm_loadu_ps(p0), a1 = _mm_loadu_ps(p1), a2 = _mm_loadu_ps(p2), a3 = _mm_loadu_ps(p3);
+    __m128 b0 = _mm_loadu_ps(p0 + 4), b1 = _mm_loadu_ps(p1 + 4), b2 = _mm_loadu_ps(p2 + 4), b3 = _mm_loadu_ps(p3 + 4);
+    _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+    _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
+    wide_body w = {a0, a1, a2, a3, b0, b1, b2, b3};
+    return w;
+}
+
+/* Velocities back (with the turn so far, unchanged): a lane whose side does not move stores
+ * into the sink, which costs less than a branch per lane. */
+static inline void scatter(rc_body_state *const store[RC_LANES], const wide_body *w) {
+    __m128 x = w->vx, y = w->vy, z = w->w, t = w->w; /* the spare gets w */
+    _MM_TRANSPOSE4_PS(x, y, z, t);
+    _mm_storeu_ps(&store[0]->v.x, x);
+    _mm_storeu_ps(&store[1]->v.x, y);
+    _mm_storeu_ps(&store[2]->v.x, z);
+    _mm_storeu_ps(&store[3]->v.x, t);
+}
+
+/* The whole of each state back (the integrations'): the two halves' transposes. */
+static inline void scatter_all(rc_body_state *const store[RC_LANES], const wide_body *w) {
+    __m128 a0 = w->vx, a1 = w->vy, a2 = w->w, a3 = w->spare, b0 = w->dpx, b1 = w->dpy, b2 = w->qc, b3 = w->qs;
+    _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+    _MM_TRANSPOSE4_PS(b0, b1, b2, b3);
+    __m128 a[4] = {a0, a1, a2, a3}, b[4] = {b0, b1, b2, b3};
+    for (int lane = 0; lane < 4; ++lane) {
+        _mm_storeu_ps(&store[lane]->v.x, a[lane]);
+        _mm_storeu_ps(&store[lane]->dp.x, b[lane]);
+    }
+}
+
+#else
+
+static inline wide_body gather(const rc_body_state *const from[RC_LANES]) {
+    wide_body w;
+    memset(&w, 0, sizeof w); /* every lane is written below; this says so to the analysers */
+    for (int lane = 0; lane < RC_LANES; ++lane) {
+        const rc_body_state *b = from[lane];
+        RC_LANE(w.vx, lane) = b->v.x;
+        RC_LANE(w.vy, lane) = b->v.y;
+        RC_LANE(w.w, lane) = b->w;
+        RC_LANE(w.spare, lane) = b->spare;
+        RC_LANE(w.dpx, lane) = b->dp.x;
+        RC_LANE(w.dpy, lane) = b->dp.y;
+        RC_LANE(w.qc, lane) = b->dq.c;
+        RC_LANE(w.qs, lane) = b->dq.s;
+    }
+    return w;
+}
+
+static inline void scatter(rc_body_state *const store[RC_LANES], const wide_body *w) {
+    for (int lane = 0; lane < RC_LANES; ++lane) {
+        rc_body_state *b = store[lane];
+        b->v.x = RC_LANE(w->vx, lane);
+        b->v.y = RC_LANE(w->vy, lane);
+        b->w = RC_LANE(w->w, lane);
+    }
+}
+
+static inline void scatter_all(rc_body_state *const store[RC_LANES], const wide_body *w) {
+    scatter(store, w);
+    for (int lane = 0; lane < RC_LANES; ++lane) {
+        rc_body_state *b = store[lane];
+        b->spare = RC_LANE(w->spare, lane);
+        b->dp.x = RC_LANE(w->dpx, lane);
+        b->dp.y = RC_LANE(w->dpy, lane);
+        b->dq.c = RC_LANE(w->qc, lane);
+        b->dq.s = RC_LANE(w->qs, lane);
+    }
+}
+
+#endif
+
+#endif
