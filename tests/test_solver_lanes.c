@@ -41,16 +41,25 @@ START_TEST(the_block_sizes_are_worked_out_from_the_layout) {
 }
 END_TEST
 
-/* A closed box of static walls with a turning kinematic paddle, and a pile of every kind of
- * body poured in. */
-static rc_world *pile_world(int32_t lanes) {
+/* A world with gravity (0, -10) and its ground, a static body at the origin. */
+static rc_world *world_on_ground(rc_body_id *ground) {
     rc_world_def def = rc_world_default_def();
     def.gravity = rc_v2(0.0f, -10.0f);
     rc_world *w = rc_world_create(&def);
     ck_assert_ptr_nonnull(w);
+    rc_body_def bd = rc_body_default_def();
+    *ground = rc_body_create(w, &bd);
+    ck_assert(!rc_body_id_is_null(*ground));
+    return w;
+}
+
+/* A closed box of static walls with a turning kinematic paddle, and a pile of every kind of
+ * body poured in. */
+static rc_world *pile_world(int32_t lanes) {
+    rc_body_id ground;
+    rc_world *w = world_on_ground(&ground);
     w->solver_lanes = lanes;
     rc_body_def bd = rc_body_default_def();
-    rc_body_id ground = rc_body_create(w, &bd);
     rc_shape_def sd = rc_shape_default_def();
     rc_vec2 outline[] = {{-12.0f, 20.0f}, {-12.0f, 0.0f}, {-4.0f, -1.0f}, {4.0f, -1.0f}, {12.0f, 0.0f}, {12.0f, 20.0f}};
     ck_assert(!rc_shape_id_is_null(rc_shape_create_chain(w, ground, &sd, outline, 6, false)));
@@ -178,13 +187,10 @@ END_TEST
  * spring, with crates dropped onto the net (contacts among the joints). joint_lanes off: every
  * joint alone. */
 static rc_world *jointed_world(bool joint_lanes) {
-    rc_world_def def = rc_world_default_def();
-    def.gravity = rc_v2(0.0f, -10.0f);
-    rc_world *w = rc_world_create(&def);
-    ck_assert_ptr_nonnull(w);
+    rc_body_id posts;
+    rc_world *w = world_on_ground(&posts);
     w->joint_lanes = joint_lanes;
     rc_body_def bd = rc_body_default_def();
-    rc_body_id posts = rc_body_create(w, &bd);
     rc_shape_def sd = rc_shape_default_def();
     enum { N = 12 };
     rc_body_id net[N][N];

@@ -141,6 +141,8 @@ struct rc_world {
     RC_ARRAY(uint16_t) block_flags;  /* per block: RC_BLOCK_* (solver.h) */
     int32_t solver_lanes;            /* contacts to a block: rc_solver_widest_lanes at creation
                                         (the tests may ask for RC_SOLVER_LANES: the same bits) */
+    rc_joint_runs joint_runs;        /* the step's joints colour by colour (75 int32_t: with
+                                        solver_lanes, a whole number of 8-byte words) */
     RC_ARRAY(rc_vec2) kicks;         /* gravity and applied force per sub-step */
     RC_ARRAY(float) spin_kicks;      /* applied torque per sub-step */
     RC_ARRAY(float) turns;           /* the solver's turn of each of its bodies so far in the step */
@@ -154,9 +156,6 @@ struct rc_world {
     RC_ARRAY(rc_joint_wake) joint_woken;             /* bodies rc_joints_wake woke this step */
     RC_ARRAY(int32_t) joint_colors;                  /* the step's scratch, a joint slot each: its
                                                         colour (rc_joints_prepare) */
-    rc_joint_runs joint_runs;                        /* the step's joints colour by colour */
-    bool joint_lanes;                                /* plain revolute joints in blocks (true; the
-                                                        tests turn it off to compare bits) */
     RC_ARRAY(rc_solver_line) joint_blocks;           /* their blocks (rc_joint_block_lines) */
     RC_ARRAY(int32_t) support_shapes; /* per solver body: RC_MAX_SUPPORTS shapes holding it */
     RC_ARRAY(int32_t) support_counts;
@@ -170,6 +169,7 @@ struct rc_world {
     bool marking_wakes; /* the update walks marked contacts: a body it wakes marks its own */
     bool wakes_undone;  /* the sweeps run: a body woken now is logged for the step's undoing */
     bool gather_kept, colors_kept; /* (gather.c: with gathered_revision above) */
+    bool joint_lanes; /* plain revolute joints in blocks (true; the tests turn it off to compare bits) */
     RC_ARRAY(rc_deferred_move) deferred; /* grid moves that add cells: made after a reserve */
     RC_ARRAY(rc_proxy_undo) proxy_undo; /* the grid boxes the step changed, to put back if it fails */
     RC_ARRAY(int32_t) new_contacts;
