@@ -208,7 +208,8 @@ static int32_t joint_color(uint32_t *used, int32_t a, int32_t b) {
  * the order of the slots; first[c]: where colour c's constraints start. Returns the count. */
 static int32_t color_joints(rc_world *world, const rc_soft_step *step, int32_t first[RC_JOINT_COLORS + 1]) {
     uint32_t *used = step->colors; /* (the contacts' colouring clears it again) */
-    for (int32_t slot = 0; slot < step->state_count; ++slot) {
+    /* (a world of no joints clears nothing: most of them) */
+    for (int32_t slot = 0; world->joints.count > 0 && slot < step->state_count; ++slot) {
         used[slot] = 0u;
     }
     int32_t count[RC_JOINT_COLORS + 1] = {0};
