@@ -4,24 +4,6 @@
  * those no colour took), and each is given its block and lane (contact_solver.c packs them). */
 #include "world/solver.h"
 
-/* The first colour from `start` on (wrapping round) that is not in used, or RC_SOLVER_COLORS
- * when all are. */
-static int32_t first_free_color(uint32_t used, int32_t start) {
-    const uint32_t all = (1u << RC_SOLVER_COLORS) - 1u;
-    uint32_t rotated = ((used >> start) | (used << (RC_SOLVER_COLORS - start))) & all;
-    uint32_t open = ~rotated & all;
-    if (open == 0u) {
-        return RC_SOLVER_COLORS; /* none: solved alone */
-    }
-    int32_t k = 0;
-    while ((open & 1u) == 0u) {
-        open >>= 1;
-        ++k;
-    }
-    int32_t color = start + k;
-    return color >= RC_SOLVER_COLORS ? color - RC_SOLVER_COLORS : color;
-}
-
 /* A constraint's run: its colour's one-point or two-point constraints (each packed into blocks
  * of their own, so that a block of one-point contacts skips the second point: points_of), or
  * the ones no colour took. Within a colour no two constraints move the same body, so the order
@@ -62,7 +44,7 @@ void rc_solver_assign_colors(rc_soft_step *s) {
         bool da = c->a >= 0 && c->inv_mass_a > 0.0f, db = c->b >= 0 && c->inv_mass_b > 0.0f;
         uint32_t mask = (da ? used[c->a] : 0u) | (db ? used[c->b] : 0u);
         int32_t half = RC_SOLVER_COLORS / 2, start = (int32_t)(c->rank % (uint32_t)half);
-        int32_t color = first_free_color(mask, da && db ? start : half + start);
+        int32_t color = rc_first_free_color(mask, da && db ? start : half + start, RC_SOLVER_COLORS);
         if (color < RC_SOLVER_COLORS) {
             if (da) {
                 used[c->a] |= 1u << color;

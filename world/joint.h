@@ -84,9 +84,6 @@ static inline float rc_joint_turn(float angle_b, float angle_a) {
     return rc_float_within((double)angle_b - angle_a);
 }
 
-/* A joint in one step's soft step: which solver states it joins, and what the step's start
- * gives it. A side that is not in the solver, or does not move (static, kinematic: inverse
- * mass 0), is never written. */
 /* Joints are solved colour by colour (joint_step.c): within a colour no two move the same body,
  * so the order within a colour changes no result, and the plain revolute joints of a colour
  * (rc_joint_is_plain) are solved four at a time (joint_solver.c). Those that find no colour
@@ -103,6 +100,9 @@ typedef struct rc_joint_runs {
     int32_t block_start[RC_JOINT_COLORS + 1];
 } rc_joint_runs;
 
+/* A joint in one step's soft step: which solver states it joins, and what the step's start
+ * gives it. A side that is not in the solver, or does not move (static, kinematic: inverse
+ * mass 0), is never written. */
 typedef struct rc_joint_constraint {
     int32_t index;             /* the joint's slot */
     /* the joint's settings the passes read, copied here so that they touch no joint record */

@@ -8,8 +8,8 @@
  * net, a chain of hinges, a ragdoll's loose joints) are solved four at a time in blocks, with
  * lane by lane the operations a joint alone gets (the same bits). Solved one after another in
  * the order of their slots, each joint waited for the one before to write their shared body
- * back: the joint grid of bench_solver took 1.4 times Box2D v3's time. The rigid parts are soft constraints as
- * stiff as the step allows, pushed out only in the solve with bias and relaxed without it, as
+ * back: the joint grid of bench_solver took 1.4 times Box2D v3's time. The rigid parts are
+ * soft constraints as stiff as the step allows, pushed out only in the solve with bias and relaxed without it, as
  * the contacts are; limits are speculative (a limit not yet reached lets the body come up to it
  * in this sub-step, no further); springs and motors as in Box2D v3.
  *

@@ -189,12 +189,10 @@ static int32_t moved_slot(const rc_world *world, const rc_joint *j, int k) {
 /* The first colour that neither moved side has yet (the sides take it), or RC_JOINT_COLORS when
  * they have them all. */
 static int32_t joint_color(uint32_t *used, int32_t a, int32_t b) {
-    uint32_t taken = (a >= 0 ? used[a] : 0u) | (b >= 0 ? used[b] : 0u);
-    uint32_t open = ~taken & ((1u << RC_JOINT_COLORS) - 1u);
-    if (open == 0u) {
-        return RC_JOINT_COLORS;
+    int32_t color = rc_first_free_color((a >= 0 ? used[a] : 0u) | (b >= 0 ? used[b] : 0u), 0, RC_JOINT_COLORS);
+    if (color == RC_JOINT_COLORS) {
+        return color;
     }
-    int32_t color = __builtin_ctz(open);
     if (a >= 0) {
         used[a] |= 1u << color;
     }

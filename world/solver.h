@@ -107,6 +107,25 @@ static inline uint32_t rc_constraint_rank(int32_t shape_a, bool a_moves, int32_t
 
 /* How many colours contacts are shared among before the rest are solved one by one. */
 #define RC_SOLVER_COLORS 24
+
+/* The first of `colors` colours (fewer than 32) from `start` on (wrapping round) that is not in
+ * used, or `colors` when all are: the contacts' colouring (contact_color.c) and the joints'
+ * (joint_step.c). */
+static inline int32_t rc_first_free_color(uint32_t used, int32_t start, int32_t colors) {
+    const uint32_t all = (1u << colors) - 1u;
+    uint32_t rotated = ((used >> start) | (used << (colors - start))) & all;
+    uint32_t open = ~rotated & all;
+    if (open == 0u) {
+        return colors; /* none: solved alone */
+    }
+    int32_t k = 0;
+    while ((open & 1u) == 0u) {
+        open >>= 1;
+        ++k;
+    }
+    int32_t color = start + k;
+    return color >= colors ? color - colors : color;
+}
 /* Runs of constraints packed into blocks apart: each colour's one-point and two-point ones, and
  * the ones no colour took. */
 #define RC_SOLVER_RUNS (2 * RC_SOLVER_COLORS + 1)
