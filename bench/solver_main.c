@@ -27,7 +27,11 @@
  * container), and each engine's mean over ricochet's (the mean: a median is 0 for an engine
  * whose scene fell asleep in the first half). Single-threaded, one engine at a time.
  *
- *   bench_solver [--quick] [--scenes a,b] [--engines a,b] [--rolling R] [--out FILE] */
+ *   bench_solver [--quick] [--scenes a,b] [--engines a,b] [--rolling R] [--out FILE]
+ *
+ * BENCH_SOLVER_TRACE=1 prints each engine's mean step over every half second of the scene (where
+ * in a scene an engine spends its time: the bodies falling, the pile, the time to sleep);
+ * BENCH_SOLVER_STEPS=N runs the scenes' first N steps only (a profile of one phase). */
 #define _GNU_SOURCE
 #include "solver.h"
 
@@ -358,6 +362,9 @@ static bool all_asleep(scene_run *r) {
 static scene_result run_scene(const solver_engine *e, const scene *s, bool quick, float rolling_resistance) {
     scene_run r = {e, e->create(-10.0f, s->expected_bodies), 0, NULL, 0, 0, rolling_resistance};
     s->build(&r, quick);
+    if (getenv("BENCH_SOLVER_STEPS") != NULL && atoi(getenv("BENCH_SOLVER_STEPS")) > 0) {
+        r.steps = atoi(getenv("BENCH_SOLVER_STEPS")); /* (a profile of the scene's first steps) */
+    }
     double *times = malloc(sizeof *times * (size_t)r.steps);
     if (times == NULL) {
         exit(1);
@@ -374,6 +381,18 @@ static scene_result run_scene(const solver_engine *e, const scene *s, bool quick
         times[step] = now_ms() - t0;
         if (out.asleep_at < 0.0 && step % 5 == 4 && all_asleep(&r)) {
             out.asleep_at = (double)(step + 1) * (double)DT;
+        }
+    }
+    if (getenv("BENCH_SOLVER_TRACE") != NULL) {
+        /* the step's cost over the scene's time: the mean of each half second (30 steps) */
+        for (int i = 0; i < r.steps; i += 30) {
+            double part = 0.0;
+            int n = 0;
+            for (; n < 30 && i + n < r.steps; ++n) {
+                part += times[i + n];
+            }
+            fprintf(stderr, "  %s %s t=%5.2f s: mean %.3f ms\n", e->name, s->name, (double)i * (double)DT,
+                    part / (double)n);
         }
     }
     double sum = 0.0;
