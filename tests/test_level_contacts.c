@@ -5,7 +5,10 @@
  * contact with it. The count follows contacts made and ended, types changed and snapshots
  * restored (checked against a recount, rc_world_level_counts_valid, and against values worked
  * out by hand); the shortcut must give the bits the cast gives (a world where it cannot be
- * taken, for kinematic bodies turning far off, steps to the same bits).
+ * taken, for kinematic bodies turning far off, steps to the same bits). A grenade whose level
+ * contacts are all with kinematic bodies that moved in the step takes it too when its path is
+ * shown clear of their shapes (a pile in a turning drum: a version that cleared paths at a
+ * fifth of the bound fails at step 57).
  *
  * The same twins check continuous collision's shortcut for a world of few kinematic bodies, all
  * of them moving (continuous.c: the walls of those a fast prop is fast against are looked at
@@ -159,7 +162,7 @@ static void same_bits(bool drum, bool plunge) {
     pit a, b;
     make_pit(&a, drum, false);
     make_pit(&b, drum, true);
-    int most_clear = 0;
+    int most_clear = 0, most_by_walls = 0;
     for (int step = 0; step < 300; ++step) {
         if (plunge && (step == 150 || step == 170)) {
             rc_vec2 v = rc_v2(0.0f, step == 150 ? -30.0f : 0.0f);
@@ -168,7 +171,7 @@ static void same_bits(bool drum, bool plunge) {
         }
         ck_assert(rc_world_step(a.w, DT));
         ck_assert(rc_world_step(b.w, DT));
-        int clear = 0;
+        int clear = 0, by_walls = 0;
         for (int i = 0; i < 300; ++i) {
             rc_vec2 pa = rc_body_position(a.w, a.g[i]), pb = rc_body_position(b.w, b.g[i]);
             rc_vec2 va = rc_body_linear_velocity(a.w, a.g[i]), vb = rc_body_linear_velocity(b.w, b.g[i]);
@@ -176,11 +179,18 @@ static void same_bits(bool drum, bool plunge) {
                           "step %d, grenade %d: (%.9g, %.9g) against (%.9g, %.9g)", step, i, (double)pa.x,
                           (double)pa.y, (double)pb.x, (double)pb.y);
             clear += rc_body_is_awake(a.w, a.g[i]) && level_contacts(a.w, a.g[i]) == 0;
+            by_walls += rc_body_is_awake(a.w, a.g[i]) && level_contacts(a.w, a.g[i]) > 0;
         }
         most_clear = clear > most_clear ? clear : most_clear;
+        most_by_walls = by_walls > most_by_walls ? by_walls : most_by_walls;
     }
-    /* (not a comparison of two casts: most of the pile is awake and clear of the level) */
+    /* (not a comparison of two casts: most of the pile is awake and clear of the level; in the
+       drum, most of it is at times within the turned walls' grid boxes, paired with them, and
+       its paths are shown clear of the walls themselves: stays_apart) */
     ck_assert_int_ge(most_clear, drum ? 100 : 200);
+    if (drum) {
+        ck_assert_int_ge(most_by_walls, 200);
+    }
     ck_assert(rc_world_level_counts_valid(a.w));
     rc_world_destroy(a.w);
     rc_world_destroy(b.w);

@@ -82,6 +82,7 @@ typedef struct rc_moved_kinematic {
     int32_t body;
     rc_hull_sweep motion;
     rc_transform start, end;
+    rc_rot back; /* its whole turn, as the step's sweeps turn a point at the start back (rc_sweep_bodies) */
 } rc_moved_kinematic;
 
 /* rc_continuous's work for a body fast for its size (continuous.c). */

@@ -199,6 +199,39 @@ bool rc_motion_cast(const rc_world *world, const rc_shape *shape, const rc_shape
     return found;
 }
 
+/* Does a shape of kinematic body k (which moved in the step) stay clear of a circle moving by
+ * d over the whole step from origin, by advance_to_touch's first look: the circle's centre,
+ * where the shape stands at the step's start, further from its surface than the whole path,
+ * the body's whole move and its turn's reach, with a skin to spare? The cast then meets
+ * nothing of it (its walk would find the same, and say so: `apart`). */
+static bool stays_apart(const rc_world *world, const rc_shape *shape, const rc_body *k, rc_rot back, rc_vec2 origin,
+                        float radius, rc_vec2 d) {
+    /* (back: the body's whole turn, the one still to come at the step's start) */
+    rc_vec2 c = rc_mul_add(k->center, -1.0f, k->step_move); /* the centre of mass at the start */
+    rc_vec2 q = rc_add(k->center, rc_rotate(back, rc_sub(origin, c)));
+    rc_shape_view v = rc_shape_view_of(world, shape);
+    float spin = fabsf(k->step_turn) * reach_of(shape, k->center);
+    float clear = rc_view_distance_floor(&v, q) - radius - rc_world_skin(world, origin);
+    return clear > 1.001f * (rc_length(d) + rc_length(k->step_move) + spin);
+}
+
+/* Are all the circle's contacts with static and kinematic bodies (its body's level_contacts)
+ * with kinematic bodies that moved in the step? Those the test below looks at by their shapes. */
+static bool level_contacts_all_moving(const rc_world *world, int32_t body, int32_t circle) {
+    int32_t moving = 0;
+    for (int32_t i = world->shapes.data[circle].first_contact; i >= 0;) {
+        const rc_contact *c = &world->contacts.data[i];
+        int side = c->shape[0] == circle ? 0 : 1;
+        const rc_body *other = &world->bodies.data[c->body[1 - side]];
+        if (other->type == RC_STATIC || (other->type == RC_KINEMATIC && !other->moved)) {
+            return false;
+        }
+        moving += other->type == RC_KINEMATIC ? 1 : 0;
+        i = c->edge[side].next;
+    }
+    return moving == (int32_t)world->bodies.data[body].level_contacts; /* (none through other shapes) */
+}
+
 /* Can a held swept circle's path be left uncast: is there no static or kinematic shape it
  * could meet on it? The cast would look only at the shapes whose grid boxes its circle comes
  * within the walk's margin of. When all of that lies inside the circle's own grid box, each
@@ -206,30 +239,42 @@ bool rc_motion_cast(const rc_world *world, const rc_shape *shape, const rc_shape
  * the shapes a sweep sees are the ones it may pair with (rc_sweep_sees, rc_shapes_should_pair).
  * Pairs are as the last step's end left them, with those begun since found at this step's
  * start; static shapes do not move within a step, and a kinematic body that moved in this one
- * may have a grid box where it has no pairs yet: the test asks that none of those overlaps the
- * circle's. So a body with no contact with a static or kinematic body (level_contacts 0: a
- * grenade inside a pile, not at its walls or floor) meets nothing, and moves along its path as
- * the cast finding nothing would move it. */
+ * may have a grid box where it has no pairs yet. So a body with no contact with a static body or
+ * a kinematic one that stood still (level_contacts: a grenade inside a pile, not at its walls or
+ * floor), whose path stays clear of every shape of the kinematic bodies that moved whose grid
+ * box overlaps its own (stays_apart: a grenade in a turning drum, whose walls' boxes, turned,
+ * cover much of the inside), meets nothing, and moves along its path as the cast finding
+ * nothing would move it. */
 bool rc_held_path_is_clear(const rc_world *world, int32_t body, int32_t circle, rc_vec2 center, float radius,
                            rc_vec2 d) {
-    if (world->bodies.data[body].level_contacts != 0 || world->moved_kinematic_count > RC_FEW_KINEMATICS) {
+    if (world->moved_kinematic_count > RC_FEW_KINEMATICS) {
         return false;
     }
     const rc_shape *self = &world->shapes.data[circle];
     rc_aabb own = rc_grid_get_box(rc_shape_grid(world, self), self->proxy);
-    for (int32_t k = 0; k < world->moved_kinematic_count; ++k) {
-        const rc_body *b = &world->bodies.data[world->moved_kinematics[k].body];
-        for (int32_t i = b->first_shape; i >= 0; i = world->shapes.data[i].next_in_body) {
-            const rc_shape *shape = &world->shapes.data[i];
-            if (shape->proxy >= 0 && rc_aabb_overlaps(rc_grid_get_box(rc_shape_grid(world, shape), shape->proxy), own)) {
-                return false;
-            }
-        }
-    }
     /* the walk's margin (rc_lean_ray_of: the radius and a few roundings), with room to spare */
     rc_vec2 p = center, q = rc_add(center, d);
     float size = rc_maxf(rc_maxf(fabsf(p.x), fabsf(p.y)), rc_maxf(fabsf(q.x), fabsf(q.y)));
     float grow = radius + 8.0f * FLT_EPSILON * (size + radius) + 0.25f * world->def.linear_slop;
-    return rc_minf(p.x, q.x) - grow > own.lower.x && rc_minf(p.y, q.y) - grow > own.lower.y &&
-           rc_maxf(p.x, q.x) + grow < own.upper.x && rc_maxf(p.y, q.y) + grow < own.upper.y;
+    if (!(rc_minf(p.x, q.x) - grow > own.lower.x && rc_minf(p.y, q.y) - grow > own.lower.y &&
+          rc_maxf(p.x, q.x) + grow < own.upper.x && rc_maxf(p.y, q.y) + grow < own.upper.y)) {
+        return false;
+    }
+    if (world->bodies.data[body].level_contacts != 0 && !level_contacts_all_moving(world, body, circle)) {
+        return false;
+    }
+    for (int32_t k = 0; k < world->moved_kinematic_count; ++k) {
+        const rc_moved_kinematic *m = &world->moved_kinematics[k];
+        const rc_body *b = &world->bodies.data[m->body];
+        for (int32_t i = b->first_shape; i >= 0; i = world->shapes.data[i].next_in_body) {
+            const rc_shape *shape = &world->shapes.data[i];
+            if (shape->proxy < 0 || !rc_aabb_overlaps(rc_grid_get_box(rc_shape_grid(world, shape), shape->proxy), own)) {
+                continue;
+            }
+            if (!stays_apart(world, shape, b, m->back, center, radius, d)) {
+                return false;
+            }
+        }
+    }
+    return true;
 }

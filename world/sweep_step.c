@@ -390,6 +390,12 @@ static void sweep_pass(rc_world *world, int32_t count, float dt) {
 }
 
 void rc_sweep_bodies(rc_world *world, float dt) {
+    /* the turns of the few kinematic bodies that moved, once for every held grenade that asks
+       (rc_held_path_is_clear) */
+    for (int32_t k = 0; k < world->moved_kinematic_count && k < RC_FEW_KINEMATICS; ++k) {
+        rc_moved_kinematic *m = &world->moved_kinematics[k];
+        m->back = rc_rot_from_angle(world->bodies.data[m->body].step_turn);
+    }
     /* grenades first: bullets then strike them along their motion (bodies the sweeps wake are
        not swept in this step). One pass when the swept bodies are all of one kind. */
     bool mixed = world->swept_bullets != 0 && world->swept_bullets != world->swept_count;
