@@ -291,11 +291,23 @@ static bool pair_over(const rc_world *world, const rc_contact *c, bool recheck) 
            (recheck && !rc_shapes_should_pair(world, a, b));
 }
 
+/* A touch made and ended within the step: the solver met the contact's bodies approaching at
+ * the restitution threshold or faster and pushed them apart (a bounce), and the contact neither
+ * touched at the step's start nor touches at its end. Its begin and end events carry the points
+ * that pushed, where the step's solve had them. */
+typedef struct brief_touch {
+    bool met;
+    float approach;
+    rc_manifold manifold;
+} brief_touch;
+
 /* The impulses of contact i's constraint, if it had one this step, for the next step's start
  * (and its points' approach speeds, for the events). Here rather than in a pass of their own
  * over the constraints: that pass met the contacts in the constraints' order, all over memory
- * (4% of the large pyramid's time), and this look meets each anyway. */
-static void commit_impulses(rc_world *world, rc_contact *c, int32_t i) {
+ * (4% of the large pyramid's time), and this look meets each anyway. *brief: whether it
+ * bounced a pair that was not touching at the step's start (its points still the solve's). */
+static void commit_impulses(rc_world *world, rc_contact *c, int32_t i, brief_touch *brief) {
+    brief->met = false;
     if (i >= world->contact_constraint.count || world->contact_constraint.data[i] < 0) {
         return; /* (a contact made since the gathering, or none) */
     }
@@ -305,12 +317,39 @@ static void commit_impulses(rc_world *world, rc_contact *c, int32_t i) {
        the map when this look met every one of them (it always does but in a level of sleepers) */
     world->contact_constraint.data[i] = -1;
     world->contact_constraint_set--;
+    if (!c->touching && rc_constraint_bounce(world->def.restitution_threshold, k, &brief->approach) >= 0) {
+        brief->met = true;
+        memset(&brief->manifold, 0, sizeof brief->manifold);
+        brief->manifold.normal = c->normal;
+        for (int32_t p = 0; p < k->point_count; ++p) {
+            if (k->points[p].max_normal_impulse > 0.0f || k->points[p].normal_impulse > 0.0f) {
+                int32_t n = brief->manifold.point_count++;
+                brief->manifold.points[n] = c->points[p].point;
+                brief->manifold.depths[n] = rc_maxf(-c->points[p].separation, 0.0f);
+                brief->manifold.depth = rc_maxf(brief->manifold.depth, brief->manifold.depths[n]);
+            }
+        }
+    }
     for (int32_t p = 0; p < k->point_count; ++p) {
         c->points[p].normal_impulse = k->points[p].normal_impulse;
         c->points[p].tangent_impulse = k->points[p].tangent_impulse;
         c->points[p].approach = rc_maxf(-k->points[p].relative_velocity, 0.0f);
     }
     c->rolling_impulse = k->rolling_impulse;
+}
+
+/* A brief touch's begin and end events (room reserved: a contact that touched neither at the
+ * step's start nor at its end has no other event in it). */
+static void emit_brief_touch(rc_world *world, const rc_contact *c, const brief_touch *brief) {
+    const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
+    if (!brief->met || !a->contact_events || !b->contact_events) {
+        return;
+    }
+    rc_shape_id ia = rc_shape_id_of(world, c->shape[0]), ib = rc_shape_id_of(world, c->shape[1]);
+    rc_contact_begin_event begin = {ia, ib, brief->manifold, brief->approach};
+    rc_contact_end_event end = {ia, ib, brief->manifold};
+    world->contact_begin.data[world->contact_begin.count++] = begin;
+    world->contact_end.data[world->contact_end.count++] = end;
 }
 
 #define UPDATE_AHEAD 8
@@ -332,8 +371,9 @@ static inline void prefetch_constraint(const rc_world *world, int32_t i) {
 static void update_contact(rc_world *world, int32_t i) {
     rc_contact *c = &world->contacts.data[i];
     bool recheck = c->flagged; /* a filter, type or shape changed: may they pair at all? */
+    brief_touch brief = {false, 0.0f, {{0.0f, 0.0f}, {{0.0f, 0.0f}, {0.0f, 0.0f}}, {0.0f, 0.0f}, 0, 0.0f}};
     if (c->in_use) {
-        commit_impulses(world, c, i);
+        commit_impulses(world, c, i, &brief);
     }
     if (!c->in_use || (!recheck && !world->body_active.data[c->body[0]] && !world->body_active.data[c->body[1]])) {
         return; /* nothing moved: nothing changed */
@@ -345,6 +385,7 @@ static void update_contact(rc_world *world, int32_t i) {
     c->flagged = false;
     /* apart in the grid (the boxes that made the pair): the pair is over */
     if (pair_over(world, c, recheck)) {
+        emit_brief_touch(world, c, &brief); /* (bounced so far apart that their boxes parted) */
         rc_contact_destroy(world, i, true);
         return;
     }
@@ -363,6 +404,9 @@ static void update_contact(rc_world *world, int32_t i) {
         rc_wake_island(world, ba->awake ? b->body : a->body);
     }
     if (touching == c->touching) {
+        if (!touching) {
+            emit_brief_touch(world, c, &brief);
+        }
         return;
     }
     c->touching = touching;

@@ -781,7 +781,11 @@ RC_API int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *
 /* Two shapes began to touch this step: solid shapes within linear_slop of each other, a swept
  * circle within its contact margin of a solid shape, a sensor overlapping a shape. Shapes of a
  * pair are ordered by shape id. The manifold's points are those within that reach (a point
- * that does not overlap has depth 0). */
+ * that does not overlap has depth 0).
+ * A touch made and ended within one step (the solver met two solid shapes closing at
+ * restitution_threshold or faster and bounced them apart, and they touched neither at the
+ * step's start nor at its end) gives a begin and an end event in the same step, both with the
+ * points that pushed, where the solve had them (depth 0 at a point that did not overlap yet). */
 typedef struct rc_contact_begin_event {
     rc_shape_id shape_a, shape_b;
     rc_manifold manifold; /* normal from a to b, depth and points */
