@@ -51,6 +51,8 @@ typedef struct continuous_query {
     rc_world *world;
     const rc_body *body;
     const rc_shape *shape; /* of the fast body */
+    rc_transform x1, x2;   /* the body's frames at the step's start and where it ends */
+    bool prepared;         /* view to reach below are worked out (prepare_shape) */
     rc_hull_view view;     /* its hull, body frame (of room, or of the pool: no copy) */
     rc_hull room;
     rc_hull hull;          /* the hull copied, for the time of impact: made the first time it is needed */
@@ -200,6 +202,21 @@ static rc_toi untouched_time_of_impact(continuous_query *q, const rc_hull *wall,
     return first;
 }
 
+/* The fast shape's hull and its measures, the first time a shape it may meet needs them (a
+ * body falling in the open meets none). */
+static void prepare_shape(continuous_query *q) {
+    if (q->prepared) {
+        return;
+    }
+    q->prepared = true;
+    q->view = rc_shape_hull_view(q->world, q->shape, &q->room);
+    rc_vec2 middle = rc_hull_middle(&q->view);
+    q->middle1 = rc_transform_point(q->x1, middle);
+    q->middle2 = rc_transform_point(q->x2, middle);
+    q->core = 0.25f * hull_least_extent(&q->view, middle);
+    q->reach = hull_most_extent(&q->view, q->body->local_center);
+}
+
 static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     (void)proxy;
     continuous_query *q = context;
@@ -209,6 +226,7 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
         !rc_shapes_should_pair(world, q->shape, other)) {
         return true;
     }
+    prepare_shape(q);
     const rc_body *ob = &world->bodies.data[other->body];
     if (!ob->enable_response || (other->kind == RC_SHAPE_SEGMENT && !wall_crossed(q, other))) {
         return true;
@@ -366,8 +384,8 @@ void rc_continuous_fast(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_ro
     q.dt = dt;
     q.carried = false;
     /* the body's rotations at both ends are at hand: no sines and cosines again */
-    rc_transform x1 = rc_body_origin_at(c1, q1, b->local_center);
-    rc_transform x2 = rc_body_origin_at(c2, b->xf.q, b->local_center);
+    q.x1 = rc_body_origin_at(c1, q1, b->local_center);
+    q.x2 = rc_body_origin_at(c2, b->xf.q, b->local_center);
     /* the grid of moving shapes is asked only when the world holds many kinematic bodies */
     int32_t fast[RC_FEW_KINEMATICS];
     int32_t fast_count = fast_kinematics(&q, fast);
@@ -381,16 +399,11 @@ void rc_continuous_fast(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_ro
             continue;
         }
         q.shape = shape;
-        q.view = rc_shape_hull_view(world, shape, &q.room);
+        q.prepared = false;
         q.have_hull = false;
-        rc_vec2 middle = rc_hull_middle(&q.view);
-        q.middle1 = rc_transform_point(x1, middle);
-        q.middle2 = rc_transform_point(x2, middle);
-        q.core = 0.25f * hull_least_extent(&q.view, middle);
-        q.reach = hull_most_extent(&q.view, b->local_center);
         /* where it starts is where the last step placed it (its box is the box at x1 but for the
            rounding of a position the game set) */
-        rc_aabb box = rc_aabb_union(shape->aabb, rc_shape_box_at(world, shape, x2));
+        rc_aabb box = rc_aabb_union(shape->aabb, rc_shape_box_at(world, shape, q.x2));
         if (!rc_aabb_is_valid(box)) {
             continue;
         }
