@@ -153,10 +153,57 @@ typedef struct local_cell {
     uint32_t moved[LOCAL_ENTRIES]; /* 1 or 0 */
 } local_cell;
 
+/* Entry i's pairs with the entries after it when i moved: every one of them, four at a time
+ * while four are left: their boxes' overlap with i's by the same compares (rc_w_le_bits is <=
+ * lane by lane), then the rest of the test for those that pass, in the order of j (most pairs
+ * fail the boxes). */
+static void moved_entry_pairs(const cell_pairs *c, const local_cell *e, int32_t n, int32_t i) {
+    float lx = e->lx[i], ly = e->ly[i], ux = e->ux[i], uy = e->uy[i];
+    uint32_t shared = e->raw[i] & (ENTRY_LEFT | ENTRY_DOWN);
+    int32_t j = i + 1;
+    rc_w wlx = rc_w_set(lx), wly = rc_w_set(ly), wux = rc_w_set(ux), wuy = rc_w_set(uy);
+    for (; j + RC_LANES <= n; j += RC_LANES) {
+        uint32_t overlap = rc_w_le_bits(rc_w_load(&e->lx[j]), wux) & rc_w_le_bits(wlx, rc_w_load(&e->ux[j])) &
+                           rc_w_le_bits(rc_w_load(&e->ly[j]), wuy) & rc_w_le_bits(wly, rc_w_load(&e->uy[j]));
+        for (int32_t k = 0; overlap != 0u; ++k, overlap >>= 1) {
+            if ((overlap & 1u) != 0u && (e->raw[j + k] & shared) == 0u) {
+                report_if_news(c, e->raw[i] & ENTRY_ID_MASK, e->raw[j + k] & ENTRY_ID_MASK);
+            }
+        }
+    }
+    for (; j < n; ++j) {
+        /* this is the lower-left cell the two share (not when both reach the cell to the left,
+           or below, which they share too), the boxes overlap (rc_aabb_overlaps) */
+        uint32_t pass = (uint32_t)((e->raw[j] & shared) == 0u) & (uint32_t)(e->lx[j] <= ux) & (uint32_t)(lx <= e->ux[j]) &
+                        (uint32_t)(e->ly[j] <= uy) & (uint32_t)(ly <= e->uy[j]);
+        if (pass != 0u) {
+            report_if_news(c, e->raw[i] & ENTRY_ID_MASK, e->raw[j] & ENTRY_ID_MASK);
+        }
+    }
+}
+
+/* Entry i's pairs when it did not move: with the entries after it that moved (their indices,
+ * ascending, in later[0..count)) and no others, in the order of j as above. */
+static void still_entry_pairs(const cell_pairs *c, const local_cell *e, int32_t i, const int32_t *later,
+                              int32_t count) {
+    float lx = e->lx[i], ly = e->ly[i], ux = e->ux[i], uy = e->uy[i];
+    uint32_t shared = e->raw[i] & (ENTRY_LEFT | ENTRY_DOWN);
+    for (int32_t k = 0; k < count; ++k) {
+        int32_t j = later[k];
+        if ((e->raw[j] & shared) == 0u && e->lx[j] <= ux && lx <= e->ux[j] && e->ly[j] <= uy && ly <= e->uy[j]) {
+            report_if_news(c, e->raw[i] & ENTRY_ID_MASK, e->raw[j] & ENTRY_ID_MASK);
+        }
+    }
+}
+
+/* The pairs of a cell of few entries with at least one of the two moved: each pair once, i
+ * before j, in the order of i and then of j. A still entry is tested against the moved ones
+ * after it alone (a pile where a few bodies move: three pairs in four of the rain's small cells
+ * had neither moved, and were tested for nothing). */
 static void small_cell_pairs(const cell_pairs *c, const grid_cell *cell) {
     local_cell e;
-    int32_t n = 0;
-    uint32_t any_moved = 0;
+    int32_t n = 0, moved_count = 0;
+    int32_t moved_at[LOCAL_ENTRIES];
     FOR_EACH_ENTRY(&c->grid->store, cell, raw, qb, {
         uint32_t id = raw & ENTRY_ID_MASK;
         rc_aabb box = c->grid->spans[id].box;
@@ -166,39 +213,21 @@ static void small_cell_pairs(const cell_pairs *c, const grid_cell *cell) {
         e.uy[n] = box.upper.y;
         e.raw[n] = raw;
         e.moved[n] = c->all_moved || c->grid->proxies[id].moved ? 1u : 0u;
-        any_moved |= e.moved[n];
+        moved_at[moved_count] = n;
+        moved_count += (int32_t)e.moved[n];
         n++;
     });
-    if (any_moved == 0) {
+    if (moved_count == 0) {
         return; /* every pair here was looked at when one of its proxies last moved */
     }
-    for (int32_t i = 0; i + 1 < n; ++i) {
-        float lx = e.lx[i], ly = e.ly[i], ux = e.ux[i], uy = e.uy[i];
-        uint32_t moved = e.moved[i], shared = e.raw[i] & (ENTRY_LEFT | ENTRY_DOWN);
-        int32_t j = i + 1;
-        /* four entries at a time while four are left: their boxes' overlap with i's by the same
-           compares (rc_w_le_bits is <= lane by lane), then the rest of the test for those that
-           pass, in the order of j as below (most pairs fail the boxes) */
-        rc_w wlx = rc_w_set(lx), wly = rc_w_set(ly), wux = rc_w_set(ux), wuy = rc_w_set(uy);
-        for (; j + RC_LANES <= n; j += RC_LANES) {
-            uint32_t overlap = rc_w_le_bits(rc_w_load(&e.lx[j]), wux) & rc_w_le_bits(wlx, rc_w_load(&e.ux[j])) &
-                               rc_w_le_bits(rc_w_load(&e.ly[j]), wuy) & rc_w_le_bits(wly, rc_w_load(&e.uy[j]));
-            for (int32_t k = 0; overlap != 0u; ++k, overlap >>= 1) {
-                if ((overlap & 1u) != 0u && (moved | e.moved[j + k]) != 0u && (e.raw[j + k] & shared) == 0u) {
-                    report_if_news(c, e.raw[i] & ENTRY_ID_MASK, e.raw[j + k] & ENTRY_ID_MASK);
-                }
-            }
+    for (int32_t i = 0, m = 0; i + 1 < n; ++i) {
+        while (m < moved_count && moved_at[m] <= i) {
+            ++m;
         }
-        for (; j < n; ++j) {
-            /* one of the two moved, this is the lower-left cell the two share (not when both
-               reach the cell to the left, or below, which they share too), the boxes overlap
-               (rc_aabb_overlaps) */
-            uint32_t pass = (moved | e.moved[j]) & (uint32_t)((e.raw[j] & shared) == 0u) &
-                            (uint32_t)(e.lx[j] <= ux) & (uint32_t)(lx <= e.ux[j]) & (uint32_t)(e.ly[j] <= uy) &
-                            (uint32_t)(ly <= e.uy[j]);
-            if (pass != 0u) {
-                report_if_news(c, e.raw[i] & ENTRY_ID_MASK, e.raw[j] & ENTRY_ID_MASK);
-            }
+        if (e.moved[i] != 0u) {
+            moved_entry_pairs(c, &e, n, i);
+        } else {
+            still_entry_pairs(c, &e, i, moved_at + m, moved_count - m);
         }
     }
 }
