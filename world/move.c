@@ -39,9 +39,20 @@ static bool seen_by_sweeps(const rc_world *world, const rc_body *b) {
     return world->swept_bullets > 0 && !b->bullet;
 }
 
-bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aabb before, rc_vec2 center, float turn,
-                            rc_aabb *target) {
-    rc_aabb need = rc_motion_box(before, rc_shape_proxy_box(world, shape), center, turn);
+static rc_aabb box_ahead(rc_aabb box, rc_vec2 ahead) {
+    box.lower = rc_v2(box.lower.x + rc_minf(ahead.x, 0.0f), box.lower.y + rc_minf(ahead.y, 0.0f));
+    box.upper = rc_v2(box.upper.x + rc_maxf(ahead.x, 0.0f), box.upper.y + rc_maxf(ahead.y, 0.0f));
+    return box;
+}
+
+bool rc_solid_moves_ahead(const rc_body *b, const rc_shape *shape) {
+    return b->type != RC_STATIC && b->motion == RC_MOTION_FREE && b->enable_response && !shape->sensor &&
+           shape->kind != RC_SHAPE_SEGMENT;
+}
+
+bool rc_proxy_target_ahead(const rc_world *world, const rc_shape *shape, rc_aabb need, rc_vec2 ahead,
+                           rc_aabb *target) {
+    need = box_ahead(need, ahead);
     if (rc_aabb_contains(rc_grid_get_box(world->grid, shape->proxy), need)) {
         return false;
     }
@@ -51,19 +62,19 @@ bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aab
     return true;
 }
 
+bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aabb before, rc_vec2 center, float turn,
+                            rc_vec2 ahead, rc_aabb *target) {
+    rc_aabb need = rc_motion_box(before, rc_shape_proxy_box(world, shape), center, turn);
+    return rc_proxy_target_ahead(world, shape, need, ahead, target);
+}
+
 /* The fat box of a shape that detects only (a sensor, a body that does not respond) grown ahead
  * along the body's motion, as far as it goes in AHEAD_STEPS steps: a crowd moving at a steady
  * speed keeps its grid boxes (and cells) for that many steps instead of leaving them at every
- * step (the margin alone is a twentieth of a unit). Solid shapes keep the margin alone: more
- * overlapping boxes among them are more contacts to solve, and a tumbler of props lost more to
- * those than the grid saved. */
+ * step (the margin alone is a twentieth of a unit). Solid shapes look one step ahead
+ * (rc_proxy_target_ahead), for their pairs' sake: more overlapping boxes among them are more
+ * contacts to solve, and a tumbler of props lost more to two steps than the grid saved. */
 #define AHEAD_STEPS 2.0f
-
-static rc_aabb box_ahead(rc_aabb box, rc_vec2 ahead) {
-    box.lower = rc_v2(box.lower.x + rc_minf(ahead.x, 0.0f), box.lower.y + rc_minf(ahead.y, 0.0f));
-    box.upper = rc_v2(box.upper.x + rc_maxf(ahead.x, 0.0f), box.upper.y + rc_maxf(ahead.y, 0.0f));
-    return box;
-}
 
 /* Place a moved body's shapes. Most stay inside their grid boxes (nothing to do in the grid); of
  * the others, those whose move keeps their grid cells are moved at once, which cannot fail, and
@@ -75,19 +86,27 @@ static int32_t place_moved(rc_world *world, rc_body *b, rc_vec2 move) {
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         rc_shape *shape = &world->shapes.data[s];
         rc_aabb target;
+        bool solid = rc_solid_moves_ahead(b, shape);
         if (!seen || shape->sensor) {
             rc_shape_place(world, shape, b->xf);
-            if (rc_shape_proxy_fits(world, shape)) {
-                continue;
-            }
-            target = rc_shape_fat_box(world, shape);
-            if (shape->sensor || !b->enable_response) {
-                target = box_ahead(target, rc_scale(AHEAD_STEPS, move));
+            if (solid) {
+                if (!rc_proxy_target_ahead(world, shape, rc_shape_proxy_box(world, shape), move, &target)) {
+                    continue;
+                }
+            } else {
+                if (rc_shape_proxy_fits(world, shape)) {
+                    continue;
+                }
+                target = rc_shape_fat_box(world, shape);
+                if (shape->sensor || !b->enable_response) {
+                    target = box_ahead(target, rc_scale(AHEAD_STEPS, move));
+                }
             }
         } else {
             rc_aabb before = rc_shape_proxy_box(world, shape);
             rc_shape_place(world, shape, b->xf);
-            if (!rc_motion_proxy_target(world, shape, before, b->center, b->step_turn, &target)) {
+            rc_vec2 ahead = solid ? move : rc_v2(0.0f, 0.0f);
+            if (!rc_motion_proxy_target(world, shape, before, b->center, b->step_turn, ahead, &target)) {
                 continue;
             }
         }

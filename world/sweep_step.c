@@ -278,7 +278,7 @@ static void follow_sweep(rc_world *world, int32_t index) {
         rc_shape_place(world, shape, b->xf);
         rc_aabb target;
         if (covers_motion) {
-            if (rc_motion_proxy_target(world, shape, was, b->center, 0.0f, &target)) {
+            if (rc_motion_proxy_target(world, shape, was, b->center, 0.0f, rc_v2(0.0f, 0.0f), &target)) {
                 rc_step_move_proxy(world, shape, target);
             }
         } else if (!rc_shape_proxy_fits(world, shape)) {

@@ -471,11 +471,14 @@ void rc_body_update_mass(rc_world *world, rc_body *body); /* also the motion (wh
 /* The box a shape's proxy has: its own, grown by the contact margin for a swept circle so that
  * the broadphase reports surfaces it rests near. */
 rc_aabb rc_shape_proxy_box(const rc_world *world, const rc_shape *shape);
-/* The grid keeps a moving shape's proxy box larger by a fat margin (ten linear slops, as Box2D
- * v3.1), and moves it only once the shape's proxy box leaves it: a body at rest or moving little
- * changes nothing in the grid and makes no new pairs. Static shapes' grid boxes are their proxy boxes
- * exactly. */
-static inline float rc_world_fat_margin(const rc_world *world) { return 10.0f * world->def.linear_slop; }
+/* The grid keeps a moving shape's proxy box larger by a fat margin (six linear slops: more than
+ * the four of a contact's speculative reach at rest), and moves it only once the shape's proxy box
+ * leaves it: a body at rest or moving little changes nothing in the grid and makes no new pairs.
+ * A solid shape's grid box covers where the step's move would take it next too
+ * (rc_proxy_target_ahead): the margin need not cover motion (it was ten slops, and pairs still
+ * came late for bodies closing faster than that). Static shapes' grid boxes are their proxy
+ * boxes exactly. */
+static inline float rc_world_fat_margin(const rc_world *world) { return 6.0f * world->def.linear_slop; }
 rc_aabb rc_shape_fat_box(const rc_world *world, const rc_shape *shape);
 /* Does the proxy's box in the grid still hold the shape's proxy box (equal it, static)? */
 bool rc_shape_proxy_fits(const rc_world *world, const rc_shape *shape);
