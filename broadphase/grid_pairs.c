@@ -153,6 +153,17 @@ typedef struct local_cell {
     uint32_t moved[LOCAL_ENTRIES]; /* 1 or 0 */
 } local_cell;
 
+/* Does entry i pair with entry j here: this is the lower-left cell the two share (not when both
+ * reach the cell to the left, or below, which they share too), and their boxes overlap
+ * (rc_aabb_overlaps)? */
+static inline bool entries_pair_here(const local_cell *e, int32_t i, int32_t j) {
+    /* (all five tests with no branch: most pairs fail one) */
+    uint32_t pass = (uint32_t)((e->raw[j] & e->raw[i] & (ENTRY_LEFT | ENTRY_DOWN)) == 0u) &
+                    (uint32_t)(e->lx[j] <= e->ux[i]) & (uint32_t)(e->lx[i] <= e->ux[j]) &
+                    (uint32_t)(e->ly[j] <= e->uy[i]) & (uint32_t)(e->ly[i] <= e->uy[j]);
+    return pass != 0u;
+}
+
 /* Entry i's pairs with the entries after it when i moved: every one of them, four at a time
  * while four are left: their boxes' overlap with i's by the same compares (rc_w_le_bits is <=
  * lane by lane), then the rest of the test for those that pass, in the order of j (most pairs
@@ -172,11 +183,7 @@ static void moved_entry_pairs(const cell_pairs *c, const local_cell *e, int32_t 
         }
     }
     for (; j < n; ++j) {
-        /* this is the lower-left cell the two share (not when both reach the cell to the left,
-           or below, which they share too), the boxes overlap (rc_aabb_overlaps) */
-        uint32_t pass = (uint32_t)((e->raw[j] & shared) == 0u) & (uint32_t)(e->lx[j] <= ux) & (uint32_t)(lx <= e->ux[j]) &
-                        (uint32_t)(e->ly[j] <= uy) & (uint32_t)(ly <= e->uy[j]);
-        if (pass != 0u) {
+        if (entries_pair_here(e, i, j)) {
             report_if_news(c, e->raw[i] & ENTRY_ID_MASK, e->raw[j] & ENTRY_ID_MASK);
         }
     }
@@ -186,12 +193,9 @@ static void moved_entry_pairs(const cell_pairs *c, const local_cell *e, int32_t 
  * ascending, in later[0..count)) and no others, in the order of j as above. */
 static void still_entry_pairs(const cell_pairs *c, const local_cell *e, int32_t i, const int32_t *later,
                               int32_t count) {
-    float lx = e->lx[i], ly = e->ly[i], ux = e->ux[i], uy = e->uy[i];
-    uint32_t shared = e->raw[i] & (ENTRY_LEFT | ENTRY_DOWN);
     for (int32_t k = 0; k < count; ++k) {
-        int32_t j = later[k];
-        if ((e->raw[j] & shared) == 0u && e->lx[j] <= ux && lx <= e->ux[j] && e->ly[j] <= uy && ly <= e->uy[j]) {
-            report_if_news(c, e->raw[i] & ENTRY_ID_MASK, e->raw[j] & ENTRY_ID_MASK);
+        if (entries_pair_here(e, i, later[k])) {
+            report_if_news(c, e->raw[i] & ENTRY_ID_MASK, e->raw[later[k]] & ENTRY_ID_MASK);
         }
     }
 }

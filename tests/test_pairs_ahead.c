@@ -1,4 +1,4 @@
-/* Pairs found in time (world/move.c: rc_proxy_target_ahead). A moved solid shape of a dynamic or
+/* Pairs found in time (world/move.c: proxy_target_ahead). A moved solid shape of a dynamic or
  * kinematic body that is not swept keeps a grid box over where it is and where the step's move
  * would take it in the next step, so that a pair whose shapes may close in the next step is
  * found at this step's end, and its contact's speculative points meet the shapes where they

@@ -323,10 +323,7 @@ static void commit_impulses(rc_world *world, rc_contact *c, int32_t i, brief_tou
         brief->manifold.normal = c->normal;
         for (int32_t p = 0; p < k->point_count; ++p) {
             if (k->points[p].max_normal_impulse > 0.0f || k->points[p].normal_impulse > 0.0f) {
-                int32_t n = brief->manifold.point_count++;
-                brief->manifold.points[n] = c->points[p].point;
-                brief->manifold.depths[n] = rc_maxf(-c->points[p].separation, 0.0f);
-                brief->manifold.depth = rc_maxf(brief->manifold.depth, brief->manifold.depths[n]);
+                rc_manifold_add_point(&brief->manifold, c->points[p].point, c->points[p].separation);
             }
         }
     }
@@ -371,7 +368,7 @@ static inline void prefetch_constraint(const rc_world *world, int32_t i) {
 static void update_contact(rc_world *world, int32_t i) {
     rc_contact *c = &world->contacts.data[i];
     bool recheck = c->flagged; /* a filter, type or shape changed: may they pair at all? */
-    brief_touch brief = {false, 0.0f, {{0.0f, 0.0f}, {{0.0f, 0.0f}, {0.0f, 0.0f}}, {0.0f, 0.0f}, 0, 0.0f}};
+    brief_touch brief = {.met = false}; /* (commit_impulses fills the rest when met) */
     if (c->in_use) {
         commit_impulses(world, c, i, &brief);
     }

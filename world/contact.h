@@ -152,6 +152,15 @@ rc_collision rc_collide_circle_shapes(const rc_shape *a, const rc_body *body_a, 
 bool rc_swept_strike(const rc_world *world, rc_vec2 velocity, rc_vec2 normal, float gap, float dt);
 /* The least separation of count (> 0) contact points. */
 float rc_contact_least_separation(const rc_contact_point *points, int32_t count);
+/* One more point of an event's manifold (rc_manifold: room for two), at `separation` (its depth
+ * that overlap, 0 where it does not overlap): the manifold a contact keeps for its events
+ * (rc_contact_collide) and a brief touch's (contact.c). */
+static inline void rc_manifold_add_point(rc_manifold *m, rc_vec2 point, float separation) {
+    int32_t n = m->point_count++;
+    m->points[n] = point;
+    m->depths[n] = rc_maxf(-separation, 0.0f);
+    m->depth = rc_maxf(m->depth, m->depths[n]);
+}
 /* rc_swept_strike for a world contact in a step of world->contact_dt, of a contact that may be
  * a strike at all (rc_contact_may_strike, inline in world_internal.h, which the caller asks
  * first: one side a swept circle, the other static or kinematic). */

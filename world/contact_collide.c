@@ -406,10 +406,7 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
     c->manifold.normal = m.normal;
     for (int32_t k = 0; k < m.count; ++k) {
         if (m.points[k].separation <= touch) {
-            int32_t n = c->manifold.point_count++;
-            c->manifold.points[n] = m.points[k].point;
-            c->manifold.depths[n] = rc_maxf(-m.points[k].separation, 0.0f);
-            c->manifold.depth = rc_maxf(c->manifold.depth, c->manifold.depths[n]);
+            rc_manifold_add_point(&c->manifold, m.points[k].point, m.points[k].separation);
         }
     }
     return touching;

@@ -117,22 +117,9 @@ void rc_step_move_proxy(rc_world *world, const rc_shape *shape, rc_aabb box);
 /* The box that holds a box's motion from `before` to `after` while its body turns by `turn`
  * about `center` (where it ends). */
 rc_aabb rc_motion_box(rc_aabb before, rc_aabb after, rc_vec2 center, float turn);
-/* Does a moved shape's grid box look one step ahead (rc_proxy_target_ahead): a solid shape of
- * a dynamic or kinematic body that responds (not a sensor, nor a chain's wall), and is not
- * swept (a bullet's or a grenade's sweep meets what it strikes in the step: a pair found a step
- * early made a bullet's contact hold it off the box it was to strike)? */
-bool rc_solid_moves_ahead(const rc_body *b, const rc_shape *shape);
-/* Where a moved shape's proxy goes: `need` (its box, or its box over its motion) and that box
- * moved on by `ahead` (the step's move, which the next step's is like), grown by the fat margin.
- * Returns false when its box in the grid already holds them. A pair whose shapes may close in
- * the next step is found at this one's end, in time for its contact's speculative points (found
- * only once the boxes overlapped, two crates flying head-on at 15 units/s each sank 0.35 into
- * each other before the contact held them). */
-bool rc_proxy_target_ahead(const rc_world *world, const rc_shape *shape, rc_aabb need, rc_vec2 ahead,
-                           rc_aabb *target);
 /* Where a moved shape's proxy goes when sweeps may meet it: a fat box over its whole motion
  * from its proxy box before the move (`before`), turning by `turn` about `center`, and on by
- * `ahead` (rc_proxy_target_ahead; 0 for a shape that does not look ahead). Returns false when
+ * `ahead` (proxy_target_ahead in move.c; 0 for a shape that does not look ahead). Returns false when
  * its box in the grid already holds that motion. */
 bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aabb before, rc_vec2 center, float turn,
                             rc_vec2 ahead, rc_aabb *target);

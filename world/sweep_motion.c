@@ -106,6 +106,23 @@ static bool overlap_at(const rc_shape_view *v, rc_vec2 q, float radius, rc_ray_h
  * solver holds it at) and not closing on it is left to the solver and to the push out of
  * overlaps at the step's end: the bound, which adds the turn's speed to the linear one, would
  * crawl along a contact that the two share. */
+/* A point p of the circle's path at time tau (back = 1 - tau) where a turning shape stands
+ * (q_back: its turn still to come, rc_rot_from_angle(back * turn)); *c: its body's centre of
+ * mass at tau. */
+static rc_vec2 placed_while_turning(const rc_shape_motion *m, float back, rc_rot q_back, rc_vec2 p, rc_vec2 *c) {
+    *c = rc_mul_add(m->center, -back, m->move);
+    return rc_add(m->center, rc_rotate(q_back, rc_sub(p, *c)));
+}
+
+/* Does a circle whose centre starts `clear` off a moving shape's surface (its radius and a
+ * tolerance taken off already) stay apart from it over a leg of `span` of the step: further off
+ * than its whole path, the shape's whole move over the leg and its turn's reach (spin)? Then it
+ * is apart wherever on its path it is at any moment of the leg (one that stops short and waits
+ * there too). */
+static bool apart_over_leg(float clear, rc_vec2 translation, float span, rc_vec2 move, float spin) {
+    return clear > 1.001f * (rc_length(translation) + span * rc_length(move) + spin);
+}
+
 static bool advance_to_touch(const rc_world *world, const rc_shape_view *v, const rc_shape *shape,
                              const rc_shape_motion *m, rc_vec2 origin, float radius, rc_vec2 translation, float tau0,
                              float tau1, float tolerance, float reach, rc_ray_hit *hit, bool *apart) {
@@ -116,8 +133,8 @@ static bool advance_to_touch(const rc_world *world, const rc_shape_view *v, cons
     for (int k = 0; k < MOTION_CAST_ITERATIONS; ++k) {
         float tau = tau0 + u * span, back = 1.0f - tau;
         rc_rot q_back = rc_rot_from_angle(back * m->turn); /* the turn still to come */
-        rc_vec2 c = rc_mul_add(m->center, -back, m->move);  /* the centre of mass at tau */
-        rc_vec2 q = rc_add(m->center, rc_rotate(q_back, rc_sub(rc_mul_add(origin, u, translation), c)));
+        rc_vec2 c;                                         /* the centre of mass at tau */
+        rc_vec2 q = placed_while_turning(m, back, q_back, rc_mul_add(origin, u, translation), &c);
         if (!rc_shape_faces(shape, q)) {
             return false;
         }
@@ -125,11 +142,8 @@ static bool advance_to_touch(const rc_world *world, const rc_shape_view *v, cons
             float clear = rc_view_distance_floor(v, q) - radius - 0.5f * tolerance;
             if (clear > 1.001f * (rc_length(relative) + spin)) {
                 /* so far off that closing at the fastest the leg allows (approach below) it stays
-                   apart: the first advance would leave the leg, and the distance is not needed.
-                   Further off than the whole path and the shape's whole motion over the leg, it
-                   stays apart from the circle wherever on its path the circle is at any moment of
-                   the leg (one that stops short and waits there too) */
-                *apart = clear > 1.001f * (rc_length(translation) + span * rc_length(m->move) + spin);
+                   apart: the first advance would leave the leg, and the distance is not needed */
+                *apart = apart_over_leg(clear, translation, span, m->move, spin);
                 return false;
             }
         }
@@ -207,12 +221,13 @@ bool rc_motion_cast(const rc_world *world, const rc_shape *shape, const rc_shape
 static bool stays_apart(const rc_world *world, const rc_shape *shape, const rc_body *k, rc_rot back, rc_vec2 origin,
                         float radius, rc_vec2 d) {
     /* (back: the body's whole turn, the one still to come at the step's start) */
-    rc_vec2 c = rc_mul_add(k->center, -1.0f, k->step_move); /* the centre of mass at the start */
-    rc_vec2 q = rc_add(k->center, rc_rotate(back, rc_sub(origin, c)));
+    rc_shape_motion m = {true, k->center, k->step_move, k->step_turn};
+    rc_vec2 c;
+    rc_vec2 q = placed_while_turning(&m, 1.0f, back, origin, &c);
     rc_shape_view v = rc_shape_view_of(world, shape);
-    float spin = fabsf(k->step_turn) * reach_of(shape, k->center);
+    float spin = fabsf(m.turn) * reach_of(shape, m.center);
     float clear = rc_view_distance_floor(&v, q) - radius - rc_world_skin(world, origin);
-    return clear > 1.001f * (rc_length(d) + rc_length(k->step_move) + spin);
+    return apart_over_leg(clear, d, 1.0f, m.move, spin);
 }
 
 /* Are all the circle's contacts with static and kinematic bodies (its body's level_contacts)
