@@ -196,16 +196,6 @@ static inline int32_t rc_constraint_first_touch(const rc_contact_constraint *k, 
     *approach = fastest;
     return best;
 }
-/* Did it push at all (a normal impulse at some point)? (These three inline: asked of every
- * constraint after every step.) */
-static inline bool rc_constraint_pushed(const rc_contact_constraint *k) {
-    for (int32_t p = 0; p < k->point_count; ++p) {
-        if (k->points[p].normal_impulse > 0.0f || k->points[p].max_normal_impulse > 0.0f) {
-            return true;
-        }
-    }
-    return false;
-}
 /* What the seams of the level's polygons are, kept while the level stays as it is (contact_seam.c):
  * for each static polygon a solid met near a face's end, per face, a neighbour found covering
  * it and one found running on flat through each of its ends (found whatever the filters say, and

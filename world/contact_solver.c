@@ -697,6 +697,14 @@ static void store(rc_soft_step *s) {
             k->points[j].max_normal_impulse = RC_LANE(c->points[j].max_normal_impulse, lane);
             k->points[j].relative_velocity = RC_LANE(c->relative_velocity[j], lane);
         }
+        if (s->pushed != NULL && rc_constraint_pushed(k)) {
+            if (k->a >= 0) {
+                s->pushed[k->a] = 1;
+            }
+            if (k->b >= 0) {
+                s->pushed[k->b] = 1;
+            }
+        }
     }
 }
 

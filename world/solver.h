@@ -81,6 +81,17 @@ typedef struct rc_contact_constraint {
     uint32_t rank;          /* where its colour search starts: rc_constraint_rank */
 } rc_contact_constraint;
 
+/* Did it push at all (a normal impulse at some point, or the step's largest push)? (Inline:
+ * the soft step's store asks it of every constraint, the preview of its own.) */
+static inline bool rc_constraint_pushed(const rc_contact_constraint *k) {
+    for (int32_t p = 0; p < k->point_count; ++p) {
+        if (k->points[p].normal_impulse > 0.0f || k->points[p].max_normal_impulse > 0.0f) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* A scrambled number for a shape index (a bijection: neighbours get unrelated numbers), from
  * which a constraint's colour search starts (rc_solver_color). */
 static inline uint32_t rc_scramble(uint32_t x) {
@@ -200,6 +211,10 @@ typedef struct rc_soft_step {
                                        64 bytes, filled by rc_solve_soft_step */
     uint16_t *block_flags;          /* block_count: each block's RC_BLOCK_* */
     int32_t block_count;            /* set by rc_solver_color (or rc_solver_runs) */
+    uint8_t *pushed;                /* per state, or NULL: the store sets it to 1 for both sides of
+                                       a constraint that pushed (rc_constraint_pushed), as it
+                                       writes the impulses back (a pass of its own read every
+                                       constraint again); the caller clears it first */
 } rc_soft_step;
 
 /* Colour the constraints (fills order; colors is per-state scratch) and return the number of

@@ -208,6 +208,20 @@ static void check_colors(rc_soft_step *s) {
 }
 #endif
 
+/* Which solver bodies some contact pushed on (a normal impulse at some point): a swept body
+ * held so moves along the solver's path; a free one flies its exact parabola. Only the sweeps of
+ * this step's swept bodies read it: NULL (not marked) when there are none. The store of the soft
+ * step marks the contacts' pushes (rc_soft_step.pushed), the joints' are marked after it. */
+static uint8_t *clear_held(rc_world *world) {
+    if (world->swept_count == 0) {
+        return NULL;
+    }
+    if (world->solver_owner.count > 0) {
+        memset(world->held.data, 0, (size_t)world->solver_owner.count);
+    }
+    return world->held.data;
+}
+
 /* The soft step over the solver's bodies and the gathered constraints. False when the blocks
  * cannot be had (nothing has changed then). */
 static bool solve(rc_world *world, float dt) {
@@ -225,6 +239,7 @@ static bool solve(rc_world *world, float dt) {
     step.spin_limits = world->spin_limits.data;
     step.colors = world->colors.data;
     step.order = world->constraint_order.data;
+    step.pushed = clear_held(world);
     rc_joints_prepare(world, &step);
     step.joints = world->joint_constraints.data;
     step.joint_count = world->joint_constraints.count;
@@ -245,30 +260,6 @@ static bool solve(rc_world *world, float dt) {
     step.block_flags = world->block_flags.data;
     rc_solve_soft_step(&step);
     return true;
-}
-
-/* Which solver bodies some contact pushed on (a normal impulse at some point): a swept body
- * held so moves along the solver's path; a free one flies its exact parabola. */
-static void mark_held(rc_world *world) {
-    if (world->swept_count == 0) {
-        return; /* only the sweeps of this step's swept bodies read it */
-    }
-    uint8_t *held = world->held.data;
-    for (int32_t slot = 0; slot < world->solver_owner.count; ++slot) {
-        held[slot] = 0;
-    }
-    for (int32_t i = 0; i < world->constraints.count; ++i) {
-        const rc_contact_constraint *k = &world->constraints.data[i];
-        if (rc_constraint_pushed(k)) {
-            if (k->a >= 0) {
-                held[k->a] = 1;
-            }
-            if (k->b >= 0) {
-                held[k->b] = 1;
-            }
-        }
-    }
-    rc_joints_mark_held(world, held);
 }
 
 /* Bounces the solver made off what a swept body rested near are impacts like a sweep's, and so
@@ -525,7 +516,9 @@ bool rc_world_step(rc_world *world, float dt) {
     if (!rc_gather_constraints(world) || !solve(world, dt)) {
         return fail_step(world, impacts_before);
     }
-    mark_held(world);
+    if (world->swept_count > 0) {
+        rc_joints_mark_held(world, world->held.data);
+    }
     for (int32_t slot = 0; slot < world->solver_owner.count; ++slot) {
         rc_body *b = &world->bodies.data[world->solver_owner.data[slot]];
         if (b->type == RC_DYNAMIC && !is_swept(b)) {
