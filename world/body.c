@@ -568,7 +568,7 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     count_level_contacts(world, b, -1);
     b->type = (uint8_t)type;
     count_level_contacts(world, b, 1);
-    world->contact_set_revision++; /* (which of its contacts the solver takes: gather.c) */
+    rc_contact_set_changed_all(world); /* (which of its contacts the solver takes: gather.c) */
     if (type == RC_STATIC) {
         rc_level_changed(world);
         b->linear_velocity = rc_v2(0.0f, 0.0f);
@@ -724,7 +724,7 @@ bool rc_body_set_enable_response(rc_world *world, rc_body_id id, bool enable) {
     }
     int32_t old_swept = b->swept_shape;
     b->enable_response = enable;
-    world->contact_set_revision++; /* (which of its contacts the solver takes: gather.c) */
+    rc_contact_set_changed_all(world); /* (which of its contacts the solver takes: gather.c) */
     update_flags(world, b);
     rc_body_refresh_swept(world, b, old_swept);
     rc_body_wake(b);

@@ -68,8 +68,8 @@ void rc_contacts_count_levels(rc_world *world) {
 }
 
 int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b) {
-    world->contact_set_revision++;
     int32_t index = rc_id_pool_take(&world->contact_ids);
+    rc_contact_set_changed(world, index);
     if (index == world->contacts.count) {
         world->contacts.count++;
     }
@@ -116,7 +116,7 @@ void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end_event) {
         emit_end(world, c);
     }
     rc_map_remove(&world->contact_map, rc_contact_key(c->shape[0], c->shape[1]));
-    world->contact_set_revision++;
+    rc_contact_set_changed(world, contact);
     unlink_edge(world, contact, 0);
     unlink_edge(world, contact, 1);
     rc_contact_count_level(world, c, -1);

@@ -143,6 +143,7 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->moving);
     rc_array_free(world, world->solver_owner);
     rc_array_free(world, world->gathered_owners);
+    rc_array_free(world, world->set_changes);
     rc_array_free(world, world->states);
     rc_array_free(world, world->colors);
     rc_array_free(world, world->constraint_order);

@@ -137,6 +137,12 @@ struct rc_world {
     uint32_t gathered_revision;
     int32_t gathered_count, gathered_live; /* (gather_kept, colors_kept: below) */
     RC_ARRAY(int32_t) gathered_owners;
+    /* the contacts whose bump of the revision came since the last gathering (made, ended, given
+       or robbed of their points: rc_contact_set_changed), for the next to mend its kept list
+       from rather than look at every contact again; set_changes_full: one did not fit (its
+       room is reserved at each gathering, never while it logs), or a body changed (the flag
+       is below, with the step's others) */
+    RC_ARRAY(int32_t) set_changes;
     RC_ARRAY(rc_solver_line) blocks; /* the solver's blocks (rc_solver_block_lines of them) */
     RC_ARRAY(uint16_t) block_flags;  /* per block: RC_BLOCK_* (solver.h) */
     int32_t solver_lanes;            /* contacts to a block: rc_solver_widest_lanes at creation
@@ -174,6 +180,8 @@ struct rc_world {
     RC_ARRAY(rc_proxy_undo) proxy_undo; /* the grid boxes the step changed, to put back if it fails */
     RC_ARRAY(int32_t) new_contacts;
     bool pair_failed;
+    bool set_changes_full; /* (set_changes above) */
+    bool gather_mended;    /* the last gathering mended its kept list (for the tests) */
 
     int32_t steps;
     float contact_dt; /* the step's length while its contacts are refreshed (0 outside a step) */
@@ -238,11 +246,28 @@ rc_shape *rc_shape_for_change(rc_world *world, rc_shape_id id, const char *func)
  * a body static and moving the polygon pool's blocks call it too. */
 static inline void rc_level_changed(rc_world *world) { world->level_revision++; }
 
+/* Contact `contact` was made or ended, or got or lost its points: the contact set changed
+ * (gather.c keeps it), and the next gathering looks at this contact again. */
+static inline void rc_contact_set_changed(rc_world *world, int32_t contact) {
+    world->contact_set_revision++;
+    if (world->set_changes.count < world->set_changes.capacity) {
+        world->set_changes.data[world->set_changes.count++] = contact;
+    } else {
+        world->set_changes_full = true;
+    }
+}
+/* A body's type or response changed: which of its contacts the solver takes may change, and the
+ * next gathering looks at every contact. */
+static inline void rc_contact_set_changed_all(rc_world *world) {
+    world->contact_set_revision++;
+    world->set_changes_full = true;
+}
+
 /* A contact's point count. Whether it has points is what the solver's gathering keeps
  * (gather.c): a change of that is a change of the contact set. */
 static inline void rc_contact_set_point_count(rc_world *world, rc_contact *c, int32_t n) {
     if ((c->point_count > 0) != (n > 0)) {
-        world->contact_set_revision++;
+        rc_contact_set_changed(world, (int32_t)(c - world->contacts.data));
     }
     c->point_count = n;
 }
