@@ -135,6 +135,7 @@ static void compact_contacts(rc_world *world) {
         world->contact_constraint_set = 0;
         rc_array_shrink(world, world->contact_constraint, world->contacts.count);
         rc_array_shrink(world, world->gather_entries, 2 * rc_id_pool_live(&world->contact_ids));
+        rc_array_shrink(world, world->set_changes, rc_id_pool_live(&world->contact_ids) / 4 + 64);
         rc_array_shrink_aligned(world, world->blocks,
                                 rc_solver_block_lines(world->solver_lanes, rc_id_pool_live(&world->contact_ids)), 64);
         rc_array_shrink(world, world->block_flags, rc_id_pool_live(&world->contact_ids));
