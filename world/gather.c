@@ -120,6 +120,11 @@ static inline void prefetch_entry(const rc_world *world, const rc_gather_entry *
     RC_PREFETCH(&world->shapes.data[(int32_t)(uint32_t)e->key]);
 }
 
+/* Is entry a before entry b in the sorted list: by body (slot), then by shapes (key)? */
+static inline bool entry_before(const rc_gather_entry *a, const rc_gather_entry *b) {
+    return a->slot < b->slot || (a->slot == b->slot && a->key < b->key);
+}
+
 static void swap_entries(rc_gather_entry *e, int32_t i, int32_t j) {
     rc_gather_entry t = e[i];
     e[i] = e[j];
@@ -128,22 +133,23 @@ static void swap_entries(rc_gather_entry *e, int32_t i, int32_t j) {
 
 static void sift_down(rc_gather_entry *e, int32_t root, int32_t end) {
     for (int32_t child; (child = 2 * root + 1) < end; root = child) {
-        child += child + 1 < end && e[child + 1].key > e[child].key ? 1 : 0;
-        if (e[root].key >= e[child].key) {
+        child += child + 1 < end && entry_before(&e[child], &e[child + 1]) ? 1 : 0;
+        if (!entry_before(&e[root], &e[child])) {
             return;
         }
         swap_entries(e, root, child);
     }
 }
 
-/* Sort entries of distinct keys, ascending: by insertion when there are few (a body's
- * constraints are a handful), by heap otherwise (a platform carrying a crowd). */
+/* Sort distinct entries into the list's order (entry_before): by insertion when there are few
+ * (a body's constraints are a handful), by heap otherwise (a platform carrying a crowd, or the
+ * contacts that changed in a step, mend_sorted). */
 static void sort_entries(rc_gather_entry *e, int32_t n) {
     if (n <= 24) {
         for (int32_t i = 1; i < n; ++i) {
             rc_gather_entry x = e[i];
             int32_t j = i;
-            for (; j > 0 && e[j - 1].key > x.key; --j) {
+            for (; j > 0 && entry_before(&x, &e[j - 1]); --j) {
                 e[j] = e[j - 1];
             }
             e[j] = x;
@@ -197,23 +203,6 @@ static int32_t find_sorted(rc_world *world, int32_t live, int32_t bodies) {
     return n;
 }
 
-/* Is entry a before entry b in the sorted list: by body (slot), then by shapes (key)? */
-static inline bool entry_before(const rc_gather_entry *a, const rc_gather_entry *b) {
-    return a->slot < b->slot || (a->slot == b->slot && a->key < b->key);
-}
-
-/* Sort entries by body and then by shapes (the changed contacts' few): by insertion. */
-static void sort_fresh(rc_gather_entry *e, int32_t n) {
-    for (int32_t i = 1; i < n; ++i) {
-        rc_gather_entry x = e[i];
-        int32_t j = i;
-        for (; j > 0 && entry_before(&x, &e[j - 1]); --j) {
-            e[j] = e[j - 1];
-        }
-        e[j] = x;
-    }
-}
-
 /* Mend the last gathering's sorted list (at gathered_live in the entries) for the contacts
  * logged since (world->set_changes), when the solver has the same bodies in the same slots: its
  * entries of those contacts dropped, the entries they have now merged in, the list moved to
@@ -259,7 +248,7 @@ static int32_t mend_sorted(rc_world *world, int32_t live, int32_t bodies) {
             f = consider(world, i, fresh, f, starts);
         }
     }
-    sort_fresh(fresh, f);
+    sort_entries(fresh, f);
     /* merged from the back (the fresh ones lie before `live`, the list from it on) */
     for (int32_t i = m - 1, j = f - 1, k = m + f - 1; j >= 0; --k) {
         if (i >= 0 && entry_before(&fresh[j], &sorted[i])) {
