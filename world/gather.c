@@ -203,6 +203,13 @@ static int32_t find_sorted(rc_world *world, int32_t live, int32_t bodies) {
     return n;
 }
 
+/* Has the solver the same bodies in the same slots as at the last gathering? */
+static bool same_solver_bodies(const rc_world *world, int32_t bodies) {
+    return world->gathered_owners.count == bodies &&
+           (bodies == 0 ||
+            memcmp(world->gathered_owners.data, world->solver_owner.data, sizeof(int32_t) * (size_t)bodies) == 0);
+}
+
 /* Mend the last gathering's sorted list (at gathered_live in the entries) for the contacts
  * logged since (world->set_changes), when the solver has the same bodies in the same slots: its
  * entries of those contacts dropped, the entries they have now merged in, the list moved to
@@ -215,10 +222,7 @@ static int32_t mend_sorted(rc_world *world, int32_t live, int32_t bodies) {
     int32_t changes = world->set_changes.count;
     if (!world->gather_kept || world->set_changes_full || changes > live / 4 ||
         world->contact_set_revision - world->gathered_revision != (uint32_t)changes ||
-        world->gathered_owners.count != bodies ||
-        (bodies > 0 &&
-         memcmp(world->gathered_owners.data, world->solver_owner.data, sizeof(int32_t) * (size_t)bodies) != 0) ||
-        !rc_contact_marks_reserve(world)) {
+        !same_solver_bodies(world, bodies) || !rc_contact_marks_reserve(world)) {
         return -1;
     }
     uint64_t *marks = world->contact_marks.data;
@@ -266,9 +270,7 @@ static int32_t mend_sorted(rc_world *world, int32_t live, int32_t bodies) {
  * order (a pile or a pyramid at rest: most steps). */
 static bool gather_holds(const rc_world *world, int32_t live, int32_t bodies) {
     return world->gather_kept && world->gathered_revision == world->contact_set_revision &&
-           world->gathered_live == live && world->gathered_owners.count == bodies &&
-           (bodies == 0 ||
-            memcmp(world->gathered_owners.data, world->solver_owner.data, sizeof(int32_t) * (size_t)bodies) == 0);
+           world->gathered_live == live && same_solver_bodies(world, bodies);
 }
 
 /* The log of changed contacts starts again (the list now found holds them), with room for a
@@ -368,22 +370,14 @@ bool rc_gather_constraints(rc_world *world) {
         return true; /* nothing to gather (and the entries may be NULL: no offsets from them) */
     }
     int32_t n;
+    bool found = false;
     world->gather_mended = false;
     if (gather_holds(world, live, bodies)) {
-#ifndef NDEBUG
-        check_kept(world, live, bodies);
-#endif
         n = world->gathered_count;
     } else if ((n = mend_sorted(world, live, bodies)) >= 0) {
         /* the same bodies, some contacts changed: the colours are found again */
         world->gather_mended = true;
         world->colors_kept = false;
-        world->gathered_revision = world->contact_set_revision;
-        world->gathered_live = live;
-        world->gathered_count = n;
-#ifndef NDEBUG
-        check_kept(world, live, bodies);
-#endif
     } else {
         rc_gather_forget(world);
         n = find_sorted(world, live, bodies);
@@ -394,11 +388,20 @@ bool rc_gather_constraints(rc_world *world) {
             memcpy(world->gathered_owners.data, world->solver_owner.data, sizeof(int32_t) * (size_t)bodies);
         }
         world->gathered_owners.count = bodies;
-        world->gathered_revision = world->contact_set_revision;
-        world->gathered_live = live;
-        world->gathered_count = n;
         world->gather_kept = true;
+        found = true;
     }
+    /* the list kept, mended or found: the one the next gathering starts from */
+    world->gathered_revision = world->contact_set_revision;
+    world->gathered_live = live;
+    world->gathered_count = n;
+#ifndef NDEBUG
+    if (!found) {
+        check_kept(world, live, bodies);
+    }
+#else
+    (void)found;
+#endif
     keep_entries(world);
     forget_set_changes(world, live);
     const rc_gather_entry *sorted = world->gather_entries.data + live;

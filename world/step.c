@@ -259,6 +259,9 @@ static bool solve(rc_world *world, float dt) {
     step.blocks = world->blocks.data;
     step.block_flags = world->block_flags.data;
     rc_solve_soft_step(&step);
+    if (step.pushed != NULL) {
+        rc_joints_mark_held(world, step.pushed); /* (the contacts' marked by the store) */
+    }
     return true;
 }
 
@@ -515,9 +518,6 @@ bool rc_world_step(rc_world *world, float dt) {
     start_step(world, dt);
     if (!rc_gather_constraints(world) || !solve(world, dt)) {
         return fail_step(world, impacts_before);
-    }
-    if (world->swept_count > 0) {
-        rc_joints_mark_held(world, world->held.data);
     }
     for (int32_t slot = 0; slot < world->solver_owner.count; ++slot) {
         rc_body *b = &world->bodies.data[world->solver_owner.data[slot]];

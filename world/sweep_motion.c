@@ -99,13 +99,6 @@ static bool overlap_at(const rc_shape_view *v, rc_vec2 q, float radius, rc_ray_h
     return true;
 }
 
-/* While the body turns: the circle's centre at u of the leg, in the frame where the shape
- * stands, closes on its surface no faster than its motion relative to the body's centre along
- * the normal plus the turn times the shape's reach; advancing by the gap over that speed cannot
- * pass the surface. A circle that starts the leg resting on the surface (within the margin the
- * solver holds it at) and not closing on it is left to the solver and to the push out of
- * overlaps at the step's end: the bound, which adds the turn's speed to the linear one, would
- * crawl along a contact that the two share. */
 /* A point p of the circle's path at time tau (back = 1 - tau) where a turning shape stands
  * (q_back: its turn still to come, rc_rot_from_angle(back * turn)); *c: its body's centre of
  * mass at tau. */
@@ -123,6 +116,13 @@ static bool apart_over_leg(float clear, rc_vec2 translation, float span, rc_vec2
     return clear > 1.001f * (rc_length(translation) + span * rc_length(move) + spin);
 }
 
+/* While the body turns: the circle's centre at u of the leg, in the frame where the shape
+ * stands, closes on its surface no faster than its motion relative to the body's centre along
+ * the normal plus the turn times the shape's reach; advancing by the gap over that speed cannot
+ * pass the surface. A circle that starts the leg resting on the surface (within the margin the
+ * solver holds it at) and not closing on it is left to the solver and to the push out of
+ * overlaps at the step's end: the bound, which adds the turn's speed to the linear one, would
+ * crawl along a contact that the two share. */
 static bool advance_to_touch(const rc_world *world, const rc_shape_view *v, const rc_shape *shape,
                              const rc_shape_motion *m, rc_vec2 origin, float radius, rc_vec2 translation, float tau0,
                              float tau1, float tolerance, float reach, rc_ray_hit *hit, bool *apart) {
