@@ -36,13 +36,13 @@ static inline rc_w clamp_lanes(rc_w x, rc_w lo, rc_w hi) {
     return rc_w_select(rc_w_gt(lo, x), lo, rc_w_select(rc_w_gt(x, hi), hi, x));
 }
 
-/* The states from i on, RC_LANES of them, gathered (to: where scatter_all puts them back). */
-static inline wide_body states_at(rc_soft_step *s, int32_t i, rc_body_state *to[RC_LANES]) {
-    const rc_body_state *from[RC_LANES];
+/* The states from i on, RC_LANES of them, gathered (to: their offsets, where scatter_all puts
+ * them back). */
+static inline wide_body states_at(rc_soft_step *s, int32_t i, uint32_t to[RC_LANES]) {
     for (int lane = 0; lane < RC_LANES; ++lane) {
-        from[lane] = to[lane] = &s->states[i + lane];
+        to[lane] = rc_state_offset(i + lane);
     }
-    return gather(from);
+    return gather(s->states, to);
 }
 
 /* Where a velocity's squared length is over max2 (rc_dot's operations). */
@@ -58,7 +58,7 @@ static void integrate_velocities(rc_soft_step *s) {
     rc_w wide_max2 = rc_w_set(max2);
     int32_t i = 0;
     for (; i + RC_LANES <= s->state_count; i += RC_LANES) {
-        rc_body_state *to[RC_LANES];
+        uint32_t to[RC_LANES];
         wide_body b = states_at(s, i, to);
         rc_w kx, ky;
         rc_w_load_xy(&s->gravity_kicks[i], &kx, &ky);
@@ -75,7 +75,7 @@ static void integrate_velocities(rc_soft_step *s) {
         b.vx = vx;
         b.vy = vy;
         b.w = clamp_lanes(w, rc_w_neg(limit), limit);
-        scatter_all(to, &b);
+        scatter_all(s->states, to, &b);
     }
     for (; i < s->state_count; ++i) {
         integrate_velocity(s, i, max2);
@@ -110,7 +110,7 @@ static void integrate_positions(rc_soft_step *s) {
     rc_w most_spin = rc_w_set(s->max_spin), least_spin = rc_w_set(-s->max_spin);
     int32_t i = 0;
     for (; i + RC_LANES <= s->state_count; i += RC_LANES) {
-        rc_body_state *to[RC_LANES];
+        uint32_t to[RC_LANES];
         wide_body b = states_at(s, i, to);
         if (rc_w_any(over_limit(b.vx, b.vy, wide_max2))) {
             for (int32_t k = i; k < i + RC_LANES; ++k) {
@@ -129,7 +129,7 @@ static void integrate_positions(rc_soft_step *s) {
         b.qc = rc_w_mul(c, inv);
         b.qs = rc_w_mul(sn, inv);
         rc_w_store(&s->turns[i], rc_w_add(rc_w_load(&s->turns[i]), angle));
-        scatter_all(to, &b);
+        scatter_all(s->states, to, &b);
     }
     for (; i < s->state_count; ++i) {
         integrate_position(s, i, max2);

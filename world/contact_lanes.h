@@ -26,10 +26,10 @@ typedef struct rc_wide_constraint {
     rc_w inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b;
     rc_w friction, bias_rate, mass_scale, impulse_scale;
     /* the states read (the still state for none), and where the velocities go back (the state
-       of a dynamic side, else the sink, never read): pointers, not indices, so that each is
-       one load in the passes (an index was a load, a shift and an add) */
-    const rc_body_state *a[RC_LANES], *b[RC_LANES];
-    rc_body_state *store_a[RC_LANES], *store_b[RC_LANES];
+       of a dynamic side, else the sink, never read), as byte offsets from the step's first
+       state (state_lanes.h: rc_state_offset) */
+    uint32_t a[RC_LANES], b[RC_LANES];
+    uint32_t store_a[RC_LANES], store_b[RC_LANES];
     rc_wide_point points[2];
     rc_w rolling, rolling_mass, rolling_impulse;
     rc_w round_a, round_b; /* masks */

@@ -67,8 +67,9 @@ static inline void set_lane_mask(rc_w *w, int lane, bool set) {
     memcpy(&RC_LANE(*w, lane), &bits, sizeof bits);
 }
 
-static const rc_body_state *state_of(const rc_soft_step *s, int32_t index) {
-    return &s->states[index >= 0 ? index : s->state_count];
+/* The offset of a side's state: the still state for a side with none. */
+static uint32_t state_of(const rc_soft_step *s, int32_t index) {
+    return rc_state_offset(index >= 0 ? index : s->state_count);
 }
 
 static inline float min_of(float a, float b) { return a < b ? a : b; }
@@ -207,12 +208,13 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
         sf.mass_scale = 1.0f;
         sf.impulse_scale = 0.0f;
     }
-    rc_body_state *sink = &s->states[s->state_count + 1];
-    const rc_body_state *sa = state_of(s, c->a), *sb = state_of(s, c->b);
-    w->a[lane] = sa;
-    w->b[lane] = sb;
-    w->store_a[lane] = c->a >= 0 && ma > 0.0f ? &s->states[c->a] : sink;
-    w->store_b[lane] = c->b >= 0 && mb > 0.0f ? &s->states[c->b] : sink;
+    uint32_t sink = rc_state_offset(s->state_count + 1);
+    const rc_body_state *sa = &s->states[c->a >= 0 ? c->a : s->state_count];
+    const rc_body_state *sb = &s->states[c->b >= 0 ? c->b : s->state_count];
+    w->a[lane] = state_of(s, c->a);
+    w->b[lane] = state_of(s, c->b);
+    w->store_a[lane] = c->a >= 0 && ma > 0.0f ? rc_state_offset(c->a) : sink;
+    w->store_b[lane] = c->b >= 0 && mb > 0.0f ? rc_state_offset(c->b) : sink;
     set_lane(&w->normal_x, lane, c->normal.x);
     set_lane(&w->normal_y, lane, c->normal.y);
     set_lane(&w->inv_mass_a, lane, ma);
@@ -254,7 +256,7 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
 }
 
 /* A lane no constraint was packed into: nothing to solve, the still state on both sides. */
-static void empty_lane(rc_wide_constraint *w, int lane, rc_body_state *still) {
+static void empty_lane(rc_wide_constraint *w, int lane, uint32_t still) {
     rc_w *lanes[] = {&w->normal_x, &w->normal_y, &w->inv_mass_a, &w->inv_inertia_a, &w->inv_mass_b,
                      &w->inv_inertia_b, &w->friction, &w->restitution, &w->rolling, &w->rolling_mass,
                      &w->rolling_impulse, &w->bias_rate, &w->mass_scale, &w->impulse_scale, &w->round_a, &w->round_b};
@@ -263,8 +265,8 @@ static void empty_lane(rc_wide_constraint *w, int lane, rc_body_state *still) {
     }
     w->a[lane] = still;
     w->b[lane] = still;
-    w->store_a[lane] = still + 1; /* the sink */
-    w->store_b[lane] = still + 1;
+    w->store_a[lane] = still + (uint32_t)sizeof(rc_body_state); /* the sink */
+    w->store_b[lane] = still + (uint32_t)sizeof(rc_body_state);
     empty_point(w, 0, lane);
     empty_point(w, 1, lane);
 }
@@ -299,7 +301,7 @@ static void pack(rc_soft_step *s) {
     for (int32_t i = 0; i < s->block_count; ++i) {
         for (int lane = 0; (s->block_flags[i] & full) != full && lane < RC_LANES; ++lane) {
             if (!(s->block_flags[i] & RC_BLOCK_FILLED << (unsigned)lane)) {
-                empty_lane(&blocks_of(s)[i], lane, &s->states[s->state_count]);
+                empty_lane(&blocks_of(s)[i], lane, rc_state_offset(s->state_count));
             }
         }
     }
@@ -352,22 +354,27 @@ static inline void relative_velocity(const wide_body *a, const wide_body *b, con
 }
 
 static void warm_start(rc_soft_step *s) {
-    for (int32_t i = 0; i < s->block_count; ++i) {
-        rc_wide_constraint *c = &blocks_of(s)[i];
-        wide_body a = gather(c->a), b = gather(c->b);
+    /* read once: the scatters' stores may alias *s, which the loop would read again */
+    rc_body_state *states = s->states;
+    rc_wide_constraint *blocks = blocks_of(s);
+    const uint16_t *block_flags = s->block_flags;
+    for (int32_t i = 0, count = s->block_count; i < count; ++i) {
+        rc_wide_constraint *c = &blocks[i];
+        wide_body a = gather(states, c->a), b = gather(states, c->b);
         rc_w tx = c->normal_y, ty = rc_w_sub(rc_w_zero(), c->normal_x); /* right perp */
-        for (int k = 0; k < points_of(s, i); ++k) {
+        int points = block_flags[i] & RC_BLOCK_TWO_POINTS ? 2 : 1;
+        for (int k = 0; k < points; ++k) {
             const rc_wide_point *p = &c->points[k];
             rc_w px = rc_w_add(rc_w_mul(p->normal_impulse, c->normal_x), rc_w_mul(p->tangent_impulse, tx));
             rc_w py = rc_w_add(rc_w_mul(p->normal_impulse, c->normal_y), rc_w_mul(p->tangent_impulse, ty));
             apply(c, &a, &b, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, px, py);
         }
-        if (s->block_flags[i] & RC_BLOCK_ROLLING) {
+        if (block_flags[i] & RC_BLOCK_ROLLING) {
             a.w = rc_w_sub(a.w, rc_w_mul(c->inv_inertia_a, c->rolling_impulse));
             b.w = rc_w_add(b.w, rc_w_mul(c->inv_inertia_b, c->rolling_impulse));
         }
-        scatter(c->store_a, &a);
-        scatter(c->store_b, &b);
+        scatter(states, c->store_a, &a);
+        scatter(states, c->store_b, &b);
     }
 }
 
@@ -464,36 +471,40 @@ static inline void solve_friction(rc_wide_constraint *c, wide_body *a, wide_body
  * friction then keeps a rolling body rolling). Inlined into solve's four copies, each with its
  * round and points fixed. A block with no rolling resistance skips it (its lanes' impulses
  * would stay 0: a zero's sign at most), and with it the line that holds it. */
-static inline __attribute__((always_inline)) void solve_block(const rc_soft_step *s, rc_wide_constraint *c,
-                                                              uint16_t flags, bool use_bias, bool any_round,
-                                                              int points) {
-    wide_body a = gather(c->a), b = gather(c->b);
+static inline __attribute__((always_inline)) void solve_block(const rc_soft_step *s, rc_body_state *states,
+                                                              rc_wide_constraint *c, uint16_t flags, bool use_bias,
+                                                              bool any_round, int points) {
+    wide_body a = gather(states, c->a), b = gather(states, c->b);
     rc_w total;
     solve_normal(s, c, &a, &b, use_bias, any_round, points, &total);
     if (flags & RC_BLOCK_ROLLING) {
         solve_rolling(c, &a, &b, total);
     }
     solve_friction(c, &a, &b, points);
-    scatter(c->store_a, &a);
-    scatter(c->store_b, &b);
+    scatter(states, c->store_a, &a);
+    scatter(states, c->store_b, &b);
 }
 
 static void solve(rc_soft_step *s, bool use_bias) {
-    for (int32_t i = 0; i < s->block_count; ++i) {
-        rc_wide_constraint *c = &blocks_of(s)[i];
+    /* read once: the scatters' stores may alias *s, which the loop would read again */
+    rc_body_state *states = s->states;
+    rc_wide_constraint *blocks = blocks_of(s);
+    const uint16_t *block_flags = s->block_flags;
+    for (int32_t i = 0, count = s->block_count; i < count; ++i) {
+        rc_wide_constraint *c = &blocks[i];
         /* four copies: a block with no round side (a crate stack's) skips the selects of the
            turned anchors, a block of one-point contacts (a grenade pile's) the second point */
-        uint16_t flags = s->block_flags[i];
+        uint16_t flags = block_flags[i];
         if (flags & RC_BLOCK_TWO_POINTS) {
             if (flags & RC_BLOCK_ROUND) {
-                solve_block(s, c, flags, use_bias, true, 2);
+                solve_block(s, states, c, flags, use_bias, true, 2);
             } else {
-                solve_block(s, c, flags, use_bias, false, 2);
+                solve_block(s, states, c, flags, use_bias, false, 2);
             }
         } else if (flags & RC_BLOCK_ROUND) {
-            solve_block(s, c, flags, use_bias, true, 1);
+            solve_block(s, states, c, flags, use_bias, true, 1);
         } else {
-            solve_block(s, c, flags, use_bias, false, 1);
+            solve_block(s, states, c, flags, use_bias, false, 1);
         }
     }
 }
@@ -628,6 +639,7 @@ static void friction_where(rc_wide_constraint *c, wide_body *a, wide_body *b, rc
  * over 1000: points one behind the other along the normal, or a body that does not turn), or in
  * the rare case that rounding leaves the four cases none, is solved point by point as before. */
 static void restitution(rc_soft_step *s) {
+    rc_body_state *states = s->states; /* (read once: the scatters' stores may alias *s) */
     rc_w zero = rc_w_zero(), threshold = rc_w_set(-s->restitution_threshold), max_rebound = rc_w_set(s->max_rebound);
     for (int32_t i = 0; i < s->block_count; ++i) {
         rc_wide_constraint *c = &blocks_of(s)[i];
@@ -645,7 +657,7 @@ static void restitution(rc_soft_step *s) {
         if (!rc_w_any(rc_w_or(active[0], active[1]))) {
             continue; /* no lane bounces (a pile of grenades at rest): every lane would stay */
         }
-        wide_body a = gather(c->a), b = gather(c->b);
+        wide_body a = gather(states, c->a), b = gather(states, c->b);
         for (int k = 0; k < 2; ++k) {
             rebound[k] = rc_w_min(rc_w_mul(c->restitution, rc_w_sub(zero, c->relative_velocity[k])), max_rebound);
         }
@@ -677,8 +689,8 @@ static void restitution(rc_soft_step *s) {
             impulse = rc_w_sub(next, p->normal_impulse);
             apply_normal_where(c, p, &a, &b, alone, impulse, next);
         }
-        scatter(c->store_a, &a);
-        scatter(c->store_b, &b);
+        scatter(states, c->store_a, &a);
+        scatter(states, c->store_b, &b);
     }
 }
 

@@ -39,8 +39,10 @@
  * joint_passes.h's for such a joint, in the same order (no operation fused), so that a joint
  * has the same bits in a block as alone, on every instruction set. */
 typedef struct joint_block {
-    const rc_body_state *a[RC_LANES], *b[RC_LANES];       /* read: the still state for a side out of the solver */
-    rc_body_state *store_a[RC_LANES], *store_b[RC_LANES]; /* written: the sink for a side not moved */
+    /* byte offsets of the states (state_lanes.h: rc_state_offset): read, the still state for a
+       side out of the solver; written, the sink for a side not moved */
+    uint32_t a[RC_LANES], b[RC_LANES];
+    uint32_t store_a[RC_LANES], store_b[RC_LANES];
     rc_w ma, mb, ia, ib;
     rc_w anchor_ax, anchor_ay, anchor_bx, anchor_by;
     rc_w delta_x, delta_y;
@@ -69,11 +71,11 @@ bool rc_joint_is_plain(const rc_joint_constraint *c) {
 }
 
 static void pack_lane(rc_soft_step *s, joint_block *x, int lane, const rc_joint_constraint *c) {
-    rc_body_state *still = &s->states[s->state_count], *sink = still + 1;
-    x->a[lane] = c != NULL && c->a >= 0 ? &s->states[c->a] : still;
-    x->b[lane] = c != NULL && c->b >= 0 ? &s->states[c->b] : still;
-    x->store_a[lane] = c != NULL && c->moves_a ? &s->states[c->a] : sink;
-    x->store_b[lane] = c != NULL && c->moves_b ? &s->states[c->b] : sink;
+    uint32_t still = rc_state_offset(s->state_count), sink = rc_state_offset(s->state_count + 1);
+    x->a[lane] = c != NULL && c->a >= 0 ? rc_state_offset(c->a) : still;
+    x->b[lane] = c != NULL && c->b >= 0 ? rc_state_offset(c->b) : still;
+    x->store_a[lane] = c != NULL && c->moves_a ? rc_state_offset(c->a) : sink;
+    x->store_b[lane] = c != NULL && c->moves_b ? rc_state_offset(c->b) : sink;
     static const rc_joint_constraint none; /* an empty lane: no mass, no arm, nothing to push */
     const rc_joint_constraint *j = c != NULL ? c : &none;
     RC_LANE(x->ma, lane) = j->ma;
@@ -138,21 +140,21 @@ static inline void lanes_apply_point(const joint_block *x, wide_body *a, rc_w ra
 }
 
 /* warm_start for a plain revolute joint: the carried impulse, and an axial one of +0 */
-static void warm_start_block(joint_block *x) {
-    wide_body a = gather(x->a), b = gather(x->b);
+static void warm_start_block(rc_soft_step *s, joint_block *x) {
+    wide_body a = gather(s->states, x->a), b = gather(s->states, x->b);
     rc_w rax, ray, rbx, rby, zero = rc_w_zero();
     lanes_rotate(&a, x->anchor_ax, x->anchor_ay, &rax, &ray);
     lanes_rotate(&b, x->anchor_bx, x->anchor_by, &rbx, &rby);
     lanes_apply_point(x, &a, rax, ray, &b, rbx, rby, x->impulse_x, x->impulse_y);
     a.w = rc_w_sub(a.w, rc_w_mul(x->ia, zero));
     b.w = rc_w_add(b.w, rc_w_mul(x->ib, zero));
-    scatter(x->store_a, &a);
-    scatter(x->store_b, &b);
+    scatter(s->states, x->store_a, &a);
+    scatter(s->states, x->store_b, &b);
 }
 
 /* held_speeds, then solve_point with the rigid softness (solve_revolute with no feature) */
 static void solve_block(const rc_soft_step *s, joint_block *x, bool use_bias) {
-    wide_body a = gather(x->a), b = gather(x->b);
+    wide_body a = gather(s->states, x->a), b = gather(s->states, x->b);
     rc_w max = rc_w_set(s->max_speed), spin = rc_w_set(s->max_spin), zero = rc_w_zero();
     wide_body *sides[2] = {&a, &b};
     for (int k = 0; k < 2; ++k) {
@@ -198,8 +200,8 @@ static void solve_block(const rc_soft_step *s, joint_block *x, bool use_bias) {
     x->impulse_x = lanes_within(rc_w_add(x->impulse_x, px), most);
     x->impulse_y = lanes_within(rc_w_add(x->impulse_y, py), most);
     lanes_apply_point(x, &a, rax, ray, &b, rbx, rby, px, py);
-    scatter(x->store_a, &a);
-    scatter(x->store_b, &b);
+    scatter(s->states, x->store_a, &a);
+    scatter(s->states, x->store_b, &b);
 }
 
 /* ---- the passes ----------------------------------------------------------------------------------- */
@@ -234,7 +236,7 @@ void rc_joints_warm_start(rc_soft_step *s) {
     const rc_joint_runs *r = s->joint_runs;
     for (int32_t k = 0; k < RC_JOINT_COLORS; ++k) {
         for (int32_t b = r->block_start[k]; b < r->block_start[k + 1]; ++b) {
-            warm_start_block(&blocks_of(s)[b]);
+            warm_start_block(s, &blocks_of(s)[b]);
         }
         warm_start_alone(s, r->start[k] + r->plain[k], r->start[k + 1]);
     }
