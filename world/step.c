@@ -467,6 +467,9 @@ static bool fail_step(rc_world *world, int32_t impacts_before) {
 /* The step's scratch, sized by the bodies: nothing later in the step grows it. */
 static bool reserve_scratch(rc_world *world) {
     int32_t n = world->bodies.count;
+    if ((uint64_t)n + 2u > UINT32_MAX / sizeof(rc_body_state)) {
+        return false; /* the solver's blocks name states by 32-bit byte offsets (state_lanes.h) */
+    }
     return rc_array_reserve(world, world->islands, n) && rc_array_reserve(world, world->moving, n) &&
            rc_array_reserve(world, world->sweep_list, n) &&
            rc_array_reserve(world, world->solver_owner, n) && rc_array_reserve_aligned(world, world->states, n + 2, 64) &&
