@@ -67,11 +67,6 @@ static inline void set_lane_mask(rc_w *w, int lane, bool set) {
     memcpy(&RC_LANE(*w, lane), &bits, sizeof bits);
 }
 
-/* The offset of a side's state: the still state for a side with none. */
-static uint32_t state_of(const rc_soft_step *s, int32_t index) {
-    return rc_state_offset(index >= 0 ? index : s->state_count);
-}
-
 static inline float min_of(float a, float b) { return a < b ? a : b; }
 
 /* How much of its carried impulses a moving side may be given back (warm_start_shares). */
@@ -208,11 +203,12 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
         sf.mass_scale = 1.0f;
         sf.impulse_scale = 0.0f;
     }
+    /* a side with no state reads the still state */
+    int32_t read_a = c->a >= 0 ? c->a : s->state_count, read_b = c->b >= 0 ? c->b : s->state_count;
+    const rc_body_state *sa = &s->states[read_a], *sb = &s->states[read_b];
     uint32_t sink = rc_state_offset(s->state_count + 1);
-    const rc_body_state *sa = &s->states[c->a >= 0 ? c->a : s->state_count];
-    const rc_body_state *sb = &s->states[c->b >= 0 ? c->b : s->state_count];
-    w->a[lane] = state_of(s, c->a);
-    w->b[lane] = state_of(s, c->b);
+    w->a[lane] = rc_state_offset(read_a);
+    w->b[lane] = rc_state_offset(read_b);
     w->store_a[lane] = c->a >= 0 && ma > 0.0f ? rc_state_offset(c->a) : sink;
     w->store_b[lane] = c->b >= 0 && mb > 0.0f ? rc_state_offset(c->b) : sink;
     set_lane(&w->normal_x, lane, c->normal.x);
