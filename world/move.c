@@ -45,10 +45,11 @@ static rc_aabb box_ahead(rc_aabb box, rc_vec2 ahead) {
     return box;
 }
 
-/* Does a moved shape's grid box look one step ahead (proxy_target_ahead): a solid shape of a
- * dynamic or kinematic body that responds (not a sensor, nor a chain's wall), and is not swept
- * (a bullet's or a grenade's sweep meets what it strikes in the step: a pair found a step early
- * made a bullet's contact hold it off the box it was to strike)? */
+/* Does a moved shape's grid box look one step ahead (rc_proxy_target_ahead): a solid shape of a
+ * dynamic or kinematic body that responds (not a sensor, nor a chain's wall), and is not swept?
+ * (A swept body's shapes follow its sweep: a grenade's look ahead there, sweep_step.c; a
+ * bullet's do not, its sweep meets what it strikes in the step, and a pair found a step early
+ * made a bullet's contact hold it off the box it was to strike.) */
 static bool solid_moves_ahead(const rc_body *b, const rc_shape *shape) {
     return b->type != RC_STATIC && b->motion == RC_MOTION_FREE && b->enable_response && !shape->sensor &&
            shape->kind != RC_SHAPE_SEGMENT;
@@ -60,8 +61,8 @@ static bool solid_moves_ahead(const rc_body *b, const rc_shape *shape) {
  * the next step is found at this one's end, in time for its contact's speculative points (found
  * only once the boxes overlapped, two crates flying head-on at 15 units/s each sank 0.35 into
  * each other before the contact held them). */
-static bool proxy_target_ahead(const rc_world *world, const rc_shape *shape, rc_aabb need, rc_vec2 ahead,
-                               rc_aabb *target) {
+bool rc_proxy_target_ahead(const rc_world *world, const rc_shape *shape, rc_aabb need, rc_vec2 ahead,
+                           rc_aabb *target) {
     need = box_ahead(need, ahead);
     if (rc_aabb_contains(rc_grid_get_box(world->grid, shape->proxy), need)) {
         return false;
@@ -75,14 +76,14 @@ static bool proxy_target_ahead(const rc_world *world, const rc_shape *shape, rc_
 bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aabb before, rc_vec2 center, float turn,
                             rc_vec2 ahead, rc_aabb *target) {
     rc_aabb need = rc_motion_box(before, rc_shape_proxy_box(world, shape), center, turn);
-    return proxy_target_ahead(world, shape, need, ahead, target);
+    return rc_proxy_target_ahead(world, shape, need, ahead, target);
 }
 
 /* The fat box of a shape that detects only (a sensor, a body that does not respond) grown ahead
  * along the body's motion, as far as it goes in AHEAD_STEPS steps: a crowd moving at a steady
  * speed keeps its grid boxes (and cells) for that many steps instead of leaving them at every
  * step (the margin alone is a twentieth of a unit). Solid shapes look one step ahead
- * (proxy_target_ahead), for their pairs' sake: more overlapping boxes among them are more
+ * (rc_proxy_target_ahead), for their pairs' sake: more overlapping boxes among them are more
  * contacts to solve, and a tumbler of props lost more to two steps than the grid saved. */
 #define AHEAD_STEPS 2.0f
 
@@ -100,7 +101,7 @@ static int32_t place_moved(rc_world *world, rc_body *b, rc_vec2 move) {
         if (!seen || shape->sensor) {
             rc_shape_place(world, shape, b->xf);
             if (solid) {
-                if (!proxy_target_ahead(world, shape, rc_shape_proxy_box(world, shape), move, &target)) {
+                if (!rc_proxy_target_ahead(world, shape, rc_shape_proxy_box(world, shape), move, &target)) {
                     continue;
                 }
             } else {

@@ -117,9 +117,14 @@ void rc_step_move_proxy(rc_world *world, const rc_shape *shape, rc_aabb box);
 /* The box that holds a box's motion from `before` to `after` while its body turns by `turn`
  * about `center` (where it ends). */
 rc_aabb rc_motion_box(rc_aabb before, rc_aabb after, rc_vec2 center, float turn);
+/* Where a moved shape's proxy goes: `need` (its box, or its box over its motion) and that box
+ * moved on by `ahead` (the step's move, which the next step's is like), grown by the fat margin.
+ * Returns false when its box in the grid already holds them (move.c). */
+bool rc_proxy_target_ahead(const rc_world *world, const rc_shape *shape, rc_aabb need, rc_vec2 ahead,
+                           rc_aabb *target);
 /* Where a moved shape's proxy goes when sweeps may meet it: a fat box over its whole motion
  * from its proxy box before the move (`before`), turning by `turn` about `center`, and on by
- * `ahead` (proxy_target_ahead in move.c; 0 for a shape that does not look ahead). Returns false when
+ * `ahead` (rc_proxy_target_ahead; 0 for a shape that does not look ahead). Returns false when
  * its box in the grid already holds that motion. */
 bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aabb before, rc_vec2 center, float turn,
                             rc_vec2 ahead, rc_aabb *target);

@@ -266,19 +266,31 @@ static void sweep_in_turn(rc_world *world, int32_t index, float dt) {
 }
 
 /* The shapes of a swept body where it ends the step, and their grid boxes (their moves were
- * reserved: they cannot fail). */
-static void follow_sweep(rc_world *world, int32_t index) {
+ * reserved: they cannot fail; a grid box covers at most 2 x 2 cells of its level, however long).
+ * A grenade's solid circle looks a step ahead, along the velocity it leaves with (after its
+ * bounces), as the solver's props do (rc_proxy_target_ahead): it meets dynamic bodies in
+ * the solver alone, whose speculative contacts need their pair at the end of the step before
+ * the one in which they close. Found only once the boxes overlapped at a step's end, a grenade
+ * at 20 units/s passed through a free plank 0.1 thick, and one at 60 through a free crate of 1,
+ * without touching either. A bullet does not look ahead: its sweep meets every body. */
+static void follow_sweep(rc_world *world, int32_t index, float dt) {
     const rc_body *b = &world->bodies.data[index];
     bool met_later = world->swept_bullets > 0 && !b->bullet;
+    rc_vec2 ahead = b->bullet ? rc_v2(0.0f, 0.0f) : rc_scale(dt, b->linear_velocity);
     for (int32_t sh = b->first_shape; sh >= 0; sh = world->shapes.data[sh].next_in_body) {
         rc_shape *shape = &world->shapes.data[sh];
-        bool covers_motion = met_later && !shape->sensor;
+        bool covers_motion = met_later && !shape->sensor, looks_ahead = !b->bullet && !shape->sensor;
         /* (the box it leaves is read only when its grid box is to cover the motion) */
         rc_aabb was = covers_motion ? rc_shape_proxy_box(world, shape) : shape->aabb;
         rc_shape_place(world, shape, b->xf);
         rc_aabb target;
         if (covers_motion) {
-            if (rc_motion_proxy_target(world, shape, was, b->center, 0.0f, rc_v2(0.0f, 0.0f), &target)) {
+            if (rc_motion_proxy_target(world, shape, was, b->center, 0.0f, looks_ahead ? ahead : rc_v2(0.0f, 0.0f),
+                                       &target)) {
+                rc_step_move_proxy(world, shape, target);
+            }
+        } else if (looks_ahead) {
+            if (rc_proxy_target_ahead(world, shape, rc_shape_proxy_box(world, shape), ahead, &target)) {
                 rc_step_move_proxy(world, shape, target);
             }
         } else if (!rc_shape_proxy_fits(world, shape)) {
@@ -385,7 +397,7 @@ static void sweep_pass(rc_world *world, int32_t count, float dt) {
         }
     }
     for (int32_t i = 0; i < count && !world->step_failed; ++i) {
-        follow_sweep(world, bodies[i]);
+        follow_sweep(world, bodies[i], dt);
     }
 }
 

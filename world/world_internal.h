@@ -500,7 +500,7 @@ rc_aabb rc_shape_proxy_box(const rc_world *world, const rc_shape *shape);
  * the four of a contact's speculative reach at rest), and moves it only once the shape's proxy box
  * leaves it: a body at rest or moving little changes nothing in the grid and makes no new pairs.
  * A solid shape's grid box covers where the step's move would take it next too
- * (move.c: proxy_target_ahead): the margin need not cover motion (it was ten slops, and pairs still
+ * (move.c: rc_proxy_target_ahead): the margin need not cover motion (it was ten slops, and pairs still
  * came late for bodies closing faster than that). Static shapes' grid boxes are their proxy
  * boxes exactly. */
 static inline float rc_world_fat_margin(const rc_world *world) { return 6.0f * world->def.linear_slop; }
