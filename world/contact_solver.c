@@ -31,6 +31,7 @@
 
 #include "world/contact_lanes.h"
 #include "world/contact_integrate.h"
+#include "world/contact_block.h"
 
 /* The eight-lane soft step (contact_solver_avx.c, where RICOCHET_SOLVER_AVX_BUILT), and its
  * block's size, which the narrow file cannot see. */
@@ -315,38 +316,11 @@ static void pack(rc_soft_step *s) {
 
 /* ---- the passes ------------------------------------------------------------------------------ */
 
-static inline rc_w cross(rc_w ax, rc_w ay, rc_w bx, rc_w by) { return rc_w_sub(rc_w_mul(ax, by), rc_w_mul(ay, bx)); }
-static inline rc_w dot(rc_w ax, rc_w ay, rc_w bx, rc_w by) { return rc_w_add(rc_w_mul(ax, bx), rc_w_mul(ay, by)); }
-
-/* Masks: a and b. */
-static inline rc_w mask_and(rc_w a, rc_w b) { return rc_w_select(a, b, rc_w_zero()); }
-
 /* The points a pass visits in a block: the second only where some lane has one. A lane's
  * missing second point has no mass and no impulse, so visiting it changes nothing (a zero's
  * sign at most): a block of one-point contacts skips it. */
 static inline int points_of(const rc_soft_step *s, int32_t block) {
     return s->block_flags[block] & RC_BLOCK_TWO_POINTS ? 2 : 1;
-}
-
-/* The impulse (px, py) at anchors ra, rb: a loses it, b gains it. */
-static inline void apply(const rc_wide_constraint *c, wide_body *a, wide_body *b, rc_w rax, rc_w ray, rc_w rbx,
-                         rc_w rby, rc_w px, rc_w py) {
-    a->vx = rc_w_sub(a->vx, rc_w_mul(c->inv_mass_a, px));
-    a->vy = rc_w_sub(a->vy, rc_w_mul(c->inv_mass_a, py));
-    a->w = rc_w_sub(a->w, rc_w_mul(c->inv_inertia_a, cross(rax, ray, px, py)));
-    b->vx = rc_w_add(b->vx, rc_w_mul(c->inv_mass_b, px));
-    b->vy = rc_w_add(b->vy, rc_w_mul(c->inv_mass_b, py));
-    b->w = rc_w_add(b->w, rc_w_mul(c->inv_inertia_b, cross(rbx, rby, px, py)));
-}
-
-/* The normal velocity of b relative to a at the anchors, split in x and y. */
-static inline void relative_velocity(const wide_body *a, const wide_body *b, const rc_wide_point *p, rc_w *dvx,
-                                     rc_w *dvy) {
-    /* v + w x r = (vx - w ry, vy + w rx) */
-    rc_w vax = rc_w_sub(a->vx, rc_w_mul(a->w, p->anchor_ay)), vay = rc_w_add(a->vy, rc_w_mul(a->w, p->anchor_ax));
-    rc_w vbx = rc_w_sub(b->vx, rc_w_mul(b->w, p->anchor_by)), vby = rc_w_add(b->vy, rc_w_mul(b->w, p->anchor_bx));
-    *dvx = rc_w_sub(vbx, vax);
-    *dvy = rc_w_sub(vby, vay);
 }
 
 static void warm_start(rc_soft_step *s) {
@@ -393,27 +367,67 @@ static inline void solve_normal(const rc_soft_step *s, rc_wide_constraint *c, wi
     rc_w dpx = rc_w_sub(b->dpx, a->dpx), dpy = rc_w_sub(b->dpy, a->dpy);
     rc_w zero = rc_w_zero(), one = rc_w_set(1.0f), inv_h = rc_w_set(s->inv_h);
     rc_w max_push = rc_w_set(-s->max_push_speed);
-    *total = zero;
+    /* the separations now (the impulses below change velocities only): the anchors turned by
+       the turns so far, moved by the moves (a circle's point facing the contact stays where it
+       is however the circle turns: turning it made a rolling circle's contact seem to lift
+       off, and it sank) */
+    rc_w sep[2];
     for (int k = 0; k < points; ++k) {
-        rc_wide_point *p = &c->points[k];
-        /* the separation now: the anchors turned by the turns so far, moved by the moves (a
-           circle's point facing the contact stays where it is however the circle turns:
-           turning it made a rolling circle's contact seem to lift off, and it sank) */
+        const rc_wide_point *p = &c->points[k];
         rc_w tax, tay, tbx, tby;
         turned(any_round, c->round_a, a, p->anchor_ax, p->anchor_ay, &tax, &tay);
         turned(any_round, c->round_b, b, p->anchor_bx, p->anchor_by, &tbx, &tby);
         rc_w dx = rc_w_add(dpx, rc_w_sub(tbx, tax)), dy = rc_w_add(dpy, rc_w_sub(tby, tay));
-        rc_w sep = rc_w_add(dot(dx, dy, c->normal_x, c->normal_y), p->base_separation);
+        sep[k] = rc_w_add(dot(dx, dy, c->normal_x, c->normal_y), p->base_separation);
+    }
+    /* a two-point contact apart at both points by more than the touching distance (a crate
+       closing face on with another): both points' impulses at once, each closing no faster
+       than its gap allows. One after the other, the first point's impulse turned the pair
+       before the second's was found (only the last sub-steps before they meet push, and a relax
+       pass is too few to even it out): crates 0.2 wide meeting head on at 30 to 60 units/s each
+       turned past each other and flew on apart. Once they touch, the points are still solved
+       one after the other (test_pairs_ahead: some pairs still turn as they meet). */
+    rc_w together = zero;
+    if (points == 2) {
+        rc_w apart = rc_w_set(s->touching_distance);
+        rc_w far = mask_and(rc_w_gt(sep[0], apart), rc_w_gt(sep[1], apart));
+        rc_w target[2], acts = zero;
+        for (int k = 0; k < 2 && rc_w_any(far); ++k) {
+            /* where neither point closes faster than its gap allows nor holds an impulse, both
+               ways give nothing (most apart contacts of a pile): left to the points' loop */
+            rc_w dvx, dvy;
+            relative_velocity(a, b, &c->points[k], &dvx, &dvy);
+            target[k] = rc_w_sub(zero, rc_w_mul(sep[k], inv_h));
+            acts = rc_w_or(acts, rc_w_gt(target[k], dot(dvx, dvy, c->normal_x, c->normal_y)));
+            acts = rc_w_or(acts, rc_w_gt(c->points[k].normal_impulse, zero));
+        }
+        far = mask_and(far, acts);
+        if (rc_w_any(far)) {
+            rc_w rna[2], rnb[2];
+            for (int k = 0; k < 2; ++k) {
+                const rc_wide_point *p = &c->points[k];
+                rna[k] = cross(p->anchor_ax, p->anchor_ay, c->normal_x, c->normal_y);
+                rnb[k] = cross(p->anchor_bx, p->anchor_by, c->normal_x, c->normal_y);
+            }
+            normal_block kb;
+            together = block_normal(c, a, b, &kb, target, mask_and(far, normal_block_of(c, rna, rnb, &kb)));
+        }
+    }
+    bool alone_only = points == 1 || !rc_w_any(together);
+    rc_w alone = rc_w_select(together, zero, rc_w_gt(one, zero));
+    *total = zero;
+    for (int k = 0; k < points; ++k) {
+        rc_wide_point *p = &c->points[k];
         /* apart: it may close the gap, no more (speculative); overlapping: pushed out softly */
-        rc_w apart = rc_w_gt(sep, zero);
-        rc_w bias = rc_w_mul(sep, inv_h), mass_scale = one, impulse_scale = zero;
+        rc_w is_apart = rc_w_gt(sep[k], zero);
+        rc_w bias = rc_w_mul(sep[k], inv_h), mass_scale = one, impulse_scale = zero;
         if (use_bias) {
-            rc_w push = rc_w_max(rc_w_mul(c->bias_rate, sep), max_push);
-            bias = rc_w_select(apart, bias, push);
-            mass_scale = rc_w_select(apart, one, c->mass_scale);
-            impulse_scale = rc_w_select(apart, zero, c->impulse_scale);
+            rc_w push = rc_w_max(rc_w_mul(c->bias_rate, sep[k]), max_push);
+            bias = rc_w_select(is_apart, bias, push);
+            mass_scale = rc_w_select(is_apart, one, c->mass_scale);
+            impulse_scale = rc_w_select(is_apart, zero, c->impulse_scale);
         } else {
-            bias = rc_w_select(apart, bias, zero);
+            bias = rc_w_select(is_apart, bias, zero);
         }
         rc_w dvx, dvy;
         relative_velocity(a, b, p, &dvx, &dvy);
@@ -422,11 +436,15 @@ static inline void solve_normal(const rc_soft_step *s, rc_wide_constraint *c, wi
                                 rc_w_mul(impulse_scale, p->normal_impulse));
         rc_w next = rc_w_max(rc_w_add(p->normal_impulse, impulse), zero);
         impulse = rc_w_sub(next, p->normal_impulse);
-        p->normal_impulse = next;
-        p->max_normal_impulse = rc_w_max(p->max_normal_impulse, impulse);
-        *total = rc_w_add(*total, next);
-        apply(c, a, b, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, rc_w_mul(impulse, c->normal_x),
-              rc_w_mul(impulse, c->normal_y));
+        if (alone_only) {
+            p->normal_impulse = next;
+            p->max_normal_impulse = rc_w_max(p->max_normal_impulse, impulse);
+            apply(c, a, b, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, rc_w_mul(impulse, c->normal_x),
+                  rc_w_mul(impulse, c->normal_y));
+        } else {
+            apply_normal_where(c, p, a, b, alone, impulse, next); /* (the block's lanes are solved) */
+        }
+        *total = rc_w_add(*total, p->normal_impulse);
     }
 }
 
@@ -505,99 +523,6 @@ static void solve(rc_soft_step *s, bool use_bias) {
     }
 }
 
-/* The impulse (px, py) at point p's anchors, only where mask is set (apply, lane by lane). */
-static inline void apply_where(const rc_wide_constraint *c, const rc_wide_point *p, wide_body *a, wide_body *b,
-                               rc_w mask, rc_w px, rc_w py) {
-    wide_body na = *a, nb = *b;
-    apply(c, &na, &nb, p->anchor_ax, p->anchor_ay, p->anchor_bx, p->anchor_by, px, py);
-    a->vx = rc_w_select(mask, na.vx, a->vx);
-    a->vy = rc_w_select(mask, na.vy, a->vy);
-    a->w = rc_w_select(mask, na.w, a->w);
-    b->vx = rc_w_select(mask, nb.vx, b->vx);
-    b->vy = rc_w_select(mask, nb.vy, b->vy);
-    b->w = rc_w_select(mask, nb.w, b->w);
-}
-
-/* The impulse at point p's anchors along the normal, where mask is set: its velocities and
- * accumulated impulse (next) kept, the largest push of the step with them. */
-static inline void apply_normal_where(const rc_wide_constraint *c, rc_wide_point *p, wide_body *a, wide_body *b,
-                                      rc_w mask, rc_w impulse, rc_w next) {
-    p->normal_impulse = rc_w_select(mask, next, p->normal_impulse);
-    p->max_normal_impulse = rc_w_select(mask, rc_w_max(p->max_normal_impulse, impulse), p->max_normal_impulse);
-    apply_where(c, p, a, b, mask, rc_w_mul(impulse, c->normal_x), rc_w_mul(impulse, c->normal_y));
-}
-
-/* A two-point contact's normal system, K x + b >= 0 with x >= 0. */
-typedef struct normal_block {
-    rc_w k11, k12, k22, inv_det;
-} normal_block;
-
-/* The two points together: K, the normal velocities' change per unit of impulse at each (rna,
- * rnb: each point's anchors crossed with the normal). Returns where it can be solved: its
- * condition at most 1000 (so its determinant is > 0) and the determinant's inverse a float. */
-static rc_w normal_block_of(const rc_wide_constraint *c, const rc_w rna[2], const rc_w rnb[2], normal_block *k) {
-    rc_w m = rc_w_add(c->inv_mass_a, c->inv_mass_b);
-    k->k11 = rc_w_add(m, rc_w_add(rc_w_mul(c->inv_inertia_a, rc_w_mul(rna[0], rna[0])),
-                                  rc_w_mul(c->inv_inertia_b, rc_w_mul(rnb[0], rnb[0]))));
-    k->k22 = rc_w_add(m, rc_w_add(rc_w_mul(c->inv_inertia_a, rc_w_mul(rna[1], rna[1])),
-                                  rc_w_mul(c->inv_inertia_b, rc_w_mul(rnb[1], rnb[1]))));
-    k->k12 = rc_w_add(m, rc_w_add(rc_w_mul(c->inv_inertia_a, rc_w_mul(rna[0], rna[1])),
-                                  rc_w_mul(c->inv_inertia_b, rc_w_mul(rnb[0], rnb[1]))));
-    rc_w det = rc_w_sub(rc_w_mul(k->k11, k->k22), rc_w_mul(k->k12, k->k12));
-    rc_w kmax = rc_w_max(k->k11, k->k22);
-    rc_w ok = rc_w_gt(rc_w_mul(rc_w_set(1000.0f), det), rc_w_mul(kmax, kmax));
-    k->inv_det = rc_w_zero();
-    for (int lane = 0; lane < RC_LANES; ++lane) {
-        float d = RC_LANE(det, lane); /* one correctly rounded division a lane, as in every lane */
-        RC_LANE(k->inv_det, lane) = d > 0.0f ? 1.0f / d : 0.0f;
-    }
-    return mask_and(ok, rc_w_gt(rc_w_set(FLT_MAX), k->inv_det)); /* (a det too small to invert) */
-}
-
-/* One solve of both points' restitution together where mask is set (see restitution): returns
- * where one of the four cases held (and was applied). */
-static rc_w block_restitution(rc_wide_constraint *c, wide_body *a, wide_body *b, const normal_block *k,
-                              const rc_w rebound[2], rc_w mask) {
-    rc_w zero = rc_w_zero(), vn[2];
-    for (int j = 0; j < 2; ++j) {
-        rc_w dvx, dvy;
-        relative_velocity(a, b, &c->points[j], &dvx, &dvy);
-        vn[j] = dot(dvx, dvy, c->normal_x, c->normal_y);
-    }
-    rc_w a1 = c->points[0].normal_impulse, a2 = c->points[1].normal_impulse;
-    /* K x + b: each point's velocity less its target, as a function of the accumulated x */
-    rc_w b1 = rc_w_sub(rc_w_sub(vn[0], rebound[0]), rc_w_add(rc_w_mul(k->k11, a1), rc_w_mul(k->k12, a2)));
-    rc_w b2 = rc_w_sub(rc_w_sub(vn[1], rebound[1]), rc_w_add(rc_w_mul(k->k12, a1), rc_w_mul(k->k22, a2)));
-    /* both push: x = -K^-1 b */
-    rc_w x1 = rc_w_mul(rc_w_sub(rc_w_mul(k->k12, b2), rc_w_mul(k->k22, b1)), k->inv_det);
-    rc_w x2 = rc_w_mul(rc_w_sub(rc_w_mul(k->k12, b1), rc_w_mul(k->k11, b2)), k->inv_det);
-    rc_w ok = mask_and(rc_w_ge(x1, zero), rc_w_ge(x2, zero));
-    /* only the first: the second leaves at least at its target */
-    rc_w y1 = rc_w_mul(rc_w_sub(zero, b1), c->points[0].normal_mass);
-    rc_w ok1 = mask_and(rc_w_ge(y1, zero), rc_w_ge(rc_w_add(rc_w_mul(k->k12, y1), b2), zero));
-    /* only the second */
-    rc_w y2 = rc_w_mul(rc_w_sub(zero, b2), c->points[1].normal_mass);
-    rc_w ok2 = mask_and(rc_w_ge(y2, zero), rc_w_ge(rc_w_add(rc_w_mul(k->k12, y2), b1), zero));
-    /* neither */
-    rc_w ok0 = mask_and(rc_w_ge(b1, zero), rc_w_ge(b2, zero));
-    /* the first case that holds, in that order (a comparison with a NaN holds in none) */
-    rc_w s1 = rc_w_select(ok0, zero, a1), s2 = rc_w_select(ok0, zero, a2);
-    s1 = rc_w_select(ok2, zero, s1);
-    s2 = rc_w_select(ok2, y2, s2);
-    s1 = rc_w_select(ok1, y1, s1);
-    s2 = rc_w_select(ok1, zero, s2);
-    s1 = rc_w_select(ok, x1, s1);
-    s2 = rc_w_select(ok, x2, s2);
-    rc_w solved = mask_and(mask, rc_w_or(rc_w_or(ok, ok1), rc_w_or(ok2, ok0)));
-    /* and finite (bodies of extreme masses and materials: point by point then, as before) */
-    rc_w most = rc_w_set(FLT_MAX);
-    solved = mask_and(solved, mask_and(rc_w_ge(most, s1), rc_w_ge(most, s2)));
-    /* both impulses from the same velocities: the first's, then the second's */
-    apply_normal_where(c, &c->points[0], a, b, solved, rc_w_sub(s1, a1), s1);
-    apply_normal_where(c, &c->points[1], a, b, solved, rc_w_sub(s2, a2), s2);
-    return solved;
-}
-
 /* Friction again where mask is set, within friction times the normal impulses as restitution
  * left them. */
 static void friction_where(rc_wide_constraint *c, wide_body *a, wide_body *b, rc_w mask) {
@@ -667,10 +592,10 @@ static void restitution(rc_soft_step *s) {
             }
             normal_block k;
             rc_w both = mask_and(mask_and(active[0], active[1]), normal_block_of(c, rna, rnb, &k));
-            solved = block_restitution(c, &a, &b, &k, rebound, both);
+            solved = block_normal(c, &a, &b, &k, rebound, both);
             for (int round = 1; round < RESTITUTION_ROUNDS; ++round) {
                 friction_where(c, &a, &b, solved);
-                (void)block_restitution(c, &a, &b, &k, rebound, solved);
+                (void)block_normal(c, &a, &b, &k, rebound, solved);
             }
         }
         /* the rest point by point */

@@ -194,6 +194,8 @@ typedef struct rc_soft_step {
     float h, inv_h;                 /* the sub-step and its inverse */
     float contact_hertz, contact_damping_ratio;
     float max_push_speed;           /* the fastest overlap is pushed out */
+    float touching_distance;        /* a two-point contact apart by more than this at both points is
+                                       solved as one (the linear slop; contact_solver.c) */
     float restitution_threshold;
     float max_rebound;              /* the fastest a restitution sends a contact apart */
     float max_speed;                /* linear velocities are held within it */

@@ -183,6 +183,7 @@ void rc_soft_step_setup(const rc_world *world, rc_soft_step *step, float dt) {
     step->contact_hertz = h > 0.0f ? rc_minf(def->contact_hertz, 0.25f / h) : def->contact_hertz;
     step->contact_damping_ratio = def->contact_damping_ratio;
     step->max_push_speed = def->contact_push_speed;
+    step->touching_distance = def->linear_slop;
     step->restitution_threshold = def->restitution_threshold;
     step->max_rebound = def->max_linear_speed;
     step->sub_steps = def->sub_steps;
