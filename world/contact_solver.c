@@ -410,7 +410,8 @@ static inline void solve_normal(const rc_soft_step *s, rc_wide_constraint *c, wi
                 rnb[k] = cross(p->anchor_bx, p->anchor_by, c->normal_x, c->normal_y);
             }
             normal_block kb;
-            together = block_normal(c, a, b, &kb, target, mask_and(far, normal_block_of(c, rna, rnb, &kb)));
+            rc_w solvable = normal_block_of(c, rna, rnb, &kb);
+            together = block_normal(c, a, b, &kb, target, mask_and(far, solvable));
         }
     }
     bool alone_only = points == 1 || !rc_w_any(together);
