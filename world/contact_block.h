@@ -66,7 +66,13 @@ typedef struct normal_block {
 /* The two points together: K, the normal velocities' change per unit of impulse at each (rna,
  * rnb: each point's anchors crossed with the normal). Returns where it can be solved: its
  * condition at most 1000 (so its determinant is > 0) and the determinant's inverse a float. */
-static rc_w normal_block_of(const rc_wide_constraint *c, const rc_w rna[2], const rc_w rnb[2], normal_block *k) {
+static rc_w normal_block_of(const rc_wide_constraint *c, normal_block *k) {
+    rc_w rna[2], rnb[2];
+    for (int j = 0; j < 2; ++j) {
+        const rc_wide_point *p = &c->points[j];
+        rna[j] = cross(p->anchor_ax, p->anchor_ay, c->normal_x, c->normal_y);
+        rnb[j] = cross(p->anchor_bx, p->anchor_by, c->normal_x, c->normal_y);
+    }
     rc_w m = rc_w_add(c->inv_mass_a, c->inv_mass_b);
     k->k11 = rc_w_add(m, rc_w_add(rc_w_mul(c->inv_inertia_a, rc_w_mul(rna[0], rna[0])),
                                   rc_w_mul(c->inv_inertia_b, rc_w_mul(rnb[0], rnb[0]))));

@@ -403,19 +403,14 @@ static inline void solve_normal(const rc_soft_step *s, rc_wide_constraint *c, wi
         }
         far = mask_and(far, acts);
         if (rc_w_any(far)) {
-            rc_w rna[2], rnb[2];
-            for (int k = 0; k < 2; ++k) {
-                const rc_wide_point *p = &c->points[k];
-                rna[k] = cross(p->anchor_ax, p->anchor_ay, c->normal_x, c->normal_y);
-                rnb[k] = cross(p->anchor_bx, p->anchor_by, c->normal_x, c->normal_y);
-            }
             normal_block kb;
-            rc_w solvable = normal_block_of(c, rna, rnb, &kb);
+            rc_w solvable = normal_block_of(c, &kb);
             together = block_normal(c, a, b, &kb, target, mask_and(far, solvable));
         }
     }
+    /* the lanes the block left to the points (all of them in most blocks) */
     bool alone_only = points == 1 || !rc_w_any(together);
-    rc_w alone = rc_w_select(together, zero, rc_w_gt(one, zero));
+    rc_w alone = alone_only ? zero : rc_w_select(together, zero, rc_w_ge(one, zero));
     *total = zero;
     for (int k = 0; k < points; ++k) {
         rc_wide_point *p = &c->points[k];
@@ -585,14 +580,9 @@ static void restitution(rc_soft_step *s) {
         }
         rc_w solved = zero;
         if (rc_w_any(mask_and(active[0], active[1]))) { /* (one-point contacts, a grenade's, never) */
-            rc_w rna[2], rnb[2];
-            for (int k = 0; k < 2; ++k) {
-                const rc_wide_point *p = &c->points[k];
-                rna[k] = cross(p->anchor_ax, p->anchor_ay, c->normal_x, c->normal_y);
-                rnb[k] = cross(p->anchor_bx, p->anchor_by, c->normal_x, c->normal_y);
-            }
             normal_block k;
-            rc_w both = mask_and(mask_and(active[0], active[1]), normal_block_of(c, rna, rnb, &k));
+            rc_w solvable = normal_block_of(c, &k);
+            rc_w both = mask_and(mask_and(active[0], active[1]), solvable);
             solved = block_normal(c, &a, &b, &k, rebound, both);
             for (int round = 1; round < RESTITUTION_ROUNDS; ++round) {
                 friction_where(c, &a, &b, solved);

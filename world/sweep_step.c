@@ -276,17 +276,17 @@ static void sweep_in_turn(rc_world *world, int32_t index, float dt) {
 static void follow_sweep(rc_world *world, int32_t index, float dt) {
     const rc_body *b = &world->bodies.data[index];
     bool met_later = world->swept_bullets > 0 && !b->bullet;
-    rc_vec2 ahead = b->bullet ? rc_v2(0.0f, 0.0f) : rc_scale(dt, b->linear_velocity);
+    rc_vec2 ahead = rc_scale(dt, b->linear_velocity);
     for (int32_t sh = b->first_shape; sh >= 0; sh = world->shapes.data[sh].next_in_body) {
         rc_shape *shape = &world->shapes.data[sh];
+        /* (a shape that covers its motion is a grenade's: it looks ahead too) */
         bool covers_motion = met_later && !shape->sensor, looks_ahead = !b->bullet && !shape->sensor;
         /* (the box it leaves is read only when its grid box is to cover the motion) */
         rc_aabb was = covers_motion ? rc_shape_proxy_box(world, shape) : shape->aabb;
         rc_shape_place(world, shape, b->xf);
         rc_aabb target;
         if (covers_motion) {
-            if (rc_motion_proxy_target(world, shape, was, b->center, 0.0f, looks_ahead ? ahead : rc_v2(0.0f, 0.0f),
-                                       &target)) {
+            if (rc_motion_proxy_target(world, shape, was, b->center, 0.0f, ahead, &target)) {
                 rc_step_move_proxy(world, shape, target);
             }
         } else if (looks_ahead) {
