@@ -42,6 +42,22 @@ void rc_grid_find_begun_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *co
  * when a pair finding would report nothing. */
 int32_t rc_grid_moved_count(const rc_grid *grid);
 
+/* The k-th proxy of the moved list (0 <= k < rc_grid_moved_count), or -1 when it is no longer
+ * live (removed since it moved) or k is out of range. */
+int32_t rc_grid_moved_proxy(const rc_grid *grid, int32_t k);
+
+/* List a live proxy among the moved, its box unchanged (its before is its box now, unless it
+ * was listed already): alone, no pair begins from it; a move before the pairs are next found
+ * counts from where it was. The world lists the shapes of a body whose speed changed between
+ * steps, for the step's start to look ahead along it (world/move.c). Cannot fail for a live
+ * proxy of a grid that is not locked; false otherwise. */
+bool rc_grid_mark_moved(rc_grid *grid, int32_t proxy);
+
+/* Forget the moves listed after the first `kept` (rc_grid_moved_proxy's order), each of whose
+ * proxies must have its box back as it was when it was listed: a caller that undid its moves
+ * (a failed world step) leaves the list as it found it. */
+void rc_grid_unlist_moves(rc_grid *grid, int32_t kept);
+
 /* The pairs that begin between a proxy of grid a and a proxy of grid b (a world keeps its level's
  * shapes in a grid of their own): each pair of overlapping proxies one of which moved in its grid
  * whose boxes did not overlap when the moves were last forgotten (rc_grid_find_begun_pairs' rule

@@ -629,6 +629,22 @@ int32_t rc_grid_proxy_count(const rc_grid *grid) { return grid != NULL ? grid->l
 
 int32_t rc_grid_moved_count(const rc_grid *grid) { return grid != NULL ? grid->moved_count : 0; }
 
+int32_t rc_grid_moved_proxy(const rc_grid *grid, int32_t k) {
+    if (grid == NULL || k < 0 || k >= grid->moved_count) {
+        return -1;
+    }
+    int32_t id = grid->moved[k];
+    return is_live(grid, id) ? id : -1;
+}
+
+bool rc_grid_mark_moved(rc_grid *grid, int32_t proxy) {
+    if (!changeable(grid) || !is_live(grid, proxy)) {
+        return false;
+    }
+    mark_moved(grid, proxy);
+    return true;
+}
+
 bool rc_grid_may_offer(const rc_grid *grid, bool skip_mobile) {
     return (skip_mobile ? grid->store.fixed_levels : grid->store.used_levels) != 0;
 }

@@ -412,6 +412,18 @@ void rc_grid_forget_moves(rc_grid *grid) {
     grid->moved_count = 0;
 }
 
+void rc_grid_unlist_moves(rc_grid *grid, int32_t kept) {
+    if (!changeable(grid) || kept < 0) {
+        return;
+    }
+    for (int32_t i = kept; i < grid->moved_count; ++i) {
+        grid->proxies[grid->moved[i]].moved = false;
+    }
+    if (kept < grid->moved_count) {
+        grid->moved_count = kept;
+    }
+}
+
 void rc_grid_update_pairs(rc_grid *grid, rc_grid_pair_fn *fn, void *context) {
     if (!changeable(grid)) {
         return;

@@ -3,7 +3,8 @@
  * were last forgotten, less those whose boxes already overlapped then (both proxies alive and
  * neither inserted nor touched since). Checked against a brute-force record of every box at
  * every forget, through moves (small, large, across levels), removals and reuse of ids,
- * touches, failed steps (moves found but not forgotten, then moved back), rebuilds as the
+ * touches, marks (rc_grid_mark_moved: listed, box kept), failed steps (moves found but not
+ * forgotten, then moved back and unlisted as far as the step's start), rebuilds as the
  * automatic cell size changes, and far coordinates in the hashed cells. */
 #include <check.h>
 #include <math.h>
@@ -90,6 +91,14 @@ static void forget(scene *s) {
     }
 }
 
+static void count_pair(int32_t proxy_a, int32_t user_a, int32_t proxy_b, int32_t user_b, void *context) {
+    (void)proxy_a;
+    (void)user_a;
+    (void)proxy_b;
+    (void)user_b;
+    ++*(int *)context;
+}
+
 static void insert(scene *s, ws_rng *r, rc_vec2 centre, float spread) {
     int32_t id = rc_grid_insert(s->grid, random_box(r, centre, spread), 0);
     ck_assert_int_ge(id, 0);
@@ -102,6 +111,16 @@ static void insert(scene *s, ws_rng *r, rc_vec2 centre, float spread) {
 static void churn(scene *s, ws_rng *r, rc_vec2 centre, float spread, bool step_fails) {
     rc_aabb undo_box[MAX_IDS];
     int32_t undo_id[MAX_IDS], undo = 0;
+    /* a few listed before the step (as a game's changes between steps list them) */
+    for (int32_t id = 0; id < s->high && step_fails; id += 7) {
+        if (s->live[id]) {
+            ck_assert(rc_grid_mark_moved(s->grid, id));
+        }
+    }
+    int32_t listed = rc_grid_moved_count(s->grid), was_listed[MAX_IDS];
+    for (int32_t k = 0; k < listed; ++k) {
+        was_listed[k] = rc_grid_moved_proxy(s->grid, k);
+    }
     for (int32_t id = 0; id < s->high; ++id) {
         if (!s->live[id]) {
             continue;
@@ -128,13 +147,21 @@ static void churn(scene *s, ws_rng *r, rc_vec2 centre, float spread, bool step_f
         } else if (u < 0.55 && !step_fails) {
             ck_assert(rc_grid_touch(s->grid, id));
             s->fresh[id] = true;
+        } else if (u < 0.6) {
+            ck_assert(rc_grid_mark_moved(s->grid, id)); /* listed, its box kept: no pair begins */
         }
     }
     if (step_fails) {
-        /* a failed step: the pairs were looked at, the moves put back, nothing forgotten */
+        /* a failed step: the pairs were looked at, the moves put back and unlisted as far as the
+           step's start (the list then as it was, in its order), nothing forgotten */
         (void)check_begun(s);
         for (int32_t k = undo - 1; k >= 0; --k) {
             ck_assert(rc_grid_move(s->grid, undo_id[k], undo_box[k]));
+        }
+        rc_grid_unlist_moves(s->grid, listed);
+        ck_assert_int_eq(rc_grid_moved_count(s->grid), listed);
+        for (int32_t k = 0; k < listed; ++k) {
+            ck_assert_int_eq(rc_grid_moved_proxy(s->grid, k), was_listed[k]);
         }
         return;
     }
@@ -183,6 +210,40 @@ END_TEST
 START_TEST(begun_pairs_far_from_the_origin_in_hashed_cells) { run_scene((rc_vec2){2.0e5f, -7.0e4f}, 20.0f, 4); }
 END_TEST
 
+/* Marking a proxy moved lists it once, its box and pairs as they were; the list names live
+ * proxies only (-1 for one removed since, or beyond the list); a stale proxy is refused. */
+START_TEST(marking_moved_lists_a_proxy_and_begins_no_pair) {
+    rc_grid_def def = rc_grid_default_def();
+    rc_grid *g = rc_grid_create(&def);
+    ck_assert_ptr_nonnull(g);
+    rc_aabb b = {{0.0f, 0.0f}, {1.0f, 1.0f}}, c = {{0.5f, 0.5f}, {2.0f, 2.0f}};
+    int32_t x = rc_grid_insert(g, b, 7), y = rc_grid_insert(g, c, 8);
+    ck_assert_int_ge(x, 0);
+    ck_assert_int_ge(y, 0);
+    rc_grid_forget_moves(g);
+    ck_assert_int_eq(rc_grid_moved_count(g), 0);
+    ck_assert(rc_grid_mark_moved(g, y));
+    ck_assert(rc_grid_mark_moved(g, y)); /* listed once */
+    ck_assert_int_eq(rc_grid_moved_count(g), 1);
+    ck_assert_int_eq(rc_grid_moved_proxy(g, 0), y);
+    ck_assert_int_eq(rc_grid_moved_proxy(g, 1), -1);
+    ck_assert_int_eq(rc_grid_moved_proxy(g, -1), -1);
+    rc_aabb got = rc_grid_get_box(g, y);
+    ck_assert(rc_aabb_equal(got, c));
+    int pairs = 0;
+    rc_grid_find_begun_pairs(g, count_pair, &pairs);
+    ck_assert_int_eq(pairs, 0); /* they overlapped before: nothing begins */
+    ck_assert(rc_grid_remove(g, y));
+    ck_assert_int_eq(rc_grid_moved_proxy(g, 0), -1); /* still listed, no longer live */
+    ck_assert(!rc_grid_mark_moved(g, y));
+    ck_assert(!rc_grid_mark_moved(g, -1));
+    ck_assert(!rc_grid_mark_moved(NULL, 0));
+    rc_grid_unlist_moves(g, 0);
+    ck_assert_int_eq(rc_grid_moved_count(g), 0);
+    rc_grid_destroy(g);
+}
+END_TEST
+
 START_TEST(touching_a_stale_proxy_is_refused) {
     rc_grid_def def = rc_grid_default_def();
     rc_grid *g = rc_grid_create(&def);
@@ -206,6 +267,7 @@ int main(void) {
     tcase_add_test(t, begun_pairs_are_the_new_overlaps);
     tcase_add_test(t, begun_pairs_far_from_the_origin_in_hashed_cells);
     tcase_add_test(t, touching_a_stale_proxy_is_refused);
+    tcase_add_test(t, marking_moved_lists_a_proxy_and_begins_no_pair);
     suite_add_tcase(s, t);
     return rc_test_run(s);
 }

@@ -1,4 +1,4 @@
-/* Bodies: creation, destruction, mass, getters and setters (impulses and forces: body_forces.c). */
+/* Bodies: creation, destruction, mass, getters and setters (speeds, impulses and forces: body_forces.c). */
 #include "world/world_internal.h"
 
 #include <float.h>
@@ -423,83 +423,6 @@ static void count_level_contacts(rc_world *world, const rc_body *b, int delta) {
             ci = c->edge[c->shape[0] == s ? 0 : 1].next;
         }
     }
-}
-
-/* A kinematic body set moving wakes the sleeping bodies it touches, with their islands: a crate
- * asleep on a still platform would otherwise stay asleep when the platform moves (its contact
- * touches already, and only a contact's beginning wakes a sleeper), and float in the air once
- * the platform has gone. The room for the walk comes first: refused, nothing has changed. */
-static bool reserve_kinematic_wakes(rc_world *world, const rc_body *b) {
-    return b->type != RC_KINEMATIC || rc_array_reserve(world, world->islands, world->bodies.count);
-}
-
-static void wake_what_it_touches(rc_world *world, const rc_body *b) {
-    if (!rc_body_moving_kinematic(b)) {
-        return;
-    }
-    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
-            const rc_contact *c = &world->contacts.data[ci];
-            int side = c->shape[0] == s ? 0 : 1;
-            const rc_body *other = &world->bodies.data[c->body[1 - side]];
-            if (c->touching && !c->sensor && other->type == RC_DYNAMIC && !other->awake) {
-                (void)rc_island_set_awake(world, c->body[1 - side], true); /* room reserved */
-            }
-            ci = c->edge[side].next;
-        }
-    }
-}
-
-bool rc_body_set_linear_velocity(rc_world *world, rc_body_id id, rc_vec2 velocity) {
-    rc_body *b = rc_body_for_change(world, id, __func__);
-    if (b == NULL) {
-        return false;
-    }
-    if (!rc_vec2_is_finite(velocity)) {
-        return rc_fail(world, __func__, "velocity (%g, %g) is not finite", (double)velocity.x, (double)velocity.y);
-    }
-    if (!rc_speed_ok(world, velocity, 0.0f)) {
-        return rc_fail(world, __func__, "velocity (%g, %g) is above the world's max_linear_speed %g",
-                       (double)velocity.x, (double)velocity.y, (double)world->def.max_linear_speed);
-    }
-    if (b->type == RC_STATIC) {
-        return rc_fail(world, __func__, "a static body has no velocity");
-    }
-    if (!reserve_kinematic_wakes(world, b)) {
-        return rc_fail(world, __func__, "out of memory; nothing changed");
-    }
-    b->linear_velocity = velocity;
-    if (rc_dot(velocity, velocity) > 0.0f) {
-        rc_body_wake(b);
-    }
-    wake_what_it_touches(world, b);
-    return true;
-}
-
-bool rc_body_set_angular_velocity(rc_world *world, rc_body_id id, float velocity) {
-    rc_body *b = rc_body_for_change(world, id, __func__);
-    if (b == NULL) {
-        return false;
-    }
-    if (!rc_is_finite(velocity)) {
-        return rc_fail(world, __func__, "angular velocity %g is not finite", (double)velocity);
-    }
-    if (!rc_speed_ok(world, rc_v2(0.0f, 0.0f), velocity)) {
-        return rc_fail(world, __func__, "angular velocity %g is above the world's max_angular_speed %g",
-                       (double)velocity, (double)world->def.max_angular_speed);
-    }
-    if (b->type == RC_STATIC) {
-        return rc_fail(world, __func__, "a static body has no velocity");
-    }
-    if (!reserve_kinematic_wakes(world, b)) {
-        return rc_fail(world, __func__, "out of memory; nothing changed");
-    }
-    b->angular_velocity = velocity;
-    if (velocity != 0.0f) {
-        rc_body_wake(b);
-    }
-    wake_what_it_touches(world, b);
-    return true;
 }
 
 static bool has_chain(const rc_world *world, const rc_body *b) {

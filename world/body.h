@@ -67,6 +67,11 @@ void rc_body_refresh_swept(rc_world *world, rc_body *body, int32_t old_swept);
 /* Could the body be a bullet with one more shape (solid or not, circle or not) on it? */
 bool rc_body_can_be_bullet(const rc_world *world, const rc_body *body, bool adding_solid, bool adding_circle);
 void rc_body_wake(rc_body *body);
+/* Its speed changed between steps (set, or an impulse): its shapes' proxies are listed among the
+ * grid's moved ones (their boxes stay), so that the step's start looks ahead along the new speed
+ * (move.c: rc_look_ahead_at_start) and its pairs are found in time, and its contacts are flagged,
+ * so that it finds their manifolds again along the new speed (body_forces.c). */
+void rc_body_list_speed_change(rc_world *world, const rc_body *body);
 /* May a swept body bounce at all (max_bounces above 0 and bounces left in its life)? */
 static inline bool rc_body_can_bounce(const rc_body *body) { return body->max_bounces > 0 && body->bounces_left != 0; }
 /* A kinematic body with a velocity: what touches it is carried or pushed, not at rest. */

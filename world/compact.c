@@ -106,7 +106,7 @@ static void compact_shapes(rc_world *world) {
         rc_mem_shrink_aligned(&world->allocator, (void **)&world->shapes.data, &world->shapes.capacity, n, n,
                               sizeof(rc_shape), 64);
         rc_array_shrink(world, world->deferred, n);
-        rc_array_shrink(world, world->proxy_undo, n);
+        rc_array_shrink(world, world->proxy_undo, 2 * n); /* (reserve_scratch: two moves a shape) */
         rc_id_pool_shrink(&world->allocator, &world->shape_ids);
     }
     compact_polygons(world);

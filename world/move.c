@@ -87,6 +87,20 @@ bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aab
  * contacts to solve, and a tumbler of props lost more to two steps than the grid saved. */
 #define AHEAD_STEPS 2.0f
 
+/* A proxy's move to `target` made at once where it keeps its grid cells (it cannot fail), or
+ * left in the deferred list; returns how many grid entries the deferred move adds. */
+static int32_t move_or_defer(rc_world *world, int32_t shape, rc_aabb target) {
+    const rc_shape *s = &world->shapes.data[shape];
+    int32_t add = rc_grid_move_additions(world->grid, s->proxy, target);
+    if (add == 0) {
+        rc_step_move_proxy(world, s, target);
+    } else {
+        rc_deferred_move d = {shape, target};
+        world->deferred.data[world->deferred.count++] = d;
+    }
+    return add;
+}
+
 /* Place a moved body's shapes. Most stay inside their grid boxes (nothing to do in the grid); of
  * the others, those whose move keeps their grid cells are moved at once, which cannot fail, and
  * the rest wait in the deferred list. Returns how many grid entries the deferred moves add. */
@@ -121,14 +135,7 @@ static int32_t place_moved(rc_world *world, rc_body *b, rc_vec2 move) {
                 continue;
             }
         }
-        int32_t add = rc_grid_move_additions(world->grid, shape->proxy, target);
-        if (add == 0) {
-            rc_step_move_proxy(world, shape, target);
-        } else {
-            rc_deferred_move d = {s, target};
-            world->deferred.data[world->deferred.count++] = d;
-            additions += add;
-        }
+        additions += move_or_defer(world, s, target);
     }
     if (b->type == RC_KINEMATIC) {
         /* a chain's box is its walls' union: sectors_at looks there first */
@@ -197,9 +204,44 @@ int32_t rc_move_bodies(rc_world *world, float dt, int pass) {
     return additions;
 }
 
-bool rc_move_deferred(rc_world *world, int32_t additions) {
-    /* room for the moves and for undoing them */
-    if (!rc_grid_reserve(world->grid, 2 * additions)) {
+/* Does the shape's grid box look a step ahead along its body's velocity: a solid shape of a body
+ * the solver moves (solid_moves_ahead), or a grenade's solid circle (sweep_step.c's
+ * follow_sweep); not a bullet's, whose sweep meets every body. */
+static bool shape_looks_ahead(const rc_body *b, const rc_shape *shape) {
+    if (b->motion == RC_MOTION_FREE) {
+        return solid_moves_ahead(b, shape);
+    }
+    return !b->bullet && !shape->sensor;
+}
+
+int32_t rc_look_ahead_at_start(rc_world *world, float dt) {
+    int32_t additions = 0;
+    world->deferred.count = 0;
+    /* (the shapes made, placed or whose bodies' speeds changed since the last step's end are the
+       moved ones: rc_body_list_speed_change) */
+    int32_t moved = rc_grid_moved_count(world->grid);
+    for (int32_t k = 0; k < moved; ++k) {
+        int32_t proxy = rc_grid_moved_proxy(world->grid, k);
+        if (proxy < 0) {
+            continue;
+        }
+        int32_t s = rc_grid_get_user(world->grid, proxy);
+        const rc_shape *shape = &world->shapes.data[s];
+        const rc_body *b = &world->bodies.data[shape->body];
+        rc_aabb target;
+        if (b->awake && shape->proxy == proxy && shape_looks_ahead(b, shape) &&
+            rc_proxy_target_ahead(world, shape, rc_shape_proxy_box(world, shape), rc_scale(dt, b->linear_velocity),
+                                  &target)) {
+            additions += move_or_defer(world, s, target);
+        }
+    }
+    return additions;
+}
+
+bool rc_move_deferred(rc_world *world, int32_t additions, int32_t made) {
+    /* room for the moves, for undoing them, and for undoing the step's earlier moves (whose room
+       these moves might otherwise take) */
+    if (!rc_grid_reserve(world->grid, 2 * additions + made)) {
         return false;
     }
     for (int32_t k = 0; k < world->deferred.count; ++k) {

@@ -332,6 +332,18 @@ static bool report_bounces(rc_world *world) {
     return true;
 }
 
+/* The grid boxes as they were before the step, last change first, and the grid's list of moves
+ * as far as the step's start: the next step's start looks ahead for the shapes listed
+ * (rc_look_ahead_at_start), and one that only the failed step had moved, left listed, then
+ * looked ahead where the step tried once did not (a run with a failed allocation differed). */
+static void undo_proxy_moves(rc_world *world) {
+    for (int32_t k = world->proxy_undo.count - 1; k >= 0; --k) {
+        rc_grid_move(world->grid, world->proxy_undo.data[k].proxy, world->proxy_undo.data[k].box);
+    }
+    world->proxy_undo.count = 0;
+    rc_grid_unlist_moves(world->grid, world->moves_listed);
+}
+
 /* Put the moved bodies back where they were (the undo log) and their shapes with them. */
 static void undo_motion(rc_world *world) {
     for (int32_t k = world->undo.count - 1; k >= 0; --k) {
@@ -355,11 +367,7 @@ static void undo_motion(rc_world *world) {
         }
         rc_body_refresh_chains(world, b);
     }
-    /* the grid boxes as they were, last change first */
-    for (int32_t k = world->proxy_undo.count - 1; k >= 0; --k) {
-        rc_grid_move(world->grid, world->proxy_undo.data[k].proxy, world->proxy_undo.data[k].box);
-    }
-    world->proxy_undo.count = 0;
+    undo_proxy_moves(world);
 }
 
 static void collect_pair(int32_t proxy_a, int32_t user_a, int32_t proxy_b, int32_t user_b, void *context) {
@@ -480,7 +488,8 @@ static bool reserve_scratch(rc_world *world) {
            rc_array_reserve(world, world->linear_damping, n) && rc_array_reserve(world, world->angular_damping, n) &&
            rc_array_reserve(world, world->spin_limits, n) &&
            rc_array_reserve(world, world->support_counts, n) && rc_array_reserve(world, world->held, n) &&
-           rc_array_reserve(world, world->proxy_undo, world->shapes.count) &&
+           /* (a shape's proxy moves at most twice: looking ahead at the start, then moved) */
+           rc_array_reserve(world, world->proxy_undo, 2 * world->shapes.count) &&
            rc_array_reserve(world, world->support_shapes, n * RC_MAX_SUPPORTS) &&
            rc_array_reserve(world, world->cancelled_counts, n) &&
            rc_array_reserve(world, world->cancelled_shapes, n * RC_MAX_SKIPPED) &&
@@ -506,6 +515,7 @@ bool rc_world_step(rc_world *world, float dt) {
     int32_t impacts_before = world->impacts.count;
     world->new_contacts.count = 0;
     world->proxy_undo.count = 0;
+    world->moves_listed = rc_grid_moved_count(world->grid);
     world->pair_failed = false;
     world->step_failed = false;
     if (!reserve_scratch(world)) {
@@ -514,8 +524,12 @@ bool rc_world_step(rc_world *world, float dt) {
     rc_level_lean_refresh(world); /* (for the sweeps and the casts after the step) */
     world->contact_dt = dt; /* through the step's end, whose contacts look one like it ahead */
     rc_contacts_refresh(world);
-    if (!collide_pending_pairs(world)) {
-        forget_new_contacts(world); /* (nothing else has changed yet: no motion to undo) */
+    /* boxes that look ahead along the speeds given since the last step, in time for their pairs */
+    int32_t moved_additions = rc_look_ahead_at_start(world, dt);
+    bool looked = rc_move_deferred(world, moved_additions, 0);
+    if (!looked || !collide_pending_pairs(world)) {
+        forget_new_contacts(world); /* (nothing else has changed yet but grid boxes) */
+        undo_proxy_moves(world);
         return rc_fail(world, __func__, "out of memory; the world is as it was before the step");
     }
     rc_joints_wake(world);
@@ -542,11 +556,10 @@ bool rc_world_step(rc_world *world, float dt) {
        landing on a rising platform, a bullet beside a turning blade). Every grid move is
        reserved with its undoing. */
     bool ok = true;
-    int32_t moved_additions = 0;
     for (int pass = 0; pass < 2 && ok; ++pass) {
         int32_t additions = rc_move_bodies(world, dt, pass);
+        ok = rc_move_deferred(world, additions, moved_additions);
         moved_additions += additions;
-        ok = rc_move_deferred(world, additions);
     }
     /* grid entries the swept bodies' moves may add: four per shape (a proxy covers at most
        2 x 2 cells of its level); room as well to undo every move so far */

@@ -109,9 +109,18 @@ static inline void rc_continuous(rc_world *world, rc_body *body, rc_vec2 c1, flo
  * its move and turn (step_move, step_turn); its shapes' grid boxes cover the whole motion where a
  * sweep may meet them. Returns how many grid entries the deferred moves add. */
 int32_t rc_move_bodies(rc_world *world, float dt, int pass);
-/* The deferred grid moves, once there is room for them and for their undoing; false when out of
- * memory (the moves made so far are in the undo log). */
-bool rc_move_deferred(rc_world *world, int32_t additions);
+/* At a step's start: the grid boxes of the shapes moved since the last step's end (made, placed,
+ * or their bodies' speeds changed: rc_body_list_speed_change) looking a step ahead along their
+ * bodies' velocities (rc_proxy_target_ahead), as the last step's end left the others. Such a
+ * box looked nowhere, or along the speed its body had: a crate made or kicked 0.2 from a free
+ * plank at 30 units/s went through it, its pair found at the end of the step it was through in.
+ * Moves that keep their grid cells are made (logged for undoing); the rest wait in the deferred
+ * list, as rc_move_bodies leaves them. Returns how many grid entries the deferred moves add. */
+int32_t rc_look_ahead_at_start(rc_world *world, float dt);
+/* The deferred grid moves, once there is room for them, for their undoing and for undoing the
+ * step's earlier moves, which added `made` entries; false when out of memory (the moves made so
+ * far are in the undo log). */
+bool rc_move_deferred(rc_world *world, int32_t additions, int32_t made);
 /* Give a shape's proxy a new grid box, the old one logged for undoing (move.c). */
 void rc_step_move_proxy(rc_world *world, const rc_shape *shape, rc_aabb box);
 /* The box that holds a box's motion from `before` to `after` while its body turns by `turn`

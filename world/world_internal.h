@@ -178,6 +178,7 @@ struct rc_world {
     bool joint_lanes; /* plain revolute joints in blocks (true; the tests turn it off to compare bits) */
     RC_ARRAY(rc_deferred_move) deferred; /* grid moves that add cells: made after a reserve */
     RC_ARRAY(rc_proxy_undo) proxy_undo; /* the grid boxes the step changed, to put back if it fails */
+    int32_t moves_listed; /* the grid's moved list at the step's start (changes since the last step) */
     RC_ARRAY(int32_t) new_contacts;
     bool pair_failed;
     bool set_changes_full; /* (set_changes above) */
