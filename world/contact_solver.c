@@ -650,6 +650,59 @@ static void store(rc_soft_step *s) {
     }
 }
 
+static inline const rc_body_state *lane_state(const rc_soft_step *s, uint32_t offset) {
+    return (const rc_body_state *)(const void *)((const char *)s->states + offset);
+}
+
+static inline rc_vec2 lane_vec(rc_w x, rc_w y, int lane) { return rc_v2(RC_LANE(x, lane), RC_LANE(y, lane)); }
+
+/* The normals that are a turning kinematic body's face (rc_turning_constraint), turned with it
+ * over a sub-step, and their points with them. Held over the step, a blade turning at 10 rad/s
+ * let crates sliding out along it sink up to 0.12 into it, half its thickness and more.
+ * - A point's separation is measured from the face as it turns: the solve's separation is the
+ *   anchors' difference along the normal plus the base, which holds the centres' difference
+ *   along the normal (rc_constraint_load): it follows the normal's turn.
+ * - The face's anchor follows the other body's point as it slides along the face: the solve's
+ *   velocities read the anchors as they were at the step's start, and the face's point under a
+ *   crate sliding out along a blade moves faster the further out it is. The base changes by as
+ *   much as the separation would, so the separation now is unchanged.
+ * (n + turn h x n, normalised: the turn to within its cube, a few millionths of a radian a
+ * sub-step at 20 rad/s.) */
+static void turn_normals(rc_soft_step *s) {
+    rc_wide_constraint *blocks = blocks_of(s);
+    for (int32_t i = 0; i < s->turning_count; ++i) {
+        const rc_turning_constraint *turning = &s->turning[i];
+        const rc_contact_constraint *k = &s->constraints[turning->constraint];
+        int lane;
+        rc_wide_constraint *c = &blocks[block_of(s, turning->constraint, &lane)];
+        float t = turning->turn * s->h, nx = RC_LANE(c->normal_x, lane), ny = RC_LANE(c->normal_y, lane);
+        float scale = 1.0f / sqrtf(1.0f + t * t);
+        rc_vec2 was = {nx, ny}, n = {(nx - t * ny) * scale, (ny + t * nx) * scale};
+        RC_LANE(c->normal_x, lane) = n.x;
+        RC_LANE(c->normal_y, lane) = n.y;
+        const rc_body_state *sa = lane_state(s, c->a[lane]), *sb = lane_state(s, c->b[lane]);
+        rc_vec2 moved = rc_sub(sb->dp, sa->dp); /* b's move less a's */
+        for (int p = 0; p < k->point_count; ++p) {
+            rc_wide_point *q = &c->points[p];
+            float base = RC_LANE(q->base_separation, lane) + rc_dot(turning->apart, rc_sub(n, was));
+            rc_vec2 ra = lane_vec(q->anchor_ax, q->anchor_ay, lane), rb = lane_vec(q->anchor_bx, q->anchor_by, lane);
+            if (turning->side == 0) {
+                /* a's anchor under b's point: b's centre from a's, and b's anchor as turned */
+                rc_vec2 at = rc_add(rc_add(turning->apart, moved), k->round_b ? rb : rc_rotate(sb->dq, rb));
+                base += rc_dot(rc_sub(rc_rotate(sa->dq, at), rc_rotate(sa->dq, ra)), n);
+                RC_LANE(q->anchor_ax, lane) = at.x;
+                RC_LANE(q->anchor_ay, lane) = at.y;
+            } else {
+                rc_vec2 at = rc_add(rc_sub(rc_neg(turning->apart), moved), k->round_a ? ra : rc_rotate(sa->dq, ra));
+                base -= rc_dot(rc_sub(rc_rotate(sb->dq, at), rc_rotate(sb->dq, rb)), n);
+                RC_LANE(q->anchor_bx, lane) = at.x;
+                RC_LANE(q->anchor_by, lane) = at.y;
+            }
+            RC_LANE(q->base_separation, lane) = base;
+        }
+    }
+}
+
 /* ---- the soft step ---------------------------------------------------------------------------- */
 
 /* The soft step at this file's width (s->lanes is RC_LANES). */
@@ -676,6 +729,9 @@ void SOFT_STEP_AT_WIDTH(rc_soft_step *s) {
         }
         solve(s, true);
         integrate_positions(s);
+        if (s->turning_count > 0) {
+            turn_normals(s); /* (where the turned faces now are, for the relax and the next sub-step) */
+        }
         if (s->joint_count > 0) {
             rc_joints_solve(s, false);
         }

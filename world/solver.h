@@ -81,6 +81,15 @@ typedef struct rc_contact_constraint {
     uint32_t rank;          /* where its colour search starts: rc_constraint_rank */
 } rc_contact_constraint;
 
+/* A constraint whose normal is the face of a turning kinematic body, and turns with it through
+ * the step (world/gather.c: normal_turn; every other normal holds). */
+typedef struct rc_turning_constraint {
+    int32_t constraint;
+    int32_t side;   /* whose face it is: 0 a's, 1 b's */
+    float turn;     /* rad/s */
+    rc_vec2 apart;  /* b's centre of mass less a's at the step's start */
+} rc_turning_constraint;
+
 /* Did it push at all (a normal impulse at some point, or the step's largest push)? (Inline:
  * the soft step's store asks it of every constraint, the preview of its own.) */
 static inline bool rc_constraint_pushed(const rc_contact_constraint *k) {
@@ -213,6 +222,8 @@ typedef struct rc_soft_step {
                                        64 bytes, filled by rc_solve_soft_step */
     uint16_t *block_flags;          /* block_count: each block's RC_BLOCK_* */
     int32_t block_count;            /* set by rc_solver_color (or rc_solver_runs) */
+    const rc_turning_constraint *turning; /* the constraints whose normals turn, in the */
+    int32_t turning_count;                /* constraints' order (none after rc_soft_step_setup) */
     uint8_t *pushed;                /* per state, or NULL: the store sets it to 1 for both sides of
                                        a constraint that pushed (rc_constraint_pushed), as it
                                        writes the impulses back (a pass of its own read every

@@ -232,6 +232,8 @@ static bool solve(rc_world *world, float dt) {
     step.state_count = world->solver_owner.count;
     step.constraints = world->constraints.data;
     step.constraint_count = world->constraints.count;
+    step.turning = world->turning.data;
+    step.turning_count = world->turning.count;
     step.gravity_kicks = world->kicks.data;
     step.spin_kicks = world->spin_kicks.data;
     step.turns = world->turns.data;

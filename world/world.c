@@ -165,6 +165,7 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->sweep_list);
     rc_array_free(world, world->sweeps_ahead);
     rc_array_free(world, world->constraints);
+    rc_array_free(world, world->turning);
     rc_array_free(world, world->joint_constraints);
     rc_array_free(world, world->joint_woken);
     rc_array_free(world, world->joint_colors);

@@ -158,6 +158,7 @@ struct rc_world {
     RC_ARRAY(float) angular_damping;
     RC_ARRAY(float) spin_limits; /* per solver state: the fastest it may turn (rad/s) */
     RC_ARRAY(rc_contact_constraint) constraints;
+    RC_ARRAY(rc_turning_constraint) turning; /* of the constraints, those whose normals turn (gather.c) */
     RC_ARRAY(rc_joint_constraint) joint_constraints; /* the step's joints in the solver */
     RC_ARRAY(rc_joint_wake) joint_woken;             /* bodies rc_joints_wake woke this step */
     RC_ARRAY(int32_t) joint_colors;                  /* the step's scratch, a joint slot each: its
