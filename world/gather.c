@@ -24,8 +24,6 @@ static void add_cancelled(rc_world *world, int32_t slot, int32_t shape) {
     add_to_slot(world->cancelled_counts.data, world->cancelled_shapes.data, RC_MAX_SKIPPED, slot, shape);
 }
 
-/* A constraint from a contact (its points within the margin) between the bodies it names,
- * unless the pre-solve callback cancels it. */
 /* How fast a contact's normal turns within the step: a turning kinematic body's angular velocity
  * where the normal is the outward normal of one of its shape's faces (a blade's side, not its
  * corner against a crate's face; a circle's normal turns with none), else 0. The separations
@@ -73,6 +71,8 @@ static void find_turning(rc_world *world) {
     }
 }
 
+/* A constraint from a contact (its points within the margin) between the bodies it names,
+ * unless the pre-solve callback cancels it. */
 static void add_constraint(rc_world *world, int32_t contact) {
     const rc_contact *c = &world->contacts.data[contact];
     const rc_shape *sa = &world->shapes.data[c->shape[0]], *sb = &world->shapes.data[c->shape[1]];
