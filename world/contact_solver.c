@@ -650,10 +650,6 @@ static void store(rc_soft_step *s) {
     }
 }
 
-static inline const rc_body_state *lane_state(const rc_soft_step *s, uint32_t offset) {
-    return (const rc_body_state *)(const void *)((const char *)s->states + offset);
-}
-
 static inline rc_vec2 lane_vec(rc_w x, rc_w y, int lane) { return rc_v2(RC_LANE(x, lane), RC_LANE(y, lane)); }
 
 /* The normals that are a turning kinematic body's face (rc_turning_constraint), turned with it
@@ -680,7 +676,7 @@ static void turn_normals(rc_soft_step *s) {
         rc_vec2 was = {nx, ny}, n = {(nx - t * ny) * scale, (ny + t * nx) * scale};
         RC_LANE(c->normal_x, lane) = n.x;
         RC_LANE(c->normal_y, lane) = n.y;
-        const rc_body_state *sa = lane_state(s, c->a[lane]), *sb = lane_state(s, c->b[lane]);
+        const rc_body_state *sa = state_at(s->states, c->a[lane]), *sb = state_at(s->states, c->b[lane]);
         rc_vec2 moved = rc_sub(sb->dp, sa->dp); /* b's move less a's */
         for (int p = 0; p < k->point_count; ++p) {
             rc_wide_point *q = &c->points[p];

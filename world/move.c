@@ -204,10 +204,7 @@ int32_t rc_move_bodies(rc_world *world, float dt, int pass) {
     return additions;
 }
 
-/* Does the shape's grid box look a step ahead along its body's velocity: a solid shape of a body
- * the solver moves (solid_moves_ahead), or a grenade's solid circle (sweep_step.c's
- * follow_sweep); not a bullet's, whose sweep meets every body. */
-static bool shape_looks_ahead(const rc_body *b, const rc_shape *shape) {
+bool rc_shape_looks_ahead(const rc_body *b, const rc_shape *shape) {
     if (b->motion == RC_MOTION_FREE) {
         return solid_moves_ahead(b, shape);
     }
@@ -229,7 +226,7 @@ int32_t rc_look_ahead_at_start(rc_world *world, float dt) {
         const rc_shape *shape = &world->shapes.data[s];
         const rc_body *b = &world->bodies.data[shape->body];
         rc_aabb target;
-        if (b->awake && shape->proxy == proxy && shape_looks_ahead(b, shape) &&
+        if (b->awake && shape->proxy == proxy && rc_shape_looks_ahead(b, shape) &&
             rc_proxy_target_ahead(world, shape, rc_shape_proxy_box(world, shape), rc_scale(dt, b->linear_velocity),
                                   &target)) {
             additions += move_or_defer(world, s, target);

@@ -109,6 +109,10 @@ static inline void rc_continuous(rc_world *world, rc_body *body, rc_vec2 c1, flo
  * its move and turn (step_move, step_turn); its shapes' grid boxes cover the whole motion where a
  * sweep may meet them. Returns how many grid entries the deferred moves add. */
 int32_t rc_move_bodies(rc_world *world, float dt, int pass);
+/* Does the shape's grid box look a step ahead along its body's velocity: a solid shape of a body
+ * the solver moves, or a grenade's solid circle; not a bullet's, whose sweep meets every body
+ * (move.c; asked by a moved body's placing, a sweep's end and the step's start alike). */
+bool rc_shape_looks_ahead(const rc_body *b, const rc_shape *shape);
 /* At a step's start: the grid boxes of the shapes moved since the last step's end (made, placed,
  * or their bodies' speeds changed: rc_body_list_speed_change) looking a step ahead along their
  * bodies' velocities (rc_proxy_target_ahead), as the last step's end left the others. Such a

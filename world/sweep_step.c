@@ -280,7 +280,7 @@ static void follow_sweep(rc_world *world, int32_t index, float dt) {
     for (int32_t sh = b->first_shape; sh >= 0; sh = world->shapes.data[sh].next_in_body) {
         rc_shape *shape = &world->shapes.data[sh];
         /* (a shape that covers its motion is a grenade's: it looks ahead too) */
-        bool covers_motion = met_later && !shape->sensor, looks_ahead = !b->bullet && !shape->sensor;
+        bool covers_motion = met_later && !shape->sensor, looks_ahead = rc_shape_looks_ahead(b, shape);
         /* (the box it leaves is read only when its grid box is to cover the motion) */
         rc_aabb was = covers_motion ? rc_shape_proxy_box(world, shape) : shape->aabb;
         rc_shape_place(world, shape, b->xf);
