@@ -30,7 +30,7 @@
 #define MAX_EDITS 24
 #define MAX_IDS 64
 #define SALT 0x5EEDu
-#define RESTORE_BYTES_PER_BYTE 1024u /* a free slot is one byte, a contact record 240 */
+#define RESTORE_BYTES_PER_BYTE 1024u /* a free slot is one byte, a contact record 244 */
 
 /* The worlds' allocator: counts what is live (nothing after rc_world_destroy) and what a restore
  * asks for, and refuses any block above the limit of the moment (a forged capacity then costs a

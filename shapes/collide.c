@@ -375,7 +375,7 @@ static rc_collision clip_against(const rc_hull_view *a, int edge_a, const rc_hul
                       margin, flip);
 }
 
-static rc_collision collide_polygons(const rc_hull_view *a, const rc_hull_view *b, float margin, int *axis) {
+static rc_collision collide_polygons(const rc_hull_view *a, const rc_hull_view *b, float margin, int *axis, int *face) {
     rc_collision none;
     memset(&none, 0, sizeof none);
     float radius = a->radius + b->radius;
@@ -403,8 +403,10 @@ static rc_collision collide_polygons(const rc_hull_view *a, const rc_hull_view *
            that separates most, holds them */
         rc_collision m = clip_against(a, edge_a, b, edge_b, flip, margin);
         if (m.count == 0 && !flip && sep_b > sep_a) {
+            flip = true;
             m = clip_against(a, edge_a, b, edge_b, true, margin);
         }
+        *face = m.count == 0 ? RC_NO_AXIS : flip ? RC_AXIS_OF_B + edge_b : edge_a;
         return m;
     }
     const rc_hull_view *ref = flip ? b : a, *inc = flip ? a : b;
@@ -436,6 +438,7 @@ static rc_collision collide_polygons(const rc_hull_view *a, const rc_hull_view *
            face's end (then the clip keeps nothing) */
         m = clip_edges(v1, v2, n, ref->radius, e, e_next, w, inc->radius, ie, ie_next, margin, flip);
         if (m.count > 0) {
+            *face = flip ? RC_AXIS_OF_B + e : e;
             return m;
         }
     }
@@ -460,7 +463,14 @@ rc_collision rc_collide_views(const rc_hull_view *a, const rc_hull_view *b, floa
 }
 
 rc_collision rc_collide_views_axis(const rc_hull_view *a, const rc_hull_view *b, float margin, int *axis) {
+    int face;
+    return rc_collide_views_faces(a, b, margin, axis, &face);
+}
+
+rc_collision rc_collide_views_faces(const rc_hull_view *a, const rc_hull_view *b, float margin, int *axis,
+                                    int *face) {
     *axis = RC_NO_AXIS;
+    *face = RC_NO_AXIS;
     if (b->count == 1) {
         return collide_with_circle(a, b, margin);
     }
@@ -469,7 +479,19 @@ rc_collision rc_collide_views_axis(const rc_hull_view *a, const rc_hull_view *b,
         m.normal = rc_neg(m.normal);
         return m;
     }
-    return collide_polygons(a, b, margin, axis);
+    return collide_polygons(a, b, margin, axis, face);
+}
+
+rc_collision rc_collide_views_on_face(const rc_hull_view *a, const rc_hull_view *b, int face, float margin) {
+    bool flip = face >= RC_AXIS_OF_B;
+    int e = flip ? face - RC_AXIS_OF_B : face;
+    const rc_hull_view *ref = flip ? b : a;
+    if (a->count < 2 || b->count < 2 || e < 0 || e >= ref->count) {
+        rc_collision none;
+        memset(&none, 0, sizeof none);
+        return none;
+    }
+    return clip_against(a, e, b, e, flip, margin);
 }
 
 /* The least of a hull's points along edge's line (n through v), each point moved by xf first

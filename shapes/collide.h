@@ -100,6 +100,16 @@ rc_collision rc_collide_views(const rc_hull_view *a, const rc_hull_view *b, floa
 /* rc_collide_views, and for two hulls of 2 points or more that it found further apart than the
  * margin along an edge's line (no points), that edge in *axis (else RC_NO_AXIS). */
 rc_collision rc_collide_views_axis(const rc_hull_view *a, const rc_hull_view *b, float margin, int *axis);
+/* rc_collide_views_axis, and where its points were clipped against a reference face (two hulls
+ * of 2 points or more whose faces meet, or nearly do), that face in *face: an edge of A, or
+ * RC_AXIS_OF_B + an edge of B (else RC_NO_AXIS: circles, corners apart, no points). */
+rc_collision rc_collide_views_faces(const rc_hull_view *a, const rc_hull_view *b, float margin, int *axis,
+                                    int *face);
+/* The manifold of A and B clipped against the given face (as rc_collide_views_faces names it),
+ * whichever face separates them most now: the same bits as rc_collide_views_faces gives where it
+ * names that face, found without its separating-axis tests (a pile's contacts, whose faces stay
+ * while their bodies hardly move). No points for circles or a face the hulls do not have. */
+rc_collision rc_collide_views_on_face(const rc_hull_view *a, const rc_hull_view *b, int face, float margin);
 /* Would rc_collide_views(a, b moved by b_in_a, margin) stop at its separating-axis tests with
  * no points because of this axis? Exact: the same numbers as that function and
  * rc_hull_view_transform, worked out for one edge alone, so true only where it gives no points

@@ -482,6 +482,66 @@ START_TEST(an_axis_says_apart_only_where_the_manifold_is_empty) {
 }
 END_TEST
 
+/* Where the full manifold was clipped against a face, clipping against that face alone gives
+ * the same bits: normal, points, separations, ids (the kept faces of a pile's contacts,
+ * world/contact_collide.c). Moved on a little, the face alone still gives its own normal and
+ * points within the margin. A face the hulls do not have, or a circle, gives none. */
+START_TEST(a_kept_face_clips_what_the_full_manifold_did) {
+    ref_rng rng = ref_rng_seed(0xFACEull + (uint64_t)(unsigned)_i);
+    double scale = _i == 0 ? 1.0 : (_i == 1 ? 1e3 : 1e-2);
+    int cases = rc_test_random_cases(20000), faces = 0, of_b = 0;
+    for (int c = 0; c < cases; ++c) {
+        rc_hull a = random_hull(&rng, scale), b = random_hull(&rng, scale);
+        rc_hull_view va = rc_hull_view_of(&a);
+        ref_v2 at = ref_rng_disk(&rng, ref_v(0, 0), 1.2 * scale);
+        float angle = (float)ref_rng_uniform(&rng, -3.2, 3.2);
+        float margin = (float)ref_rng_uniform(&rng, 0.0, 0.2 * scale);
+        rc_hull moved = rc_hull_transform(&b, xf_of((float)at.x, (float)at.y, angle));
+        rc_hull_view vm = rc_hull_view_of(&moved);
+        int axis, face;
+        rc_collision full = rc_collide_views_faces(&va, &vm, margin, &axis, &face);
+        if (face == RC_NO_AXIS) {
+            continue;
+        }
+        faces++;
+        of_b += face >= RC_AXIS_OF_B;
+        ck_assert_int_gt(full.count, 0);
+        ck_assert_int_eq(axis, RC_NO_AXIS);
+        rc_collision on = rc_collide_views_on_face(&va, &vm, face, margin);
+        ck_assert_msg(on.count == full.count && on.normal.x == full.normal.x && on.normal.y == full.normal.y,
+                      "case %d: face %d: %d points, %d in full", c, face, on.count, full.count);
+        for (int k = 0; k < on.count; ++k) {
+            ck_assert(on.points[k].point.x == full.points[k].point.x && on.points[k].point.y == full.points[k].point.y);
+            ck_assert(on.points[k].separation == full.points[k].separation && on.points[k].id == full.points[k].id);
+        }
+        /* a step later, the face alone: its own normal, every point within the margin */
+        ref_v2 step = ref_rng_disk(&rng, ref_v(0, 0), 0.01 * scale);
+        rc_hull later = rc_hull_transform(&b, xf_of((float)(at.x + step.x), (float)(at.y + step.y),
+                                                   angle + (float)ref_rng_uniform(&rng, -0.01, 0.01)));
+        rc_hull_view vl = rc_hull_view_of(&later);
+        rc_collision on_later = rc_collide_views_on_face(&va, &vl, face, margin);
+        rc_vec2 n = face < RC_AXIS_OF_B ? va.normals[face] : rc_neg(vl.normals[face - RC_AXIS_OF_B]);
+        for (int k = 0; k < on_later.count; ++k) {
+            ck_assert(on_later.normal.x == n.x && on_later.normal.y == n.y);
+            ck_assert(on_later.points[k].separation <= margin);
+        }
+        /* faces the hulls do not have */
+        if (va.count < RC_AXIS_OF_B) {
+            ck_assert_int_eq(rc_collide_views_on_face(&va, &vm, va.count, margin).count, 0);
+        }
+        ck_assert_int_eq(rc_collide_views_on_face(&va, &vm, RC_AXIS_OF_B + vm.count, margin).count, 0);
+        ck_assert_int_eq(rc_collide_views_on_face(&va, &vm, RC_NO_AXIS, margin).count, 0);
+    }
+    fprintf(stderr, "[collide] kept faces at scale %d: %d of %d cases clipped against a face, %d of them B's\n", _i,
+            faces, cases, of_b);
+    ck_assert(faces > cases / 5 && of_b > faces / 10);
+    /* circles have no faces */
+    rc_hull circle = rc_hull_circle(rc_v2(0, 0), 0.5f), box = rc_hull_circle(rc_v2(0.2f, 0), 0.5f);
+    rc_hull_view vc = rc_hull_view_of(&circle), vb = rc_hull_view_of(&box);
+    ck_assert_int_eq(rc_collide_views_on_face(&vc, &vb, 0, 0.1f).count, 0);
+}
+END_TEST
+
 START_TEST(distance_of_rounded_hulls) {
     /* capsule (0,0)-(4,0) r 0.5 and a circle at (6, 3) r 1: core distance |(2,3)| = sqrt(13) */
     rc_hull cap = rc_hull_capsule(rc_v2(0, 0), rc_v2(4, 0), 0.5f), ball = rc_hull_circle(rc_v2(6, 3), 1.0f);
@@ -726,6 +786,7 @@ int main(void) {
     tcase_add_loop_test(t, random_polygon_pairs_agree_with_brute_force, 0, 3);
     tcase_add_test(t, an_apart_pair_names_the_edge_that_separates_it);
     tcase_add_loop_test(t, an_axis_says_apart_only_where_the_manifold_is_empty, 0, 3);
+    tcase_add_loop_test(t, a_kept_face_clips_what_the_full_manifold_did, 0, 3);
     tcase_add_test(t, distance_of_rounded_hulls);
     tcase_add_test(t, time_of_impact_of_a_box_thrown_at_a_wall);
     tcase_add_test(t, a_hull_cast_along_a_translation);

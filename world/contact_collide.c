@@ -171,12 +171,27 @@ rc_hull_view rc_shape_hull_view(const rc_world *world, const rc_shape *s, rc_hul
  * seams of static or kinematic polygons (rc_smooth_solid_seam). *in_world: the same manifold in
  * the world (xa: a's body transform). */
 static void collide_solids(rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform xa,
-                           rc_transform frame, float margin, rc_collision *local, rc_collision *in_world, int *axis) {
+                           rc_transform frame, float margin, rc_collision *local, rc_collision *in_world, int *axis,
+                           int *face) {
     rc_hull room_a, room_b;
     rc_hull_view va = hull_view(world, a, &room_a), vb = hull_view(world, b, &room_b);
     rc_hull moved = rc_hull_view_transform(&vb, frame);
     rc_hull_view vm = rc_hull_view_of(&moved);
-    *local = rc_collide_views_axis(&va, &vm, margin, axis);
+    *local = rc_collide_views_faces(&va, &vm, margin, axis, face);
+    to_world(local, xa, false, in_world);
+    if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, in_world)) {
+        *local = to_local(*in_world, xa);
+    }
+}
+
+/* collide_solids for two polygons or capsules clipped against a kept face (no separating-axis
+ * tests): the same manifold where those tests would choose that face. */
+static void collide_on_face(rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform xa,
+                            rc_transform frame, float margin, int face, rc_collision *local, rc_collision *in_world) {
+    rc_hull_view va = pooled_hull(world, a), vb = pooled_hull(world, b);
+    rc_hull moved = rc_hull_view_transform(&vb, frame);
+    rc_hull_view vm = rc_hull_view_of(&moved);
+    *local = rc_collide_views_on_face(&va, &vm, face, margin);
     to_world(local, xa, false, in_world);
     if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, in_world)) {
         *local = to_local(*in_world, xa);
@@ -209,9 +224,10 @@ static bool may_keep_manifold(const rc_contact *c, const rc_shape *a, const rc_s
 /* Keep a manifold found in a's body frame (frame: b's body frame in a's): its normal there, and
  * each point's two surfaces, each in its own body's frame; with no points, the edge that held
  * the hulls apart (axis), to be asked first the next time. */
-static void keep_manifold(rc_contact *c, const rc_collision *local, rc_transform frame, int axis) {
+static void keep_manifold(rc_contact *c, const rc_collision *local, rc_transform frame, int axis, int face) {
     c->apart_axis = (uint8_t)(local->count == 0 && axis != RC_NO_AXIS ? axis + 1 : 0);
-    c->kept = local->count > 0;
+    c->kept = (uint8_t)(local->count == 0 ? RC_KEPT_NONE : face == RC_NO_AXIS ? RC_KEPT_POINTS : RC_KEPT_FACE + face);
+    c->face_drift = 0.0f;
     c->kept_normal = local->normal;
     c->kept_frame = frame;
     for (int k = 0; k < local->count; ++k) {
@@ -222,12 +238,9 @@ static void keep_manifold(rc_contact *c, const rc_collision *local, rc_transform
     }
 }
 
-/* The kept manifold in a's body frame where the bodies are now (frame: b's body frame in a's),
- * if b's shape (its tight box) moved less than RC_KEEP_MANIFOLD slops in a's frame since it was
- * found: the same features (ids, normal), their separations measured again. False: compute it
- * in full. */
-static bool kept_manifold(const rc_world *world, const rc_contact *c, const rc_shape *b, rc_vec2 b_origin,
-                          rc_transform frame, rc_collision *local) {
+/* How far b's shape (its tight box) may have moved in a's frame since the contact's manifold
+ * was kept (frame: b's body frame in a's now)? */
+static float moved_since_kept(const rc_contact *c, const rc_shape *b, rc_vec2 b_origin, rc_transform frame) {
     rc_transform then = c->kept_frame;
     /* the turn since then, and how far it can carry a point of b's: its chord, at most
        |sin| + 1 - cos of the turn times the reach of b's box from b's origin */
@@ -235,10 +248,12 @@ static bool kept_manifold(const rc_world *world, const rc_contact *c, const rc_s
     rc_aabb box = b->aabb;
     float rx = rc_maxf(fabsf(box.lower.x - b_origin.x), fabsf(box.upper.x - b_origin.x));
     float ry = rc_maxf(fabsf(box.lower.y - b_origin.y), fabsf(box.upper.y - b_origin.y));
-    float moved = rc_length(rc_sub(frame.p, then.p)) + (fabsf(turn.s) + (1.0f - turn.c)) * (rx + ry);
-    if (!(moved <= RC_KEEP_MANIFOLD * world->def.linear_slop)) {
-        return false;
-    }
+    return rc_length(rc_sub(frame.p, then.p)) + (fabsf(turn.s) + (1.0f - turn.c)) * (rx + ry);
+}
+
+/* The kept points in a's body frame where the bodies are now (frame: b's body frame in a's):
+ * the same features (ids, normal), their separations measured again. */
+static void kept_manifold(const rc_contact *c, rc_transform frame, rc_collision *local) {
     local->normal = c->kept_normal;
     local->count = c->point_count;
     for (int k = 0; k < c->point_count; ++k) {
@@ -248,7 +263,6 @@ static bool kept_manifold(const rc_world *world, const rc_contact *c, const rc_s
         local->points[k].separation = rc_dot(rc_sub(on_b, p->local_a), c->kept_normal);
         local->points[k].id = p->id;
     }
-    return true;
 }
 
 /* Are two shapes' tight boxes further apart than margin along x or y, by more than the
@@ -293,7 +307,7 @@ static bool still_apart(rc_world *world, rc_contact *c, const rc_shape *a, const
 #endif
     /* keep_manifold's and to_world's numbers for no points: a zero normal, turned to the world
        (its zeros' signs as to_world gives them) */
-    c->kept = false;
+    c->kept = RC_KEPT_NONE;
     c->kept_normal = rc_v2(0.0f, 0.0f);
     c->kept_frame = frame;
     c->normal = rc_rotate(world->bodies.data[a->body].xf.q, rc_v2(0.0f, 0.0f));
@@ -308,28 +322,47 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
     const rc_body *ba = &world->bodies.data[a->body], *bb = &world->bodies.data[b->body];
     bool keeps = may_keep_manifold(c, a, b);
     rc_collision m, local;
-    /* a kept manifold needs no margin (its points were found with one): the margin (the pair's
-       closing speed) is worked out only for a full narrow phase */
-    bool keeping = keeps && c->kept && may_keep;
+    bool keeping = keeps && c->kept != RC_KEPT_NONE && may_keep;
     rc_transform frame_now = keeping ? rc_inv_mul_transforms(ba->xf, bb->xf) : RC_TRANSFORM_IDENTITY;
-    bool kept = keeping && kept_manifold(world, c, b, bb->xf.p, frame_now, &local);
+    /* kept points where the bodies hardly moved since they were found; a kept face a little
+       further since it was chosen (NaN: neither) */
+    float moved = keeping ? moved_since_kept(c, b, bb->xf.p, frame_now) : INFINITY;
+    bool kept = moved <= RC_KEEP_MANIFOLD * world->def.linear_slop;
+    bool on_face = !kept && c->kept >= RC_KEPT_FACE && c->face_drift + moved <= RC_KEEP_FACE * world->def.linear_slop;
+    /* kept points need no margin (they were found with one): the margin (the pair's closing
+       speed) is worked out only where points are found */
     float margin = kept ? 0.0f : rc_contact_margin(world, a, b);
     if (!keeping && boxes_apart(world, a, b, margin)) {
         /* no points (most contacts of a crowd: boxes near, shapes apart), and nothing of the
            full path below to do: no impulses to carry over, not touching (the manifold stays
            the last touching one) */
-        c->kept = false;
+        c->kept = RC_KEPT_NONE;
         rc_contact_set_point_count(world, c, 0);
         c->rolling_impulse = 0.0f;
         return false;
     }
-    int axis;
+    int axis, face;
     if (kept) {
+        kept_manifold(c, frame_now, &local);
         to_world(&local, ba->xf, false, &m);
     } else if (keeping) {
-        /* moved too far to keep it: found again in full */
-        collide_solids(world, a, b, ba->xf, frame_now, margin, &local, &m, &axis);
-        keep_manifold(c, &local, frame_now, axis);
+        /* clipped against the kept face (kept from where it was chosen); found again in full
+           where the bodies moved too far for what was kept, or the face holds no points */
+        if (on_face) {
+            int kept_face = c->kept - RC_KEPT_FACE;
+            collide_on_face(world, a, b, ba->xf, frame_now, margin, kept_face, &local, &m);
+            if (local.count > 0) {
+                /* its points kept from here, for the next steps' to measure again; the face
+                   from where it was chosen */
+                float drift = c->face_drift + moved;
+                keep_manifold(c, &local, frame_now, RC_NO_AXIS, kept_face);
+                c->face_drift = drift;
+            }
+        }
+        if (!on_face || local.count == 0) {
+            collide_solids(world, a, b, ba->xf, frame_now, margin, &local, &m, &axis, &face);
+            keep_manifold(c, &local, frame_now, axis, face);
+        }
     } else if (a->kind == RC_SHAPE_CIRCLE && b->kind == RC_SHAPE_CIRCLE) {
         m = rc_collide_circle_shapes(a, ba, b->circle, margin); /* a crowd of grenades: no hulls */
     } else if (a->kind != RC_SHAPE_SEGMENT && b->kind != RC_SHAPE_SEGMENT) {
@@ -337,9 +370,9 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
         if (keeps && c->apart_axis != 0 && still_apart(world, c, a, b, frame, margin)) {
             return false;
         }
-        collide_solids(world, a, b, ba->xf, frame, margin, &local, &m, &axis);
+        collide_solids(world, a, b, ba->xf, frame, margin, &local, &m, &axis, &face);
         if (keeps) {
-            keep_manifold(c, &local, frame, axis);
+            keep_manifold(c, &local, frame, axis, face);
         }
         rc_smooth_seam(world, a, b, &m);
     } else {

@@ -6,6 +6,7 @@
  * then checks that they name live records of the right kind. */
 #include "world/snapshot.h"
 
+#include <float.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -213,9 +214,16 @@ static void io_contact(rc_bytes *b, rc_contact *x, const rc_snapshot_counts *n) 
         io_contact_point(b, &x->points[k]);
     }
     io_manifold(b, &x->manifold);
-    rc_io_bool(b, &x->kept);
+    rc_io_u8(b, &x->kept);
+    if (b->reading && x->kept >= RC_KEPT_LIMIT) {
+        rc_bytes_fail(b);
+    }
     rc_io_vec2(b, &x->kept_normal);
     io_transform(b, &x->kept_frame);
+    rc_io_f32(b, &x->face_drift);
+    if (b->reading && !(x->face_drift >= 0.0f && x->face_drift <= FLT_MAX)) {
+        rc_bytes_fail(b);
+    }
 }
 
 /* A chain's outline lives in a block of its own, allocated here when reading (a failure leaves

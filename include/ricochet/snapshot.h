@@ -67,8 +67,10 @@
 
 RC_EXTERN_C_BEGIN
 
-/* The version of the snapshot format this build writes and reads (others are refused). */
-#define RC_SNAPSHOT_VERSION 5u /* 2: joints; 3: a level section, frame snapshots; 4: the level's own grid; 5: long walls in pieces */
+/* The version of the snapshot format this build writes and reads (others are refused). 2:
+ * joints; 3: a level section, frame snapshots; 4: the level's own grid; 5: long walls in pieces;
+ * 6: contacts' kept faces. */
+#define RC_SNAPSHOT_VERSION 6u
 
 /* The bytes a snapshot of the world as it is now needs; 0 for NULL. Computed by walking the
  * state without writing it (about as long as the snapshot itself). */
