@@ -90,6 +90,11 @@ typedef struct grid_level {
     int32_t hashed; /* of which in the hash table */
     int32_t hashed_after_rebuild; /* what the last rebuild left hashed (a level too sparse for a
                                      window keeps every cell there: not stale for that) */
+    /* while cells > 0, every occupied cell lies within it: set by the first cell opened, grown by
+       the next ones, never shrunk as cells close (a level's cells come and go where its proxies
+       move; a rebuild or a load makes it tight again). A walk over a rectangle of cells visits
+       only the part within it (a crowd falling high above a terrain's level: none of it). */
+    cell_rect bounds;
     grid_window window;
 } grid_level;
 
@@ -430,6 +435,9 @@ void rc_grid_store_free(const rc_allocator *a, grid_store *s);
 bool rc_grid_store_reserve_split(const rc_allocator *a, grid_store *s, int64_t additions, int64_t hashed);
 bool rc_grid_store_reserve(const rc_allocator *a, grid_store *s, int64_t additions);
 grid_cell *rc_grid_cell_open(grid_store *s, int32_t level, int32_t x, int32_t y);
+/* Every level's bounds made tight again from its cells (a loaded store: its levels' bounds are
+ * not saved). */
+void rc_grid_store_bound_levels(grid_store *s);
 void rc_grid_rect_add(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t id, const rc_aabb *box);
 void rc_grid_rect_refresh(grid_store *s, int32_t level, cell_rect r, cell_rect kept, uint32_t id, const rc_aabb *box);
 void rc_grid_rect_remove(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t entry);

@@ -27,8 +27,16 @@ bool rc_grid_visit_rect(const grid_store *s, int32_t level, cell_rect r, cell_vi
         rect_filter f = {r, fn, context};
         return rc_grid_visit_level(s, level, visit_if_inside, &f);
     }
-    for (int32_t y = r.ly; y <= r.hy; ++y) {
-        for (int32_t x = r.lx; x <= r.hx; ++x) {
+    /* the part of the rectangle within the level's bounds: the same occupied cells in the same
+       order, no empty one outside looked up */
+    const grid_level *lv = &s->levels[level];
+    if (lv->cells == 0) {
+        return true;
+    }
+    int32_t lx = max_i32(r.lx, lv->bounds.lx), ly = max_i32(r.ly, lv->bounds.ly);
+    int32_t hx = r.hx < lv->bounds.hx ? r.hx : lv->bounds.hx, hy = r.hy < lv->bounds.hy ? r.hy : lv->bounds.hy;
+    for (int32_t y = ly; y <= hy; ++y) {
+        for (int32_t x = lx; x <= hx; ++x) {
             const grid_cell *c = cell_lookup(s, level, x, y);
             if (c != NULL && !fn(c, context)) {
                 return false;

@@ -781,5 +781,6 @@ rc_grid *rc_grid_load_reusing(rc_bytes *in, const rc_allocator *allocator, rc_gr
         rc_grid_destroy(grid);
         return NULL;
     }
+    rc_grid_store_bound_levels(&grid->store);
     return grid;
 }

@@ -153,9 +153,37 @@ grid_cell *rc_grid_cell_open(grid_store *s, int32_t level, int32_t x, int32_t y)
     c->y = y;
     c->meta = (uint32_t)level;
     c->chunk = NONE;
+    if (lv->cells == 0) {
+        lv->bounds = (cell_rect){x, y, x, y};
+    } else {
+        lv->bounds.lx = x < lv->bounds.lx ? x : lv->bounds.lx;
+        lv->bounds.ly = y < lv->bounds.ly ? y : lv->bounds.ly;
+        lv->bounds.hx = x > lv->bounds.hx ? x : lv->bounds.hx;
+        lv->bounds.hy = y > lv->bounds.hy ? y : lv->bounds.hy;
+    }
     s->cells++;
     lv->cells++;
     return c;
+}
+
+void rc_grid_store_bound_levels(grid_store *s) {
+    int32_t seen[LEVEL_COUNT] = {0};
+    for (int32_t i = 0; i < s->record_high; ++i) {
+        const grid_cell *c = &s->records[i];
+        if (c->meta == 0) {
+            continue;
+        }
+        int32_t l = cell_level(c);
+        cell_rect *b = &s->levels[l].bounds;
+        if (seen[l]++ == 0) {
+            *b = (cell_rect){c->x, c->y, c->x, c->y};
+        } else {
+            b->lx = c->x < b->lx ? c->x : b->lx;
+            b->ly = c->y < b->ly ? c->y : b->ly;
+            b->hx = c->x > b->hx ? c->x : b->hx;
+            b->hy = c->y > b->hy ? c->y : b->hy;
+        }
+    }
 }
 
 /* Add an entry (with its neighbour and boxed bits) and its quantised box. */

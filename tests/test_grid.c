@@ -943,6 +943,57 @@ START_TEST(a_sparse_level_is_not_rebuilt_at_every_optimise) {
 }
 END_TEST
 
+/* Queries find a level's proxies wherever they go: one box hopping far across the grid by moves,
+ * by removal and insertion elsewhere (the level emptied: its cells start again from the new
+ * one), and a second box of the same size beside it or gone. Every query where a box is finds it,
+ * and where it was finds nothing (a level's walk visits only the cells within its bounds, which
+ * must follow the cells opened). */
+START_TEST(a_level_is_found_wherever_its_cells_go) {
+    rc_grid_def def = rc_grid_default_def();
+    def.cell_size = 1.0f;
+    rc_grid *g = rc_grid_create(&def);
+    ck_assert_ptr_nonnull(g);
+    const rc_vec2 spots[] = {{0, 0}, {500, 0}, {-500, 300}, {0, -800}, {2, 2}, {-3000, -3000}, {40, 41}};
+    const int n = (int)(sizeof spots / sizeof spots[0]);
+    int32_t hopper = -1, other = -1;
+    for (int k = 0; k < 4 * n; ++k) {
+        rc_vec2 p = spots[k % n], q = spots[(k * 3 + 1) % n];
+        rc_aabb b = {{p.x - 0.2f, p.y - 0.2f}, {p.x + 0.2f, p.y + 0.2f}};
+        if (hopper < 0 || k % 3 == 0) {
+            if (hopper >= 0) {
+                ck_assert(rc_grid_remove(g, hopper));
+            }
+            hopper = rc_grid_insert(g, b, 1);
+        } else {
+            ck_assert(rc_grid_reserve(g, rc_grid_move_additions(g, hopper, b)));
+            ck_assert(rc_grid_move(g, hopper, b));
+        }
+        ck_assert_int_ge(hopper, 0);
+        /* the other box: beside the hopper's last spot but one, or gone (the level then holds the
+           hopper alone) */
+        if (other >= 0) {
+            ck_assert(rc_grid_remove(g, other));
+            other = -1;
+        }
+        if (k % 2 == 0 && (q.x != p.x || q.y != p.y)) {
+            other = rc_grid_insert(g, (rc_aabb){{q.x - 0.2f, q.y - 0.2f}, {q.x + 0.2f, q.y + 0.2f}}, 2);
+            ck_assert_int_ge(other, 0);
+        }
+        for (int j = 0; j < n; ++j) {
+            rc_vec2 at = spots[j];
+            collected c = {NULL, NULL, 0};
+            rc_grid_query_aabb(g, (rc_aabb){{at.x - 1.0f, at.y - 1.0f}, {at.x + 1.0f, at.y + 1.0f}}, collect_fn, &c);
+            int want = (at.x == p.x && at.y == p.y) + (other >= 0 && at.x == q.x && at.y == q.y);
+            ck_assert_msg((int)arrlen(c.ids) == want, "hop %d, spot %d: %d found, %d there", k, j, (int)arrlen(c.ids),
+                          want);
+            arrfree(c.ids);
+            arrfree(c.users);
+        }
+    }
+    rc_grid_destroy(g);
+}
+END_TEST
+
 static Suite *grid_suite(void) {
     Suite *s = suite_create("grid");
     TCase *t = tcase_create("brute force");
@@ -962,6 +1013,7 @@ static Suite *grid_suite(void) {
     tcase_add_test(t, allocation_failure_changes_nothing);
     tcase_add_test(t, reserved_moves_cannot_fail);
     tcase_add_test(t, a_sparse_level_is_not_rebuilt_at_every_optimise);
+    tcase_add_test(t, a_level_is_found_wherever_its_cells_go);
     suite_add_tcase(s, t);
     return s;
 }
