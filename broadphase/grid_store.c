@@ -117,6 +117,18 @@ static void record_give(grid_store *s, uint32_t r) {
     s->free_records++;
 }
 
+/* A level's bounds (grid_level) made to hold cell (x, y): that cell alone when it is the first. */
+static void bound_cell(cell_rect *b, bool first, int32_t x, int32_t y) {
+    if (first) {
+        *b = (cell_rect){x, y, x, y};
+        return;
+    }
+    b->lx = x < b->lx ? x : b->lx;
+    b->ly = y < b->ly ? y : b->ly;
+    b->hx = x > b->hx ? x : b->hx;
+    b->hy = y > b->hy ? y : b->hy;
+}
+
 /* The cell (level, x, y), opened if it is not occupied yet; the room was reserved. */
 grid_cell *rc_grid_cell_open(grid_store *s, int32_t level, int32_t x, int32_t y) {
     grid_level *lv = &s->levels[level];
@@ -153,14 +165,7 @@ grid_cell *rc_grid_cell_open(grid_store *s, int32_t level, int32_t x, int32_t y)
     c->y = y;
     c->meta = (uint32_t)level;
     c->chunk = NONE;
-    if (lv->cells == 0) {
-        lv->bounds = (cell_rect){x, y, x, y};
-    } else {
-        lv->bounds.lx = x < lv->bounds.lx ? x : lv->bounds.lx;
-        lv->bounds.ly = y < lv->bounds.ly ? y : lv->bounds.ly;
-        lv->bounds.hx = x > lv->bounds.hx ? x : lv->bounds.hx;
-        lv->bounds.hy = y > lv->bounds.hy ? y : lv->bounds.hy;
-    }
+    bound_cell(&lv->bounds, lv->cells == 0, x, y);
     s->cells++;
     lv->cells++;
     return c;
@@ -174,15 +179,7 @@ void rc_grid_store_bound_levels(grid_store *s) {
             continue;
         }
         int32_t l = cell_level(c);
-        cell_rect *b = &s->levels[l].bounds;
-        if (seen[l]++ == 0) {
-            *b = (cell_rect){c->x, c->y, c->x, c->y};
-        } else {
-            b->lx = c->x < b->lx ? c->x : b->lx;
-            b->ly = c->y < b->ly ? c->y : b->ly;
-            b->hx = c->x > b->hx ? c->x : b->hx;
-            b->hy = c->y > b->hy ? c->y : b->hy;
-        }
+        bound_cell(&s->levels[l].bounds, seen[l]++ == 0, c->x, c->y);
     }
 }
 

@@ -166,6 +166,16 @@ rc_hull_view rc_shape_hull_view(const rc_world *world, const rc_shape *s, rc_hul
     return hull_view(world, s, room);
 }
 
+/* A manifold found in a's body frame (*local) in the world (xa: a's body transform), smoothed
+ * over the seams of static or kinematic polygons (rc_smooth_solid_seam), *local following. */
+static void in_world_smoothed(rc_world *world, const rc_shape *a, const rc_shape *b, rc_transform xa, float margin,
+                              rc_collision *local, rc_collision *in_world) {
+    to_world(local, xa, false, in_world);
+    if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, in_world)) {
+        *local = to_local(*in_world, xa);
+    }
+}
+
 /* What rc_collide_pair gives for two shapes that are not walls, in a's body frame (frame: b's
  * body frame in a's), with no hull copied but the one moved into a's frame; smooth over the
  * seams of static or kinematic polygons (rc_smooth_solid_seam). *in_world: the same manifold in
@@ -178,10 +188,7 @@ static void collide_solids(rc_world *world, const rc_shape *a, const rc_shape *b
     rc_hull moved = rc_hull_view_transform(&vb, frame);
     rc_hull_view vm = rc_hull_view_of(&moved);
     *local = rc_collide_views_faces(&va, &vm, margin, axis, face);
-    to_world(local, xa, false, in_world);
-    if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, in_world)) {
-        *local = to_local(*in_world, xa);
-    }
+    in_world_smoothed(world, a, b, xa, margin, local, in_world);
 }
 
 /* collide_solids for two polygons or capsules clipped against a kept face (no separating-axis
@@ -192,10 +199,7 @@ static void collide_on_face(rc_world *world, const rc_shape *a, const rc_shape *
     rc_hull moved = rc_hull_view_transform(&vb, frame);
     rc_hull_view vm = rc_hull_view_of(&moved);
     *local = rc_collide_views_on_face(&va, &vm, face, margin);
-    to_world(local, xa, false, in_world);
-    if (may_meet_seam(a, b) && rc_smooth_solid_seam(world, a, b, margin, in_world)) {
-        *local = to_local(*in_world, xa);
-    }
+    in_world_smoothed(world, a, b, xa, margin, local, in_world);
 }
 
 /* What rc_collide_pair gives for a pair with a chain's wall, the other shape's hull read where it
