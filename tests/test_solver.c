@@ -447,6 +447,52 @@ START_TEST(a_pyramid_of_forty_rows_settles_straight_and_sleeps_when_still) {
 }
 END_TEST
 
+/* A row of 12 crates side by side on the ground is one island; a small crate slid back and forth
+ * on the first one keeps it all awake (the far crates are still, and sleepy, but an island
+ * sleeps whole or not at all), while a second row, apart, sleeps at 0.5 s; left alone, the first
+ * row and the slider fall asleep in one step. The island walks start at sleepy crates in body
+ * order: a walk that meets the slider stops there, and a later one that meets a crate it reached
+ * stops too. */
+START_TEST(an_island_with_one_moving_body_stays_awake_whole) {
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    ground(w, 0.6f, 0.0f);
+    enum { ROW = 12 };
+    rc_body_id busy[ROW], quiet[ROW];
+    for (int i = 0; i < ROW; ++i) {
+        busy[i] = crate(w, rc_v2(-18.0f + (float)i, 0.5f), 0.0f, 0.5f, 0.5f, 0.6f, 0.0f);
+        quiet[i] = crate(w, rc_v2(4.0f + (float)i, 0.5f), 0.0f, 0.5f, 0.5f, 0.6f, 0.0f);
+    }
+    rc_body_id slider = crate(w, rc_v2(-18.0f, 1.1f), 0.0f, 0.1f, 0.1f, 0.1f, 0.0f);
+    int quiet_asleep = -1;
+    for (int step = 1; step <= 180; ++step) {
+        float v = (step / 30) % 2 == 0 ? 0.5f : -0.5f;
+        ck_assert(rc_body_set_linear_velocity(w, slider, rc_v2(v, rc_body_linear_velocity(w, slider).y)));
+        ck_assert(rc_world_step(w, DT));
+        for (int i = 0; i < ROW; ++i) {
+            ck_assert_msg(rc_body_is_awake(w, busy[i]), "busy crate %d asleep at step %d", i, step);
+        }
+        if (quiet_asleep < 0 && !rc_body_is_awake(w, quiet[0])) {
+            quiet_asleep = step;
+        }
+        for (int i = 0; i < ROW; ++i) { /* one island: all or none */
+            ck_assert_int_eq(rc_body_is_awake(w, quiet[i]), rc_body_is_awake(w, quiet[0]));
+        }
+    }
+    ck_assert_msg(quiet_asleep >= 30 && quiet_asleep <= 40, "the quiet row slept at step %d", quiet_asleep);
+    int busy_asleep = -1;
+    for (int step = 1; step <= 180 && busy_asleep < 0; ++step) {
+        ck_assert(rc_world_step(w, DT));
+        busy_asleep = rc_body_is_awake(w, slider) ? -1 : step;
+        for (int i = 0; i < ROW; ++i) {
+            ck_assert_int_eq(rc_body_is_awake(w, busy[i]), rc_body_is_awake(w, slider));
+        }
+    }
+    ck_assert_msg(busy_asleep >= 30 && busy_asleep <= 90, "the busy row slept %d steps after the slider stopped",
+                  busy_asleep);
+    rc_world_destroy(w);
+}
+END_TEST
+
 /* A pyramid of 20 rows (210 unit crates) stands: no crate turns by more than 0.01 rad or moves
  * sideways by more than 0.05; each row sinks by at most its slops (the top by 21 rows' worth,
  * plus 0.05); everything sleeps within 4 s. */
@@ -1244,6 +1290,7 @@ static Suite *solver_suite(void) {
     tcase_add_test(rest, props_brought_back_to_their_first_touch_gain_no_energy);
     tcase_add_test(rest, a_pyramid_of_twenty_rows_stands_and_sleeps);
     tcase_add_test(rest, a_pyramid_of_forty_rows_settles_straight_and_sleeps_when_still);
+    tcase_add_test(rest, an_island_with_one_moving_body_stays_awake_whole);
     tcase_add_test(rest, a_touch_does_not_restart_the_sleep_clock_of_a_body_at_rest);
     tcase_add_test(rest, compound_bodies_rest_on_both_feet);
     tcase_add_test(rest, a_body_inside_a_giant_circle_stays_finite);

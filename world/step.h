@@ -66,10 +66,10 @@ typedef struct rc_gather_entry {
 
 /* Per-body step scratch for islands of touching bodies and for waking them. */
 typedef struct rc_island_node {
-    int32_t parent;
-    float rest_time; /* an island root: the least sleep time of its bodies */
-    int32_t next;    /* a stack of bodies to wake */
-    uint8_t role;    /* while islands are joined (island.c): a member, a moving kinematic body, or neither */
+    int32_t walk;    /* which of the step's island walks reached the body (island.c), from 1 */
+    int32_t listed;  /* the next body the same walk reached, -1 at the end */
+    int32_t next;    /* a stack of bodies to walk or to wake */
+    uint8_t role;    /* while islands are walked (island.c): in the undo list, or not */
 } rc_island_node;
 
 /* A kinematic body that moved in the step, as continuous collision meets it: its index, its
