@@ -101,7 +101,7 @@ typedef struct island_walk {
 
 /* Reach a member: false when an earlier walk reached it (its island stays awake: that walk
  * stopped at a body not at rest, or met another that did). */
-static bool reach(rc_island_node *nodes, island_walk *w, int32_t i) {
+static bool reach_body(rc_island_node *nodes, island_walk *w, int32_t i) {
     if (nodes[i].walk != 0) {
         return nodes[i].walk == w->id;
     }
@@ -119,7 +119,7 @@ static bool reach(rc_island_node *nodes, island_walk *w, int32_t i) {
 static bool island_rests(rc_world *world, island_walk *w, int32_t start) {
     rc_island_node *nodes = world->islands.data;
     float sleep_time = world->def.sleep_time;
-    (void)reach(nodes, w, start);
+    (void)reach_body(nodes, w, start);
     while (w->top >= 0) {
         int32_t index = w->top;
         w->top = nodes[index].next;
@@ -133,7 +133,7 @@ static bool island_rests(rc_world *world, island_walk *w, int32_t start) {
                 int32_t k = c->shape[0] == s ? 0 : 1;
                 int32_t other = c->body[1 - k];
                 if (c->touching && !c->sensor && island_role(&world->bodies.data[other]) == ISLAND_MEMBER &&
-                    !reach(nodes, w, other)) {
+                    !reach_body(nodes, w, other)) {
                     return false;
                 }
                 ci = c->edge[k].next;
@@ -143,7 +143,7 @@ static bool island_rests(rc_world *world, island_walk *w, int32_t start) {
             const rc_joint *j = &world->joints.data[ji];
             int32_t k = j->edge[0].body == index ? 0 : 1;
             int32_t other = j->edge[1 - k].body;
-            if (other >= 0 && island_role(&world->bodies.data[other]) == ISLAND_MEMBER && !reach(nodes, w, other)) {
+            if (other >= 0 && island_role(&world->bodies.data[other]) == ISLAND_MEMBER && !reach_body(nodes, w, other)) {
                 return false;
             }
             ji = j->edge[k].next;
