@@ -62,13 +62,13 @@ static void reset_beside_mover(rc_world *world, int32_t ia, int32_t ib) {
 }
 
 /* Every body touching a moving kinematic body (a touching solid contact, or a joint) is not at
- * rest; each node's walk cleared, and its role: in the step's undo list (awake at its start: only
- * those count towards an island's rest and fall asleep with it), or not. */
+ * rest; each node's walk cleared, and whether it is in the step's undo list (awake at its start:
+ * only those count towards an island's rest and fall asleep with it). */
 static void prepare_walks(rc_world *world) {
     rc_island_node *nodes = world->islands.data;
     for (int32_t i = 0; i < world->bodies.count; ++i) {
         nodes[i].walk = 0;
-        nodes[i].role = 0;
+        nodes[i].in_undo = false;
         const rc_body *b = &world->bodies.data[i];
         if (!b->in_use || !rc_body_moving_kinematic(b)) {
             continue;
@@ -90,8 +90,38 @@ static void prepare_walks(rc_world *world) {
         }
     }
     for (int32_t k = 0; k < world->undo.count; ++k) {
-        nodes[world->undo.data[k].body].role = 1;
+        nodes[world->undo.data[k].body].in_undo = true;
     }
+}
+
+/* What a walk does with a body touching the one it is at: false to stop the walk. */
+typedef bool touch_fn(rc_world *world, int32_t other, void *context);
+
+/* Offer fn each body that body `index` touches through a touching solid contact or a joint (a
+ * joint to no body left out), its contacts first, until fn says stop: false then. The islands'
+ * walks share it: the sleep's (island_rests) and the waking's (rc_island_walk). */
+static inline bool each_touching(rc_world *world, int32_t index, touch_fn *fn, void *context) {
+    const rc_body *b = &world->bodies.data[index];
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
+            const rc_contact *c = &world->contacts.data[ci];
+            int32_t k = c->shape[0] == s ? 0 : 1;
+            if (c->touching && !c->sensor && !fn(world, c->body[1 - k], context)) {
+                return false;
+            }
+            ci = c->edge[k].next;
+        }
+    }
+    for (int32_t ji = b->first_joint; ji >= 0;) {
+        const rc_joint *j = &world->joints.data[ji];
+        int32_t k = j->edge[0].body == index ? 0 : 1;
+        int32_t other = j->edge[1 - k].body;
+        if (other >= 0 && !fn(world, other, context)) {
+            return false;
+        }
+        ji = j->edge[k].next;
+    }
+    return true;
 }
 
 /* A walk reaching a body: on the walk's stack (next) and its list (listed). */
@@ -99,9 +129,15 @@ typedef struct island_walk {
     int32_t id, top, list;
 } island_walk;
 
-/* Reach a member: false when an earlier walk reached it (its island stays awake: that walk
- * stopped at a body not at rest, or met another that did). */
-static bool reach_body(rc_island_node *nodes, island_walk *w, int32_t i) {
+/* Reach a member (a body touching one the walk is at, dynamic and awake): false when an earlier
+ * walk reached it (its island stays awake: that walk stopped at a body not at rest, or met
+ * another that did). */
+static bool reach_member(rc_world *world, int32_t i, void *context) {
+    if (island_role(&world->bodies.data[i]) != ISLAND_MEMBER) {
+        return true;
+    }
+    rc_island_node *nodes = world->islands.data;
+    island_walk *w = context;
     if (nodes[i].walk != 0) {
         return nodes[i].walk == w->id;
     }
@@ -119,34 +155,13 @@ static bool reach_body(rc_island_node *nodes, island_walk *w, int32_t i) {
 static bool island_rests(rc_world *world, island_walk *w, int32_t start) {
     rc_island_node *nodes = world->islands.data;
     float sleep_time = world->def.sleep_time;
-    (void)reach_body(nodes, w, start);
+    (void)reach_member(world, start, w);
     while (w->top >= 0) {
         int32_t index = w->top;
         w->top = nodes[index].next;
-        const rc_body *b = &world->bodies.data[index];
-        if (nodes[index].role != 0 && !(b->sleep_time >= sleep_time)) {
+        if ((nodes[index].in_undo && !(world->bodies.data[index].sleep_time >= sleep_time)) ||
+            !each_touching(world, index, reach_member, w)) {
             return false;
-        }
-        for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-            for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
-                const rc_contact *c = &world->contacts.data[ci];
-                int32_t k = c->shape[0] == s ? 0 : 1;
-                int32_t other = c->body[1 - k];
-                if (c->touching && !c->sensor && island_role(&world->bodies.data[other]) == ISLAND_MEMBER &&
-                    !reach_body(nodes, w, other)) {
-                    return false;
-                }
-                ci = c->edge[k].next;
-            }
-        }
-        for (int32_t ji = b->first_joint; ji >= 0;) {
-            const rc_joint *j = &world->joints.data[ji];
-            int32_t k = j->edge[0].body == index ? 0 : 1;
-            int32_t other = j->edge[1 - k].body;
-            if (other >= 0 && island_role(&world->bodies.data[other]) == ISLAND_MEMBER && !reach_body(nodes, w, other)) {
-                return false;
-            }
-            ji = j->edge[k].next;
         }
     }
     return true;
@@ -174,7 +189,7 @@ void rc_update_sleep(rc_world *world, float dt) {
         }
         for (int32_t j = w.list; j >= 0; j = nodes[j].listed) {
             rc_body *m = &world->bodies.data[j];
-            if (nodes[j].role != 0) {
+            if (nodes[j].in_undo) {
                 m->awake = false;
                 m->linear_velocity = rc_v2(0.0f, 0.0f);
                 m->angular_velocity = 0.0f;
@@ -183,40 +198,35 @@ void rc_update_sleep(rc_world *world, float dt) {
     }
 }
 
+/* rc_island_walk's step: a dynamic body not yet as asked visited (now as asked: taken once) and
+ * pushed on the walk's stack. */
+typedef struct wake_walk {
+    bool awake;
+    int32_t top;
+    rc_island_visit_fn *visit;
+    void *context;
+} wake_walk;
+
+static bool take_body(rc_world *world, int32_t other, void *context) {
+    wake_walk *w = context;
+    const rc_body *ob = &world->bodies.data[other];
+    if (ob->type == RC_DYNAMIC && ob->awake != w->awake) {
+        w->visit(world, other, w->context);
+        world->islands.data[other].next = w->top;
+        w->top = other;
+    }
+    return true;
+}
+
 void rc_island_walk(rc_world *world, int32_t start, bool awake, rc_island_visit_fn *visit, void *context) {
     rc_island_node *nodes = world->islands.data;
     visit(world, start, context);
-    int32_t top = start;
+    wake_walk w = {awake, start, visit, context};
     nodes[start].next = -1;
-    while (top >= 0) {
-        int32_t index = top;
-        top = nodes[index].next;
-        const rc_body *b = &world->bodies.data[index];
-        for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-            for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
-                const rc_contact *c = &world->contacts.data[ci];
-                int32_t k = c->shape[0] == s ? 0 : 1;
-                int32_t other = c->body[1 - k];
-                const rc_body *ob = &world->bodies.data[other];
-                if (c->touching && !c->sensor && ob->type == RC_DYNAMIC && ob->awake != awake) {
-                    visit(world, other, context); /* (now as asked: taken once) */
-                    nodes[other].next = top;
-                    top = other;
-                }
-                ci = c->edge[k].next;
-            }
-        }
-        for (int32_t ji = b->first_joint; ji >= 0;) {
-            const rc_joint *j = &world->joints.data[ji];
-            int32_t k = j->edge[0].body == index ? 0 : 1;
-            int32_t other = j->edge[1 - k].body;
-            if (other >= 0 && world->bodies.data[other].type == RC_DYNAMIC && world->bodies.data[other].awake != awake) {
-                visit(world, other, context);
-                nodes[other].next = top;
-                top = other;
-            }
-            ji = j->edge[k].next;
-        }
+    while (w.top >= 0) {
+        int32_t index = w.top;
+        w.top = nodes[index].next;
+        (void)each_touching(world, index, take_body, &w);
     }
 }
 

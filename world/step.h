@@ -69,7 +69,7 @@ typedef struct rc_island_node {
     int32_t walk;    /* which of the step's island walks reached the body (island.c), from 1 */
     int32_t listed;  /* the next body the same walk reached, -1 at the end */
     int32_t next;    /* a stack of bodies to walk or to wake */
-    uint8_t role;    /* while islands are walked (island.c): in the undo list, or not */
+    bool in_undo;    /* while islands are walked (island.c): in the step's undo list */
 } rc_island_node;
 
 /* A kinematic body that moved in the step, as continuous collision meets it: its index, its
