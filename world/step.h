@@ -131,8 +131,9 @@ void rc_step_move_proxy(rc_world *world, const rc_shape *shape, rc_aabb box);
  * about `center` (where it ends). */
 rc_aabb rc_motion_box(rc_aabb before, rc_aabb after, rc_vec2 center, float turn);
 /* Where a moved shape's proxy goes: `need` (its box, or its box over its motion) and that box
- * moved on by `ahead` (the step's move, which the next step's is like), grown by the fat margin.
- * Returns false when its box in the grid already holds them (move.c). */
+ * moved on by `ahead` (the step's move, which the next step's is like), grown by the fat margin
+ * (by a linear slop when `ahead` is longer than that margin: the box is left at the next step
+ * anyway). Returns false when its box in the grid already holds them (move.c). */
 bool rc_proxy_target_ahead(const rc_world *world, const rc_shape *shape, rc_aabb need, rc_vec2 ahead,
                            rc_aabb *target);
 /* Where a moved shape's proxy goes when sweeps may meet it: a fat box over its whole motion
