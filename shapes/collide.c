@@ -191,12 +191,16 @@ rc_collision rc_collide_circle_pair(rc_vec2 center_a, float radius_a, rc_vec2 ce
                          radius_a > 0.0f);
 }
 
+rc_collision rc_collide_hull_circle(const rc_hull_view *a, rc_vec2 center, float radius, float margin) {
+    rc_vec2 q, n;
+    float distance;
+    nearest_on_core(a, center, &q, &n, &distance);
+    return point_contact(q, a->radius, center, radius, n, distance, margin, a->count <= 2 && a->radius > 0.0f);
+}
+
 /* A hull against a circle B (one point): one contact point. */
 static rc_collision collide_with_circle(const rc_hull_view *a, const rc_hull_view *b, float margin) {
-    rc_vec2 c = b->points[0], q, n;
-    float distance;
-    nearest_on_core(a, c, &q, &n, &distance);
-    return point_contact(q, a->radius, c, b->radius, n, distance, margin, a->count <= 2 && a->radius > 0.0f);
+    return rc_collide_hull_circle(a, b->points[0], b->radius, margin);
 }
 
 /* ---- polygons ------------------------------------------------------------------------------- */

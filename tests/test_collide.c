@@ -486,6 +486,73 @@ END_TEST
  * the same bits: normal, points, separations, ids (the kept faces of a pile's contacts,
  * world/contact_collide.c). Moved on a little, the face alone still gives its own normal and
  * points within the margin. A face the hulls do not have, or a circle, gives none. */
+/* rc_collide_hull_circle (the narrow phase's circles against props, found in the hull's frame):
+ * by hand against a box and a capsule, then the same bits as rc_collide_views with the circle
+ * as a one-point hull B, for random hulls and circles (faces, corners, overlaps, centres
+ * inside). */
+START_TEST(a_hull_against_a_circle_centre) {
+    rc_hull box = box_hull(1.0f, 0.5f, xf_of(0, 0, 0));
+    rc_hull_view v = rc_hull_view_of(&box);
+    /* above the top face: 0.8 - 0.5 - 0.25 apart, the point midway (0.5, 0.525) */
+    rc_collision m = rc_collide_hull_circle(&v, rc_v2(0.5f, 0.8f), 0.25f, 0.1f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_vec_eq(m.normal, 0, 1);
+    ck_assert_near(m.points[0].separation, 0.05, 1e-6);
+    ck_assert_vec_near(m.points[0].point, 0.5, 0.525, 1e-6);
+    ck_assert_int_eq(rc_collide_hull_circle(&v, rc_v2(0.5f, 0.8f), 0.25f, 0.04f).count, 0);
+    /* off the corner (1, 0.5) by (0.3, 0.4): 0.5 from it, normal (0.6, 0.8), 0.25 apart, the
+       point midway between (1, 0.5) and (1.15, 0.7) */
+    m = rc_collide_hull_circle(&v, rc_v2(1.3f, 0.9f), 0.25f, 0.3f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_vec_near(m.normal, 0.6, 0.8, 1e-6);
+    ck_assert_near(m.points[0].separation, 0.25, 1e-6);
+    ck_assert_vec_near(m.points[0].point, 1.075, 0.6, 1e-6);
+    /* inside, nearer the right face: pushed out through it, 0.2 + 0.25 deep */
+    m = rc_collide_hull_circle(&v, rc_v2(0.8f, 0.1f), 0.25f, 0.0f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_vec_eq(m.normal, 1, 0);
+    ck_assert_near(m.points[0].separation, -0.45, 1e-6);
+    /* a capsule from (-2, 0) to (2, 0), radius 0.5, and a circle of 0.5 at (1, 1.25) */
+    rc_hull cap = rc_hull_capsule(rc_v2(-2, 0), rc_v2(2, 0), 0.5f);
+    rc_hull_view cv = rc_hull_view_of(&cap);
+    m = rc_collide_hull_circle(&cv, rc_v2(1, 1.25f), 0.5f, 0.3f);
+    ck_assert_int_eq(m.count, 1);
+    ck_assert_vec_eq(m.normal, 0, 1);
+    ck_assert_float_eq(m.points[0].separation, 0.25f);
+    ck_assert_vec_eq(m.points[0].point, 1, 0.625);
+    /* random hulls and circles against the distance in double (support/reference.h): the
+       separation is the centre's signed distance to the hull less both radii, the normal runs
+       from the hull's nearest point to the centre, and a circle further than the margin has no
+       point */
+    ref_rng rng = ref_rng_seed(0xC12C1Eull);
+    int touching = 0;
+    for (int i = 0; i < 20000; ++i) {
+        rc_hull h = random_hull(&rng, 1.0);
+        rc_hull_view hv = rc_hull_view_of(&h);
+        rc_vec2 c = ref_to_float(ref_rng_disk(&rng, ref_v(0, 0), 1.5));
+        float r = (float)ref_rng_uniform(&rng, 0.0, 0.5), margin = (float)ref_rng_uniform(&rng, 0.0, 0.2);
+        ref_distance d = h.count == 2 ? ref_distance_segment(ref_from(h.points[0]), ref_from(h.points[1]), ref_from(c))
+                                      : ref_distance_polygon(h.points, h.count, ref_from(c));
+        double want = d.distance - (double)h.radius - (double)r;
+        m = rc_collide_hull_circle(&hv, c, r, margin);
+        if (fabs(want - (double)margin) < 1e-5) {
+            continue; /* at the margin: either answer */
+        }
+        ck_assert_int_eq(m.count, want <= (double)margin ? 1 : 0);
+        if (m.count == 0) {
+            continue;
+        }
+        ++touching;
+        ck_assert_msg(fabs((double)m.points[0].separation - want) < 1e-5, "case %d: separation %.9g, want %.9g", i,
+                      (double)m.points[0].separation, want);
+        if (d.distance > 1e-3 && (h.count == 2 || d.tie_gap > 1e-3)) {
+            ck_assert_vec_near(m.normal, d.normal.x, d.normal.y, 1e-4);
+        }
+    }
+    ck_assert_int_gt(touching, 5000);
+}
+END_TEST
+
 START_TEST(a_kept_face_clips_what_the_full_manifold_did) {
     ref_rng rng = ref_rng_seed(0xFACEull + (uint64_t)(unsigned)_i);
     double scale = _i == 0 ? 1.0 : (_i == 1 ? 1e3 : 1e-2);
@@ -780,6 +847,7 @@ int main(void) {
     tcase_add_test(t, a_box_a_hair_above_a_long_floor_has_two_points_and_the_floors_normal);
     tcase_add_test(t, a_tilted_box_touches_with_one_corner);
     tcase_add_test(t, circles_and_capsules);
+    tcase_add_test(t, a_hull_against_a_circle_centre);
     tcase_add_test(t, regression_circles_a_denormal_apart);
     tcase_add_test(t, a_round_shape_inside_another_touches_at_its_middle);
     tcase_add_test(t, a_box_slides_over_a_chain_joint_without_a_bump);

@@ -202,6 +202,29 @@ static void collide_on_face(rc_world *world, const rc_shape *a, const rc_shape *
     in_world_smoothed(world, a, b, xa, margin, local, in_world);
 }
 
+/* Is the pair a circle and a polygon or a capsule? */
+static inline bool circle_and_hull(const rc_shape *a, const rc_shape *b) {
+    return (a->kind == RC_SHAPE_CIRCLE && (b->kind == RC_SHAPE_POLYGON || b->kind == RC_SHAPE_CAPSULE)) ||
+           (b->kind == RC_SHAPE_CIRCLE && (a->kind == RC_SHAPE_POLYGON || a->kind == RC_SHAPE_CAPSULE));
+}
+
+/* What collide_solids gives in the world for a circle and a polygon or a capsule (the same
+ * bits where the hull comes first), found in the hull's body frame with the circle's centre
+ * brought there: no hull is moved into the circle's frame, none built for the circle (collide_solids
+ * moved a whole box for a grenade that came first; grenades against props are a third of a
+ * rain's contacts). (The seams of solid polygons do not bend a circle's normal:
+ * rc_smooth_solid_seam.) */
+static void collide_circle_hull(const rc_world *world, const rc_shape *a, const rc_body *ba, const rc_shape *b,
+                                const rc_body *bb, float margin, rc_collision *m) {
+    bool circle_first = a->kind == RC_SHAPE_CIRCLE;
+    const rc_shape *hull = circle_first ? b : a, *circle = circle_first ? a : b;
+    rc_transform xh = circle_first ? bb->xf : ba->xf, xc = circle_first ? ba->xf : bb->xf;
+    rc_hull_view v = pooled_hull(world, hull);
+    rc_vec2 center = rc_transform_point(rc_inv_mul_transforms(xh, xc), circle->base.offset);
+    rc_collision local = rc_collide_hull_circle(&v, center, circle->circle.radius, margin);
+    to_world(&local, xh, circle_first, m);
+}
+
 /* What rc_collide_pair gives for a pair with a chain's wall, the other shape's hull read where it
  * lies (the pair's two hulls copied first, one of them the wall's that the wall's collision does
  * not read, were a sixtieth of the rain's step). */
@@ -369,6 +392,9 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
         }
     } else if (a->kind == RC_SHAPE_CIRCLE && b->kind == RC_SHAPE_CIRCLE) {
         m = rc_collide_circle_shapes(a, ba, b->circle, margin); /* a crowd of grenades: no hulls */
+    } else if (circle_and_hull(a, b)) {
+        collide_circle_hull(world, a, ba, b, bb, margin, &m);
+        rc_smooth_seam(world, a, b, &m);
     } else if (a->kind != RC_SHAPE_SEGMENT && b->kind != RC_SHAPE_SEGMENT) {
         rc_transform frame = rc_inv_mul_transforms(ba->xf, bb->xf);
         if (keeps && c->apart_axis != 0 && still_apart(world, c, a, b, frame, margin)) {
