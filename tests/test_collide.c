@@ -482,14 +482,9 @@ START_TEST(an_axis_says_apart_only_where_the_manifold_is_empty) {
 }
 END_TEST
 
-/* Where the full manifold was clipped against a face, clipping against that face alone gives
- * the same bits: normal, points, separations, ids (the kept faces of a pile's contacts,
- * world/contact_collide.c). Moved on a little, the face alone still gives its own normal and
- * points within the margin. A face the hulls do not have, or a circle, gives none. */
 /* rc_collide_hull_circle (the narrow phase's circles against props, found in the hull's frame):
- * by hand against a box and a capsule, then the same bits as rc_collide_views with the circle
- * as a one-point hull B, for random hulls and circles (faces, corners, overlaps, centres
- * inside). */
+ * by hand against a box (a face, a corner, a centre inside) and a capsule, then random hulls and
+ * circles against the distance worked out in double. */
 START_TEST(a_hull_against_a_circle_centre) {
     rc_hull box = box_hull(1.0f, 0.5f, xf_of(0, 0, 0));
     rc_hull_view v = rc_hull_view_of(&box);
@@ -553,6 +548,10 @@ START_TEST(a_hull_against_a_circle_centre) {
 }
 END_TEST
 
+/* Where the full manifold was clipped against a face, clipping against that face alone gives
+ * the same bits: normal, points, separations, ids (the kept faces of a pile's contacts,
+ * world/contact_collide.c). Moved on a little, the face alone still gives its own normal and
+ * points within the margin. A face the hulls do not have, or a circle, gives none. */
 START_TEST(a_kept_face_clips_what_the_full_manifold_did) {
     ref_rng rng = ref_rng_seed(0xFACEull + (uint64_t)(unsigned)_i);
     double scale = _i == 0 ? 1.0 : (_i == 1 ? 1e3 : 1e-2);

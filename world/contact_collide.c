@@ -210,10 +210,10 @@ static inline bool circle_and_hull(const rc_shape *a, const rc_shape *b) {
 
 /* What collide_solids gives in the world for a circle and a polygon or a capsule (the same
  * bits where the hull comes first), found in the hull's body frame with the circle's centre
- * brought there: no hull is moved into the circle's frame, none built for the circle (collide_solids
- * moved a whole box for a grenade that came first; grenades against props are a third of a
- * rain's contacts). (The seams of solid polygons do not bend a circle's normal:
- * rc_smooth_solid_seam.) */
+ * brought there: no hull is moved into the circle's frame, none built for the circle
+ * (collide_solids moved a whole box for a grenade that came first; grenades against props are a
+ * third of a rain's contacts). The seams of solid polygons do not bend a circle's normal
+ * (rc_smooth_solid_seam), so nothing here asks them. */
 static void collide_circle_hull(const rc_world *world, const rc_shape *a, const rc_body *ba, const rc_shape *b,
                                 const rc_body *bb, float margin, rc_collision *m) {
     bool circle_first = a->kind == RC_SHAPE_CIRCLE;
