@@ -274,6 +274,60 @@ static bool coarser_pairs_cell(const grid_cell *cell, void *context) {
     return true;
 }
 
+/* A level of at most this many proxies (a drum's four walls, a pit's sides: long boxes on a
+ * coarse level) is listed once per cell-by-cell pass, and a finer proxy tests their boxes
+ * directly instead of visiting the cells of its box on that level. */
+#define FEW_ON_LEVEL 8
+
+typedef struct few_levels {
+    uint64_t levels; /* bit l: level l is listed */
+    int32_t count[LEVEL_COUNT];
+    uint32_t ids[LEVEL_COUNT][FEW_ON_LEVEL]; /* ascending */
+    rc_aabb around[LEVEL_COUNT];             /* the union of their boxes: most proxies miss it */
+} few_levels;
+
+static void list_few_levels(const rc_grid *grid, few_levels *few) {
+    const grid_store *s = &grid->store;
+    few->levels = 0;
+    int32_t left = 0; /* to be listed: the walk stops when all are (a scene's walls come first) */
+    for (uint64_t u = s->used_levels; u != 0; u &= u - 1) {
+        int32_t l = __builtin_ctzll(u);
+        if (s->levels[l].proxies <= FEW_ON_LEVEL) {
+            few->levels |= 1ull << l;
+            few->count[l] = 0;
+            left += s->levels[l].proxies;
+        }
+    }
+    for (int32_t id = 0; id < grid->high && left > 0; ++id) {
+        int32_t l = grid->proxies[id].level;
+        if (l >= 0 && (few->levels >> l & 1u) != 0u && few->count[l] < FEW_ON_LEVEL) {
+            rc_aabb box = grid->spans[id].box;
+            few->around[l] = few->count[l] == 0 ? box : rc_aabb_union(few->around[l], box);
+            few->ids[l][few->count[l]++] = (uint32_t)id;
+            left--;
+        }
+    }
+}
+
+/* The pairs of proxy me with a listed level's proxies: the pairs coarser_pairs_cell finds there,
+ * by their boxes alone (two overlapping boxes share a cell). */
+static void few_level_pairs(const pair_scan *ps, const few_levels *few, int32_t l) {
+    const rc_grid *grid = ps->grid;
+    uint32_t me = ps->id;
+    rc_aabb my_box = grid->spans[me].box;
+    if (few->count[l] == 0 || !box_overlaps(my_box, few->around[l])) {
+        return;
+    }
+    bool me_moved = ps->all_moved || grid->proxies[me].moved;
+    for (int32_t k = 0; k < few->count[l]; ++k) {
+        uint32_t other = few->ids[l][k];
+        if ((me_moved || grid->proxies[other].moved) && box_overlaps(my_box, grid->spans[other].box) &&
+            pair_is_news(grid, ps->begun, me, other)) {
+            ps->fn((int32_t)me, grid->users[me], (int32_t)other, grid->users[other], ps->context);
+        }
+    }
+}
+
 static void pairs_cell_by_cell(const rc_grid *grid, bool all_moved, bool begun, rc_grid_pair_fn *fn,
                                void *context) {
     const grid_store *s = &grid->store;
@@ -285,6 +339,8 @@ static void pairs_cell_by_cell(const rc_grid *grid, bool all_moved, bool begun, 
     if ((used & (used - 1)) == 0) {
         return; /* one level: no pairs across levels */
     }
+    few_levels few;
+    list_few_levels(grid, &few);
     for (int32_t id = 0; id < grid->high; ++id) {
         int32_t own = grid->proxies[id].level;
         if (own < 0) {
@@ -294,6 +350,10 @@ static void pairs_cell_by_cell(const rc_grid *grid, bool all_moved, bool begun, 
         uint64_t coarser = own + 1 < LEVEL_COUNT ? used >> (own + 1) : 0;
         for (uint64_t u = coarser; u != 0; u &= u - 1) {
             int32_t l = own + 1 + __builtin_ctzll(u);
+            if ((few.levels >> l & 1u) != 0u) {
+                few_level_pairs(&ps, &few, l);
+                continue;
+            }
             ps.rect = rect_of(&s->levels[l], grid->spans[id].box);
             rc_grid_visit_rect(s, l, ps.rect, coarser_pairs_cell, &ps);
         }
@@ -333,6 +393,7 @@ static void find_new_pairs(const rc_grid *grid, bool begun, rc_grid_pair_fn *fn,
 /* A moved proxy of one grid (mine) looking for its begun pairs in the other. */
 typedef struct across_scan {
     const rc_grid *mine, *other;
+    const few_levels *few; /* the other grid's levels of few proxies (a terrain's side walls) */
     uint32_t id;
     rc_aabb box, before;
     cell_rect rect;   /* of the box, on the other grid's level being scanned */
@@ -342,19 +403,25 @@ typedef struct across_scan {
     void *context;
 } across_scan;
 
+/* Report the other grid's proxy `other` with the scanning one if their pair began. */
+static inline void offer_across(const across_scan *s, uint32_t other) {
+    const rc_grid *o = s->other;
+    if (!(s->skip_moved && o->proxies[other].moved) && box_overlaps(s->box, o->spans[other].box) &&
+        !box_overlaps(s->before, before_of(o, other))) {
+        if (s->mine_first) {
+            s->fn((int32_t)s->id, s->mine->users[s->id], (int32_t)other, o->users[other], s->context);
+        } else {
+            s->fn((int32_t)other, o->users[other], (int32_t)s->id, s->mine->users[s->id], s->context);
+        }
+    }
+}
+
 static bool across_cell(const grid_cell *cell, void *context) {
     const across_scan *s = context;
-    const rc_grid *o = s->other;
     rect_edges at = edges_of(s->rect, cell);
-    FOR_EACH_ENTRY(&o->store, cell, raw, qb, {
-        uint32_t other = raw & ENTRY_ID_MASK;
-        if (first_in_rect(raw, at) && !(s->skip_moved && o->proxies[other].moved) &&
-            box_overlaps(s->box, o->spans[other].box) && !box_overlaps(s->before, before_of(o, other))) {
-            if (s->mine_first) {
-                s->fn((int32_t)s->id, s->mine->users[s->id], (int32_t)other, o->users[other], s->context);
-            } else {
-                s->fn((int32_t)other, o->users[other], (int32_t)s->id, s->mine->users[s->id], s->context);
-            }
+    FOR_EACH_ENTRY(&s->other->store, cell, raw, qb, {
+        if (first_in_rect(raw, at)) {
+            offer_across(s, raw & ENTRY_ID_MASK);
         }
     });
     return true;
@@ -364,19 +431,34 @@ static void scan_across(across_scan *s) {
     const grid_store *store = &s->other->store;
     for (uint64_t used = store->used_levels; used != 0; used &= used - 1) {
         int32_t l = __builtin_ctzll(used);
+        if ((s->few->levels >> l & 1u) != 0u) {
+            /* (by their boxes, as few_level_pairs) */
+            if (s->few->count[l] > 0 && box_overlaps(s->box, s->few->around[l])) {
+                for (int32_t k = 0; k < s->few->count[l]; ++k) {
+                    offer_across(s, s->few->ids[l][k]);
+                }
+            }
+            continue;
+        }
         s->rect = rect_of(&store->levels[l], s->box);
         rc_grid_visit_rect(store, l, s->rect, across_cell, s);
     }
 }
 
 static void moved_across(const rc_grid *mine, const rc_grid *other, bool mine_first, rc_grid_pair_fn *fn, void *context) {
-    if (other->live == 0) {
+    if (other->live == 0 || mine->moved_count == 0) {
         return;
+    }
+    few_levels few;
+    few.levels = 0;
+    if (other->high <= 8 * mine->moved_count) {
+        list_few_levels(other, &few); /* (a walk over the other's proxies: worth it for many moves) */
     }
     across_scan s;
     memset(&s, 0, sizeof s);
     s.mine = mine;
     s.other = other;
+    s.few = &few;
     s.mine_first = mine_first;
     s.skip_moved = !mine_first;
     s.fn = fn;
