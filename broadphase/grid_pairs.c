@@ -275,8 +275,9 @@ static bool coarser_pairs_cell(const grid_cell *cell, void *context) {
 }
 
 /* A level of at most this many proxies (a drum's four walls, a pit's sides: long boxes on a
- * coarse level) is listed once per cell-by-cell pass, and a finer proxy tests their boxes
- * directly instead of visiting the cells of its box on that level. */
+ * coarse level) is listed once per pass (the cell-by-cell pairs, a grid's moved proxies looking
+ * into the other grid), and a proxy tests their boxes directly instead of visiting the cells of
+ * its box on that level. */
 #define FEW_ON_LEVEL 8
 
 typedef struct few_levels {
@@ -309,13 +310,18 @@ static void list_few_levels(const rc_grid *grid, few_levels *few) {
     }
 }
 
+/* Can a box overlap any proxy of listed level l (most boxes miss the box around them)? */
+static inline bool near_few(const few_levels *few, int32_t l, rc_aabb box) {
+    return few->count[l] > 0 && box_overlaps(box, few->around[l]);
+}
+
 /* The pairs of proxy me with a listed level's proxies: the pairs coarser_pairs_cell finds there,
  * by their boxes alone (two overlapping boxes share a cell). */
 static void few_level_pairs(const pair_scan *ps, const few_levels *few, int32_t l) {
     const rc_grid *grid = ps->grid;
     uint32_t me = ps->id;
     rc_aabb my_box = grid->spans[me].box;
-    if (few->count[l] == 0 || !box_overlaps(my_box, few->around[l])) {
+    if (!near_few(few, l, my_box)) {
         return;
     }
     bool me_moved = ps->all_moved || grid->proxies[me].moved;
@@ -433,7 +439,7 @@ static void scan_across(across_scan *s) {
         int32_t l = __builtin_ctzll(used);
         if ((s->few->levels >> l & 1u) != 0u) {
             /* (by their boxes, as few_level_pairs) */
-            if (s->few->count[l] > 0 && box_overlaps(s->box, s->few->around[l])) {
+            if (near_few(s->few, l, s->box)) {
                 for (int32_t k = 0; k < s->few->count[l]; ++k) {
                     offer_across(s, s->few->ids[l][k]);
                 }
