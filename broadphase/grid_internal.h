@@ -9,6 +9,7 @@
 #include "broadphase/broadphase.h"
 
 #include "core/memory.h"
+#include "core/simd.h"
 
 #include <float.h>
 #include <math.h>
@@ -184,9 +185,25 @@ static inline int32_t cell_coord(float v) {
     return i - (int32_t)(v < (float)i);
 }
 
+/* cell_coord of the box's four coordinates on the level. With SSE2 the four go together: the
+ * same products, clamped to +-CELL_LIMIT (a NaN to -CELL_LIMIT, as cell_coord does: max_ps
+ * returns its second operand for a NaN), truncated, and one less where truncation went up. The
+ * same integers as cell_coord's; every grid move, pair scan and box query works out a few of
+ * these (3% of a rain's first 270 steps, at about ten instructions a coordinate). */
 static inline cell_rect rect_of(const grid_level *level, rc_aabb box) {
+#if RC_SIMD_SSE2
+    float at[4] = {box.lower.x, box.lower.y, box.upper.x, box.upper.y};
+    __m128 v = _mm_mul_ps(_mm_loadu_ps(at), _mm_set1_ps(level->inv));
+    v = _mm_min_ps(_mm_max_ps(v, _mm_set1_ps(-(float)CELL_LIMIT)), _mm_set1_ps((float)CELL_LIMIT));
+    __m128i i = _mm_cvttps_epi32(v);
+    i = _mm_add_epi32(i, _mm_castps_si128(_mm_cmplt_ps(v, _mm_cvtepi32_ps(i))));
+    int32_t c[4];
+    _mm_storeu_si128((__m128i *)(void *)c, i);
+    cell_rect r = {c[0], c[1], c[2], c[3]};
+#else
     cell_rect r = {cell_coord(box.lower.x * level->inv), cell_coord(box.lower.y * level->inv),
                    cell_coord(box.upper.x * level->inv), cell_coord(box.upper.y * level->inv)};
+#endif
     return r;
 }
 
