@@ -202,7 +202,8 @@ static bool rebuild(rc_grid *grid, float base_size) {
     grid_store fresh;
     rc_grid_store_init(&fresh, base_size);
     grid_span *spans = rc_mem_alloc(a, sizeof(grid_span) * (size_t)grid->capacity);
-    if (spans == NULL && grid->capacity > 0) {
+    /* (none is asked for only when there is no proxy: high <= capacity) */
+    if (spans == NULL && (grid->capacity > 0 || grid->high > 0)) {
         return false;
     }
     cell_rect bounds[LEVEL_COUNT];
