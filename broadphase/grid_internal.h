@@ -192,8 +192,10 @@ static inline int32_t cell_coord(float v) {
  * these (3% of a rain's first 270 steps, at about ten instructions a coordinate). */
 static inline cell_rect rect_of(const grid_level *level, rc_aabb box) {
 #if RC_SIMD_SSE2
-    float at[4] = {box.lower.x, box.lower.y, box.upper.x, box.upper.y};
-    __m128 v = _mm_mul_ps(_mm_loadu_ps(at), _mm_set1_ps(level->inv));
+    _Static_assert(sizeof(rc_aabb) == 4 * sizeof(float), "rc_aabb is lower.x, lower.y, upper.x, upper.y");
+    __m128 v;
+    memcpy(&v, &box, sizeof v); /* (one load where the box is in memory, a grid span's) */
+    v = _mm_mul_ps(v, _mm_set1_ps(level->inv));
     v = _mm_min_ps(_mm_max_ps(v, _mm_set1_ps(-(float)CELL_LIMIT)), _mm_set1_ps((float)CELL_LIMIT));
     __m128i i = _mm_cvttps_epi32(v);
     i = _mm_add_epi32(i, _mm_castps_si128(_mm_cmplt_ps(v, _mm_cvtepi32_ps(i))));
