@@ -45,6 +45,10 @@ static int level_contacts(const rc_world *w, rc_body_id b) {
     return w->bodies.data[b.index - 1].level_contacts;
 }
 
+static int kinematic_contacts(const rc_world *w, rc_body_id b) {
+    return w->bodies.data[b.index - 1].kinematic_contacts;
+}
+
 /* A grenade on the ground (one contact with it), one on top of it (none with the level), a
  * crate on the ground beside them and a grenade resting against a still kinematic post. */
 START_TEST(level_counts_follow_contacts_types_and_restores) {
@@ -60,8 +64,12 @@ START_TEST(level_counts_follow_contacts_types_and_restores) {
     ck_assert_int_eq(level_contacts(w, high), 0);
     ck_assert_int_eq(level_contacts(w, crate), 1);
     ck_assert_int_eq(level_contacts(w, leaning), 2);
+    ck_assert_int_eq(kinematic_contacts(w, leaning), 1); /* the post */
+    ck_assert_int_eq(kinematic_contacts(w, low), 0);
+    ck_assert_int_eq(kinematic_contacts(w, crate), 0);
     ck_assert_int_eq(level_contacts(w, ground), 0); /* static: not counted */
     ck_assert_int_eq(level_contacts(w, post), 0);
+    ck_assert_int_eq(kinematic_contacts(w, post), 0);
 
     /* a snapshot with the ground, restored after the ground is gone: counted again */
     size_t size = rc_world_snapshot_size(w);
@@ -73,11 +81,15 @@ START_TEST(level_counts_follow_contacts_types_and_restores) {
     ck_assert(rc_body_set_type(w, ground, RC_KINEMATIC));
     ck_assert(rc_world_level_counts_valid(w));
     ck_assert_int_eq(level_contacts(w, low), 1);
+    ck_assert_int_eq(kinematic_contacts(w, low), 1); /* the ground, kinematic now */
+    ck_assert_int_eq(kinematic_contacts(w, leaning), 2);
     ck_assert(rc_body_set_type(w, ground, RC_DYNAMIC));
     ck_assert(rc_world_level_counts_valid(w));
     ck_assert_int_eq(level_contacts(w, low), 0);
+    ck_assert_int_eq(kinematic_contacts(w, low), 0);
     ck_assert_int_eq(level_contacts(w, crate), 0);
     ck_assert_int_eq(level_contacts(w, leaning), 1); /* the post */
+    ck_assert_int_eq(kinematic_contacts(w, leaning), 1);
     ck_assert_int_eq(level_contacts(w, ground), 0); /* dynamic now: its contacts are all dynamic */
     ck_assert(rc_body_set_type(w, high, RC_STATIC));
     ck_assert(rc_world_level_counts_valid(w));
@@ -95,11 +107,13 @@ START_TEST(level_counts_follow_contacts_types_and_restores) {
     ck_assert_int_eq(level_contacts(w, low), 0);
     ck_assert_int_eq(level_contacts(w, crate), 0);
     ck_assert_int_eq(level_contacts(w, leaning), 0);
+    ck_assert_int_eq(kinematic_contacts(w, leaning), 0);
 
     ck_assert(rc_world_restore(w, saved, size));
     ck_assert(rc_world_level_counts_valid(w));
     ck_assert_int_eq(level_contacts(w, low), 1);
     ck_assert_int_eq(level_contacts(w, leaning), 2);
+    ck_assert_int_eq(kinematic_contacts(w, leaning), 1);
     free(saved);
     for (int i = 0; i < 120; ++i) {
         ck_assert(rc_world_step(w, DT));
@@ -207,6 +221,60 @@ START_TEST(a_pile_a_plunger_goes_into_moves_to_the_same_bits_with_and_without_th
 }
 END_TEST
 
+/* Grenades poured into a drum of kinematic walls turning at 0.4 rad/s, the world's one
+ * kinematic body, round a static peg at its middle: a grenade whose level contacts are all the
+ * drum's is told so by its counts (every kinematic body moved: level_contacts_all_moving, no
+ * walk of its contacts); one that touches the peg too is told no. In the twin world a kinematic
+ * box stands still far off, so that not every kinematic body moved, and its contacts are walked.
+ * Both must step to the same bits. */
+static rc_world *grenades_round_a_peg(bool still_far_off, rc_body_id *g, int count) {
+    rc_world *w = ws_make_world(rc_v2(0.0f, -10.0f));
+    rc_body_id drum = frame_of_walls(w, RC_KINEMATIC);
+    ck_assert(rc_body_set_angular_velocity(w, drum, 0.4f));
+    (void)box(w, RC_STATIC, 0.0f, 8.0f, 1.0f, 1.0f);
+    for (int i = 0; i < count; ++i) {
+        int column = i % 20, row = i / 20;
+        g[i] = grenade(w, -6.6f + 0.7f * (float)column + 0.1f * (float)(row % 2), 10.0f + 0.6f * (float)row);
+    }
+    /* (made last, as the twin's static box: the records before it the same in both worlds) */
+    (void)box(w, still_far_off ? RC_KINEMATIC : RC_STATIC, 200.0f, 200.0f, 1.0f, 0.2f);
+    return w;
+}
+
+START_TEST(grenades_by_a_turning_drum_and_a_peg_move_to_the_same_bits_counted_or_walked) {
+    enum { GRENADES = 200 };
+    rc_body_id ga[GRENADES], gb[GRENADES];
+    rc_world *a = grenades_round_a_peg(false, ga, GRENADES), *b = grenades_round_a_peg(true, gb, GRENADES);
+    int most_drum_only = 0, most_with_peg = 0;
+    for (int step = 0; step < 300; ++step) {
+        ck_assert(rc_world_step(a, DT));
+        ck_assert(rc_world_step(b, DT));
+        ck_assert(a->kinematic_bodies == 1 && a->moved_kinematic_count == 1);
+        ck_assert(b->kinematic_bodies == 2 && b->moved_kinematic_count == 1);
+        int drum_only = 0, with_peg = 0;
+        for (int i = 0; i < GRENADES; ++i) {
+            rc_vec2 pa = rc_body_position(a, ga[i]), pb = rc_body_position(b, gb[i]);
+            rc_vec2 va = rc_body_linear_velocity(a, ga[i]), vb = rc_body_linear_velocity(b, gb[i]);
+            ck_assert_msg(memcmp(&pa, &pb, sizeof pa) == 0 && memcmp(&va, &vb, sizeof va) == 0,
+                          "step %d, grenade %d: (%.9g, %.9g) against (%.9g, %.9g)", step, i, (double)pa.x,
+                          (double)pa.y, (double)pb.x, (double)pb.y);
+            int level = level_contacts(a, ga[i]), kinematic = kinematic_contacts(a, ga[i]);
+            drum_only += rc_body_is_awake(a, ga[i]) && level > 0 && kinematic == level;
+            with_peg += rc_body_is_awake(a, ga[i]) && kinematic > 0 && level > kinematic;
+        }
+        most_drum_only = drum_only > most_drum_only ? drum_only : most_drum_only;
+        most_with_peg = with_peg > most_with_peg ? with_peg : most_with_peg;
+    }
+    /* (both kinds were met: grenades against the drum alone, and between the drum and the peg) */
+    ck_assert_int_ge(most_drum_only, 40);
+    ck_assert_int_ge(most_with_peg, 2);
+    ck_assert(rc_world_level_counts_valid(a));
+    ck_assert(rc_world_level_counts_valid(b));
+    rc_world_destroy(a);
+    rc_world_destroy(b);
+}
+END_TEST
+
 /* Props (boxes of half size 0.15, boxes of 0.2 by 0.1, capsules) thrown every way at 150
  * units/s, spinning, in a drum of four kinematic walls 1 thick turning at 0.6 rad/s (16 x 16
  * inside): 2.5 units a step, fast for their size in the drum's frame, so that continuous
@@ -276,6 +344,7 @@ int main(void) {
     tcase_add_test(tc, a_pile_moves_to_the_same_bits_with_and_without_the_shortcut);
     tcase_add_test(tc, a_pile_in_a_turning_drum_moves_to_the_same_bits_with_and_without_the_shortcut);
     tcase_add_test(tc, a_pile_a_plunger_goes_into_moves_to_the_same_bits_with_and_without_the_shortcut);
+    tcase_add_test(tc, grenades_by_a_turning_drum_and_a_peg_move_to_the_same_bits_counted_or_walked);
     tcase_add_test(tc, props_in_a_turning_drum_meet_its_walls_as_the_grid_would_offer_them);
     suite_add_tcase(s, tc);
     return rc_test_run(s);

@@ -24,9 +24,13 @@ typedef struct rc_body {
     bool moved;          /* moved in the current step */
     bool custom_mass;    /* the game set its mass data (until its shapes or type change) */
     /* a dynamic body's contacts with static or kinematic bodies (contact.c keeps it as contacts
-       come and go, rc_body_set_type as types change, restores count again); at UINT16_MAX it
-       stays there. 0: nothing of the level is near it (a held grenade's sweep may skip its cast) */
-    uint16_t level_contacts;
+       come and go, rc_body_set_type as types change, restores count again); at UINT8_MAX it
+       stays there (a grenade, whose sweep reads it, meets a few). 0: nothing of the level is near
+       it (a held grenade's sweep may skip its cast) */
+    uint8_t level_contacts;
+    /* of those, the contacts with kinematic bodies (kept alike, at UINT8_MAX it stays there):
+       equal to level_contacts, none is with a static body */
+    uint8_t kinematic_contacts;
     int32_t solver_slot;    /* step scratch: its place among the solver's bodies, -1 when none */
     rc_vec2 local_center;  /* centre of mass in the body frame */
     float angle;

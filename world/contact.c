@@ -45,13 +45,21 @@ static void unlink_edge(rc_world *world, int32_t contact, int32_t k) {
     }
 }
 
+/* A count moved by delta, unless it reached the top, where it stays. */
+static inline uint8_t count_by(uint8_t count, int delta) {
+    assert(delta > 0 || count > 0);
+    return count == UINT8_MAX ? count : (uint8_t)(count + delta);
+}
+
 void rc_contact_count_level(rc_world *world, const rc_contact *c, int delta) {
     for (int k = 0; k < 2; ++k) {
         rc_body *b = &world->bodies.data[c->body[k]];
-        if (b->type == RC_DYNAMIC && world->bodies.data[c->body[1 - k]].type != RC_DYNAMIC &&
-            b->level_contacts != UINT16_MAX) {
-            assert(delta > 0 || b->level_contacts > 0);
-            b->level_contacts = (uint16_t)(b->level_contacts + delta);
+        uint8_t other = world->bodies.data[c->body[1 - k]].type;
+        if (b->type == RC_DYNAMIC && other != RC_DYNAMIC) {
+            b->level_contacts = count_by(b->level_contacts, delta);
+            if (other == RC_KINEMATIC) {
+                b->kinematic_contacts = count_by(b->kinematic_contacts, delta);
+            }
         }
     }
 }
@@ -59,6 +67,7 @@ void rc_contact_count_level(rc_world *world, const rc_contact *c, int delta) {
 void rc_contacts_count_levels(rc_world *world) {
     for (int32_t i = 0; i < world->bodies.count; ++i) {
         world->bodies.data[i].level_contacts = 0;
+        world->bodies.data[i].kinematic_contacts = 0;
     }
     for (int32_t i = 0; i < world->contacts.count; ++i) {
         if (world->contacts.data[i].in_use) {

@@ -231,8 +231,22 @@ static bool stays_apart(const rc_world *world, const rc_shape *shape, const rc_b
 }
 
 /* Are all the circle's contacts with static and kinematic bodies (its body's level_contacts)
- * with kinematic bodies that moved in the step? Those the test below looks at by their shapes. */
+ * with kinematic bodies that moved in the step? Those the test below looks at by their shapes.
+ * The counts tell without walking the contacts (a walk of the tumbler's grenades by the drum
+ * met a contact record out of cache at every link: 4% of its time): none is static when all are
+ * kinematic, and all of those moved when every kinematic body of the world did; the circle
+ * holds them all when it is its body's one shape. */
 static bool level_contacts_all_moving(const rc_world *world, int32_t body, int32_t circle) {
+    const rc_body *b = &world->bodies.data[body];
+    if (b->level_contacts != UINT8_MAX) {
+        if (b->kinematic_contacts != b->level_contacts) {
+            return false; /* one with a static body */
+        }
+        if (world->moved_kinematic_count == world->kinematic_bodies && b->first_shape == circle &&
+            world->shapes.data[circle].next_in_body < 0) {
+            return true;
+        }
+    }
     int32_t moving = 0;
     for (int32_t i = world->shapes.data[circle].first_contact; i >= 0;) {
         const rc_contact *c = &world->contacts.data[i];

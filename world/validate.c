@@ -237,19 +237,23 @@ bool rc_world_links_valid(const rc_world *w, uint8_t *seen) {
 bool rc_world_level_counts_valid(const rc_world *w) {
     for (int32_t i = 0; i < w->bodies.count; ++i) {
         const rc_body *b = &w->bodies.data[i];
-        if (!b->in_use || b->level_contacts == UINT16_MAX) {
-            continue; /* (a count that reached the top stays there) */
+        if (!b->in_use) {
+            continue;
         }
-        int32_t n = 0;
+        int32_t n = 0, kinematic = 0;
         for (int32_t s = b->first_shape; s >= 0; s = w->shapes.data[s].next_in_body) {
             for (int32_t ci = w->shapes.data[s].first_contact; ci >= 0;) {
                 const rc_contact *c = &w->contacts.data[ci];
                 int side = c->shape[0] == s ? 0 : 1;
-                n += b->type == RC_DYNAMIC && w->bodies.data[c->body[1 - side]].type != RC_DYNAMIC;
+                uint8_t other = w->bodies.data[c->body[1 - side]].type;
+                n += b->type == RC_DYNAMIC && other != RC_DYNAMIC;
+                kinematic += b->type == RC_DYNAMIC && other == RC_KINEMATIC;
                 ci = c->edge[side].next;
             }
         }
-        if (n != (int32_t)b->level_contacts) {
+        /* (a count that reached the top stays there) */
+        if ((b->level_contacts != UINT8_MAX && n != (int32_t)b->level_contacts) ||
+            (b->kinematic_contacts != UINT8_MAX && kinematic != (int32_t)b->kinematic_contacts)) {
             return false;
         }
     }

@@ -690,7 +690,8 @@ void rc_world_give_back_memory(rc_world *world);
  * again on return. For restore (a snapshot's links) and for tests. */
 bool rc_world_links_valid(const rc_world *world, uint8_t *seen);
 /* Does every live body's level_contacts (body.h) count its contacts with static and kinematic
- * bodies (a dynamic body's; 0 for the others), but for a count that reached UINT16_MAX? */
+ * bodies, and its kinematic_contacts those with kinematic bodies (a dynamic body's; 0 for the
+ * others), but for a count that reached UINT8_MAX? */
 bool rc_world_level_counts_valid(const rc_world *world);
 
 /* The world's arrays of persistent records, beside its grid, id pools and contact map: what a
