@@ -1,21 +1,52 @@
 #include "core/memory.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The default blocks are malloc's, their start moved up to the alignment asked for, the shift
+ * (1 to align bytes) kept in the byte before it: free and realloc get the block malloc gave back
+ * from it. (aligned_alloc's blocks cannot be given to realloc and keep their alignment.) */
+static unsigned char *default_place(unsigned char *raw, size_t align) {
+    size_t shift = align - ((uintptr_t)raw & (align - 1)); /* 1 .. align: room for the byte */
+    raw[shift - 1] = (unsigned char)shift;
+    return raw + shift;
+}
+
 static void *default_alloc(size_t size, size_t align, void *user) {
     (void)user;
-    if (align <= 16) {
-        return malloc(size); /* malloc's alignment covers 16 */
+    if (size > SIZE_MAX - align) {
+        return NULL;
     }
-    /* aligned_alloc wants a size that is a multiple of the alignment */
-    return aligned_alloc(align, (size + align - 1) & ~(align - 1));
+    unsigned char *raw = malloc(size + align);
+    return raw != NULL ? default_place(raw, align) : NULL;
 }
 
 static void default_free(void *ptr, size_t size, void *user) {
     (void)size;
     (void)user;
-    free(ptr);
+    unsigned char *p = ptr;
+    free(p - p[-1]);
+}
+
+/* realloc, then the first bytes moved to the new block's alignment if its start moved by other
+ * than a multiple of it (a large block's pages are remapped in place: the same shift). */
+static void *default_resize(void *ptr, size_t old_size, size_t new_size, size_t align, void *user) {
+    (void)user;
+    unsigned char *p = ptr;
+    size_t old_shift = p[-1];
+    if (new_size > SIZE_MAX - align) {
+        return NULL;
+    }
+    unsigned char *raw = realloc(p - old_shift, new_size + align);
+    if (raw == NULL) {
+        return NULL; /* (the block as it was) */
+    }
+    size_t shift = align - ((uintptr_t)raw & (align - 1));
+    if (shift != old_shift) {
+        memmove(raw + shift, raw + old_shift, old_size < new_size ? old_size : new_size);
+    }
+    return default_place(raw, align);
 }
 
 rc_allocator rc_mem_resolve(rc_allocator allocator) {
@@ -35,6 +66,45 @@ void *rc_mem_alloc_aligned(const rc_allocator *allocator, size_t size, size_t al
 }
 
 void *rc_mem_alloc(const rc_allocator *allocator, size_t size) { return rc_mem_alloc_aligned(allocator, size, 16); }
+
+/* ---- the tally ---- */
+
+static void *tally_alloc(size_t size, size_t align, void *user) {
+    rc_mem_tally *t = user;
+    void *p = t->inner.alloc(size, align, t->inner.user);
+    t->held += p != NULL ? size : 0;
+    return p;
+}
+
+static void tally_free(void *ptr, size_t size, void *user) {
+    rc_mem_tally *t = user;
+    t->held -= size;
+    t->inner.free(ptr, size, t->inner.user);
+}
+
+rc_allocator rc_mem_tallied(rc_mem_tally *tally) {
+    rc_allocator a = {tally_alloc, tally_free, tally};
+    return a;
+}
+
+/* Does the allocator resize blocks (the default one, alone or under a tally)? */
+static bool resizes(const rc_allocator *a) {
+    if (a->alloc == tally_alloc) {
+        a = &((const rc_mem_tally *)a->user)->inner;
+    }
+    return a->alloc == default_alloc;
+}
+
+/* A block of old_size bytes resized to new_size (resizes(allocator)), the tally following; NULL
+ * with the block untouched on failure. */
+static void *resize_block(const rc_allocator *allocator, void *ptr, size_t old_size, size_t new_size, size_t align) {
+    void *p = default_resize(ptr, old_size, new_size, align < 16 ? 16 : align, NULL);
+    if (p != NULL && allocator->alloc == tally_alloc) {
+        rc_mem_tally *t = allocator->user;
+        t->held = t->held - old_size + new_size;
+    }
+    return p;
+}
 
 void rc_mem_free(const rc_allocator *allocator, void *ptr, size_t size) {
     if (ptr != NULL) {
@@ -60,11 +130,13 @@ bool rc_mem_reserve_aligned(const rc_allocator *allocator, void **array, int32_t
     if (grown < needed) {
         grown = needed;
     }
-    void *next = rc_mem_alloc_aligned(allocator, (size_t)grown * elem_size, align);
+    bool in_place = *array != NULL && resizes(allocator);
+    void *next = in_place ? resize_block(allocator, *array, (size_t)*capacity * elem_size, (size_t)grown * elem_size, align)
+                          : rc_mem_alloc_aligned(allocator, (size_t)grown * elem_size, align);
     if (next == NULL) {
         return false;
     }
-    if (*array != NULL) {
+    if (*array != NULL && !in_place) {
         memcpy(next, *array, (size_t)count * elem_size);
         rc_mem_free(allocator, *array, (size_t)*capacity * elem_size);
     }
@@ -80,14 +152,18 @@ bool rc_mem_shrink_aligned(const rc_allocator *allocator, void **array, int32_t 
     if (*capacity < 2 * target) {
         return true; /* not worth a copy */
     }
-    void *next = rc_mem_alloc_aligned(allocator, (size_t)target * elem_size, align);
+    bool in_place = resizes(allocator);
+    void *next = in_place ? resize_block(allocator, *array, (size_t)*capacity * elem_size, (size_t)target * elem_size, align)
+                          : rc_mem_alloc_aligned(allocator, (size_t)target * elem_size, align);
     if (next == NULL) {
         return false;
     }
-    if (count > 0) {
-        memcpy(next, *array, (size_t)count * elem_size);
+    if (!in_place) {
+        if (count > 0) {
+            memcpy(next, *array, (size_t)count * elem_size);
+        }
+        rc_mem_free(allocator, *array, (size_t)*capacity * elem_size);
     }
-    rc_mem_free(allocator, *array, (size_t)*capacity * elem_size);
     *array = next;
     *capacity = target;
     return true;

@@ -15,7 +15,8 @@
 #define RC_PREFETCH(p) ((void)(p))
 #endif
 
-/* The allocator with malloc/free filled in where the user left NULL. */
+/* The allocator with malloc and free filled in where the user left NULL (its blocks are
+ * realloc's to resize: rc_mem_reserve grows arrays in place). */
 rc_allocator rc_mem_resolve(rc_allocator allocator);
 
 /* size bytes aligned to 16 (or to align, a power of two up to 64), or NULL. Zero bytes gives
@@ -24,9 +25,18 @@ void *rc_mem_alloc(const rc_allocator *allocator, size_t size);
 void *rc_mem_alloc_aligned(const rc_allocator *allocator, size_t size, size_t align);
 void rc_mem_free(const rc_allocator *allocator, void *ptr, size_t size);
 
+/* An allocator over another (inner, resolved) that counts the bytes it holds: a world's, over
+ * the game's hook. The arrays of a tally over the default allocator still grow in place. */
+typedef struct rc_mem_tally {
+    rc_allocator inner;
+    size_t held;
+} rc_mem_tally;
+rc_allocator rc_mem_tallied(rc_mem_tally *tally); /* (the tally must outlive its blocks) */
+
 /* Make room for at least needed elements of elem_size bytes in *array, whose capacity is
- * *capacity: grows to max(needed, 1.5 * capacity, 16), copying the count elements in use. On
- * failure returns false and leaves *array and *capacity as they were. */
+ * *capacity: grows to max(needed, 1.5 * capacity, 16), keeping the count elements in use (by
+ * realloc with the default allocator, else a copy). On failure returns false and leaves *array
+ * and *capacity as they were. */
 bool rc_mem_reserve(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count, int32_t needed,
                     size_t elem_size);
 /* The same with the array aligned to align (a power of two up to 64). */

@@ -29,6 +29,7 @@
 
 #include <ricochet/ricochet.h>
 
+#include "core/memory.h"
 #include "support/world_support.h"
 
 #define EXPECT WS_EXPECT
@@ -116,6 +117,61 @@ START_TEST(queries_and_refused_calls_allocate_nothing) {
     rc_body_set_transform(w, RC_NULL_BODY_ID, rc_v2(0, 0), 0.0f);
     ck_assert_msg(ca.allocations == before, "queries and refused calls made %lld allocations",
                   (long long)(ca.allocations - before));
+    rc_world_destroy(w);
+    ck_assert_int_eq((int)ca.live_bytes, 0);
+    ws_alloc_release(&ca);
+}
+END_TEST
+
+/* A crowd that has settled into its contacts steps with next to no allocation: 400 grenades
+ * and crates poured into a box, sleep off, so that all of it stays awake and its contacts keep
+ * beginning and ending as it jiggles. Once its arrays have grown to what it needs (200 steps),
+ * the next 200 steps take from the hook, in all, less than ten steps' room for contact events
+ * (an event of every contact: 148 bytes a contact in the four lists). (The event lists were
+ * given back at every step's end to what the step used and taken again at the next step's
+ * start: that room at each of the 200 steps.) What is left are small lists that follow the
+ * step's counts (impacts, new contacts), about a hundredth of it. */
+START_TEST(a_settled_crowd_steps_with_next_to_no_allocation) {
+    ws_counting_alloc ca;
+    ws_alloc_init(&ca);
+    rc_world_def wd = rc_world_default_def();
+    wd.allocator = ws_allocator(&ca);
+    wd.enable_sleep = false;
+    rc_world *w = rc_world_create(&wd);
+    ck_assert_ptr_nonnull(w);
+    rc_body_def ground = rc_body_default_def();
+    rc_body_id box = rc_body_create(w, &ground);
+    rc_shape_def sd = rc_shape_default_def();
+    const float walls[3][4] = {{0.0f, -0.5f, 8.0f, 0.5f}, {-7.5f, 8.0f, 0.5f, 8.0f}, {7.5f, 8.0f, 0.5f, 8.0f}};
+    for (int k = 0; k < 3; ++k) {
+        sd.offset = rc_v2(walls[k][0], walls[k][1]);
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, box, &sd, walls[k][2], walls[k][3])));
+    }
+    sd.offset = rc_v2(0.0f, 0.0f);
+    for (int i = 0; i < 400; ++i) {
+        rc_body_def bd = rc_body_default_def();
+        bd.type = RC_DYNAMIC;
+        bd.position = rc_v2(-6.0f + 0.6f * (float)(i % 20), 0.5f + 0.6f * (float)(i / 20));
+        rc_body_id b = rc_body_create(w, &bd);
+        rc_shape_id made = i % 2 == 0 ? rc_shape_create_circle(w, b, &sd, 0.25f) : rc_shape_create_box(w, b, &sd, 0.25f, 0.25f);
+        ck_assert(!rc_shape_id_is_null(made));
+    }
+    int64_t begun = 0, bytes = 0, least_contacts = INT32_MAX;
+    for (int step = 0; step < 400; ++step) {
+        int64_t before = ca.allocated_bytes;
+        ck_assert(rc_world_step(w, 1.0f / 60.0f));
+        if (step >= 200) {
+            bytes += ca.allocated_bytes - before;
+            begun += rc_world_contact_events(w).begin_count;
+            int32_t contacts = rc_world_get_counters(w).contacts;
+            least_contacts = contacts < least_contacts ? contacts : least_contacts;
+        }
+    }
+    fprintf(stderr, "[memory] a settled crowd: %lld bytes allocated over 200 steps, %lld contacts at least\n",
+            (long long)bytes, (long long)least_contacts);
+    ck_assert_int_gt(least_contacts, 800);
+    ck_assert_int_lt(bytes, 10 * 148 * least_contacts); /* (less than ten steps' room, not 200) */
+    ck_assert_int_gt(begun, 0); /* (still moving: contacts began) */
     rc_world_destroy(w);
     ck_assert_int_eq((int)ca.live_bytes, 0);
     ws_alloc_release(&ca);
@@ -211,6 +267,84 @@ START_TEST(the_library_allocates_only_through_the_hook) {
     }
     ck_assert_msg(files >= 20, "only %d library sources found under %s", files, RICOCHET_SOURCE_DIR);
     ck_assert_msg(found[0] == 0, "allocation behind the hook:%s", found);
+}
+END_TEST
+
+/* The default allocator's arrays grow and shrink by realloc (core/memory.c: its blocks carry
+ * the shift to their alignment in the byte before them, realloc's block moved to it again when
+ * realloc moved the block by other than a multiple of the alignment): an array of 32-bit values
+ * grown from nothing to 3,000,000 (12 MB: past malloc's threshold for blocks of their own
+ * pages, which realloc remaps) in steps of every size, then shrunk and grown again, keeps its
+ * contents and its alignment (16 and 64) throughout, and a tally over it counts exactly the
+ * bytes the array holds (0 once it is freed). */
+static uint32_t pattern(int32_t i, uint32_t salt) { return (uint32_t)i * 2654435761u ^ salt; }
+
+static void check_array(const uint32_t *a, int32_t count, size_t align, uint32_t salt, const char *when) {
+    ck_assert_msg(((uintptr_t)a & (align - 1)) == 0, "%s: %p is not aligned to %zu", when, (const void *)a, align);
+    for (int32_t i = 0; i < count; ++i) {
+        if (a[i] != pattern(i, salt)) {
+            ck_abort_msg("%s: element %d of %d is %u, not %u", when, i, count, a[i], pattern(i, salt));
+        }
+    }
+}
+
+START_TEST(default_arrays_grow_and_shrink_in_place_with_their_contents) {
+    rc_mem_tally tally = {rc_mem_resolve((rc_allocator){NULL, NULL, NULL}), 0};
+    rc_allocator a = rc_mem_tallied(&tally);
+    static const size_t aligns[] = {16, 64};
+    for (size_t k = 0; k < 2; ++k) {
+        size_t align = aligns[k];
+        uint32_t salt = (uint32_t)(0x9e3779b9u * (k + 1));
+        void *block = NULL;
+        int32_t capacity = 0, count = 0, growths = 0;
+        ws_rng g = {11 + k};
+        /* small blocks of 16 to 112 bytes taken after each growth while the array is small: the
+           next growth cannot extend the block where it is, and realloc moves it, to starts
+           that differ modulo the alignment */
+        void *blockers[64];
+        size_t blocker_sizes[64];
+        int blocker_count = 0;
+        size_t blocker_bytes = 0;
+        while (count < 3000000) {
+            /* steps of every size: one more, a few, a thousand, a hundred thousand */
+            int32_t step = count < 20000 ? ws_int(&g, 1, 600)
+                           : ws_chance(&g, 0.5) ? ws_int(&g, 1, 40) : ws_int(&g, 1, 300000);
+            int32_t before = capacity;
+            ck_assert(rc_mem_reserve_aligned(&a, &block, &capacity, count, count + step, sizeof(uint32_t), align));
+            growths += capacity != before;
+            ck_assert_int_ge(capacity, count + step);
+            check_array(block, count, align, salt, "grown");
+            ck_assert_uint_eq(tally.held, (size_t)capacity * sizeof(uint32_t) + blocker_bytes);
+            uint32_t *v = block;
+            for (int32_t i = count; i < count + step; ++i) {
+                v[i] = pattern(i, salt);
+            }
+            count += step;
+            if (capacity != before && count < 20000 && blocker_count < 64) {
+                blocker_sizes[blocker_count] = 16u * (size_t)(1 + blocker_count % 7);
+                blockers[blocker_count] = rc_mem_alloc(&a, blocker_sizes[blocker_count]);
+                ck_assert_ptr_nonnull(blockers[blocker_count]);
+                blocker_bytes += blocker_sizes[blocker_count++];
+            }
+        }
+        ck_assert_int_ge(growths, 5);
+        for (int i = 0; i < blocker_count; ++i) {
+            rc_mem_free(&a, blockers[i], blocker_sizes[i]);
+        }
+        /* shrunk to a tenth (and to none), its first elements kept, then grown again */
+        for (int round = 0; round < 2; ++round) {
+            int32_t kept = round == 0 ? count / 10 : 0;
+            ck_assert(rc_mem_shrink_aligned(&a, &block, &capacity, kept, kept, sizeof(uint32_t), align));
+            ck_assert_int_eq(capacity, kept > 16 ? kept : 16);
+            ck_assert_uint_eq(tally.held, (size_t)capacity * sizeof(uint32_t));
+            check_array(block, kept, align, salt, "shrunk");
+            ck_assert(rc_mem_reserve_aligned(&a, &block, &capacity, kept, 1000000, sizeof(uint32_t), align));
+            check_array(block, kept, align, salt, "grown after shrinking");
+            ck_assert_uint_eq(tally.held, (size_t)capacity * sizeof(uint32_t));
+        }
+        rc_mem_free(&a, block, (size_t)capacity * sizeof(uint32_t));
+        ck_assert_uint_eq(tally.held, 0);
+    }
 }
 END_TEST
 
@@ -1045,6 +1179,8 @@ static Suite *memory_suite(void) {
     tcase_add_test(t, all_memory_goes_through_the_hook);
     tcase_add_test(t, queries_and_refused_calls_allocate_nothing);
     tcase_add_test(t, the_library_allocates_only_through_the_hook);
+    tcase_add_test(t, a_settled_crowd_steps_with_next_to_no_allocation);
+    tcase_add_test(t, default_arrays_grow_and_shrink_in_place_with_their_contents);
     tcase_add_test(t, chains_left_to_world_destroy_are_freed_with_their_size);
     tcase_add_test(t, a_destroyed_level_gives_its_memory_back);
     tcase_add_test(t, allocation_failure_at_every_point);

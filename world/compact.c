@@ -163,11 +163,15 @@ void rc_world_give_back_memory(rc_world *world) {
     compact_shapes(world);
     compact_contacts(world);
     compact_chains(world);
-    /* per-step lists: kept at twice what the last step used, once four times larger */
-    rc_array_shrink(world, world->contact_begin, 2 * world->contact_begin.count);
-    rc_array_shrink(world, world->contact_end, 2 * world->contact_end.count);
-    rc_array_shrink(world, world->sensor_begin, 2 * world->sensor_begin.count);
-    rc_array_shrink(world, world->sensor_end, 2 * world->sensor_end.count);
+    /* per-step lists: kept at twice what the last step used, once four times larger; the event
+       lists at what the next step reserves, room for an event of every live contact
+       (rc_contacts_reserve_events): given back to what the step used, they were taken again at
+       every step (four blocks of a contact's size each, each step) */
+    int32_t live = rc_id_pool_live(&world->contact_ids);
+    rc_array_shrink(world, world->contact_begin, world->contact_begin.count + live);
+    rc_array_shrink(world, world->contact_end, world->contact_end.count + live);
+    rc_array_shrink(world, world->sensor_begin, world->sensor_begin.count + live);
+    rc_array_shrink(world, world->sensor_end, world->sensor_end.count + live);
     rc_array_shrink(world, world->impacts, 2 * world->impacts.count);
     rc_array_shrink(world, world->new_contacts, 2 * world->new_contacts.count);
     /* the records a restore replaced, kept for the next restore: given back after two seconds

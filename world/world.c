@@ -39,21 +39,6 @@ static uint32_t salt_from_address(const rc_world *world) {
     return rc_id_generation((uint32_t)(a ^ (a >> 32)), 0x2545F491u);
 }
 
-/* The world's allocator: the game's, with a count of what the world holds (the counters'
- * bytes: what the hook handed out and has not had back). */
-static void *counting_alloc(size_t size, size_t align, void *user) {
-    rc_world *world = user;
-    void *p = world->user_allocator.alloc(size, align, world->user_allocator.user);
-    world->bytes_held += p != NULL ? size : 0;
-    return p;
-}
-
-static void counting_free(void *ptr, size_t size, void *user) {
-    rc_world *world = user;
-    world->bytes_held -= size;
-    world->user_allocator.free(ptr, size, world->user_allocator.user);
-}
-
 rc_world *rc_world_create(const rc_world_def *def) {
     if (def == NULL || !rc_vec2_is_finite(def->gravity) || !non_negative(def->cell_size) ||
         !non_negative(def->sleep_time) || !non_negative(def->sleep_linear_speed) ||
@@ -74,8 +59,10 @@ rc_world *rc_world_create(const rc_world_def *def) {
         return NULL;
     }
     memset(world, 0, sizeof *world);
-    world->user_allocator = allocator;
-    world->allocator = (rc_allocator){counting_alloc, counting_free, world};
+    /* the game's allocator, with a count of what the world holds (the counters' bytes: what the
+       hook handed out and has not had back) */
+    world->tally.inner = allocator;
+    world->allocator = rc_mem_tallied(&world->tally);
     world->def = *def;
     world->solver_lanes = rc_solver_widest_lanes();
     world->joint_lanes = true;
@@ -178,7 +165,7 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->proxy_undo);
     rc_array_free(world, world->new_contacts);
     forget_thread_errors(world);
-    rc_allocator allocator = world->user_allocator;
+    rc_allocator allocator = world->tally.inner;
     rc_mem_free(&allocator, world, sizeof *world);
 }
 
@@ -395,7 +382,7 @@ rc_world_counters rc_world_get_counters(const rc_world *world) {
     c.broadphase_proxies = gs.proxies + ls.proxies;
     c.broadphase_cells = gs.cells + ls.cells;
     c.cell_size = rc_world_cell_size(world);
-    c.bytes = sizeof *world + world->bytes_held;
+    c.bytes = sizeof *world + world->tally.held;
     c.steps = world->steps;
     c.joints = rc_id_pool_live(&world->joint_ids);
     return c;

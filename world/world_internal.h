@@ -52,11 +52,10 @@
      (array).data = NULL, (array).count = 0, (array).capacity = 0)
 
 struct rc_world {
-    /* every allocation goes through `allocator`, which counts the bytes held and passes the
-       call on to the game's allocator (its hook, or malloc) */
+    /* every allocation goes through `allocator`, which counts the bytes held (tally.held) and
+       passes the call on to the game's allocator (tally.inner: its hook, or malloc) */
     rc_allocator allocator;
-    rc_allocator user_allocator;
-    size_t bytes_held;
+    rc_mem_tally tally;
     rc_world_def def;
     /* the broadphase: the shapes of kinematic and dynamic bodies in grid, the level's (static
        bodies' shapes) in level_grid, which changes only when the level does (and by its moves,

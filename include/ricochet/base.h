@@ -41,7 +41,10 @@ RC_EXTERN_C_BEGIN
 /* Where a world or grid gets its memory. alloc returns size bytes aligned to align (a power of
  * two, at most 64) or NULL on failure; free receives the same size that was asked for. The
  * library handles a NULL from alloc: the call that needed the memory fails with an error and
- * changes nothing. user is passed back untouched. Leave both functions NULL to use malloc. */
+ * changes nothing. user is passed back untouched. Leave both functions NULL to use malloc; its
+ * growing arrays (contacts, the solver's scratch) then grow by realloc, which moves a large
+ * block's pages instead of copying them (glibc), so that memory already used is not faulted in
+ * again. With a hook of the game's, an array grows into a new block: alloc, copy, free. */
 typedef struct rc_allocator {
     void *(*alloc)(size_t size, size_t align, void *user);
     void (*free)(void *ptr, size_t size, void *user);

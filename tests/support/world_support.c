@@ -50,6 +50,7 @@ static void *ws_alloc_cb(size_t size, size_t align, void *user) {
     }
     hmput(c->blocks, p, size);
     c->live_bytes += (int64_t)size;
+    c->allocated_bytes += (int64_t)size;
     c->live_blocks++;
     if (c->live_bytes > c->peak_bytes) {
         c->peak_bytes = c->live_bytes;

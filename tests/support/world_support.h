@@ -49,6 +49,7 @@ typedef struct ws_alloc_entry {
 
 typedef struct ws_counting_alloc {
     int64_t allocations; /* alloc calls so far (failed ones included) */
+    int64_t allocated_bytes; /* what the calls that succeeded handed out, in all */
     int64_t failures;    /* alloc calls answered with NULL */
     int64_t frees;
     int64_t live_bytes, peak_bytes, live_blocks;
