@@ -129,9 +129,18 @@ typedef struct island_walk {
     int32_t id, top, list;
 } island_walk;
 
+/* Has a body counted towards its island's rest (in the step's undo list: awake at its start)
+ * rested for less than the sleep time? Its island stays awake. */
+static inline bool keeps_awake(const rc_world *world, int32_t i) {
+    return world->islands.data[i].in_undo && !(world->bodies.data[i].sleep_time >= world->def.sleep_time);
+}
+
 /* Reach a member (a body touching one the walk is at, dynamic and awake): false when an earlier
  * walk reached it (its island stays awake: that walk stopped at a body not at rest, or met
- * another that did). */
+ * another that did), or when it has not rested long enough. (Asked where the walk reaches it,
+ * not where it takes it off the stack: a walk in a settling pile stopped at the first of the
+ * pile's moving bodies it met, not after going deep into the rested part from the others met
+ * with it: the same islands sleep.) */
 static bool reach_member(rc_world *world, int32_t i, void *context) {
     if (island_role(&world->bodies.data[i]) != ISLAND_MEMBER) {
         return true;
@@ -140,6 +149,10 @@ static bool reach_member(rc_world *world, int32_t i, void *context) {
     island_walk *w = context;
     if (nodes[i].walk != 0) {
         return nodes[i].walk == w->id;
+    }
+    if (keeps_awake(world, i)) {
+        nodes[i].walk = w->id; /* (reached: a later walk that meets it stops there too) */
+        return false;
     }
     nodes[i].walk = w->id;
     nodes[i].next = w->top;
@@ -154,13 +167,13 @@ static bool reach_member(rc_world *world, int32_t i, void *context) {
  * The walk stops at the first that has not, and at a body an earlier walk reached. */
 static bool island_rests(rc_world *world, island_walk *w, int32_t start) {
     rc_island_node *nodes = world->islands.data;
-    float sleep_time = world->def.sleep_time;
-    (void)reach_member(world, start, w);
+    if (!reach_member(world, start, w)) {
+        return false;
+    }
     while (w->top >= 0) {
         int32_t index = w->top;
         w->top = nodes[index].next;
-        if ((nodes[index].in_undo && !(world->bodies.data[index].sleep_time >= sleep_time)) ||
-            !each_touching(world, index, reach_member, w)) {
+        if (!each_touching(world, index, reach_member, w)) {
             return false;
         }
     }
