@@ -112,6 +112,27 @@ void rc_mem_free(const rc_allocator *allocator, void *ptr, size_t size) {
     }
 }
 
+/* An array (NULL: none yet) of capacity elements, count of them in use, made one of `to`
+ * elements: resized where the allocator resizes, else a new block with the count copied and the
+ * old one freed. False (the array as it was) when the memory cannot be had. */
+static bool move_array(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count, int32_t to,
+                       size_t elem_size, size_t align) {
+    size_t bytes = (size_t)to * elem_size, old_bytes = (size_t)*capacity * elem_size;
+    bool in_place = *array != NULL && resizes(allocator);
+    void *next = in_place ? resize_block(allocator, *array, old_bytes, bytes, align)
+                          : rc_mem_alloc_aligned(allocator, bytes, align);
+    if (next == NULL) {
+        return false;
+    }
+    if (*array != NULL && !in_place) {
+        memcpy(next, *array, (size_t)count * elem_size);
+        rc_mem_free(allocator, *array, old_bytes);
+    }
+    *array = next;
+    *capacity = to;
+    return true;
+}
+
 bool rc_mem_reserve(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count, int32_t needed,
                     size_t elem_size) {
     return rc_mem_reserve_aligned(allocator, array, capacity, count, needed, elem_size, 16);
@@ -130,19 +151,7 @@ bool rc_mem_reserve_aligned(const rc_allocator *allocator, void **array, int32_t
     if (grown < needed) {
         grown = needed;
     }
-    bool in_place = *array != NULL && resizes(allocator);
-    void *next = in_place ? resize_block(allocator, *array, (size_t)*capacity * elem_size, (size_t)grown * elem_size, align)
-                          : rc_mem_alloc_aligned(allocator, (size_t)grown * elem_size, align);
-    if (next == NULL) {
-        return false;
-    }
-    if (*array != NULL && !in_place) {
-        memcpy(next, *array, (size_t)count * elem_size);
-        rc_mem_free(allocator, *array, (size_t)*capacity * elem_size);
-    }
-    *array = next;
-    *capacity = grown;
-    return true;
+    return move_array(allocator, array, capacity, count, grown, elem_size, align);
 }
 
 bool rc_mem_shrink_aligned(const rc_allocator *allocator, void **array, int32_t *capacity, int32_t count, int32_t keep,
@@ -152,19 +161,5 @@ bool rc_mem_shrink_aligned(const rc_allocator *allocator, void **array, int32_t 
     if (*capacity < 2 * target) {
         return true; /* not worth a copy */
     }
-    bool in_place = resizes(allocator);
-    void *next = in_place ? resize_block(allocator, *array, (size_t)*capacity * elem_size, (size_t)target * elem_size, align)
-                          : rc_mem_alloc_aligned(allocator, (size_t)target * elem_size, align);
-    if (next == NULL) {
-        return false;
-    }
-    if (!in_place) {
-        if (count > 0) {
-            memcpy(next, *array, (size_t)count * elem_size);
-        }
-        rc_mem_free(allocator, *array, (size_t)*capacity * elem_size);
-    }
-    *array = next;
-    *capacity = target;
-    return true;
+    return move_array(allocator, array, capacity, count, target, elem_size, align);
 }

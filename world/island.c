@@ -150,11 +150,10 @@ static bool reach_member(rc_world *world, int32_t i, void *context) {
     if (nodes[i].walk != 0) {
         return nodes[i].walk == w->id;
     }
+    nodes[i].walk = w->id; /* (reached: a later walk that meets it stops there too) */
     if (keeps_awake(world, i)) {
-        nodes[i].walk = w->id; /* (reached: a later walk that meets it stops there too) */
         return false;
     }
-    nodes[i].walk = w->id;
     nodes[i].next = w->top;
     w->top = i;
     nodes[i].listed = w->list;
