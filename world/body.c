@@ -100,6 +100,7 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     }
     rc_body *b = &world->bodies.data[index];
     memset(b, 0, sizeof *b);
+    rc_island_node_init(world, index);
     b->first_joint = -1;
     b->type = (uint8_t)def->type;
     b->angle = def->angle;
@@ -153,6 +154,7 @@ void rc_body_destroy(rc_world *world, rc_body_id id) {
         }
     }
     b->in_use = false;
+    rc_islands_split(world);
     rc_id_pool_give(&world->body_ids, (int32_t)id.index - 1);
 }
 
@@ -490,6 +492,7 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     }
     count_level_contacts(world, b, -1);
     b->type = (uint8_t)type;
+    rc_islands_split(world);
     count_level_contacts(world, b, 1);
     rc_contact_set_changed_all(world); /* (which of its contacts the solver takes: gather.c) */
     if (type == RC_STATIC) {

@@ -124,6 +124,9 @@ void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end_event) {
     if (emit_end_event && c->touching) {
         emit_end(world, c);
     }
+    if (c->touching) {
+        rc_islands_split(world);
+    }
     rc_map_remove(&world->contact_map, rc_contact_key(c->shape[0], c->shape[1]));
     rc_contact_set_changed(world, contact);
     unlink_edge(world, contact, 0);
@@ -416,6 +419,9 @@ static void update_contact(rc_world *world, int32_t i) {
         return;
     }
     c->touching = touching;
+    if (!touching) {
+        rc_islands_split(world);
+    }
     rc_shape_id ia = rc_shape_id_of(world, c->shape[0]);
     rc_shape_id ib = rc_shape_id_of(world, c->shape[1]);
     if (touching) {

@@ -6,7 +6,11 @@
  * the touching solid contacts and the joints between awake dynamic bodies: each body is reached
  * by one walk a step at most, and a walk stops at the first body not at rest (a pile where a few
  * bodies still move: a union-find over every contact of the world at every step was 2.5% of the
- * rain's and 3% of the large pyramid's instructions). */
+ * rain's and 3% of the large pyramid's instructions). A walk that stops at a body not at rest
+ * leaves that body (its blocker) with every body it reached: until something splits an island
+ * (rc_islands_split), the blocker is still in their island, so while it has not rested their
+ * island is not walked again (a settling pile that a few bodies keep awake was walked at every
+ * step, out of cache: 5-12% of the grenade pit's time). The same islands sleep. */
 #include "world/world_internal.h"
 
 #include <math.h>
@@ -124,9 +128,10 @@ static inline bool each_touching(rc_world *world, int32_t index, touch_fn *fn, v
     return true;
 }
 
-/* A walk reaching a body: on the walk's stack (next) and its list (listed). */
+/* A walk reaching a body: on the walk's stack (next) and its list (listed); where it stopped,
+ * the body not at rest that stopped it (its blocker, -1 when not known). */
 typedef struct island_walk {
-    int32_t id, top, list;
+    int32_t id, top, list, blocker;
 } island_walk;
 
 /* Has a body counted towards its island's rest (in the step's undo list: awake at its start)
@@ -148,10 +153,19 @@ static bool reach_member(rc_world *world, int32_t i, void *context) {
     rc_island_node *nodes = world->islands.data;
     island_walk *w = context;
     if (nodes[i].walk != 0) {
-        return nodes[i].walk == w->id;
+        if (nodes[i].walk == w->id) {
+            return true;
+        }
+        /* an earlier walk's: it stopped (its blocker is this one's), or its island fell asleep
+           and split the islands (none known) */
+        w->blocker = nodes[i].blocker_epoch == world->island_epoch ? nodes[i].blocker : -1;
+        return false;
     }
     nodes[i].walk = w->id; /* (reached: a later walk that meets it stops there too) */
     if (keeps_awake(world, i)) {
+        w->blocker = i;
+        nodes[i].blocker = i;
+        nodes[i].blocker_epoch = world->island_epoch;
         return false;
     }
     nodes[i].next = w->top;
@@ -179,6 +193,24 @@ static bool island_rests(rc_world *world, island_walk *w, int32_t start) {
     return true;
 }
 
+/* Is a sleepy body's island known not to rest: a blocker remembered for it since the last split
+ * that is still a member and has still not rested? */
+static bool blocked(const rc_world *world, int32_t i) {
+    const rc_island_node *n = &world->islands.data[i];
+    int32_t y = n->blocker;
+    return y >= 0 && n->blocker_epoch == world->island_epoch && y < world->bodies.count &&
+           island_role(&world->bodies.data[y]) == ISLAND_MEMBER && keeps_awake(world, y);
+}
+
+/* A walk stopped: each body it reached remembers what stopped it. */
+static void remember_blocker(rc_world *world, const island_walk *w) {
+    rc_island_node *nodes = world->islands.data;
+    for (int32_t j = w->list; j >= 0; j = nodes[j].listed) {
+        nodes[j].blocker = w->blocker;
+        nodes[j].blocker_epoch = world->island_epoch;
+    }
+}
+
 void rc_update_sleep(rc_world *world, float dt) {
     if (!count_rest(world, dt)) {
         return;
@@ -186,19 +218,24 @@ void rc_update_sleep(rc_world *world, float dt) {
     prepare_walks(world);
     rc_island_node *nodes = world->islands.data;
     float sleep_time = world->def.sleep_time;
-    island_walk w = {0, -1, -1};
+    island_walk w = {0, -1, -1, -1};
     for (int32_t k = 0; k < world->undo.count; ++k) {
         int32_t i = world->undo.data[k].body;
         const rc_body *b = &world->bodies.data[i];
-        if (b->type != RC_DYNAMIC || !b->awake || !(b->sleep_time >= sleep_time) || nodes[i].walk != 0) {
+        if (b->type != RC_DYNAMIC || !b->awake || !(b->sleep_time >= sleep_time) || nodes[i].walk != 0 ||
+            blocked(world, i)) {
             continue;
         }
         w.id++;
+        world->sleep_walks++;
         w.top = -1;
         w.list = -1;
+        w.blocker = -1;
         if (!island_rests(world, &w, i)) {
+            remember_blocker(world, &w);
             continue;
         }
+        rc_islands_split(world); /* (its bodies left the awake ones) */
         for (int32_t j = w.list; j >= 0; j = nodes[j].listed) {
             rc_body *m = &world->bodies.data[j];
             if (nodes[j].in_undo) {
@@ -251,6 +288,7 @@ static void wake_visit(rc_world *world, int32_t body, void *context) {
 
 static void sleep_visit(rc_world *world, int32_t body, void *context) {
     (void)context;
+    rc_islands_split(world);
     rc_body *b = &world->bodies.data[body];
     b->awake = false;
     b->sleep_time = 0.0f;

@@ -443,6 +443,7 @@ rc_joint_id rc_joint_create_mouse(rc_world *world, const rc_mouse_joint_def *def
 /* Remove the joint (its edges, its pair); wakes its bodies. */
 static void remove_joint(rc_world *world, int32_t index) {
     rc_joint *j = &world->joints.data[index];
+    rc_islands_split(world);
     unlink_edge(world, index, 0);
     unlink_edge(world, index, 1);
     for (int side = 0; side < 2; ++side) {

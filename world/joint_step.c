@@ -61,6 +61,9 @@ void rc_joints_wake(rc_world *world) {
 }
 
 void rc_joints_unwake(rc_world *world) {
+    if (world->joint_woken.count > 0) {
+        rc_islands_split(world);
+    }
     for (int32_t k = world->joint_woken.count - 1; k >= 0; --k) {
         rc_body *b = &world->bodies.data[world->joint_woken.data[k].body];
         b->awake = false;

@@ -70,6 +70,11 @@ typedef struct rc_island_node {
     int32_t listed;  /* the next body the same walk reached, -1 at the end */
     int32_t next;    /* a stack of bodies to walk or to wake */
     bool in_undo;    /* while islands are walked (island.c): in the step's undo list */
+    /* A body that kept this body's island awake when a sleep walk last reached it, and the
+       world's island_epoch then (island.c): while no island has been split since, it is still in
+       the island, and while it has not rested, the island is not walked again. -1: none. */
+    int32_t blocker;
+    uint32_t blocker_epoch;
 } rc_island_node;
 
 /* A kinematic body that moved in the step, as continuous collision meets it: its index, its

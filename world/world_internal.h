@@ -192,6 +192,8 @@ struct rc_world {
     float kick_times[2];
     rc_vec2 plain_kicks[2];
     bool contacts_flagged; /* some contact may be flagged: rc_contacts_update has not seen it yet */
+    uint32_t island_epoch; /* counts what may have split an island (rc_islands_split) */
+    int64_t sleep_walks;   /* island walks the sleep has made (island.c; for the tests) */
     /* giving memory back (compact.c): the most slots in use since it was last done */
     int32_t peak_bodies, peak_shapes, peak_contacts, peak_chains;
     int32_t poly_used; /* entries of poly_pool in live blocks */
@@ -623,6 +625,16 @@ static inline void rc_constraint_load(rc_contact_constraint *k, rc_vec2 normal, 
         q->tangent_impulse = p->tangent_impulse;
     }
 }
+/* Sleep's remembered blockers (island.c): something may have split an island or taken a body
+ * out of one (a touching contact ended or went, a joint went, a body went, changed type or fell
+ * asleep, a snapshot was restored), so the blockers remembered before it are forgotten. */
+static inline void rc_islands_split(rc_world *world) { world->island_epoch++; }
+/* A body's island node as a new body's (no blocker remembered). */
+static inline void rc_island_node_init(rc_world *world, int32_t body) {
+    world->islands.data[body].blocker = -1;
+    world->islands.data[body].blocker_epoch = 0;
+}
+
 /* The velocity gravity and the applied force add over a time h (step.h): for a body with gravity
  * alone at scale 1, over the step's sub-step or the step, what the step's start worked out
  * (kick_times, plain_kicks). Inline: asked for every body that moves, every step. */
