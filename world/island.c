@@ -73,6 +73,9 @@ static void prepare_walks(rc_world *world) {
     for (int32_t i = 0; i < world->bodies.count; ++i) {
         nodes[i].walk = 0;
         nodes[i].in_undo = false;
+    }
+    /* (the step's start counted the kinematic bodies: with none, no body record is read here) */
+    for (int32_t i = 0; i < world->bodies.count && world->kinematic_bodies > 0; ++i) {
         const rc_body *b = &world->bodies.data[i];
         if (!b->in_use || !rc_body_moving_kinematic(b)) {
             continue;
@@ -87,7 +90,7 @@ static void prepare_walks(rc_world *world) {
             }
         }
     }
-    for (int32_t i = 0; i < world->joints.count; ++i) {
+    for (int32_t i = 0; i < world->joints.count && world->kinematic_bodies > 0; ++i) {
         const rc_joint *j = &world->joints.data[i];
         if (j->in_use && j->edge[0].body >= 0) {
             reset_beside_mover(world, j->edge[0].body, j->edge[1].body);
