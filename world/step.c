@@ -539,11 +539,14 @@ bool rc_world_step(rc_world *world, float dt) {
     if (!rc_gather_constraints(world) || !solve(world, dt)) {
         return fail_step(world, impacts_before);
     }
-    for (int32_t slot = 0; slot < world->solver_owner.count; ++slot) {
-        rc_body *b = &world->bodies.data[world->solver_owner.data[slot]];
-        if (b->type == RC_DYNAMIC && !is_swept(b)) {
-            b->linear_velocity = world->states.data[slot].v;
-            b->angular_velocity = world->states.data[slot].w;
+    /* the solved velocities of the dynamic bodies that are not swept (a swept body's sweep takes
+       its own): they are the back of the moving list (start_step), so a grenade pile reads no
+       body record here */
+    for (int32_t k = world->free_start; k < world->bodies.count; ++k) {
+        rc_body *b = &world->bodies.data[world->moving.data[k]];
+        if (b->type == RC_DYNAMIC && b->solver_slot >= 0) {
+            b->linear_velocity = world->states.data[b->solver_slot].v;
+            b->angular_velocity = world->states.data[b->solver_slot].w;
             rc_clamp_speed(world, &b->linear_velocity, &b->angular_velocity); /* after the last impulses */
         }
     }
