@@ -179,6 +179,7 @@ struct rc_world {
     RC_ARRAY(rc_deferred_move) deferred; /* grid moves that add cells: made after a reserve */
     RC_ARRAY(rc_proxy_undo) proxy_undo; /* the grid boxes the step changed, to put back if it fails */
     int32_t moves_listed; /* the grid's moved list at the step's start (changes since the last step) */
+    uint32_t island_epoch; /* counts what may have split an island (rc_islands_split, island.c) */
     RC_ARRAY(int32_t) new_contacts;
     bool pair_failed;
     bool set_changes_full; /* (set_changes above) */
@@ -192,8 +193,6 @@ struct rc_world {
     float kick_times[2];
     rc_vec2 plain_kicks[2];
     bool contacts_flagged; /* some contact may be flagged: rc_contacts_update has not seen it yet */
-    uint32_t island_epoch; /* counts what may have split an island (rc_islands_split) */
-    int64_t sleep_walks;   /* island walks the sleep has made (island.c; for the tests) */
     /* giving memory back (compact.c): the most slots in use since it was last done */
     int32_t peak_bodies, peak_shapes, peak_contacts, peak_chains;
     int32_t poly_used; /* entries of poly_pool in live blocks */
@@ -202,6 +201,7 @@ struct rc_world {
        once restores stop (compact.c) */
     int32_t steps_since_restore;
     struct rc_world *spare;
+    int64_t sleep_walks; /* island walks the sleep has made (island.c; for the tests) */
     /* the level (world/snapshot.h): how many times it changed, and the checksum of its snapshot
        section kept for a revision (kept_revision = revision + 1; 0: none kept). Atomic: snapshots
        (queries) on several threads may keep it at once, each the same value. */
