@@ -14,9 +14,11 @@
  * teleported away (its contacts gone), destroyed, or made kinematic (not in islands); the rod
  * destroyed. The left pile, alone now, falls asleep on the same step in both twins. Without
  * the split told where the join went (each case fails without its own), the first twin's left
- * pile stays awake. */
+ * pile stays awake; so it does if the count of splits, wrapping round after 2^32 of them, is
+ * not made to forget every blocker when it wraps. */
 #include <check.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +33,7 @@
 static const float DT = 1.0f / 60.0f;
 
 enum { CRATES = 6, CUT = 240, STEPS = 320 };
-typedef enum { CUT_LIFT, CUT_TELEPORT, CUT_DESTROY, CUT_MAKE_KINEMATIC, CUT_ROD } cut_kind;
+typedef enum { CUT_LIFT, CUT_TELEPORT, CUT_DESTROY, CUT_MAKE_KINEMATIC, CUT_ROD, CUT_DESTROY_WRAPPED } cut_kind;
 
 typedef struct scene {
     rc_world *w;
@@ -85,6 +87,18 @@ static void cut_join(scene *s, cut_kind cut) {
     case CUT_DESTROY:
         rc_body_destroy(s->w, s->plank);
         break;
+    case CUT_DESTROY_WRAPPED: {
+        /* as if 2^32 splits had followed: the count wraps round to where the blockers were
+           remembered (nothing split the islands at rest before the cut) */
+        uint32_t remembered = s->w->island_epoch;
+        rc_body_destroy(s->w, s->plank);
+        s->w->island_epoch = UINT32_MAX;
+        for (uint32_t k = 0; k <= remembered; ++k) {
+            rc_islands_split(s->w);
+        }
+        ck_assert_uint_eq(s->w->island_epoch, remembered);
+        break;
+    }
     case CUT_MAKE_KINEMATIC:
         ck_assert(rc_body_set_type(s->w, s->plank, RC_KINEMATIC));
         ck_assert(rc_body_set_linear_velocity(s->w, s->plank, rc_v2(0.0f, 0.0f)));
@@ -135,7 +149,7 @@ static void same_sleep_as_walking_every_step(cut_kind cut) {
     }
     /* at rest long before the cut: asleep in the step that finds it alone, or, where the cut
        woke it (a destroyed body or joint wakes what it touched), once it has rested 0.5 s again */
-    bool woken = cut == CUT_DESTROY || cut == CUT_ROD;
+    bool woken = cut == CUT_DESTROY || cut == CUT_ROD || cut == CUT_DESTROY_WRAPPED;
     ck_assert_int_ge(left_asleep, woken ? CUT + 29 : CUT);
     ck_assert_int_le(left_asleep, woken ? CUT + 30 : CUT);
 
@@ -159,6 +173,11 @@ END_TEST
 
 START_TEST(a_plank_destroyed_on_two_piles_lets_the_resting_one_sleep_as_a_fresh_walk_would) {
     same_sleep_as_walking_every_step(CUT_DESTROY);
+}
+END_TEST
+
+START_TEST(blockers_remembered_2_to_the_32_splits_ago_are_forgotten) {
+    same_sleep_as_walking_every_step(CUT_DESTROY_WRAPPED);
 }
 END_TEST
 
@@ -354,6 +373,7 @@ int main(void) {
     tcase_add_test(tc, a_plank_destroyed_on_two_piles_lets_the_resting_one_sleep_as_a_fresh_walk_would);
     tcase_add_test(tc, a_plank_made_kinematic_on_two_piles_lets_the_resting_one_sleep_as_a_fresh_walk_would);
     tcase_add_test(tc, a_rod_destroyed_between_two_piles_lets_the_resting_one_sleep_as_a_fresh_walk_would);
+    tcase_add_test(tc, blockers_remembered_2_to_the_32_splits_ago_are_forgotten);
     tcase_add_test(tc, random_yards_sleep_as_a_fresh_walk_would_through_what_a_game_does);
     suite_add_tcase(s, tc);
     return rc_test_run(s);

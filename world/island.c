@@ -205,6 +205,12 @@ static bool blocked(const rc_world *world, int32_t i) {
            island_role(&world->bodies.data[y]) == ISLAND_MEMBER && keeps_awake(world, y);
 }
 
+void rc_islands_forget(rc_world *world) {
+    for (int32_t i = 0; i < world->bodies.count; ++i) {
+        rc_island_node_init(world, i);
+    }
+}
+
 /* A walk stopped: each body it reached remembers what stopped it. */
 static void remember_blocker(rc_world *world, const island_walk *w) {
     rc_island_node *nodes = world->islands.data;

@@ -579,10 +579,7 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
     take_settings(world, state);
     swap_records(world, state);
     rc_gather_forget(world); /* (another world's contacts) */
-    for (int32_t i = 0; i < world->bodies.count; ++i) {
-        rc_island_node_init(world, i); /* (another world's islands) */
-    }
-    rc_islands_split(world);
+    rc_islands_forget(world); /* (another world's islands) */
     rc_contacts_count_levels(world); /* (not in snapshots: the contacts say) */
     if (!level_from_world) {
         rc_grid *kept = world->level_grid;

@@ -628,7 +628,12 @@ static inline void rc_constraint_load(rc_contact_constraint *k, rc_vec2 normal, 
 /* Sleep's remembered blockers (island.c): something may have split an island or taken a body
  * out of one (a touching contact ended or went, a joint went, a body went, changed type or fell
  * asleep, a snapshot was restored), so the blockers remembered before it are forgotten. */
-static inline void rc_islands_split(rc_world *world) { world->island_epoch++; }
+void rc_islands_forget(rc_world *world); /* every blocker forgotten (island.c) */
+static inline void rc_islands_split(rc_world *world) {
+    if (++world->island_epoch == 0u) {
+        rc_islands_forget(world); /* (wrapped: an epoch of 2^32 splits ago would look current) */
+    }
+}
 /* A body's island node as a new body's (no blocker remembered). */
 static inline void rc_island_node_init(rc_world *world, int32_t body) {
     world->islands.data[body].blocker = -1;
