@@ -364,6 +364,72 @@ START_TEST(random_yards_sleep_as_a_fresh_walk_would_through_what_a_game_does) {
 }
 END_TEST
 
+/* ---- a game's own allocator ------------------------------------------------------------------ */
+
+/* Blocks cleared to zero bytes: a node whose blockers a move of the array dropped would read
+ * body 0 as its blocker, remembered at count 0 (nothing has split an island yet). */
+static void *zeroed_alloc(size_t size, size_t align, void *user) {
+    (void)user;
+    size_t rounded = (size + align - 1) / align * align;
+    void *p = aligned_alloc(align, rounded);
+    if (p != NULL) {
+        memset(p, 0, rounded);
+    }
+    return p;
+}
+
+static void zeroed_free(void *ptr, size_t size, void *user) {
+    (void)size;
+    (void)user;
+    free(ptr);
+}
+
+/* The step at which the last of 40 crates standing apart on the ground fell asleep; a crate made
+ * first (body 0) never sleeps. */
+static int crates_asleep_at(bool own_allocator) {
+    rc_world_def wd = rc_world_default_def();
+    wd.gravity = rc_v2(0.0f, -10.0f);
+    if (own_allocator) {
+        wd.allocator = (rc_allocator){zeroed_alloc, zeroed_free, NULL};
+    }
+    rc_world *w = rc_world_create(&wd);
+    ck_assert_ptr_nonnull(w);
+    enum { COUNT = 40 };
+    rc_body_id restless = crate(w, -30.0f, 0.5f, 0.5f, 0.5f, false); /* body 0 */
+    rc_body_id ground = ws_body(w, RC_STATIC, rc_v2(0.0f, -0.5f), 0.0f);
+    rc_shape_def sd = rc_shape_default_def();
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ground, &sd, 40.0f, 0.5f)));
+    rc_body_id crates[COUNT];
+    for (int i = 0; i < COUNT; ++i) { /* (the island nodes' array moves several times) */
+        crates[i] = crate(w, -25.0f + 1.5f * (float)i, 0.5f, 0.5f, 0.5f, true);
+    }
+    ck_assert_uint_eq(w->island_epoch, 0u);
+    int asleep = -1;
+    for (int step = 1; step <= 120 && asleep < 0; ++step) {
+        ck_assert(rc_world_step(w, DT));
+        bool all = true;
+        for (int i = 0; i < COUNT; ++i) {
+            all = all && !rc_body_is_awake(w, crates[i]);
+        }
+        asleep = all ? step : -1;
+    }
+    ck_assert(rc_body_is_awake(w, restless));
+    rc_world_destroy(w);
+    return asleep;
+}
+
+/* A game's allocator grows arrays by alloc, copy of what they hold, and free: the island nodes
+ * must count as held (their remembered blockers), or a grown array leaves them what the new
+ * block held. Crates resting apart sleep when they have rested 0.5 s, as with the default
+ * allocator (which resizes blocks, keeping them whole). */
+START_TEST(crates_sleep_on_time_with_a_game_allocator_that_copies_what_arrays_hold) {
+    int plain = crates_asleep_at(false), own = crates_asleep_at(true);
+    ck_assert_int_ge(plain, 30);
+    ck_assert_int_le(plain, 32);
+    ck_assert_int_eq(own, plain);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("island_sleep");
     TCase *tc = tcase_create("blockers");
@@ -374,6 +440,7 @@ int main(void) {
     tcase_add_test(tc, a_plank_made_kinematic_on_two_piles_lets_the_resting_one_sleep_as_a_fresh_walk_would);
     tcase_add_test(tc, a_rod_destroyed_between_two_piles_lets_the_resting_one_sleep_as_a_fresh_walk_would);
     tcase_add_test(tc, blockers_remembered_2_to_the_32_splits_ago_are_forgotten);
+    tcase_add_test(tc, crates_sleep_on_time_with_a_game_allocator_that_copies_what_arrays_hold);
     tcase_add_test(tc, random_yards_sleep_as_a_fresh_walk_would_through_what_a_game_does);
     suite_add_tcase(s, tc);
     return rc_test_run(s);

@@ -97,6 +97,7 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     int32_t index = rc_id_pool_take(&world->body_ids);
     if (index == world->bodies.count) {
         world->bodies.count++;
+        world->islands.count = world->bodies.count; /* (its nodes keep their blockers when it grows) */
     }
     rc_body *b = &world->bodies.data[index];
     memset(b, 0, sizeof *b);

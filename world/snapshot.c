@@ -579,6 +579,7 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
     take_settings(world, state);
     swap_records(world, state);
     rc_gather_forget(world); /* (another world's contacts) */
+    world->islands.count = world->bodies.count;
     rc_islands_forget(world); /* (another world's islands) */
     rc_contacts_count_levels(world); /* (not in snapshots: the contacts say) */
     if (!level_from_world) {

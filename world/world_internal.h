@@ -96,7 +96,7 @@ struct rc_world {
 
     /* step scratch, sized with the body array so the step never grows it */
     RC_ARRAY(rc_body_undo) undo; /* the awake movable bodies, in index order; then bodies woken by the sweeps */
-    RC_ARRAY(rc_island_node) islands;
+    RC_ARRAY(rc_island_node) islands; /* count: the bodies' (what a move of the array keeps) */
     RC_ARRAY(int32_t) moving; /* swept bodies from the front, bodies moved by velocity from the back */
     int32_t swept_count, free_start;
     int32_t swept_bullets, swept_shapes; /* among the swept: bullets, and their shapes */
