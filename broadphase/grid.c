@@ -469,16 +469,12 @@ bool rc_grid_reserve(rc_grid *grid, int32_t additions) {
     return rc_grid_store_reserve(&grid->allocator, &grid->store, additions);
 }
 
-bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
-    if (!changeable(grid) || !is_live(grid, id) || !rc_aabb_is_valid(box)) {
-        return false;
-    }
+/* rc_grid_move of a live proxy to a valid box whose place (level l, cells r) is found. */
+static bool move_placed(rc_grid *grid, int32_t id, rc_aabb box, int32_t l, cell_rect r) {
     grid_proxy *p = &grid->proxies[id];
     grid_span *span = &grid->spans[id];
     int32_t old_level = p->level;
     cell_rect old_rect = proxy_rect(grid, (uint32_t)id);
-    cell_rect r;
-    int32_t l = place_of(&grid->store, box, &r);
     const rc_aabb *boxed = p->is_static ? &box : NULL;
     if (l != old_level || !rect_equal(r, old_rect)) {
         const cell_rect *keep_old = l == old_level ? &old_rect : NULL;
@@ -505,6 +501,45 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
     mark_moved(grid, id);
     span->box = box;
     return true;
+}
+
+bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
+    if (!changeable(grid) || !is_live(grid, id) || !rc_aabb_is_valid(box)) {
+        return false;
+    }
+    cell_rect r;
+    int32_t l = place_of(&grid->store, box, &r);
+    return move_placed(grid, id, box, l, r);
+}
+
+bool rc_grid_move_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_aabb *before) {
+    assert(changeable(grid) && is_live(grid, id));
+    *before = grid->spans[id].box;
+    if (!rc_aabb_is_valid(box)) {
+        return false;
+    }
+    cell_rect r;
+    int32_t l = place_of(&grid->store, box, &r);
+    return move_placed(grid, id, box, l, r);
+}
+
+int32_t rc_grid_move_in_cells_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_aabb *before) {
+    assert(changeable(grid) && is_live(grid, id));
+    *before = grid->spans[id].box;
+    if (!rc_aabb_is_valid(box)) {
+        return 0;
+    }
+    cell_rect r;
+    int32_t l = place_of(&grid->store, box, &r);
+    if (l != grid->proxies[id].level) {
+        return (int32_t)rect_cells(r);
+    }
+    cell_rect old = proxy_rect(grid, (uint32_t)id);
+    int32_t additions = rect_equal(r, old) ? 0 : (int32_t)rc_grid_rect_additions(r, &old);
+    if (additions == 0) {
+        (void)move_placed(grid, id, box, l, r); /* (adds no entry: cannot run out of memory) */
+    }
+    return additions;
 }
 
 static void remove_one(rc_grid *grid, int32_t id);

@@ -36,9 +36,19 @@ static bool mirrors(const rc_base *base) { return (base->scale.x < 0.0f) != (bas
  * spacings, or to nothing) the shape's own normal turned by the body, `turned`. */
 static rc_vec2 placed_normal(rc_vec2 a, rc_vec2 b, rc_vec2 turned) {
     double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
-    double len = sqrt(ex * ex + ey * ey);
     float coord = rc_maxf(rc_maxf(fabsf(a.x), fabsf(a.y)), rc_maxf(fabsf(b.x), fabsf(b.y)));
     double rounding = (double)FLT_EPSILON * coord + FLT_MIN; /* the spacing of floats at the ends */
+    if (ex == 0.0 || ey == 0.0) {
+        /* an edge along an axis (a crate that does not turn: a falling crowd's): the quotients
+           below are exactly +-1 and +0 (the differences and their squares are exact in double,
+           and so the root), given without the root and the divisions */
+        double len = fabs(ex) + fabs(ey);
+        if (len > 1024.0 * rounding) {
+            return ex == 0.0 ? rc_v2(ey > 0.0 ? 1.0f : -1.0f, 0.0f) : rc_v2(0.0f, ex > 0.0 ? -1.0f : 1.0f);
+        }
+        return turned;
+    }
+    double len = sqrt(ex * ex + ey * ey);
     if (len > 1024.0 * rounding) {
         /* unit already (in double): normalising it again moved no float bit but cost a root
            and two divisions per edge of every moved polygon */

@@ -1133,10 +1133,66 @@ START_TEST(reference_generators) {
 }
 END_TEST
 
+/* The normal rc_place_polygon gives a placed edge a..b, worked out as its documentation says
+ * (shapes/place.c): the edge turned a quarter and divided by its length in double where that
+ * length is more than 1024 float spacings of its ends, else the body's normal turned. */
+static rc_vec2 reference_placed_normal(rc_vec2 a, rc_vec2 b, rc_vec2 turned, bool *took_turned) {
+    double ex = (double)b.x - a.x, ey = (double)b.y - a.y;
+    double len = sqrt(ex * ex + ey * ey);
+    float coord = fmaxf(fmaxf(fabsf(a.x), fabsf(a.y)), fmaxf(fabsf(b.x), fabsf(b.y)));
+    double rounding = (double)FLT_EPSILON * coord + FLT_MIN;
+    *took_turned = !(len > 1024.0 * rounding);
+    if (len > 1024.0 * rounding) {
+        return rc_v2((float)(0.0 + ey / len), (float)(0.0 - ex / len));
+    }
+    return turned;
+}
+
+static bool same_bits(float x, float y) { return memcmp(&x, &y, sizeof x) == 0; }
+
+/* Boxes that do not turn, or turn by exact quarters, have edges along the axes: their placed
+ * normals are exactly the reference's (the same bits, signs of zero included), near the origin,
+ * far from it, and where the box is so small beside its coordinates that the body's normal is
+ * taken; and a box turned by any angle too. */
+START_TEST(placed_normals_along_the_axes) {
+    ref_rng rng = ref_rng_seed(0x5eed00a5u);
+    const rc_rot quarters[4] = {{1.0f, 0.0f}, {0.0f, 1.0f}, {-1.0f, 0.0f}, {0.0f, -1.0f}};
+    int along = 0, fallback = 0;
+    for (int k = 0; k < 20000; ++k) {
+        double far = k % 3 == 0 ? 0.0 : (k % 3 == 1 ? 1.0e4 : 3.0e6);
+        float hw = (float)exp(ref_rng_uniform(&rng, log(1.0e-3), log(10.0)));
+        float hh = (float)exp(ref_rng_uniform(&rng, log(1.0e-3), log(10.0)));
+        rc_polygon box = rc_make_box(hw, hh);
+        rc_convex made = rc_convex_of(&box);
+        rc_transform xf;
+        xf.p = rc_v2((float)ref_rng_uniform(&rng, -far - 5.0, far + 5.0), (float)ref_rng_uniform(&rng, -far - 5.0, far + 5.0));
+        bool turned = k % 5 == 4;
+        xf.q = turned ? rc_rot_from_angle((float)ref_rng_uniform(&rng, -3.14, 3.14)) : quarters[k % 4];
+        rc_vec2 v[RC_MAX_POLYGON_VERTICES], n[RC_MAX_POLYGON_VERTICES], centroid;
+        rc_aabb aabb;
+        rc_place_polygon(&made, xf, v, n, &centroid, &aabb);
+        for (int e = 0; e < made.count; ++e) {
+            rc_vec2 a = v[e], b = v[e + 1 < made.count ? e + 1 : 0];
+            bool took_turned;
+            rc_vec2 want = reference_placed_normal(a, b, rc_rotate(xf.q, made.normals[e]), &took_turned);
+            ck_assert_msg(same_bits(n[e].x, want.x) && same_bits(n[e].y, want.y),
+                          "box %d edge %d: (%a, %a) against (%a, %a)", k, e, (double)n[e].x, (double)n[e].y,
+                          (double)want.x, (double)want.y);
+            bool axis = a.x == b.x || a.y == b.y;
+            along += axis && !turned && !took_turned;
+            fallback += axis && !turned && took_turned;
+        }
+    }
+    ck_assert_int_gt(along, 20000);  /* quotients of edges along the axes */
+    ck_assert_int_gt(fallback, 20000); /* edges too short for their place: the body's normal */
+}
+END_TEST
+
 static Suite *geometry_random_suite(void) {
     Suite *s = suite_create("geometry_random");
     TCase *tc = tcase_create("reference");
     tcase_add_test(tc, reference_generators);
+    tcase_add_test(tc, placed_normals_along_the_axes);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("rays");

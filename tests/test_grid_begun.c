@@ -15,6 +15,7 @@
 #include <ricochet/grid.h>
 
 #include "broadphase/broadphase.h"
+#include "core/bytes.h"
 #include "support/testing.h"
 #include "support/world_support.h"
 
@@ -260,6 +261,107 @@ START_TEST(touching_a_stale_proxy_is_refused) {
 }
 END_TEST
 
+/* A grid's whole state as its snapshot writes it (every byte that decides a later answer). */
+static uint8_t *saved(const rc_grid *g, size_t *size) {
+    rc_bytes counter = rc_bytes_counter();
+    rc_grid_save(g, &counter);
+    uint8_t *bytes = malloc(counter.at + 1);
+    ck_assert_ptr_nonnull(bytes);
+    rc_bytes out = rc_bytes_writer(bytes, counter.at);
+    rc_grid_save(g, &out);
+    ck_assert(!out.failed);
+    *size = counter.at;
+    return bytes;
+}
+
+static void expect_same_grids(const rc_grid *a, const rc_grid *b, int move) {
+    size_t na, nb;
+    uint8_t *sa = saved(a, &na), *sb = saved(b, &nb);
+    EXPECT(na == nb && memcmp(sa, sb, na) == 0, "move %d: the grids differ (%zu and %zu bytes)", move, na, nb);
+    free(sa);
+    free(sb);
+}
+
+/* The world's moves (rc_grid_move_trusted, rc_grid_move_in_cells_trusted) leave a grid as the
+ * checked calls do: twin grids take the same random moves (within a cell, across cells and
+ * levels, far off, and bad boxes), one by rc_grid_move_additions then rc_grid_move where that
+ * adds no entry, the other by rc_grid_move_in_cells_trusted; and reserved moves by rc_grid_move
+ * against rc_grid_move_trusted. The same additions, the box before, and byte for byte the same
+ * grids (rc_grid_save) after every move; the pairs found from the moves are the same. */
+static void run_twins(rc_vec2 centre, float spread, uint64_t seed) {
+    rc_grid_def def = rc_grid_default_def();
+    def.cell_size = 1.0f;
+    rc_grid *a = rc_grid_create(&def), *b = rc_grid_create(&def);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    ws_rng r = {seed};
+    enum { N = 300 };
+    int32_t ids[N];
+    for (int i = 0; i < N; ++i) {
+        rc_aabb box = random_box(&r, centre, spread);
+        ids[i] = rc_grid_insert(a, box, i);
+        ck_assert_int_eq(rc_grid_insert(b, box, i), ids[i]);
+    }
+    rc_grid_forget_moves(a);
+    rc_grid_forget_moves(b);
+    int kept = 0, deferred = 0, refused = 0;
+    for (int move = 0; move < 6000; ++move) {
+        int32_t id = ids[ws_int(&r, 0, N - 1)];
+        rc_aabb was = rc_grid_get_box(a, id), box;
+        double u = ws_uniform(&r);
+        if (u < 0.5) { /* a small step: mostly in the same cells */
+            rc_vec2 d = {ws_range(&r, -0.3, 0.3), ws_range(&r, -0.3, 0.3)};
+            box = (rc_aabb){rc_add(was.lower, d), rc_add(was.upper, d)};
+        } else if (u < 0.98) {
+            box = random_box(&r, centre, spread);
+        } else {
+            box = (rc_aabb){{NAN, 0.0f}, {1.0f, 1.0f}}; /* refused by both */
+        }
+        rc_aabb before = {{-1.0f, -1.0f}, {-1.0f, -1.0f}};
+        if (ws_chance(&r, 0.5)) {
+            int32_t add = rc_grid_move_additions(a, id, box);
+            ck_assert_int_eq(rc_grid_move_in_cells_trusted(b, id, box, &before), add);
+            ck_assert(rc_aabb_equal(before, was) || add > 0);
+            if (add == 0) {
+                bool moved = rc_grid_move(a, id, box);
+                ck_assert_int_eq(moved, rc_aabb_is_valid(box));
+                kept += moved;
+                refused += !moved;
+            } else {
+                deferred++;
+            }
+        } else {
+            ck_assert(rc_grid_reserve(a, rc_grid_move_additions(a, id, box)));
+            ck_assert(rc_grid_reserve(b, rc_grid_move_additions(b, id, box)));
+            bool moved = rc_grid_move(a, id, box);
+            ck_assert_int_eq(rc_grid_move_trusted(b, id, box, &before), moved);
+            ck_assert(rc_aabb_equal(before, was));
+        }
+        ck_assert(rc_aabb_equal(rc_grid_get_box(b, id), rc_grid_get_box(a, id)));
+        if (move % 97 == 0) {
+            expect_same_grids(a, b, move);
+            int pa = 0, pb = 0;
+            rc_grid_find_begun_pairs(a, count_pair, &pa);
+            rc_grid_find_begun_pairs(b, count_pair, &pb);
+            ck_assert_int_eq(pa, pb);
+            rc_grid_forget_moves(a);
+            rc_grid_forget_moves(b);
+        }
+    }
+    expect_same_grids(a, b, -1);
+    ck_assert_int_gt(kept, 1000);   /* moves that kept their cells, made at once */
+    ck_assert_int_gt(deferred, 1000); /* moves that add entries, left to the caller */
+    ck_assert_int_gt(refused, 10);
+    rc_grid_destroy(a);
+    rc_grid_destroy(b);
+}
+
+START_TEST(trusted_moves_leave_the_grid_as_checked_moves_do) { run_twins((rc_vec2){0.0f, 0.0f}, 12.0f, 11); }
+END_TEST
+
+START_TEST(trusted_moves_far_from_the_origin_in_hashed_cells) { run_twins((rc_vec2){2.0e5f, -7.0e4f}, 20.0f, 12); }
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("grid_begun");
     TCase *t = tcase_create("begun");
@@ -268,6 +370,8 @@ int main(void) {
     tcase_add_test(t, begun_pairs_far_from_the_origin_in_hashed_cells);
     tcase_add_test(t, touching_a_stale_proxy_is_refused);
     tcase_add_test(t, marking_moved_lists_a_proxy_and_begins_no_pair);
+    tcase_add_test(t, trusted_moves_leave_the_grid_as_checked_moves_do);
+    tcase_add_test(t, trusted_moves_far_from_the_origin_in_hashed_cells);
     suite_add_tcase(s, t);
     return rc_test_run(s);
 }

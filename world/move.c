@@ -11,9 +11,9 @@
 /* A proxy's grid box changed by the step, the old one logged first (the log has room for every
  * shape: reserve_scratch). */
 void rc_step_move_proxy(rc_world *world, const rc_shape *shape, rc_aabb box) {
-    rc_proxy_undo u = {shape->proxy, rc_grid_get_box(world->grid, shape->proxy)};
-    world->proxy_undo.data[world->proxy_undo.count++] = u;
-    rc_grid_move(world->grid, shape->proxy, box);
+    rc_proxy_undo *u = &world->proxy_undo.data[world->proxy_undo.count++];
+    u->proxy = shape->proxy;
+    (void)rc_grid_move_trusted(world->grid, shape->proxy, box, &u->box);
 }
 
 rc_aabb rc_motion_box(rc_aabb before, rc_aabb after, rc_vec2 center, float turn) {
@@ -103,9 +103,11 @@ bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aab
  * left in the deferred list; returns how many grid entries the deferred move adds. */
 static int32_t move_or_defer(rc_world *world, int32_t shape, rc_aabb target) {
     const rc_shape *s = &world->shapes.data[shape];
-    int32_t add = rc_grid_move_additions(world->grid, s->proxy, target);
+    rc_proxy_undo *u = &world->proxy_undo.data[world->proxy_undo.count];
+    int32_t add = rc_grid_move_in_cells_trusted(world->grid, s->proxy, target, &u->box);
     if (add == 0) {
-        rc_step_move_proxy(world, s, target);
+        u->proxy = s->proxy;
+        world->proxy_undo.count++;
     } else {
         rc_deferred_move d = {shape, target};
         world->deferred.data[world->deferred.count++] = d;
