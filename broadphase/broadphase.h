@@ -41,14 +41,14 @@ void rc_grid_find_begun_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *co
 /* rc_grid_move without the checks of a live proxy and an unlocked grid (the world's moves of
  * its own proxies in its step; a bad box still changes nothing and gives false): *before gets
  * the proxy's box before the move, for the caller to undo it. */
-bool rc_grid_move_trusted(rc_grid *grid, int32_t proxy, rc_aabb box, rc_aabb *before);
+bool rc_grid_move_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_aabb *before);
 
 /* The same move made only where it adds no grid entry (it keeps its cells, or leaves some):
  * then it cannot fail, *before gets the box it had and 0 is returned; otherwise nothing changes
  * and rc_grid_move_additions is returned (0 with *before the box it keeps for a bad box). One look at
  * the cells where rc_grid_move_additions and rc_grid_move took two (a falling crowd moves every
  * proxy at every step). */
-int32_t rc_grid_move_in_cells_trusted(rc_grid *grid, int32_t proxy, rc_aabb box, rc_aabb *before);
+int32_t rc_grid_move_in_cells_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_aabb *before);
 
 /* How many proxies moved (or were inserted or touched) since the moves were last forgotten: 0
  * when a pair finding would report nothing. */
