@@ -75,6 +75,16 @@ static void step_push(void *context, int32_t body, double px, double py, rc_vec2
  * solver held (some contact pushed on it) moves along the solver's path; otherwise along the
  * chord of its parabola, its velocity the start's plus gravity's kick (exact, as the
  * preview's). */
+/* A free body's velocities at the step's end: the exact kick of gravity and damping over the
+ * step (from the velocity it started with: the solver's states are its own), not the sub-steps'
+ * sum of it. */
+static inline void free_velocity(const rc_world *world, const rc_body *b, rc_vec2 accel, float spin_accel, float dt,
+                                 rc_vec2 *v, float *w) {
+    *v = b->linear_velocity;
+    *w = b->angular_velocity;
+    rc_integrate_velocity(world, v, w, b->gravity_scale, b->linear_damping, b->angular_damping, accel, spin_accel, dt);
+}
+
 static void sweeper_of(const rc_world *world, int32_t index, float dt, rc_sweeper *s) {
     const rc_body *b = &world->bodies.data[index];
     memset(s, 0, sizeof *s);
@@ -127,10 +137,7 @@ static void sweeper_of(const rc_world *world, int32_t index, float dt, rc_sweepe
         }
     }
     if (!s->held) {
-        /* free: the exact kick of gravity and damping over the step (the velocity the body
-           started with: the solver's states are its own), not the sub-steps' sum of it */
-        rc_integrate_velocity(world, &s->velocity, &s->angular_velocity, b->gravity_scale, b->linear_damping,
-                              b->angular_damping, accel, spin_accel, dt);
+        free_velocity(world, b, accel, spin_accel, dt, &s->velocity, &s->angular_velocity);
     }
 }
 
@@ -182,24 +189,10 @@ static void finish_sweep(rc_world *world, int32_t index, const rc_sweep_ahead *o
 /* The outcome of a held body's sweep when the solver's path is nothing, or a path the cast could
  * not stop (rc_held_path_is_clear): what rc_sweep makes of it (the solver's path, velocity and
  * turn, no impact), without making the whole sweeper. Most sweeps of a grenade pile (a sweeper
- * made and cast for nothing was half of their cost). False: it is swept. */
-static bool held_path_outcome(const rc_world *world, int32_t index, rc_sweep_ahead *out) {
-    const rc_body *b = &world->bodies.data[index];
+ * made and cast for nothing was half of their cost). */
+static void held_outcome(const rc_world *world, const rc_body *b, rc_vec2 center, rc_sweep_ahead *out) {
     int32_t slot = b->solver_slot;
-    if (slot < 0 || world->held.data[slot] == 0) {
-        return false;
-    }
     const rc_body_state *st = &world->states.data[slot];
-    bool circle = b->motion == RC_MOTION_SWEPT_CIRCLE;
-    rc_vec2 center = circle ? world->shapes.data[b->swept_shape].circle.center : b->center, d = st->dp;
-    if (d.x != 0.0f || d.y != 0.0f) {
-        if (!circle || b->bullet ||
-            !rc_held_path_is_clear(world, index, b->swept_shape, center,
-                                   world->shapes.data[b->swept_shape].circle.radius, d)) {
-            return false;
-        }
-        center = rc_add(center, d);
-    }
     out->center = center;
     out->velocity = st->v;
     out->angle = b->angle + world->turns.data[slot];
@@ -208,6 +201,64 @@ static bool held_path_outcome(const rc_world *world, int32_t index, rc_sweep_ahe
     out->bounces_made = b->bounces_made;
     out->last_shape = -1;
     out->impact_count = 0;
+}
+
+/* The same for a free grenade (the solver did not hold it: one falling, or thrown through the
+ * air) whose path the cast could not stop: what rc_sweep makes of a first cast that finds
+ * nothing (sweep_free: the chord of its parabola over the whole step, the velocity with the
+ * step's kick, the turn at its spin), in the same operations. A falling crowd's sweeps (a cast
+ * through the level for nothing, and the sweeper made for it, were a third of a grenade's step
+ * as 2,000 fell into a pit). False when the path is nothing (the sweep looks for what moves onto
+ * the body) or may meet something. */
+static bool free_outcome(const rc_world *world, const rc_body *b, float dt, rc_sweep_ahead *out) {
+    rc_vec2 accel, velocity;
+    float spin_accel, spin;
+    rc_body_accel(b, &accel, &spin_accel);
+    rc_vec2 drift = rc_scale(0.5f, rc_force_kick(world, b, accel, dt));
+    free_velocity(world, b, accel, spin_accel, dt, &velocity, &spin);
+    const float remaining = 1.0f;
+    rc_vec2 v = rc_sub(velocity, rc_scale(remaining, drift));
+    rc_vec2 d = rc_mul_add(rc_v2(0.0f, 0.0f), dt * remaining, v);
+    const rc_shape *circle = &world->shapes.data[b->swept_shape];
+    if ((d.x == 0.0f && d.y == 0.0f) ||
+        !rc_held_path_is_clear(world, (int32_t)(b - world->bodies.data), b->swept_shape, circle->circle.center,
+                               circle->circle.radius, d)) {
+        return false;
+    }
+    out->center = rc_add(circle->circle.center, d);
+    out->velocity = velocity;
+    out->angle = b->angle + dt * spin;
+    out->angular_velocity = spin;
+    out->bounces_left = b->bounces_left;
+    out->bounces_made = b->bounces_made;
+    out->last_shape = -1;
+    out->impact_count = 0;
+    return true;
+}
+
+/* A body's sweep's outcome where its path can meet nothing (held by the solver, or a free
+ * grenade): false where it is swept. */
+static bool clear_path_outcome(const rc_world *world, int32_t index, float dt, rc_sweep_ahead *out) {
+    const rc_body *b = &world->bodies.data[index];
+    int32_t slot = b->solver_slot;
+    bool circle = b->motion == RC_MOTION_SWEPT_CIRCLE;
+    if (slot < 0) {
+        return false;
+    }
+    if (world->held.data[slot] == 0) {
+        return circle && !b->bullet && free_outcome(world, b, dt, out);
+    }
+    rc_vec2 center = circle ? world->shapes.data[b->swept_shape].circle.center : b->center;
+    rc_vec2 d = world->states.data[slot].dp;
+    if (d.x != 0.0f || d.y != 0.0f) {
+        if (!circle || b->bullet ||
+            !rc_held_path_is_clear(world, index, b->swept_shape, center,
+                                   world->shapes.data[b->swept_shape].circle.radius, d)) {
+            return false;
+        }
+        center = rc_add(center, d);
+    }
+    held_outcome(world, b, center, out);
     return true;
 }
 
@@ -234,7 +285,7 @@ static void ignore_push(void *context, int32_t body, double px, double py, rc_ve
 }
 
 /* Debug builds check the outcome against the full sweep (whose first cast must find nothing). */
-static void check_held_path(const rc_world *world, int32_t index, float dt, const rc_sweep_ahead *o) {
+static void check_clear_path(const rc_world *world, int32_t index, float dt, const rc_sweep_ahead *o) {
     rc_sweeper s;
     sweeper_of(world, index, dt, &s);
     rc_sweep_sink sink = {ignore_impact, ignore_push, NULL, -1};
@@ -247,12 +298,12 @@ static void check_held_path(const rc_world *world, int32_t index, float dt, cons
 
 /* The sweep of a body in its turn: its impacts reported and what it strikes pushed at once. */
 static void sweep_in_turn(rc_world *world, int32_t index, float dt) {
-    rc_sweep_ahead held;
-    if (held_path_outcome(world, index, &held)) {
+    rc_sweep_ahead clear;
+    if (clear_path_outcome(world, index, dt, &clear)) {
 #ifndef NDEBUG
-        check_held_path(world, index, dt, &held);
+        check_clear_path(world, index, dt, &clear);
 #endif
-        finish_sweep(world, index, &held);
+        finish_sweep(world, index, &clear);
         return;
     }
     rc_sweeper s;
@@ -342,7 +393,7 @@ static void sweep_range(int32_t start, int32_t end, uint32_t worker_index, void 
     const sweep_task *t = context;
     for (int32_t i = start; i < end; ++i) {
         rc_sweep_ahead *a = &t->ahead[i];
-        if (held_path_outcome(t->world, t->bodies[i], a)) {
+        if (clear_path_outcome(t->world, t->bodies[i], t->dt, a)) {
             continue;
         }
         rc_sweeper s;
