@@ -449,17 +449,24 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     return id;
 }
 
+/* The entries a live proxy's move to a valid box adds, and where the box goes (level *l, cells
+ * *r). */
+static int32_t additions_of_move(const rc_grid *grid, int32_t id, rc_aabb box, int32_t *l, cell_rect *r) {
+    *l = place_of(&grid->store, box, r);
+    if (*l != grid->proxies[id].level) {
+        return (int32_t)rect_cells(*r);
+    }
+    cell_rect old = proxy_rect(grid, (uint32_t)id);
+    return rect_equal(*r, old) ? 0 : (int32_t)rc_grid_rect_additions(*r, &old);
+}
+
 int32_t rc_grid_move_additions(const rc_grid *grid, int32_t id, rc_aabb box) {
     if (!is_live(grid, id) || !rc_aabb_is_valid(box)) {
         return 0;
     }
+    int32_t l;
     cell_rect r;
-    int32_t l = place_of(&grid->store, box, &r);
-    if (l != grid->proxies[id].level) {
-        return (int32_t)rect_cells(r);
-    }
-    cell_rect old = proxy_rect(grid, (uint32_t)id);
-    return (int32_t)rc_grid_rect_additions(r, &old);
+    return additions_of_move(grid, id, box, &l, &r);
 }
 
 bool rc_grid_reserve(rc_grid *grid, int32_t additions) {
@@ -503,8 +510,9 @@ static bool move_placed(rc_grid *grid, int32_t id, rc_aabb box, int32_t l, cell_
     return true;
 }
 
-bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
-    if (!changeable(grid) || !is_live(grid, id) || !rc_aabb_is_valid(box)) {
+/* rc_grid_move of a live proxy (a bad box changes nothing). */
+static bool move_live(rc_grid *grid, int32_t id, rc_aabb box) {
+    if (!rc_aabb_is_valid(box)) {
         return false;
     }
     cell_rect r;
@@ -512,15 +520,14 @@ bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
     return move_placed(grid, id, box, l, r);
 }
 
+bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
+    return changeable(grid) && is_live(grid, id) && move_live(grid, id, box);
+}
+
 bool rc_grid_move_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_aabb *before) {
     assert(changeable(grid) && is_live(grid, id));
     *before = grid->spans[id].box;
-    if (!rc_aabb_is_valid(box)) {
-        return false;
-    }
-    cell_rect r;
-    int32_t l = place_of(&grid->store, box, &r);
-    return move_placed(grid, id, box, l, r);
+    return move_live(grid, id, box);
 }
 
 int32_t rc_grid_move_in_cells_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_aabb *before) {
@@ -529,13 +536,9 @@ int32_t rc_grid_move_in_cells_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc
     if (!rc_aabb_is_valid(box)) {
         return 0;
     }
+    int32_t l;
     cell_rect r;
-    int32_t l = place_of(&grid->store, box, &r);
-    if (l != grid->proxies[id].level) {
-        return (int32_t)rect_cells(r);
-    }
-    cell_rect old = proxy_rect(grid, (uint32_t)id);
-    int32_t additions = rect_equal(r, old) ? 0 : (int32_t)rc_grid_rect_additions(r, &old);
+    int32_t additions = additions_of_move(grid, id, box, &l, &r);
     if (additions == 0) {
         (void)move_placed(grid, id, box, l, r); /* (adds no entry: cannot run out of memory) */
     }
