@@ -488,7 +488,7 @@ static float stop_short(const rc_world *world, rc_sweeper *s, const sweep_cast *
  * and sleeps. Returns true when the step is done; false at a fast hit, which the full sweep
  * then makes from where the body is, with *remaining the fraction of the step left. */
 static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, rc_sweep_sink *sink) {
-    /* (a path the cast could not stop, rc_held_path_is_clear, never comes here: the step's sweeps
+    /* (a path the cast could not stop, rc_grenade_path_is_clear, never comes here: the step's sweeps
        move such a body without a sweeper, and the preview's body is no grenade of the world) */
     rc_vec2 d = s->path;
     float whole = rc_length(s->path);

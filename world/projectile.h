@@ -79,14 +79,14 @@ typedef struct rc_shape_motion {
 } rc_shape_motion;
 
 rc_shape_motion rc_shape_motion_of(const rc_world *world, const rc_sweeper *s, const rc_shape *shape);
-/* May a held grenade (a swept circle that is not a bullet: its body, its circle's shape, the
- * circle's centre and radius) move along d without a cast: could the cast meet nothing (its
- * path inside its own grid box, no contact with a static body or a still kinematic one, and
- * every shape of a kinematic body that moved in the step near it shown to stay clear of the
- * path)? The step's sweeps ask it before they make a sweeper (sweep_step.c); a sweep of a held
- * body then casts. */
-bool rc_held_path_is_clear(const rc_world *world, int32_t body, int32_t circle, rc_vec2 center, float radius,
-                           rc_vec2 d);
+/* May a grenade (a swept circle that is not a bullet: its body, its circle's shape, the
+ * circle's centre and radius), held by the solver or free, move along d without a cast: could
+ * the cast meet nothing (its path inside its own grid box, no contact with a static body or a
+ * still kinematic one, and every shape of a kinematic body that moved in the step near it shown
+ * to stay clear of the path)? The step's sweeps ask it before they make a sweeper
+ * (sweep_step.c); otherwise the grenade is swept. */
+bool rc_grenade_path_is_clear(const rc_world *world, int32_t body, int32_t circle, rc_vec2 center, float radius,
+                              rc_vec2 d);
 /* A world point at time tau to where the shape stands, and back. */
 rc_vec2 rc_motion_to_placed(const rc_shape_motion *m, rc_vec2 p, float tau);
 rc_vec2 rc_motion_from_placed(const rc_shape_motion *m, rc_vec2 q, float tau);

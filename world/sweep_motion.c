@@ -5,7 +5,7 @@
  * the body's (and turned back by the body's turn), which is a straight line while the body does
  * not turn: the exact casts of shapes/ answer there. While it turns, conservative advancement
  * finds the first touch within a tolerance. Static shapes, and every shape in the preview, map
- * to themselves. And when a held circle's path can meet nothing at all (rc_held_path_is_clear). */
+ * to themselves. And when a grenade's path can meet nothing at all (rc_grenade_path_is_clear). */
 #include "world/world_internal.h"
 
 #include <float.h>
@@ -261,11 +261,12 @@ static bool level_contacts_all_moving(const rc_world *world, int32_t body, int32
     return moving == (int32_t)world->bodies.data[body].level_contacts; /* (none through other shapes) */
 }
 
-/* Can a held swept circle's path be left uncast: is there no static or kinematic shape it
- * could meet on it? The cast would look only at the shapes whose grid boxes its circle comes
- * within the walk's margin of. When all of that lies inside the circle's own grid box, each
- * such shape's grid box overlaps the circle's, and the grid has paired them: a contact, since
- * the shapes a sweep sees are the ones it may pair with (rc_sweep_sees, rc_shapes_should_pair).
+/* Can a grenade's path (held by the solver, or free) be left uncast: is there no static or
+ * kinematic shape it could meet on it? The cast would look only at the shapes whose grid boxes
+ * its circle comes within the walk's margin of. When all of that lies inside the circle's own
+ * grid box, each such shape's grid box overlaps the circle's, and the grid has paired them: a
+ * contact, since the shapes a sweep sees are the ones it may pair with (rc_sweep_sees,
+ * rc_shapes_should_pair).
  * Pairs are as the last step's end left them, with those begun since found at this step's
  * start; static shapes do not move within a step, and a kinematic body that moved in this one
  * may have a grid box where it has no pairs yet. So a body with no contact with a static body or
@@ -274,8 +275,8 @@ static bool level_contacts_all_moving(const rc_world *world, int32_t body, int32
  * box overlaps its own (stays_apart: a grenade in a turning drum, whose walls' boxes, turned,
  * cover much of the inside), meets nothing, and moves along its path as the cast finding
  * nothing would move it. */
-bool rc_held_path_is_clear(const rc_world *world, int32_t body, int32_t circle, rc_vec2 center, float radius,
-                           rc_vec2 d) {
+bool rc_grenade_path_is_clear(const rc_world *world, int32_t body, int32_t circle, rc_vec2 center, float radius,
+                              rc_vec2 d) {
     if (world->moved_kinematic_count > RC_FEW_KINEMATICS) {
         return false;
     }

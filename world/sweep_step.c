@@ -71,10 +71,6 @@ static void step_push(void *context, int32_t body, double px, double py, rc_vec2
 
 /* ---- one sweep -------------------------------------------------------------------------------- */
 
-/* The sweeper of a swept body at the step's start; reads the world only. A swept body the
- * solver held (some contact pushed on it) moves along the solver's path; otherwise along the
- * chord of its parabola, its velocity the start's plus gravity's kick (exact, as the
- * preview's). */
 /* A free body's velocities at the step's end: the exact kick of gravity and damping over the
  * step (from the velocity it started with: the solver's states are its own), not the sub-steps'
  * sum of it. */
@@ -85,6 +81,10 @@ static inline void free_velocity(const rc_world *world, const rc_body *b, rc_vec
     rc_integrate_velocity(world, v, w, b->gravity_scale, b->linear_damping, b->angular_damping, accel, spin_accel, dt);
 }
 
+/* The sweeper of a swept body at the step's start; reads the world only. A swept body the
+ * solver held (some contact pushed on it) moves along the solver's path; otherwise along the
+ * chord of its parabola, its velocity the start's plus gravity's kick (exact, as the
+ * preview's). */
 static void sweeper_of(const rc_world *world, int32_t index, float dt, rc_sweeper *s) {
     const rc_body *b = &world->bodies.data[index];
     memset(s, 0, sizeof *s);
@@ -187,7 +187,7 @@ static void finish_sweep(rc_world *world, int32_t index, const rc_sweep_ahead *o
 }
 
 /* The outcome of a held body's sweep when the solver's path is nothing, or a path the cast could
- * not stop (rc_held_path_is_clear): what rc_sweep makes of it (the solver's path, velocity and
+ * not stop (rc_grenade_path_is_clear): what rc_sweep makes of it (the solver's path, velocity and
  * turn, no impact), without making the whole sweeper. Most sweeps of a grenade pile (a sweeper
  * made and cast for nothing was half of their cost). */
 static void held_outcome(const rc_world *world, const rc_body *b, rc_vec2 center, rc_sweep_ahead *out) {
@@ -221,8 +221,8 @@ static bool free_outcome(const rc_world *world, const rc_body *b, float dt, rc_s
     rc_vec2 d = rc_mul_add(rc_v2(0.0f, 0.0f), dt * remaining, v);
     const rc_shape *circle = &world->shapes.data[b->swept_shape];
     if ((d.x == 0.0f && d.y == 0.0f) ||
-        !rc_held_path_is_clear(world, (int32_t)(b - world->bodies.data), b->swept_shape, circle->circle.center,
-                               circle->circle.radius, d)) {
+        !rc_grenade_path_is_clear(world, (int32_t)(b - world->bodies.data), b->swept_shape, circle->circle.center,
+                                  circle->circle.radius, d)) {
         return false;
     }
     out->center = rc_add(circle->circle.center, d);
@@ -252,8 +252,8 @@ static bool clear_path_outcome(const rc_world *world, int32_t index, float dt, r
     rc_vec2 d = world->states.data[slot].dp;
     if (d.x != 0.0f || d.y != 0.0f) {
         if (!circle || b->bullet ||
-            !rc_held_path_is_clear(world, index, b->swept_shape, center,
-                                   world->shapes.data[b->swept_shape].circle.radius, d)) {
+            !rc_grenade_path_is_clear(world, index, b->swept_shape, center,
+                                      world->shapes.data[b->swept_shape].circle.radius, d)) {
             return false;
         }
         center = rc_add(center, d);
@@ -453,8 +453,8 @@ static void sweep_pass(rc_world *world, int32_t count, float dt) {
 }
 
 void rc_sweep_bodies(rc_world *world, float dt) {
-    /* the turns of the few kinematic bodies that moved, once for every held grenade that asks
-       (rc_held_path_is_clear) */
+    /* the turns of the few kinematic bodies that moved, once for every grenade that asks
+       (rc_grenade_path_is_clear) */
     for (int32_t k = 0; k < world->moved_kinematic_count && k < RC_FEW_KINEMATICS; ++k) {
         rc_moved_kinematic *m = &world->moved_kinematics[k];
         m->back = rc_rot_from_angle(world->bodies.data[m->body].step_turn);
