@@ -186,27 +186,25 @@ static void finish_sweep(rc_world *world, int32_t index, const rc_sweep_ahead *o
     b->xf.p = rc_body_origin_at(b->center, b->xf.q, b->local_center).p;
 }
 
-/* The outcome of a held body's sweep when the solver's path is nothing, or a path the cast could
- * not stop (rc_grenade_path_is_clear): what rc_sweep makes of it (the solver's path, velocity and
- * turn, no impact), without making the whole sweeper. Most sweeps of a grenade pile (a sweeper
- * made and cast for nothing was half of their cost). */
-static void held_outcome(const rc_world *world, const rc_body *b, rc_vec2 center, rc_sweep_ahead *out) {
-    int32_t slot = b->solver_slot;
-    const rc_body_state *st = &world->states.data[slot];
+/* A sweep's outcome where nothing is met: the body ends at center with these velocities and
+ * angle, its bounces as they were, no impact. */
+static void clear_outcome(const rc_body *b, rc_vec2 center, rc_vec2 velocity, float angle, float angular_velocity,
+                          rc_sweep_ahead *out) {
     out->center = center;
-    out->velocity = st->v;
-    out->angle = b->angle + world->turns.data[slot];
-    out->angular_velocity = st->w;
+    out->velocity = velocity;
+    out->angle = angle;
+    out->angular_velocity = angular_velocity;
     out->bounces_left = b->bounces_left;
     out->bounces_made = b->bounces_made;
     out->last_shape = -1;
     out->impact_count = 0;
 }
 
-/* The same for a free grenade (the solver did not hold it: one falling, or thrown through the
- * air) whose path the cast could not stop: what rc_sweep makes of a first cast that finds
- * nothing (sweep_free: the chord of its parabola over the whole step, the velocity with the
- * step's kick, the turn at its spin), in the same operations. A falling crowd's sweeps (a cast
+/* The outcome of a free grenade's sweep (the solver did not hold it: one falling, or thrown
+ * through the air) when its path is one the cast could not stop (rc_grenade_path_is_clear):
+ * what rc_sweep makes of a first cast that finds nothing (sweep_free: the chord of its parabola
+ * over the whole step, the velocity with the step's kick, the turn at its spin), in the same
+ * operations. A falling crowd's sweeps (a cast
  * through the level for nothing, and the sweeper made for it, were a third of a grenade's step
  * as 2,000 fell into a pit). False when the path is nothing (the sweep looks for what moves onto
  * the body) or may meet something. */
@@ -225,19 +223,15 @@ static bool free_outcome(const rc_world *world, const rc_body *b, float dt, rc_s
                                   circle->circle.radius, d)) {
         return false;
     }
-    out->center = rc_add(circle->circle.center, d);
-    out->velocity = velocity;
-    out->angle = b->angle + dt * spin;
-    out->angular_velocity = spin;
-    out->bounces_left = b->bounces_left;
-    out->bounces_made = b->bounces_made;
-    out->last_shape = -1;
-    out->impact_count = 0;
+    clear_outcome(b, rc_add(circle->circle.center, d), velocity, b->angle + dt * spin, spin, out);
     return true;
 }
 
-/* A body's sweep's outcome where its path can meet nothing (held by the solver, or a free
- * grenade): false where it is swept. */
+/* A body's sweep's outcome where its path can meet nothing, without making the whole sweeper:
+ * a held body's when the solver's path is nothing or one the cast could not stop (what rc_sweep
+ * makes of it: the solver's path, velocity and turn; most sweeps of a grenade pile, where a
+ * sweeper made and cast for nothing was half of their cost), or a free grenade's (free_outcome).
+ * False where it is swept. */
 static bool clear_path_outcome(const rc_world *world, int32_t index, float dt, rc_sweep_ahead *out) {
     const rc_body *b = &world->bodies.data[index];
     int32_t slot = b->solver_slot;
@@ -258,7 +252,8 @@ static bool clear_path_outcome(const rc_world *world, int32_t index, float dt, r
         }
         center = rc_add(center, d);
     }
-    held_outcome(world, b, center, out);
+    const rc_body_state *st = &world->states.data[slot];
+    clear_outcome(b, center, st->v, b->angle + world->turns.data[slot], st->w, out);
     return true;
 }
 
