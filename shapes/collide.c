@@ -618,11 +618,12 @@ rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 n
         if (open_end || (convex && (towards_a ? in_cone(m.normal, n_side, n1) : in_cone(m.normal, n1, n_side)))) {
             return m;
         }
-        if (back) {
-            return none; /* it touches the wall from the side its neighbour covers */
-        }
     }
-    /* clamp to the wall's face: the hull's incident edge clipped against the wall */
+    /* clamp to the wall's face: the hull's incident edge clipped against the wall. So too where
+       the least overlap points back past the joint to the neighbour's side: what of the hull is
+       over this wall and through it is this wall's to push out (a plank standing on its end
+       by a joint, its centre over the neighbour and its foot through this wall: the neighbour
+       did not touch it, and with none here it fell through the floor) */
     int ie = incident_edge(&hull_view, n1);
     if (hull->count == 1) {
         rc_vec2 c = hull->points[0];

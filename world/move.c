@@ -73,9 +73,23 @@ static float target_margin(const rc_world *world, rc_vec2 ahead) {
     return rc_maxf(fabsf(ahead.x), fabsf(ahead.y)) >= m ? world->def.linear_slop : m;
 }
 
-bool rc_proxy_target_ahead(const rc_world *world, const rc_shape *shape, rc_aabb need, rc_vec2 ahead,
+/* How far a body's turn over a step carries its shapes' points at most (the chord of the arc is
+ * no longer than its reach times the turn), for its grid boxes to look ahead by: a kinematic
+ * body's, whose turn the game sets and keeps. Without it a pair with a turning kinematic body
+ * came a step late: a blade turning at 5 rad/s met crates at rest by its face only once it was
+ * over them, 0.08 deep on average. (A dynamic body's turn changes as it meets things: looking
+ * ahead by it changed nothing a spinning plank met, and cost the rain 2%.) */
+static float swing_of(const rc_body *b, float turn) {
+    return b->type == RC_KINEMATIC ? b->max_extent * fabsf(turn) : 0.0f;
+}
+
+bool rc_proxy_target_ahead(const rc_world *world, const rc_shape *shape, rc_aabb need, rc_vec2 ahead, float swing,
                            rc_aabb *target) {
     need = box_ahead(need, ahead);
+    if (swing > 0.0f) {
+        need.lower = rc_v2(need.lower.x - swing, need.lower.y - swing);
+        need.upper = rc_v2(need.upper.x + swing, need.upper.y + swing);
+    }
     if (rc_aabb_contains(rc_grid_get_box(world->grid, shape->proxy), need)) {
         return false;
     }
@@ -86,9 +100,9 @@ bool rc_proxy_target_ahead(const rc_world *world, const rc_shape *shape, rc_aabb
 }
 
 bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aabb before, rc_vec2 center, float turn,
-                            rc_vec2 ahead, rc_aabb *target) {
+                            rc_vec2 ahead, float swing, rc_aabb *target) {
     rc_aabb need = rc_motion_box(before, rc_shape_proxy_box(world, shape), center, turn);
-    return rc_proxy_target_ahead(world, shape, need, ahead, target);
+    return rc_proxy_target_ahead(world, shape, need, ahead, swing, target);
 }
 
 /* The fat box of a shape that detects only (a sensor, a body that does not respond) grown ahead
@@ -118,9 +132,10 @@ static int32_t move_or_defer(rc_world *world, int32_t shape, rc_aabb target) {
 /* Place a moved body's shapes. Most stay inside their grid boxes (nothing to do in the grid); of
  * the others, those whose move keeps their grid cells are moved at once, which cannot fail, and
  * the rest wait in the deferred list. Returns how many grid entries the deferred moves add. */
-static int32_t place_moved(rc_world *world, rc_body *b, rc_vec2 move) {
+static int32_t place_moved(rc_world *world, rc_body *b, rc_vec2 move, float turn) {
     int32_t additions = 0;
     bool seen = seen_by_sweeps(world, b);
+    float swing = swing_of(b, turn);
     b->xf.p = rc_body_origin_at(b->center, b->xf.q, b->local_center).p;
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         rc_shape *shape = &world->shapes.data[s];
@@ -129,7 +144,7 @@ static int32_t place_moved(rc_world *world, rc_body *b, rc_vec2 move) {
         if (!seen || shape->sensor) {
             rc_shape_place(world, shape, b->xf);
             if (solid) {
-                if (!rc_proxy_target_ahead(world, shape, rc_shape_proxy_box(world, shape), move, &target)) {
+                if (!rc_proxy_target_ahead(world, shape, rc_shape_proxy_box(world, shape), move, swing, &target)) {
                     continue;
                 }
             } else {
@@ -145,7 +160,8 @@ static int32_t place_moved(rc_world *world, rc_body *b, rc_vec2 move) {
             rc_aabb before = rc_shape_proxy_box(world, shape);
             rc_shape_place(world, shape, b->xf);
             rc_vec2 ahead = solid ? move : rc_v2(0.0f, 0.0f);
-            if (!rc_motion_proxy_target(world, shape, before, b->center, b->step_turn, ahead, &target)) {
+            if (!rc_motion_proxy_target(world, shape, before, b->center, b->step_turn, ahead, solid ? swing : 0.0f,
+                                        &target)) {
                 continue;
             }
         }
@@ -202,7 +218,7 @@ static int32_t move_body(rc_world *world, rc_body *b, float dt) {
         b->step_move = moved;
         b->step_turn = b->angle - a1;
     }
-    return place_moved(world, b, moved);
+    return place_moved(world, b, moved, b->angle - a1);
 }
 
 int32_t rc_move_bodies(rc_world *world, float dt, int pass) {
@@ -242,7 +258,7 @@ int32_t rc_look_ahead_at_start(rc_world *world, float dt) {
         rc_aabb target;
         if (b->awake && shape->proxy == proxy && rc_shape_looks_ahead(b, shape) &&
             rc_proxy_target_ahead(world, shape, rc_shape_proxy_box(world, shape), rc_scale(dt, b->linear_velocity),
-                                  &target)) {
+                                  swing_of(b, dt * b->angular_velocity), &target)) {
             additions += move_or_defer(world, s, target);
         }
     }

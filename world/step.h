@@ -136,17 +136,19 @@ void rc_step_move_proxy(rc_world *world, const rc_shape *shape, rc_aabb box);
  * about `center` (where it ends). */
 rc_aabb rc_motion_box(rc_aabb before, rc_aabb after, rc_vec2 center, float turn);
 /* Where a moved shape's proxy goes: `need` (its box, or its box over its motion) and that box
- * moved on by `ahead` (the step's move, which the next step's is like), grown by the fat margin
- * (by a linear slop when `ahead` is longer than that margin: the box is left at the next step
- * anyway). Returns false when its box in the grid already holds them (move.c). */
-bool rc_proxy_target_ahead(const rc_world *world, const rc_shape *shape, rc_aabb need, rc_vec2 ahead,
+ * moved on by `ahead` (the step's move, which the next step's is like) and grown by `swing` (how
+ * far its body's turn in a step carries its shapes: a kinematic body's, likewise; 0 for none),
+ * then by the fat margin (by a linear slop when `ahead` is longer than that margin: the box is
+ * left at the next step anyway). Returns false when its box in the grid already holds them
+ * (move.c). */
+bool rc_proxy_target_ahead(const rc_world *world, const rc_shape *shape, rc_aabb need, rc_vec2 ahead, float swing,
                            rc_aabb *target);
 /* Where a moved shape's proxy goes when sweeps may meet it: a fat box over its whole motion
  * from its proxy box before the move (`before`), turning by `turn` about `center`, and on by
- * `ahead` (rc_proxy_target_ahead; 0 for a shape that does not look ahead). Returns false when
- * its box in the grid already holds that motion. */
+ * `ahead` and `swing` (rc_proxy_target_ahead; 0 for a shape that does not look ahead). Returns
+ * false when its box in the grid already holds that motion. */
 bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aabb before, rc_vec2 center, float turn,
-                            rc_vec2 ahead, rc_aabb *target);
+                            rc_vec2 ahead, float swing, rc_aabb *target);
 
 /* Helpers of the step (step.c) that the sweeps share: log a body in the undo log (before a
  * change the step may have to put back); the velocity gravity and the applied force add over

@@ -332,11 +332,11 @@ static void follow_sweep(rc_world *world, int32_t index, float dt) {
         rc_shape_place(world, shape, b->xf);
         rc_aabb target;
         if (covers_motion) {
-            if (rc_motion_proxy_target(world, shape, was, b->center, 0.0f, ahead, &target)) {
+            if (rc_motion_proxy_target(world, shape, was, b->center, 0.0f, ahead, 0.0f, &target)) {
                 rc_step_move_proxy(world, shape, target);
             }
         } else if (looks_ahead) {
-            if (rc_proxy_target_ahead(world, shape, rc_shape_proxy_box(world, shape), ahead, &target)) {
+            if (rc_proxy_target_ahead(world, shape, rc_shape_proxy_box(world, shape), ahead, 0.0f, &target)) {
                 rc_step_move_proxy(world, shape, target);
             }
         } else if (!rc_shape_proxy_fits(world, shape)) {
