@@ -574,16 +574,18 @@ bool rc_chain_wall_region(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, rc_v
     return towards_a ? in_cone(dir, n_side, n1) : in_cone(dir, n1, n_side);
 }
 
-rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, const rc_hull *hull,
-                                   float margin) {
+/* rc_collide_chain_wall, or with `held` rc_collide_chain_wall_held. */
+static rc_collision chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, const rc_hull *hull, float margin,
+                               bool held) {
     rc_collision none;
     memset(&none, 0, sizeof none);
     rc_vec2 e = rc_sub(b, a);
     rc_vec2 n1 = rc_normalize(rc_left_perp(e)); /* the free side */
-    /* behind the wall (by its centroid): a one-sided wall lets it through */
+    /* behind the wall (by its centroid): a one-sided wall lets it through; held on its free
+       side, while any of it is still there */
     rc_hull_view hull_view = rc_hull_view_of(hull);
     rc_vec2 centroid = rc_hull_middle(&hull_view);
-    if (rc_dot(n1, rc_sub(centroid, a)) < 0.0f) {
+    if (held ? !(rc_hull_reach(&hull_view, n1, a) > 0.0f) : rc_dot(n1, rc_sub(centroid, a)) < 0.0f) {
         return none;
     }
     /* the wall as a hull of two points, normals[0] its free side */
@@ -648,4 +650,14 @@ rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 n
     int ie_next = ie + 1 < hull->count ? ie + 1 : 0;
     rc_vec2 w[2] = {hull->points[ie], hull->points[ie_next]};
     return clip_edges(b, a, n1, 0.0f, 0, 1, w, hull->radius, ie, ie_next, margin, false);
+}
+
+rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, const rc_hull *hull,
+                                   float margin) {
+    return chain_wall(prev, a, b, next, hull, margin, false);
+}
+
+rc_collision rc_collide_chain_wall_held(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, const rc_hull *hull,
+                                        float margin) {
+    return chain_wall(prev, a, b, next, hull, margin, true);
 }

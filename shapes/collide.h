@@ -36,6 +36,16 @@ static inline rc_hull_view rc_hull_view_of(const rc_hull *h) {
     return v;
 }
 
+/* How far a hull reaches past the line through `at` along the unit n: the most of its points'
+ * distances along n, plus its radius (> 0: some of it is on n's side). */
+static inline float rc_hull_reach(const rc_hull_view *h, rc_vec2 n, rc_vec2 at) {
+    float most = rc_dot(n, rc_sub(h->points[0], at));
+    for (int i = 1; i < h->count; ++i) {
+        most = rc_maxf(most, rc_dot(n, rc_sub(h->points[i], at)));
+    }
+    return most + h->radius;
+}
+
 /* The mean of a hull's points: what rc_collide_chain_wall tells its sides by (behind a wall or
  * over it), and a middle for continuous collision's core. */
 static inline rc_vec2 rc_hull_middle(const rc_hull_view *h) {
@@ -134,6 +144,12 @@ rc_collision rc_collide_circle_pair(rc_vec2 center_a, float radius_a, rc_vec2 ce
  * body sliding over the joint of two walls in line feels one surface (no ghost bump). */
 rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, const rc_hull *hull,
                                    float margin);
+/* The same for a hull known to be on the wall's left (its contact with the wall met it there
+ * last): one whose centroid has been pressed behind the wall is still met from the left while
+ * any of it is there (a small prop squeezed into a floor by a pile on it), and none when it is
+ * wholly behind. */
+rc_collision rc_collide_chain_wall_held(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, const rc_hull *hull,
+                                        float margin);
 
 /* Is a point (a circle's centre) in the region of a chain's wall, where rc_collide_chain_wall
  * meets a circle with this wall rather than leaving it to a neighbour: over the wall (its ends

@@ -68,21 +68,42 @@ float rc_contact_margin(const rc_world *world, const rc_shape *a, const rc_shape
 }
 
 /* A hull (in the wall's body frame) against a chain's wall: smooth over the wall's joints. A
- * two-sided wall is met from the side the hull is on. */
-static rc_collision collide_wall(const rc_world *world, const rc_shape *wall, const rc_hull *h, float margin) {
+ * two-sided wall is met from the side the hull is on: its centroid's, or `held`'s while any of
+ * the hull is there (+1 the wall's left, its free side; -1 its right; 0 not known). A contact
+ * keeps the side it met the hull on: a small prop pressed into a floor by a pile on it until its
+ * centroid crossed the floor's line was met from below then, and thrown through (through a
+ * one-sided wall it fell). */
+static rc_collision collide_wall(const rc_world *world, const rc_shape *wall, const rc_hull *h, float margin,
+                                 int held) {
     rc_vec2 prev, a, b, next;
     rc_segment_wall(world, wall, &prev, &a, &b, &next);
+    rc_hull_view v = rc_hull_view_of(h);
+    int side = 1;
     if (!wall->one_sided) {
-        rc_vec2 c = h->points[0];
-        for (int i = 1; i < h->count; ++i) {
-            c = rc_add(c, h->points[i]);
+        side = rc_cross(rc_sub(b, a), rc_sub(rc_hull_middle(&v), a)) < 0.0f ? -1 : 1;
+        rc_vec2 towards_held = rc_scale((float)held, rc_normalize(rc_left_perp(rc_sub(b, a))));
+        if (held != 0 && held != side && rc_hull_reach(&v, towards_held, a) > 0.0f) {
+            side = held;
         }
-        c = rc_scale(1.0f / (float)h->count, c);
-        if (rc_cross(rc_sub(b, a), rc_sub(c, a)) < 0.0f) {
+        if (side < 0) {
             rc_wall_from_behind(&prev, &a, &b, &next); /* on the right */
         }
     }
-    return rc_collide_chain_wall(prev, a, b, next, h, margin);
+    return held == side ? rc_collide_chain_wall_held(prev, a, b, next, h, margin)
+                        : rc_collide_chain_wall(prev, a, b, next, h, margin);
+}
+
+/* The side of a wall a contact's last manifold met the other shape on (collide_wall's `held`):
+ * its normal runs from shape[0] to shape[1], the wall is shape[1] when wall_b. 0 without points. */
+static int held_side(const rc_world *world, const rc_contact *c, const rc_shape *wall, rc_transform wall_xf,
+                     bool wall_b) {
+    if (c->point_count == 0) {
+        return 0;
+    }
+    rc_vec2 prev, a, b, next;
+    rc_segment_wall(world, wall, &prev, &a, &b, &next);
+    rc_vec2 towards_hull = rc_inv_rotate(wall_xf.q, wall_b ? rc_neg(c->normal) : c->normal);
+    return rc_cross(rc_sub(b, a), towards_hull) < 0.0f ? -1 : 1;
 }
 
 /* A manifold computed in one body's frame, to the world (out may be m). */
@@ -117,9 +138,9 @@ static rc_collision to_local(rc_collision m, rc_transform frame) {
  * run from the hull's shape to the wall's. */
 static inline void hull_against_wall(const rc_world *world, const rc_shape *wall, rc_transform wall_xf,
                                      const rc_hull_view *h, rc_transform hull_xf, bool wall_is_b, float margin,
-                                     rc_collision *m) {
+                                     int held, rc_collision *m) {
     rc_hull moved = rc_hull_view_transform(h, rc_inv_mul_transforms(wall_xf, hull_xf));
-    *m = collide_wall(world, wall, &moved, margin);
+    *m = collide_wall(world, wall, &moved, margin, held);
     to_world(m, wall_xf, wall_is_b, m);
 }
 
@@ -134,7 +155,7 @@ rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_
     rc_collision m;
     if (wall_a || wall_b) {
         rc_hull_view h = rc_hull_view_of(wall_b ? ha : hb);
-        hull_against_wall(world, wall_b ? b : a, wall_b ? xb : xa, &h, wall_b ? xa : xb, wall_b, margin, &m);
+        hull_against_wall(world, wall_b ? b : a, wall_b ? xb : xa, &h, wall_b ? xa : xb, wall_b, margin, 0, &m);
         return m;
     }
     rc_hull moved = rc_hull_transform(hb, rc_inv_mul_transforms(xa, xb));
@@ -235,8 +256,8 @@ static void collide_circle_hull(const rc_world *world, const rc_shape *a, const 
 /* What rc_collide_pair gives for a pair with a chain's wall, the other shape's hull read where it
  * lies (the pair's two hulls copied first, one of them the wall's that the wall's collision does
  * not read, were a sixtieth of the rain's step). */
-static void collide_with_wall(const rc_world *world, const rc_shape *a, rc_transform xa, const rc_shape *b,
-                              rc_transform xb, float margin, rc_collision *m) {
+static void collide_with_wall(const rc_world *world, const rc_contact *c, const rc_shape *a, rc_transform xa,
+                              const rc_shape *b, rc_transform xb, float margin, rc_collision *m) {
     bool wall_b = b->kind == RC_SHAPE_SEGMENT;
     if (wall_b && a->kind == RC_SHAPE_SEGMENT) {
         memset(m, 0, sizeof *m); /* walls do not touch walls */
@@ -244,7 +265,8 @@ static void collide_with_wall(const rc_world *world, const rc_shape *a, rc_trans
     }
     rc_hull room;
     rc_hull_view h = hull_view(world, wall_b ? a : b, &room);
-    hull_against_wall(world, wall_b ? b : a, wall_b ? xb : xa, &h, wall_b ? xa : xb, wall_b, margin, m);
+    int held = held_side(world, c, wall_b ? b : a, wall_b ? xb : xa, wall_b);
+    hull_against_wall(world, wall_b ? b : a, wall_b ? xb : xa, &h, wall_b ? xa : xb, wall_b, margin, held, m);
 }
 
 /* May a contact keep its manifold while its bodies hardly move? Solid polygons and capsules
@@ -504,7 +526,7 @@ bool rc_contact_collide(rc_world *world, int32_t index, bool may_keep) {
         }
         rc_smooth_seam(world, a, b, &m);
     } else {
-        collide_with_wall(world, a, ba->xf, b, bb->xf, margin, &m);
+        collide_with_wall(world, c, a, ba->xf, b, bb->xf, margin, &m);
     }
     return take_manifold(world, c, a, b, ba, bb, &m, kept);
 }
