@@ -44,21 +44,38 @@ static bool normal_into(const sweep_cast *c, int32_t other, rc_vec2 p, rc_vec2 n
     return v.kind != RC_SHAPE_SEGMENT && rc_view_distance(&v, q).distance <= tol;
 }
 
-/* Is hit (on shape user) struck before the best so far? At one point (within rounding) the hit
- * whose normal does not point into the other shape wins: a seam between two shapes is struck on
- * their outer faces, not on the inner face of one (a bullet aimed at the seam of a floor of
- * boxes came back sideways); else the earlier, else the lower index. */
-static bool strikes_first(const sweep_cast *c, const rc_ray_hit *hit, int32_t user) {
+/* Is hit (on shape user) struck before the best so far? At one point (within rounding): the hit
+ * on a shape that stays, if the other moves; else, unless their faces face each other, the hit
+ * whose normal does not point into the other shape (a seam between two shapes is struck on
+ * their outer faces, not on the inner face of one: a bullet aimed at the seam of a floor of
+ * boxes came back sideways). Else the earlier, else the lower index. *seam: the seam decided
+ * (keep_hit then keeps the earlier of the two times). */
+static bool strikes_first(const sweep_cast *c, const rc_ray_hit *hit, int32_t user, bool *seam) {
+    *seam = false;
     if (c->best_index < 0) {
         return true;
     }
     float tol = seam_tolerance(hit->point);
     if (fabsf(hit->t - c->best.t) * rc_length(c->translation) <= tol && rc_distance(hit->point, c->best.point) <= tol) {
-        float tau = time_at(c, hit->t);
-        bool hit_inner = normal_into(c, c->best_index, hit->point, hit->normal, tau);
-        bool best_inner = normal_into(c, user, c->best.point, c->best.normal, tau);
-        if (hit_inner != best_inner) {
-            return best_inner;
+        bool hit_moves = rc_shape_motion_of(c->world, c->sweeper, &c->world->shapes.data[user]).moving;
+        bool best_moves = rc_shape_motion_of(c->world, c->sweeper, &c->world->shapes.data[c->best_index]).moving;
+        if (hit_moves != best_moves) {
+            /* a face that stays and one in motion at one point (a point between a prop lying on
+               a floor and the floor, or at the foot of one standing on it): the one that stays
+               stops it, a skin off it, and the one in motion pushes it from there as far as the
+               other lets it (push_out). Stopped at the moving face, a hair below the floor's
+               line, it fell through the floor */
+            return !hit_moves;
+        }
+        if (rc_dot(hit->normal, c->best.normal) > -0.5f) {
+            /* (faces that face each other are no seam but a pinch: the earlier stops it) */
+            float tau = time_at(c, hit->t);
+            bool hit_inner = normal_into(c, c->best_index, hit->point, hit->normal, tau);
+            bool best_inner = normal_into(c, user, c->best.point, c->best.normal, tau);
+            if (hit_inner != best_inner) {
+                *seam = true;
+                return best_inner;
+            }
         }
     }
     return hit->t < c->best.t || (hit->t == c->best.t && user < c->best_index);
@@ -86,9 +103,19 @@ static float keep_hit(sweep_cast *c, bool found, const rc_ray_hit *hit, int32_t 
     if (!found || hit->t > max_fraction) {
         return max_fraction;
     }
-    if (strikes_first(c, hit, user)) {
+    bool seam;
+    rc_ray_hit earlier = c->best_index >= 0 && c->best.t < hit->t ? c->best : *hit;
+    if (strikes_first(c, hit, user, &seam)) {
         c->best = *hit;
         c->best_index = user;
+    }
+    if (seam) {
+        /* one point of a seam, struck on its outer face, where the sweeper first meets either:
+           the inner face's hit may be the earlier by a rounding, and a point wedged between a
+           prop lying on a floor and the floor, the prop's face a hair below the floor's line,
+           was stopped short of the prop's face, below the floor, and fell through it */
+        c->best.t = earlier.t;
+        c->best.point = earlier.point;
     }
     return walk_end(c);
 }
