@@ -153,9 +153,5 @@ int main(void) {
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, props_thrown_about_a_crowded_room_stay_in_it);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return rc_test_run(s);
 }

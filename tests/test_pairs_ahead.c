@@ -253,10 +253,12 @@ START_TEST(a_crate_thrown_face_on_at_a_free_plank_does_not_turn) {
 END_TEST
 
 /* A kinematic blade (6 long, 0.1 thick) turning at `omega` about its middle, with no gravity,
- * among twelve free crates 0.2 wide (or grenades of radius 0.1) set about it at 0.5 to 2.7 from
- * its middle: over two seconds the deepest any goes into the blade's face along its normal
- * (measured across the blade, away from its tips). */
-static float deepest_into_a_blade(float omega, bool grenades) {
+ * among twelve free crates 0.2 wide (or grenades of radius 0.1) set about it at 0.5 to 0.5 + 11
+ * `spacing` from its middle at angles from 0.7 + `phase` on (with `clear`, each turned on until
+ * it is clear of the blade's face by more than a crate's reach): over two seconds the deepest
+ * any goes into the blade's face along its normal (measured across the blade, away from its
+ * tips). */
+static float deepest_into_a_blade(float omega, bool grenades, float phase, float spacing, bool clear) {
     rc_world *w = ws_make_world(rc_v2(0.0f, 0.0f));
     rc_shape_def sd = rc_shape_default_def();
     rc_body_id blade = ws_body(w, RC_KINEMATIC, rc_v2(0.0f, 0.0f), 0.0f);
@@ -264,7 +266,10 @@ static float deepest_into_a_blade(float omega, bool grenades) {
     ck_assert(rc_body_set_angular_velocity(w, blade, omega));
     rc_body_id props[12];
     for (int i = 0; i < 12; ++i) {
-        float r = 0.5f + 0.2f * (float)i, a = 0.7f + 0.45f * (float)i;
+        float r = 0.5f + spacing * (float)i, a = 0.7f + phase + 0.45f * (float)i;
+        while (clear && fabsf(r * sinf(a)) < 0.35f) {
+            a += 0.1f;
+        }
         props[i] = ws_body(w, RC_DYNAMIC, rc_v2(r * cosf(a), r * sinf(a)), 0.0f);
         rc_shape_id shape = grenades ? rc_shape_create_circle(w, props[i], &sd, 0.1f)
                                      : rc_shape_create_box(w, props[i], &sd, 0.1f, 0.1f);
@@ -300,7 +305,8 @@ static float deepest_into_a_blade(float omega, bool grenades) {
 START_TEST(a_turning_blade_pushes_props_aside) {
     const float omegas[3] = {5.0f, 10.0f, 20.0f};
     for (int i = 0; i < 3; ++i) {
-        float crates = deepest_into_a_blade(omegas[i], false), grenades = deepest_into_a_blade(omegas[i], true);
+        float crates = deepest_into_a_blade(omegas[i], false, 0.0f, 0.2f, false);
+        float grenades = deepest_into_a_blade(omegas[i], true, 0.0f, 0.2f, false);
         printf("[pairs ahead] blade at %g rad/s: crates %.4f into its face at most, grenades %.4f\n", (double)omegas[i],
                (double)crates, (double)grenades);
         WS_EXPECT(crates <= 0.025f && grenades <= 0.005f, "blade at %g rad/s: crates %g into it, grenades %g",
@@ -308,41 +314,6 @@ START_TEST(a_turning_blade_pushes_props_aside) {
     }
 }
 END_TEST
-
-/* Twelve crates 0.2 wide at rest (no gravity) set about a kinematic blade (6 long, 0.1 thick)
- * turning at `omega`, clear of it, at 0.5 to 2.8 from its middle at angles from `phase` on: the
- * deepest any goes into the blade's face in two seconds (across the blade, away from its tips). */
-static float deepest_crate_about_a_blade(float omega, float phase, float spacing) {
-    rc_world *w = ws_make_world(rc_v2(0.0f, 0.0f));
-    rc_shape_def sd = rc_shape_default_def();
-    rc_body_id blade = ws_body(w, RC_KINEMATIC, rc_v2(0.0f, 0.0f), 0.0f);
-    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, blade, &sd, 3.0f, 0.05f)));
-    ck_assert(rc_body_set_angular_velocity(w, blade, omega));
-    rc_body_id crates[12];
-    for (int i = 0; i < 12; ++i) {
-        float r = 0.5f + spacing * (float)i, a = 0.7f + phase + 0.45f * (float)i;
-        while (fabsf(r * sinf(a)) < 0.35f) {
-            a += 0.1f; /* clear of the blade's face by more than a crate's reach */
-        }
-        crates[i] = ws_body(w, RC_DYNAMIC, rc_v2(r * cosf(a), r * sinf(a)), 0.0f);
-        ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, crates[i], &sd, 0.1f, 0.1f)));
-    }
-    float deepest = 0.0f;
-    for (int step = 0; step < 120; ++step) {
-        ck_assert(rc_world_step(w, DT));
-        rc_transform xf = rc_body_transform(w, blade);
-        for (int i = 0; i < 12; ++i) {
-            rc_vec2 local = rc_inv_transform_point(xf, rc_body_position(w, crates[i]));
-            float turned = rc_body_angle(w, crates[i]) - rc_body_angle(w, blade);
-            float reach = 0.1f * (fabsf(cosf(turned)) + fabsf(sinf(turned)));
-            if (fabsf(local.x) < 2.9f) {
-                deepest = fmaxf(deepest, 0.05f + reach - fabsf(local.y));
-            }
-        }
-    }
-    rc_world_destroy(w);
-    return deepest;
-}
 
 /* A turning kinematic blade meets crates at rest about it with its face, and pushes them from
  * there: over 40 placements each at 5, 10 and 20 rad/s, no crate goes further into the blade
@@ -357,8 +328,8 @@ START_TEST(crates_at_rest_about_a_turning_blade_meet_its_face) {
     for (int k = 0; k < 3; ++k) {
         float worst = 0.0f, sum = 0.0f;
         for (int placing = 0; placing < 40; ++placing) {
-            float deepest = deepest_crate_about_a_blade(omegas[k], 0.37f * (float)placing,
-                                                        0.2f + 0.0001f * (float)(placing % 7));
+            float deepest = deepest_into_a_blade(omegas[k], false, 0.37f * (float)placing,
+                                                 0.2f + 0.0001f * (float)(placing % 7), true);
             WS_EXPECT(deepest <= limits[k], "blade at %g rad/s, placing %d: a crate %g into it", (double)omegas[k],
                       placing, (double)deepest);
             worst = fmaxf(worst, deepest);
