@@ -68,21 +68,25 @@ float rc_contact_margin(const rc_world *world, const rc_shape *a, const rc_shape
 }
 
 /* A hull (in the wall's body frame) against a chain's wall: smooth over the wall's joints. A
- * two-sided wall is met from the side the hull is on: its centroid's, or `held`'s while any of
- * the hull is there (+1 the wall's left, its free side; -1 its right; 0 not known). A contact
- * keeps the side it met the hull on: a small prop pressed into a floor by a pile on it until its
- * centroid crossed the floor's line was met from below then, and thrown through (through a
- * one-sided wall it fell). */
+ * two-sided wall is met from the side the hull is on: its centroid's, or the side `last_normal`
+ * points to (the wall's last manifold with it, zero for none) while any of the hull is there.
+ * A contact keeps the side it met the hull on: a small prop pressed into a floor by a pile on
+ * it until its centroid crossed the floor's line was met from below then, and thrown through
+ * (through a one-sided wall it fell). */
 static rc_collision collide_wall(const rc_world *world, const rc_shape *wall, const rc_hull *h, float margin,
-                                 int held) {
+                                 rc_vec2 last_normal) {
     rc_vec2 prev, a, b, next;
     rc_segment_wall(world, wall, &prev, &a, &b, &next);
+    int held = 0; /* +1 the wall's left (its free side), -1 its right, 0 not known */
+    if (last_normal.x != 0.0f || last_normal.y != 0.0f) {
+        held = rc_cross(rc_sub(b, a), last_normal) < 0.0f ? -1 : 1;
+    }
     rc_hull_view v = rc_hull_view_of(h);
     int side = 1;
     if (!wall->one_sided) {
         side = rc_cross(rc_sub(b, a), rc_sub(rc_hull_middle(&v), a)) < 0.0f ? -1 : 1;
-        rc_vec2 towards_held = rc_scale((float)held, rc_normalize(rc_left_perp(rc_sub(b, a))));
-        if (held != 0 && held != side && rc_hull_reach(&v, towards_held, a) > 0.0f) {
+        if (held != 0 && held != side &&
+            rc_hull_reach(&v, rc_scale((float)held, rc_normalize(rc_left_perp(rc_sub(b, a)))), a) > 0.0f) {
             side = held;
         }
         if (side < 0) {
@@ -93,17 +97,14 @@ static rc_collision collide_wall(const rc_world *world, const rc_shape *wall, co
                         : rc_collide_chain_wall(prev, a, b, next, h, margin);
 }
 
-/* The side of a wall a contact's last manifold met the other shape on (collide_wall's `held`):
- * its normal runs from shape[0] to shape[1], the wall is shape[1] when wall_b. 0 without points. */
-static int held_side(const rc_world *world, const rc_contact *c, const rc_shape *wall, rc_transform wall_xf,
-                     bool wall_b) {
+/* The normal a contact's last manifold met a wall's other shape by, from the wall towards it, in
+ * the wall's body frame (collide_wall's `last_normal`): the contact's runs from shape[0] to
+ * shape[1], the wall is shape[1] when wall_b. Zero without points. */
+static rc_vec2 last_wall_normal(const rc_contact *c, rc_transform wall_xf, bool wall_b) {
     if (c->point_count == 0) {
-        return 0;
+        return rc_v2(0.0f, 0.0f);
     }
-    rc_vec2 prev, a, b, next;
-    rc_segment_wall(world, wall, &prev, &a, &b, &next);
-    rc_vec2 towards_hull = rc_inv_rotate(wall_xf.q, wall_b ? rc_neg(c->normal) : c->normal);
-    return rc_cross(rc_sub(b, a), towards_hull) < 0.0f ? -1 : 1;
+    return rc_inv_rotate(wall_xf.q, wall_b ? rc_neg(c->normal) : c->normal);
 }
 
 /* A manifold computed in one body's frame, to the world (out may be m). */
@@ -138,9 +139,9 @@ static rc_collision to_local(rc_collision m, rc_transform frame) {
  * run from the hull's shape to the wall's. */
 static inline void hull_against_wall(const rc_world *world, const rc_shape *wall, rc_transform wall_xf,
                                      const rc_hull_view *h, rc_transform hull_xf, bool wall_is_b, float margin,
-                                     int held, rc_collision *m) {
+                                     rc_vec2 last_normal, rc_collision *m) {
     rc_hull moved = rc_hull_view_transform(h, rc_inv_mul_transforms(wall_xf, hull_xf));
-    *m = collide_wall(world, wall, &moved, margin, held);
+    *m = collide_wall(world, wall, &moved, margin, last_normal);
     to_world(m, wall_xf, wall_is_b, m);
 }
 
@@ -155,7 +156,7 @@ rc_collision rc_collide_pair(const rc_world *world, const rc_shape *a, const rc_
     rc_collision m;
     if (wall_a || wall_b) {
         rc_hull_view h = rc_hull_view_of(wall_b ? ha : hb);
-        hull_against_wall(world, wall_b ? b : a, wall_b ? xb : xa, &h, wall_b ? xa : xb, wall_b, margin, 0, &m);
+        hull_against_wall(world, wall_b ? b : a, wall_b ? xb : xa, &h, wall_b ? xa : xb, wall_b, margin, rc_v2(0.0f, 0.0f), &m);
         return m;
     }
     rc_hull moved = rc_hull_transform(hb, rc_inv_mul_transforms(xa, xb));
@@ -265,8 +266,9 @@ static void collide_with_wall(const rc_world *world, const rc_contact *c, const 
     }
     rc_hull room;
     rc_hull_view h = hull_view(world, wall_b ? a : b, &room);
-    int held = held_side(world, c, wall_b ? b : a, wall_b ? xb : xa, wall_b);
-    hull_against_wall(world, wall_b ? b : a, wall_b ? xb : xa, &h, wall_b ? xa : xb, wall_b, margin, held, m);
+    rc_transform wall_xf = wall_b ? xb : xa;
+    hull_against_wall(world, wall_b ? b : a, wall_xf, &h, wall_b ? xa : xb, wall_b, margin,
+                      last_wall_normal(c, wall_xf, wall_b), m);
 }
 
 /* May a contact keep its manifold while its bodies hardly move? Solid polygons and capsules

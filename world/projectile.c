@@ -104,18 +104,19 @@ static float keep_hit(sweep_cast *c, bool found, const rc_ray_hit *hit, int32_t 
         return max_fraction;
     }
     bool seam;
-    rc_ray_hit earlier = c->best_index >= 0 && c->best.t < hit->t ? c->best : *hit;
+    bool best_earlier = c->best_index >= 0 && c->best.t < hit->t;
+    float earlier_t = best_earlier ? c->best.t : hit->t;
+    rc_vec2 earlier_point = best_earlier ? c->best.point : hit->point;
     if (strikes_first(c, hit, user, &seam)) {
         c->best = *hit;
         c->best_index = user;
     }
     if (seam) {
-        /* one point of a seam, struck on its outer face, where the sweeper first meets either:
-           the inner face's hit may be the earlier by a rounding, and a point wedged between a
-           prop lying on a floor and the floor, the prop's face a hair below the floor's line,
-           was stopped short of the prop's face, below the floor, and fell through it */
-        c->best.t = earlier.t;
-        c->best.point = earlier.point;
+        /* one point of a seam, struck on its outer face where the sweeper first meets either: the
+           inner face's hit may be the earlier by the rounding the seam allows, and the sweeper
+           never goes past the first face it meets */
+        c->best.t = earlier_t;
+        c->best.point = earlier_point;
     }
     return walk_end(c);
 }
