@@ -130,6 +130,77 @@ static bool owns_overlap(const rc_world *world, const rc_shape *shape, const rc_
     return !hit->started_inside || rc_segment_owns(world, shape, p);
 }
 
+/* A few float spacings at the coordinates of p and q: how far a rounding may move a point. */
+static float rounding_at(rc_vec2 p, rc_vec2 q) {
+    float size = rc_maxf(rc_maxf(fabsf(p.x), fabsf(p.y)), rc_maxf(fabsf(q.x), fabsf(q.y)));
+    return 4.0f * FLT_EPSILON * rc_maxf(1.0f, size);
+}
+
+/* Is p within `tolerance` of the segment (of its line, between its ends give or take the
+ * tolerance)? Its unit left normal and the nearest point of it. */
+static bool near_segment(rc_segment segment, rc_vec2 p, float tolerance, rc_vec2 *left, rc_vec2 *foot) {
+    rc_vec2 e = rc_sub(segment.b, segment.a), r = rc_sub(p, segment.a);
+    float side = rc_cross(e, r), length_squared = rc_dot(e, e);
+    if (!(side * side <= tolerance * tolerance * length_squared) || !(length_squared > 0.0f)) {
+        return false; /* (most segments a walk looks at: far from p) */
+    }
+    float length = sqrtf(length_squared), along = rc_dot(e, r);
+    if (along < -tolerance * length || along > length_squared + tolerance * length) {
+        return false;
+    }
+    *left = rc_v2(-e.y / length, e.x / length);
+    *foot = rc_mul_add(segment.a, rc_maxf(0.0f, rc_minf(along / length_squared, 1.0f)), e);
+    return true;
+}
+
+/* A point's path that a still segment does not stop may yet end on its line, rounded: a point
+ * pinched in a one-sided loop's corner 7e-6 from the wall, pushed 6.4e-6 towards it, ended on
+ * the wall's line (-9.9999997 rounds to -10), which then no longer faced it, just short of the
+ * floor's first point, and it fell out of the room. A path towards the segment that ends within
+ * a rounding of it is struck at its end (t = 1; the normal on the side it started from): it
+ * stops a skin short (stop_short) and goes on along the wall. */
+static bool ends_on_segment(rc_segment segment, rc_vec2 origin, rc_vec2 d, rc_ray_hit *hit) {
+    rc_vec2 end = rc_add(origin, d), left, foot;
+    if (!near_segment(segment, end, rounding_at(origin, end), &left, &foot)) {
+        return false;
+    }
+    rc_vec2 normal = rc_cross(rc_sub(segment.b, segment.a), rc_sub(origin, segment.a)) < 0.0f ? rc_neg(left) : left;
+    if (!(rc_dot(d, normal) < 0.0f)) {
+        return false; /* (along it, or away: it ends no nearer than it started) */
+    }
+    *hit = (rc_ray_hit){1.0f, foot, normal, false, {0, 0}, {0, 0}};
+    return true;
+}
+
+/* A point on a one-sided segment's line, or a rounding behind it, that goes on behind it: the
+ * segment does not face it, yet it stands where it was stopped on the free side (a stop short of
+ * the floor in a corner rounded onto the wall beside it), and is struck where it stands (t = 0,
+ * the free side's normal). A point that comes through from behind never stands there: it is
+ * more than a rounding behind, or crossing to the free side. */
+static bool backs_through_segment(rc_segment segment, rc_vec2 origin, rc_vec2 d, rc_ray_hit *hit) {
+    rc_vec2 left, foot;
+    if (!near_segment(segment, origin, rounding_at(origin, origin), &left, &foot) || !(rc_dot(d, left) < 0.0f)) {
+        return false;
+    }
+    *hit = (rc_ray_hit){0.0f, foot, left, false, {0, 0}, {0, 0}};
+    return true;
+}
+
+/* The cast of a point or circle against a still shape: its hit; for a point, a path that ends on
+ * a segment (ends_on_segment) or goes on behind a one-sided segment it stands on
+ * (backs_through_segment) too. */
+static bool cast_still(const rc_shape_view *v, bool one_sided, rc_vec2 origin, float radius, rc_vec2 d,
+                       rc_ray_hit *hit) {
+    bool point_and_segment = radius == 0.0f && v->kind == RC_SHAPE_SEGMENT;
+    if (one_sided && !rc_segment_faces(v->u.segment.a, v->u.segment.b, origin)) {
+        return point_and_segment && backs_through_segment(v->u.segment, origin, d, hit);
+    }
+    if (rc_view_cast(v, origin, radius, d, hit)) {
+        return true;
+    }
+    return point_and_segment && ends_on_segment(v->u.segment, origin, d, hit);
+}
+
 static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
     (void)proxy;
     sweep_cast *c = context;
@@ -154,11 +225,12 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
                                tolerance, &hit, &apart);
         c->met_motion = c->met_motion || !apart;
         found = found && owns_overlap(c->world, shape, &hit, rc_motion_to_placed(&m, c->origin, c->tau0));
-    } else if (!rc_shape_faces(shape, c->origin) || (c->translation.x == 0.0f && c->translation.y == 0.0f)) {
+    } else if (c->translation.x == 0.0f && c->translation.y == 0.0f) {
         return max_fraction; /* a still shape meets nothing that stays put (overlaps: overlapped()) */
     } else {
         rc_shape_view v = rc_shape_view_of(c->world, shape);
-        found = rc_view_cast(&v, c->origin, c->sweeper->radius, c->translation, &hit);
+        bool one_sided = shape->one_sided && shape->kind == RC_SHAPE_SEGMENT;
+        found = cast_still(&v, one_sided, c->origin, c->sweeper->radius, c->translation, &hit);
         found = found && owns_overlap(c->world, shape, &hit, c->origin);
     }
     return keep_hit(c, found, &hit, user, max_fraction);
@@ -180,13 +252,12 @@ static float lean_sweep_fn(int32_t offset, float max_fraction, void *context) {
         !rc_filters_collide(s->filter, r->filter) || skipped(s, r->shape)) {
         return max_fraction;
     }
-    const rc_vec2 *d = rc_cast_record_data(r);
-    if ((r->one_sided && !rc_segment_faces(d[0], d[1], c->origin)) || (c->translation.x == 0.0f && c->translation.y == 0.0f)) {
+    if (c->translation.x == 0.0f && c->translation.y == 0.0f) {
         return max_fraction;
     }
     rc_shape_view v = rc_cast_record_view(r);
     rc_ray_hit hit;
-    bool found = rc_view_cast(&v, c->origin, s->radius, c->translation, &hit);
+    bool found = cast_still(&v, r->one_sided && r->kind == RC_SHAPE_SEGMENT, c->origin, s->radius, c->translation, &hit);
     found = found && owns_overlap(c->world, &c->world->shapes.data[r->shape], &hit, c->origin);
     return keep_hit(c, found, &hit, r->shape, max_fraction);
 }
@@ -504,6 +575,15 @@ static float stop_short(const rc_world *world, rc_sweeper *s, const sweep_cast *
     s->center = p;
     if (!clear && m.moving) {
         push_out(world, s, c->best_index, tau);
+    } else if (s->radius == 0.0f && shape->kind == RC_SHAPE_SEGMENT && !m.moving) {
+        /* a point left on a still segment's line, or a rounding from it (backs_through_segment,
+           ends_on_segment): back a skin onto the side it is struck from, as far as nothing else
+           stops it, so that no rounding takes it behind */
+        float gap = rc_dot(rc_sub(s->center, c->best.point), n);
+        if (gap < rounding_at(s->center, c->best.point)) {
+            rc_vec2 lift = rc_scale(skin - gap, n);
+            s->center = rc_mul_add(s->center, push_allowed(world, s, lift, tau, c->best_index), lift);
+        }
     }
     return stop;
 }
