@@ -201,6 +201,25 @@ static bool cast_still(const rc_shape_view *v, bool one_sided, rc_vec2 origin, f
     return point_and_segment && ends_on_segment(v->u.segment, origin, d, hit);
 }
 
+/* Does a body that starts the cast overlapping a dynamic or kinematic body's shape (a circle
+ * over its surface, a point inside it) move out of it: its path, less the shape's own move, away
+ * from the surface nearest it? Then the overlap does not stop it (the solver's contact has it,
+ * and a shape in motion it still overlaps at the step's end pushes it out: rc_sweep); whatever
+ * else is on the way does.
+ * Stopped there wherever its push out was blocked, a ball wedged under a grenade, or a point
+ * pinched between the floor and a prop lying on it, never reached the floor it was falling
+ * onto: its velocity grew by gravity at every step while it stood still (a ball at 32 units/s
+ * after 200 steps then threw a plank through the floor). */
+static bool leaves_overlap(const sweep_cast *c, const rc_shape *shape, const rc_shape_motion *m, const rc_ray_hit *hit) {
+    if (!hit->started_inside) {
+        return false;
+    }
+    rc_shape_view v = rc_shape_view_of(c->world, shape);
+    rc_distance_result dist = rc_view_distance(&v, rc_motion_to_placed(m, c->origin, c->tau0));
+    rc_vec2 own = rc_sub(c->translation, rc_scale(c->tau1 - c->tau0, m->move));
+    return rc_dot(rc_motion_dir_to_placed(m, own, c->tau0), dist.normal) > 0.0f;
+}
+
 static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *context) {
     (void)proxy;
     sweep_cast *c = context;
@@ -224,14 +243,16 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
         found = rc_motion_cast(c->world, shape, &m, c->origin, c->sweeper->radius, c->translation, c->tau0, c->tau1,
                                tolerance, &hit, &apart);
         c->met_motion = c->met_motion || !apart;
-        found = found && owns_overlap(c->world, shape, &hit, rc_motion_to_placed(&m, c->origin, c->tau0));
+        found = found && owns_overlap(c->world, shape, &hit, rc_motion_to_placed(&m, c->origin, c->tau0)) &&
+                !leaves_overlap(c, shape, &m, &hit);
     } else if (c->translation.x == 0.0f && c->translation.y == 0.0f) {
         return max_fraction; /* a still shape meets nothing that stays put (overlaps: overlapped()) */
     } else {
         rc_shape_view v = rc_shape_view_of(c->world, shape);
         bool one_sided = shape->one_sided && shape->kind == RC_SHAPE_SEGMENT;
         found = cast_still(&v, one_sided, c->origin, c->sweeper->radius, c->translation, &hit);
-        found = found && owns_overlap(c->world, shape, &hit, c->origin);
+        found = found && owns_overlap(c->world, shape, &hit, c->origin) &&
+                (shape->body_type == RC_STATIC || !leaves_overlap(c, shape, &m, &hit));
     }
     return keep_hit(c, found, &hit, user, max_fraction);
 }
@@ -726,10 +747,25 @@ static bool cancelled_by_game(const rc_world *world, rc_sweeper *s, const sweep_
     return false;
 }
 
+/* Wedged (what it meets stops it again and again, and no push takes it out): it keeps no velocity
+ * along the path d it could not go. Gravity went on adding to the velocity of a point pinched
+ * between a prop and a wall, 33 units/s while it stood still, until a push let it go. */
+static void wedged(rc_sweeper *s, rc_vec2 d) {
+    float length = rc_length(d);
+    if (!(length > 0.0f)) {
+        return;
+    }
+    rc_vec2 u = rc_scale(1.0f / length, d);
+    float along = rc_dot(s->velocity, u);
+    if (along > 0.0f) {
+        s->velocity = rc_mul_add(s->velocity, -along, u);
+    }
+}
+
 /* The sweep in free flight (or from a fast hit on the solver's path) over what remains of the
  * step. */
 static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float remaining, rc_sweep_sink *sink) {
-    int32_t bounces = s->step_bounces, push_outs = 0;
+    int32_t bounces = s->step_bounces, push_outs = 0, slides = 0;
     bool held = false;
     /* in free flight the body moves along the chord of its parabola over what is left of the
        step: its velocity less half the gravity still to come (exact positions, no energy lost or
@@ -741,11 +777,13 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
        surface, so that stopping short does not shift where the step ends along the surface (the
        chord stays on the free side of the contact's tangent) */
     rc_vec2 lag = {0.0f, 0.0f}; /* along the surface, from where the body stands to the contact */
+    rc_vec2 slide = {0.0f, 0.0f}; /* the normal of a surface it goes on along, not bouncing off */
     for (;;) {
         s->hit_materials = false;
         float now = 1.0f - remaining;
         rc_vec2 v = rc_sub(s->velocity, rc_scale(remaining, drift));
         rc_vec2 d = rc_mul_add(lag, dt * remaining, v);
+        d = along_surface(d, slide);
         lag = rc_v2(0.0f, 0.0f);
         if (d.x == 0.0f && d.y == 0.0f) {
             /* at rest: pushed out of what moved onto it (a door closing on a bullet that stood
@@ -790,6 +828,7 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
                onto it), is pushed out, and the push is swept like any motion: it never carries
                the body through a wall */
             if (push_outs++ >= MAX_PUSH_OUTS) {
+                wedged(s, d);
                 break;
             }
             push_out_of(world, s, index, remaining, sink, &held, &drift);
@@ -812,6 +851,7 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
         bool moving = rc_shape_motion_of(world, s, shape).moving;
         if (moving && !(own > 8.0f * FLT_EPSILON * rc_length(s->velocity))) {
             if (push_outs++ >= MAX_PUSH_OUTS) {
+                wedged(s, d);
                 break;
             }
             float approach = bounce_at(world, s, index, n, c.best.point, false, remaining, sink, &held);
@@ -841,10 +881,18 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
            floor, by a quarter of a unit at dt = 0.25) */
         drift = held ? along_surface(drift, n) : drift;
         if (approach <= 0.0f) {
-            /* the surface moves away at least as fast: stay at the contact for this step */
+            /* the surface moves away at least as fast (or along with it): no bounce, and the rest
+               of the path goes on from the stop, along the surface (stopped there for the step,
+               a point skimming a prop's top a skin off it at 3.7 units/s never moved again) */
             sink->last_shape = index;
-            break;
+            if (slides++ >= MAX_PUSH_OUTS) {
+                wedged(s, d);
+                break;
+            }
+            slide = n; /* (its path, by the step's motions, may still run into it) */
+            continue;
         }
+        slide = rc_v2(0.0f, 0.0f);
         ++bounces;
         report(world, s, sink, index, c.best.point, n, approach, IMPACT_BOUNCE);
     }
