@@ -1317,6 +1317,29 @@ START_TEST(denormal_step_keeps_resting_grenades_finite) {
 }
 END_TEST
 
+/* Found by fuzz_world (stop 62): a ball bullet of radius 4 spawned over the ground and a grenade,
+ * wedged there (pushes out of both blocked), then a step of FLT_TRUE_MIN: the velocity a wedged
+ * body keeps was worked out along its path's unit vector, which a path of that step's length has
+ * no float of, and it turned NaN. Every number stays finite. */
+START_TEST(denormal_step_keeps_a_wedged_bullet_finite) {
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id ground = ws_static_body(w);
+    rc_shape_def sd = rc_shape_default_def();
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ground, &sd, 8.0f, 0.5f)));
+    rc_body_id grenade = ws_circle_body(w, rc_v2(0, 3), rc_v2(1, 0), 0.25f, 0.0f, 0.6f, false);
+    rc_body_id ball = ws_circle_body(w, rc_v2(-3, 2), rc_v2(-12, 4), 4.0625f, 0.0f, 0.6f, true);
+    ck_assert(rc_body_set_angular_velocity(w, ball, 10.375f));
+    ck_assert(rc_world_step(w, FLT_TRUE_MIN));
+    rc_body_id both[2] = {grenade, ball};
+    for (int k = 0; k < 2; ++k) {
+        rc_vec2 p = rc_body_position(w, both[k]), v = rc_body_linear_velocity(w, both[k]);
+        ck_assert_msg(rc_vec2_is_finite(p) && rc_vec2_is_finite(v) && rc_is_finite(rc_body_angular_velocity(w, both[k])),
+                      "body %d: position (%g, %g), velocity (%g, %g)", k, p.x, p.y, v.x, v.y);
+    }
+    rc_world_destroy(w);
+}
+END_TEST
+
 static Suite *projectiles_suite(void) {
     Suite *s = suite_create("projectiles");
     TCase *b = tcase_create("bullets");
@@ -1373,6 +1396,7 @@ static Suite *projectiles_suite(void) {
     tcase_add_test(v, impact_events_belong_to_one_step);
     tcase_add_test(v, body_defs_for_projectiles_are_checked);
     tcase_add_test(v, denormal_step_keeps_resting_grenades_finite);
+    tcase_add_test(v, denormal_step_keeps_a_wedged_bullet_finite);
     suite_add_tcase(s, v);
     return s;
 }

@@ -751,11 +751,11 @@ static bool cancelled_by_game(const rc_world *world, rc_sweeper *s, const sweep_
  * along the path d it could not go. Gravity went on adding to the velocity of a point pinched
  * between a prop and a wall, 33 units/s while it stood still, until a push let it go. */
 static void wedged(rc_sweeper *s, rc_vec2 d) {
-    float length = rc_length(d);
-    if (!(length > 0.0f)) {
-        return;
+    float length = rc_length(d), inverse = 1.0f / length;
+    if (!(length > 0.0f) || !rc_is_finite(inverse)) {
+        return; /* (a path of a denormal step's length: its unit vector was infinite, the velocity NaN) */
     }
-    rc_vec2 u = rc_scale(1.0f / length, d);
+    rc_vec2 u = rc_scale(inverse, d);
     float along = rc_dot(s->velocity, u);
     if (along > 0.0f) {
         s->velocity = rc_mul_add(s->velocity, -along, u);
