@@ -351,7 +351,7 @@ static void note_velocity_read(rc_sweeper *s, const rc_body *b) {
  * struck body, when dynamic, takes the opposite impulse. Returns the approach speed, or 0 when
  * the two are not approaching (then nothing changed). */
 static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, rc_vec2 n, rc_vec2 point, float tau,
-                    bool stick, rc_sweep_sink *sink) {
+                    bool stick, rc_sweep_sink *sink, float *friction) {
     const rc_shape *shape = &world->shapes.data[shape_index];
     const rc_body *target = &world->bodies.data[shape->body];
     rc_shape_motion m = rc_shape_motion_of(world, s, shape);
@@ -385,6 +385,7 @@ static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, r
         mu = s->hit_friction;
         s->hit_materials = false;
     }
+    *friction = mu;
     if (stick || approach < world->def.restitution_threshold) {
         e = 0.0f;
     }
@@ -459,40 +460,6 @@ static void report(const rc_world *world, rc_sweeper *s, rc_sweep_sink *sink, in
 
 /* ---- the sweep --------------------------------------------------------------------------------- */
 
-/* Gravity is added to the velocity at the start of a step, and the body then moves in a straight
- * line; at a hit at time tau within the step, the velocity the body would really have there is
- * its velocity less the gravity of the rest of the step. The bounce reflects that velocity and
- * the rest of the step's gravity is added back, which keeps a bounce from gaining energy from
- * the integration (a ball bouncing with e = 1 keeps its height). */
-static float bounce_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, bool stick,
-                       float rest_of_step, rc_sweep_sink *sink, bool *held) {
-    rc_vec2 later = rc_scale(rest_of_step, s->kick);
-    s->velocity = rc_sub(s->velocity, later);
-    float approach = bounce(world, s, index, n, point, 1.0f - rest_of_step, stick, sink);
-    *held = false;
-    if (approach > 0.0f) {
-        /* the surface holds against the gravity still to come when the bounce leaves too little
-           speed to get away (a landing without a bounce): no chatter of tiny bounces */
-        const rc_body *target = &world->bodies.data[world->shapes.data[index].body];
-        note_velocity_read(s, target);
-        rc_vec2 vt = target->type == RC_STATIC ? rc_v2(0.0f, 0.0f) : target->linear_velocity;
-        float leaving = rc_dot(rc_sub(s->velocity, vt), n) + rc_dot(later, n);
-        if (leaving < 0.0f) {
-            later = rc_mul_add(later, -leaving, n);
-            *held = true;
-        }
-    }
-    s->velocity = rc_add(s->velocity, later);
-    return approach;
-}
-
-/* The part of a drift (half the gravity of the step) that does not press into a surface of
- * normal n. */
-static rc_vec2 along_surface(rc_vec2 drift, rc_vec2 n) {
-    float into = rc_dot(drift, n);
-    return into < 0.0f ? rc_mul_add(drift, -into, n) : drift;
-}
-
 /* The velocity of a shape's surface at a point at time tau (0 for static shapes). */
 static rc_vec2 surface_velocity(const rc_world *world, rc_sweeper *s, const rc_shape *shape, rc_vec2 point,
                                 float tau) {
@@ -503,6 +470,87 @@ static rc_vec2 surface_velocity(const rc_world *world, rc_sweeper *s, const rc_s
     note_velocity_read(s, b);
     rc_shape_motion m = rc_shape_motion_of(world, s, shape);
     return rc_add(b->linear_velocity, cross_sv(b->angular_velocity, rc_sub(point, rc_motion_center(world, &m, shape, tau))));
+}
+
+/* The part of a drift (half the gravity of the step) that does not press into a surface of
+ * normal n. */
+static rc_vec2 along_surface(rc_vec2 drift, rc_vec2 n) {
+    float into = rc_dot(drift, n);
+    return into < 0.0f ? rc_mul_add(drift, -into, n) : drift;
+}
+
+/* Coulomb friction over the rest of the step of a body the surface holds (bounce_at): the hold
+ * took `hold` of its velocity along n (the part of the gravity still to come that went into the
+ * surface), a normal impulse of hold / inv_mass, and the sliding at its contact point loses at
+ * most mu times that, without reversing. Returns the change of its velocity. Without it a point
+ * slid down a 30 degree slope of friction 0.3 as if frictionless (9.58 down in 2 s, where Coulomb
+ * gives 4.80): the landings that hold it on the slope, one a step, are too slow to brake it, and
+ * its weight was held by the hold alone. (The surface takes neither impulse: the hold pushes
+ * nothing either.) */
+static rc_vec2 hold_friction(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, float tau,
+                             float hold, float mu) {
+    rc_vec2 before = s->velocity;
+    if (!(s->inv_mass > 0.0f) || !(mu > 0.0f)) {
+        return rc_v2(0.0f, 0.0f);
+    }
+    rc_vec2 t = rc_left_perp(n);
+    rc_vec2 rs = rc_scale(-s->radius, n);
+    rc_vec2 vs = rc_add(s->velocity, cross_sv(s->angular_velocity, rs));
+    float slide = rc_dot(rc_sub(vs, surface_velocity(world, s, &world->shapes.data[index], point, tau)), t);
+    double rst = rc_cross(rs, t);
+    double kt = (double)s->inv_mass + (double)s->inv_inertia * rst * rst;
+    double limit = (double)mu * (double)hold / (double)s->inv_mass;
+    double pt = -(double)slide / kt;
+    pt = pt < -limit ? -limit : (pt > limit ? limit : pt);
+    double px = pt * t.x, py = pt * t.y;
+    rc_limit_velocity(world, s->velocity.x + s->inv_mass * px, s->velocity.y + s->inv_mass * py,
+                      s->angular_velocity + s->inv_inertia * (rs.x * py - rs.y * px), &s->velocity,
+                      &s->angular_velocity);
+    return rc_sub(s->velocity, before);
+}
+
+/* Gravity is added to the velocity at the start of a step, and the body then moves in a straight
+ * line; at a hit at time tau within the step, the velocity the body would really have there is
+ * its velocity less the gravity of the rest of the step. The bounce reflects that velocity and
+ * the rest of the step's gravity is added back, which keeps a bounce from gaining energy from
+ * the integration (a ball bouncing with e = 1 keeps its height). */
+static float bounce_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, bool stick,
+                       float rest_of_step, rc_sweep_sink *sink, rc_vec2 *drift) {
+    rc_vec2 later = rc_scale(rest_of_step, s->kick);
+    s->velocity = rc_sub(s->velocity, later);
+    float mu = 0.0f;
+    float approach = bounce(world, s, index, n, point, 1.0f - rest_of_step, stick, sink, &mu);
+    float hold = 0.0f;
+    if (approach > 0.0f) {
+        /* the surface holds against the gravity still to come when the bounce leaves too little
+           speed to get away (a landing without a bounce): no chatter of tiny bounces */
+        const rc_body *target = &world->bodies.data[world->shapes.data[index].body];
+        note_velocity_read(s, target);
+        rc_vec2 vt = target->type == RC_STATIC ? rc_v2(0.0f, 0.0f) : target->linear_velocity;
+        float leaving = rc_dot(rc_sub(s->velocity, vt), n) + rc_dot(later, n);
+        if (leaving < 0.0f) {
+            later = rc_mul_add(later, -leaving, n);
+            hold = -leaving;
+        }
+    }
+    s->velocity = rc_add(s->velocity, later);
+    if (hold > 0.0f) {
+        /* held for the rest of the step: the gravity still to come no longer bends the path into
+           the surface (the chord less half of it lifted a landing body off the floor, by a quarter
+           of a unit at dt = 0.25); friction brakes it over the rest of the step as gravity pulls
+           it, so the chord is bent by half of what friction takes off the velocity, as by half
+           of gravity's kick (else a point friction holds still on a slope went up it at every
+           step by the half of gravity's pull along the slope that the chord takes off) */
+        *drift = along_surface(*drift, n);
+        if (!stick) {
+            rc_vec2 braked = hold_friction(world, s, index, n, point, 1.0f - rest_of_step, hold, mu);
+            rc_vec2 bent = rc_mul_add(*drift, 0.5f / rest_of_step, braked);
+            if (rc_vec2_is_finite(bent)) {
+                *drift = bent; /* (not over a rest of the step too short to divide by) */
+            }
+        }
+    }
+    return approach;
 }
 
 /* How far the sweeper may go by push at time tau (a fraction of it) before something else stops
@@ -663,11 +711,10 @@ static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, r
 /* Out of the shape it overlaps (push_out), with the bounce off its surface that the push makes:
  * a moving surface gives the body its motion. */
 static void push_out_of(const rc_world *world, rc_sweeper *s, int32_t index, float remaining, rc_sweep_sink *sink,
-                        bool *held, rc_vec2 *drift) {
+                        rc_vec2 *drift) {
     rc_vec2 normal = push_out(world, s, index, 1.0f - remaining);
     rc_vec2 point = rc_mul_add(s->center, -s->radius, normal);
-    float approach = bounce_at(world, s, index, normal, point, false, remaining, sink, held);
-    *drift = *held ? along_surface(*drift, normal) : *drift;
+    float approach = bounce_at(world, s, index, normal, point, false, remaining, sink, drift);
     report(world, s, sink, index, point, normal, approach, IMPACT_TOUCH);
 }
 
@@ -766,7 +813,6 @@ static void wedged(rc_sweeper *s, rc_vec2 d) {
  * step. */
 static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float remaining, rc_sweep_sink *sink) {
     int32_t bounces = s->step_bounces, push_outs = 0, slides = 0;
-    bool held = false;
     /* in free flight the body moves along the chord of its parabola over what is left of the
        step: its velocity less half the gravity still to come (exact positions, no energy lost or
        gained); held by surfaces, it moves at its velocity, as the solver left it */
@@ -794,7 +840,7 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
                 if (push_outs++ >= MAX_PUSH_OUTS) {
                     break;
                 }
-                push_out_of(world, s, inside, remaining, sink, &held, &drift);
+                push_out_of(world, s, inside, remaining, sink, &drift);
                 continue;
             }
             if (!s->sees_motion) {
@@ -818,7 +864,7 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
             if (s->radius == 0.0f && world->bodies.data[shape->body].type == RC_STATIC) {
                 /* a point inside a solid shape is stopped there (spawned in a wall) */
                 float speed = rc_length(s->velocity);
-                bounce_at(world, s, index, c.best.normal, s->center, true, remaining, sink, &held);
+                bounce_at(world, s, index, c.best.normal, s->center, true, remaining, sink, &drift);
                 s->velocity = rc_v2(0.0f, 0.0f);
                 s->angular_velocity = 0.0f;
                 report(world, s, sink, index, s->center, c.best.normal, speed, IMPACT_TOUCH);
@@ -831,7 +877,7 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
                 wedged(s, d);
                 break;
             }
-            push_out_of(world, s, index, remaining, sink, &held, &drift);
+            push_out_of(world, s, index, remaining, sink, &drift);
             continue;
         }
 
@@ -854,8 +900,7 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
                 wedged(s, d);
                 break;
             }
-            float approach = bounce_at(world, s, index, n, c.best.point, false, remaining, sink, &held);
-            drift = held ? along_surface(drift, n) : drift;
+            float approach = bounce_at(world, s, index, n, c.best.point, false, remaining, sink, &drift);
             report(world, s, sink, index, c.best.point, n, approach, IMPACT_TOUCH);
             continue;
         }
@@ -865,7 +910,7 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
             if (spent || s->max_bounces == 0) {
                 /* a bullet that embeds itself: it stops dead and the target takes it all (an
                    absorbing shape spends it: no bounces left) */
-                float approach = bounce_at(world, s, index, n, c.best.point, true, remaining, sink, &held);
+                float approach = bounce_at(world, s, index, n, c.best.point, true, remaining, sink, &drift);
                 s->velocity = rc_v2(0.0f, 0.0f);
                 s->angular_velocity = 0.0f;
                 s->bounces_left = shape->absorbs ? 0 : s->bounces_left;
@@ -875,11 +920,7 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
             }
             break;
         }
-        float approach = bounce_at(world, s, index, n, c.best.point, false, remaining, sink, &held);
-        /* held by the surface for the rest of the step: the gravity still to come no longer
-           bends the path into it (the chord less half of it lifted a landing body off the
-           floor, by a quarter of a unit at dt = 0.25) */
-        drift = held ? along_surface(drift, n) : drift;
+        float approach = bounce_at(world, s, index, n, c.best.point, false, remaining, sink, &drift);
         if (approach <= 0.0f) {
             /* the surface moves away at least as fast (or along with it): no bounce, and the rest
                of the path goes on from the stop, along the surface (stopped there for the step,
@@ -915,9 +956,8 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
         if (inside < 0) {
             break;
         }
-        bool held = false;
         rc_vec2 drift = {0.0f, 0.0f};
-        push_out_of(world, s, inside, 0.0f, sink, &held, &drift);
+        push_out_of(world, s, inside, 0.0f, sink, &drift);
     }
 }
 

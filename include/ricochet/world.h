@@ -222,7 +222,10 @@ RC_API void rc_world_clear_error(rc_world *world);
  * that moment relative to the surface is reflected: the normal part becomes -e times itself
  * (e = 0 when the approach is slower than restitution_threshold) and the tangent part loses at
  * most mu times the normal impulse, never reversing; then the body goes on for the rest of the
- * step from the point of contact. e is the larger of
+ * step from the point of contact. A landing that leaves it too slow to get away holds it on the
+ * surface for the rest of the step: the gravity still to come no longer presses it in, and its
+ * sliding loses at most mu times that held weight (Coulomb friction: a point slides down a
+ * slope at g (sin - mu cos) and stays where mu holds it). e is the larger of
  * the two restitutions, mu the square root of the product of the frictions; a point takes the
  * surface's values. A struck dynamic body takes the opposite impulse. After max_bounces
  * bounces in one step the body stops at its next contact for the rest of the step, and makes
