@@ -77,3 +77,27 @@ int32_t rc_body_contact_data(const rc_world *world, rc_body_id id, rc_contact_da
     }
     return n;
 }
+
+float rc_body_brace(const rc_world *world, int32_t body, rc_vec2 n, rc_vec2 *normal) {
+    float brace = 0.0f;
+    const rc_body *b = &world->bodies.data[body];
+    if (b->level_contacts == 0) {
+        return brace; /* near nothing of the level */
+    }
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
+            const rc_contact *c = &world->contacts.data[ci];
+            int32_t k = c->shape[0] == s ? 0 : 1;
+            if (c->touching && !c->sensor && world->bodies.data[c->body[1 - k]].type != RC_DYNAMIC) {
+                rc_vec2 m = k == 1 ? c->normal : rc_neg(c->normal);
+                float along = rc_dot(m, n);
+                if (along > brace) {
+                    brace = along;
+                    *normal = m;
+                }
+            }
+            ci = c->edge[k].next;
+        }
+    }
+    return brace;
+}

@@ -344,12 +344,75 @@ static void note_velocity_read(rc_sweeper *s, const rc_body *b) {
     s->read_pushable = s->read_pushable || (b->type == RC_DYNAMIC && b->enable_response);
 }
 
+/* A bounce's impulses on the sweeper, along n and along t = left_perp(n), and on the struck body
+ * (the opposite, less what the level takes when it braces that body: brace > 0). */
+typedef struct bounce_impulse {
+    double pn, pt;
+    float brace;
+    double linear_x, linear_y, angular;
+} bounce_impulse;
+
+/* The impulses of a bounce off a body free to give way (or none: im_t and ii_t 0), each from the
+ * relative velocity before it: the normal one turns the approach into a rebound of e times it,
+ * friction takes at most mu times it off the sliding (mu: INFINITY for a stick). In double: with
+ * masses far from 1 (a point mass near FLT_MIN, a body near FLT_MAX) impulses reach beyond float
+ * range though the velocities they give do not. */
+static void free_impulses(const rc_sweeper *s, float im_t, float ii_t, rc_vec2 rt, rc_vec2 rs, rc_vec2 n,
+                          rc_vec2 vrel, float e, float approach, float mu, bounce_impulse *j) {
+    rc_vec2 t = rc_left_perp(n);
+    double rtn = rc_cross(rt, n), rtt = rc_cross(rt, t), rst = rc_cross(rs, t), rsn = rc_cross(rs, n);
+    double kn = (double)s->inv_mass + (double)s->inv_inertia * rsn * rsn + im_t + (double)ii_t * rtn * rtn;
+    double kt = (double)s->inv_mass + (double)s->inv_inertia * rst * rst + im_t + (double)ii_t * rtt * rtt;
+    j->pn = (1.0 + (double)e) * approach / kn;
+    double pt = -(double)rc_dot(vrel, t) / kt, limit = (double)mu * j->pn;
+    j->pt = pt < -limit ? -limit : (pt > limit ? limit : pt);
+    double px = j->pn * n.x + j->pt * t.x, py = j->pn * n.y + j->pt * t.y;
+    j->linear_x = -px;
+    j->linear_y = -py;
+    j->angular = (double)rt.y * px - (double)rt.x * py;
+}
+
+/* The impulses of a bounce off a body at rest that the level braces (a prop on the floor struck
+ * from above): it does not give way into the brace (normal b), nor turn as freely. The normal
+ * impulse first, with the struck body's give along n (and of its turn) 1 - (n.b)^2 of a free
+ * body's, then friction from the sliding that leaves, with its give along t (1 - (t.b)^2 where
+ * friction pushes it into the brace): one after the other, each with the give along its own
+ * direction, neither makes energy. mu: INFINITY for a stick. (Free to give way, a prop of a
+ * 250th of a point bullet's mass under it took its weight as a push into the floor at every
+ * step; the floor took that speed from the prop, and the bullet kept it: 7 units/s, standing
+ * still.) */
+static void braced_impulses(const rc_sweeper *s, float im_t, float ii_t, rc_vec2 rt, rc_vec2 rs, rc_vec2 n,
+                            rc_vec2 vrel, float e, float approach, float mu, rc_vec2 b, bounce_impulse *j) {
+    rc_vec2 t = rc_left_perp(n);
+    double rtn = rc_cross(rt, n), rsn = rc_cross(rs, n), rtt = rc_cross(rt, t), rst = rc_cross(rs, t);
+    double nb = rc_dot(n, b), tb = rc_dot(t, b);
+    double give_n = 1.0 - nb * nb; /* (its push along -n goes into the brace: nb > 0) */
+    double kn = (double)s->inv_mass + (double)s->inv_inertia * rsn * rsn + give_n * (im_t + (double)ii_t * rtn * rtn);
+    j->pn = (1.0 + (double)e) * approach / kn;
+    j->linear_x = -j->pn * (n.x - nb * b.x);
+    j->linear_y = -j->pn * (n.y - nb * b.y);
+    j->angular = -j->pn * give_n * rtn;
+    /* the sliding after it: the sweeper's spin and the struck body's motion changed by it */
+    double slide = rc_dot(vrel, t) + j->pn * (double)s->inv_inertia * rsn * rst -
+                   ((double)im_t * (j->linear_x * t.x + j->linear_y * t.y) + (double)ii_t * j->angular * rtt);
+    /* friction pushes the struck body along t when it slides forward (slide > 0) */
+    double give_t = (slide > 0.0 ? tb : -tb) < 0.0 ? 1.0 - tb * tb : 1.0;
+    double kt = (double)s->inv_mass + (double)s->inv_inertia * rst * rst + give_t * (im_t + (double)ii_t * rtt * rtt);
+    double pt = -slide / kt, limit = (double)mu * j->pn;
+    j->pt = pt < -limit ? -limit : (pt > limit ? limit : pt);
+    double into = -j->pt * tb; /* the struck body's friction impulse -pt t, into the brace when < 0 */
+    j->linear_x += -j->pt * t.x - (into < 0.0 ? into * b.x : 0.0);
+    j->linear_y += -j->pt * t.y - (into < 0.0 ? into * b.y : 0.0);
+    j->angular += -j->pt * give_t * rtt;
+}
+
 /* The impulse at a contact with surface normal n (towards the sweeper) at point: the normal
  * part of the relative velocity becomes -e times itself, the tangent part loses at most mu times
  * the normal impulse without reversing (which spins a circle up). With
  * stick, the contact keeps nothing of the relative velocity (e = 0, unlimited friction). The
- * struck body, when dynamic, takes the opposite impulse. Returns the approach speed, or 0 when
- * the two are not approaching (then nothing changed). */
+ * struck body, when dynamic, takes the opposite impulse, less what the level bracing it takes
+ * (braced_impulses). Returns the approach speed, or 0 when the two are not approaching (then
+ * nothing changed). */
 static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, rc_vec2 n, rc_vec2 point, float tau,
                     bool stick, rc_sweep_sink *sink, float *friction) {
     const rc_shape *shape = &world->shapes.data[shape_index];
@@ -375,7 +438,6 @@ static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, r
     bool pushable = target->type == RC_DYNAMIC && target->enable_response;
     float im_t = pushable ? target->inv_mass : 0.0f;
     float ii_t = pushable ? target->inv_inertia : 0.0f;
-
     bool point_body = s->radius == 0.0f;
     float e = point_body ? shape->restitution : rc_maxf(s->restitution, shape->restitution);
     float mu = point_body ? shape->friction : rc_mix_friction(s->friction, shape->friction);
@@ -395,25 +457,25 @@ static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, r
     if (e * approach > max_speed) {
         e = max_speed / approach;
     }
-    rc_vec2 t = rc_left_perp(n);
-    /* impulses in double: with masses far from 1 (a point mass near FLT_MIN, a body near FLT_MAX)
-       they reach beyond float range though the velocities they give do not */
-    double rtn = rc_cross(rt, n), rtt = rc_cross(rt, t), rst = rc_cross(rs, t), rsn = rc_cross(rs, n);
-    double kn = (double)s->inv_mass + (double)s->inv_inertia * rsn * rsn + im_t + (double)ii_t * rtn * rtn;
-    double kt = (double)s->inv_mass + (double)s->inv_inertia * rst * rst + im_t + (double)ii_t * rtt * rtt;
-    double pn = (1.0 + (double)e) * approach / kn;
-    double pt = -(double)rc_dot(vrel, t) / kt;
-    if (!stick) {
-        pt = pt < -mu * pn ? -mu * pn : (pt > mu * pn ? mu * pn : pt);
+    bounce_impulse j = {0.0, 0.0, 0.0f, 0.0, 0.0, 0.0};
+    rc_vec2 brace_normal = n;
+    if (pushable && rc_length_squared(vt) < world->def.restitution_threshold * world->def.restitution_threshold) {
+        j.brace = rc_body_brace(world, shape->body, n, &brace_normal); /* (one at rest: braced_impulses) */
     }
-    double px = pn * n.x + pt * t.x, py = pn * n.y + pt * t.y;
+    if (j.brace > 0.0f) {
+        braced_impulses(s, im_t, ii_t, rt, rs, n, vrel, e, approach, stick ? INFINITY : mu, brace_normal, &j);
+    } else {
+        free_impulses(s, im_t, ii_t, rt, rs, n, vrel, e, approach, stick ? INFINITY : mu, &j);
+    }
+    rc_vec2 t = rc_left_perp(n);
+    double px = j.pn * n.x + j.pt * t.x, py = j.pn * n.y + j.pt * t.y;
     rc_limit_velocity(world, s->velocity.x + s->inv_mass * px, s->velocity.y + s->inv_mass * py,
                       s->angular_velocity + s->inv_inertia * (rs.x * py - rs.y * px), &s->velocity,
                       &s->angular_velocity);
     /* rolling resistance brakes rolling, which the resting-contact solver handles: a bounce is
        too short for it (its impulse would stop any spin at once) */
     if (pushable && sink->push != NULL) {
-        sink->push(sink->context, shape->body, -px, -py, rt);
+        sink->push(sink->context, shape->body, j.linear_x, j.linear_y, j.angular);
     }
     return approach;
 }

@@ -58,10 +58,10 @@ typedef struct rc_sweep_sink {
        spent: it stopped dead, its bounces used up */
     void (*impact)(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach, int32_t bounce,
                    bool spent);
-    /* the opposite impulse (px, py) on a struck dynamic body at `arm` from its centre of mass
-       (where that was at the hit): in double, since with masses far from 1 it may be beyond
-       float range while the velocity it gives is not */
-    void (*push)(void *context, int32_t body, double px, double py, rc_vec2 arm);
+    /* the impulse (px, py) and angular impulse on a struck dynamic body (the opposite of the
+       swept body's, less what the level bracing the struck body takes): in double, since with
+       masses far from 1 they may be beyond float range while the velocities they give are not */
+    void (*push)(void *context, int32_t body, double px, double py, double angular);
     void *context;
     int32_t last_shape; /* out: the shape of the last impact, -1 when none */
 } rc_sweep_sink;

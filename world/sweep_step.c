@@ -48,7 +48,7 @@ static void step_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 nor
     world->impacts.data[world->impacts.count++] = e;
 }
 
-static void step_push(void *context, int32_t body, double px, double py, rc_vec2 arm) {
+static void step_push(void *context, int32_t body, double px, double py, double angular) {
     step_sink *k = context;
     rc_world *world = k->world;
     rc_body *b = &world->bodies.data[body];
@@ -59,10 +59,8 @@ static void step_push(void *context, int32_t body, double px, double py, rc_vec2
         rc_wake_island(world, body);
         world->wakes_undone = false;
     }
-    double rx = arm.x, ry = arm.y;
     rc_limit_velocity(world, b->linear_velocity.x + b->inv_mass * px, b->linear_velocity.y + b->inv_mass * py,
-                      b->angular_velocity + b->inv_inertia * (rx * py - ry * px), &b->linear_velocity,
-                      &b->angular_velocity);
+                      b->angular_velocity + b->inv_inertia * angular, &b->linear_velocity, &b->angular_velocity);
     /* a prop struck off centre turns no faster than the solver lets it (a crate hit at its
        corner by a heavy bullet spun at 4,500 rad/s and swung through a wall beside it) */
     float limit = rc_spin_limit(world, b, k->h);
@@ -270,12 +268,12 @@ static void ignore_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 n
     assert(false); /* a clear path meets nothing */
 }
 
-static void ignore_push(void *context, int32_t body, double px, double py, rc_vec2 arm) {
+static void ignore_push(void *context, int32_t body, double px, double py, double angular) {
     (void)context;
     (void)body;
     (void)px;
     (void)py;
-    (void)arm;
+    (void)angular;
     assert(false);
 }
 
@@ -368,11 +366,11 @@ static void ahead_impact(void *context, int32_t shape, rc_vec2 point, rc_vec2 no
     e->spent = spent;
 }
 
-static void ahead_push(void *context, int32_t body, double px, double py, rc_vec2 arm) {
+static void ahead_push(void *context, int32_t body, double px, double py, double angular) {
     (void)body;
     (void)px;
     (void)py;
-    (void)arm;
+    (void)angular;
     ((rc_sweep_ahead *)context)->impact_count = -1;
 }
 

@@ -227,7 +227,9 @@ RC_API void rc_world_clear_error(rc_world *world);
  * sliding loses at most mu times that held weight (Coulomb friction: a point slides down a
  * slope at g (sin - mu cos) and stays where mu holds it). e is the larger of
  * the two restitutions, mu the square root of the product of the frictions; a point takes the
- * surface's values. A struck dynamic body takes the opposite impulse. After max_bounces
+ * surface's values. A struck dynamic body takes the opposite impulse; one at rest that a static or
+ * kinematic body it touches braces against it (a prop on the floor struck from above) does not
+ * give way into that brace, and the bullet rebounds as off the brace itself. After max_bounces
  * bounces in one step the body stops at its next contact for the rest of the step, and makes
  * that bounce in the next step, where it counts among that step's (with max_bounces = 0 at
  * that moment, or at any hit, it stops dead instead: a bullet that embeds itself). Its life's
