@@ -526,16 +526,31 @@ END_TEST
  * directions along it, corners included: a path the cast finds clear may end, rounded, on the
  * wall's line, which then no longer faces the point (stop 62's probe: a point pinched in the
  * corner 7e-6 from the wall was pushed 6.4e-6 towards it, ended on the line and fell out). None
- * ends a step outside the room, by the side of each wall's line in double precision; a room of
- * half-size 10 at the origin, and one of 100 at (1000, -500), where floats are coarser. */
+ * ends a step outside the room, or on a wall's line, by the side of each line in double
+ * precision; a room of half-size 10 at the origin, and one of 100 at (1000, -500), where floats
+ * are coarser; each of a one-sided chain and of boxes 0.01 thick (a point ended on a box's face
+ * alike, stood inside the wall, stopped as if spawned there, and never moved again). */
 START_TEST(points_moving_within_a_walls_skin_never_leave_a_one_sided_room) {
-    for (int room = 0; room < 2; ++room) {
+    for (int room = 0; room < 4; ++room) {
         rc_world *w = ws_make_world(rc_v2(0, -10));
         rc_body_id walls = ws_static_body(w);
-        const float H = room ? 100.0f : 10.0f;
-        const rc_vec2 o = room ? rc_v2(1000, -500) : rc_v2(0, 0);
+        const float H = room % 2 ? 100.0f : 10.0f;
+        const rc_vec2 o = room % 2 ? rc_v2(1000, -500) : rc_v2(0, 0);
         rc_vec2 p[4] = {{o.x - H, o.y - H}, {o.x + H, o.y - H}, {o.x + H, o.y + H}, {o.x - H, o.y + H}};
-        chain(w, walls, p, 4, true, true, 0.0f, 0.0f); /* counter-clockwise: free inside */
+        if (room < 2) {
+            chain(w, walls, p, 4, true, true, 0.0f, 0.0f); /* counter-clockwise: free inside */
+        } else {
+            /* the same room of boxes 0.01 thick, their inner faces on those lines */
+            const float T = 0.005f;
+            const rc_vec2 at[4] = {{o.x, o.y - H - T}, {o.x + H + T, o.y}, {o.x, o.y + H + T}, {o.x - H - T, o.y}};
+            for (int k = 0; k < 4; ++k) {
+                rc_body_id wall = ws_body(w, RC_STATIC, at[k], 0.0f);
+                rc_shape_def sd = rc_shape_default_def();
+                sd.friction = 0.0f;
+                ck_assert(!rc_shape_id_is_null(
+                    rc_shape_create_box(w, wall, &sd, k % 2 ? T : H + 2.0f * T, k % 2 ? H + 2.0f * T : T)));
+            }
+        }
         /* gaps from a few float spacings at the room's coordinates to twice the skin there */
         double spacing = FLT_EPSILON * (fabs(o.x) + fabs(o.y) + H), skin = fmax(SKIN, 4.0 * spacing);
         ws_rng g = {(uint64_t)(71 + room)};
@@ -575,8 +590,8 @@ START_TEST(points_moving_within_a_walls_skin_never_leave_a_one_sided_room) {
                 }
             }
         }
-        fprintf(stderr, "[chains] points within a wall's skin (half-size %g): %d x 20 steps, %ld outside\n",
-                (double)H, N, escapes);
+        fprintf(stderr, "[chains] points within a wall's skin (%s, half-size %g): %d x 20 steps, %ld outside\n",
+                room < 2 ? "one-sided chain" : "boxes", (double)H, N, escapes);
         ck_assert_int_eq(escapes, 0);
         rc_world_destroy(w);
     }

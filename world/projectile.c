@@ -172,6 +172,30 @@ static bool ends_on_segment(rc_segment segment, rc_vec2 origin, rc_vec2 d, rc_ra
     return true;
 }
 
+/* The same for a still polygon: a path towards a face that ends within a rounding of it (the
+ * polygon's greatest face distance at the path's end, within a rounding of 0) is struck at its
+ * end on that face. A point sliding down a wall 0.01 thick while it drifted towards it at 2e-4
+ * units/s ended on its face (x = -20 exactly), stood there inside the wall, stopped as if
+ * spawned in it, and never moved again. */
+static bool ends_on_polygon(const rc_convex *polygon, rc_vec2 origin, rc_vec2 d, rc_ray_hit *hit) {
+    rc_vec2 end = rc_add(origin, d);
+    int face = -1;
+    float most = -INFINITY;
+    for (int i = 0; i < polygon->count; ++i) {
+        float distance = rc_dot(polygon->normals[i], rc_sub(end, polygon->vertices[i]));
+        if (distance > most) {
+            most = distance;
+            face = i;
+        }
+    }
+    float tolerance = rounding_at(origin, end);
+    if (face < 0 || !(fabsf(most) <= tolerance) || !(rc_dot(d, polygon->normals[face]) < 0.0f)) {
+        return false;
+    }
+    *hit = (rc_ray_hit){1.0f, rc_mul_add(end, -most, polygon->normals[face]), polygon->normals[face], false, {0, 0}, {0, 0}};
+    return true;
+}
+
 /* A point on a one-sided segment's line, or a rounding behind it, that goes on behind it: the
  * segment does not face it, yet it stands where it was stopped on the free side (a stop short of
  * the floor in a corner rounded onto the wall beside it), and is struck where it stands (t = 0,
@@ -187,8 +211,8 @@ static bool backs_through_segment(rc_segment segment, rc_vec2 origin, rc_vec2 d,
 }
 
 /* The cast of a point or circle against a still shape: its hit; for a point, a path that ends on
- * a segment (ends_on_segment) or goes on behind a one-sided segment it stands on
- * (backs_through_segment) too. */
+ * a segment or a polygon's face (ends_on_segment, ends_on_polygon) or goes on behind a one-sided
+ * segment it stands on (backs_through_segment) too. */
 static bool cast_still(const rc_shape_view *v, bool one_sided, rc_vec2 origin, float radius, rc_vec2 d,
                        rc_ray_hit *hit) {
     bool point_and_segment = radius == 0.0f && v->kind == RC_SHAPE_SEGMENT;
@@ -197,6 +221,9 @@ static bool cast_still(const rc_shape_view *v, bool one_sided, rc_vec2 origin, f
     }
     if (rc_view_cast(v, origin, radius, d, hit)) {
         return true;
+    }
+    if (radius == 0.0f && v->kind == RC_SHAPE_POLYGON) {
+        return ends_on_polygon(&v->u.polygon, origin, d, hit);
     }
     return point_and_segment && ends_on_segment(v->u.segment, origin, d, hit);
 }
