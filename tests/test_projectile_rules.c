@@ -527,13 +527,21 @@ START_TEST(points_slide_on_slopes_as_coulomb_friction_says) {
 END_TEST
 
 /* A prop of the given kind (0 box, 1 capsule, 2 circle: a grenade) of half size h and density d
- * resting on a floor (static, its top at y = 0, friction 0.6). */
-static rc_body_id prop_on_floor(rc_world *w, int kind, float h, float density, float restitution, float friction) {
+ * resting at height base on a floor (static, its top at y = 0, friction 0.6): on the floor
+ * itself at base 0, else on a crate (density 10) whose top is there. */
+static rc_body_id prop_on_floor(rc_world *w, int kind, float h, float density, float restitution, float friction,
+                                float base) {
     rc_body_id floor = ws_static_body(w);
     rc_shape_def sd = rc_shape_default_def();
     sd.offset = rc_v2(0, -0.5f);
     ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, floor, &sd, 20.0f, 0.5f)));
-    rc_body_id prop = ws_body(w, RC_DYNAMIC, rc_v2(0, h), 0.0f);
+    if (base > 0.0f) {
+        rc_body_id crate = ws_body(w, RC_DYNAMIC, rc_v2(0, 0.5f * base), 0.0f);
+        rc_shape_def cd = rc_shape_default_def();
+        cd.density = 10.0f;
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, crate, &cd, 0.5f * base, 0.5f * base)));
+    }
+    rc_body_id prop = ws_body(w, RC_DYNAMIC, rc_v2(0, base + h), 0.0f);
     rc_shape_def d = rc_shape_default_def();
     d.density = density;
     d.restitution = restitution;
@@ -545,9 +553,9 @@ static rc_body_id prop_on_floor(rc_world *w, int kind, float h, float density, f
     return prop;
 }
 
-/* A point bullet (mass 1) dropped from 0.3 onto a prop at rest on the floor, light or heavy
- * (0.004 to 10 times its mass), off the middle of a crate's or a capsule's flat top by up to
- * half its size (a ball's, on its top): it stands on the prop
+/* A point bullet (mass 1) dropped from 0.3 onto a prop at rest on the floor or on a crate on the
+ * floor, light or heavy (0.004 to 10 times its mass), off the middle of a crate's or a capsule's
+ * flat top by up to half its size (a ball's on the floor, on its top): it stands on the prop
  * and the prop on the floor. From 10 steps after it lands: the bullet never stands still while
  * it holds more than 0.01 units/s, the prop neither moves nor turns (under 0.01 units/s and
  * 0.05 rad/s), nothing sinks into the floor or the prop by more than 0.01, and both sleep by
@@ -558,41 +566,45 @@ static rc_body_id prop_on_floor(rc_world *w, int kind, float h, float density, f
 START_TEST(a_point_bullet_stands_still_on_a_light_prop) {
     const float densities[] = {0.1f, 0.5f, 2.0f, 10.0f, 250.0f};
     const float offsets[] = {0.0f, 0.25f, -0.5f};
-    for (int kind = 0; kind < 3; ++kind) {
+    for (int n = 0; n < 6; ++n) {
+        int kind = n % 3;
+        float base = n < 3 ? 0.0f : 0.6f;
         for (size_t i = 0; i < sizeof densities / sizeof densities[0]; ++i) {
             for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; ++o) {
-                if (kind == 2 && o > 0) {
-                    continue; /* off the top of a ball it slides off, and the ball rolls away */
+                if (kind == 2 && (o > 0 || base > 0.0f)) {
+                    /* off the top of a ball it slides off, and the ball rolls away; on its top it
+                       balances, and on a crate the crate's give tips it */
+                    continue;
                 }
                 rc_world *w = ws_make_world(rc_v2(0, -10));
-                float h = 0.1f;
-                rc_body_id prop = prop_on_floor(w, kind, h, densities[i], 0.0f, 0.6f);
+                float h = 0.1f, top = base + 2.0f * h;
+                rc_body_id prop = prop_on_floor(w, kind, h, densities[i], 0.0f, 0.6f, base);
                 float x = offsets[o] * h;
-                rc_body_id b = ws_point_bullet(w, rc_v2(x, 2.0f * h + 0.3f), rc_v2(0, 0), 1);
+                rc_body_id b = ws_point_bullet(w, rc_v2(x, top + 0.3f), rc_v2(0, 0), 1);
                 int landed = -1;
                 for (int k = 0; k < 180; ++k) {
                     rc_vec2 before = rc_body_position(w, b);
                     WS_EXPECT(rc_world_step(w, DT), "%s", rc_world_last_error(w));
                     rc_vec2 p = rc_body_position(w, b), v = rc_body_linear_velocity(w, b);
-                    landed = landed < 0 && p.y < 2.0f * h + 0.01f ? k : landed;
+                    landed = landed < 0 && p.y < top + 0.01f ? k : landed;
                     if (landed < 0 || k < landed + 10) {
                         continue;
                     }
                     float speed = rc_length(v), moved = rc_distance(p, before);
                     WS_EXPECT(!(speed > 0.01f && moved < 0.1f * speed * DT),
-                              "kind %d, density %g, at %g, step %d: still, holding %g units/s", kind,
+                              "kind %d on %g, density %g, at %g, step %d: still, holding %g units/s", kind, (double)base,
                               (double)densities[i], (double)x, k, (double)speed);
                     WS_EXPECT(rc_length(rc_body_linear_velocity(w, prop)) < 0.01f &&
                                   fabsf(rc_body_angular_velocity(w, prop)) < 0.05f,
-                              "kind %d, density %g, at %g, step %d: the prop moves at %g, turns at %g", kind,
+                              "kind %d on %g, density %g, at %g, step %d: the prop moves at %g, turns at %g", kind, (double)base,
                               (double)densities[i], (double)x, k, (double)rc_length(rc_body_linear_velocity(w, prop)),
                               (double)rc_body_angular_velocity(w, prop));
-                    WS_EXPECT(p.y > 2.0f * h - 0.01f && fabsf(rc_body_position(w, prop).y - h) < 0.01f,
-                              "kind %d, density %g, at %g, step %d: the bullet at %g, the prop at %g", kind,
+                    WS_EXPECT(p.y > top - 0.01f && fabsf(rc_body_position(w, prop).y - (base + h)) < 0.01f,
+                              "kind %d on %g, density %g, at %g, step %d: the bullet at %g, the prop at %g", kind, (double)base,
                               (double)densities[i], (double)x, k, (double)p.y, (double)rc_body_position(w, prop).y);
                 }
                 ck_assert_msg(landed >= 0 && !rc_body_is_awake(w, b) && !rc_body_is_awake(w, prop),
-                              "kind %d, density %g, at %g: landed at step %d, awake %d and %d", kind,
+                              "kind %d on %g, density %g, at %g: landed at step %d, awake %d and %d", kind, (double)base,
                               (double)densities[i], (double)x, landed, rc_body_is_awake(w, b),
                               rc_body_is_awake(w, prop));
                 rc_world_destroy(w);
@@ -609,7 +621,7 @@ END_TEST
  * floor as if free, and the bullet left at a 41st of the rebound. */
 START_TEST(a_prop_braced_by_the_floor_answers_a_bullet_as_the_floor_does) {
     rc_world *w = ws_make_world(rc_v2(0, 0));
-    rc_body_id prop = prop_on_floor(w, 0, 0.25f, 0.1f, 0.5f, 0.0f);
+    rc_body_id prop = prop_on_floor(w, 0, 0.25f, 0.1f, 0.5f, 0.0f, 0.0f);
     WS_EXPECT(rc_world_step(w, DT), "%s", rc_world_last_error(w)); /* its contact with the floor */
     rc_body_id b = ws_point_bullet(w, rc_v2(-0.3f, 0.8f), rc_v2(6, -6), 1);
     ck_assert_float_eq_tol(rc_body_mass(w, prop), 0.025f, 1e-6f);

@@ -129,11 +129,13 @@ void rc_mark_body_contacts(rc_world *world, int32_t body);
 int32_t rc_next_marked_contact(const rc_world *world, int32_t *next);
 void rc_contact_marks_clear(rc_world *world);
 
-/* How squarely the level braces a dynamic body against a push along -n (n: unit): the largest
- * cosine with n of the normals (from that body towards this one) of its touching contacts with
- * static or kinematic bodies, that normal in *normal; 0 (and *normal untouched) when none is
- * positive. A point bullet resting on a light prop on the floor pushed it into the floor at
- * every step and kept the speed the floor took from the prop (projectile.c's bounce). */
+/* How squarely what holds a dynamic body braces it against a push along -n (n: unit): the
+ * largest cosine with n of the normals (from that body towards this one) of its touching
+ * contacts with static or kinematic bodies, and with dynamic ones that hold it up (the solver's
+ * last sub-step pushed it off one within 60 degrees of below it: a crate on a crate on the
+ * floor), that normal in *normal; 0 (and *normal untouched) when none is positive. A point
+ * bullet resting on a light prop on the floor pushed it into the floor at every step and kept
+ * the speed the floor took from the prop (projectile.c's bounce). */
 float rc_body_brace(const rc_world *world, int32_t body, rc_vec2 n, rc_vec2 *normal);
 
 /* At the step's start: contacts flagged since the last step (a teleport, a new shape or

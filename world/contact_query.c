@@ -2,6 +2,8 @@
  * manifolds of a shape's or a body's contacts (as the last step left them). */
 #include "world/world_internal.h"
 
+#include <math.h>
+
 /* Write contact ci into the first capacity entries of ids or data (either may be NULL), as
  * seen from its shape k, at position n. */
 static void report(const rc_world *world, const rc_contact *c, int32_t k, int32_t n, rc_shape_id *ids,
@@ -78,19 +80,37 @@ int32_t rc_body_contact_data(const rc_world *world, rc_body_id id, rc_contact_da
     return n;
 }
 
+/* Does a contact with a dynamic body hold this one up against gravity: its normal m (from that
+ * body towards this one) within 60 degrees of up, and the solver's last sub-step pushed on one
+ * of its points (a crate on a crate on the floor; not a neighbour beside it, which a push moves
+ * too, nor props drifting together)? */
+static bool holds_up(const rc_world *world, const rc_contact *c, rc_vec2 m) {
+    rc_vec2 g = world->def.gravity;
+    float up = -rc_dot(m, g);
+    if (!(up > 0.0f && up * up > 0.25f * rc_length_squared(g))) {
+        return false;
+    }
+    for (int32_t i = 0; i < c->point_count; ++i) {
+        if (c->points[i].normal_impulse > 0.0f) {
+            return true;
+        }
+    }
+    return false;
+}
+
 float rc_body_brace(const rc_world *world, int32_t body, rc_vec2 n, rc_vec2 *normal) {
     float brace = 0.0f;
     const rc_body *b = &world->bodies.data[body];
-    if (b->level_contacts == 0) {
-        return brace; /* near nothing of the level */
-    }
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
             const rc_contact *c = &world->contacts.data[ci];
             int32_t k = c->shape[0] == s ? 0 : 1;
-            if (c->touching && !c->sensor && world->bodies.data[c->body[1 - k]].type != RC_DYNAMIC) {
-                rc_vec2 m = k == 1 ? c->normal : rc_neg(c->normal);
-                float along = rc_dot(m, n);
+            rc_vec2 m = k == 1 ? c->normal : rc_neg(c->normal);
+            /* (a normal that is no unit vector, as a forged snapshot may hold, braces nothing) */
+            bool unit = fabsf(rc_length_squared(m) - 1.0f) < 1e-3f;
+            if (c->touching && !c->sensor && unit &&
+                (world->bodies.data[c->body[1 - k]].type != RC_DYNAMIC || holds_up(world, c, m))) {
+                float along = rc_minf(rc_dot(m, n), 1.0f);
                 if (along > brace) {
                     brace = along;
                     *normal = m;
