@@ -1287,16 +1287,31 @@ START_TEST(resting_grenade_reports_no_impact_with_a_zero_threshold) {
 }
 END_TEST
 
+/* Gravity 10 down, a static box 16 x 1 centred at the origin: the denormal-step tests' ground. */
+static rc_world *world_with_ground_box(void) {
+    rc_world *w = ws_make_world(rc_v2(0, -10));
+    rc_body_id ground = ws_static_body(w);
+    rc_shape_def sd = rc_shape_default_def();
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ground, &sd, 8.0f, 0.5f)));
+    return w;
+}
+
+/* Every position and speed of the bodies is finite. */
+static void expect_finite(rc_world *w, const rc_body_id *bodies, int count) {
+    for (int k = 0; k < count; ++k) {
+        rc_vec2 p = rc_body_position(w, bodies[k]), v = rc_body_linear_velocity(w, bodies[k]);
+        ck_assert_msg(rc_vec2_is_finite(p) && rc_vec2_is_finite(v) && rc_is_finite(rc_body_angular_velocity(w, bodies[k])),
+                      "body %d: position (%g, %g), velocity (%g, %g)", k, p.x, p.y, v.x, v.y);
+    }
+}
+
 /* Found by fuzz_world: a step of a denormal dt (which world.h accepts: tiny positive steps are
  * steps) made the resting-contact solver's push speed, overlap / dt, infinite, and its impulse
  * turned a grenade's position into NaN. Two grenades overlapping each other on the ground,
  * then a step of FLT_TRUE_MIN: every number stays finite, and nothing moves further than the
  * push can take it in such a step (nothing at all, at these coordinates). */
 START_TEST(denormal_step_keeps_resting_grenades_finite) {
-    rc_world *w = ws_make_world(rc_v2(0, -10));
-    rc_body_id ground = ws_static_body(w);
-    rc_shape_def sd = rc_shape_default_def();
-    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ground, &sd, 8.0f, 0.5f)));
+    rc_world *w = world_with_ground_box();
     rc_body_id a = ws_circle_body(w, rc_v2(0, 1), rc_v2(0, 0), 0.5f, 0.0f, 0.6f, false);
     rc_body_id b = ws_circle_body(w, rc_v2(0.75f, 1), rc_v2(0, 0), 0.5f, 0.0f, 0.6f, false);
     for (int i = 0; i < 10; ++i) {
@@ -1306,10 +1321,9 @@ START_TEST(denormal_step_keeps_resting_grenades_finite) {
     ck_assert(rc_world_step(w, FLT_TRUE_MIN));
     rc_body_id both[2] = {a, b};
     rc_vec2 before[2] = {pa, pb};
+    expect_finite(w, both, 2);
     for (int k = 0; k < 2; ++k) {
-        rc_vec2 p = rc_body_position(w, both[k]), v = rc_body_linear_velocity(w, both[k]);
-        ck_assert_msg(rc_vec2_is_finite(p) && rc_vec2_is_finite(v) && rc_is_finite(rc_body_angular_velocity(w, both[k])),
-                      "body %d: position (%g, %g), velocity (%g, %g)", k, p.x, p.y, v.x, v.y);
+        rc_vec2 p = rc_body_position(w, both[k]);
         ck_assert_float_eq(p.x, before[k].x);
         ck_assert_float_eq(p.y, before[k].y);
     }
@@ -1322,20 +1336,13 @@ END_TEST
  * body keeps was worked out along its path's unit vector, which a path of that step's length has
  * no float of, and it turned NaN. Every number stays finite. */
 START_TEST(denormal_step_keeps_a_wedged_bullet_finite) {
-    rc_world *w = ws_make_world(rc_v2(0, -10));
-    rc_body_id ground = ws_static_body(w);
-    rc_shape_def sd = rc_shape_default_def();
-    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ground, &sd, 8.0f, 0.5f)));
+    rc_world *w = world_with_ground_box();
     rc_body_id grenade = ws_circle_body(w, rc_v2(0, 3), rc_v2(1, 0), 0.25f, 0.0f, 0.6f, false);
     rc_body_id ball = ws_circle_body(w, rc_v2(-3, 2), rc_v2(-12, 4), 4.0625f, 0.0f, 0.6f, true);
     ck_assert(rc_body_set_angular_velocity(w, ball, 10.375f));
     ck_assert(rc_world_step(w, FLT_TRUE_MIN));
     rc_body_id both[2] = {grenade, ball};
-    for (int k = 0; k < 2; ++k) {
-        rc_vec2 p = rc_body_position(w, both[k]), v = rc_body_linear_velocity(w, both[k]);
-        ck_assert_msg(rc_vec2_is_finite(p) && rc_vec2_is_finite(v) && rc_is_finite(rc_body_angular_velocity(w, both[k])),
-                      "body %d: position (%g, %g), velocity (%g, %g)", k, p.x, p.y, v.x, v.y);
-    }
+    expect_finite(w, both, 2);
     rc_world_destroy(w);
 }
 END_TEST

@@ -179,17 +179,19 @@ static bool ends_on_segment(rc_segment segment, rc_vec2 origin, rc_vec2 d, rc_ra
  * spawned in it, and never moved again. */
 static bool ends_on_polygon(const rc_convex *polygon, rc_vec2 origin, rc_vec2 d, rc_ray_hit *hit) {
     rc_vec2 end = rc_add(origin, d);
+    float tolerance = rounding_at(origin, end), most = -INFINITY;
     int face = -1;
-    float most = -INFINITY;
     for (int i = 0; i < polygon->count; ++i) {
         float distance = rc_dot(polygon->normals[i], rc_sub(end, polygon->vertices[i]));
+        if (distance > tolerance) {
+            return false; /* (most paths a walk offers: they end clear of the polygon) */
+        }
         if (distance > most) {
             most = distance;
             face = i;
         }
     }
-    float tolerance = rounding_at(origin, end);
-    if (face < 0 || !(fabsf(most) <= tolerance) || !(rc_dot(d, polygon->normals[face]) < 0.0f)) {
+    if (face < 0 || !(most >= -tolerance) || !(rc_dot(d, polygon->normals[face]) < 0.0f)) {
         return false;
     }
     *hit = (rc_ray_hit){1.0f, rc_mul_add(end, -most, polygon->normals[face]), polygon->normals[face], false, {0, 0}, {0, 0}};
@@ -371,6 +373,17 @@ static void note_velocity_read(rc_sweeper *s, const rc_body *b) {
     s->read_pushable = s->read_pushable || (b->type == RC_DYNAMIC && b->enable_response);
 }
 
+/* A friction impulse held within +-limit (mu times the normal impulse). */
+static double within(double p, double limit) { return p < -limit ? -limit : (p > limit ? limit : p); }
+
+/* The sweeper takes the impulse (px, py) at rs from its centre, its speeds held to the world's
+ * limits. */
+static void give_sweeper(const rc_world *world, rc_sweeper *s, rc_vec2 rs, double px, double py) {
+    rc_limit_velocity(world, s->velocity.x + s->inv_mass * px, s->velocity.y + s->inv_mass * py,
+                      s->angular_velocity + s->inv_inertia * (rs.x * py - rs.y * px), &s->velocity,
+                      &s->angular_velocity);
+}
+
 /* A bounce's impulses on the sweeper, along n and along t = left_perp(n), and on the struck body
  * (the opposite, less what the level takes when it braces that body: brace > 0). */
 typedef struct bounce_impulse {
@@ -392,7 +405,7 @@ static void free_impulses(const rc_sweeper *s, float im_t, float ii_t, rc_vec2 r
     double kt = (double)s->inv_mass + (double)s->inv_inertia * rst * rst + im_t + (double)ii_t * rtt * rtt;
     j->pn = (1.0 + (double)e) * approach / kn;
     double pt = -(double)rc_dot(vrel, t) / kt, limit = (double)mu * j->pn;
-    j->pt = pt < -limit ? -limit : (pt > limit ? limit : pt);
+    j->pt = within(pt, limit);
     double px = j->pn * n.x + j->pt * t.x, py = j->pn * n.y + j->pt * t.y;
     j->linear_x = -px;
     j->linear_y = -py;
@@ -426,7 +439,7 @@ static void braced_impulses(const rc_sweeper *s, float im_t, float ii_t, rc_vec2
     double give_t = (slide > 0.0 ? tb : -tb) < 0.0 ? 1.0 - tb * tb : 1.0;
     double kt = (double)s->inv_mass + (double)s->inv_inertia * rst * rst + give_t * (im_t + (double)ii_t * rtt * rtt);
     double pt = -slide / kt, limit = (double)mu * j->pn;
-    j->pt = pt < -limit ? -limit : (pt > limit ? limit : pt);
+    j->pt = within(pt, limit);
     double into = -j->pt * tb; /* the struck body's friction impulse -pt t, into the brace when < 0 */
     j->linear_x += -j->pt * t.x - (into < 0.0 ? into * b.x : 0.0);
     j->linear_y += -j->pt * t.y - (into < 0.0 ? into * b.y : 0.0);
@@ -496,9 +509,7 @@ static float bounce(const rc_world *world, rc_sweeper *s, int32_t shape_index, r
     }
     rc_vec2 t = rc_left_perp(n);
     double px = j.pn * n.x + j.pt * t.x, py = j.pn * n.y + j.pt * t.y;
-    rc_limit_velocity(world, s->velocity.x + s->inv_mass * px, s->velocity.y + s->inv_mass * py,
-                      s->angular_velocity + s->inv_inertia * (rs.x * py - rs.y * px), &s->velocity,
-                      &s->angular_velocity);
+    give_sweeper(world, s, rs, px, py);
     /* rolling resistance brakes rolling, which the resting-contact solver handles: a bounce is
        too short for it (its impulse would stop any spin at once) */
     if (pushable && sink->push != NULL) {
@@ -590,11 +601,9 @@ static rc_vec2 hold_friction(const rc_world *world, rc_sweeper *s, int32_t index
     double kt = (double)s->inv_mass + (double)s->inv_inertia * rst * rst;
     double limit = (double)mu * (double)hold / (double)s->inv_mass;
     double pt = -(double)slide / kt;
-    pt = pt < -limit ? -limit : (pt > limit ? limit : pt);
+    pt = within(pt, limit);
     double px = pt * t.x, py = pt * t.y;
-    rc_limit_velocity(world, s->velocity.x + s->inv_mass * px, s->velocity.y + s->inv_mass * py,
-                      s->angular_velocity + s->inv_inertia * (rs.x * py - rs.y * px), &s->velocity,
-                      &s->angular_velocity);
+    give_sweeper(world, s, rs, px, py);
     return rc_sub(s->velocity, before);
 }
 
