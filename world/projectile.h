@@ -124,6 +124,35 @@ static inline void rc_body_accel(const rc_body *b, rc_vec2 *accel, float *spin_a
 }
 /* Swept bodies (projectile.c). */
 void rc_sweep(const rc_world *world, rc_sweeper *sweeper, float dt, rc_sweep_sink *sink);
+
+/* ---- bounces (bounce.c) ---------------------------------------------------------------------
+ * What a sweep does where it strikes a surface. */
+
+/* The velocity of a point turning at w about a centre r away from it. */
+static inline rc_vec2 rc_cross_sv(float w, rc_vec2 r) { return rc_v2(-w * r.y, w * r.x); }
+/* The part of a drift (half the gravity of the step) that does not press into a surface of
+ * normal n. */
+static inline rc_vec2 rc_along_surface(rc_vec2 drift, rc_vec2 n) {
+    float into = rc_dot(drift, n);
+    return into < 0.0f ? rc_mul_add(drift, -into, n) : drift;
+}
+/* The velocity of a shape's surface at a point at time tau of the step (0 for static shapes). */
+rc_vec2 rc_surface_velocity(const rc_world *world, rc_sweeper *s, const rc_shape *shape, rc_vec2 point, float tau);
+/* A bounce off shape `index` (surface normal n towards the sweeper, at point) with rest_of_step
+ * of the step still to go: the velocity the body has there (less the gravity still to come) is
+ * bounced, the struck body pushed, and the gravity still to come added back; where too little
+ * speed is left to get away, the surface holds the body for the rest of the step (with
+ * friction), and *drift (the chord's bend) loses what presses into it. stick: e = 0 and
+ * unlimited friction. Returns the approach speed (0: not approaching, nothing changed). */
+float rc_bounce_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, bool stick,
+                   float rest_of_step, rc_sweep_sink *sink, rc_vec2 *drift);
+/* What an impact is: a bounce of the body's life (counted against its budget when reported), a
+ * stop dead with its bounces used up, or neither (a slow touch, a push out of an overlap). */
+typedef enum rc_impact_kind { RC_IMPACT_TOUCH, RC_IMPACT_BOUNCE, RC_IMPACT_SPENT } rc_impact_kind;
+/* Report an impact to the sink unless the body is resting: slow, against a shape it already
+ * touched (in its previous step, at this step's start, or just before in this step). */
+void rc_report_impact(const rc_world *world, rc_sweeper *s, rc_sweep_sink *sink, int32_t shape, rc_vec2 point,
+                      rc_vec2 normal, float approach, rc_impact_kind kind);
 /* Count a bounce of the body's life (its number, for the impact event) against its budget. */
 int32_t rc_count_bounce(int32_t *bounces_left, int32_t *bounces_made);
 /* Is a shape something the sweeper strikes? (Not a shape of a body jointed to the sweeper's
