@@ -90,6 +90,7 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     if (!rc_array_reserve_aligned(world, world->bodies, world->bodies.count + 1, 64) ||
         !rc_array_reserve(world, world->undo, world->bodies.count + 1) ||
         !rc_array_reserve(world, world->islands, world->bodies.count + 1) ||
+        !rc_array_reserve(world, world->body_masses, world->bodies.count + 1) ||
         !rc_id_pool_reserve(&world->allocator, &world->body_ids, 1)) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_BODY_ID;
@@ -98,7 +99,9 @@ rc_body_id rc_body_create(rc_world *world, const rc_body_def *def) {
     if (index == world->bodies.count) {
         world->bodies.count++;
         world->islands.count = world->bodies.count; /* (its nodes keep their blockers when it grows) */
+        world->body_masses.count = world->bodies.count;
     }
+    memset(&world->body_masses.data[index], 0, sizeof world->body_masses.data[index]); /* (no shapes) */
     rc_body *b = &world->bodies.data[index];
     memset(b, 0, sizeof *b);
     rc_island_node_init(world, index);
@@ -151,7 +154,7 @@ void rc_body_destroy(rc_world *world, rc_body_id id) {
         if (s->kind == RC_SHAPE_SEGMENT) {
             rc_chain_destroy(world, world->chains.data[s->chain].shape);
         } else {
-            rc_shape_destroy(world, rc_shape_id_of(world, b->first_shape));
+            rc_shape_remove(world, b->first_shape, false);
         }
     }
     b->in_use = false;
@@ -181,6 +184,9 @@ rc_body_motion rc_body_motion_of(const rc_world *world, const rc_body *b, int32_
                 if (shape->kind == RC_SHAPE_CIRCLE) {
                     circle = s;
                 }
+                if (solid > 1) {
+                    break; /* free, whatever the rest are (a compound of many shapes) */
+                }
             }
         }
         if (solid == 0 && b->bullet) {
@@ -194,7 +200,7 @@ rc_body_motion rc_body_motion_of(const rc_world *world, const rc_body *b, int32_
     return motion;
 }
 
-static void update_motion(rc_world *world, rc_body *b) {
+void rc_body_update_motion(rc_world *world, rc_body *b) {
     int32_t swept;
     b->motion = (uint8_t)rc_body_motion_of(world, b, &swept);
     if (b->swept_shape >= 0 && b->swept_shape != swept && world->shapes.data[b->swept_shape].in_use) {
@@ -213,106 +219,6 @@ void rc_body_sync_shapes(rc_world *world, const rc_body *b) {
         world->shapes.data[s].body_bullet = b->bullet;
     }
     rc_body_refresh_chains(world, b);
-}
-
-static bool add_mass(rc_mass_data md, double sums[4]) {
-    if (!rc_is_finite(md.mass) || !rc_is_finite(md.rotational_inertia)) {
-        return false;
-    }
-    sums[0] += md.mass;
-    sums[1] += (double)md.mass * md.center.x;
-    sums[2] += (double)md.mass * md.center.y;
-    sums[3] += md.rotational_inertia + (double)md.mass * ((double)md.center.x * md.center.x +
-                                                          (double)md.center.y * md.center.y);
-    return true;
-}
-
-bool rc_body_shapes_weigh(const rc_world *world, const rc_body *b) {
-    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        const rc_shape *shape = &world->shapes.data[s];
-        if (shape->kind != RC_SHAPE_SEGMENT && !rc_shape_mass_weighs(shape->density, rc_shape_mass(world, shape))) {
-            return false;
-        }
-    }
-    return true;
-}
-
-bool rc_body_mass_fits(const rc_world *world, const rc_body *b, const rc_mass_data *extra, int32_t replaced) {
-    double sums[4] = {0.0, 0.0, 0.0, 0.0}; /* mass, its moments about the origin, inertia about it */
-    if (extra != NULL && !add_mass(*extra, sums)) {
-        return false;
-    }
-    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        const rc_shape *shape = &world->shapes.data[s];
-        if (s == replaced || shape->density == 0.0f || shape->kind == RC_SHAPE_SEGMENT) {
-            continue;
-        }
-        if (!add_mass(rc_shape_mass(world, shape), sums)) {
-            return false;
-        }
-    }
-    double mass = sums[0];
-    if (!(mass <= RC_MAX_MASS)) {
-        return false;
-    }
-    /* about the centre of mass, by the parallel axis theorem */
-    double about_center = mass > 0.0 ? sums[3] - (sums[1] * sums[1] + sums[2] * sums[2]) / mass : sums[3];
-    return about_center <= RC_MAX_ROTATIONAL_INERTIA;
-}
-
-/* Mass, centre and inertia from the shapes; a dynamic body without mass gets its point mass so
- * that it still responds to impulses (a point bullet, for one). Then its motion. */
-void rc_body_update_mass(rc_world *world, rc_body *b) {
-    update_motion(world, b);
-    b->custom_mass = false; /* the shapes decide again */
-    b->mass = 0.0f;
-    b->inv_mass = 0.0f;
-    b->inertia = 0.0f;
-    b->inv_inertia = 0.0f;
-    b->local_center = rc_v2(0.0f, 0.0f);
-    if (b->type != RC_DYNAMIC) {
-        b->center = b->xf.p;
-        /* a kinematic body turns about its origin: its shapes' reach from there is how far its
-           turn carries them (the contacts' speculative margin, contact_collide.c: with none, a
-           blade turning at 5 rad/s came 0.11 into a crate at rest before its contact pushed) */
-        if (b->type == RC_KINEMATIC) {
-            rc_body_extents(world, b);
-        } else {
-            b->min_extent = 0.0f;
-            b->max_extent = 0.0f;
-        }
-        return;
-    }
-    float mass = 0.0f, inertia_origin = 0.0f;
-    rc_vec2 weighted = {0.0f, 0.0f};
-    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        const rc_shape *shape = &world->shapes.data[s];
-        if (shape->density == 0.0f || shape->kind == RC_SHAPE_SEGMENT) {
-            continue;
-        }
-        rc_mass_data md = rc_shape_mass(world, shape);
-        mass += md.mass;
-        weighted = rc_mul_add(weighted, md.mass, md.center);
-        /* about the body origin, by the parallel axis theorem */
-        inertia_origin += md.rotational_inertia + md.mass * rc_dot(md.center, md.center);
-    }
-    /* A mass whose inverse is beyond float range (shapes of a denormal area) counts as none:
-       its inverse made the centre NaN. */
-    if (mass > 0.0f && rc_is_finite(1.0f / mass)) {
-        b->mass = mass;
-        b->inv_mass = 1.0f / mass;
-        b->local_center = rc_scale(b->inv_mass, weighted);
-        float inertia = inertia_origin - mass * rc_dot(b->local_center, b->local_center);
-        if (inertia > 0.0f && rc_is_finite(1.0f / inertia) && !b->fixed_rotation) {
-            b->inertia = inertia;
-            b->inv_inertia = 1.0f / inertia;
-        }
-    } else {
-        b->mass = b->point_mass;
-        b->inv_mass = 1.0f / b->point_mass;
-    }
-    b->center = rc_transform_point(b->xf, b->local_center);
-    rc_body_extents(world, b);
 }
 
 void rc_body_place_shapes(rc_world *world, rc_body *b) {
@@ -611,7 +517,7 @@ void rc_body_refresh_swept(rc_world *world, rc_body *b, int32_t old_swept) {
  * so a mass the game set (rc_body_set_mass_data) stays; else the shapes give it as before. */
 static void update_flags(rc_world *world, rc_body *b) {
     if (b->custom_mass) {
-        update_motion(world, b);
+        rc_body_update_motion(world, b);
     } else {
         rc_body_update_mass(world, b);
     }

@@ -17,7 +17,9 @@ typedef struct rc_body {
     rc_vec2 center;        /* centre of mass in the world */
     rc_vec2 linear_velocity; /* of the centre of mass */
     float angular_velocity;
-    float min_extent, max_extent; /* of its solid shapes about the centre of mass: how fast is fast (continuous.c) */
+    float min_extent, max_extent; /* of its solid shapes about the centre of mass: how fast is fast
+                                     (continuous.c); max_extent < 0: to be worked out again, its
+                                     shapes changed since the last step (rc_bodies_refresh_extents) */
     uint8_t type;        /* rc_body_type */
     uint8_t motion;      /* rc_body_motion, from the type, the flags and the shapes */
     bool in_use, bullet, awake, enable_sleep, fixed_rotation, enable_response;
@@ -58,6 +60,17 @@ typedef struct rc_body {
     float step_turn;
     int32_t first_joint; /* its joints' list (world/joint.h), -1 when none; not in snapshots */
 } rc_body;
+
+/* A body's shapes' mass (not segments', nor of density 0), beside its record (world->body_masses,
+ * by body index): the mass, its moments about the origin and the inertia about the origin, in
+ * the body frame, added up in double from its oldest shape to its newest (rc_body_resum_mass),
+ * so that a shape added adds its own (a compound of n shapes is built in O(n), not O(n^2)) and
+ * the sums are what its shapes alone say. Stale: to be added up again before they are read (not
+ * in snapshots: a restored world's are). */
+typedef struct rc_body_mass_sums {
+    double sums[4];
+    bool stale;
+} rc_body_mass_sums;
 
 _Static_assert(sizeof(rc_body) == 192, "a body record is three cache lines");
 
@@ -107,5 +120,18 @@ rc_body_motion rc_body_motion_of(const rc_world *world, const rc_body *body, int
 
 /* The body's min_extent and max_extent, from its solid shapes (after its mass is updated). */
 void rc_body_extents(const rc_world *world, rc_body *body);
+/* The extents of every body whose shapes changed since the last step (max_extent < 0; the step
+ * asks first: worked out once however many shapes were added). */
+void rc_bodies_refresh_extents(rc_world *world);
+/* How the body moves (rc_body_motion_of), its swept circle marked. */
+void rc_body_update_motion(rc_world *world, rc_body *body);
+/* Add up a body's mass sums (rc_body_mass_sums) again, from its oldest shape to its newest
+ * (body_mass.c, with the rest of this block). */
+void rc_body_resum_mass(rc_world *world, rc_body *body);
+/* A shape just put at the head of the body's list adds its mass (or the body's sums are added up
+ * again, when stale). */
+void rc_body_add_shape_mass(rc_world *world, rc_body *body, int32_t shape);
+/* A shape of the body went, or its geometry or density changed: its sums are stale. */
+void rc_body_mass_changed(rc_world *world, const rc_body *body);
 
 #endif

@@ -41,6 +41,8 @@ static void compact_bodies(rc_world *world) {
     rc_array_shrink(world, world->undo, n + 1);
     world->islands.count = n;
     rc_array_shrink(world, world->islands, n + 1);
+    world->body_masses.count = n;
+    rc_array_shrink(world, world->body_masses, n + 1);
     rc_array_shrink(world, world->moving, n);
     rc_array_shrink(world, world->sweep_list, n);
     rc_array_shrink(world, world->sweeps_ahead, n);

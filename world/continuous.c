@@ -47,6 +47,19 @@ void rc_body_extents(const rc_world *world, rc_body *b) {
     b->max_extent = most;
 }
 
+void rc_bodies_refresh_extents(rc_world *world) {
+    if (!world->extents_stale) {
+        return;
+    }
+    for (int32_t i = 0; i < world->bodies.count; ++i) {
+        rc_body *b = &world->bodies.data[i];
+        if (b->in_use && b->max_extent < 0.0f) {
+            rc_body_extents(world, b);
+        }
+    }
+    world->extents_stale = false;
+}
+
 typedef struct continuous_query {
     rc_world *world;
     const rc_body *body;

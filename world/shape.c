@@ -414,6 +414,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     int32_t old_swept = body->swept_shape;
     world->shapes.data[index] = s;
     body->first_shape = index;
+    rc_body_add_shape_mass(world, body, index);
     rc_body_update_mass(world, body);
     rc_body_refresh_swept(world, body, old_swept);
     rc_body_wake(body);
@@ -543,6 +544,11 @@ void rc_shape_destroy(rc_world *world, rc_shape_id id) {
         rc_chain_destroy(world, index);
         return;
     }
+    rc_shape_remove(world, index, true);
+}
+
+void rc_shape_remove(rc_world *world, int32_t index, bool body_stays) {
+    rc_shape *s = &world->shapes.data[index];
     rc_shape_destroy_contacts(world, index);
     rc_grid_remove(rc_shape_grid(world, s), s->proxy);
     if (s->body_type == RC_STATIC) {
@@ -560,6 +566,10 @@ void rc_shape_destroy(rc_world *world, rc_shape_id id) {
     }
     s->in_use = false;
     rc_id_pool_give(&world->shape_ids, index);
+    rc_body_mass_changed(world, body);
+    if (!body_stays) {
+        return; /* (its mass and motion go with it: a compound taken apart shape by shape) */
+    }
     int32_t old_swept = body->swept_shape == index ? -1 : body->swept_shape;
     rc_body_update_mass(world, body);
     rc_body_refresh_swept(world, body, old_swept);
@@ -717,6 +727,7 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
         rc_level_grid_settle(world);
     }
     rc_shape_flag_contacts(world, (int32_t)id.index - 1);
+    rc_body_mass_changed(world, body);
     rc_body_update_mass(world, body);
     rc_body_wake(body);
     return true;
@@ -754,6 +765,7 @@ static bool set_material(rc_world *world, rc_shape_id id, float value, int which
         }
     }
     if (which == 2) {
+        rc_body_mass_changed(world, &world->bodies.data[s->body]);
         rc_body_update_mass(world, &world->bodies.data[s->body]);
     }
     return true;

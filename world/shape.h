@@ -105,6 +105,10 @@ static inline rc_convex rc_poly_local(const rc_vec2 *b, int n) {
     return c;
 }
 
+/* Take a live shape (not a chain's) out of the world (rc_shape_destroy's work, checked first);
+ * body_stays false: its body is being destroyed, so its mass, motion and sleep are left alone. */
+void rc_shape_remove(rc_world *world, int32_t index, bool body_stays);
+
 /* Should these two shapes be paired at all (bodies, types, sensors, filters)? */
 bool rc_shapes_should_pair(const rc_world *world, const rc_shape *a, const rc_shape *b);
 static inline bool rc_filters_collide(rc_filter a, rc_filter b) {

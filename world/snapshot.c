@@ -558,6 +558,7 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
     /* the step's scratch that is sized when bodies and shapes are made, not by the step */
     if (ok && !(rc_array_reserve(world, world->undo, state->bodies.count) &&
                 rc_array_reserve(world, world->islands, state->bodies.count) &&
+                rc_array_reserve(world, world->body_masses, state->bodies.count) &&
                 rc_array_reserve(world, world->joint_constraints, state->joints.count) &&
                 rc_array_reserve(world, world->joint_woken, state->joints.count) &&
                 rc_array_reserve(world, world->joint_colors, state->joints.count) &&
@@ -582,6 +583,11 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
     world->islands.count = world->bodies.count;
     rc_islands_forget(world); /* (another world's islands) */
     rc_contacts_count_levels(world); /* (not in snapshots: the contacts say) */
+    /* (not in snapshots: each body's shapes say, when next asked) */
+    world->body_masses.count = world->bodies.count;
+    for (int32_t i = 0; i < world->body_masses.count; ++i) {
+        world->body_masses.data[i].stale = true;
+    }
     if (!level_from_world) {
         rc_grid *kept = world->level_grid;
         world->level_grid = state->level_grid;

@@ -452,6 +452,14 @@ static void io_frame_bodies_and_shapes(rc_bytes *b, rc_world *w, const rc_snapsh
         if (!io_in_use(b, &x->in_use, x, sizeof *x)) {
             continue;
         }
+        if (!b->reading && x->max_extent < 0.0f) {
+            /* shapes changed since the last step: the extents it will work out, written (the
+               world itself is not changed by writing) */
+            rc_body fresh = *x;
+            rc_body_extents(w, &fresh);
+            rc_snapshot_io_body(b, &fresh, n);
+            continue;
+        }
         rc_snapshot_io_body(b, x, n);
         if (b->reading && x->type == RC_STATIC) {
             rc_bytes_fail(b);

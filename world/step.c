@@ -523,6 +523,7 @@ bool rc_world_step(rc_world *world, float dt) {
     if (!reserve_scratch(world)) {
         return rc_fail(world, __func__, "out of memory; the world is as it was before the step");
     }
+    rc_bodies_refresh_extents(world); /* (of the bodies whose shapes changed) */
     rc_level_lean_refresh(world); /* (for the sweeps and the casts after the step) */
     world->contact_dt = dt; /* through the step's end, whose contacts look one like it ahead */
     rc_contacts_refresh(world);

@@ -87,6 +87,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
     ok = ok && rc_id_pool_reserve(&world->allocator, &world->shape_ids, def->shape_capacity);
     ok = ok && rc_array_reserve(world, world->undo, def->body_capacity);
     ok = ok && rc_array_reserve(world, world->islands, def->body_capacity);
+    ok = ok && rc_array_reserve(world, world->body_masses, def->body_capacity);
     ok = ok && rc_array_reserve(world, world->deferred, def->shape_capacity);
     ok = ok && rc_array_reserve_aligned(world, world->shapes, def->shape_capacity, 64);
     /* room for that many polygons of eight vertices: address space only, until used */
@@ -127,6 +128,7 @@ static void free_world(rc_world *world) {
     rc_seam_cache_free(world);
     rc_array_free(world, world->undo);
     rc_array_free(world, world->islands);
+    rc_array_free(world, world->body_masses);
     rc_array_free(world, world->moving);
     rc_array_free(world, world->solver_owner);
     rc_array_free(world, world->gathered_owners);

@@ -69,6 +69,7 @@ struct rc_world {
 
     /* slots and generation counts: the arrays' counts are the pools' high-water marks */
     RC_ARRAY(rc_body) bodies;
+    RC_ARRAY(rc_body_mass_sums) body_masses; /* per body: its shapes' mass (body.h), sized with the bodies */
     rc_id_pool body_ids;
     RC_ARRAY(rc_shape) shapes;
     rc_id_pool shape_ids;
@@ -182,6 +183,7 @@ struct rc_world {
     uint32_t island_epoch; /* counts what may have split an island (rc_islands_split, island.c) */
     RC_ARRAY(int32_t) new_contacts;
     bool pair_failed;
+    bool extents_stale;    /* some body's extents are (rc_bodies_refresh_extents) */
     bool set_changes_full; /* (set_changes above) */
     bool gather_mended;    /* the last gathering mended its kept list (for the tests) */
 

@@ -504,7 +504,9 @@ typedef enum rc_shape_type {
 
 /* A circle of the given radius centred on the base transform's offset; its radius scales by
  * |scale.x|. The null id on a bad body, def or radius (not finite and positive). Adding a
- * shape to a dynamic body recomputes its mass. */
+ * shape to a dynamic body recomputes its mass: each shape adds its own (its mass, moments and
+ * inertia summed in double about the body origin), so a body of n shapes is built in time
+ * proportional to n, and shapes far from the origin keep their inertia exact to float. */
 RC_API rc_shape_id rc_shape_create_circle(rc_world *world, rc_body_id body, const rc_shape_def *def, float radius);
 
 /* A convex polygon from count points in either winding, validated and cleaned as
