@@ -9,17 +9,13 @@
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <ricochet/ricochet.h>
 
+#include "bench_clock.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 typedef struct build_result {
     double build_ms, step_ms, destroy_ms;
@@ -38,7 +34,7 @@ static build_result run(rc_body_type type, int shapes) {
     rc_body_def bd = rc_body_default_def();
     bd.type = type;
     rc_body_id body = rc_body_create(w, &bd);
-    double t0 = now();
+    double t0 = bench_now();
     for (int i = 0; i < shapes; ++i) {
         rc_shape_def sd = rc_shape_default_def();
         sd.offset = rc_v2((float)(i % 100), (float)(i / 100));
@@ -47,14 +43,14 @@ static build_result run(rc_body_type type, int shapes) {
             exit(1);
         }
     }
-    double t1 = now();
+    double t1 = bench_now();
     if (!rc_world_step(w, 1.0f / 60.0f)) {
         fprintf(stderr, "compound_build: %s\n", rc_world_last_error(w));
         exit(1);
     }
-    double t2 = now();
+    double t2 = bench_now();
     rc_body_destroy(w, body);
-    double t3 = now();
+    double t3 = bench_now();
     rc_world_destroy(w);
     r.build_ms = 1e3 * (t1 - t0);
     r.step_ms = 1e3 * (t2 - t1);

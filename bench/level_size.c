@@ -13,18 +13,14 @@
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <ricochet/ricochet.h>
 
+#include "bench_clock.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 typedef struct level_result {
     int points;
@@ -47,12 +43,12 @@ static level_result run(int points, int steps) {
     }
     rc_body_def bd = rc_body_default_def();
     rc_shape_def sd = rc_shape_default_def();
-    double t0 = now();
+    double t0 = bench_now();
     if (rc_shape_id_is_null(rc_shape_create_chain(w, rc_body_create(w, &bd), &sd, p, points, true))) {
         fprintf(stderr, "level_size: %s\n", rc_world_last_error(w));
         exit(1);
     }
-    r.build_ms = 1e3 * (now() - t0);
+    r.build_ms = 1e3 * (bench_now() - t0);
     for (int i = 0; i < 1000; ++i) {
         rc_body_def g = rc_body_default_def();
         g.type = RC_DYNAMIC;
@@ -67,9 +63,9 @@ static level_result run(int points, int steps) {
     }
     double total = 0.0;
     for (int s = 0; s < steps; ++s) {
-        double a = now();
+        double a = bench_now();
         rc_world_step(w, 1.0f / 60.0f);
-        double d = now() - a;
+        double d = bench_now() - a;
         total += d;
         r.worst_ms = d * 1e3 > r.worst_ms ? d * 1e3 : r.worst_ms;
     }
@@ -100,7 +96,7 @@ typedef struct walls_result {
 static double rays_along_walls(const rc_world *w, int rays) {
     uint32_t seed = 777u;
     int hits = 0;
-    double t0 = now();
+    double t0 = bench_now();
     for (int i = 0; i < rays; ++i) {
         int k = (int)(lcg(&seed) % 7u);
         float along = uniform(&seed, 0.0f, 200.0f), turn = uniform(&seed, -0.01f, 0.01f);
@@ -111,7 +107,7 @@ static double rays_along_walls(const rc_world *w, int rays) {
         rc_ray_hit hit;
         hits += rc_world_cast_ray(w, origin, rc_v2(150.0f * c, 150.0f * s), &hit) ? 1 : 0;
     }
-    double ns = 1e9 * (now() - t0) / rays;
+    double ns = 1e9 * (bench_now() - t0) / rays;
     return hits >= 0 ? ns : 0.0; /* (hits: the calls are not thrown away) */
 }
 
@@ -156,12 +152,12 @@ static walls_result run_walls(bool cut, int steps) {
     for (int s = 0; s < 60; ++s) {
         rc_world_step(w, 1.0f / 60.0f);
     }
-    double t0 = now();
+    double t0 = bench_now();
     for (int s = 0; s < steps; ++s) {
         rc_world_step(w, 1.0f / 60.0f);
     }
     walls_result r;
-    r.step_ms = 1e3 * (now() - t0) / steps;
+    r.step_ms = 1e3 * (bench_now() - t0) / steps;
     r.ray_ns = rays_along_walls(w, 50 * steps);
     rc_world_destroy(w);
     return r;

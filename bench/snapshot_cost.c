@@ -13,18 +13,14 @@
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <ricochet/ricochet.h>
 
+#include "bench_clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 enum { PEGS = 8000, CRATES = 1400, GRENADES = 800, BULLETS = 400 };
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static double next(uint64_t *s) {
     *s = *s * 6364136223846793005ull + 1442695040888963407ull;
@@ -108,18 +104,18 @@ typedef struct timings {
 } timings;
 
 static size_t take(rc_world *w, bool frame, void *buffer, size_t capacity, timings *t) {
-    double t0 = now();
+    double t0 = bench_now();
     size_t n = frame ? rc_world_snapshot_frame(w, buffer, capacity) : rc_world_snapshot(w, buffer, capacity);
-    t->snap[t->snaps++] = 1e3 * (now() - t0);
+    t->snap[t->snaps++] = 1e3 * (bench_now() - t0);
     need(n > 0, w, "snapshot");
     t->size = n;
     return n;
 }
 
 static void timed_step(rc_world *w, timings *t) {
-    double t0 = now();
+    double t0 = bench_now();
     need(rc_world_step(w, 1.0f / 60.0f), w, "step");
-    t->step[t->steps++] = 1e3 * (now() - t0);
+    t->step[t->steps++] = 1e3 * (bench_now() - t0);
 }
 
 /* A digest of every body's position, angle and velocities (bits, not values). */
@@ -149,9 +145,9 @@ static void roll(rc_world *w, bool frame, int rollbacks, const rc_body_id *bodie
             take(w, frame, other, capacity, t);
         }
         uint64_t then = digest(w, bodies, count);
-        double t0 = now();
+        double t0 = bench_now();
         need(rc_world_restore(w, first, n), w, "restore");
-        t->restore[t->restores++] = 1e3 * (now() - t0);
+        t->restore[t->restores++] = 1e3 * (bench_now() - t0);
         for (int i = 0; i < BACK; ++i) {
             timed_step(w, t);
         }
