@@ -259,12 +259,149 @@ START_TEST(a_restored_compound_grows_as_the_original_does) {
 }
 END_TEST
 
+/* ---- random operations against a twin built afresh -------------------------------------------- */
+
+enum { BODIES = 3, MAX_SHAPES = 40 };
+
+/* One shape of a body as the game made it (and changed it since). */
+typedef struct made_shape {
+    rc_shape_id id;
+    int kind; /* 0 box, 1 circle, 2 capsule, 3 pentagon */
+    float size, density, angle;
+    rc_vec2 offset, scale;
+} made_shape;
+
+typedef struct made_body {
+    rc_body_id id;
+    rc_body_type type;
+    made_shape shapes[MAX_SHAPES]; /* oldest first */
+    int count;
+} made_body;
+
+static rc_shape_id make_shape(rc_world *w, rc_body_id b, const made_shape *m) {
+    rc_shape_def sd = rc_shape_default_def();
+    sd.density = m->density;
+    sd.offset = m->offset;
+    sd.angle = m->angle;
+    sd.scale = m->scale;
+    switch (m->kind) {
+    case 0:
+        return rc_shape_create_box(w, b, &sd, m->size, 0.5f * m->size);
+    case 1:
+        return rc_shape_create_circle(w, b, &sd, m->size);
+    case 2:
+        return rc_shape_create_capsule(w, b, &sd, rc_v2(-m->size, 0.0f), rc_v2(m->size, 0.0f), 0.3f * m->size);
+    default: {
+        rc_polygon p = rc_make_regular_polygon(5, m->size, 0.3f);
+        return rc_shape_create_polygon(w, b, &sd, p.vertices, p.count);
+    }
+    }
+}
+
+/* The body's mass data against a body made afresh, in a world of its own, of the same shapes in
+ * the same order, with the body's transform: the same bits. */
+static void expect_as_made_afresh(rc_world *w, const made_body *mb, int op) {
+    if (mb->type != RC_DYNAMIC) {
+        return;
+    }
+    rc_world *fresh = make_world();
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.position = rc_body_position(w, mb->id);
+    bd.angle = rc_body_angle(w, mb->id);
+    rc_body_id twin = rc_body_create(fresh, &bd);
+    for (int k = 0; k < mb->count; ++k) {
+        ck_assert(!rc_shape_id_is_null(make_shape(fresh, twin, &mb->shapes[k])));
+    }
+    rc_mass_data got = rc_body_mass_data(w, mb->id), want = rc_body_mass_data(fresh, twin);
+    EXPECT(same_bits(got, want), "op %d: mass %.9g centre (%.9g, %.9g) inertia %.9g; afresh %.9g (%.9g, %.9g) %.9g", op,
+           (double)got.mass, (double)got.center.x, (double)got.center.y, (double)got.rotational_inertia,
+           (double)want.mass, (double)want.center.x, (double)want.center.y, (double)want.rotational_inertia);
+    rc_world_destroy(fresh);
+}
+
+/* 2,000 random operations on three bodies: shapes added, destroyed, given another density or
+ * base transform, the body's type changed, snapshots restored (the world as it was then, with
+ * its bodies' shapes), steps, bodies destroyed and made again. After each, every dynamic body
+ * weighs the bits a body made afresh of its shapes does: the sums kept beside it are what its
+ * shapes say, however it came to have them. */
+START_TEST(random_changes_weigh_as_a_body_made_afresh) {
+    ws_rng rng = {0x5eedu + (uint64_t)_i};
+    rc_world *w = make_world();
+    static made_body bodies[BODIES], saved[BODIES];
+    memset(bodies, 0, sizeof bodies);
+    for (int i = 0; i < BODIES; ++i) {
+        bodies[i].id = make_dynamic(w);
+        bodies[i].type = RC_DYNAMIC;
+    }
+    size_t capacity = 1u << 20, saved_size = 0;
+    uint8_t *snapshot = malloc(capacity);
+    ck_assert_ptr_nonnull(snapshot);
+    for (int op = 0; op < 2000; ++op) {
+        made_body *mb = &bodies[ws_int(&rng, 0, BODIES - 1)];
+        int what = ws_int(&rng, 0, 99);
+        if (what < 40 && mb->count < MAX_SHAPES) {
+            made_shape m = {RC_NULL_SHAPE_ID, ws_int(&rng, 0, 3), ws_range(&rng, 0.1, 2.0),
+                            ws_log_range(&rng, 0.01, 100.0), ws_range(&rng, -3.0, 3.0),
+                            rc_v2(ws_range(&rng, -2000.0, 2000.0), ws_range(&rng, -50.0, 50.0)), rc_v2(1.0f, 1.0f)};
+            m.id = make_shape(w, mb->id, &m);
+            ck_assert_msg(!rc_shape_id_is_null(m.id), "op %d: %s", op, rc_world_last_error(w));
+            mb->shapes[mb->count++] = m;
+        } else if (what < 60 && mb->count > 0) {
+            int k = ws_int(&rng, 0, mb->count - 1);
+            rc_shape_destroy(w, mb->shapes[k].id);
+            memmove(&mb->shapes[k], &mb->shapes[k + 1], sizeof mb->shapes[0] * (size_t)(mb->count - k - 1));
+            mb->count--;
+        } else if (what < 68 && mb->count > 0) {
+            made_shape *m = &mb->shapes[ws_int(&rng, 0, mb->count - 1)];
+            m->density = ws_log_range(&rng, 0.01, 100.0);
+            ck_assert(rc_shape_set_density(w, m->id, m->density));
+        } else if (what < 76 && mb->count > 0) {
+            made_shape *m = &mb->shapes[ws_int(&rng, 0, mb->count - 1)];
+            m->offset = rc_v2(ws_range(&rng, -2000.0, 2000.0), ws_range(&rng, -50.0, 50.0));
+            m->angle = ws_range(&rng, -3.0, 3.0);
+            bool round = m->kind == 1 || m->kind == 2; /* (a circle or capsule scales evenly) */
+            float s = ws_range(&rng, 0.5, 2.0);
+            m->scale = rc_v2(s, round ? s : ws_range(&rng, 0.5, 2.0));
+            ck_assert_msg(rc_shape_set_base_transform(w, m->id, m->offset, m->angle, m->scale), "op %d: %s", op,
+                          rc_world_last_error(w));
+        } else if (what < 82) {
+            rc_body_type type = (rc_body_type)ws_int(&rng, 0, 2);
+            if (rc_body_set_type(w, mb->id, type)) {
+                mb->type = type;
+            }
+        } else if (what < 88) {
+            saved_size = rc_world_snapshot(w, snapshot, capacity);
+            ck_assert_msg(saved_size > 0, "op %d: %s", op, rc_world_last_error(w));
+            memcpy(saved, bodies, sizeof bodies);
+        } else if (what < 92 && saved_size > 0) {
+            ck_assert_msg(rc_world_restore(w, snapshot, saved_size), "op %d: %s", op, rc_world_last_error(w));
+            memcpy(bodies, saved, sizeof bodies);
+        } else if (what < 97) {
+            ck_assert(rc_world_step(w, 1.0f / 60.0f));
+        } else {
+            rc_body_destroy(w, mb->id);
+            mb->id = make_dynamic(w);
+            mb->type = RC_DYNAMIC;
+            mb->count = 0;
+            saved_size = 0; /* (the saved world's ids are another body's now) */
+        }
+        for (int i = 0; i < BODIES; ++i) {
+            expect_as_made_afresh(w, &bodies[i], op);
+        }
+    }
+    free(snapshot);
+    rc_world_destroy(w);
+}
+END_TEST
+
 static Suite *compound_suite(void) {
     Suite *s = suite_create("compound_mass");
     TCase *t = tcase_create("mass");
     tcase_add_test(t, a_shape_far_from_its_body_origin_keeps_its_inertia);
     tcase_add_test(t, a_compound_weighs_what_its_shapes_add_up_to);
     tcase_add_test(t, a_restored_compound_grows_as_the_original_does);
+    tcase_add_loop_test(t, random_changes_weigh_as_a_body_made_afresh, 0, 3);
     suite_add_tcase(s, t);
     return s;
 }
