@@ -128,8 +128,8 @@ void rc_body_update_motion(rc_world *world, rc_body *body);
 /* Add up a body's mass sums (rc_body_mass_sums) again, from its oldest shape to its newest
  * (body_mass.c, with the rest of this block). */
 void rc_body_resum_mass(rc_world *world, rc_body *body);
-/* A shape just put at the head of the body's list adds its mass (or the body's sums are added up
- * again, when stale). */
+/* A shape just put at the head of the body's list adds its mass (stale sums are left to
+ * rc_body_update_mass, which adds them all up again). */
 void rc_body_add_shape_mass(rc_world *world, rc_body *body, int32_t shape);
 /* A shape of the body went, or its geometry or density changed: its sums are stale. */
 void rc_body_mass_changed(rc_world *world, const rc_body *body);

@@ -44,7 +44,7 @@ static bool mass_within_limits(const double sums[4]) {
 static bool weighs_in(const rc_shape *shape) { return shape->density != 0.0f && shape->kind != RC_SHAPE_SEGMENT; }
 
 /* The mass sums beside a body's record. */
-static rc_body_mass_sums *masses_of(rc_world *world, const rc_body *b) {
+static rc_body_mass_sums *masses_of(const rc_world *world, const rc_body *b) {
     return &world->body_masses.data[b - world->bodies.data];
 }
 
@@ -77,10 +77,8 @@ void rc_body_resum_mass(rc_world *world, rc_body *b) {
 
 void rc_body_add_shape_mass(rc_world *world, rc_body *b, int32_t shape) {
     rc_body_mass_sums *m = masses_of(world, b);
-    if (m->stale) {
-        rc_body_resum_mass(world, b);
-    } else if (weighs_in(&world->shapes.data[shape]) &&
-               !add_mass(rc_shape_mass(world, &world->shapes.data[shape]), m->sums)) {
+    if (!m->stale && weighs_in(&world->shapes.data[shape]) &&
+        !add_mass(rc_shape_mass(world, &world->shapes.data[shape]), m->sums)) {
         m->sums[0] = INFINITY;
     }
 }
@@ -92,7 +90,7 @@ bool rc_body_mass_fits(const rc_world *world, const rc_body *b, const rc_mass_da
     if (extra != NULL && !add_mass(*extra, sums)) {
         return false;
     }
-    const rc_body_mass_sums *m = &world->body_masses.data[b - world->bodies.data];
+    const rc_body_mass_sums *m = masses_of(world, b);
     if (replaced < 0 && !m->stale) {
         /* what its shapes weigh now, and the new one */
         for (int k = 0; k < 4; ++k) {
