@@ -103,3 +103,22 @@ uint64_t rc_bytes_hasher_end(rc_bytes *b, size_t *written) {
     *written = b->hashed;
     return rc_checksum_end(b->sink);
 }
+
+void rc_bytes_hash_ahead(rc_bytes *b, size_t end) {
+    while (b->hashed < end && b->hashed < b->size) {
+        size_t piece = b->size - b->hashed < RC_BYTES_HASH_AHEAD ? b->size - b->hashed : RC_BYTES_HASH_AHEAD;
+        rc_checksum_add(b->sink, b->data + b->hashed, piece);
+        b->hashed += piece;
+    }
+    b->room = b->hashed - b->at;
+}
+
+uint64_t rc_bytes_reader_checksum(rc_bytes *b) {
+    if (b->data != NULL) {
+        size_t at = b->at;
+        bool failed = b->failed;
+        rc_bytes_hash_ahead(b, b->size);
+        b->room = failed ? 0 : b->size - at; /* (a failed cursor stays failed) */
+    }
+    return rc_checksum_end(b->sink);
+}

@@ -18,7 +18,21 @@
 
 /* The io functions are a handful of instructions each, called for every field of every record:
  * inlined wherever they are used (left to itself the compiler called them, a third of a
- * snapshot's time). */
+ * snapshot's time).
+ *
+ * rc_bytes_local: a record's fields go through a copy of the cursor in a local variable
+ * (`rc_bytes local = *cursor; ...fields of &local...; *cursor = local;`), whose address goes to
+ * no function that is not inlined. Through the caller's cursor, every byte stored into the
+ * buffer or the record might have changed the cursor itself (bytes alias everything), so each
+ * field loaded and stored its position again, one after the other through memory; a local
+ * nothing can point at keeps them in registers (half of a snapshot's time). The slow path of
+ * rc_bytes_room works on a copy of its own for the same reason.
+ *
+ * RC_BYTES_RECORD then does the io of one record of at most `bound` bytes in three copies: when
+ * the room for all of it is known, one for reading and one for writing, where the compiler drops
+ * every field's room and direction tests (a field written is then a load and a store), and the
+ * checked one for the last bytes of a buffer. `b` is the local cursor; `bound` is a speed hint
+ * only (a record longer than it is still checked field by field). */
 #if defined(__GNUC__) || defined(__clang__)
 #define RC_IO static inline __attribute__((always_inline))
 #else
@@ -62,6 +76,22 @@ static inline rc_bytes rc_bytes_reader(const void *buffer, size_t size) {
     rc_bytes b = {(uint8_t *)(void *)buffer, size, 0, buffer != NULL ? size : 0, true, buffer == NULL, NULL, 0}; /* (only read) */
     return b;
 }
+/* A reader that takes the checksum of the bytes as it goes (into sink, initialised here): a
+ * piece of RC_BYTES_HASH_AHEAD bytes is added just before its first value is read, while the
+ * piece is in the cache the values are then read from, not in a pass of its own over the whole
+ * buffer. Its room ends where the bytes hashed end. rc_bytes_reader_checksum gives the checksum
+ * of all `size` bytes, however far the reading went. */
+#define RC_BYTES_HASH_AHEAD 16384u
+static inline rc_bytes rc_bytes_hashing_reader(const void *buffer, size_t size, rc_checksum *sink) {
+    rc_checksum_init(sink);
+    rc_bytes b = {(uint8_t *)(void *)buffer, size, 0, 0, true, buffer == NULL, sink, 0}; /* (only read) */
+    return b;
+}
+uint64_t rc_bytes_reader_checksum(rc_bytes *b);
+
+/* Reading through a hashing reader: the pieces up to `end` hashed, the room extended to them. */
+void rc_bytes_hash_ahead(rc_bytes *b, size_t end);
+
 /* A writer that keeps nothing but the checksum of what is written (into sink, initialised
  * here), through a staging buffer of the caller's of at least RC_BYTES_STAGING bytes: the
  * checksum of a state without the room to write it. rc_bytes_hasher_end gives the checksum
@@ -77,10 +107,17 @@ uint64_t rc_bytes_hasher_end(rc_bytes *b, size_t *written);
 /* Hashing: the staging buffer into the sink (slow path of rc_bytes_room). */
 void rc_bytes_flush(rc_bytes *b);
 
-/* Past the room: counting goes on counting, hashing empties its staging buffer and goes on;
- * anything else has failed. */
+/* Past the room: counting goes on counting, hashing empties its staging buffer and goes on, a
+ * hashing reader hashes the next pieces; anything else has failed. */
 static inline uint8_t *rc_bytes_short(rc_bytes *b, size_t n) {
-    if (b->sink != NULL && !b->failed && n <= b->size) {
+    if (b->sink != NULL && b->reading && !b->failed && n <= b->size - b->at) {
+        rc_bytes_hash_ahead(b, b->at + n);
+        uint8_t *p = b->data + b->at;
+        b->at += n;
+        b->room -= n;
+        return p;
+    }
+    if (b->sink != NULL && !b->reading && !b->failed && n <= b->size) {
         rc_bytes_flush(b);
         uint8_t *p = b->data;
         b->at = n;
@@ -96,15 +133,38 @@ static inline uint8_t *rc_bytes_short(rc_bytes *b, size_t n) {
     return NULL;
 }
 
+#define RC_BYTES_RECORD(b, bound, io)                                                                                  \
+    do {                                                                                                               \
+        if ((b)->room >= (bound)) {                                                                                    \
+            if ((b)->reading) {                                                                                        \
+                io;                                                                                                    \
+            } else {                                                                                                   \
+                io;                                                                                                    \
+            }                                                                                                          \
+        } else {                                                                                                       \
+            io;                                                                                                        \
+        }                                                                                                              \
+    } while (0)
+
 /* Room for n more bytes: the place to write or read them, or NULL (counting, or failed). */
 RC_IO uint8_t *rc_bytes_room(rc_bytes *b, size_t n) {
     if (n <= b->room) {
         uint8_t *p = b->data + b->at;
+#if defined(__GNUC__) || defined(__clang__)
+        if (p == NULL) {
+            __builtin_unreachable(); /* (room is 0 without a buffer: no test of p after this) */
+        }
+#endif
         b->at += n;
         b->room -= n;
         return p;
     }
-    return rc_bytes_short(b, n);
+    /* the slow path through a copy: `b` is often a record's local cursor, whose address must
+       not escape for its fields to stay in registers (rc_bytes_local) */
+    rc_bytes slow = *b;
+    uint8_t *p = rc_bytes_short(&slow, n);
+    *b = slow;
+    return p;
 }
 
 /* Mark the cursor failed (bad bytes read): every later value reads as zero. */
@@ -251,7 +311,7 @@ static inline void rc_io_words(rc_bytes *b, void *values, size_t n) {
         return;
     }
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (b->sink != NULL && 4 * n > b->room) {
+    if (b->sink != NULL && !b->reading && 4 * n > b->room) {
         /* hashing: in pieces its staging buffer holds */
         for (size_t k = 0, step = RC_BYTES_STAGING / 4; k < n; k += step) {
             uint8_t *p = rc_bytes_room(b, 4 * (n - k < step ? n - k : step));

@@ -329,6 +329,8 @@ size_t rc_world_snapshot_frame(const rc_world *world, void *buffer, size_t capac
     return write_snapshot(world, buffer, capacity, false, "rc_world_snapshot_frame");
 }
 
+#define DAMAGED "its checksum does not match: the bytes are damaged"
+
 /* The header's word on the payload: NULL when it holds, else why not. */
 static const char *check_header(const uint8_t *in, size_t size, snapshot_header *h) {
     if (size < HEADER_BYTES) {
@@ -350,10 +352,9 @@ static const char *check_header(const uint8_t *in, size_t size, snapshot_header 
         (h->kind == KIND_FRAME) != (h->level_size == 0u)) {
         return "its header is damaged";
     }
-    const uint8_t *payload = in + HEADER_BYTES;
-    if (h->checksum != rc_bytes_checksum(payload + h->level_size, (size_t)(h->size - h->level_size)) ||
-        (h->kind == KIND_FULL && h->level_checksum != rc_bytes_checksum(payload, (size_t)h->level_size))) {
-        return "its checksum does not match: the bytes are damaged";
+    /* (the frame section's checksum is taken as it is read: rc_world_restore) */
+    if (h->kind == KIND_FULL && h->level_checksum != rc_bytes_checksum(in + HEADER_BYTES, (size_t)h->level_size)) {
+        return DAMAGED;
     }
     return NULL;
 }
@@ -551,10 +552,14 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
     }
     const uint8_t *payload = (const uint8_t *)buffer + HEADER_BYTES;
     rc_bytes level = rc_bytes_reader(payload, (size_t)h.level_size);
-    rc_bytes frame = rc_bytes_reader(payload + h.level_size, (size_t)(h.size - h.level_size));
+    rc_checksum sum;
+    rc_bytes frame = rc_bytes_hashing_reader(payload + h.level_size, (size_t)(h.size - h.level_size), &sum);
     bool out_of_memory = false;
     rc_grid_moves level_moves = {0, NULL, NULL};
     bool ok = read_payload(&level, &frame, state, world, level_from_world, &level_moves, &out_of_memory);
+    /* damaged bytes are refused as such, whatever else reading them found */
+    bool damaged = rc_bytes_reader_checksum(&frame) != h.checksum;
+    ok = ok && !damaged;
     /* the step's scratch that is sized when bodies and shapes are made, not by the step */
     if (ok && !(rc_array_reserve(world, world->undo, state->bodies.count) &&
                 rc_array_reserve(world, world->islands, state->bodies.count) &&
@@ -572,6 +577,9 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
     if (!ok) {
         rc_grid_moves_free(world->level_grid, &level_moves);
         world->spare = state; /* whatever it holds now, its memory serves the next restore */
+        if (damaged) {
+            return rc_fail(world, func, "the snapshot is " DAMAGED "; the world is as it was");
+        }
         return rc_fail(world, func, out_of_memory ? "out of memory; the world is as it was"
                                                   : "the snapshot's contents are out of range (forged or from a "
                                                     "faulty writer); the world is as it was");

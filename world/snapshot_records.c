@@ -11,36 +11,39 @@
 #include <string.h>
 
 
+/* Bounds on the bytes of a record (RC_BYTES_RECORD: speed hints, not limits). */
+enum { BODY_BYTES = 256, SHAPE_BYTES = 192, CONTACT_BYTES = 320, JOINT_BYTES = 256, EVENT_BYTES = 128 };
+
 /* A small enumeration stored in a byte: at most max. */
-static void io_enum(rc_bytes *b, uint8_t *v, uint8_t max) {
+RC_IO void io_enum(rc_bytes *b, uint8_t *v, uint8_t max) {
     rc_io_u8(b, v);
     if (b->reading && *v > max) {
         rc_bytes_fail(b);
     }
 }
 
-static void io_rot(rc_bytes *b, rc_rot *q) {
+RC_IO void io_rot(rc_bytes *b, rc_rot *q) {
     rc_io_f32(b, &q->c);
     rc_io_f32(b, &q->s);
 }
 
-static void io_transform(rc_bytes *b, rc_transform *t) {
+RC_IO void io_transform(rc_bytes *b, rc_transform *t) {
     rc_io_vec2(b, &t->p);
     io_rot(b, &t->q);
 }
 
-static void io_filter(rc_bytes *b, rc_filter *f) {
+RC_IO void io_filter(rc_bytes *b, rc_filter *f) {
     rc_io_u32(b, &f->category_bits);
     rc_io_u32(b, &f->mask_bits);
     rc_io_i32(b, &f->group_index);
 }
 
-static void io_id(rc_bytes *b, uint32_t *index, uint32_t *generation) {
+RC_IO void io_id(rc_bytes *b, uint32_t *index, uint32_t *generation) {
     rc_io_u32(b, index);
     rc_io_u32(b, generation);
 }
 
-static void io_manifold(rc_bytes *b, rc_manifold *m) {
+RC_IO void io_manifold(rc_bytes *b, rc_manifold *m) {
     rc_io_vec2(b, &m->normal);
     for (int k = 0; k < 2; ++k) {
         rc_io_vec2(b, &m->points[k]);
@@ -54,7 +57,7 @@ static void io_manifold(rc_bytes *b, rc_manifold *m) {
 
 /* A record's in_use flag, which comes first; false for a free slot (that flag alone), whose
  * record is zeroed as it is read. */
-static bool io_in_use(rc_bytes *b, bool *in_use, void *record, size_t size) {
+RC_IO bool io_in_use(rc_bytes *b, bool *in_use, void *record, size_t size) {
     rc_io_bool(b, in_use);
     if (!*in_use && b->reading) {
         memset(record, 0, size);
@@ -62,7 +65,7 @@ static bool io_in_use(rc_bytes *b, bool *in_use, void *record, size_t size) {
     return *in_use;
 }
 
-void rc_snapshot_io_body(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n) {
+RC_IO void body_fields(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n) {
     if (b->reading) {
         x->in_use = true;
         x->user_data = NULL; /* the game's: restore carries it over where the id lives on */
@@ -110,6 +113,12 @@ void rc_snapshot_io_body(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n) {
     rc_io_f32(b, &x->step_turn);
 }
 
+void rc_snapshot_io_body(rc_bytes *cursor, rc_body *x, const rc_snapshot_counts *n) {
+    rc_bytes local = *cursor, *b = &local;
+    RC_BYTES_RECORD(b, BODY_BYTES, body_fields(b, x, n));
+    *cursor = local;
+}
+
 /* A shape's unions are 32-bit numbers of one kind or another (a polygon's pool index or a
  * circle's radius, a circle's or a segment's placed numbers; a base transform or a wall's ends
  * and index): stored as the words they are, whatever the kind. */
@@ -117,7 +126,7 @@ void rc_snapshot_io_body(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n) {
 #define SHAPE_SECOND_WORDS ((offsetof(rc_shape, restitution) - offsetof(rc_shape, base)) / 4)
 _Static_assert(SHAPE_FIRST_WORDS == 4 && SHAPE_SECOND_WORDS == 6, "a shape's unions are 4 and 6 words");
 
-static void io_union_words(rc_bytes *b, void *at, size_t words) {
+RC_IO void io_union_words(rc_bytes *b, void *at, size_t words) {
     uint32_t w[8];
     memcpy(w, at, 4 * words);
     rc_io_words(b, w, words);
@@ -135,7 +144,7 @@ static bool poly_block_fits(const rc_shape *x, int32_t pool) {
            (uint64_t)x->poly + (uint64_t)RC_POLY_BLOCK(x->count) <= (uint64_t)pool;
 }
 
-void rc_snapshot_io_shape(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n) {
+RC_IO void shape_fields(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n) {
     if (b->reading) {
         x->in_use = true;
         x->user_data = NULL; /* the game's: restore carries it over where the id lives on */
@@ -174,7 +183,13 @@ void rc_snapshot_io_shape(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n)
     }
 }
 
-static void io_contact_point(rc_bytes *b, rc_contact_point *p) {
+void rc_snapshot_io_shape(rc_bytes *cursor, rc_shape *x, const rc_snapshot_counts *n) {
+    rc_bytes local = *cursor, *b = &local;
+    RC_BYTES_RECORD(b, SHAPE_BYTES, shape_fields(b, x, n));
+    *cursor = local;
+}
+
+RC_IO void io_contact_point(rc_bytes *b, rc_contact_point *p) {
     rc_io_vec2(b, &p->point);
     rc_io_vec2(b, &p->anchor_a);
     rc_io_vec2(b, &p->anchor_b);
@@ -187,7 +202,7 @@ static void io_contact_point(rc_bytes *b, rc_contact_point *p) {
     rc_io_vec2(b, &p->local_b);
 }
 
-static void io_contact(rc_bytes *b, rc_contact *x, const rc_snapshot_counts *n) {
+RC_IO void io_contact(rc_bytes *b, rc_contact *x, const rc_snapshot_counts *n) {
     if (!io_in_use(b, &x->in_use, x, sizeof *x)) {
         return;
     }
@@ -264,7 +279,7 @@ bool rc_snapshot_io_chain(rc_bytes *b, rc_world *world, rc_chain *x, const rc_sn
 }
 
 /* A joint. Its edges' links (each body's list) are not kept: rc_joints_relink rebuilds them. */
-static void io_joint(rc_bytes *b, rc_joint *x, const rc_snapshot_counts *n) {
+RC_IO void io_joint(rc_bytes *b, rc_joint *x, const rc_snapshot_counts *n) {
     if (!io_in_use(b, &x->in_use, x, sizeof *x)) {
         return;
     }
@@ -342,25 +357,25 @@ static bool read_pool(rc_bytes *b, rc_world *world, rc_id_pool *pool, int32_t re
     return true;
 }
 
-static void io_begin_event(rc_bytes *b, rc_contact_begin_event *e) {
+RC_IO void io_begin_event(rc_bytes *b, rc_contact_begin_event *e) {
     io_id(b, &e->shape_a.index, &e->shape_a.generation);
     io_id(b, &e->shape_b.index, &e->shape_b.generation);
     io_manifold(b, &e->manifold);
     rc_io_f32(b, &e->approach_speed);
 }
 
-static void io_end_event(rc_bytes *b, rc_contact_end_event *e) {
+RC_IO void io_end_event(rc_bytes *b, rc_contact_end_event *e) {
     io_id(b, &e->shape_a.index, &e->shape_a.generation);
     io_id(b, &e->shape_b.index, &e->shape_b.generation);
     io_manifold(b, &e->manifold);
 }
 
-static void io_sensor_event(rc_bytes *b, rc_sensor_event *e) {
+RC_IO void io_sensor_event(rc_bytes *b, rc_sensor_event *e) {
     io_id(b, &e->sensor.index, &e->sensor.generation);
     io_id(b, &e->visitor.index, &e->visitor.generation);
 }
 
-static void io_impact(rc_bytes *b, rc_impact_event *e) {
+RC_IO void io_impact(rc_bytes *b, rc_impact_event *e) {
     io_id(b, &e->projectile.index, &e->projectile.generation);
     io_id(b, &e->shape.index, &e->shape.generation);
     rc_io_vec2(b, &e->point);
@@ -371,7 +386,7 @@ static void io_impact(rc_bytes *b, rc_impact_event *e) {
 }
 
 /* A move event's user data is the game's: restore sets it from the body it names. */
-static void io_move(rc_bytes *b, rc_body_move_event *e) {
+RC_IO void io_move(rc_bytes *b, rc_body_move_event *e) {
     io_id(b, &e->body.index, &e->body.generation);
     io_transform(b, &e->transform);
     rc_io_bool(b, &e->fell_asleep);
@@ -433,11 +448,17 @@ static bool io_pools(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
     return true;
 }
 
-void rc_snapshot_io_poly_block(rc_bytes *b, rc_world *w, const rc_shape *x) {
+RC_IO void poly_block(rc_bytes *b, rc_world *w, const rc_shape *x) {
     if (x->kind == RC_SHAPE_POLYGON || x->kind == RC_SHAPE_CAPSULE) {
         /* (reading, poly_block_fits held or the cursor failed) */
         rc_io_words(b, w->poly_pool.data + (b->failed ? 0 : x->poly), b->failed ? 0 : 2 * (size_t)RC_POLY_BLOCK(x->count));
     }
+}
+
+void rc_snapshot_io_poly_block(rc_bytes *cursor, rc_world *w, const rc_shape *x) {
+    rc_bytes b = *cursor;
+    poly_block(&b, w, x);
+    *cursor = b;
 }
 
 /* The frame's bodies and shapes: a level slot is skipped (a level shape gives its contact list),
@@ -534,6 +555,36 @@ static bool io_frame_chains(rc_bytes *b, rc_world *w, const rc_snapshot_counts *
     return true;
 }
 
+/* The frame's contacts, joints and events, through a local cursor (rc_bytes_local). */
+static void io_frame_records(rc_bytes *cursor, rc_world *w, const rc_snapshot_counts *n) {
+    rc_bytes local = *cursor, *b = &local;
+    for (int32_t i = 0; i < n->contacts; ++i) {
+        RC_BYTES_RECORD(b, CONTACT_BYTES, io_contact(b, &w->contacts.data[i], n));
+    }
+    for (int32_t i = 0; i < n->joints; ++i) {
+        RC_BYTES_RECORD(b, JOINT_BYTES, io_joint(b, &w->joints.data[i], n));
+    }
+    for (int32_t i = 0; i < n->contact_begin; ++i) {
+        RC_BYTES_RECORD(b, EVENT_BYTES, io_begin_event(b, &w->contact_begin.data[i]));
+    }
+    for (int32_t i = 0; i < n->contact_end; ++i) {
+        RC_BYTES_RECORD(b, EVENT_BYTES, io_end_event(b, &w->contact_end.data[i]));
+    }
+    for (int32_t i = 0; i < n->sensor_begin; ++i) {
+        RC_BYTES_RECORD(b, EVENT_BYTES, io_sensor_event(b, &w->sensor_begin.data[i]));
+    }
+    for (int32_t i = 0; i < n->sensor_end; ++i) {
+        RC_BYTES_RECORD(b, EVENT_BYTES, io_sensor_event(b, &w->sensor_end.data[i]));
+    }
+    for (int32_t i = 0; i < n->impacts; ++i) {
+        RC_BYTES_RECORD(b, EVENT_BYTES, io_impact(b, &w->impacts.data[i]));
+    }
+    for (int32_t i = 0; i < n->moves; ++i) {
+        RC_BYTES_RECORD(b, EVENT_BYTES, io_move(b, &w->moves.data[i]));
+    }
+    *cursor = local;
+}
+
 bool rc_snapshot_io_frame(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
     if (!io_pools(b, w, n)) {
         return false;
@@ -543,29 +594,6 @@ bool rc_snapshot_io_frame(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n)
     if (!io_frame_chains(b, w, n)) {
         return false;
     }
-    for (int32_t i = 0; i < n->contacts; ++i) {
-        io_contact(b, &w->contacts.data[i], n);
-    }
-    for (int32_t i = 0; i < n->joints; ++i) {
-        io_joint(b, &w->joints.data[i], n);
-    }
-    for (int32_t i = 0; i < n->contact_begin; ++i) {
-        io_begin_event(b, &w->contact_begin.data[i]);
-    }
-    for (int32_t i = 0; i < n->contact_end; ++i) {
-        io_end_event(b, &w->contact_end.data[i]);
-    }
-    for (int32_t i = 0; i < n->sensor_begin; ++i) {
-        io_sensor_event(b, &w->sensor_begin.data[i]);
-    }
-    for (int32_t i = 0; i < n->sensor_end; ++i) {
-        io_sensor_event(b, &w->sensor_end.data[i]);
-    }
-    for (int32_t i = 0; i < n->impacts; ++i) {
-        io_impact(b, &w->impacts.data[i]);
-    }
-    for (int32_t i = 0; i < n->moves; ++i) {
-        io_move(b, &w->moves.data[i]);
-    }
+    io_frame_records(b, w, n);
     return true;
 }
