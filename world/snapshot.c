@@ -376,7 +376,7 @@ static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc
         *out_of_memory = !frame->failed;
         return false;
     }
-    if (!rc_snapshot_reserve(w, &n)) {
+    if (!rc_snapshot_reserve(w, &n, !level_from_world)) {
         *out_of_memory = true;
         return false;
     }
@@ -410,18 +410,20 @@ static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc
 
 /* A body or shape live with the same generation in the world before the restore keeps its
  * user data; every other one has none. */
-static void carry_user_data(rc_world *state, const rc_world *world) {
+static void carry_user_data(rc_world *state, const rc_world *world, bool level_from_world) {
+    /* (the level's records copied from the world have theirs: not looked at again) */
     for (int32_t i = 0; i < state->bodies.count && i < world->bodies.count; ++i) {
         rc_body *now = &state->bodies.data[i];
         const rc_body *was = &world->bodies.data[i];
-        if (now->in_use && was->in_use && now->generation == was->generation) {
+        if (now->in_use && !(level_from_world && rc_level_body(now)) && was->in_use && now->generation == was->generation) {
             now->user_data = was->user_data;
         }
     }
     for (int32_t i = 0; i < state->shapes.count && i < world->shapes.count; ++i) {
         rc_shape *now = &state->shapes.data[i];
         const rc_shape *was = &world->shapes.data[i];
-        if (now->in_use && was->in_use && now->generation == was->generation) {
+        if (now->in_use && !(level_from_world && rc_level_shape(state, now)) && was->in_use &&
+            now->generation == was->generation) {
             now->user_data = was->user_data;
         }
     }
@@ -584,7 +586,7 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
                                                   : "the snapshot's contents are out of range (forged or from a "
                                                     "faulty writer); the world is as it was");
     }
-    carry_user_data(state, world);
+    carry_user_data(state, world, level_from_world);
     take_settings(world, state);
     swap_records(world, state);
     rc_gather_forget(world); /* (another world's contacts) */

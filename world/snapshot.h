@@ -62,7 +62,7 @@ static inline bool rc_level_chain(const rc_world *w, const rc_chain *c) {
 
 /* Reading: every array at its count, each slot free (so that the level's slots are the ones the
  * level fills); false when memory runs out. */
-bool rc_snapshot_reserve(rc_world *w, const rc_snapshot_counts *n);
+bool rc_snapshot_reserve(rc_world *w, const rc_snapshot_counts *n, bool free_slots);
 /* The id pools, then every record that is not the level's, the polygon free lists, contacts,
  * joints and events: of `world` (writing) or into it (reading, after the level). False when
  * memory runs out while reading (b->failed marks bad bytes). */
@@ -89,9 +89,10 @@ uint64_t rc_level_checksum_work(const rc_world *world);
 /* Is a checksum of the world's level kept (for this revision), and which? */
 bool rc_level_checksum_known(const rc_world *world, uint64_t *checksum);
 void rc_level_checksum_keep(const rc_world *world, uint64_t checksum);
-/* The level records of `world` into `state` (reserved for counts, its slots free), as they are:
- * bodies, shapes and their polygons' blocks, chains (their blocks lent, not copied: see
- * rc_level_chains_settle). False when a level record lies beyond the counts. */
+/* The level records of `world` into `state` (reserved for counts), as they are: bodies, shapes
+ * and their polygons' blocks, chains (their blocks lent, not copied: see rc_level_chains_settle);
+ * every other body and shape slot is freed (rc_snapshot_reserve did not: one pass, not two).
+ * False when a level record lies beyond the counts. */
 bool rc_level_copy(rc_world *state, const rc_world *world, const rc_snapshot_counts *n);
 /* After a copy: the chain blocks lent to `state` are its own now (taken = true: the world's
  * records that lent them forget them) or given back (false: `state` forgets them). */

@@ -158,17 +158,24 @@ uint64_t rc_level_checksum(const rc_world *world) {
 }
 
 bool rc_level_copy(rc_world *state, const rc_world *world, const rc_snapshot_counts *n) {
-    for (int32_t i = 0; i < world->bodies.count; ++i) {
-        if (rc_level_body(&world->bodies.data[i])) {
+    int32_t bodies = world->bodies.count > n->bodies ? world->bodies.count : n->bodies;
+    for (int32_t i = 0; i < bodies; ++i) {
+        if (i < world->bodies.count && rc_level_body(&world->bodies.data[i])) {
             if (i >= n->bodies) {
                 return false;
             }
             state->bodies.data[i] = world->bodies.data[i];
+        } else if (i < n->bodies) {
+            state->bodies.data[i].in_use = false;
         }
     }
-    for (int32_t i = 0; i < world->shapes.count; ++i) {
-        const rc_shape *s = &world->shapes.data[i];
-        if (!rc_level_shape(world, s)) {
+    int32_t shapes = world->shapes.count > n->shapes ? world->shapes.count : n->shapes;
+    for (int32_t i = 0; i < shapes; ++i) {
+        const rc_shape *s = i < world->shapes.count ? &world->shapes.data[i] : NULL;
+        if (s == NULL || !rc_level_shape(world, s)) {
+            if (i < n->shapes) {
+                state->shapes.data[i].in_use = false;
+            }
             continue;
         }
         if (i >= n->shapes) {

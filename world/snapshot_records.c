@@ -398,7 +398,7 @@ static void free_chain(rc_chain *x) {
     x->shape = -1;
 }
 
-bool rc_snapshot_reserve(rc_world *w, const rc_snapshot_counts *n) {
+bool rc_snapshot_reserve(rc_world *w, const rc_snapshot_counts *n, bool free_slots) {
 #define RESERVE(array, wanted) (rc_array_reserve(w, w->array, (wanted)) && (w->array.count = (wanted), true))
 /* (the contacts start on a cache line, as contact.c reserves them) */
 #define RESERVE_LINES(array, wanted)                                                                                   \
@@ -420,11 +420,12 @@ bool rc_snapshot_reserve(rc_world *w, const rc_snapshot_counts *n) {
         return false;
     }
     /* the level fills its slots first; the frame reads the others (in_use and a chain's block
-       say which) */
-    for (int32_t i = 0; i < n->bodies; ++i) {
+       say which): all free before a level section is read (rc_level_copy frees the others as it
+       goes, in the same pass) */
+    for (int32_t i = 0; i < n->bodies && free_slots; ++i) {
         w->bodies.data[i].in_use = false;
     }
-    for (int32_t i = 0; i < n->shapes; ++i) {
+    for (int32_t i = 0; i < n->shapes && free_slots; ++i) {
         w->shapes.data[i].in_use = false;
     }
     for (int32_t i = 0; i < n->chains; ++i) {
