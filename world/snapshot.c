@@ -151,8 +151,10 @@ static bool poly_blocks_apart(const rc_world *w, bool *out_of_memory) {
 
 /* Every live shape but a chain's record has the grid proxy that names it, and the grid has no
  * other (a query hands each proxy's user to the world as a shape index); the contact map from
- * the live contacts; the joints' lists and pair map from the joints (rc_joints_relink). */
-static bool link_grid_and_map(rc_world *w, const rc_grid *level_grid, bool *out_of_memory) {
+ * the live contacts; the joints' lists and pair map from the joints (rc_joints_relink). A level
+ * record copied from the world (level_from_world) is the world's, with the world's proxy in the
+ * world's level grid: only counted. */
+static bool link_grid_and_map(rc_world *w, const rc_grid *level_grid, bool level_from_world, bool *out_of_memory) {
     int32_t with_proxies = 0, in_level = 0;
     for (int32_t i = 0; i < w->shapes.count; ++i) {
         const rc_shape *s = &w->shapes.data[i];
@@ -160,6 +162,10 @@ static bool link_grid_and_map(rc_world *w, const rc_grid *level_grid, bool *out_
             continue;
         }
         bool needs_proxy = s->kind != RC_KIND_CHAIN, level = s->body_type == RC_STATIC;
+        if (level_from_world && rc_level_shape(w, s)) {
+            in_level += needs_proxy ? 1 : 0; /* (a copy of the world's record, its proxy the world's) */
+            continue;
+        }
         const rc_grid *grid = level ? level_grid : w->grid; /* (its body's type: links_valid) */
         if (needs_proxy ? !(rc_grid_is_proxy(grid, s->proxy) && rc_grid_get_user(grid, s->proxy) == i)
                         : s->proxy != -1) {
@@ -193,11 +199,12 @@ static bool link_grid_and_map(rc_world *w, const rc_grid *level_grid, bool *out_
 }
 
 /* Every shape's proxy has the pieces the world gives it (wall_pieces.c: one, but for a long
- * static wall), from the first (after links_valid: a segment's chain is its own). */
-static bool pieces_as_made(const rc_world *w, const rc_grid *level_grid) {
+ * static wall), from the first (after links_valid: a segment's chain is its own); a level record
+ * copied from the world has the world's. */
+static bool pieces_as_made(const rc_world *w, const rc_grid *level_grid, bool level_from_world) {
     for (int32_t i = 0; i < w->shapes.count; ++i) {
         const rc_shape *s = &w->shapes.data[i];
-        if (s->in_use && s->kind != RC_KIND_CHAIN &&
+        if (s->in_use && s->kind != RC_KIND_CHAIN && !(level_from_world && rc_level_shape(w, s)) &&
             rc_grid_piece_count(s->body_type == RC_STATIC ? level_grid : w->grid, s->proxy) != rc_segment_pieces(w, s)) {
             return false;
         }
@@ -404,8 +411,8 @@ static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc
         return false;
     }
     return frame->at == frame->size && counters_fit(w) && poly_blocks_apart(w, out_of_memory) &&
-           link_grid_and_map(w, level_grid, out_of_memory) && links_valid(w, out_of_memory) &&
-           pieces_as_made(w, level_grid);
+           link_grid_and_map(w, level_grid, level_from_world, out_of_memory) && links_valid(w, out_of_memory) &&
+           pieces_as_made(w, level_grid, level_from_world);
 }
 
 /* A body or shape live with the same generation in the world before the restore keeps its
