@@ -73,17 +73,21 @@ typedef struct grid_io {
 
 #define MOVED_MARK 16u
 
-static bool reading(const grid_io *io) { return io->b->reading; }
+/* Bounds on the bytes of a proxy and of a cell with its inline entries (RC_BYTES_RECORD: speed
+ * hints, not limits; a longer cell's chunks are checked entry by entry). */
+enum { PROXY_BYTES = 96, CELL_BYTES = 128 };
+
+RC_IO bool reading(const grid_io *io) { return io->b->reading; }
 
 /* Reading: refuse the bytes when ok is false. */
-static void expect(grid_io *io, bool ok) {
+RC_IO void expect(grid_io *io, bool ok) {
     if (io->b->reading && !ok) {
         rc_bytes_fail(io->b);
     }
 }
 
 /* A link of the store's free lists or chains: NONE or below count. */
-static void io_link(grid_io *io, uint32_t *v, int32_t count) {
+RC_IO void io_link(grid_io *io, uint32_t *v, int32_t count) {
     rc_io_u32(io->b, v);
     expect(io, *v == NONE || *v < (uint32_t)count);
 }
@@ -339,7 +343,7 @@ static bool proxy_is_placed(const rc_grid *g, int32_t id) {
     return l == p->level && r.lx == p->lx && r.ly == p->ly && wide == p->wide;
 }
 
-static void io_proxy(grid_io *io, int32_t id) {
+RC_IO void io_proxy(grid_io *io, int32_t id) {
     rc_bytes *b = io->b;
     rc_grid *g = io->grid;
     grid_proxy *p = &g->proxies[id];
@@ -378,9 +382,14 @@ static void io_proxies(grid_io *io) {
     if (reading(io) && !take_proxy_arrays(io)) {
         return;
     }
-    for (int32_t id = 0; id < g->high && !io->b->failed; ++id) {
-        io_proxy(io, id);
+    /* through a local cursor and a local copy of io that nothing can point at (rc_bytes_local) */
+    rc_bytes *outer = io->b, cursor = *outer;
+    grid_io local = *io;
+    local.b = &cursor;
+    for (int32_t id = 0; id < g->high && !cursor.failed; ++id) {
+        RC_BYTES_RECORD(&cursor, PROXY_BYTES, io_proxy(&local, id));
     }
+    *outer = cursor;
     for (int32_t i = 0; i < g->moved_count && !io->without_moves && !io->b->failed; ++i) {
         rc_io_index(io->b, &g->moved[i], g->high, false);
         if (reading(io) && !io->b->failed) {
@@ -421,7 +430,7 @@ static bool take_cell_arrays(grid_io *io) {
 /* Reading: is entry raw, at cell c, one the grid would have written there (its proxy live on
  * the cell's level with the cell in its rectangle, not yet met there, with the neighbour and
  * mobile bits it gives, and a box copied only for a static proxy)? */
-static bool entry_is_valid(grid_io *io, const grid_cell *c, uint32_t raw, const uint16_t q[4]) {
+RC_IO bool entry_is_valid(grid_io *io, const grid_cell *c, uint32_t raw, const uint16_t q[4]) {
     const rc_grid *g = io->grid;
     uint32_t id = raw & ENTRY_ID_MASK;
     if (id >= (uint32_t)g->high || g->proxies[id].level != cell_level(c)) {
@@ -444,7 +453,7 @@ static bool entry_is_valid(grid_io *io, const grid_cell *c, uint32_t raw, const 
     return (raw & ~ENTRY_BOXED) == expected && (p->is_static || (raw & ENTRY_BOXED) == 0u);
 }
 
-static void io_entry(grid_io *io, const grid_cell *c, uint32_t *raw, uint16_t q[4]) {
+RC_IO void io_entry(grid_io *io, const grid_cell *c, uint32_t *raw, uint16_t q[4]) {
     rc_io_u32(io->b, raw);
     if (*raw & ENTRY_BOXED) {
         rc_io_halves(io->b, q, 4);
@@ -459,7 +468,7 @@ static void io_entry(grid_io *io, const grid_cell *c, uint32_t *raw, uint16_t q[
 /* A cell's entries in the order every walk reads them (FOR_EACH_ENTRY): inline, then the
  * chunks from the newest. Reading, the chain is followed as its links were read: exactly as
  * many chunks as the count needs, each held by no other cell. */
-static void io_entries(grid_io *io, grid_cell *c) {
+RC_IO void io_entries(grid_io *io, grid_cell *c) {
     grid_store *s = &io->grid->store;
     uint32_t count = cell_count(c);
     for (uint32_t i = 0; i < count && i < INLINE_ENTRIES && !io->b->failed; ++i) {
@@ -486,7 +495,7 @@ static void io_entries(grid_io *io, grid_cell *c) {
 
 /* Where a cell is found: its level's window slot (not saved: the cell's place says it), or
  * else its table slot. Reading, each slot may be taken once. */
-static void io_cell_home(grid_io *io, uint32_t record, const grid_cell *c) {
+RC_IO void io_cell_home(grid_io *io, uint32_t record, const grid_cell *c) {
     grid_store *s = &io->grid->store;
     int32_t level = cell_level(c);
     grid_window *w = &s->levels[level].window;
@@ -510,7 +519,7 @@ static void io_cell_home(grid_io *io, uint32_t record, const grid_cell *c) {
     }
 }
 
-static void io_cell(grid_io *io, uint32_t record) {
+RC_IO void io_cell(grid_io *io, uint32_t record) {
     rc_bytes *b = io->b;
     grid_store *s = &io->grid->store;
     grid_cell *c = &s->records[record];
@@ -541,9 +550,13 @@ static void io_cells(grid_io *io) {
     for (int32_t k = 0; k < s->chunk_high && !io->b->failed; ++k) {
         io_link(io, &s->chunks[k].next, s->chunk_high);
     }
-    for (int32_t r = 0; r < s->record_high && !io->b->failed; ++r) {
-        io_cell(io, (uint32_t)r);
+    rc_bytes *outer = io->b, cursor = *outer; /* (as io_proxies) */
+    grid_io local = *io;
+    local.b = &cursor;
+    for (int32_t r = 0; r < s->record_high && !cursor.failed; ++r) {
+        RC_BYTES_RECORD(&cursor, CELL_BYTES, io_cell(&local, (uint32_t)r));
     }
+    *outer = cursor;
 }
 
 /* ---- the checks of the whole ---------------------------------------------------------------- */

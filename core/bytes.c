@@ -122,3 +122,39 @@ uint64_t rc_bytes_reader_checksum(rc_bytes *b) {
     }
     return rc_checksum_end(b->sink);
 }
+
+void rc_io_words_slow(rc_bytes *b, void *values, size_t n) {
+    if (n == 0) {
+        return;
+    }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (b->sink != NULL && !b->reading && n > b->room / 4) {
+        /* hashing: in pieces its staging buffer holds */
+        for (size_t k = 0, step = RC_BYTES_STAGING / 4; k < n; k += step) {
+            size_t take = n - k < step ? n - k : step;
+            uint8_t *p = rc_bytes_room(b, 4 * take);
+            if (p != NULL) {
+                memcpy(p, (const uint32_t *)values + k, 4 * take);
+            }
+        }
+        return;
+    }
+    if (n <= SIZE_MAX / 4) {
+        uint8_t *p = rc_bytes_room(b, 4 * n);
+        if (p != NULL) {
+            if (b->reading) {
+                memcpy(values, p, 4 * n);
+            } else {
+                memcpy(p, values, 4 * n);
+            }
+        } else if (b->reading) {
+            memset(values, 0, 4 * n);
+        }
+        return;
+    }
+#endif
+    uint32_t *w = (uint32_t *)values;
+    for (size_t i = 0; i < n; ++i) {
+        rc_io_u32(b, &w[i]);
+    }
+}

@@ -305,40 +305,27 @@ RC_IO void rc_io_aabb(rc_bytes *b, rc_aabb *box) {
 }
 
 /* n 32-bit values in a row (an array of uint32_t, int32_t or float): one copy on a
- * little-endian host, where the stored bytes are the values' own. */
-static inline void rc_io_words(rc_bytes *b, void *values, size_t n) {
-    if (n == 0) {
-        return;
-    }
+ * little-endian host, where the stored bytes are the values' own. The rest (no room for all of
+ * them, a hashing writer's pieces, another byte order) out of line, through a copy of the
+ * cursor (rc_bytes_local). */
+void rc_io_words_slow(rc_bytes *b, void *values, size_t n);
+RC_IO void rc_io_words(rc_bytes *b, void *values, size_t n) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (b->sink != NULL && !b->reading && 4 * n > b->room) {
-        /* hashing: in pieces its staging buffer holds */
-        for (size_t k = 0, step = RC_BYTES_STAGING / 4; k < n; k += step) {
-            uint8_t *p = rc_bytes_room(b, 4 * (n - k < step ? n - k : step));
-            if (p != NULL) {
-                memcpy(p, (const uint32_t *)values + k, 4 * (n - k < step ? n - k : step));
-            }
-        }
-        return;
-    }
-    if (n <= SIZE_MAX / 4) {
-        uint8_t *p = rc_bytes_room(b, 4 * n);
-        if (p != NULL) {
-            if (b->reading) {
-                memcpy(values, p, 4 * n);
-            } else {
-                memcpy(p, values, 4 * n);
-            }
-        } else if (b->reading) {
-            memset(values, 0, 4 * n);
+    if (n > 0 && n <= b->room / 4) {
+        uint8_t *p = b->data + b->at;
+        b->at += 4 * n;
+        b->room -= 4 * n;
+        if (b->reading) {
+            memcpy(values, p, 4 * n);
+        } else {
+            memcpy(p, values, 4 * n);
         }
         return;
     }
 #endif
-    uint32_t *w = (uint32_t *)values;
-    for (size_t i = 0; i < n; ++i) {
-        rc_io_u32(b, &w[i]);
-    }
+    rc_bytes slow = *b;
+    rc_io_words_slow(&slow, values, n);
+    *b = slow;
 }
 
 /* n 16-bit values in a row. */
