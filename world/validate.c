@@ -201,19 +201,16 @@ bool rc_world_links_valid(const rc_world *w, uint8_t *seen) {
             return false;
         }
     }
-    for (int32_t i = 0; i < w->shapes.count; ++i) {
-        listable += w->shapes.data[i].in_use && w->shapes.data[i].kind != RC_KIND_CHAIN;
-    }
-    if (in_lists != listable) {
-        return false;
-    }
     int32_t listed = 0; /* contacts met in the shapes' lists: each live one twice */
-    for (int32_t i = 0; i < w->shapes.count; ++i) {
-        if (w->shapes.data[i].in_use && !shape_links(w, i, &listed)) {
-            return false;
+    for (int32_t i = 0; i < w->shapes.count; ++i) { /* (one pass over the shapes for both) */
+        if (w->shapes.data[i].in_use) {
+            listable += w->shapes.data[i].kind != RC_KIND_CHAIN;
+            if (!shape_links(w, i, &listed)) {
+                return false;
+            }
         }
     }
-    if (listed != 2 * rc_id_pool_live(&w->contact_ids)) {
+    if (in_lists != listable || listed != 2 * rc_id_pool_live(&w->contact_ids)) {
         return false;
     }
     for (int32_t i = 0; i < w->contacts.count; ++i) {
