@@ -44,7 +44,8 @@
  * (rc_world_get_counters().bytes counts it).
  *
  * Trust: a checksum over every byte refuses a damaged snapshot (a byte flipped, truncated, or
- * padded). Every index, count and flag is checked against the arrays it names as it is read, and
+ * padded; the frame section's is taken as it is read, and a damaged one is refused as damaged
+ * whatever else its bytes say). Every index, count and flag is checked against the arrays it names as it is read, and
  * the records' links against each other (live records name live records of the right kind,
  * lists end and agree, the id pools hand out exactly the live slots, the grid holds exactly the
  * shapes' proxies), so a forged snapshot whose checksum was put right cannot make restore, or any
@@ -56,9 +57,12 @@
  * Sizes: a live body takes 178 bytes, a shape 121 and a contact 233, a polygon's geometry
  * 8 * (5n + 3) bytes for n vertices, a free slot 1 byte, plus the grids (about 80 bytes a shape).
  * On the bench's rollback scene (bench/snapshot_cost: 2,600 moving bodies among 8,000 static
- * shapes) a full snapshot is 3.9 MB, 2.6 MB of it the level; a frame snapshot is 1.7 MB (648
- * bytes a moving body), and a frame snapshot plus the restore of one 8 frames old take about
- * 0.93 of a step (a full one's about 1.35: bench/RESULTS.md). */
+ * shapes) a full snapshot is 3.9 MB, 2.6 MB of it the level; a frame snapshot is 1.7 MB (650
+ * bytes a moving body). A frame snapshot takes about 0.3 of a step there and the restore of one
+ * 8 frames old about one step (1.3 in all; a full one's about 1.8: bench/RESULTS.md). A restore's
+ * time goes mostly in passes over every body and shape record, the level's included, and in
+ * copying the level's records into the state it builds (so that a refused restore changes
+ * nothing). */
 #ifndef RICOCHET_SNAPSHOT_H
 #define RICOCHET_SNAPSHOT_H
 
