@@ -137,8 +137,10 @@ static inline uint8_t *rc_bytes_short(rc_bytes *b, size_t n) {
     do {                                                                                                               \
         if ((b)->room >= (bound)) {                                                                                    \
             if ((b)->reading) {                                                                                        \
+                (b)->reading = true; /* (the direction known in each copy) */                                          \
                 io;                                                                                                    \
             } else {                                                                                                   \
+                (b)->reading = false;                                                                                  \
                 io;                                                                                                    \
             }                                                                                                          \
         } else {                                                                                                       \

@@ -171,8 +171,7 @@ bool rc_level_copy(rc_world *state, const rc_world *world, const rc_snapshot_cou
     }
     int32_t shapes = world->shapes.count > n->shapes ? world->shapes.count : n->shapes;
     for (int32_t i = 0; i < shapes; ++i) {
-        const rc_shape *s = i < world->shapes.count ? &world->shapes.data[i] : NULL;
-        if (s == NULL || !rc_level_shape(world, s)) {
+        if (i >= world->shapes.count || !rc_level_shape(world, &world->shapes.data[i])) {
             if (i < n->shapes) {
                 state->shapes.data[i].in_use = false;
             }
@@ -181,6 +180,7 @@ bool rc_level_copy(rc_world *state, const rc_world *world, const rc_snapshot_cou
         if (i >= n->shapes) {
             return false;
         }
+        const rc_shape *s = &world->shapes.data[i];
         state->shapes.data[i] = *s;
         state->shapes.data[i].first_contact = -1; /* the frame's */
         if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {

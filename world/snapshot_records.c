@@ -113,10 +113,10 @@ RC_IO void body_fields(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n) {
     rc_io_f32(b, &x->step_turn);
 }
 
-void rc_snapshot_io_body(rc_bytes *cursor, rc_body *x, const rc_snapshot_counts *n) {
-    rc_bytes local = *cursor, *b = &local;
-    RC_BYTES_RECORD(b, BODY_BYTES, body_fields(b, x, n));
-    *cursor = local;
+void rc_snapshot_io_body(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n) {
+    rc_bytes local = *b; /* (rc_bytes_local) */
+    RC_BYTES_RECORD(&local, BODY_BYTES, body_fields(&local, x, n));
+    *b = local;
 }
 
 /* A shape's unions are 32-bit numbers of one kind or another (a polygon's pool index or a
@@ -183,10 +183,10 @@ RC_IO void shape_fields(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n) {
     }
 }
 
-void rc_snapshot_io_shape(rc_bytes *cursor, rc_shape *x, const rc_snapshot_counts *n) {
-    rc_bytes local = *cursor, *b = &local;
-    RC_BYTES_RECORD(b, SHAPE_BYTES, shape_fields(b, x, n));
-    *cursor = local;
+void rc_snapshot_io_shape(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n) {
+    rc_bytes local = *b; /* (rc_bytes_local) */
+    RC_BYTES_RECORD(&local, SHAPE_BYTES, shape_fields(&local, x, n));
+    *b = local;
 }
 
 RC_IO void io_contact_point(rc_bytes *b, rc_contact_point *p) {
@@ -456,10 +456,10 @@ RC_IO void poly_block(rc_bytes *b, rc_world *w, const rc_shape *x) {
     }
 }
 
-void rc_snapshot_io_poly_block(rc_bytes *cursor, rc_world *w, const rc_shape *x) {
-    rc_bytes b = *cursor;
-    poly_block(&b, w, x);
-    *cursor = b;
+void rc_snapshot_io_poly_block(rc_bytes *b, rc_world *w, const rc_shape *x) {
+    rc_bytes local = *b; /* (rc_bytes_local) */
+    poly_block(&local, w, x);
+    *b = local;
 }
 
 /* The frame's bodies and shapes: a level slot is skipped (a level shape gives its contact list),
