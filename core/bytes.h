@@ -133,6 +133,7 @@ static inline uint8_t *rc_bytes_short(rc_bytes *b, size_t n) {
     return NULL;
 }
 
+/* (rc_bytes_local, above) */
 #define RC_BYTES_RECORD(b, bound, io)                                                                                  \
     do {                                                                                                               \
         if ((b)->room >= (bound)) {                                                                                    \
@@ -153,7 +154,7 @@ RC_IO uint8_t *rc_bytes_room(rc_bytes *b, size_t n) {
     if (n <= b->room) {
         uint8_t *p = b->data + b->at;
 #if defined(__GNUC__) || defined(__clang__)
-        if (p == NULL) {
+        if (n > 0 && p == NULL) {
             __builtin_unreachable(); /* (room is 0 without a buffer: no test of p after this) */
         }
 #endif

@@ -1,4 +1,4 @@
-/* world/shape.h: shapes (shape.c, chain.c): the 128-byte shape record behind an rc_shape_id, chains' outlines,
+/* world/shape.h: shapes (shape.c, shape_access.c, chain.c): the 128-byte shape record behind an rc_shape_id, chains' outlines,
  * the polygon pool's block layout, and which shapes pair or a query sees. */
 #ifndef RICOCHET_WORLD_SHAPE_H
 #define RICOCHET_WORLD_SHAPE_H
