@@ -449,17 +449,11 @@ static bool io_pools(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
     return true;
 }
 
-RC_IO void poly_block(rc_bytes *b, rc_world *w, const rc_shape *x) {
+void rc_snapshot_io_poly_block(rc_bytes *b, rc_world *w, const rc_shape *x) {
     if (x->kind == RC_SHAPE_POLYGON || x->kind == RC_SHAPE_CAPSULE) {
         /* (reading, poly_block_fits held or the cursor failed) */
         rc_io_words(b, w->poly_pool.data + (b->failed ? 0 : x->poly), b->failed ? 0 : 2 * (size_t)RC_POLY_BLOCK(x->count));
     }
-}
-
-void rc_snapshot_io_poly_block(rc_bytes *b, rc_world *w, const rc_shape *x) {
-    rc_bytes local = *b; /* (rc_bytes_local) */
-    poly_block(&local, w, x);
-    *b = local;
 }
 
 /* The frame's bodies and shapes: a level slot is skipped (a level shape gives its contact list),
