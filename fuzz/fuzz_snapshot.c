@@ -657,6 +657,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         free(fresh_now.p);
     } else {
         buf back = take_kind(w, frame);
+        const char *dump_back = getenv("FZ_DUMP_BACK"); /* what it writes back as, for a report */
+        FILE *back_out = dump_back != NULL ? fopen(dump_back, "wb") : NULL;
+        if (back_out != NULL) {
+            fwrite(back.p, 1, back.n, back_out);
+            fclose(back_out);
+        }
         FZ_CHECK(same(back, forged), "an accepted snapshot (%zu bytes) writes back as other bytes (%zu)", forged.n,
                  back.n);
         free(back.p);

@@ -19,7 +19,7 @@
  *    a large one) and padded are refused with the world unchanged; forged bytes (a byte changed
  *    and the checksum put right) are refused with the world unchanged, or restored, never
  *    reading or writing outside memory (the ASan and valgrind builds watch), into a world whose
- *    own snapshot restores, before and after a step;
+ *    own snapshot is the bytes restored and restores, before and after a step;
  *  - memory: the k-th allocation of a restore failing, for k = 1, 2, ... until a restore no
  *    longer reaches it: refused (or, if it got over it, restored), world unchanged, the world's
  *    byte count right, nothing leaked;
@@ -500,8 +500,10 @@ START_TEST(forged_snapshots_stay_in_bounds) {
         rc_world_clear_error(w);
         if (rc_world_restore(w, copy, n)) {
             restored++;
-            size_t m; /* a world restored is a world: its own snapshot restores, after a step too */
+            size_t m; /* a world restored is a world: its own snapshot is the bytes restored, and
+                         restores, after a step too */
             uint8_t *own = take(w, kind, &m);
+            EXPECT(m == n && memcmp(own, copy, n) == 0, "byte %zu: restored, it writes other bytes", i);
             EXPECT(rc_world_restore(w, own, m), "byte %zu: its own snapshot: %s", i, rc_world_last_error(w));
             free(own);
             EXPECT(rc_world_step(w, BUSY_DT), "byte %zu: %s", i, rc_world_last_error(w));

@@ -15,7 +15,10 @@
  *    and a chain, 100 crates) takes a frame of under a third of the full size (the level's own
  *    grid is the level's), rolls back 8 frames
  *    every 5 steps and ends as the uninterrupted run, its chains' blocks lent and taken (ASan and
- *    valgrind watch); the level's records keep the world's user data. */
+ *    valgrind watch); the level's records keep the world's user data;
+ *  - forgeries the world that wrote them would take and another would not (fuzz_snapshot): a
+ *    tuning that cuts the level's long walls into other pieces, a body's extents marked to be
+ *    worked out again: refused by both, unchanged; what is taken writes back as the same bytes. */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
@@ -598,6 +601,137 @@ START_TEST(polygon_pool_count_is_the_live_blocks) {
 }
 END_TEST
 
+/* The bytes of two snapshots are the same. */
+static bool same_bytes(const uint8_t *a, size_t na, const uint8_t *b, size_t nb) {
+    return na == nb && memcmp(a, b, na) == 0;
+}
+
+/* A snapshot's tuning shapes the level it restores over: how many pieces a long wall has
+ * (world/wall_pieces.c: ceil(length / (1000 linear slops)) past two). A snapshot whose linear
+ * slop would cut the wall into other pieces than its level grid has is refused alike by the
+ * world that wrote it (whose level is the snapshot's: the level's records are not read but
+ * copied) and by a new world that reads them (fuzz_snapshot: a full snapshot with the slop
+ * forged to 1e-44, 256 pieces wanted for 3, was taken by the world that wrote it and refused by
+ * another); a slop that cuts it alike is a number and restores in both. Forged in the world
+ * that writes them, then put right. */
+START_TEST(a_tuning_that_cuts_the_level_otherwise_is_refused) {
+    rc_world *w = ws_make_world(rc_v2(0.0f, -10.0f));
+    rc_shape_def sd = rc_shape_default_def();
+    rc_body_id ground = ws_body(w, RC_STATIC, rc_v2(0.0f, 0.0f), 0.0f);
+    rc_vec2 floor[2] = {{-21.0f, 0.0f}, {21.0f, 0.0f}}; /* 42 long: ceil(42 / 5) = 9 pieces at slop 0.005 */
+    rc_shape_id wall = rc_shape_create_chain(w, ground, &sd, floor, 2, false);
+    rc_body_id crate = ws_body(w, RC_DYNAMIC, rc_v2(0.0f, 3.0f), 0.0f);
+    ck_assert(!rc_shape_id_is_null(wall) && !rc_shape_id_is_null(rc_shape_create_box(w, crate, &sd, 0.5f, 0.5f)));
+    ck_assert(rc_world_step(w, BUSY_DT));
+    const rc_shape *segment = &w->shapes.data[w->chains.data[w->shapes.data[wall.index - 1].chain].segment_shapes[0]];
+    ck_assert_int_eq(rc_segment_pieces(w, segment), 9);
+    size_t bn, bfn;
+    uint8_t *before = busy_snapshot_take(w, &bn), *before_frame = busy_snapshot_take_frame(w, &bfn);
+    rc_world *fresh = ws_make_world(rc_v2(0.0f, 0.0f));
+    /* 1e-44 (256 pieces, the most), 0.0025 (ceil(16.8) = 17), 0.004 (ceil(10.5) = 11); 0.0048 and
+       0.0052 cut it into ceil(8.75) = ceil(8.08) = 9 as 0.005 does */
+    static const float slops[] = {1e-44f, 0.0025f, 0.004f, 0.0048f, 0.0052f};
+    static const bool alike[] = {false, false, false, true, true};
+    for (int k = 0; k < 5; ++k) {
+        float kept = w->def.linear_slop;
+        w->def.linear_slop = slops[k];
+        size_t n, fn;
+        uint8_t *full = busy_snapshot_take(w, &n), *frame = busy_snapshot_take_frame(w, &fn);
+        w->def.linear_slop = kept;
+        bool own = rc_world_restore(w, full, n), other = rc_world_restore(fresh, full, n);
+        EXPECT(own == alike[k] && other == alike[k], "slop %g: a full snapshot taken by its world %d, by another %d",
+               (double)slops[k], own, other);
+        if (alike[k]) {
+            size_t m;
+            uint8_t *back = busy_snapshot_take(w, &m);
+            EXPECT(same_bytes(back, m, full, n), "slop %g: restored, it writes other bytes", (double)slops[k]);
+            free(back);
+            EXPECT(rc_world_restore(w, before, bn), "%s", rc_world_last_error(w));
+        } else {
+            EXPECT(strstr(rc_world_last_error(w), "out of range") != NULL, "message: %s", rc_world_last_error(w));
+            size_t m;
+            uint8_t *after = busy_snapshot_take(w, &m);
+            EXPECT(same_bytes(after, m, before, bn), "slop %g: a refused restore changed the world", (double)slops[k]);
+            free(after);
+        }
+        EXPECT(rc_world_restore(w, frame, fn) == alike[k], "slop %g: a frame snapshot: %s", (double)slops[k],
+               rc_world_last_error(w));
+        EXPECT(rc_world_restore(w, before_frame, bfn), "%s", rc_world_last_error(w));
+        free(full);
+        free(frame);
+    }
+    free(before);
+    free(before_frame);
+    rc_world_destroy(fresh);
+    rc_world_destroy(w);
+}
+END_TEST
+
+/* A body's max_extent below zero marks its extents to be worked out again (its shapes changed
+ * since the last step): a snapshot writes them worked out, so a snapshot that holds one below
+ * zero (or NaN) is forged, and is refused (fuzz_snapshot: -inf was taken, and the world wrote
+ * 0.1 back for it). Any other value is a number: taken, and written back as it was. */
+START_TEST(a_marked_extent_is_refused) {
+    rc_world *w = ws_make_world(rc_v2(0.0f, -10.0f));
+    rc_shape_def sd = rc_shape_default_def();
+    rc_body_id ground = ws_body(w, RC_STATIC, rc_v2(0.0f, 0.0f), 0.0f);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ground, &sd, 10.0f, 0.5f)));
+    rc_body_id crate = ws_body(w, RC_DYNAMIC, rc_v2(0.0f, 3.0f), 0.0f);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, crate, &sd, 0.5f, 0.5f)));
+    ck_assert(rc_world_step(w, BUSY_DT));
+    rc_body *c = &w->bodies.data[crate.index - 1];
+    ck_assert_float_eq_tol(c->max_extent, sqrtf(0.5f), 1e-6f); /* the box's corner from its centre */
+    size_t bn;
+    uint8_t *before = busy_snapshot_take(w, &bn);
+    rc_world *fresh = ws_make_world(rc_v2(0.0f, 0.0f));
+    const float marker = 1234.5678f; /* a value no other field of the snapshot holds */
+    static const float forged[] = {-1.0f, -INFINITY, -0.5f, NAN, 7.0f, 0.0f};
+    for (int kind = 0; kind < 2; ++kind) {
+        for (int k = 0; k < 6; ++k) {
+            float kept = c->max_extent;
+            c->max_extent = marker;
+            size_t n;
+            uint8_t *bytes = kind == 0 ? busy_snapshot_take(w, &n) : busy_snapshot_take_frame(w, &n);
+            c->max_extent = kept;
+            size_t at = 0;
+            int found = 0;
+            for (size_t i = BUSY_SNAPSHOT_HEADER; i + 4 <= n; ++i) {
+                if (memcmp(bytes + i, &marker, 4) == 0) {
+                    at = i;
+                    found++;
+                }
+            }
+            ck_assert_int_eq(found, 1);
+            memcpy(bytes + at, &forged[k], 4);
+            busy_snapshot_seal(bytes, n);
+            bool taken = forged[k] >= 0.0f;
+            EXPECT(rc_world_restore(w, bytes, n) == taken, "%s snapshot, max_extent %g: %s", kind ? "frame" : "full",
+                   (double)forged[k], rc_world_last_error(w));
+            EXPECT(kind == 1 || rc_world_restore(fresh, bytes, n) == taken, "full snapshot, max_extent %g, another world",
+                   (double)forged[k]);
+            size_t m;
+            uint8_t *back = kind == 0 ? busy_snapshot_take(w, &m) : busy_snapshot_take_frame(w, &m);
+            if (taken) {
+                EXPECT(same_bytes(back, m, bytes, n), "max_extent %g: restored, it writes other bytes", (double)forged[k]);
+                EXPECT(rc_world_restore(w, before, bn), "%s", rc_world_last_error(w));
+            } else {
+                EXPECT(strstr(rc_world_last_error(w), "out of range") != NULL, "message: %s", rc_world_last_error(w));
+                size_t an;
+                uint8_t *after = busy_snapshot_take(w, &an);
+                EXPECT(same_bytes(after, an, before, bn), "max_extent %g: a refused restore changed the world",
+                       (double)forged[k]);
+                free(after);
+            }
+            free(back);
+            free(bytes);
+        }
+    }
+    free(before);
+    rc_world_destroy(fresh);
+    rc_world_destroy(w);
+}
+END_TEST
+
 static Suite *snapshot_level_suite(void) {
     Suite *s = suite_create("snapshot_level");
     TCase *t = tcase_create("snapshot_level");
@@ -610,6 +744,8 @@ static Suite *snapshot_level_suite(void) {
     tcase_add_test(t, overlapping_polygon_blocks_are_refused);
     tcase_add_test(t, shapes_listed_once_in_their_bodies);
     tcase_add_test(t, polygon_pool_count_is_the_live_blocks);
+    tcase_add_test(t, a_tuning_that_cuts_the_level_otherwise_is_refused);
+    tcase_add_test(t, a_marked_extent_is_refused);
     suite_add_tcase(s, t);
     return s;
 }

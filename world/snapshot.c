@@ -199,12 +199,17 @@ static bool link_grid_and_map(rc_world *w, const rc_grid *level_grid, bool level
 }
 
 /* Every shape's proxy has the pieces the world gives it (wall_pieces.c: one, but for a long
- * static wall), from the first (after links_valid: a segment's chain is its own); a level record
- * copied from the world has the world's. */
-static bool pieces_as_made(const rc_world *w, const rc_grid *level_grid, bool level_from_world) {
+ * static wall), from the first (after links_valid: a segment's chain is its own). How many a wall
+ * has depends on the tuning the snapshot sets (rc_wall_piece_count: the cell size and the linear
+ * slop), so a level record copied from the world has the pieces the snapshot's tuning gives it
+ * only where that tuning is the world's: then it is not looked at again; else it is checked as a
+ * level read would be (a forged tuning refused alike, whichever world reads it). */
+static bool pieces_as_made(const rc_world *w, const rc_grid *level_grid, const rc_world *world, bool level_from_world) {
+    bool as_made = level_from_world && memcmp(&w->def.cell_size, &world->def.cell_size, sizeof(float)) == 0 &&
+                   memcmp(&w->def.linear_slop, &world->def.linear_slop, sizeof(float)) == 0;
     for (int32_t i = 0; i < w->shapes.count; ++i) {
         const rc_shape *s = &w->shapes.data[i];
-        if (s->in_use && s->kind != RC_KIND_CHAIN && !(level_from_world && rc_level_shape(w, s)) &&
+        if (s->in_use && s->kind != RC_KIND_CHAIN && !(as_made && rc_level_shape(w, s)) &&
             rc_grid_piece_count(s->body_type == RC_STATIC ? level_grid : w->grid, s->proxy) != rc_segment_pieces(w, s)) {
             return false;
         }
@@ -412,7 +417,7 @@ static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc
     }
     return frame->at == frame->size && counters_fit(w) && poly_blocks_apart(w, out_of_memory) &&
            link_grid_and_map(w, level_grid, level_from_world, out_of_memory) && links_valid(w, out_of_memory) &&
-           pieces_as_made(w, level_grid, level_from_world);
+           pieces_as_made(w, level_grid, world, level_from_world);
 }
 
 /* A body or shape live with the same generation in the world before the restore keeps its

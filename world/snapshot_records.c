@@ -76,6 +76,9 @@ RC_IO void body_fields(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n) {
     rc_io_f32(b, &x->angular_velocity);
     rc_io_f32(b, &x->min_extent);
     rc_io_f32(b, &x->max_extent);
+    if (b->reading && !(x->max_extent >= 0.0f)) {
+        rc_bytes_fail(b); /* (< 0 marks extents to work out again: written worked out, never read) */
+    }
     io_enum(b, &x->type, RC_DYNAMIC);
     io_enum(b, &x->motion, RC_MOTION_SWEPT_CIRCLE);
     rc_io_bool(b, &x->bullet);
