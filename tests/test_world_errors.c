@@ -1,4 +1,4 @@
-/* Every public entry point of world.h with bad input.
+/* Every public entry point of world.h (with query.h and events.h) with bad input.
  *
  * For each refused call: the documented error value; a non-empty rc_world_last_error that
  * names the function; the error callback (rc_world_def.error_fn / error_user) called exactly

@@ -6,7 +6,9 @@
  *   id.h        generation-checked body and shape ids
  *   geometry.h  pure geometry: rays, clipping, casts, distances, contact manifolds
  *   grid.h      the broadphase grid, usable on its own
- *   world.h     the world: bodies, shapes and chains, step, queries, events
+ *   world.h     the world: bodies, shapes and chains, the step
+ *   query.h     casts, overlaps, the trajectory preview
+ *   events.h    events read after the step, contacts touching now, the pre-solve callback
  *   joint.h     joints: hinges, rods, springs, ropes, sliders, welds, the mouse
  *   mover.h     the character mover: a walking circle that slides along walls
  *   draw.h      debug draw: the world described to a struct of callbacks
@@ -24,5 +26,7 @@
 #include "joint.h"
 #include "snapshot.h"
 #include "world.h"
+#include "query.h"
+#include "events.h"
 
 #endif
