@@ -662,8 +662,29 @@ START_TEST(a_tuning_that_cuts_the_level_otherwise_is_refused) {
     }
     free(before);
     free(before_frame);
-    rc_world_destroy(fresh);
     rc_world_destroy(w);
+    /* the tuning compared bit for bit: at slop 0 a wall is in the most pieces (42 / 0 = inf), at
+       -0 in one (42 / -0 = -inf), though 0 == -0 */
+    rc_world_def wd = rc_world_default_def();
+    wd.linear_slop = 0.0f;
+    rc_world *z = rc_world_create(&wd);
+    ck_assert_ptr_nonnull(z);
+    ground = ws_body(z, RC_STATIC, rc_v2(0.0f, 0.0f), 0.0f);
+    wall = rc_shape_create_chain(z, ground, &sd, floor, 2, false);
+    ck_assert(!rc_shape_id_is_null(wall) && rc_world_step(z, BUSY_DT));
+    segment = &z->shapes.data[z->chains.data[z->shapes.data[wall.index - 1].chain].segment_shapes[0]];
+    ck_assert_int_eq(rc_segment_pieces(z, segment), 256);
+    z->def.linear_slop = -0.0f;
+    ck_assert_int_eq(rc_segment_pieces(z, segment), 1);
+    size_t n, fn;
+    uint8_t *full = busy_snapshot_take(z, &n), *frame = busy_snapshot_take_frame(z, &fn);
+    z->def.linear_slop = 0.0f;
+    EXPECT(!rc_world_restore(z, full, n) && !rc_world_restore(fresh, full, n), "a slop of -0 was taken");
+    EXPECT(!rc_world_restore(z, frame, fn), "a frame with a slop of -0 was taken");
+    free(full);
+    free(frame);
+    rc_world_destroy(z);
+    rc_world_destroy(fresh);
 }
 END_TEST
 

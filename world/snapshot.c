@@ -204,9 +204,16 @@ static bool link_grid_and_map(rc_world *w, const rc_grid *level_grid, bool level
  * slop), so a level record copied from the world has the pieces the snapshot's tuning gives it
  * only where that tuning is the world's: then it is not looked at again; else it is checked as a
  * level read would be (a forged tuning refused alike, whichever world reads it). */
+static uint32_t float_bits(float v) {
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
 static bool pieces_as_made(const rc_world *w, const rc_grid *level_grid, const rc_world *world, bool level_from_world) {
-    bool as_made = level_from_world && memcmp(&w->def.cell_size, &world->def.cell_size, sizeof(float)) == 0 &&
-                   memcmp(&w->def.linear_slop, &world->def.linear_slop, sizeof(float)) == 0;
+    /* (bit for bit: a slop of -0 cuts a wall into one piece, of +0 into the most) */
+    bool as_made = level_from_world && float_bits(w->def.cell_size) == float_bits(world->def.cell_size) &&
+                   float_bits(w->def.linear_slop) == float_bits(world->def.linear_slop);
     for (int32_t i = 0; i < w->shapes.count; ++i) {
         const rc_shape *s = &w->shapes.data[i];
         if (s->in_use && s->kind != RC_KIND_CHAIN && !(as_made && rc_level_shape(w, s)) &&
