@@ -251,6 +251,16 @@ static buf take(const rc_world *w) { return take_kind(w, false); }
 
 static bool same(buf a, buf b) { return a.n == b.n && memcmp(a.p, b.p, a.n) == 0; }
 
+/* The bytes into the file the environment variable names, if it names one (for a report). */
+static void dump_to(const char *variable, buf bytes) {
+    const char *path = getenv(variable);
+    FILE *out = path != NULL ? fopen(path, "wb") : NULL;
+    if (out != NULL) {
+        fwrite(bytes.p, 1, bytes.n, out);
+        fclose(out);
+    }
+}
+
 static void put32(uint8_t *p, uint32_t v) {
     for (int k = 0; k < 4; ++k) {
         p[k] = (uint8_t)(v >> (8 * k));
@@ -613,12 +623,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bool stale = (flags & 4u) != 0;
     seal(&forged, stale);
     bool edited = !same(forged, original);
-    const char *dump = getenv("FZ_DUMP"); /* the forged snapshot, for a report */
-    FILE *out = dump != NULL ? fopen(dump, "wb") : NULL;
-    if (out != NULL) {
-        fwrite(forged.p, 1, forged.n, out);
-        fclose(out);
-    }
+    dump_to("FZ_DUMP", forged); /* the forged snapshot */
 
     rc_world *fresh = new_world(SALT ^ 0xABCDu, &fb);
     if (frame) {
@@ -657,12 +662,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         free(fresh_now.p);
     } else {
         buf back = take_kind(w, frame);
-        const char *dump_back = getenv("FZ_DUMP_BACK"); /* what it writes back as, for a report */
-        FILE *back_out = dump_back != NULL ? fopen(dump_back, "wb") : NULL;
-        if (back_out != NULL) {
-            fwrite(back.p, 1, back.n, back_out);
-            fclose(back_out);
-        }
+        dump_to("FZ_DUMP_BACK", back); /* what the world writes back */
         FZ_CHECK(same(back, forged), "an accepted snapshot (%zu bytes) writes back as other bytes (%zu)", forged.n,
                  back.n);
         free(back.p);

@@ -198,18 +198,18 @@ static bool link_grid_and_map(rc_world *w, const rc_grid *level_grid, bool level
     return true;
 }
 
-/* Every shape's proxy has the pieces the world gives it (wall_pieces.c: one, but for a long
- * static wall), from the first (after links_valid: a segment's chain is its own). How many a wall
- * has depends on the tuning the snapshot sets (rc_wall_piece_count: the cell size and the linear
- * slop), so a level record copied from the world has the pieces the snapshot's tuning gives it
- * only where that tuning is the world's: then it is not looked at again; else it is checked as a
- * level read would be (a forged tuning refused alike, whichever world reads it). */
 static uint32_t float_bits(float v) {
     uint32_t u;
     memcpy(&u, &v, sizeof u);
     return u;
 }
 
+/* Every shape's proxy has the pieces the world gives it (wall_pieces.c: one, but for a long
+ * static wall), from the first (after links_valid: a segment's chain is its own). How many a wall
+ * has depends on the tuning the snapshot sets (rc_wall_piece_count: the cell size and the linear
+ * slop), so a level record copied from the world has the pieces the snapshot's tuning gives it
+ * only where that tuning is the world's: then it is not looked at again; else it is checked as a
+ * level read would be (a forged tuning refused alike, whichever world reads it). */
 static bool pieces_as_made(const rc_world *w, const rc_grid *level_grid, const rc_world *world, bool level_from_world) {
     /* (bit for bit: a slop of -0 cuts a wall into one piece, of +0 into the most) */
     bool as_made = level_from_world && float_bits(w->def.cell_size) == float_bits(world->def.cell_size) &&

@@ -5,9 +5,8 @@
  * buffers, the step's scratch) and what every file of world/ shares about it: the lock, the
  * last-error record, id lookups, placed shape views and the world's tolerances. Each subsystem
  * has its own header with its records and functions: body.h, shape.h, chain.h (chains and long
- * walls), contact.h (and the
- * narrow phase), solver.h (the soft step), projectile.h (sweeps), step.h (undo, continuous
- * collision, sleep). The world calls shapes/ for geometry and broadphase/ for candidates;
+ * walls), contact.h (and the narrow phase), solver.h (the soft step), projectile.h (sweeps),
+ * step.h (undo, continuous collision, sleep). The world calls shapes/ for geometry and broadphase/ for candidates;
  * neither knows the world exists. */
 #ifndef RICOCHET_WORLD_INTERNAL_H
 #define RICOCHET_WORLD_INTERNAL_H
