@@ -41,10 +41,12 @@
 
 /* A checksum taken piece by piece: the same value as rc_bytes_checksum of the pieces end to end,
  * however they are cut. */
+#define RC_CHECKSUM_LANES 8
+#define RC_CHECKSUM_BLOCK ((size_t)8 * RC_CHECKSUM_LANES) /* bytes: a word for each lane */
 typedef struct rc_checksum {
-    uint64_t lane[4];
-    uint64_t size;          /* bytes added so far */
-    uint8_t block[32];      /* the bytes of an unfinished 32-byte block */
+    uint64_t lane[RC_CHECKSUM_LANES];
+    uint64_t size;                    /* bytes added so far */
+    uint8_t block[RC_CHECKSUM_BLOCK]; /* the bytes of an unfinished block */
 } rc_checksum;
 
 void rc_checksum_init(rc_checksum *c);

@@ -10,7 +10,10 @@
  * words copied from elsewhere, bytes inserted or deleted, the payload cut or extended. The
  * header's sizes and checksums are then made to match (a forger can recompute them), unless the
  * input asks for stale ones. The forged snapshot is restored into the world that took the
- * snapshot (stepped on since: a rollback) and into a fresh world.
+ * snapshot (stepped on since: a rollback) and into a fresh world. Where the input asks, the world
+ * restores its own snapshot twice first, so that its spare holds its level and the forged
+ * snapshot is read over it in place (world/snapshot.h: the level not copied again), where the
+ * fresh world copies or reads it.
  *
  * Besides crashes, sanitizer reports, leaks and timeouts (a forged cycle that a later call
  * walks forever), a run fails when
@@ -614,6 +617,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         rc_world_step(w, 1.0f / 60.0f);
     }
     buf before = take(w), before_kind = take_kind(w, frame);
+    for (int i = 0; (flags & 16u) != 0 && i < 2; ++i) { /* the spare made to hold the level */
+        FZ_CHECK(rc_world_restore(w, before.p, before.n), "its own snapshot: %s", rc_world_last_error(w));
+    }
 
     size_t room = original.n + 4096;
     buf forged = {malloc(room), original.n};

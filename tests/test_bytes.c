@@ -33,8 +33,8 @@ static uint32_t le32(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Sizes around the hashing reader's pieces and the checksum's 32-byte blocks. */
-static const size_t SIZES[] = {0, 1, 3, 31, 32, 33, 100, 16383, 16384, 16385, 16387, 32768, 40000, 100003};
+/* Sizes around the hashing reader's pieces and the checksum's 64-byte blocks. */
+static const size_t SIZES[] = {0, 1, 3, 31, 32, 33, 63, 64, 65, 100, 16383, 16384, 16385, 16387, 32768, 40000, 100003};
 #define SIZE_COUNT (sizeof SIZES / sizeof SIZES[0])
 
 /* Read to the end in values of 1, 4 and runs of 4-byte words, mixed at random: every value is

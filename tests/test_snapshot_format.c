@@ -1,19 +1,19 @@
 /* The snapshot format, against a committed file (include/ricochet/snapshot.h). A small fixed
  * scene (a chain, a post, a hexagon with a sensor, three boxes, a grenade, a point bullet, a
- * ball, a lamp hinged to the post and roped to a box; a fixed id salt) stepped 30 times must snapshot to tests/data/snapshot_v6.bin byte for
+ * ball, a lamp hinged to the post and roped to a box; a fixed id salt) stepped 30 times must snapshot to tests/data/snapshot_v7.bin byte for
  * byte, and that file restored into a new world and stepped 60 times must give the scene's hash
  * after 90 uninterrupted steps and the committed FIXTURE_HASH. The file was written on x86-64;
  * .ci/determinism runs this test for aarch64 under qemu-user too, so a snapshot of either CPU
  * is the other's bytes and continues identically there.
  *
- * A frame snapshot of the same moment must be tests/data/snapshot_v6_frame.bin, and that file
+ * A frame snapshot of the same moment must be tests/data/snapshot_v7_frame.bin, and that file
  * restored over the level of a world restored from the first (stepped 15 times first) must give
  * the same hash after 90 steps.
  *
  * The files are written by the test itself when RC_WRITE_SNAPSHOT_FIXTURE and
  * RC_WRITE_FRAME_FIXTURE name where:
- *     RC_WRITE_SNAPSHOT_FIXTURE=tests/data/snapshot_v6.bin \
- *     RC_WRITE_FRAME_FIXTURE=tests/data/snapshot_v6_frame.bin build/tests/test_snapshot_format
+ *     RC_WRITE_SNAPSHOT_FIXTURE=tests/data/snapshot_v7.bin \
+ *     RC_WRITE_FRAME_FIXTURE=tests/data/snapshot_v7_frame.bin build/tests/test_snapshot_format
  * (from the source directory); it then checks against what it wrote and prints the hash. When
  * the format changes on purpose, bump RC_SNAPSHOT_VERSION and regenerate the file (renamed after
  * the version: FIXTURE_FILE); when the step's results change (test_determinism's hash moves), the
@@ -34,8 +34,8 @@
 
 /* ---- the format, against a committed file -------------------------------------------------------- */
 
-#define FIXTURE_FILE RICOCHET_SOURCE_DIR "/tests/data/snapshot_v6.bin"
-#define FRAME_FILE RICOCHET_SOURCE_DIR "/tests/data/snapshot_v6_frame.bin"
+#define FIXTURE_FILE RICOCHET_SOURCE_DIR "/tests/data/snapshot_v7.bin"
+#define FRAME_FILE RICOCHET_SOURCE_DIR "/tests/data/snapshot_v7_frame.bin"
 #define FIXTURE_SALT 0x5A175A17u
 #define FIXTURE_BODIES 9
 #define FIXTURE_HASH 0x30a1fd6cf1b0c554ull /* fixture_hash after 90 steps */

@@ -416,6 +416,10 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
         b->linear_velocity = rc_v2(0.0f, 0.0f);
         b->angular_velocity = 0.0f;
         b->awake = false;
+        /* the step scratch a step gives a static body (and a new one has): so that no step
+           changes the level's records (world/snapshot.h) */
+        b->solver_slot = -1;
+        b->step_bounces = 0;
     } else {
         rc_body_wake(b);
     }

@@ -6,6 +6,7 @@
 
 #include <ricochet/snapshot.h>
 
+#include <assert.h>
 #include <string.h>
 
 /* The world's tuning that a step reads (the def less what the game owns: allocator, callbacks,
@@ -117,8 +118,9 @@ static bool mark_entries(uint64_t *marks, uint32_t at, uint32_t n) {
  * blocks into poly_used entries, and a destroyed shape takes its block off the count, so a count
  * short of the live blocks would write past the new pool, and one that went below zero would be
  * saved into a snapshot that no restore takes. (Each block lies in the pool: poly_block_fits,
- * counters_fit.) */
-static bool poly_blocks_apart(const rc_world *w, bool *out_of_memory) {
+ * counters_fit.) The level's blocks, where lv has them, are marked from it: apart in the world
+ * whose level it is, and within the pool (rc_level_copy_chains). */
+static bool poly_blocks_apart(const rc_world *w, const rc_level_index *lv, bool *out_of_memory) {
     size_t words = ((size_t)w->poly_pool.count + 63u) / 64u;
     if (words == 0) {
         return w->poly_used == 0;
@@ -131,8 +133,15 @@ static bool poly_blocks_apart(const rc_world *w, bool *out_of_memory) {
     memset(marks, 0, words * sizeof(uint64_t));
     bool ok = true;
     int64_t live = 0; /* (entries of the live blocks) */
+    if (lv != NULL) {
+        memcpy(marks, lv->poly_bits, ((size_t)lv->poly_end + 63u) / 64u * sizeof(uint64_t));
+        live = lv->poly_live;
+    }
     for (int32_t i = 0; i < w->shapes.count && ok; ++i) {
         const rc_shape *s = &w->shapes.data[i];
+        if (rc_level_index_shape(lv, i)) {
+            continue;
+        }
         if (s->in_use && (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE)) {
             ok = mark_entries(marks, s->poly, (uint32_t)RC_POLY_BLOCK(s->count));
             live += RC_POLY_BLOCK(s->count);
@@ -153,12 +162,13 @@ static bool poly_blocks_apart(const rc_world *w, bool *out_of_memory) {
  * other (a query hands each proxy's user to the world as a shape index); the contact map from
  * the live contacts; the joints' lists and pair map from the joints (rc_joints_relink). A level
  * record copied from the world (level_from_world) is the world's, with the world's proxy in the
- * world's level grid: only counted. */
-static bool link_grid_and_map(rc_world *w, const rc_grid *level_grid, bool level_from_world, bool *out_of_memory) {
-    int32_t with_proxies = 0, in_level = 0;
+ * world's level grid: only counted (by lv, where there is one: not looked at). */
+static bool link_grid_and_map(rc_world *w, const rc_grid *level_grid, bool level_from_world, const rc_level_index *lv,
+                              bool *out_of_memory) {
+    int32_t with_proxies = 0, in_level = lv != NULL ? lv->listed : 0;
     for (int32_t i = 0; i < w->shapes.count; ++i) {
         const rc_shape *s = &w->shapes.data[i];
-        if (!s->in_use) {
+        if (rc_level_index_shape(lv, i) || !s->in_use) {
             continue;
         }
         bool needs_proxy = s->kind != RC_KIND_CHAIN, level = s->body_type == RC_STATIC;
@@ -209,12 +219,17 @@ static uint32_t float_bits(float v) {
  * has depends on the tuning the snapshot sets (rc_wall_piece_count: the cell size and the linear
  * slop), so a level record copied from the world has the pieces the snapshot's tuning gives it
  * only where that tuning is the world's: then it is not looked at again; else it is checked as a
- * level read would be (a forged tuning refused alike, whichever world reads it). */
-static bool pieces_as_made(const rc_world *w, const rc_grid *level_grid, const rc_world *world, bool level_from_world) {
+ * level read would be (a forged tuning refused alike, whichever world reads it). (lv: the
+ * level's slots, where the world has an index of them.) */
+static bool pieces_as_made(const rc_world *w, const rc_grid *level_grid, const rc_world *world, bool level_from_world,
+                           const rc_level_index *lv) {
     /* (bit for bit: a slop of -0 cuts a wall into one piece, of +0 into the most) */
     bool as_made = level_from_world && float_bits(w->def.cell_size) == float_bits(world->def.cell_size) &&
                    float_bits(w->def.linear_slop) == float_bits(world->def.linear_slop);
     for (int32_t i = 0; i < w->shapes.count; ++i) {
+        if (as_made && rc_level_index_shape(lv, i)) {
+            continue;
+        }
         const rc_shape *s = &w->shapes.data[i];
         if (s->in_use && s->kind != RC_KIND_CHAIN && !(as_made && rc_level_shape(w, s)) &&
             rc_grid_piece_count(s->body_type == RC_STATIC ? level_grid : w->grid, s->proxy) != rc_segment_pieces(w, s)) {
@@ -224,8 +239,9 @@ static bool pieces_as_made(const rc_world *w, const rc_grid *level_grid, const r
     return true;
 }
 
-/* rc_world_links_valid on what was read, with scratch from the allocator. */
-static bool links_valid(const rc_world *w, bool *out_of_memory) {
+/* rc_world_links_valid_beside on what was read (lv: the level's records, the world's, taken as
+ * valid but for their contact lists), with scratch from the allocator. */
+static bool links_valid(const rc_world *w, const rc_level_index *lv, bool *out_of_memory) {
     int32_t n = w->bodies.count;
     n = n > w->shapes.count ? n : w->shapes.count;
     n = n > w->chains.count ? n : w->chains.count;
@@ -239,7 +255,7 @@ static bool links_valid(const rc_world *w, bool *out_of_memory) {
         return false;
     }
     memset(seen, 0, (size_t)n);
-    bool ok = rc_world_links_valid(w, seen);
+    bool ok = rc_world_links_valid_beside(w, seen, lv);
     rc_mem_free(&w->allocator, seen, (size_t)n);
     return ok;
 }
@@ -378,12 +394,23 @@ static const char *check_header(const uint8_t *in, size_t size, snapshot_header 
     return NULL;
 }
 
+/* Where a restore's level comes from: the level section, or the target world's own level
+ * (`world`: the snapshot's), copied into the state or held there already (`held`: the spare of a
+ * restore over the same level), with the world's index of its slots (NULL: none to be had; then
+ * the records say which are the level's). */
+typedef struct level_source {
+    bool world, held;
+    const rc_level_index *index;
+} level_source;
+
 /* A snapshot's payload read into `w` (a record with the target world's allocator): the frame
  * section's settings, counts and grid, then the level (copied from `world`, whose level is the
  * snapshot's, when level_from_world; else the level section read), then the rest of the frame;
  * then the checks of the whole. False with *out_of_memory when memory ran out. */
-static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc_world *world, bool level_from_world,
+static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc_world *world, const level_source *from,
                          rc_grid_moves *level_moves, bool *out_of_memory) {
+    bool level_from_world = from->world;
+    const rc_level_index *lv = from->index;
     io_settings(frame, w);
     rc_snapshot_counts n = rc_snapshot_counts_of(w), own = rc_snapshot_counts_of(world);
     io_counts(frame, &n, level->size + frame->size, level->size == 0 ? &own : NULL);
@@ -400,7 +427,8 @@ static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc
         return false;
     }
     if (level_from_world) {
-        if (!rc_level_copy(w, world, &n)) {
+        /* (the spare's records may be the level's already: then only its chains are copied) */
+        if (!(from->held ? rc_level_copy_chains(w, world, &n, lv) : rc_level_copy(w, world, &n))) {
             return false; /* a level record beyond the snapshot's counts: not the snapshot's level */
         }
     } else {
@@ -412,7 +440,7 @@ static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc
             return false;
         }
     }
-    if (!rc_snapshot_io_frame(frame, w, &n)) {
+    if (!rc_snapshot_read_frame(frame, w, &n, lv)) {
         *out_of_memory = !frame->failed;
         return false;
     }
@@ -422,16 +450,19 @@ static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc
         *out_of_memory = !frame->failed;
         return false;
     }
-    return frame->at == frame->size && counters_fit(w) && poly_blocks_apart(w, out_of_memory) &&
-           link_grid_and_map(w, level_grid, level_from_world, out_of_memory) && links_valid(w, out_of_memory) &&
-           pieces_as_made(w, level_grid, world, level_from_world);
+    return frame->at == frame->size && counters_fit(w) && poly_blocks_apart(w, lv, out_of_memory) &&
+           link_grid_and_map(w, level_grid, level_from_world, lv, out_of_memory) && links_valid(w, lv, out_of_memory) &&
+           pieces_as_made(w, level_grid, world, level_from_world, lv);
 }
 
 /* A body or shape live with the same generation in the world before the restore keeps its
- * user data; every other one has none. */
-static void carry_user_data(rc_world *state, const rc_world *world, bool level_from_world) {
+ * user data; every other one has none. (lv: the level's slots, copied or held with theirs.) */
+static void carry_user_data(rc_world *state, const rc_world *world, bool level_from_world, const rc_level_index *lv) {
     /* (the level's records copied from the world have theirs: not looked at again) */
     for (int32_t i = 0; i < state->bodies.count && i < world->bodies.count; ++i) {
+        if (rc_level_index_body(lv, i)) {
+            continue;
+        }
         rc_body *now = &state->bodies.data[i];
         const rc_body *was = &world->bodies.data[i];
         if (now->in_use && !(level_from_world && rc_level_body(now)) && was->in_use && now->generation == was->generation) {
@@ -439,6 +470,9 @@ static void carry_user_data(rc_world *state, const rc_world *world, bool level_f
         }
     }
     for (int32_t i = 0; i < state->shapes.count && i < world->shapes.count; ++i) {
+        if (rc_level_index_shape(lv, i)) {
+            continue; /* (lv: level_from_world) */
+        }
         rc_shape *now = &state->shapes.data[i];
         const rc_shape *was = &world->shapes.data[i];
         if (now->in_use && !(level_from_world && rc_level_shape(state, now)) && was->in_use &&
@@ -567,17 +601,22 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
                        "than the world has: restore a full snapshot (rc_world_snapshot) instead; the world is as "
                        "it was");
     }
+    /* (the index is the world's, made again when its level changed; memory running out for it
+       only makes this restore look at every level record) */
+    level_source from = {level_from_world, false, level_from_world ? rc_level_index_of(world) : NULL};
     rc_world *state = take_spare(world);
     if (state == NULL) {
         return rc_fail(world, func, "out of memory; the world is as it was");
     }
+    from.held = from.index != NULL && state->held_level == world->level_revision + 1u;
+    state->held_level = 0; /* (whatever it held is overwritten unless the restore succeeds) */
     const uint8_t *payload = (const uint8_t *)buffer + HEADER_BYTES;
     rc_bytes level = rc_bytes_reader(payload, (size_t)h.level_size);
     rc_checksum sum;
     rc_bytes frame = rc_bytes_hashing_reader(payload + h.level_size, (size_t)(h.size - h.level_size), &sum);
     bool out_of_memory = false;
     rc_grid_moves level_moves = {0, NULL, NULL};
-    bool ok = read_payload(&level, &frame, state, world, level_from_world, &level_moves, &out_of_memory);
+    bool ok = read_payload(&level, &frame, state, world, &from, &level_moves, &out_of_memory);
     /* damaged bytes are refused as such, whatever else reading them found */
     bool damaged = rc_bytes_reader_checksum(&frame) != h.checksum;
     ok = ok && !damaged;
@@ -605,9 +644,12 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
                                                   : "the snapshot's contents are out of range (forged or from a "
                                                     "faulty writer); the world is as it was");
     }
-    carry_user_data(state, world, level_from_world);
+    carry_user_data(state, world, level_from_world, from.index);
     take_settings(world, state);
     swap_records(world, state);
+    /* the spare holds the world's records as they were: over its own level, the level's */
+    state->held_level = level_from_world ? world->level_revision + 1u : 0u;
+    assert(!from.held || rc_level_records_agree(world, state, from.index)); /* (what was held, as it was) */
     rc_gather_forget(world); /* (another world's contacts) */
     world->islands.count = world->bodies.count;
     rc_islands_forget(world); /* (another world's islands) */

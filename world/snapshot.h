@@ -21,7 +21,12 @@
  * destroyed, a shape or chain on one, a move of the polygon pool's blocks): it restores only
  * into a world with that level, which then keeps its own level records (copied, not read). A full
  * snapshot restores into a world with its level the same way, and reads its level section
- * otherwise.
+ * otherwise. No step changes a level record but for what the frame holds (a static body holds no
+ * step scratch: a step's solver slot -1 and no bounces, refused otherwise), so the spare of a
+ * restore over the world's own level holds that level as the world does: the next such restore
+ * reads into it without copying the level again, and passes the level's records by (the world's
+ * index of its slots, rc_level_index, says which) in every check but the frame's part of them
+ * (a level shape's contact list).
  *
  * Writing walks a world as it is (const: the io functions only read it). Reading fills an
  * rc_world record of its own (the spare of the last restore, whose memory it reuses, or a new
@@ -58,6 +63,43 @@ static inline bool rc_level_chain(const rc_world *w, const rc_chain *c) {
     return c->points != NULL && rc_level_shape(w, &w->shapes.data[c->shape]);
 }
 
+/* The level's slots as the world keeps them for one level revision (snapshot_level.c), so that a
+ * restore over its own level passes the level's records by without reading them: which body and
+ * shape slots are the level's (a bit each), each such record's generation in slot order, the
+ * entries of the polygon pool its blocks hold, and what its records add to the counts a restore
+ * checks. */
+typedef struct rc_level_index {
+    uint64_t revision;               /* the world's level_revision + 1 it describes (0: none) */
+    int32_t body_slots, shape_slots; /* the bits held: the world's counts when it was made */
+    int32_t bodies, shapes;          /* level records */
+    int32_t last_body, last_shape;   /* the highest level slots (-1: none) */
+    int32_t listed;                  /* level shapes but chains' records: each in its body's list, with a proxy */
+    int32_t poly_end;                /* the end of the level's highest block in the pool (0: none) */
+    int64_t poly_live;               /* entries in the level's blocks */
+    uint64_t *body_bits, *shape_bits, *poly_bits;
+    uint32_t *body_generations, *shape_generations;
+    size_t bytes; /* of the one allocation all of it lives in */
+} rc_level_index;
+
+static inline bool rc_level_bit(const uint64_t *bits, int32_t slots, int32_t i) {
+    return i < slots && (bits[i >> 6] >> (i & 63) & 1u) != 0u;
+}
+/* Is body (shape) slot i the level's? (lv NULL: unknown, say no) */
+static inline bool rc_level_index_body(const rc_level_index *lv, int32_t i) {
+    return lv != NULL && rc_level_bit(lv->body_bits, lv->body_slots, i);
+}
+static inline bool rc_level_index_shape(const rc_level_index *lv, int32_t i) {
+    return lv != NULL && rc_level_bit(lv->shape_bits, lv->shape_slots, i);
+}
+/* The world's index of its level as it is now: kept while the level does not change, else made
+ * again (a pass over its bodies and shapes). NULL when memory runs out (nothing is kept then). */
+const rc_level_index *rc_level_index_of(rc_world *world);
+/* Do two worlds hold the same level records at lv's slots (the fields a snapshot writes of them,
+ * which leave out what the frame sets: a level shape's contact list, a level body's list of
+ * joints; and their user data), with the same polygon blocks? (A restore's Debug check that a
+ * spare held its world's level; for the tests.) */
+bool rc_level_records_agree(const rc_world *a, const rc_world *b, const rc_level_index *lv);
+
 /* ---- records (snapshot_records.c) ---------------------------------------------------------- */
 
 /* Reading: every array at its count, each slot free (so that the level's slots are the ones the
@@ -67,6 +109,10 @@ bool rc_snapshot_reserve(rc_world *w, const rc_snapshot_counts *n, bool free_slo
  * joints and events: of `world` (writing) or into it (reading, after the level). False when
  * memory runs out while reading (b->failed marks bad bytes). */
 bool rc_snapshot_io_frame(rc_bytes *b, rc_world *world, const rc_snapshot_counts *counts);
+/* The same read with the level's slots known (lv, of the world whose level it is: its records
+ * in place or being copied, each passed by but for its contact list; NULL: the level is what
+ * the records read so far say). */
+bool rc_snapshot_read_frame(rc_bytes *b, rc_world *world, const rc_snapshot_counts *counts, const rc_level_index *lv);
 
 /* One record's fields (the level section's too). A live record's in_use flag is written before
  * them by the frame section; the level's records are live. */
@@ -94,6 +140,10 @@ void rc_level_checksum_keep(const rc_world *world, uint64_t checksum);
  * every other body and shape slot is freed (rc_snapshot_reserve did not: one pass, not two).
  * False when a level record lies beyond the counts. */
 bool rc_level_copy(rc_world *state, const rc_world *world, const rc_snapshot_counts *n);
+/* The same where `state` holds the world's level records at their slots already (the spare of a
+ * restore over the same level: rc_world's held_level), as lv gives them: only the chains are
+ * copied, and the level is checked to lie within the counts. */
+bool rc_level_copy_chains(rc_world *state, const rc_world *world, const rc_snapshot_counts *n, const rc_level_index *lv);
 /* After a copy: the chain blocks lent to `state` are its own now (taken = true: the world's
  * records that lent them forget them) or given back (false: `state` forgets them). */
 void rc_level_chains_settle(rc_world *state, rc_world *lender, bool taken);

@@ -114,6 +114,9 @@ RC_IO void body_fields(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n) {
     rc_io_i32(b, &x->step_bounces);
     rc_io_vec2(b, &x->step_move);
     rc_io_f32(b, &x->step_turn);
+    if (b->reading && x->type == RC_STATIC && (x->solver_slot != -1 || x->step_bounces != 0)) {
+        rc_bytes_fail(b); /* (a static body holds the step scratch a step gives it: written so, never else) */
+    }
 }
 
 void rc_snapshot_io_body(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n) {
@@ -459,13 +462,13 @@ void rc_snapshot_io_poly_block(rc_bytes *b, rc_world *w, const rc_shape *x) {
     }
 }
 
-/* The frame's bodies and shapes: a level slot is skipped (a level shape gives its contact list),
- * any other is its in_use flag and, live, its fields; a record read may not be the level's (the
- * level's slots are the level section's alone). */
-static void io_frame_bodies_and_shapes(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
+/* The frame's bodies and shapes: a level slot (lv's, else what its record says) is skipped (a
+ * level shape gives its contact list), any other is its in_use flag and, live, its fields; a
+ * record read may not be the level's (the level's slots are the level section's alone). */
+static void io_frame_bodies_and_shapes(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n, const rc_level_index *lv) {
     for (int32_t i = 0; i < n->bodies && !b->failed; ++i) {
         rc_body *x = &w->bodies.data[i];
-        if (rc_level_body(x)) {
+        if (lv != NULL ? rc_level_index_body(lv, i) : rc_level_body(x)) {
             continue;
         }
         if (!io_in_use(b, &x->in_use, x, sizeof *x)) {
@@ -486,7 +489,7 @@ static void io_frame_bodies_and_shapes(rc_bytes *b, rc_world *w, const rc_snapsh
     }
     for (int32_t i = 0; i < n->shapes && !b->failed; ++i) {
         rc_shape *x = &w->shapes.data[i];
-        if (rc_level_shape(w, x)) {
+        if (lv != NULL ? rc_level_index_shape(lv, i) : rc_level_shape(w, x)) {
             rc_io_index(b, &x->first_contact, n->contacts, true);
             continue;
         }
@@ -584,10 +587,14 @@ static void io_frame_records(rc_bytes *cursor, rc_world *w, const rc_snapshot_co
 }
 
 bool rc_snapshot_io_frame(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
+    return rc_snapshot_read_frame(b, w, n, NULL);
+}
+
+bool rc_snapshot_read_frame(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n, const rc_level_index *lv) {
     if (!io_pools(b, w, n)) {
         return false;
     }
-    io_frame_bodies_and_shapes(b, w, n);
+    io_frame_bodies_and_shapes(b, w, n, lv);
     io_poly_free_lists(b, w);
     if (!io_frame_chains(b, w, n)) {
         return false;

@@ -2,6 +2,7 @@
  * asserts): every live record names live records of the right kind, lists end and agree with
  * the records in them, and the id pools hand out exactly the live slots. A restore runs it on
  * what it read before the world takes it; tests run it on worlds they build. */
+#include "world/snapshot.h" /* rc_level_index */
 #include "world/world_internal.h"
 
 #include <string.h>
@@ -10,7 +11,7 @@
  * retired)? The free slots are marked in `seen` (a byte per record, zero on entry and on
  * return). */
 static bool pool_matches(const rc_id_pool *pool, int32_t records, uint8_t *seen, bool (*live)(const rc_world *, int32_t),
-                         const rc_world *w) {
+                         const rc_world *w, const uint64_t *level, int32_t level_slots) {
     if (pool->next > records) {
         return false;
     }
@@ -24,7 +25,7 @@ static bool pool_matches(const rc_id_pool *pool, int32_t records, uint8_t *seen,
     }
     int32_t live_count = 0, handed_out = 0;
     for (int32_t i = 0; i < records; ++i) {
-        bool is_live = live(w, i);
+        bool is_live = (level != NULL && rc_level_bit(level, level_slots, i)) || live(w, i); /* (the level's: live) */
         live_count += is_live ? 1 : 0;
         handed_out += is_live && i < pool->next && seen[i] == 0 ? 1 : 0;
         seen[i] = 0; /* clean for the next pool */
@@ -87,6 +88,27 @@ static bool shape_form_valid(const rc_shape *s) {
     }
 }
 
+/* A shape's contact list: live contacts of this shape, each linked back to the one before (a
+ * list whose links disagree turns into a loop once a contact is unlinked); its length added to
+ * *listed. */
+static bool contact_list_links(const rc_world *w, int32_t i, int32_t *listed) {
+    int32_t steps = 0;
+    for (int32_t ci = w->shapes.data[i].first_contact, before = -1; ci != -1;) {
+        if (!live_contact(w, ci) || ++steps > w->contacts.count) {
+            return false;
+        }
+        const rc_contact *c = &w->contacts.data[ci];
+        int k = c->shape[0] == i ? 0 : (c->shape[1] == i ? 1 : -1);
+        if (k < 0 || c->edge[k].prev != before) {
+            return false;
+        }
+        before = ci;
+        ci = c->edge[k].next;
+    }
+    *listed += steps;
+    return true;
+}
+
 /* A shape's body, chain and contact list (its length added to *listed). */
 static bool shape_links(const rc_world *w, int32_t i, int32_t *listed) {
     const rc_shape *s = &w->shapes.data[i];
@@ -107,23 +129,7 @@ static bool shape_links(const rc_world *w, int32_t i, int32_t *listed) {
             return false;
         }
     }
-    /* its contact list: live contacts of this shape, each linked back to the one before (a list
-       whose links disagree turns into a loop once a contact is unlinked) */
-    int32_t steps = 0;
-    for (int32_t ci = s->first_contact, before = -1; ci != -1;) {
-        if (!live_contact(w, ci) || ++steps > w->contacts.count) {
-            return false;
-        }
-        const rc_contact *c = &w->contacts.data[ci];
-        int k = c->shape[0] == i ? 0 : (c->shape[1] == i ? 1 : -1);
-        if (k < 0 || c->edge[k].prev != before) {
-            return false;
-        }
-        before = ci;
-        ci = c->edge[k].next;
-    }
-    *listed += steps;
-    return true;
+    return contact_list_links(w, i, listed);
 }
 
 static bool contact_links(const rc_world *w, int32_t i) {
@@ -185,25 +191,50 @@ static bool joint_links(const rc_world *w, int32_t i) {
     return true;
 }
 
-bool rc_world_links_valid(const rc_world *w, uint8_t *seen) {
-    if (!pool_matches(&w->body_ids, w->bodies.count, seen, body_live, w) ||
-        !pool_matches(&w->shape_ids, w->shapes.count, seen, shape_live, w) ||
-        !pool_matches(&w->chain_ids, w->chains.count, seen, chain_live, w) ||
-        !pool_matches(&w->contact_ids, w->contacts.count, seen, contact_live, w) ||
-        !pool_matches(&w->joint_ids, w->joints.count, seen, joint_live, w)) {
+/* The level's records (lv's slots, taken as valid) have the generations the id pools give
+ * their slots (after pool_matches: each slot below the pool's next). */
+static bool level_generations_match(const rc_world *w, const rc_level_index *lv) {
+    for (int32_t i = 0, k = 0; i <= lv->last_body; ++i) {
+        if (rc_level_index_body(lv, i) && lv->body_generations[k++] != rc_world_generation(w, &w->body_ids, i)) {
+            return false;
+        }
+    }
+    for (int32_t i = 0, k = 0; i <= lv->last_shape; ++i) {
+        if (rc_level_index_shape(lv, i) && lv->shape_generations[k++] != rc_world_generation(w, &w->shape_ids, i)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool rc_world_links_valid(const rc_world *w, uint8_t *seen) { return rc_world_links_valid_beside(w, seen, NULL); }
+
+bool rc_world_links_valid_beside(const rc_world *w, uint8_t *seen, const struct rc_level_index *lv) {
+    const uint64_t *level_bodies = lv != NULL ? lv->body_bits : NULL, *level_shapes = lv != NULL ? lv->shape_bits : NULL;
+    if (!pool_matches(&w->body_ids, w->bodies.count, seen, body_live, w, level_bodies, lv != NULL ? lv->body_slots : 0) ||
+        !pool_matches(&w->shape_ids, w->shapes.count, seen, shape_live, w, level_shapes, lv != NULL ? lv->shape_slots : 0) ||
+        !pool_matches(&w->chain_ids, w->chains.count, seen, chain_live, w, NULL, 0) ||
+        !pool_matches(&w->contact_ids, w->contacts.count, seen, contact_live, w, NULL, 0) ||
+        !pool_matches(&w->joint_ids, w->joints.count, seen, joint_live, w, NULL, 0) ||
+        (lv != NULL && !level_generations_match(w, lv))) {
         return false;
     }
     /* every live shape but a chain's record in its body's list, once (a shape left out would
-       outlive its body; one listed twice would loop its list) */
-    int32_t in_lists = 0, listable = 0;
+       outlive its body; one listed twice would loop its list); the level's are, and its bodies
+       list only its shapes */
+    int32_t in_lists = lv != NULL ? lv->listed : 0, listable = lv != NULL ? lv->listed : 0;
     for (int32_t i = 0; i < w->bodies.count; ++i) {
-        if (w->bodies.data[i].in_use && !body_links(w, i, &in_lists)) {
+        if (!rc_level_index_body(lv, i) && w->bodies.data[i].in_use && !body_links(w, i, &in_lists)) {
             return false;
         }
     }
     int32_t listed = 0; /* contacts met in the shapes' lists: each live one twice */
     for (int32_t i = 0; i < w->shapes.count; ++i) { /* (one pass over the shapes for both) */
-        if (w->shapes.data[i].in_use) {
+        if (rc_level_index_shape(lv, i)) {
+            if (!contact_list_links(w, i, &listed)) { /* (the frame's part of a level shape) */
+                return false;
+            }
+        } else if (w->shapes.data[i].in_use) {
             listable += w->shapes.data[i].kind != RC_KIND_CHAIN;
             if (!shape_links(w, i, &listed)) {
                 return false;

@@ -126,6 +126,7 @@ static void free_world(rc_world *world) {
     rc_world_free_spare(world);
     rc_world_free_records(world);
     rc_seam_cache_free(world);
+    rc_level_index_free(world);
     rc_array_free(world, world->undo);
     rc_array_free(world, world->islands);
     rc_array_free(world, world->body_masses);

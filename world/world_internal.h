@@ -204,6 +204,10 @@ struct rc_world {
        once restores stop (compact.c) */
     int32_t steps_since_restore;
     struct rc_world *spare;
+    /* (a spare's) the level_revision + 1 of its world's level, whose records it holds at their
+       slots as the world does: the world's old records after a restore over its own level (0:
+       not known to). The next such restore reads into it without copying the level again. */
+    uint64_t held_level;
     int64_t sleep_walks; /* island walks the sleep has made (island.c; for the tests) */
     /* the level (world/snapshot.h): how many times it changed, and the checksum of its snapshot
        section kept for a revision (kept_revision = revision + 1; 0: none kept). Atomic: snapshots
@@ -213,6 +217,8 @@ struct rc_world {
        tests set it, to compare the two walks) */
     rc_level_lean level_lean;
     bool lean_off;
+    /* the level's slots, for restores over the world's own level (world/snapshot.h; NULL: none) */
+    struct rc_level_index *level_index;
     _Atomic(uint64_t) level_kept_revision;
     _Atomic(uint64_t) level_kept_checksum;
 };
@@ -652,6 +658,10 @@ void rc_world_give_back_memory(rc_world *world);
  * scratch of a byte per record of the largest array (bodies, shapes, chains, contacts), zero
  * again on return. For restore (a snapshot's links) and for tests. */
 bool rc_world_links_valid(const rc_world *world, uint8_t *seen);
+/* The same with the level's records (the slots lv gives: its world's level, whose records these
+ * are) taken as valid but for their contact lists: their generations are checked against the
+ * pools, their bodies' lists are not walked (lv NULL: every record is looked at). */
+bool rc_world_links_valid_beside(const rc_world *world, uint8_t *seen, const struct rc_level_index *lv);
 /* Does every live body's level_contacts (body.h) count its contacts with static and kinematic
  * bodies, and its kinematic_contacts those with kinematic bodies (a dynamic body's; 0 for the
  * others), but for a count that reached UINT8_MAX? */
@@ -669,6 +679,8 @@ bool rc_world_level_counts_valid(const rc_world *world);
 void rc_world_free_records(rc_world *world);
 /* Give back the records the last restore replaced (snapshot.c). */
 void rc_world_free_spare(rc_world *world);
+/* Give back the index of the level's slots (snapshot_level.c). */
+void rc_level_index_free(rc_world *world);
 
 /* The key of an unordered pair of body indices: as a contact's of its shapes. */
 static inline uint64_t rc_body_pair_key(int32_t a, int32_t b) { return rc_contact_key(a, b); }

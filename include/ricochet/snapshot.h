@@ -73,8 +73,8 @@ RC_EXTERN_C_BEGIN
 
 /* The version of the snapshot format this build writes and reads (others are refused). 2:
  * joints; 3: a level section, frame snapshots; 4: the level's own grid; 5: long walls in pieces;
- * 6: contacts' kept faces. */
-#define RC_SNAPSHOT_VERSION 6u
+ * 6: contacts' kept faces; 7: an eight-lane checksum, and a static body holds no step scratch. */
+#define RC_SNAPSHOT_VERSION 7u
 
 /* The bytes a snapshot of the world as it is now needs; 0 for NULL. Computed by walking the
  * state without writing it (about as long as the snapshot itself). */
