@@ -267,7 +267,7 @@ static bool write_frame(rc_bytes *b, const rc_world *world) {
     rc_snapshot_counts n = rc_snapshot_counts_of(w);
     io_counts(b, &n, 0, NULL);
     rc_grid_save(w->grid, b);
-    rc_snapshot_io_frame(b, w, &n);
+    rc_snapshot_io_frame(b, w, &n, rc_level_index_current(w)); /* (the level's records: only their contact lists read) */
     rc_grid_save_moves(w->level_grid, b); /* (the rest of the level's grid is the level's) */
     return !b->failed;
 }
@@ -440,7 +440,7 @@ static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc
             return false;
         }
     }
-    if (!rc_snapshot_read_frame(frame, w, &n, lv)) {
+    if (!rc_snapshot_io_frame(frame, w, &n, lv)) {
         *out_of_memory = !frame->failed;
         return false;
     }

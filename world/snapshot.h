@@ -94,6 +94,12 @@ static inline bool rc_level_index_shape(const rc_level_index *lv, int32_t i) {
 /* The world's index of its level as it is now: kept while the level does not change, else made
  * again (a pass over its bodies and shapes). NULL when memory runs out (nothing is kept then). */
 const rc_level_index *rc_level_index_of(rc_world *world);
+/* The world's index if it is of its level as it is now, else NULL (not made here: for a writer,
+ * a query, whose threads may write snapshots at once). */
+static inline const rc_level_index *rc_level_index_current(const rc_world *world) {
+    const rc_level_index *lv = world->level_index;
+    return lv != NULL && lv->revision == world->level_revision + 1u ? lv : NULL;
+}
 /* Do two worlds hold the same level records at lv's slots (the fields a snapshot writes of them,
  * which leave out what the frame sets: a level shape's contact list, a level body's list of
  * joints; and their user data), with the same polygon blocks? (A restore's Debug check that a
@@ -106,13 +112,12 @@ bool rc_level_records_agree(const rc_world *a, const rc_world *b, const rc_level
  * level fills); false when memory runs out. */
 bool rc_snapshot_reserve(rc_world *w, const rc_snapshot_counts *n, bool free_slots);
 /* The id pools, then every record that is not the level's, the polygon free lists, contacts,
- * joints and events: of `world` (writing) or into it (reading, after the level). False when
- * memory runs out while reading (b->failed marks bad bytes). */
-bool rc_snapshot_io_frame(rc_bytes *b, rc_world *world, const rc_snapshot_counts *counts);
-/* The same read with the level's slots known (lv, of the world whose level it is: its records
- * in place or being copied, each passed by but for its contact list; NULL: the level is what
- * the records read so far say). */
-bool rc_snapshot_read_frame(rc_bytes *b, rc_world *world, const rc_snapshot_counts *counts, const rc_level_index *lv);
+ * joints and events: of `world` (writing) or into it (reading, after the level). Which slots are
+ * the level's: lv's (the index of the level of the world being written, or of the world whose
+ * level is read into: its records in place or being copied, each passed by but for its contact
+ * list), or where lv is NULL what the records say (read so far). False when memory runs out
+ * while reading (b->failed marks bad bytes). */
+bool rc_snapshot_io_frame(rc_bytes *b, rc_world *world, const rc_snapshot_counts *counts, const rc_level_index *lv);
 
 /* One record's fields (the level section's too). A live record's in_use flag is written before
  * them by the frame section; the level's records are live. */

@@ -294,7 +294,7 @@ static void fill_level(const rc_world *world, rc_level_index *lv) {
 }
 
 const rc_level_index *rc_level_index_of(rc_world *world) {
-    if (world->level_index != NULL && world->level_index->revision == world->level_revision + 1u) {
+    if (rc_level_index_current(world) != NULL) {
         return world->level_index;
     }
     rc_level_index_free(world);

@@ -586,11 +586,7 @@ static void io_frame_records(rc_bytes *cursor, rc_world *w, const rc_snapshot_co
     *cursor = local;
 }
 
-bool rc_snapshot_io_frame(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n) {
-    return rc_snapshot_read_frame(b, w, n, NULL);
-}
-
-bool rc_snapshot_read_frame(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n, const rc_level_index *lv) {
+bool rc_snapshot_io_frame(rc_bytes *b, rc_world *w, const rc_snapshot_counts *n, const rc_level_index *lv) {
     if (!io_pools(b, w, n)) {
         return false;
     }
