@@ -137,11 +137,10 @@ static bool poly_blocks_apart(const rc_world *w, const rc_level_index *lv, bool 
         memcpy(marks, lv->poly_bits, ((size_t)lv->poly_end + 63u) / 64u * sizeof(uint64_t));
         live = lv->poly_live;
     }
-    for (int32_t i = 0; i < w->shapes.count && ok; ++i) {
+    int32_t count = w->shapes.count;
+    for (int32_t i = rc_level_next_other_shape(lv, 0, count); i < count && ok;
+         i = rc_level_next_other_shape(lv, i + 1, count)) {
         const rc_shape *s = &w->shapes.data[i];
-        if (rc_level_index_shape(lv, i)) {
-            continue;
-        }
         if (s->in_use && (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE)) {
             ok = mark_entries(marks, s->poly, (uint32_t)RC_POLY_BLOCK(s->count));
             live += RC_POLY_BLOCK(s->count);
@@ -165,10 +164,10 @@ static bool poly_blocks_apart(const rc_world *w, const rc_level_index *lv, bool 
  * world's level grid: only counted (by lv, where there is one: not looked at). */
 static bool link_grid_and_map(rc_world *w, const rc_grid *level_grid, bool level_from_world, const rc_level_index *lv,
                               bool *out_of_memory) {
-    int32_t with_proxies = 0, in_level = lv != NULL ? lv->listed : 0;
-    for (int32_t i = 0; i < w->shapes.count; ++i) {
+    int32_t with_proxies = 0, in_level = lv != NULL ? lv->listed : 0, count = w->shapes.count;
+    for (int32_t i = rc_level_next_other_shape(lv, 0, count); i < count; i = rc_level_next_other_shape(lv, i + 1, count)) {
         const rc_shape *s = &w->shapes.data[i];
-        if (rc_level_index_shape(lv, i) || !s->in_use) {
+        if (!s->in_use) {
             continue;
         }
         bool needs_proxy = s->kind != RC_KIND_CHAIN, level = s->body_type == RC_STATIC;
@@ -226,10 +225,10 @@ static bool pieces_as_made(const rc_world *w, const rc_grid *level_grid, const r
     /* (bit for bit: a slop of -0 cuts a wall into one piece, of +0 into the most) */
     bool as_made = level_from_world && float_bits(w->def.cell_size) == float_bits(world->def.cell_size) &&
                    float_bits(w->def.linear_slop) == float_bits(world->def.linear_slop);
-    for (int32_t i = 0; i < w->shapes.count; ++i) {
-        if (as_made && rc_level_index_shape(lv, i)) {
-            continue;
-        }
+    const rc_level_index *passed = as_made ? lv : NULL; /* (the level's, passed by) */
+    int32_t count = w->shapes.count;
+    for (int32_t i = rc_level_next_other_shape(passed, 0, count); i < count;
+         i = rc_level_next_other_shape(passed, i + 1, count)) {
         const rc_shape *s = &w->shapes.data[i];
         if (s->in_use && s->kind != RC_KIND_CHAIN && !(as_made && rc_level_shape(w, s)) &&
             rc_grid_piece_count(s->body_type == RC_STATIC ? level_grid : w->grid, s->proxy) != rc_segment_pieces(w, s)) {
@@ -459,21 +458,17 @@ static bool read_payload(rc_bytes *level, rc_bytes *frame, rc_world *w, const rc
  * user data; every other one has none. (lv: the level's slots, copied or held with theirs.) */
 static void carry_user_data(rc_world *state, const rc_world *world, bool level_from_world, const rc_level_index *lv) {
     /* (the level's records copied from the world have theirs: not looked at again) */
-    for (int32_t i = 0; i < state->bodies.count && i < world->bodies.count; ++i) {
-        if (rc_level_index_body(lv, i)) {
-            continue;
-        }
+    int32_t bodies = state->bodies.count < world->bodies.count ? state->bodies.count : world->bodies.count;
+    for (int32_t i = rc_level_next_other_body(lv, 0, bodies); i < bodies; i = rc_level_next_other_body(lv, i + 1, bodies)) {
         rc_body *now = &state->bodies.data[i];
         const rc_body *was = &world->bodies.data[i];
         if (now->in_use && !(level_from_world && rc_level_body(now)) && was->in_use && now->generation == was->generation) {
             now->user_data = was->user_data;
         }
     }
-    for (int32_t i = 0; i < state->shapes.count && i < world->shapes.count; ++i) {
-        if (rc_level_index_shape(lv, i)) {
-            continue; /* (lv: level_from_world) */
-        }
-        rc_shape *now = &state->shapes.data[i];
+    int32_t shapes = state->shapes.count < world->shapes.count ? state->shapes.count : world->shapes.count;
+    for (int32_t i = rc_level_next_other_shape(lv, 0, shapes); i < shapes; i = rc_level_next_other_shape(lv, i + 1, shapes)) {
+        rc_shape *now = &state->shapes.data[i]; /* (lv: level_from_world) */
         const rc_shape *was = &world->shapes.data[i];
         if (now->in_use && !(level_from_world && rc_level_shape(state, now)) && was->in_use &&
             now->generation == was->generation) {

@@ -84,6 +84,29 @@ typedef struct rc_level_index {
 static inline bool rc_level_bit(const uint64_t *bits, int32_t slots, int32_t i) {
     return i < slots && (bits[i >> 6] >> (i & 63) & 1u) != 0u;
 }
+/* The first slot from i on, below count, that the bits do (own) or do not (!own) give the
+ * level; count when there is none. Whole words of the other kind are passed by at once. */
+static inline int32_t rc_level_next(const uint64_t *bits, int32_t slots, int32_t i, int32_t count, bool own) {
+    uint64_t skip = own ? 0u : ~(uint64_t)0; /* (a word all of the other kind) */
+    while (i < count && i < slots) {
+        uint64_t word = bits[i >> 6];
+        if ((i & 63) == 0 && word == skip) {
+            i += 64;
+        } else if ((((word >> (i & 63)) & 1u) != 0u) == own) {
+            return i;
+        } else {
+            ++i;
+        }
+    }
+    return !own && i < count ? i : count; /* (past the bits: none is the level's) */
+}
+/* The next shape (body) slot from i on, below count, that is not the level's (lv NULL: i). */
+static inline int32_t rc_level_next_other_shape(const rc_level_index *lv, int32_t i, int32_t count) {
+    return lv != NULL ? rc_level_next(lv->shape_bits, lv->shape_slots, i, count, false) : (i < count ? i : count);
+}
+static inline int32_t rc_level_next_other_body(const rc_level_index *lv, int32_t i, int32_t count) {
+    return lv != NULL ? rc_level_next(lv->body_bits, lv->body_slots, i, count, false) : (i < count ? i : count);
+}
 /* Is body (shape) slot i the level's? (lv NULL: unknown, say no) */
 static inline bool rc_level_index_body(const rc_level_index *lv, int32_t i) {
     return lv != NULL && rc_level_bit(lv->body_bits, lv->body_slots, i);

@@ -194,13 +194,17 @@ static bool joint_links(const rc_world *w, int32_t i) {
 /* The level's records (lv's slots, taken as valid) have the generations the id pools give
  * their slots (after pool_matches: each slot below the pool's next). */
 static bool level_generations_match(const rc_world *w, const rc_level_index *lv) {
-    for (int32_t i = 0, k = 0; i <= lv->last_body; ++i) {
-        if (rc_level_index_body(lv, i) && lv->body_generations[k++] != rc_world_generation(w, &w->body_ids, i)) {
+    int32_t bodies = lv->last_body + 1, shapes = lv->last_shape + 1, k = 0;
+    for (int32_t i = rc_level_next(lv->body_bits, lv->body_slots, 0, bodies, true); i < bodies;
+         i = rc_level_next(lv->body_bits, lv->body_slots, i + 1, bodies, true)) {
+        if (lv->body_generations[k++] != rc_world_generation(w, &w->body_ids, i)) {
             return false;
         }
     }
-    for (int32_t i = 0, k = 0; i <= lv->last_shape; ++i) {
-        if (rc_level_index_shape(lv, i) && lv->shape_generations[k++] != rc_world_generation(w, &w->shape_ids, i)) {
+    k = 0;
+    for (int32_t i = rc_level_next(lv->shape_bits, lv->shape_slots, 0, shapes, true); i < shapes;
+         i = rc_level_next(lv->shape_bits, lv->shape_slots, i + 1, shapes, true)) {
+        if (lv->shape_generations[k++] != rc_world_generation(w, &w->shape_ids, i)) {
             return false;
         }
     }
@@ -223,8 +227,9 @@ bool rc_world_links_valid_beside(const rc_world *w, uint8_t *seen, const struct 
        outlive its body; one listed twice would loop its list); the level's are, and its bodies
        list only its shapes */
     int32_t in_lists = lv != NULL ? lv->listed : 0, listable = lv != NULL ? lv->listed : 0;
-    for (int32_t i = 0; i < w->bodies.count; ++i) {
-        if (!rc_level_index_body(lv, i) && w->bodies.data[i].in_use && !body_links(w, i, &in_lists)) {
+    int32_t bodies = w->bodies.count;
+    for (int32_t i = rc_level_next_other_body(lv, 0, bodies); i < bodies; i = rc_level_next_other_body(lv, i + 1, bodies)) {
+        if (w->bodies.data[i].in_use && !body_links(w, i, &in_lists)) {
             return false;
         }
     }
