@@ -20,13 +20,15 @@
  *  - a refused restore leaves no message, or changes the world (its snapshot bytes differ from
  *    those before), or the world then refuses a good snapshot (the spare record left behind);
  *  - a stale checksum is accepted, or the two worlds disagree about the same bytes;
- *  - an accepted snapshot does not write back as the same bytes; after it (30 steps, casts,
+ *  - an accepted snapshot does not write back as the same bytes, or (over the world's own level)
+ *    leaves the world other level records than it had; after it (30 steps, casts,
  *    overlaps, the preview, contact data, events, the joints' getters and setters, destroying
  *    joints and bodies, making a joint and a body) a new snapshot of the world does not
  *    restore. */
 #include <ricochet/ricochet.h>
 
-#include "../core/bytes.h" /* rc_bytes_checksum: internal, in the fuzz build's static library */
+#include "../core/bytes.h"      /* rc_bytes_checksum: internal, in the fuzz build's static library */
+#include "../world/snapshot.h" /* the level a restore's spare holds, checked (internal too) */
 #include "fuzz_input.h"
 
 #define HEADER 48u /* world/snapshot.c: magic, version, kind, 0; payload size, level size, checksums */
@@ -671,6 +673,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         dump_to("FZ_DUMP_BACK", back); /* what the world writes back */
         FZ_CHECK(same(back, forged), "an accepted snapshot (%zu bytes) writes back as other bytes (%zu)", forged.n,
                  back.n);
+        /* over the world's own level, the level records it took are the ones it had (now the
+           spare's, which the next restore reads into without copying the level again) */
+        const rc_level_index *lv = rc_level_index_current(w);
+        FZ_CHECK(lv == NULL || w->spare == NULL || w->spare->held_level != w->level_revision + 1u ||
+                     rc_level_records_agree(w, w->spare, lv),
+                 "a restore over the world's own level changed its level records");
         free(back.p);
         exercise(w, &in, &known);
         exercise(fresh, &in, &known);
