@@ -14,7 +14,9 @@
  *    (the spare given back before), and what is taken writes back as the same bytes;
  *  - a static body holds the step scratch a step gives it (no solver slot, no bounces): one made
  *    static between steps has none, so no step changes the level's records (a kept checksum of
- *    the level stays the level's); a snapshot whose static body has any is refused, unchanged. */
+ *    the level stays the level's); a snapshot whose static body has any is refused, unchanged;
+ *  - steps and rollbacks leave every byte of the level's records as it was, while the level's
+ *    shapes have contacts (the heads of their lists are kept beside the records). */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -332,6 +334,75 @@ START_TEST(a_static_body_holds_no_step_scratch) {
 }
 END_TEST
 
+/* The bytes of the level's records (lv's slots), bodies then shapes, end to end. */
+static uint8_t *level_record_bytes(const rc_world *w, const rc_level_index *lv, size_t *n) {
+    size_t size = sizeof(rc_body) * (size_t)lv->bodies + sizeof(rc_shape) * (size_t)lv->shapes, at = 0;
+    uint8_t *bytes = malloc(size);
+    EXPECT(bytes != NULL, "memory");
+    for (int32_t i = 0; i <= lv->last_body; ++i) {
+        if (rc_level_index_body(lv, i)) {
+            memcpy(bytes + at, &w->bodies.data[i], sizeof(rc_body));
+            at += sizeof(rc_body);
+        }
+    }
+    for (int32_t i = 0; i <= lv->last_shape; ++i) {
+        if (rc_level_index_shape(lv, i)) {
+            memcpy(bytes + at, &w->shapes.data[i], sizeof(rc_shape));
+            at += sizeof(rc_shape);
+        }
+    }
+    EXPECT(at == size, "%zu bytes of records, %zu counted", at, size);
+    *n = size;
+    return bytes;
+}
+
+/* Level shapes that have contacts now. */
+static int level_shapes_in_contact(const rc_world *w, const rc_level_index *lv) {
+    int n = 0;
+    for (int32_t i = 0; i <= lv->last_shape; ++i) {
+        n += rc_level_index_shape(lv, i) && w->contact_heads.data[i] >= 0 ? 1 : 0;
+    }
+    return n;
+}
+
+START_TEST(steps_and_rollbacks_leave_the_level_records_as_they_were) {
+    rc_body_id movers[MOVERS];
+    rc_world *w = mixed_world(movers);
+    const rc_level_index *lv = rc_level_index_of(w);
+    EXPECT(lv != NULL && lv->bodies == 3 && lv->shapes == MOVERS + 5, "the level's index");
+    size_t n;
+    uint8_t *before = level_record_bytes(w, lv, &n);
+    uint8_t *back = NULL;
+    size_t back_n = 0;
+    int most_in_contact = 0, rollbacks = 0;
+    for (int step = 1; step <= 2 * STEPS; ++step) {
+        if (step % 10 == 0) {
+            free(back);
+            back = busy_snapshot_take_frame(w, &back_n);
+        }
+        ck_assert(rc_world_step(w, BUSY_DT));
+        int in_contact = level_shapes_in_contact(w, lv);
+        most_in_contact = in_contact > most_in_contact ? in_contact : most_in_contact;
+        if (step % 10 == 5 && back != NULL) {
+            EXPECT(rc_world_restore(w, back, back_n), "rollback: %s", rc_world_last_error(w));
+            rollbacks++;
+        }
+        lv = rc_level_index_of(w); /* (the same revision: the same index) */
+        size_t now_n;
+        uint8_t *now = level_record_bytes(w, lv, &now_n);
+        ck_assert_msg(now_n == n && memcmp(now, before, n) == 0,
+                      "step %d (%d rollbacks): the level's records changed (%d level shapes in contact)", step,
+                      rollbacks, in_contact);
+        free(now);
+    }
+    ck_assert_int_ge(rollbacks, 11);
+    ck_assert_int_ge(most_in_contact, 10); /* (the movers fell on the pegs: their lists were written) */
+    free(back);
+    free(before);
+    rc_world_destroy(w);
+}
+END_TEST
+
 Suite *snapshot_held_suite(void) {
     Suite *s = suite_create("snapshot_held");
     TCase *t = tcase_create("held");
@@ -341,6 +412,7 @@ Suite *snapshot_held_suite(void) {
     tcase_add_test(t, a_changed_level_is_copied_again);
     tcase_add_test(t, forged_frames_alike_held_or_copied);
     tcase_add_test(t, a_static_body_holds_no_step_scratch);
+    tcase_add_test(t, steps_and_rollbacks_leave_the_level_records_as_they_were);
     suite_add_tcase(s, t);
     return s;
 }

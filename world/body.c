@@ -335,7 +335,7 @@ bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, flo
  * of the bodies on either side, by the types they have now: around a change of its type. */
 static void count_level_contacts(rc_world *world, const rc_body *b, int delta) {
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
+        for (int32_t ci = world->contact_heads.data[s]; ci >= 0;) {
             const rc_contact *c = &world->contacts.data[ci];
             rc_contact_count_level(world, c, delta);
             ci = c->edge[c->shape[0] == s ? 0 : 1].next;

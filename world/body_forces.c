@@ -17,7 +17,7 @@ static void wake_what_it_touches(rc_world *world, const rc_body *b) {
         return;
     }
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
+        for (int32_t ci = world->contact_heads.data[s]; ci >= 0;) {
             const rc_contact *c = &world->contacts.data[ci];
             int side = c->shape[0] == s ? 0 : 1;
             const rc_body *other = &world->bodies.data[c->body[1 - side]];

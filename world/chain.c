@@ -216,6 +216,7 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
     if (refusal == NULL &&
         (appended > INT32_MAX / 2 - world->shapes.count ||
          !rc_array_reserve_aligned(world, world->shapes, world->shapes.count + appended, 64) ||
+         !rc_array_reserve(world, world->contact_heads, world->shapes.count + appended) ||
          !rc_array_reserve(world, world->deferred, world->shapes.count + appended) ||
          !rc_id_pool_reserve(&world->allocator, &world->shape_ids, records) ||
          !rc_array_reserve(world, world->chains, world->chains.count + 1) ||
@@ -262,7 +263,9 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
         int32_t slot = rc_id_pool_take(&world->shape_ids);
         if (slot == world->shapes.count) {
             world->shapes.count++;
+            world->contact_heads.count++;
         }
+        world->contact_heads.data[slot] = -1;
     }
     int32_t chain_index = chain_slot(world);
     c.shape = head_slot;
@@ -284,7 +287,6 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
     head.friction = def->friction;
     head.rolling_resistance = def->rolling_resistance;
     head.proxy = -1;
-    head.first_contact = -1;
     head.next_in_body = -1;
     head.chain = chain_index;
     for (int32_t k = -1; k < c.segments; ++k) {

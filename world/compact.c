@@ -108,6 +108,8 @@ static void compact_shapes(rc_world *world) {
         int32_t n = world->shapes.count;
         rc_mem_shrink_aligned(&world->allocator, (void **)&world->shapes.data, &world->shapes.capacity, n, n,
                               sizeof(rc_shape), 64);
+        world->contact_heads.count = n;
+        rc_array_shrink(world, world->contact_heads, n);
         rc_array_shrink(world, world->deferred, n);
         rc_array_shrink(world, world->proxy_undo, 2 * n); /* (reserve_scratch: two moves a shape) */
         rc_id_pool_shrink(&world->allocator, &world->shape_ids);

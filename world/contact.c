@@ -19,15 +19,15 @@ bool rc_contact_reserve(rc_world *world, int32_t extra) {
  * its constraints from the contact array and sorts them, gather.c). */
 static void link_edge(rc_world *world, int32_t contact, int32_t k) {
     rc_contact *c = &world->contacts.data[contact];
-    rc_shape *s = &world->shapes.data[c->shape[k]];
-    int32_t next = s->first_contact;
+    int32_t *head = &world->contact_heads.data[c->shape[k]];
+    int32_t next = *head;
     c->edge[k].prev = -1;
     c->edge[k].next = next;
     if (next >= 0) {
         rc_contact *n = &world->contacts.data[next];
         n->edge[n->shape[0] == c->shape[k] ? 0 : 1].prev = contact;
     }
-    s->first_contact = contact;
+    *head = contact;
 }
 
 static void unlink_edge(rc_world *world, int32_t contact, int32_t k) {
@@ -37,7 +37,7 @@ static void unlink_edge(rc_world *world, int32_t contact, int32_t k) {
         rc_contact *p = &world->contacts.data[c->edge[k].prev];
         p->edge[p->shape[0] == shape ? 0 : 1].next = c->edge[k].next;
     } else {
-        world->shapes.data[shape].first_contact = c->edge[k].next;
+        world->contact_heads.data[shape] = c->edge[k].next;
     }
     if (c->edge[k].next >= 0) {
         rc_contact *n = &world->contacts.data[c->edge[k].next];
@@ -137,7 +137,7 @@ void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end_event) {
 }
 
 void rc_shape_flag_contacts(rc_world *world, int32_t shape) {
-    for (int32_t ci = world->shapes.data[shape].first_contact; ci >= 0;) {
+    for (int32_t ci = world->contact_heads.data[shape]; ci >= 0;) {
         rc_contact *c = &world->contacts.data[ci];
         c->flagged = true;
         world->contacts_flagged = true;
@@ -152,8 +152,8 @@ void rc_body_flag_contacts(rc_world *world, const rc_body *body) {
 }
 
 void rc_shape_destroy_contacts(rc_world *world, int32_t shape) {
-    while (world->shapes.data[shape].first_contact >= 0) {
-        int32_t contact = world->shapes.data[shape].first_contact;
+    while (world->contact_heads.data[shape] >= 0) {
+        int32_t contact = world->contact_heads.data[shape];
         rc_contact *c = &world->contacts.data[contact];
         /* the other body may have rested on this shape: let it notice */
         int32_t other = c->shape[0] == shape ? c->shape[1] : c->shape[0];

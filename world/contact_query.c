@@ -23,7 +23,7 @@ static void report(const rc_world *world, const rc_contact *c, int32_t k, int32_
 /* The touching contacts of shape record index, reported from position n on; returns the new n. */
 static int32_t walk_shape(const rc_world *world, int32_t index, int32_t n, rc_shape_id *ids, rc_contact_data *data,
                           int32_t capacity) {
-    for (int32_t ci = world->shapes.data[index].first_contact; ci >= 0;) {
+    for (int32_t ci = world->contact_heads.data[index]; ci >= 0;) {
         const rc_contact *c = &world->contacts.data[ci];
         int32_t k = c->shape[0] == index ? 0 : 1;
         if (c->touching) {
@@ -102,7 +102,7 @@ float rc_body_brace(const rc_world *world, int32_t body, rc_vec2 n, rc_vec2 *nor
     float brace = 0.0f;
     const rc_body *b = &world->bodies.data[body];
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
+        for (int32_t ci = world->contact_heads.data[s]; ci >= 0;) {
             const rc_contact *c = &world->contacts.data[ci];
             int32_t k = c->shape[0] == s ? 0 : 1;
             rc_vec2 m = k == 1 ? c->normal : rc_neg(c->normal);

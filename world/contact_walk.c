@@ -28,7 +28,7 @@ bool rc_contacts_few_awake(const rc_world *world, int32_t awake_bodies) {
 void rc_mark_body_contacts(rc_world *world, int32_t body) {
     uint64_t *marks = world->contact_marks.data;
     for (int32_t s = world->bodies.data[body].first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
+        for (int32_t ci = world->contact_heads.data[s]; ci >= 0;) {
             const rc_contact *c = &world->contacts.data[ci];
             marks[ci >> 6] |= 1ull << (ci & 63);
             ci = c->edge[c->shape[0] == s ? 0 : 1].next;

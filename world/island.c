@@ -81,7 +81,7 @@ static void prepare_walks(rc_world *world) {
             continue;
         }
         for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-            for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
+            for (int32_t ci = world->contact_heads.data[s]; ci >= 0;) {
                 const rc_contact *c = &world->contacts.data[ci];
                 if (c->touching && !c->sensor) {
                     reset_beside_mover(world, c->body[0], c->body[1]);
@@ -110,7 +110,7 @@ typedef bool touch_fn(rc_world *world, int32_t other, void *context);
 static inline bool each_touching(rc_world *world, int32_t index, touch_fn *fn, void *context) {
     const rc_body *b = &world->bodies.data[index];
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        for (int32_t ci = world->shapes.data[s].first_contact; ci >= 0;) {
+        for (int32_t ci = world->contact_heads.data[s]; ci >= 0;) {
             const rc_contact *c = &world->contacts.data[ci];
             int32_t k = c->shape[0] == s ? 0 : 1;
             if (c->touching && !c->sensor && !fn(world, c->body[1 - k], context)) {

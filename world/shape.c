@@ -368,6 +368,7 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
         return RC_NULL_SHAPE_ID;
     }
     if (!rc_array_reserve_aligned(world, world->shapes, world->shapes.count + 1, 64) ||
+        !rc_array_reserve(world, world->contact_heads, world->shapes.count + 1) ||
         !rc_array_reserve(world, world->deferred, world->shapes.count + 1) ||
         !rc_id_pool_reserve(&world->allocator, &world->shape_ids, 1) ||
         (blocked && !poly_reserve(world, n))) {
@@ -386,7 +387,9 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     (void)rc_id_pool_take(&world->shape_ids);
     if (index == world->shapes.count) {
         world->shapes.count++;
+        world->contact_heads.count++;
     }
+    world->contact_heads.data[index] = -1;
     if (blocked) {
         s.poly = poly_take(world, n);
         memcpy(world->poly_pool.data + s.poly, numbers, sizeof(rc_vec2) * (size_t)RC_POLY_BLOCK(n));
@@ -396,7 +399,6 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     s.body_bullet = body->bullet;
     s.proxy = proxy;
     s.chain = -1;
-    s.first_contact = -1;
     s.generation = rc_world_generation(world, &world->shape_ids, index);
     s.restitution = def->restitution;
     s.friction = def->friction;

@@ -54,10 +54,9 @@ typedef struct rc_shape {
         } wall;
     };
     float restitution, friction, rolling_resistance, density;
-    uint32_t generation;   /* of the id naming it */
-    int32_t first_contact; /* head of this shape's contact list (-1: none) */
-    int32_t next_in_body;
-    int32_t chain;         /* chains and segments: index in world->chains; else -1 */
+    uint32_t generation; /* of the id naming it */
+    int32_t next_in_body; /* (the head of its contact list is beside the record: world->contact_heads) */
+    int32_t chain;        /* chains and segments: index in world->chains; else -1 */
     void *user_data;
 } rc_shape;
 

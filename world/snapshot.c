@@ -266,7 +266,7 @@ static bool write_frame(rc_bytes *b, const rc_world *world) {
     rc_snapshot_counts n = rc_snapshot_counts_of(w);
     io_counts(b, &n, 0, NULL);
     rc_grid_save(w->grid, b);
-    rc_snapshot_io_frame(b, w, &n, rc_level_index_current(w)); /* (the level's records: only their contact lists read) */
+    rc_snapshot_io_frame(b, w, &n, rc_level_index_current(w)); /* (of the level's shapes: only their lists' heads) */
     rc_grid_save_moves(w->level_grid, b); /* (the rest of the level's grid is the level's) */
     return !b->failed;
 }

@@ -26,7 +26,9 @@
  * restore over the world's own level holds that level as the world does: the next such restore
  * reads into it without copying the level again, and passes the level's records by (the world's
  * index of its slots, rc_level_index, says which) in every check but the frame's part of them
- * (a level shape's contact list).
+ * (a level shape's contact list). The heads of the shapes' contact lists are kept beside their
+ * records (contact_heads), so that neither a frame snapshot nor its restore meets a level
+ * record at all.
  *
  * Writing walks a world as it is (const: the io functions only read it). Reading fills an
  * rc_world record of its own (the spare of the last restore, whose memory it reuses, or a new
@@ -145,7 +147,7 @@ bool rc_snapshot_io_frame(rc_bytes *b, rc_world *world, const rc_snapshot_counts
 /* One record's fields (the level section's too). A live record's in_use flag is written before
  * them by the frame section; the level's records are live. */
 void rc_snapshot_io_body(rc_bytes *b, rc_body *x, const rc_snapshot_counts *n);
-void rc_snapshot_io_shape(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n); /* but first_contact */
+void rc_snapshot_io_shape(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n); /* (its contact list's head apart) */
 /* A live polygon's or capsule's block of the pool (its shape read first). */
 void rc_snapshot_io_poly_block(rc_bytes *b, rc_world *w, const rc_shape *x);
 /* A chain with a block (its points: allocated when reading); false when memory runs out. */

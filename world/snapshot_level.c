@@ -202,7 +202,7 @@ bool rc_level_copy(rc_world *state, const rc_world *world, const rc_snapshot_cou
         }
         const rc_shape *s = &world->shapes.data[i];
         state->shapes.data[i] = *s;
-        state->shapes.data[i].first_contact = -1; /* the frame's */
+        state->contact_heads.data[i] = -1; /* the frame's */
         if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {
             size_t block = (size_t)RC_POLY_BLOCK(s->count);
             if ((uint64_t)s->poly + block > (uint64_t)n->poly_pool) {

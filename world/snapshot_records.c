@@ -154,7 +154,6 @@ RC_IO void shape_fields(rc_bytes *b, rc_shape *x, const rc_snapshot_counts *n) {
     if (b->reading) {
         x->in_use = true;
         x->user_data = NULL; /* the game's: restore carries it over where the id lives on */
-        x->first_contact = -1;
     }
     io_enum(b, &x->kind, RC_KIND_CHAIN);
     io_enum(b, &x->count, RC_MAX_POLYGON_VERTICES);
@@ -414,7 +413,7 @@ bool rc_snapshot_reserve(rc_world *w, const rc_snapshot_counts *n, bool free_slo
         w->bodies.count = n->bodies;
         w->shapes.count = n->shapes;
     }
-    ok = ok && RESERVE(poly_pool, n->poly_pool) && RESERVE(chains, n->chains) && RESERVE_LINES(contacts, n->contacts) &&
+    ok = ok && RESERVE(contact_heads, n->shapes) && RESERVE(poly_pool, n->poly_pool) && RESERVE(chains, n->chains) && RESERVE_LINES(contacts, n->contacts) &&
          RESERVE(joints, n->joints);
     ok = ok && RESERVE(contact_begin, n->contact_begin) && RESERVE(contact_end, n->contact_end);
     ok = ok && RESERVE(sensor_begin, n->sensor_begin) && RESERVE(sensor_end, n->sensor_end);
@@ -487,17 +486,21 @@ static void io_frame_bodies_and_shapes(rc_bytes *b, rc_world *w, const rc_snapsh
             rc_bytes_fail(b);
         }
     }
+    int32_t *heads = w->contact_heads.data; /* (a level shape's record is not met: its list's head is here) */
     for (int32_t i = 0; i < n->shapes && !b->failed; ++i) {
         rc_shape *x = &w->shapes.data[i];
         if (lv != NULL ? rc_level_index_shape(lv, i) : rc_level_shape(w, x)) {
-            rc_io_index(b, &x->first_contact, n->contacts, true);
+            rc_io_index(b, &heads[i], n->contacts, true);
             continue;
         }
         if (!io_in_use(b, &x->in_use, x, sizeof *x)) {
+            if (b->reading) {
+                heads[i] = -1;
+            }
             continue;
         }
         rc_snapshot_io_shape(b, x, n);
-        rc_io_index(b, &x->first_contact, n->contacts, true);
+        rc_io_index(b, &heads[i], n->contacts, true);
         if (b->reading && !b->failed && rc_level_shape(w, x)) {
             rc_bytes_fail(b);
         }

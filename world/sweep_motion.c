@@ -248,7 +248,7 @@ static bool level_contacts_all_moving(const rc_world *world, int32_t body, int32
         }
     }
     int32_t moving = 0;
-    for (int32_t i = world->shapes.data[circle].first_contact; i >= 0;) {
+    for (int32_t i = world->contact_heads.data[circle]; i >= 0;) {
         const rc_contact *c = &world->contacts.data[i];
         int side = c->shape[0] == circle ? 0 : 1;
         const rc_body *other = &world->bodies.data[c->body[1 - side]];

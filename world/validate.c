@@ -93,7 +93,7 @@ static bool shape_form_valid(const rc_shape *s) {
  * *listed. */
 static bool contact_list_links(const rc_world *w, int32_t i, int32_t *listed) {
     int32_t steps = 0;
-    for (int32_t ci = w->shapes.data[i].first_contact, before = -1; ci != -1;) {
+    for (int32_t ci = w->contact_heads.data[i], before = -1; ci != -1;) {
         if (!live_contact(w, ci) || ++steps > w->contacts.count) {
             return false;
         }
@@ -215,7 +215,8 @@ bool rc_world_links_valid(const rc_world *w, uint8_t *seen) { return rc_world_li
 
 bool rc_world_links_valid_beside(const rc_world *w, uint8_t *seen, const struct rc_level_index *lv) {
     const uint64_t *level_bodies = lv != NULL ? lv->body_bits : NULL, *level_shapes = lv != NULL ? lv->shape_bits : NULL;
-    if (!pool_matches(&w->body_ids, w->bodies.count, seen, body_live, w, level_bodies, lv != NULL ? lv->body_slots : 0) ||
+    if (w->contact_heads.count != w->shapes.count || w->contact_heads.capacity < w->shapes.count ||
+        !pool_matches(&w->body_ids, w->bodies.count, seen, body_live, w, level_bodies, lv != NULL ? lv->body_slots : 0) ||
         !pool_matches(&w->shape_ids, w->shapes.count, seen, shape_live, w, level_shapes, lv != NULL ? lv->shape_slots : 0) ||
         !pool_matches(&w->chain_ids, w->chains.count, seen, chain_live, w, NULL, 0) ||
         !pool_matches(&w->contact_ids, w->contacts.count, seen, contact_live, w, NULL, 0) ||
@@ -275,7 +276,7 @@ bool rc_world_level_counts_valid(const rc_world *w) {
         }
         int32_t n = 0, kinematic = 0;
         for (int32_t s = b->first_shape; s >= 0; s = w->shapes.data[s].next_in_body) {
-            for (int32_t ci = w->shapes.data[s].first_contact; ci >= 0;) {
+            for (int32_t ci = w->contact_heads.data[s]; ci >= 0;) {
                 const rc_contact *c = &w->contacts.data[ci];
                 int side = c->shape[0] == s ? 0 : 1;
                 uint8_t other = w->bodies.data[c->body[1 - side]].type;

@@ -90,6 +90,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
     ok = ok && rc_array_reserve(world, world->body_masses, def->body_capacity);
     ok = ok && rc_array_reserve(world, world->deferred, def->shape_capacity);
     ok = ok && rc_array_reserve_aligned(world, world->shapes, def->shape_capacity, 64);
+    ok = ok && rc_array_reserve(world, world->contact_heads, def->shape_capacity);
     /* room for that many polygons of eight vertices: address space only, until used */
     ok = ok && rc_array_reserve(world, world->poly_pool, def->shape_capacity * RC_POLY_BLOCK(RC_MAX_POLYGON_VERTICES));
     if (!ok) {

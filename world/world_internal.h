@@ -73,6 +73,10 @@ struct rc_world {
     RC_ARRAY(rc_body_mass_sums) body_masses; /* per body: its shapes' mass (body.h), sized with the bodies */
     rc_id_pool body_ids;
     RC_ARRAY(rc_shape) shapes;
+    /* per shape slot (as many as shapes): the first contact of the shape's list, -1 for none.
+       Beside the records, not in them: a frame snapshot writes and a restore reads every level
+       shape's list head, and one record line a shape for 4 bytes was a tenth of a rollback */
+    RC_ARRAY(int32_t) contact_heads;
     rc_id_pool shape_ids;
     RC_ARRAY(rc_vec2) poly_pool;
     RC_ARRAY(rc_chain) chains;
@@ -670,7 +674,7 @@ bool rc_world_level_counts_valid(const rc_world *world);
 /* The world's arrays of persistent records, beside its grid, id pools and contact map: what a
  * snapshot holds, what rc_world_free_records gives back and what a restore swaps in. */
 #define RC_WORLD_RECORD_ARRAYS(X)                                                                                      \
-    X(bodies) X(shapes) X(poly_pool) X(chains) X(contacts) X(contact_begin) X(contact_end) X(sensor_begin)          \
+    X(bodies) X(shapes) X(contact_heads) X(poly_pool) X(chains) X(contacts) X(contact_begin) X(contact_end) X(sensor_begin)          \
     X(sensor_end) X(impacts) X(moves) X(joints)
 
 /* Give back the world's persistent records (world.c): the grid, the id pools, bodies, shapes,
