@@ -58,13 +58,14 @@
  * 8 * (5n + 3) bytes for n vertices, a free slot 1 byte, plus the grids (about 80 bytes a shape).
  * On the bench's rollback scene (bench/snapshot_cost: 2,600 moving bodies among 8,000 static
  * shapes) a full snapshot is 3.9 MB, 2.6 MB of it the level; a frame snapshot is 1.7 MB (650
- * bytes a moving body). A frame snapshot takes about 0.27 of a step there and the restore of one
- * 8 frames old about 0.78 (1.0 to 1.1 steps in all, measured on a 2-vCPU Xeon VM; a full one's
- * 1.5 to 1.6: bench/RESULTS.md). A restore builds the world's state in records of its own (so
- * that a refused restore changes nothing): the records the last restore replaced, which over the
- * world's own level hold that level already, so that only the first restore after a change of
- * the level copies the level's records; its time goes in reading the frame's records, loading the
- * grid of the moving shapes, the checksum, and the checks of what was read. */
+ * bytes a moving body). A frame snapshot takes about 0.24 of a step there and the restore of one
+ * 8 frames old about 0.67 (0.88 to 0.93 steps in all, measured on a 2-vCPU Xeon VM; a full
+ * one's 1.4 to 1.55: bench/RESULTS.md). A restore builds the world's state in records of its own
+ * (so that a refused restore changes nothing): the records the last restore replaced, which over
+ * the world's own level hold that level already, so that only the first restore after a change of
+ * the level copies the level's records (a frame snapshot and its restore read or write no level
+ * record at all); its time goes in reading the frame's records, loading the grid of the moving
+ * shapes, the checksum, and the checks of what was read. */
 #ifndef RICOCHET_SNAPSHOT_H
 #define RICOCHET_SNAPSHOT_H
 
