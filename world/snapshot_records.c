@@ -413,8 +413,8 @@ bool rc_snapshot_reserve(rc_world *w, const rc_snapshot_counts *n, bool free_slo
         w->bodies.count = n->bodies;
         w->shapes.count = n->shapes;
     }
-    ok = ok && RESERVE(contact_heads, n->shapes) && RESERVE(poly_pool, n->poly_pool) && RESERVE(chains, n->chains) && RESERVE_LINES(contacts, n->contacts) &&
-         RESERVE(joints, n->joints);
+    ok = ok && RESERVE(contact_heads, n->shapes) && RESERVE(poly_pool, n->poly_pool) && RESERVE(chains, n->chains) &&
+         RESERVE_LINES(contacts, n->contacts) && RESERVE(joints, n->joints);
     ok = ok && RESERVE(contact_begin, n->contact_begin) && RESERVE(contact_end, n->contact_end);
     ok = ok && RESERVE(sensor_begin, n->sensor_begin) && RESERVE(sensor_end, n->sensor_end);
     ok = ok && RESERVE(impacts, n->impacts) && RESERVE(moves, n->moves);

@@ -674,8 +674,8 @@ bool rc_world_level_counts_valid(const rc_world *world);
 /* The world's arrays of persistent records, beside its grid, id pools and contact map: what a
  * snapshot holds, what rc_world_free_records gives back and what a restore swaps in. */
 #define RC_WORLD_RECORD_ARRAYS(X)                                                                                      \
-    X(bodies) X(shapes) X(contact_heads) X(poly_pool) X(chains) X(contacts) X(contact_begin) X(contact_end) X(sensor_begin)          \
-    X(sensor_end) X(impacts) X(moves) X(joints)
+    X(bodies) X(shapes) X(contact_heads) X(poly_pool) X(chains) X(contacts) X(contact_begin) X(contact_end)         \
+    X(sensor_begin) X(sensor_end) X(impacts) X(moves) X(joints)
 
 /* Give back the world's persistent records (world.c): the grid, the id pools, bodies, shapes,
  * the polygon pool, chains with their blocks, contacts and their map, the event arrays (what a
