@@ -201,8 +201,7 @@ bool rc_level_copy(rc_world *state, const rc_world *world, const rc_snapshot_cou
             return false;
         }
         const rc_shape *s = &world->shapes.data[i];
-        state->shapes.data[i] = *s;
-        state->contact_heads.data[i] = -1; /* the frame's */
+        state->shapes.data[i] = *s; /* (its contact list's head is the frame's: read there) */
         if (s->kind == RC_SHAPE_POLYGON || s->kind == RC_SHAPE_CAPSULE) {
             size_t block = (size_t)RC_POLY_BLOCK(s->count);
             if ((uint64_t)s->poly + block > (uint64_t)n->poly_pool) {
