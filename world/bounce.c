@@ -237,9 +237,8 @@ static rc_vec2 hold_friction(const rc_world *world, rc_sweeper *s, int32_t index
  * its velocity less the gravity of the rest of the step. The bounce reflects that velocity and
  * the rest of the step's gravity is added back, which keeps a bounce from gaining energy from
  * the integration (a ball bouncing with e = 1 keeps its height). */
-float rc_bounce_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, bool stick,
-                   float rest_of_step, rc_sweep_sink *sink, rc_vec2 *drift) {
-    rc_vec2 later = rc_scale(rest_of_step, s->kick);
+static float bounce_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, bool stick,
+                       float rest_of_step, rc_vec2 later, rc_sweep_sink *sink, rc_vec2 *drift) {
     s->velocity = rc_sub(s->velocity, later);
     float mu = 0.0f;
     float approach = bounce(world, s, index, n, point, 1.0f - rest_of_step, stick, sink, &mu);
@@ -274,4 +273,21 @@ float rc_bounce_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 
         }
     }
     return approach;
+}
+
+float rc_bounce_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, bool stick,
+                   float rest_of_step, rc_sweep_sink *sink, rc_vec2 *drift) {
+    return bounce_at(world, s, index, n, point, stick, rest_of_step, rc_scale(rest_of_step, s->kick), sink, drift);
+}
+
+/* A body the solver held has the velocity it found for the whole step, its supports' pushes
+ * against gravity included: struck by a surface in motion that it was not moving into, it is
+ * pushed from that velocity, with no gravity taken away at the hit. (Taken away, a grenade at
+ * rest on the floor that a fast door struck had an upward velocity that the door's friction
+ * took off: it went into the floor, stopped short there, and the door caught it and passed
+ * over it.) */
+float rc_push_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, float rest_of_step,
+                 rc_sweep_sink *sink, rc_vec2 *drift) {
+    rc_vec2 later = s->held ? rc_v2(0.0f, 0.0f) : rc_scale(rest_of_step, s->kick);
+    return bounce_at(world, s, index, n, point, false, rest_of_step, later, sink, drift);
 }

@@ -278,6 +278,41 @@ static bool closing_on_sleeper(const rc_world *world, const rc_contact *c, const
     return false;
 }
 
+/* Does the contact, touching or not, wake the sleeping one of its bodies? Something awake
+ * touching a sleeping body wakes it and what rests on it, and so does a moving kinematic body (a
+ * platform set moving under a crate that slept on it: the crate stayed asleep in the air when
+ * the platform left); so does a door or a crate about to meet a sleeping body (its contact has
+ * points within the speculative margin): woken now, it is pushed, not overrun. */
+static bool wakes_sleeper(const rc_world *world, const rc_contact *c, const rc_body *ba, const rc_body *bb,
+                          bool touching) {
+    bool touching_sleeper =
+        touching && !c->sensor && ba->awake != bb->awake &&
+        ((ba->type == RC_DYNAMIC && bb->type == RC_DYNAMIC) || (!ba->awake && rc_body_moving_kinematic(bb)) ||
+         (!bb->awake && rc_body_moving_kinematic(ba)));
+    return touching_sleeper || closing_on_sleeper(world, c, ba, bb);
+}
+
+static void wake_at_start(rc_world *world, int32_t body, void *context) {
+    (void)context;
+    rc_body *b = &world->bodies.data[body];
+    rc_joint_wake w = {body, b->sleep_time};
+    world->start_woken.data[world->start_woken.count++] = w;
+    rc_body_wake(b);
+}
+
+void rc_contacts_wake_begun(rc_world *world) {
+    for (int32_t k = 0; k < world->new_contacts.count; ++k) {
+        const rc_contact *c = &world->contacts.data[world->new_contacts.data[k]];
+        const rc_body *ba = &world->bodies.data[c->body[0]], *bb = &world->bodies.data[c->body[1]];
+        if (!c->sensor && wakes_sleeper(world, c, ba, bb, c->placed)) {
+            int32_t sleeper = ba->awake ? c->body[1] : c->body[0];
+            if (world->bodies.data[sleeper].type == RC_DYNAMIC && !world->bodies.data[sleeper].awake) {
+                rc_island_walk(world, sleeper, true, wake_at_start, NULL);
+            }
+        }
+    }
+}
+
 void rc_contacts_refresh(rc_world *world) {
     if (!world->contacts_flagged) {
         return; /* the last update saw every contact, and nothing flagged one since */
@@ -400,16 +435,7 @@ static void update_contact(rc_world *world, int32_t i) {
     }
     bool touching = rc_contact_collide(world, i, !recheck);
     c = &world->contacts.data[i];
-    /* something awake touching a sleeping body wakes it and what rests on it, and so does a
-       moving kinematic body (a platform set moving under a crate that slept on it: the crate
-       stayed asleep in the air when the platform left); so does a door or a crate about to
-       meet a sleeping body (its contact has points within the speculative margin): woken
-       now, it is pushed, not overrun */
-    bool touching_sleeper =
-        touching && !c->sensor && ba->awake != bb->awake &&
-        ((ba->type == RC_DYNAMIC && bb->type == RC_DYNAMIC) || (!ba->awake && rc_body_moving_kinematic(bb)) ||
-         (!bb->awake && rc_body_moving_kinematic(ba)));
-    if (touching_sleeper || closing_on_sleeper(world, c, ba, bb)) {
+    if (wakes_sleeper(world, c, ba, bb, touching)) {
         rc_wake_island(world, ba->awake ? b->body : a->body);
     }
     if (touching == c->touching) {

@@ -55,10 +55,15 @@ static inline __attribute__((always_inline)) float contact_margin(const rc_world
        a grenade, whose sweep does not look at other dynamic bodies) is met where it touches, not
        found overlapping a step later; pairs are found as early as their fat boxes allow */
     if (a->swept || b->swept) {
-        /* against the static and kinematic world a swept body's sweep is exact: no reach */
-        float base = rc_speculative_margin(world, (a->swept ? a : b)->circle.center);
-        bool both_dynamic = a->body_type == RC_DYNAMIC && b->body_type == RC_DYNAMIC;
-        return both_dynamic ? base + closing_reach(world, a, b) : base;
+        /* against the static and kinematic world a swept body's sweep is exact: no reach; but a
+           sleeping one is not swept, and a kinematic body about to meet it must find it within
+           reach, to wake it in time (closing_on_sleeper: a door closing on a grenade asleep on
+           the floor passed over it) */
+        const rc_shape *swept = a->swept ? a : b, *other = a->swept ? b : a;
+        float base = rc_speculative_margin(world, swept->circle.center);
+        bool reach = other->body_type == RC_DYNAMIC ||
+                     (other->body_type == RC_KINEMATIC && !world->bodies.data[swept->body].awake);
+        return reach ? base + closing_reach(world, a, b) : base;
     }
     return 4.0f * world->def.linear_slop + closing_reach(world, a, b);
 }

@@ -363,6 +363,16 @@ static bool clear_of(const rc_world *world, const rc_shape *shape, rc_vec2 p, fl
     return d.distance > radius;
 }
 
+/* Is a body at p (at time tau of the step) on the side of the shape in motion m that the normal
+ * n (the surface's, where it was struck) faces: the way out of the shape for one inside it, or
+ * towards it for one outside, is not across n? */
+static bool out_towards(const rc_world *world, const rc_shape *shape, const rc_shape_motion *m, rc_vec2 p, float tau,
+                        rc_vec2 n) {
+    rc_shape_view v = rc_shape_view_of(world, shape);
+    rc_distance_result d = rc_view_distance(&v, rc_motion_to_placed(m, p, tau));
+    return rc_dot(rc_motion_dir_from_placed(m, d.normal, tau), n) > 0.0f;
+}
+
 /* ---- the sweep --------------------------------------------------------------------------------- */
 
 /* How far the sweeper may go by push at time tau (a fraction of it) before something else stops
@@ -447,11 +457,24 @@ static float stop_short(const rc_world *world, rc_sweeper *s, const sweep_cast *
     float skin = rc_world_skin(world, c->best.point);
     float stop = rc_maxf(along > 0.0f ? t - skin / along : t, 0.0f);
     rc_vec2 p = rc_mul_add(s->center, stop, d);
-    bool clear = clear_of(world, shape, rc_motion_to_placed(&m, p, tau), s->radius);
+    /* a surface that caught up with a path leaving it (a grenade that a door pushed, going on as
+       fast as the door, met by it again by a rounding) may have passed where the path goes back
+       to: the body goes back no further than stays on the side it was struck from, else it is
+       pushed out from where the path touched it (it was taken back to where the push began,
+       behind the door or deep inside it by then, and left through the door's back) */
+    bool chased = along <= 0.0f && m.moving;
+    float first_stop = stop;
+    bool clear = clear_of(world, shape, rc_motion_to_placed(&m, p, tau), s->radius) &&
+                 (!chased || out_towards(world, shape, &m, p, tau, n));
     for (int k = 0; k < 8 && stop > 0.0f && !clear; ++k) {
         stop = k < 7 ? 0.5f * stop : 0.0f;
         p = rc_mul_add(s->center, stop, d);
-        clear = clear_of(world, shape, rc_motion_to_placed(&m, p, tau), s->radius);
+        clear = clear_of(world, shape, rc_motion_to_placed(&m, p, tau), s->radius) &&
+                (!chased || out_towards(world, shape, &m, p, tau, n));
+    }
+    if (!clear && chased && !out_towards(world, shape, &m, p, tau, n)) {
+        stop = first_stop;
+        p = rc_mul_add(s->center, stop, d);
     }
     s->center = p;
     if (!clear && m.moving) {
@@ -481,7 +504,9 @@ static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, r
        move such a body without a sweeper, and the preview's body is no grenade of the world) */
     rc_vec2 d = s->path;
     float whole = rc_length(s->path);
-    for (int leg = 0; leg < 4 && (d.x != 0.0f || d.y != 0.0f); ++leg) {
+    /* a path of nothing is cast too (once): what moves onto the body in the step meets it there
+       (a door closing on a grenade at rest on the floor passed over it) */
+    for (int leg = 0; leg < 4 && (leg == 0 || d.x != 0.0f || d.y != 0.0f); ++leg) {
         /* what is left of the step, as the part of the path still to go (all of it on the first
            leg, where d is the path: |d| / |d| is exactly 1, with no second square root) */
         float left = leg > 0 && whole > 0.0f ? rc_minf(rc_length(d) / whole, 1.0f) : 1.0f;
@@ -713,7 +738,7 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
                 wedged(s, d);
                 break;
             }
-            float approach = rc_bounce_at(world, s, index, n, c.best.point, false, remaining, sink, &drift);
+            float approach = rc_push_at(world, s, index, n, c.best.point, remaining, sink, &drift);
             rc_report_impact(world, s, sink, index, c.best.point, n, approach, RC_IMPACT_TOUCH);
             continue;
         }

@@ -87,6 +87,10 @@ rc_shape_motion rc_shape_motion_of(const rc_world *world, const rc_sweeper *s, c
  * (sweep_step.c); otherwise the grenade is swept. */
 bool rc_grenade_path_is_clear(const rc_world *world, int32_t body, int32_t circle, rc_vec2 center, float radius,
                               rc_vec2 d);
+/* Does the circle moving by d from center over the step stay clear of every shape of the
+ * kinematic bodies that moved in it (the part of rc_grenade_path_is_clear that looks at them)? A
+ * grenade held at rest (a path of nothing) is met only by those. */
+bool rc_moved_kinematics_stay_apart(const rc_world *world, int32_t circle, rc_vec2 center, float radius, rc_vec2 d);
 /* A world point at time tau to where the shape stands, and back. */
 rc_vec2 rc_motion_to_placed(const rc_shape_motion *m, rc_vec2 p, float tau);
 rc_vec2 rc_motion_from_placed(const rc_shape_motion *m, rc_vec2 q, float tau);
@@ -146,6 +150,10 @@ rc_vec2 rc_surface_velocity(const rc_world *world, rc_sweeper *s, const rc_shape
  * unlimited friction. Returns the approach speed (0: not approaching, nothing changed). */
 float rc_bounce_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, bool stick,
                    float rest_of_step, rc_sweep_sink *sink, rc_vec2 *drift);
+/* rc_bounce_at for a push by a surface in motion that the body was not moving into (a door onto
+ * a grenade at rest): the same, but a body the solver held keeps its velocity at the hit. */
+float rc_push_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, float rest_of_step,
+                 rc_sweep_sink *sink, rc_vec2 *drift);
 /* What an impact is: a bounce of the body's life (counted against its budget when reported), a
  * stop dead with its bounces used up, or neither (a slow touch, a push out of an overlap). */
 typedef enum rc_impact_kind { RC_IMPACT_TOUCH, RC_IMPACT_BOUNCE, RC_IMPACT_SPENT } rc_impact_kind;

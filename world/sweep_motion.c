@@ -293,6 +293,15 @@ bool rc_grenade_path_is_clear(const rc_world *world, int32_t body, int32_t circl
     if (world->bodies.data[body].level_contacts != 0 && !level_contacts_all_moving(world, body, circle)) {
         return false;
     }
+    return rc_moved_kinematics_stay_apart(world, circle, center, radius, d);
+}
+
+bool rc_moved_kinematics_stay_apart(const rc_world *world, int32_t circle, rc_vec2 center, float radius, rc_vec2 d) {
+    if (world->moved_kinematic_count > RC_FEW_KINEMATICS) {
+        return false; /* (not listed) */
+    }
+    const rc_shape *self = &world->shapes.data[circle];
+    rc_aabb own = rc_grid_get_box(rc_shape_grid(world, self), self->proxy);
     for (int32_t k = 0; k < world->moved_kinematic_count; ++k) {
         const rc_moved_kinematic *m = &world->moved_kinematics[k];
         const rc_body *b = &world->bodies.data[m->body];
