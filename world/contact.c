@@ -292,27 +292,6 @@ static bool wakes_sleeper(const rc_world *world, const rc_contact *c, const rc_b
     return touching_sleeper || closing_on_sleeper(world, c, ba, bb);
 }
 
-static void wake_at_start(rc_world *world, int32_t body, void *context) {
-    (void)context;
-    rc_body *b = &world->bodies.data[body];
-    rc_joint_wake w = {body, b->sleep_time};
-    world->start_woken.data[world->start_woken.count++] = w;
-    rc_body_wake(b);
-}
-
-void rc_contacts_wake_begun(rc_world *world) {
-    for (int32_t k = 0; k < world->new_contacts.count; ++k) {
-        const rc_contact *c = &world->contacts.data[world->new_contacts.data[k]];
-        const rc_body *ba = &world->bodies.data[c->body[0]], *bb = &world->bodies.data[c->body[1]];
-        if (!c->sensor && wakes_sleeper(world, c, ba, bb, c->placed)) {
-            int32_t sleeper = ba->awake ? c->body[1] : c->body[0];
-            if (world->bodies.data[sleeper].type == RC_DYNAMIC && !world->bodies.data[sleeper].awake) {
-                rc_island_walk(world, sleeper, true, wake_at_start, NULL);
-            }
-        }
-    }
-}
-
 void rc_contacts_refresh(rc_world *world) {
     if (!world->contacts_flagged) {
         return; /* the last update saw every contact, and nothing flagged one since */

@@ -114,13 +114,6 @@ bool rc_contacts_reserve_events(rc_world *world);
  * (world->body_active), and while world->wakes_undone is set (the sweeps, when the step can
  * still fail) logged for the step's undoing. A body that is awake or not dynamic is only woken. */
 void rc_wake_island(rc_world *world, int32_t start);
-/* At the step's start, before it lists its bodies: the pairs begun since the last step
- * (collide_pending_pairs, their manifolds found) wake the sleeping bodies that the step's end
- * would wake for them (touched, or closed on), with their islands, so that this step moves
- * them (a door made moving at 100 units/s, found at the step's end, had run over a grenade
- * asleep in its way in its first step). Each is noted in start_woken (rc_joints_unwake puts
- * it back to sleep if the step fails). */
-void rc_contacts_wake_begun(rc_world *world);
 
 /* Walking only the contacts of the awake bodies (contact_walk.c). A step looks at the contacts
  * that have an awake body (or were just made or flagged); where most bodies sleep, walking all

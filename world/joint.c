@@ -200,7 +200,7 @@ static bool reserve_joint(rc_world *world, bool keeps_apart, const char *func) {
     if (!rc_array_reserve(world, world->joints, world->joints.count + 1) ||
         !rc_id_pool_reserve(&world->allocator, &world->joint_ids, 1) ||
         !rc_array_reserve(world, world->joint_constraints, rc_id_pool_live(&world->joint_ids) + 1) ||
-        !rc_array_reserve(world, world->start_woken, rc_id_pool_live(&world->joint_ids) + 1) ||
+        !rc_array_reserve(world, world->joint_woken, rc_id_pool_live(&world->joint_ids) + 1) ||
         !rc_array_reserve(world, world->joint_colors, world->joints.count + 1) ||
         (keeps_apart && !rc_map_reserve(&world->allocator, &world->joint_pairs, 1))) {
         return rc_fail(world, func, "out of memory");

@@ -155,7 +155,7 @@ void rc_joint_solve_wide(rc_soft_step *s, rc_joint_constraint *c, bool use_bias)
 struct rc_world;
 struct rc_body;
 /* Wake every sleeping dynamic body jointed to an awake body that moves (before the step lists
- * its bodies), noting each in the world's start_woken list so that a failed step puts it back
+ * its bodies), noting each in the world's joint_woken list so that a failed step puts it back
  * to sleep. */
 void rc_joints_wake(struct rc_world *world);
 /* Put back to sleep what rc_joints_wake woke (a failed step). */

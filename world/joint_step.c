@@ -20,14 +20,14 @@ static bool moves(const rc_body *b) {
 
 /* Wake the sleeping dynamic body `start` and every sleeping dynamic body jointed to it, and to
  * those, through the bodies' lists of joints (a chain woken at either end wakes whole, in one
- * step); each is noted once in start_woken, which is also the walk's queue. */
+ * step); each is noted once in joint_woken, which is also the walk's queue. */
 static void wake_jointed(rc_world *world, int32_t start) {
     rc_body *first = &world->bodies.data[start];
     rc_joint_wake w0 = {start, first->sleep_time};
-    world->start_woken.data[world->start_woken.count++] = w0;
+    world->joint_woken.data[world->joint_woken.count++] = w0;
     rc_body_wake(first);
-    for (int32_t k = world->start_woken.count - 1; k < world->start_woken.count; ++k) {
-        int32_t body = world->start_woken.data[k].body;
+    for (int32_t k = world->joint_woken.count - 1; k < world->joint_woken.count; ++k) {
+        int32_t body = world->joint_woken.data[k].body;
         for (int32_t ji = world->bodies.data[body].first_joint; ji >= 0;) {
             const rc_joint *j = &world->joints.data[ji];
             int side = j->edge[0].body == body ? 0 : 1;
@@ -35,7 +35,7 @@ static void wake_jointed(rc_world *world, int32_t start) {
             rc_body *ob = other >= 0 ? &world->bodies.data[other] : NULL;
             if (ob != NULL && ob->type == RC_DYNAMIC && !ob->awake) {
                 rc_joint_wake w = {other, ob->sleep_time};
-                world->start_woken.data[world->start_woken.count++] = w;
+                world->joint_woken.data[world->joint_woken.count++] = w;
                 rc_body_wake(ob);
             }
             ji = j->edge[side].next;
@@ -45,7 +45,7 @@ static void wake_jointed(rc_world *world, int32_t start) {
 
 void rc_joints_wake(rc_world *world) {
     /* (room: a body is woken once, reached by a joint from an awake one: at most a body a joint) */
-    world->start_woken.count = 0;
+    world->joint_woken.count = 0;
     for (int32_t i = 0; i < world->joints.count; ++i) {
         const rc_joint *j = &world->joints.data[i];
         if (!j->in_use || j->edge[0].body < 0) {
@@ -61,15 +61,15 @@ void rc_joints_wake(rc_world *world) {
 }
 
 void rc_joints_unwake(rc_world *world) {
-    if (world->start_woken.count > 0) {
+    if (world->joint_woken.count > 0) {
         rc_islands_split(world);
     }
-    for (int32_t k = world->start_woken.count - 1; k >= 0; --k) {
-        rc_body *b = &world->bodies.data[world->start_woken.data[k].body];
+    for (int32_t k = world->joint_woken.count - 1; k >= 0; --k) {
+        rc_body *b = &world->bodies.data[world->joint_woken.data[k].body];
         b->awake = false;
-        b->sleep_time = world->start_woken.data[k].sleep_time;
+        b->sleep_time = world->joint_woken.data[k].sleep_time;
     }
-    world->start_woken.count = 0;
+    world->joint_woken.count = 0;
 }
 
 /* A side of a joint as the solver sees it: its slot, whether the joint moves it, its centre,
@@ -391,5 +391,5 @@ void rc_joints_commit(rc_world *world, float h) {
         j->upper_impulse = c->upper_impulse;
         reaction(world, c, inv_h, j);
     }
-    world->start_woken.count = 0;
+    world->joint_woken.count = 0;
 }

@@ -620,7 +620,7 @@ bool rc_world_restore(rc_world *world, const void *buffer, size_t size) {
                 rc_array_reserve(world, world->islands, state->bodies.count) &&
                 rc_array_reserve(world, world->body_masses, state->bodies.count) &&
                 rc_array_reserve(world, world->joint_constraints, state->joints.count) &&
-                rc_array_reserve(world, world->start_woken, state->bodies.count) &&
+                rc_array_reserve(world, world->joint_woken, state->joints.count) &&
                 rc_array_reserve(world, world->joint_colors, state->joints.count) &&
                 rc_array_reserve(world, world->deferred, state->shapes.count))) {
         ok = false;

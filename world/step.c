@@ -496,7 +496,7 @@ static bool reserve_scratch(rc_world *world) {
            rc_array_reserve(world, world->cancelled_counts, n) &&
            rc_array_reserve(world, world->cancelled_shapes, n * RC_MAX_SKIPPED) &&
            rc_array_reserve(world, world->joint_constraints, world->joints.count) &&
-           rc_array_reserve(world, world->start_woken, n) &&
+           rc_array_reserve(world, world->joint_woken, world->joints.count) &&
            rc_array_reserve(world, world->joint_colors, world->joints.count) &&
            rc_array_reserve_aligned(world, world->joint_blocks,
                                     rc_joint_block_lines(rc_joint_blocks_for(world->joints.count)), 64);
@@ -536,7 +536,6 @@ bool rc_world_step(rc_world *world, float dt) {
         return rc_fail(world, __func__, "out of memory; the world is as it was before the step");
     }
     rc_joints_wake(world);
-    rc_contacts_wake_begun(world);
     start_step(world, dt);
     if (!rc_gather_constraints(world) || !solve(world, dt)) {
         return fail_step(world, impacts_before);

@@ -158,7 +158,7 @@ static void free_world(rc_world *world) {
     rc_array_free(world, world->constraints);
     rc_array_free(world, world->turning);
     rc_array_free(world, world->joint_constraints);
-    rc_array_free(world, world->start_woken);
+    rc_array_free(world, world->joint_woken);
     rc_array_free(world, world->joint_colors);
     rc_array_free(world, world->joint_blocks);
     rc_array_free(world, world->support_shapes);

@@ -165,9 +165,7 @@ struct rc_world {
     RC_ARRAY(rc_contact_constraint) constraints;
     RC_ARRAY(rc_turning_constraint) turning; /* of the constraints, those whose normals turn (gather.c) */
     RC_ARRAY(rc_joint_constraint) joint_constraints; /* the step's joints in the solver */
-    RC_ARRAY(rc_joint_wake) start_woken;             /* bodies woken at the step's start (rc_joints_wake,
-                                                        rc_contacts_wake_begun), put back to
-                                                        sleep if the step fails */
+    RC_ARRAY(rc_joint_wake) joint_woken;             /* bodies rc_joints_wake woke this step */
     RC_ARRAY(int32_t) joint_colors;                  /* the step's scratch, a joint slot each: its
                                                         colour (rc_joints_prepare) */
     RC_ARRAY(rc_solver_line) joint_blocks;           /* their blocks (rc_joint_block_lines) */
