@@ -261,6 +261,25 @@ static bool level_contacts_all_moving(const rc_world *world, int32_t body, int32
     return moving == (int32_t)world->bodies.data[body].level_contacts; /* (none through other shapes) */
 }
 
+/* rc_moved_kinematics_stay_apart with the circle's grid box at hand (listed kinematic bodies:
+ * the caller checked RC_FEW_KINEMATICS). */
+static bool kinematics_stay_apart(const rc_world *world, rc_aabb own, rc_vec2 center, float radius, rc_vec2 d) {
+    for (int32_t k = 0; k < world->moved_kinematic_count; ++k) {
+        const rc_moved_kinematic *m = &world->moved_kinematics[k];
+        const rc_body *b = &world->bodies.data[m->body];
+        for (int32_t i = b->first_shape; i >= 0; i = world->shapes.data[i].next_in_body) {
+            const rc_shape *shape = &world->shapes.data[i];
+            if (shape->proxy < 0 || !rc_aabb_overlaps(rc_grid_get_box(rc_shape_grid(world, shape), shape->proxy), own)) {
+                continue;
+            }
+            if (!stays_apart(world, shape, b, m->back, center, radius, d)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 /* Can a grenade's path (held by the solver, or free) be left uncast: is there no static or
  * kinematic shape it could meet on it? The cast would look only at the shapes whose grid boxes
  * its circle comes within the walk's margin of. When all of that lies inside the circle's own
@@ -293,27 +312,16 @@ bool rc_grenade_path_is_clear(const rc_world *world, int32_t body, int32_t circl
     if (world->bodies.data[body].level_contacts != 0 && !level_contacts_all_moving(world, body, circle)) {
         return false;
     }
-    return rc_moved_kinematics_stay_apart(world, circle, center, radius, d);
+    return world->moved_kinematic_count == 0 || kinematics_stay_apart(world, own, center, radius, d);
 }
 
 bool rc_moved_kinematics_stay_apart(const rc_world *world, int32_t circle, rc_vec2 center, float radius, rc_vec2 d) {
+    if (world->moved_kinematic_count == 0) {
+        return true;
+    }
     if (world->moved_kinematic_count > RC_FEW_KINEMATICS) {
         return false; /* (not listed) */
     }
     const rc_shape *self = &world->shapes.data[circle];
-    rc_aabb own = rc_grid_get_box(rc_shape_grid(world, self), self->proxy);
-    for (int32_t k = 0; k < world->moved_kinematic_count; ++k) {
-        const rc_moved_kinematic *m = &world->moved_kinematics[k];
-        const rc_body *b = &world->bodies.data[m->body];
-        for (int32_t i = b->first_shape; i >= 0; i = world->shapes.data[i].next_in_body) {
-            const rc_shape *shape = &world->shapes.data[i];
-            if (shape->proxy < 0 || !rc_aabb_overlaps(rc_grid_get_box(rc_shape_grid(world, shape), shape->proxy), own)) {
-                continue;
-            }
-            if (!stays_apart(world, shape, b, m->back, center, radius, d)) {
-                return false;
-            }
-        }
-    }
-    return true;
+    return kinematics_stay_apart(world, rc_grid_get_box(rc_shape_grid(world, self), self->proxy), center, radius, d);
 }
