@@ -632,25 +632,11 @@ static bool cancelled_by_game(const rc_world *world, rc_sweeper *s, const sweep_
     return false;
 }
 
-/* Wedged (what it meets stops it again and again, and no push takes it out): it keeps no velocity
- * along the path d it could not go. Gravity went on adding to the velocity of a point pinched
- * between a prop and a wall, 33 units/s while it stood still, until a push let it go. */
-static void wedged(rc_sweeper *s, rc_vec2 d) {
-    float length = rc_length(d), inverse = 1.0f / length;
-    if (!(length > 0.0f) || !rc_is_finite(inverse)) {
-        return; /* (a path of a denormal step's length: its unit vector was infinite, the velocity NaN) */
-    }
-    rc_vec2 u = rc_scale(inverse, d);
-    float along = rc_dot(s->velocity, u);
-    if (along > 0.0f) {
-        s->velocity = rc_mul_add(s->velocity, -along, u);
-    }
-}
-
 /* The sweep in free flight (or from a fast hit on the solver's path) over what remains of the
  * step. */
 static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float remaining, rc_sweep_sink *sink) {
     int32_t bounces = s->step_bounces, push_outs = 0, slides = 0;
+    bool stale = true; /* everything it met so far in the step a body it pushed in this step */
     /* in free flight the body moves along the chord of its parabola over what is left of the
        step: its velocity less half the gravity still to come (exact positions, no energy lost or
        gained); held by surfaces, it moves at its velocity, as the solver left it */
@@ -679,6 +665,7 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
                     break;
                 }
                 push_out_of(world, s, inside, remaining, sink, &drift);
+                stale = stale && rc_sweep_struck(s, world->shapes.data[inside].body);
                 continue;
             }
             if (!s->sees_motion) {
@@ -711,8 +698,9 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
             /* a circle overlapping a surface, or a point inside a moving body (something moved
                onto it), is pushed out, and the push is swept like any motion: it never carries
                the body through a wall */
+            stale = stale && rc_sweep_struck(s, shape->body);
             if (push_outs++ >= MAX_PUSH_OUTS) {
-                wedged(s, d);
+                rc_sweeper_wedged(s, d, stale);
                 break;
             }
             push_out_of(world, s, index, remaining, sink, &drift);
@@ -734,8 +722,9 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
         float own = -rc_dot(s->velocity, n);
         bool moving = rc_shape_motion_of(world, s, shape).moving;
         if (moving && !(own > 8.0f * FLT_EPSILON * rc_length(s->velocity))) {
+            stale = stale && rc_sweep_struck(s, shape->body);
             if (push_outs++ >= MAX_PUSH_OUTS) {
-                wedged(s, d);
+                rc_sweeper_wedged(s, d, stale);
                 break;
             }
             float approach = rc_push_at(world, s, index, n, c.best.point, remaining, sink, &drift);
@@ -759,13 +748,14 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
             break;
         }
         float approach = rc_bounce_at(world, s, index, n, c.best.point, false, remaining, sink, &drift);
+        stale = stale && rc_sweep_struck(s, shape->body);
         if (approach <= 0.0f) {
             /* the surface moves away at least as fast (or along with it): no bounce, and the rest
                of the path goes on from the stop, along the surface (stopped there for the step,
                a point skimming a prop's top a skin off it at 3.7 units/s never moved again) */
             sink->last_shape = index;
             if (slides++ >= MAX_PUSH_OUTS) {
-                wedged(s, d);
+                rc_sweeper_wedged(s, d, stale);
                 break;
             }
             slide = n; /* (its path, by the step's motions, may still run into it) */
@@ -781,6 +771,8 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
     float remaining = 1.0f; /* of the step */
     sink->last_shape = -1;
     s->met_motion = false;
+    s->dt = dt;
+    s->struck_count = 0;
     if (!s->held || !sweep_held(world, s, &remaining, sink)) {
         sweep_free(world, s, dt, remaining, sink);
     }
@@ -797,36 +789,4 @@ void rc_sweep(const rc_world *world, rc_sweeper *s, float dt, rc_sweep_sink *sin
         rc_vec2 drift = {0.0f, 0.0f};
         push_out_of(world, s, inside, 0.0f, sink, &drift);
     }
-}
-
-/* ---- impact events ------------------------------------------------------------------------------ */
-
-int rc_world_impact_events(const rc_world *world, const rc_impact_event **events) {
-    if (world == NULL) {
-        return -1;
-    }
-    if (events == NULL) {
-        return rc_fail(world, __func__, "events is NULL"), -1;
-    }
-    *events = world->published_impacts > 0 ? world->impacts.data : NULL;
-    return world->published_impacts;
-}
-
-/* ---- shapes that absorb projectiles ----------------------------------------------------------- */
-
-bool rc_shape_absorbs_projectiles(const rc_world *world, rc_shape_id id) {
-    const rc_shape *s = rc_get_shape(world, id, __func__);
-    return s != NULL && s->absorbs;
-}
-
-bool rc_shape_set_absorbs_projectiles(rc_world *world, rc_shape_id id, bool absorbs) {
-    rc_shape *s = rc_shape_for_change(world, id, __func__);
-    if (s == NULL) {
-        return false;
-    }
-    int32_t index = (int32_t)id.index - 1, n = rc_setter_records(world, index);
-    for (int32_t k = 0; k < n; ++k) {
-        world->shapes.data[rc_setter_record(world, index, k)].absorbs = absorbs;
-    }
-    return true;
 }

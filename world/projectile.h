@@ -18,6 +18,17 @@
  * cancelled their hits (more are struck as usual). */
 #define RC_MAX_SKIPPED 8
 
+/* At most this many bodies a sweep pushes in a step whose velocities it keeps as its pushes
+ * left them (rc_struck; beyond them it reads the world's). */
+#define RC_MAX_STRUCK 8
+
+/* A body the sweep pushed in this step, with its velocity after the pushes. */
+typedef struct rc_struck {
+    int32_t body;
+    rc_vec2 velocity;
+    float angular_velocity;
+} rc_struck;
+
 /* A body being swept: what the sweep reads and changes, apart from the world. */
 typedef struct rc_sweeper {
     rc_vec2 center, velocity;
@@ -50,6 +61,9 @@ typedef struct rc_sweeper {
     const int32_t *supports; /* shapes holding it at the step's start (resting, not struck) */
     int32_t support_count;
     bool held; /* contacts held it this step: it moves along the solver's path, not a parabola */
+    float dt;  /* the step's length (rc_sweep sets it) */
+    rc_struck struck[RC_MAX_STRUCK]; /* bodies it pushed in this step (rc_sweep clears them) */
+    int32_t struck_count;
 } rc_sweeper;
 
 /* What a sweep tells its caller. */
@@ -59,8 +73,10 @@ typedef struct rc_sweep_sink {
     void (*impact)(void *context, int32_t shape, rc_vec2 point, rc_vec2 normal, float approach, int32_t bounce,
                    bool spent);
     /* the impulse (px, py) and angular impulse on a struck dynamic body (the opposite of the
-       swept body's, less what the level bracing the struck body takes): in double, since with
-       masses far from 1 they may be beyond float range while the velocities they give are not */
+       swept body's, less what the level bracing the struck body takes; the angular one less what
+       its spin limit keeps from it): in double, since with masses far from 1 they may be beyond
+       float range while the velocities they give are not. Applied as they are, they leave the
+       body within its limits (bounce.c) */
     void (*push)(void *context, int32_t body, double px, double py, double angular);
     void *context;
     int32_t last_shape; /* out: the shape of the last impact, -1 when none */
@@ -154,6 +170,10 @@ float rc_bounce_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 
  * a grenade at rest): the same, but a body the solver held keeps its velocity at the hit. */
 float rc_push_at(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, float rest_of_step,
                  rc_sweep_sink *sink, rc_vec2 *drift);
+/* Wedged (what it meets stops it again and again, and no push takes it out): the sweeper keeps
+ * no velocity along the path d it could not go (bounce.c; stale: all it met in the step were
+ * bodies it pushed in it, which part by themselves). */
+void rc_sweeper_wedged(rc_sweeper *s, rc_vec2 d, bool stale);
 /* What an impact is: a bounce of the body's life (counted against its budget when reported), a
  * stop dead with its bounces used up, or neither (a slow touch, a push out of an overlap). */
 typedef enum rc_impact_kind { RC_IMPACT_TOUCH, RC_IMPACT_BOUNCE, RC_IMPACT_SPENT } rc_impact_kind;
@@ -161,6 +181,14 @@ typedef enum rc_impact_kind { RC_IMPACT_TOUCH, RC_IMPACT_BOUNCE, RC_IMPACT_SPENT
  * touched (in its previous step, at this step's start, or just before in this step). */
 void rc_report_impact(const rc_world *world, rc_sweeper *s, rc_sweep_sink *sink, int32_t shape, rc_vec2 point,
                       rc_vec2 normal, float approach, rc_impact_kind kind);
+/* Did the sweeper push this body in this step? (Its shapes then stand where its motion from
+ * before the push takes them, no longer its motion.) */
+bool rc_sweep_struck(const rc_sweeper *s, int32_t body);
+/* A struck body's velocity (*v, *w) after the impulse (px, py) and angular impulse, as the step
+ * leaves it (within the world's limits and the body's spin limit for sub-steps of h, never
+ * below how fast it turned). The step's push and the sweep's own record both take it. */
+void rc_pushed_velocity(const rc_world *world, const rc_body *b, float h, rc_vec2 *v, float *w, double px, double py,
+                        double angular);
 /* Count a bounce of the body's life (its number, for the impact event) against its budget. */
 int32_t rc_count_bounce(int32_t *bounces_left, int32_t *bounces_made);
 /* Is a shape something the sweeper strikes? (Not a shape of a body jointed to the sweeper's

@@ -60,12 +60,7 @@ static void step_push(void *context, int32_t body, double px, double py, double 
         rc_wake_island(world, body);
         world->wakes_undone = false;
     }
-    rc_limit_velocity(world, b->linear_velocity.x + b->inv_mass * px, b->linear_velocity.y + b->inv_mass * py,
-                      b->angular_velocity + b->inv_inertia * angular, &b->linear_velocity, &b->angular_velocity);
-    /* a prop struck off centre turns no faster than the solver lets it (a crate hit at its
-       corner by a heavy bullet spun at 4,500 rad/s and swung through a wall beside it) */
-    float limit = rc_spin_limit(world, b, k->h);
-    b->angular_velocity = rc_maxf(-limit, rc_minf(b->angular_velocity, limit));
+    rc_pushed_velocity(world, b, k->h, &b->linear_velocity, &b->angular_velocity, px, py, angular);
 }
 
 /* ---- one sweep -------------------------------------------------------------------------------- */

@@ -161,7 +161,9 @@ typedef struct rc_predicted_bounce {
  * sweep, bounce and resting-contact code as the step, against the shapes as they are now
  * (kinematic bodies are taken as still; dynamic bodies that are not bullets, asleep or awake,
  * are struck and rested on where they are, and do not move: a grenade thrown at a sleeping
- * one stops at it, where the real throw pushes it on). Writes the
+ * one stops at it, where the real throw pushes it on; the bounce off one is the step's, and for
+ * the rest of that step the preview meets it at the velocity that bounce would give it, as the
+ * step does). Writes the
  * centre after each step into positions (def->steps entries) and the first bounce_capacity
  * bounces into bounces (NULL when bounce_capacity is 0). Returns how many bounces the path
  * has, or -1 on bad input (then nothing is written). A body created as def describes (one

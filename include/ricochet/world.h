@@ -228,12 +228,24 @@ RC_API void rc_world_clear_error(rc_world *world);
  * sliding loses at most mu times that held weight (Coulomb friction: a point slides down a
  * slope at g (sin - mu cos) and stays where mu holds it). e is the larger of
  * the two restitutions, mu the square root of the product of the frictions; a point takes the
- * surface's values. A struck dynamic body takes the opposite impulse; one at rest that a static or
+ * surface's values. A struck dynamic body takes the opposite impulse, so momentum is kept: the
+ * relative velocity above is the one at the contact, with the struck body's turn, and the impulse
+ * is worked out with the masses and rotational inertias of both there (the rebound and friction
+ * rules one impulse, not one after the other). Where that impulse would turn the struck body
+ * faster than the solver lets it turn (see above; or faster than it already turns), it turns at
+ * that limit, and the impulse is the one that makes the same rebound and friction with the body
+ * turning that far and no further: the two take opposite impulses and the rebound is exact,
+ * and the angular impulse the limit keeps from the body is lost (a heavy bullet at a light
+ * crate's corner rebounds as off a crate that turns no faster). For the rest of that step the
+ * struck body is met where its motion from before the hit puts it, at the velocity the hit left
+ * it: where they part by those velocities the swept body slides along it, keeping its
+ * velocity, and goes on from there. One at rest that a static or
  * kinematic body it touches braces against it (a prop on the floor struck from above) does not
  * give way into that brace, and the bullet rebounds as off the brace itself. After max_bounces
  * bounces in one step the body stops at its next contact for the rest of the step, and makes
  * that bounce in the next step, where it counts among that step's (with max_bounces = 0 at
- * that moment, or at any hit, it stops dead instead: a bullet that embeds itself). Its life's
+ * that moment, or at any hit, it stops dead instead: a bullet that embeds itself; a struck
+ * dynamic body takes all its momentum, less what a brace takes). Its life's
  * bounces are counted too: a body with a bounce budget (rc_body_def.bounce_budget) stops dead
  * at its first hit after it made them, spent (a bounce counts for the budget when its impact
  * event is reported: a body resting or rolling on a surface does not use it up). A shape that
