@@ -200,7 +200,8 @@ static inline bool rc_ray_crosses_edge(rc_vec2 p, rc_vec2 a, rc_vec2 b) {
     return (lhs > 0.0) == above_i;
 }
 
-/* A polygon a public function may take: 3..RC_MAX_POLYGON_VERTICES vertices, all finite. */
+/* A polygon a public function may take: a valid rc_polygon (geometry.h), one rc_make_polygon
+ * could give, moved by rc_transform_polygon anywhere. At most 8 x 8 cross products in double. */
 bool rc_polygon_input_ok(const rc_polygon *p);
 bool rc_circle_input_ok(rc_circle c);
 bool rc_capsule_input_ok(rc_capsule c);

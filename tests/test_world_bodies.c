@@ -1294,7 +1294,10 @@ END_TEST
 /* A body that something moves past the world's edge, RC_WORLD_LIMIT, stops there with every
  * number finite (the step's limits make this rare: at 1e18 units a float's spacing is 1.3e11,
  * more than the fastest body moves in a step): here a grenade pushed out of a huge static disk
- * that touches the edge, and its preview with it. */
+ * that touches the edge, and its preview with it. Its circle stays within the edge too: r = 1e14
+ * is 727.6 float spacings (2^37) there, so with the centre at the edge the circle's box reached
+ * fl(L + r) = L + 728 * 2^37, and the centre goes back by that (its box then reaches L - 2^36,
+ * rounded). The centre used to stay at the edge, the circle 1e14 beyond it. */
 START_TEST(a_body_stops_at_the_edge_of_the_world) {
     rc_world *w = make_world(rc_v2(0, 0));
     const float R = 1.0e15f, r = 1.0e14f;
@@ -1304,14 +1307,17 @@ START_TEST(a_body_stops_at_the_edge_of_the_world) {
     /* the grenade overlaps the disk near its outer side: pushed out to R + r from its centre */
     rc_body_id grenade = make_body(w, RC_DYNAMIC, rc_v2(RC_WORLD_LIMIT - 0.5f * R, 0.0f), 0.0f);
     sd.density = 1.0e-27f; /* so light that its inertia, m r^2 / 2, is 1.6e29 */
-    ck_assert(!rc_shape_id_is_null(rc_shape_create_circle(w, grenade, &sd, r)));
+    rc_shape_id shape = rc_shape_create_circle(w, grenade, &sd, r);
+    ck_assert(!rc_shape_id_is_null(shape));
     for (int k = 0; k < 10; ++k) {
         ck_assert(rc_world_step(w, 1.0f / 60.0f));
         rc_vec2 p = rc_body_position(w, grenade), v = rc_body_linear_velocity(w, grenade);
         ck_assert_msg(p.x <= RC_WORLD_LIMIT && rc_vec2_is_finite(v) && rc_is_finite(rc_body_angle(w, grenade)),
                       "step %d: (%g, %g)", k, (double)p.x, (double)p.y);
     }
-    ck_assert(rc_body_position(w, grenade).x == RC_WORLD_LIMIT);
+    const float held = RC_WORLD_LIMIT - 728.0f * 0x1p37f;
+    ck_assert(rc_body_position(w, grenade).x == held);
+    ck_assert(rc_shape_aabb(w, shape).upper.x == RC_WORLD_LIMIT - 0x1p36f);
     rc_prediction_def pd = rc_prediction_default_def();
     pd.position = rc_v2(RC_WORLD_LIMIT - 0.5f * R, 0.0f);
     pd.radius = r;
@@ -1320,7 +1326,7 @@ START_TEST(a_body_stops_at_the_edge_of_the_world) {
     pd.ignore_body = grenade; /* where the grenade is: the preview strikes dynamic bodies but this one */
     rc_vec2 path[10];
     ck_assert_int_ge(rc_world_predict(w, &pd, path, NULL, 0), 0);
-    ck_assert(path[9].x == RC_WORLD_LIMIT && rc_vec2_is_finite(path[9]));
+    ck_assert(path[9].x == held && rc_vec2_is_finite(path[9]));
     rc_world_destroy(w);
 }
 END_TEST

@@ -380,6 +380,17 @@ static bool move_proxies_to(rc_world *world, rc_body *b, rc_body_type type) {
     return true;
 }
 
+/* Are all the body's shapes within RC_BODY_REACH of its position, in its frame, as a moving
+ * body's must be? */
+static bool shapes_in_body_reach(const rc_world *world, const rc_body *b) {
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        if (!rc_box_in_body_reach(rc_shape_box_at(world, &world->shapes.data[s], RC_TRANSFORM_IDENTITY))) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     rc_body *b = rc_body_for_change(world, id, __func__);
     if (b == NULL) {
@@ -390,6 +401,9 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
     }
     if (type == b->type) {
         return true;
+    }
+    if (b->type == RC_STATIC && !shapes_in_body_reach(world, b)) {
+        return rc_fail(world, __func__, RC_BEYOND_BODY_REACH);
     }
     if (type == RC_DYNAMIC && has_chain(world, b)) {
         return rc_fail(world, __func__, "a body with a chain stays static or kinematic (a chain has no mass)");
@@ -678,6 +692,9 @@ bool rc_body_set_mass_data(rc_world *world, rc_body_id id, rc_mass_data data) {
     }
     if (!rc_vec2_is_finite(data.center)) {
         return rc_fail(world, __func__, "centre (%g, %g) is not finite", (double)data.center.x, (double)data.center.y);
+    }
+    if (!rc_in_body_reach(data.center)) {
+        return rc_fail(world, __func__, RC_BEYOND_BODY_REACH);
     }
     rc_vec2 center = rc_transform_point(b->xf, data.center);
     if (!rc_in_world(center)) {

@@ -200,6 +200,9 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
         rc_vec2 a = place(&base, body->xf, chain_point(&c, k)), b = place(&base, body->xf, chain_point(&c, k + 1));
         if (!rc_in_world(a) || !rc_in_world(b)) {
             refusal = "the chain placed on its body reaches beyond RC_WORLD_LIMIT";
+        } else if (body->type != RC_STATIC && (!rc_in_body_reach(rc_base_apply(&base, chain_point(&c, k))) ||
+                                               !rc_in_body_reach(rc_base_apply(&base, chain_point(&c, k + 1))))) {
+            refusal = RC_BEYOND_BODY_REACH;
         } else if (a.x == b.x && a.y == b.y) {
             refusal = "two neighbouring points land on the same float point once placed";
         }

@@ -174,6 +174,25 @@ static int32_t place_moved(rc_world *world, rc_body *b, rc_vec2 move, float turn
     return additions;
 }
 
+bool rc_hold_body_in_world(const rc_world *world, rc_body *b) {
+    if (rc_hold_is_quick(b->center)) {
+        return true;
+    }
+    for (int k = 0;; ++k) {
+        rc_transform xf = rc_body_origin_at(b->center, b->xf.q, b->local_center);
+        rc_aabb box = rc_aabb_union((rc_aabb){b->center, b->center}, (rc_aabb){xf.p, xf.p});
+        for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+            box = rc_aabb_union(box, rc_shape_box_at(world, &world->shapes.data[s], xf));
+        }
+        if (rc_box_in_world(box)) {
+            return true;
+        }
+        if (k == RC_HOLD_TRIES || !rc_shift_into_world(box, &b->center, &b->linear_velocity)) {
+            return false;
+        }
+    }
+}
+
 static int32_t move_body(rc_world *world, rc_body *b, float dt) {
     rc_vec2 move;
     float turn;
@@ -190,14 +209,6 @@ static int32_t move_body(rc_world *world, rc_body *b, float dt) {
     if (!b->moved) {
         return 0;
     }
-    if (b->type == RC_KINEMATIC) {
-        /* (kinematic bodies move in the first pass, before any body continuous collision looks
-           at: continuous.c's fast_kinematics) */
-        int32_t n = world->moved_kinematic_count++;
-        if (n < RC_FEW_KINEMATICS) {
-            world->moved_kinematics[n].body = (int32_t)(b - world->bodies.data);
-        }
-    }
     rc_vec2 c1 = b->center;
     float a1 = b->angle;
     rc_rot q1 = b->xf.q;
@@ -209,6 +220,25 @@ static int32_t move_body(rc_world *world, rc_body *b, float dt) {
     }
     if (b->type == RC_DYNAMIC && b->enable_response) {
         rc_continuous(world, b, c1, a1, q1, dt);
+    }
+    if (!rc_hold_body_in_world(world, b)) {
+        /* no move keeps it within the world: it stays where it was, stopped (its shapes and
+           origin as they were placed) */
+        b->center = c1;
+        b->angle = a1;
+        b->xf.q = q1;
+        b->linear_velocity = rc_v2(0.0f, 0.0f);
+        b->angular_velocity = 0.0f;
+        b->moved = false;
+        return 0;
+    }
+    if (b->type == RC_KINEMATIC) {
+        /* (kinematic bodies move in the first pass, before any body continuous collision looks
+           at: continuous.c's fast_kinematics) */
+        int32_t n = world->moved_kinematic_count++;
+        if (n < RC_FEW_KINEMATICS) {
+            world->moved_kinematics[n].body = (int32_t)(b - world->bodies.data);
+        }
     }
     /* what it did, which the sweeps then meet (held in the world or stopped at a wall, it moved
        less than its velocity says); only sweeps read it, and only of bodies they may meet (the

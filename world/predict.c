@@ -415,6 +415,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
                                   def->angular_damping, rc_v2(0.0f, 0.0f), 0.0f, def->dt);
         }
         s.rest_shape = rest_shape;
+        rc_vec2 before = s.center;
         rc_sweep_sink sink = {predict_impact, NULL, &k, -1};
         rc_sweep(world, &s, def->dt, &sink);
         rc_clamp_speed(world, &s.velocity, &s.angular_velocity);
@@ -423,6 +424,11 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
             last_hit_step = step;
         }
         rc_hold_in_world(&s.center, &s.velocity); /* as the step holds a body */
+        if (!rc_hold_circle_in_world(&s.center, &s.velocity, s.radius)) {
+            s.center = before;
+            s.velocity = rc_v2(0.0f, 0.0f);
+            s.angular_velocity = 0.0f;
+        }
         positions[step] = s.center;
         if (s.radius > 0.0f) {
             find_contacts(world, &s, &contacts);

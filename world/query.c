@@ -315,15 +315,18 @@ static float polygon_fn(int32_t proxy, int32_t user, float max_fraction, void *c
     return c->best.t;
 }
 
+/* What rc_polygon_input_ok refuses (geometry.h, rc_polygon). */
+#define BAD_POLYGON                                                                                                    \
+    "the polygon is NULL or not one rc_make_polygon gives: 3 to %d finite vertices, strictly convex and "              \
+    "counter-clockwise, each normal its edge's unit outward one, the centroid inside"
+
 bool rc_world_cast_polygon(const rc_world *world, const rc_polygon *polygon, rc_vec2 translation,
                            rc_query_filter filter, rc_ray_hit *hit) {
     if (world == NULL) {
         return false;
     }
     if (!rc_polygon_input_ok(polygon)) {
-        return rc_fail(world, __func__, "the polygon is NULL, has fewer than 3 or more than %d vertices, a vertex "
-                                        "that is not finite or normals that are not unit",
-                       RC_MAX_POLYGON_VERTICES);
+        return rc_fail(world, __func__, BAD_POLYGON, RC_MAX_POLYGON_VERTICES);
     }
     if (!rc_vec2_is_finite(translation)) {
         return rc_fail(world, __func__, "translation (%g, %g) is not finite", (double)translation.x,
@@ -503,10 +506,7 @@ int32_t rc_world_overlap_polygon(const rc_world *world, const rc_polygon *polygo
         return -1;
     }
     if (!rc_polygon_input_ok(polygon)) {
-        return rc_fail(world, __func__, "the polygon is NULL, has fewer than 3 or more than %d vertices, a vertex "
-                                        "that is not finite or normals that are not unit",
-                       RC_MAX_POLYGON_VERTICES),
-               -1;
+        return rc_fail(world, __func__, BAD_POLYGON, RC_MAX_POLYGON_VERTICES), -1;
     }
     rc_aabb box = rc_polygon_aabb(polygon);
     if (!rc_box_in_world(box)) {

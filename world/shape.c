@@ -333,23 +333,38 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     if (blocked) {
         memcpy(numbers + rc_poly_run(4, n), src->local->vertices, sizeof(rc_vec2) * (size_t)n);
     }
+    bool moving = body->type != RC_STATIC;
+    rc_aabb frame = {{0.0f, 0.0f}, {0.0f, 0.0f}}; /* on a moving body, its box in the body frame */
     if (src->kind == RC_SHAPE_POLYGON) {
         numbers[2] = src->local->centroid;
         poly_set_base(numbers, n, base);
+        if (moving) {
+            poly_place(numbers, n, RC_TRANSFORM_IDENTITY, &frame);
+        }
         poly_place(numbers, n, body->xf, &s.aabb);
     } else if (src->kind == RC_SHAPE_CAPSULE) {
         numbers[2] = rc_v2(src->radius, 0.0f);
         capsule_set_base(numbers, base);
         s.circle.radius = capsule_in_body(base, src->local->vertices, src->radius).radius;
+        if (moving) {
+            capsule_place(numbers, RC_TRANSFORM_IDENTITY, s.circle.radius, &frame);
+        }
         capsule_place(numbers, body->xf, s.circle.radius, &s.aabb);
         s.circle.center = numbers[0];
     } else {
         s.local_radius = src->radius;
         s.circle = rc_place_circle(base, src->radius, body->xf);
         s.aabb = rc_circle_aabb(s.circle);
+        if (moving) {
+            frame = rc_circle_aabb(rc_place_circle(base, src->radius, RC_TRANSFORM_IDENTITY));
+        }
     }
     if (!rc_aabb_is_valid(s.aabb) || !rc_box_in_world(s.aabb)) {
         rc_fail(world, func, "the shape placed on its body reaches beyond RC_WORLD_LIMIT");
+        return RC_NULL_SHAPE_ID;
+    }
+    if (moving && !rc_box_in_body_reach(frame)) {
+        rc_fail(world, func, RC_BEYOND_BODY_REACH);
         return RC_NULL_SHAPE_ID;
     }
     const char *mass_problem = dynamic_mass_problem(world, body, base, src, def->density, -1);
@@ -589,6 +604,30 @@ bool rc_shape_is_valid(const rc_world *world, rc_shape_id id) {
 
 /* ---- setters ---------------------------------------------------------------------------------- */
 
+/* The box of a shape under another base transform, placed on its body at xf. */
+static rc_aabb based_box(const rc_world *world, const rc_shape *s, const rc_base *base, const shape_source *src,
+                         rc_transform xf) {
+    rc_aabb box;
+    if (s->kind == RC_SHAPE_CAPSULE) {
+        rc_capsule c = capsule_in_body(base, src->local->vertices, src->radius);
+        c.center1 = rc_transform_point(xf, c.center1);
+        c.center2 = rc_transform_point(xf, c.center2);
+        box = rc_capsule_aabb(c);
+    } else if (s->kind == RC_SHAPE_POLYGON) {
+        /* the polygon under the new base, placed */
+        rc_convex local = rc_shape_local(world, s);
+        rc_polygon frame = rc_base_polygon(base, &local);
+        rc_vec2 vertices[RC_MAX_POLYGON_VERTICES], centroid;
+        rc_convex view = rc_convex_of(&frame);
+        rc_place_polygon(&view, xf, vertices, NULL, &centroid, &box);
+    } else {
+        rc_shape trial = *s;
+        trial.base = *base;
+        box = rc_shape_box_at(world, &trial, xf);
+    }
+    return box;
+}
+
 bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset, float angle, rc_vec2 scale) {
     rc_shape *s = rc_shape_for_change(world, id, __func__);
     if (s == NULL) {
@@ -620,26 +659,12 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
         return rc_fail(world, __func__, "%s", error);
     }
     rc_body *body = &world->bodies.data[s->body];
-    rc_aabb box;
-    if (s->kind == RC_SHAPE_CAPSULE) {
-        rc_capsule c = capsule_in_body(&base, src.local->vertices, src.radius);
-        c.center1 = rc_transform_point(body->xf, c.center1);
-        c.center2 = rc_transform_point(body->xf, c.center2);
-        box = rc_capsule_aabb(c);
-    } else if (s->kind == RC_SHAPE_POLYGON) {
-        /* the polygon under the new base, placed */
-        rc_convex local = rc_shape_local(world, s);
-        rc_polygon frame = rc_base_polygon(&base, &local);
-        rc_vec2 vertices[RC_MAX_POLYGON_VERTICES], centroid;
-        rc_convex view = rc_convex_of(&frame);
-        rc_place_polygon(&view, body->xf, vertices, NULL, &centroid, &box);
-    } else {
-        rc_shape trial = *s;
-        trial.base = base;
-        box = rc_shape_box_at(world, &trial, body->xf);
-    }
+    rc_aabb box = based_box(world, s, &base, &src, body->xf);
     if (!rc_aabb_is_valid(box) || !rc_box_in_world(box)) {
         return rc_fail(world, __func__, "the shape placed on its body reaches beyond RC_WORLD_LIMIT");
+    }
+    if (body->type != RC_STATIC && !rc_box_in_body_reach(based_box(world, s, &base, &src, RC_TRANSFORM_IDENTITY))) {
+        return rc_fail(world, __func__, RC_BEYOND_BODY_REACH);
     }
     const char *mass_problem = dynamic_mass_problem(world, body, &base, &src, s->density, (int32_t)id.index - 1);
     if (mass_problem != NULL) {

@@ -164,20 +164,32 @@ static void finish_sweep(rc_world *world, int32_t index, const rc_sweep_ahead *o
     rc_clamp_speed(world, &velocity, &angular_velocity); /* bounces with restitution above 1 */
     b->linear_velocity = velocity;
     b->angular_velocity = angular_velocity;
-    bool turned = o->angle != b->angle;
+    rc_vec2 before = b->center;
+    float angle_before = b->angle;
+    rc_rot q_before = b->xf.q;
     b->angle = o->angle;
-    if (turned) {
+    if (b->angle != angle_before) {
         b->xf.q = rc_rot_from_angle(b->angle);
     }
-    rc_vec2 before = b->center;
     b->center = rc_add(o->center, circle_offset);
     rc_hold_in_world(&b->center, &b->linear_velocity);
-    b->moved = turned || !rc_vec2_equal(before, b->center);
+    bool held = rc_hold_body_in_world(world, b);
+    if (!held) {
+        /* as move.c: it stays where it was, stopped */
+        b->center = before;
+        b->angle = angle_before;
+        b->xf.q = q_before;
+        b->linear_velocity = rc_v2(0.0f, 0.0f);
+        b->angular_velocity = 0.0f;
+    }
+    b->moved = b->angle != angle_before || !rc_vec2_equal(before, b->center);
     /* a grenade's circle, which bullets swept after it meet along its chord (its turn about its
        own centre changes nothing they meet) */
     b->step_move = rc_sub(b->center, before);
     b->step_turn = 0.0f;
-    b->xf.p = rc_body_origin_at(b->center, b->xf.q, b->local_center).p;
+    if (held) {
+        b->xf.p = rc_body_origin_at(b->center, b->xf.q, b->local_center).p;
+    }
 }
 
 /* A sweep's outcome where nothing is met: the body ends at center with these velocities and

@@ -370,6 +370,14 @@ static inline bool rc_in_world(rc_vec2 p) {
     return p.x >= -RC_WORLD_LIMIT && p.x <= RC_WORLD_LIMIT && p.y >= -RC_WORLD_LIMIT && p.y <= RC_WORLD_LIMIT;
 }
 static inline bool rc_box_in_world(rc_aabb b) { return rc_in_world(b.lower) && rc_in_world(b.upper); }
+/* Within a moving body's reach (RC_BODY_REACH) of its position, in its frame: a point, or a
+ * box (a shape placed at RC_TRANSFORM_IDENTITY). NaN is not. */
+static inline bool rc_in_body_reach(rc_vec2 p) {
+    return p.x >= -RC_BODY_REACH && p.x <= RC_BODY_REACH && p.y >= -RC_BODY_REACH && p.y <= RC_BODY_REACH;
+}
+static inline bool rc_box_in_body_reach(rc_aabb b) { return rc_in_body_reach(b.lower) && rc_in_body_reach(b.upper); }
+#define RC_BEYOND_BODY_REACH                                                                                           \
+    "a shape or the centre of mass of a moving body would lie beyond RC_BODY_REACH of its position"
 /* A body that would move past RC_WORLD_LIMIT stops at the edge: its centre held there and its
  * velocity along that axis dropped (nothing in a game goes that far; the world's numbers must
  * stay in range whatever happens). */
@@ -383,6 +391,66 @@ static inline void rc_hold_in_world(rc_vec2 *center, rc_vec2 *velocity) {
         velocity->y = 0.0f;
     }
 }
+/* Beyond the centre: a body's centre of mass as held, its origin and its shapes as placed
+ * must all lie within the limit, and its turn swings the origin and the shapes about the
+ * centre (a centre of mass set 1e18 from the origin carried the origin out to 2e18 in half a
+ * turn). Within RC_HOLD_QUICK of the origin on both axes the centre keeps them all within it:
+ * each lies within 2 sqrt(2) RC_BODY_REACH (0.71 RC_WORLD_LIMIT) of the centre, so within 0.96
+ * RC_WORLD_LIMIT of the origin, far more than rounding from the edge. Only a body beyond it (no
+ * game goes there) has its shapes' boxes worked out again to look. */
+#define RC_HOLD_QUICK (0.25f * RC_WORLD_LIMIT)
+static inline bool rc_hold_is_quick(rc_vec2 center) {
+    return fabsf(center.x) <= RC_HOLD_QUICK && fabsf(center.y) <= RC_HOLD_QUICK;
+}
+/* One axis of rc_shift_into_world. */
+static inline bool rc_shift_axis_into_world(float lower, float upper, float *center, float *velocity) {
+    if (upper > RC_WORLD_LIMIT) {
+        float back = upper - RC_WORLD_LIMIT;
+        if (lower - back < -RC_WORLD_LIMIT) {
+            return false;
+        }
+        *center -= back;
+        *velocity = 0.0f;
+    } else if (lower < -RC_WORLD_LIMIT) {
+        float on = -RC_WORLD_LIMIT - lower;
+        if (upper + on > RC_WORLD_LIMIT) {
+            return false;
+        }
+        *center += on;
+        *velocity = 0.0f;
+    }
+    return true;
+}
+/* Move a body's centre back along each axis by as much as `box` (its numbers: centre, origin,
+ * shapes as placed) reaches past the limit, and drop its velocity along that axis; false when
+ * the box is wider than the world along an axis (then no move brings it back). The caller
+ * places the body again and looks (the new numbers round afresh). */
+static inline bool rc_shift_into_world(rc_aabb box, rc_vec2 *center, rc_vec2 *velocity) {
+    return rc_shift_axis_into_world(box.lower.x, box.upper.x, &center->x, &velocity->x) &&
+           rc_shift_axis_into_world(box.lower.y, box.upper.y, &center->y, &velocity->y);
+}
+/* How many times a hold shifts a body and looks again before it gives up (and the body stays
+ * where it was): one shift brings it back but for a rounding, a second for that. */
+#define RC_HOLD_TRIES 2
+/* A swept circle of this radius about *center held within the limit (rc_world_predict's, as
+ * rc_hold_body_in_world holds a body of that circle alone): false when it could not be. (Its
+ * box is looked at whatever the centre: a preview's radius need not be within RC_BODY_REACH.
+ * Where the body's quick test passes, the box is within and both leave the centre as it is.) */
+static inline bool rc_hold_circle_in_world(rc_vec2 *center, rc_vec2 *velocity, float radius) {
+    for (int k = 0;; ++k) {
+        rc_aabb box = rc_circle_aabb((rc_circle){*center, radius}); /* (holds the centre too) */
+        if (rc_box_in_world(box)) {
+            return true;
+        }
+        if (k == RC_HOLD_TRIES || !rc_shift_into_world(box, center, velocity)) {
+            return false;
+        }
+    }
+}
+/* The same for a body: its centre, origin and shapes placed at its centre and angle, and moved
+ * back as a whole; false when it could not be (the caller leaves it where it was). Its origin
+ * (xf.p) is for the caller to set from the centre (rc_body_origin_at). */
+bool rc_hold_body_in_world(const rc_world *world, rc_body *body);
 
 /* Body internals. */
 /* A point mass the step can divide by: finite, and at least FLT_MIN so that its inverse is a

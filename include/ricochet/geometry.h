@@ -100,9 +100,23 @@ typedef struct rc_circle {
 
 /* A convex polygon: count vertices in counter-clockwise order, each edge's unit outward normal
  * (normals[i] belongs to the edge from vertices[i] to vertices[i + 1]) and the centroid.
- * Build one with rc_make_polygon or rc_make_box; a hand-filled polygon must keep these rules.
- * The casts, distances and manifolds read the normals as given (their hits report them), so a
- * polygon whose normals are not unit vectors (to 1/1000 in their squares) is refused as input. */
+ * Build one with rc_make_polygon, rc_make_box or rc_make_regular_polygon, and move it with
+ * rc_transform_polygon; a hand-filled polygon must keep the same rules. A valid polygon has
+ *  - 3 to RC_MAX_POLYGON_VERTICES vertices, all finite, its width and height finite;
+ *  - strict convexity in counter-clockwise order: every vertex strictly left of the line of
+ *    every edge it is not on, decided in double as rc_make_polygon decides (so no repeated or
+ *    collinear vertices, no clockwise order, no bow-tie);
+ *  - each normal a unit vector (to 1/1000 in its square) and its edge's outward perpendicular
+ *    but for rounding: within 32 FLT_EPSILON times (1 + the largest vertex coordinate over the
+ *    edge's length), never more than 60 degrees off. That covers the rounding of a made polygon
+ *    moved anywhere (a box 1 across at 1e5 rounds its edges by up to 0.01 rad); a polygon only a
+ *    few float spacings across where it lies can round out of these rules;
+ *  - the centroid finite and inside, outside no edge by more than 32 FLT_EPSILON times the
+ *    largest vertex coordinate.
+ * The casts, distances and manifolds read the vertices, normals and centroid as given (their
+ * hits report them), so the casts and manifolds here and the world's polygon queries refuse any
+ * other one: they return false (or -1) as for bad input. rc_point_distance_polygon,
+ * rc_compute_polygon_mass and rc_polygon_aabb, which have no error value, take it as given. */
 typedef struct rc_polygon {
     rc_vec2 vertices[RC_MAX_POLYGON_VERTICES];
     rc_vec2 normals[RC_MAX_POLYGON_VERTICES];

@@ -93,9 +93,9 @@ RC_API bool rc_world_cast_circle_all(const rc_world *world, rc_vec2 origin, floa
  * normal the shape's surface normal there (against the motion). A polygon overlapping a shape
  * at the start hits it at t = 0 with started_inside, the normal the way out and the point the
  * polygon's centroid. Ties go to the lower shape id. False on a miss, a translation of zero
- * length, or bad input (a polygon that rc_make_polygon would not give, a translation that is
- * not finite, a sweep beyond RC_WORLD_LIMIT). Touching within float rounding of the shapes'
- * sizes counts as touching. */
+ * length, or bad input (a polygon that rc_make_polygon would not give, see rc_polygon in
+ * geometry.h; a translation that is not finite, a sweep beyond RC_WORLD_LIMIT). Touching within
+ * float rounding of the shapes' sizes counts as touching. */
 RC_API bool rc_world_cast_polygon(const rc_world *world, const rc_polygon *polygon, rc_vec2 translation,
                                   rc_query_filter filter, rc_ray_hit *hit);
 
@@ -112,7 +112,8 @@ RC_API int32_t rc_world_overlap_point(const rc_world *world, rc_vec2 point, rc_q
                                       void *context);
 /* Shapes overlapping the disk (an explosion radius); touching counts. */
 /* Shapes the convex polygon (in the world) overlaps or touches, exactly (sensors too; a chain's
- * walls from either side). Returns how many; -1 on bad input. */
+ * walls from either side). Returns how many; -1 on bad input (a polygon that rc_make_polygon
+ * would not give, see rc_polygon in geometry.h, or one beyond RC_WORLD_LIMIT). */
 RC_API int32_t rc_world_overlap_polygon(const rc_world *world, const rc_polygon *polygon, rc_query_filter filter,
                                         rc_overlap_fn *fn, void *context);
 RC_API int32_t rc_world_overlap_circle(const rc_world *world, rc_vec2 center, float radius, rc_query_filter filter,

@@ -137,10 +137,21 @@ RC_API rc_world_def rc_world_default_def(void);
 /* How far from the origin the world reaches: every coordinate of a body's position and of its
  * shapes as placed lies within [-RC_WORLD_LIMIT, RC_WORLD_LIMIT] (2^60, about 1.15e18 units).
  * Placements beyond it (a body made or moved there, a shape whose box would reach beyond it)
- * are refused, and the step stops a body that would move past it at the edge. Within it,
- * distances and their squares stay in float range, so no query or step overflows. Queries
- * take any finite input. */
+ * are refused, and the step stops a body that would move or turn past it at the edge: its
+ * centre of mass goes back along that axis until its centre, its position and its shapes are
+ * all within, and its velocity along that axis is dropped (a body that no such move would bring
+ * back stays where it was, stopped). Within it, distances and their squares stay in float
+ * range, so no query or step overflows. Queries take any finite input. */
 #define RC_WORLD_LIMIT 1.152921504606846976e18f
+
+/* How far a body that moves reaches from its position: every coordinate of a dynamic or
+ * kinematic body's shapes in the body's own frame (as if it were at the origin, unturned), and
+ * of its centre of mass there, lies within [-RC_BODY_REACH, RC_BODY_REACH] (2^58, a quarter of
+ * RC_WORLD_LIMIT, about 2.9e17 units). A shape, a chain, a base transform, a centre of mass
+ * (rc_body_set_mass_data) or a change to a moving type that would give one beyond it is
+ * refused. (A body turns about its centre of mass, and its position and shapes swing around it:
+ * a centre of mass 1e18 from the position swung the position out to 2e18 in half a turn.) */
+#define RC_BODY_REACH 2.88230376151711744e17f
 
 /* The heaviest a dynamic body may be, and its largest rotational inertia (about its centre of
  * mass): beyond them the impulses of its contacts would leave float range. A body's shapes that
@@ -477,7 +488,8 @@ RC_API rc_mass_data rc_body_mass_data(const rc_world *world, rc_body_id body);
  * centre of mass moves with its velocity adjusted so that the body's motion is unchanged.
  * Refused: a mass outside [FLT_MIN, RC_MAX_MASS], a rotational inertia that is negative, not
  * finite or above RC_MAX_ROTATIONAL_INERTIA (0: the body does not turn), a centre that is not
- * finite. */
+ * finite, beyond RC_BODY_REACH of the body's position in its frame, or beyond RC_WORLD_LIMIT in
+ * the world. */
 RC_API bool rc_body_set_mass_data(rc_world *world, rc_body_id body, rc_mass_data data);
 
 /* ---- shapes --------------------------------------------------------------------------------- */
