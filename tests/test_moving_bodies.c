@@ -610,7 +610,8 @@ END_TEST
  * asleep. (Before: 86 of 300 awake and 281 of 300 asleep overrun or entered.) */
 START_TEST(moving_walls_push_grenades_at_rest_wherever_they_meet_them) {
     ref_rng g = ref_rng_seed(20261130);
-    for (int k = 0; k < 400; ++k) {
+    int cases = rc_test_random_cases(400);
+    for (int k = 0; k < cases; ++k) {
         float r = (float)ref_rng_uniform(&g, 0.05, 0.5), speed = (float)ref_rng_uniform(&g, 5.0, 100.0);
         float start = (float)ref_rng_uniform(&g, -4.0, -2.0), gap = (float)ref_rng_uniform(&g, 0.01, 0.9) * r;
         char why[160];
