@@ -88,6 +88,24 @@ bool rc_grid_proxies_overlap_trusted(const rc_grid *grid, int32_t a, int32_t b);
  * `other`, b not in pieces (a world's level shape against a moving one), unchecked. */
 bool rc_grid_proxies_overlap_across_trusted(const rc_grid *pieces, int32_t a, const rc_grid *other, int32_t b);
 
+/* ---- batches (grid_batch.c) ------------------------------------------------------------------ */
+
+/* A batch: inserts (rc_grid_insert, rc_grid_insert_pieces) and reserves (rc_grid_reserve, and
+ * what rc_grid_set_static, rc_grid_set_mobile and rc_grid_touch do to the proxies it inserted)
+ * that are undone whole when one fails (a world's call that makes several proxies, and must
+ * change nothing when it is refused: removing the ones made would not leave the grid as it was).
+ * rc_grid_begin_batch opens one (`inserts`: how many are expected, for the journal's first
+ * room); false, with nothing changed, when memory runs out, a batch is open already or the grid
+ * is locked. The calls in it change the grid as they do outside one (a rebuild an insert sets
+ * off included), and may fail as outside one; then rc_grid_abort_batch puts the grid back as the
+ * batch found it, every byte rc_grid_save writes, and cannot fail. rc_grid_end_batch keeps the
+ * changes and gives back what the journal held (the tables and stores they replaced). While a
+ * batch is open the grid's other changes (moves, removes, rc_grid_optimize) wait for its end:
+ * rc_grid_optimize refuses, and a move or a remove is a caller's error (asserted). */
+bool rc_grid_begin_batch(rc_grid *grid, int32_t inserts);
+void rc_grid_end_batch(rc_grid *grid);
+void rc_grid_abort_batch(rc_grid *grid);
+
 /* ---- proxies of pieces (grid_pieces.c) ------------------------------------------------------- */
 
 /* A proxy made of the boxes of count consecutive pieces of one thin thing (the world splits a
@@ -100,7 +118,8 @@ bool rc_grid_proxies_overlap_across_trusted(const rc_grid *pieces, int32_t a, co
  * queries offer the whole once, from the first piece that overlaps; pair finding and casts offer
  * each piece that meets (a caller keeps one: a world's contact map, rc_grid_piece_holds_first). The
  * user must be the proxy's alone (no other proxy of the grid has it). -1 on a bad argument, boxes
- * out of order, or memory running out (none of the pieces stays). */
+ * out of order, or memory running out: then nothing changed (the pieces go in a batch of their
+ * own), or, in a batch of the caller's, the pieces so far stay for the caller's abort. */
 int32_t rc_grid_insert_pieces(rc_grid *grid, const rc_aabb *boxes, int32_t count, int32_t user);
 bool rc_grid_pieces_in_order(const rc_aabb *boxes, int32_t count);
 /* The pieces of a proxy given by its first piece (1: a proxy of one piece); 0 for any other id. */

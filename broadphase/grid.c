@@ -15,15 +15,14 @@
  * comparisons and need no writes.
  *
  * Failure. Adding one proxy to one cell takes at most one table slot and one chunk, so what a
- * change needs is known before it is made: every operation reserves first and then changes
- * the grid, and rc_grid_reserve lets a caller make a batch of moves that cannot fail. */
+ * change needs is known before it is made: every operation has its memory first and then
+ * changes the grid, rc_grid_reserve lets a caller make a batch of moves that cannot fail, and a
+ * batch of inserts that fails half way is undone whole (grid_batch.c). */
 #include "broadphase/grid_internal.h"
 
 #include <assert.h>
 
 /* ---- creation ------------------------------------------------------------------------------- */
-
-static bool reserve_proxies(rc_grid *grid, int32_t needed);
 
 rc_grid_def rc_grid_default_def(void) {
     rc_grid_def def;
@@ -47,7 +46,7 @@ rc_grid *rc_grid_create(const rc_grid_def *def) {
     rc_grid_store_init(&grid->store, grid->automatic ? 1.0f : def->cell_size);
     grid->free_list = -1;
     grid->next_size_check = FIRST_SIZE_CHECK;
-    if (def->proxy_capacity > 0 && !reserve_proxies(grid, def->proxy_capacity)) {
+    if (def->proxy_capacity > 0 && !rc_grid_reserve_proxies(grid, def->proxy_capacity)) {
         rc_grid_destroy(grid);
         return NULL;
     }
@@ -110,6 +109,7 @@ void rc_grid_destroy(rc_grid *grid) {
     if (!changeable(grid)) {
         return;
     }
+    rc_grid_end_batch(grid);
     rc_allocator a = grid->allocator;
     rc_grid_store_free(&a, &grid->store);
     proxy_arrays arrays = grid_arrays(grid);
@@ -119,7 +119,7 @@ void rc_grid_destroy(rc_grid *grid) {
 
 /* Grow the proxy arrays together, or none of them. The moved list is as long as they are, so
  * marking a proxy as moved never allocates. */
-static bool reserve_proxies(rc_grid *grid, int32_t needed) {
+bool rc_grid_reserve_proxies(rc_grid *grid, int32_t needed) {
     if (needed <= grid->capacity) {
         return true;
     }
@@ -177,6 +177,19 @@ static void set_proxy_rect(grid_proxy *p, cell_rect r) {
 
 /* ---- rebuilding: cell size and windows ------------------------------------------------------- */
 
+/* The grid's store replaced by `fresh`: the old one freed, or in a batch kept by its journal
+ * (room for that reserved: rc_grid_journal_reserve_store). */
+static void replace_store(rc_grid *grid, const grid_store *fresh) {
+    if (grid->journal.open) {
+        grid_store replaced = grid->store;
+        grid->store = *fresh;
+        rc_grid_journal_store(grid, &replaced);
+    } else {
+        rc_grid_store_free(&grid->allocator, &grid->store);
+        grid->store = *fresh;
+    }
+}
+
 /* Cells of twice the size of the boxes of a histogram bin (the power of two above twice the
  * bin's sizes); points (bin 0) get unit cells. Twice, because rays then cross half as many
  * cells while each box still covers one to four: measured best on the ray benchmarks. */
@@ -196,25 +209,24 @@ static float chosen_cell_size(const rc_grid *grid) {
 
 /* Re-place every proxy with a base cell size and, on each level, a dense window over where its
  * proxies are now (with room to drift) when they are dense enough to fill it. On failure
- * nothing changes. */
+ * nothing changes. In a batch the store replaced goes to the journal (grid_batch.c), which puts
+ * it back if the batch fails. */
 static bool rebuild(rc_grid *grid, float base_size) {
     const rc_allocator *a = &grid->allocator;
-    grid_store fresh;
-    rc_grid_store_init(&fresh, base_size);
-    grid_span *spans = rc_mem_alloc(a, sizeof(grid_span) * (size_t)grid->capacity);
-    /* (none is asked for only when there is no proxy: high <= capacity) */
-    if (spans == NULL && (grid->capacity > 0 || grid->high > 0)) {
+    if (!rc_grid_journal_reserve_store(grid)) {
         return false;
     }
+    grid_store fresh;
+    rc_grid_store_init(&fresh, base_size);
+    const grid_span *spans = grid->spans; /* (the boxes stay where they are) */
     cell_rect bounds[LEVEL_COUNT];
     int64_t entries[LEVEL_COUNT] = {0};
     for (int32_t id = 0; id < grid->high; ++id) {
         if (grid->proxies[id].level < 0) {
             continue;
         }
-        int32_t l = level_for(&fresh, grid->spans[id].box);
-        cell_rect r = rect_of(&fresh.levels[l], grid->spans[id].box);
-        spans[id].box = grid->spans[id].box;
+        int32_t l = level_for(&fresh, spans[id].box);
+        cell_rect r = rect_of(&fresh.levels[l], spans[id].box);
         if (entries[l] == 0) {
             bounds[l] = r;
         } else {
@@ -267,9 +279,8 @@ static bool rebuild(rc_grid *grid, float base_size) {
             }
         }
     }
-    if (!ok || !rc_grid_store_reserve_split(a, &fresh, additions, outside)) {
+    if (!ok || !rc_grid_store_reserve_split(a, &fresh, additions, outside, NULL)) {
         rc_grid_store_free(a, &fresh);
-        rc_mem_free(a, spans, sizeof(grid_span) * (size_t)grid->capacity);
         return false;
     }
     /* Open the window cells in row order first, so that cells next to each other in space sit
@@ -314,10 +325,7 @@ static bool rebuild(rc_grid *grid, float base_size) {
     for (int32_t l = 0; l < LEVEL_COUNT; ++l) {
         fresh.levels[l].hashed_after_rebuild = fresh.levels[l].hashed;
     }
-    rc_grid_store_free(a, &grid->store);
-    rc_mem_free(a, grid->spans, sizeof(grid_span) * (size_t)grid->capacity);
-    grid->store = fresh;
-    grid->spans = spans;
+    replace_store(grid, &fresh);
     grid->rebuilds++;
     return true;
 }
@@ -366,8 +374,8 @@ static void trim_proxies(rc_grid *grid) {
 }
 
 bool rc_grid_optimize(rc_grid *grid) {
-    if (!changeable(grid)) {
-        return false;
+    if (!changeable(grid) || grid->journal.open) {
+        return false; /* (after a batch: its journal undoes inserts and reserves alone) */
     }
     grid->peak_live = grid->live > grid->peak_live ? grid->live : grid->peak_live;
     /* give memory back once three quarters of the proxies it was grown for are gone (decided by
@@ -396,29 +404,54 @@ static void maybe_rebuild_after_insert(rc_grid *grid) {
 
 /* ---- proxies -------------------------------------------------------------------------------- */
 
+/* The first proxy of an automatic grid gives the first guess at the cell size (its store holds
+ * no cell): a store for that size, with room for the proxy's entries, takes the old one's place.
+ * False, and nothing changed, when memory runs out. */
+static bool take_first_size(rc_grid *grid, rc_aabb box) {
+    float guess = cell_size_for_bin(size_bin(box_size(box)));
+    if (!grid->automatic || grid->live != 0 || grid->store.cells != 0 || guess == grid->store.base_size) {
+        return true;
+    }
+    if (!rc_grid_journal_reserve_store(grid)) {
+        return false;
+    }
+    grid_store fresh;
+    rc_grid_store_init(&fresh, guess);
+    cell_rect r;
+    (void)place_of(&fresh, box, &r);
+    if (!rc_grid_store_reserve(&grid->allocator, &fresh, rect_cells(r))) {
+        rc_grid_store_free(&grid->allocator, &fresh);
+        return false;
+    }
+    replace_store(grid, &fresh);
+    return true;
+}
+
+/* rc_grid_store_reserve of the grid's store; in a batch a table the growth replaced goes to the
+ * journal (room for that reserved). */
+static bool reserve_entries(rc_grid *grid, int64_t additions) {
+    grid_table kept;
+    if (!rc_grid_store_reserve_split(&grid->allocator, &grid->store, additions, additions,
+                                     grid->journal.open ? &kept : NULL)) {
+        return false;
+    }
+    if (grid->journal.open && kept.replaced) {
+        rc_grid_journal_table(grid, kept);
+    }
+    return true;
+}
+
 int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     if (!changeable(grid) || !rc_aabb_is_valid(box)) {
         return -1;
     }
-    if (grid->free_list < 0 && !reserve_proxies(grid, grid->high + 1)) {
+    if ((grid->free_list < 0 && !rc_grid_reserve_proxies(grid, grid->high + 1)) || !rc_grid_journal_reserve(grid, 2) ||
+        !take_first_size(grid, box)) {
         return -1;
-    }
-    float old_size = grid->store.base_size;
-    if (grid->automatic && grid->live == 0 && grid->store.cells == 0) {
-        /* the first proxy gives the first guess at the cell size (the store is empty) */
-        float guess = cell_size_for_bin(size_bin(box_size(box)));
-        if (guess != old_size) {
-            rc_grid_store_free(&grid->allocator, &grid->store);
-            rc_grid_store_init(&grid->store, guess);
-        }
     }
     cell_rect r;
     int32_t l = place_of(&grid->store, box, &r);
-    if (!rc_grid_store_reserve(&grid->allocator, &grid->store, rect_cells(r))) {
-        if (grid->store.base_size != old_size) {
-            rc_grid_store_free(&grid->allocator, &grid->store);
-            rc_grid_store_init(&grid->store, old_size);
-        }
+    if (!reserve_entries(grid, rect_cells(r))) {
         return -1;
     }
     int32_t id;
@@ -445,6 +478,7 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     grid->size_bins[size_bin(box_size(box))]++;
     grid->live++;
     mark_new(grid, id);
+    rc_grid_journal_insert(grid, id);
     maybe_rebuild_after_insert(grid);
     return id;
 }
@@ -470,14 +504,15 @@ int32_t rc_grid_move_additions(const rc_grid *grid, int32_t id, rc_aabb box) {
 }
 
 bool rc_grid_reserve(rc_grid *grid, int32_t additions) {
-    if (!changeable(grid) || additions < 0) {
+    if (!changeable(grid) || additions < 0 || !rc_grid_journal_reserve(grid, 1)) {
         return false;
     }
-    return rc_grid_store_reserve(&grid->allocator, &grid->store, additions);
+    return reserve_entries(grid, additions);
 }
 
 /* rc_grid_move of a live proxy to a valid box whose place (level l, cells r) is found. */
 static bool move_placed(rc_grid *grid, int32_t id, rc_aabb box, int32_t l, cell_rect r) {
+    assert(!grid->journal.open); /* (a batch's journal undoes inserts and reserves alone) */
     grid_proxy *p = &grid->proxies[id];
     grid_span *span = &grid->spans[id];
     int32_t old_level = p->level;
@@ -560,6 +595,7 @@ bool rc_grid_remove(rc_grid *grid, int32_t id) {
 }
 
 static void remove_one(rc_grid *grid, int32_t id) {
+    assert(!grid->journal.open);
     grid_proxy *p = &grid->proxies[id];
     rc_grid_rect_remove(&grid->store, p->level, proxy_rect(grid, (uint32_t)id), NULL, (uint32_t)id);
     rc_grid_level_count(&grid->store, p->level, -1, p->mobile);

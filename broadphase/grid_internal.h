@@ -1,8 +1,9 @@
 /* broadphase/grid_internal.h: what the grid's files share (grid.c: proxies, creation, rebuilding
  * and inspection; grid_store.c: the cells and their entries; grid_query.c: box and point
  * queries, rays and swept circles; grid_pairs.c: pair finding, within a grid and across two;
- * grid_snapshot.c: save and load; grid_moves.c: the moves alone): the layout of the grid and its
- * cells, and the small pieces every walk inlines. See grid.c for how it is laid out and why. */
+ * grid_snapshot.c: save and load; grid_moves.c: the moves alone; grid_batch.c: batches, changes
+ * undone whole when one fails): the layout of the grid and its cells, and the small pieces every
+ * walk inlines. See grid.c for how it is laid out and why. */
 #ifndef RICOCHET_BROADPHASE_GRID_INTERNAL_H
 #define RICOCHET_BROADPHASE_GRID_INTERNAL_H
 
@@ -137,6 +138,46 @@ typedef struct grid_proxy {
     int32_t prev_piece, next_piece;
 } grid_proxy;
 
+/* A hash table's slots and capacity (a batch keeps the table a growth replaced: grid_batch.c). */
+typedef struct grid_table {
+    grid_slot *slots; /* (NULL for none: capacity 0) */
+    uint32_t capacity;
+    bool replaced; /* a growth replaced it */
+} grid_table;
+
+/* A batch's journal (grid_batch.c): what it did, in order, to be undone whole if it fails. */
+typedef enum grid_undo_kind { UNDO_INSERT, UNDO_TABLE, UNDO_STORE } grid_undo_kind;
+
+typedef struct grid_undo {
+    grid_undo_kind kind;
+    int32_t id;       /* UNDO_INSERT: the proxy; UNDO_STORE: the kept store's index */
+    grid_table table; /* UNDO_TABLE: the table a growth replaced */
+} grid_undo;
+
+/* A store a batch replaced (a rebuild, a first guess at the cell size), and the marks that were
+ * the journal's while it was the grid's. */
+typedef struct grid_kept_store {
+    grid_store store;
+    uint32_t record_mark, chunk_mark;
+} grid_kept_store;
+
+#define JOURNAL_INLINE 8 /* entries a journal holds without asking for memory (a shape's batch: 2) */
+
+typedef struct grid_journal {
+    bool open;
+    grid_undo *undo; /* inline_undo, or memory of its own once that is too small */
+    int32_t count, capacity;
+    grid_undo inline_undo[JOURNAL_INLINE];
+    grid_kept_store *stores;
+    int32_t store_count, store_capacity;
+    /* the store's record and chunk high marks when it became the grid's (the batch's start or
+       its replacement): what an insert took above them came from the high marks */
+    uint32_t record_mark, chunk_mark;
+    /* the grid as the batch found it */
+    int32_t high, moved_count, next_size_check, rebuilds;
+    cell_rect bounds[LEVEL_COUNT]; /* (the store's levels' bounds only grow) */
+} grid_journal;
+
 struct rc_grid {
     rc_allocator allocator;
     /* queries running a caller's callback: while > 0 every change is refused (a callback that
@@ -161,6 +202,7 @@ struct rc_grid {
     int32_t next_size_check;
     int32_t rebuilds;
     int32_t peak_live; /* the most proxies alive since memory was last given back */
+    grid_journal journal; /* an open batch's (grid_batch.c) */
 };
 
 static inline void lock(const rc_grid *grid) { atomic_fetch_add_explicit(&((rc_grid *)grid)->locks, 1, memory_order_relaxed); }
@@ -451,9 +493,18 @@ static inline cell_rect proxy_rect(const rc_grid *grid, uint32_t id) {
 void rc_grid_store_init(grid_store *s, float base_size);
 size_t rc_grid_window_bytes(const grid_window *w);
 void rc_grid_store_free(const rc_allocator *a, grid_store *s);
-bool rc_grid_store_reserve_split(const rc_allocator *a, grid_store *s, int64_t additions, int64_t hashed);
+/* Room for `additions` more entries, `hashed` of them outside the windows: all the memory had
+ * before anything changes (false: nothing changed). A table that grows gives its old slots and
+ * capacity to *kept when kept is not NULL (else they are freed; kept->replaced says whether). */
+bool rc_grid_store_reserve_split(const rc_allocator *a, grid_store *s, int64_t additions, int64_t hashed,
+                                 grid_table *kept);
 bool rc_grid_store_reserve(const rc_allocator *a, grid_store *s, int64_t additions);
 grid_cell *rc_grid_cell_open(grid_store *s, int32_t level, int32_t x, int32_t y);
+/* Take back the last entry added to cell (level, x, y), the one rc_grid_rect_add added last:
+ * the chunk it took, and the cell when it opened it, go back where they came from (records and
+ * chunks at or above the marks to the high marks, the others to the free lists' heads), so
+ * that taking back a batch's entries in the reverse order leaves the store as it was. */
+void rc_grid_cell_pop(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t record_mark, uint32_t chunk_mark);
 /* Every level's bounds made tight again from its cells (a loaded store: its levels' bounds are
  * not saved). */
 void rc_grid_store_bound_levels(grid_store *s);
@@ -465,5 +516,16 @@ void rc_grid_level_count(grid_store *s, int32_t level_index, int32_t delta, bool
 bool rc_grid_visit_level(const grid_store *s, int32_t level, cell_visit_fn *fn, void *context);
 /* grid_query.c */
 bool rc_grid_visit_rect(const grid_store *s, int32_t level, cell_rect r, cell_visit_fn *fn, void *context);
+/* grid.c: the proxy arrays grown to hold `needed` slots (all of them, or none). */
+bool rc_grid_reserve_proxies(rc_grid *grid, int32_t needed);
+/* grid_batch.c: the journal of an open batch (each a no-op, or true, without one). Room for n
+ * more entries, and for a store replaced; false when memory runs out. */
+bool rc_grid_journal_reserve(rc_grid *grid, int32_t n);
+bool rc_grid_journal_reserve_store(rc_grid *grid);
+/* Noted (room reserved): an insert; a table a growth replaced; a store replaced (its record
+ * moved into the journal, the grid's store now the one that replaced it). */
+void rc_grid_journal_insert(rc_grid *grid, int32_t id);
+void rc_grid_journal_table(rc_grid *grid, grid_table kept);
+void rc_grid_journal_store(rc_grid *grid, const grid_store *replaced);
 
 #endif

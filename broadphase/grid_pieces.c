@@ -68,12 +68,19 @@ int32_t rc_grid_insert_pieces(rc_grid *grid, const rc_aabb *boxes, int32_t count
             return -1;
         }
     }
+    /* in a batch, whose failure undoes the pieces so far (removing them would not leave the
+       grid as it was: its high mark, free lists, moved list and table are state): the caller's,
+       or one of its own */
+    bool own_batch = !grid->journal.open;
+    if (own_batch && !rc_grid_begin_batch(grid, count)) {
+        return -1;
+    }
     int32_t first = -1, last = -1;
     for (int32_t i = 0; i < count; ++i) {
         int32_t id = rc_grid_insert(grid, boxes[i], user);
         if (id < 0) {
-            if (first >= 0) {
-                rc_grid_remove(grid, first); /* the pieces so far, as one */
+            if (own_batch) {
+                rc_grid_abort_batch(grid);
             }
             return -1;
         }
@@ -85,6 +92,9 @@ int32_t rc_grid_insert_pieces(rc_grid *grid, const rc_aabb *boxes, int32_t count
             first = id;
         }
         last = id;
+    }
+    if (own_batch) {
+        rc_grid_end_batch(grid);
     }
     return first;
 }

@@ -30,42 +30,8 @@ void rc_grid_store_free(const rc_allocator *a, grid_store *s) {
     rc_grid_store_init(s, s->base_size);
 }
 
-/* Room for `additions` more proxy-in-cell entries, of which `hashed` may fall outside the
- * windows: each may open a cell (a record, and a table slot if hashed) and take a chunk. */
-bool rc_grid_store_reserve_split(const rc_allocator *a, grid_store *s, int64_t additions, int64_t hashed) {
-    uint64_t needed = 2u * ((uint64_t)s->hashed + (uint64_t)hashed);
-    if (hashed > 0 && needed > s->capacity) {
-        uint64_t capacity = s->capacity ? s->capacity : 64;
-        while (capacity < needed) {
-            capacity *= 2;
-        }
-        if (capacity > (1u << 30)) {
-            return false;
-        }
-        grid_slot *table = rc_mem_alloc(a, sizeof(grid_slot) * capacity);
-        if (table == NULL) {
-            return false;
-        }
-        memset(table, 0, sizeof(grid_slot) * capacity);
-        uint32_t mask = (uint32_t)capacity - 1;
-        for (uint32_t i = 0; i < s->capacity; ++i) {
-            const grid_slot *t = &s->table[i];
-            if (t->level == 0) {
-                continue;
-            }
-            uint32_t j = cell_hash((int32_t)t->level - 1, t->x, t->y) & mask;
-            while (table[j].level != 0) {
-                j = (j + 1) & mask;
-            }
-            table[j] = *t;
-        }
-        rc_mem_free(a, s->table, sizeof(grid_slot) * s->capacity);
-        s->table = table;
-        s->capacity = (uint32_t)capacity;
-    }
-    if (additions > INT32_MAX / 4) {
-        return false;
-    }
+/* The records and chunks arrays with room for `additions` more of each (room is not state). */
+static bool reserve_cells(const rc_allocator *a, grid_store *s, int64_t additions) {
     if ((int64_t)s->free_records + (s->record_capacity - s->record_high) < additions &&
         !rc_mem_reserve(a, (void **)&s->records, &s->record_capacity, s->record_high,
                         s->record_high + (int32_t)additions - s->free_records, sizeof(grid_cell))) {
@@ -79,9 +45,67 @@ bool rc_grid_store_reserve_split(const rc_allocator *a, grid_store *s, int64_t a
     return true;
 }
 
+/* Room for `additions` more proxy-in-cell entries, of which `hashed` may fall outside the
+ * windows: each may open a cell (a record, and a table slot if hashed) and take a chunk. A larger
+ * table is had first and put in place last: its capacity and slots are state (a snapshot holds
+ * them), the arrays' room is not, so a reserve that fails changes nothing. */
+bool rc_grid_store_reserve_split(const rc_allocator *a, grid_store *s, int64_t additions, int64_t hashed,
+                                 grid_table *kept) {
+    if (kept != NULL) {
+        kept->replaced = false;
+    }
+    if (additions > INT32_MAX / 4) {
+        return false;
+    }
+    uint64_t needed = 2u * ((uint64_t)s->hashed + (uint64_t)hashed), capacity = 0;
+    grid_slot *table = NULL;
+    if (hashed > 0 && needed > s->capacity) {
+        capacity = s->capacity ? s->capacity : 64;
+        while (capacity < needed) {
+            capacity *= 2;
+        }
+        if (capacity > (1u << 30)) {
+            return false;
+        }
+        table = rc_mem_alloc(a, sizeof(grid_slot) * capacity);
+        if (table == NULL) {
+            return false;
+        }
+    }
+    if (!reserve_cells(a, s, additions)) {
+        rc_mem_free(a, table, sizeof(grid_slot) * capacity);
+        return false;
+    }
+    if (table == NULL) {
+        return true;
+    }
+    memset(table, 0, sizeof(grid_slot) * capacity);
+    uint32_t mask = (uint32_t)capacity - 1;
+    for (uint32_t i = 0; i < s->capacity; ++i) {
+        const grid_slot *t = &s->table[i];
+        if (t->level == 0) {
+            continue;
+        }
+        uint32_t j = cell_hash((int32_t)t->level - 1, t->x, t->y) & mask;
+        while (table[j].level != 0) {
+            j = (j + 1) & mask;
+        }
+        table[j] = *t;
+    }
+    if (kept != NULL) {
+        grid_table old = {s->table, s->capacity, true};
+        *kept = old;
+    } else {
+        rc_mem_free(a, s->table, sizeof(grid_slot) * s->capacity);
+    }
+    s->table = table;
+    s->capacity = (uint32_t)capacity;
+    return true;
+}
+
 /* The same when any of them may fall outside the windows. */
 bool rc_grid_store_reserve(const rc_allocator *a, grid_store *s, int64_t additions) {
-    return rc_grid_store_reserve_split(a, s, additions, additions);
+    return rc_grid_store_reserve_split(a, s, additions, additions, NULL);
 }
 
 static uint32_t chunk_take(grid_store *s) {
@@ -300,6 +324,46 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
         s->hashed--;
         lv->hashed--;
         table_delete(s, table_slot);
+    }
+}
+
+void rc_grid_cell_pop(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t record_mark, uint32_t chunk_mark) {
+    grid_level *lv = &s->levels[level];
+    uint32_t slot = window_slot(&lv->window, x, y), table_slot = NONE, r;
+    if (slot != NONE) {
+        r = lv->window.slots[slot] - 1;
+    } else {
+        table_slot = find_hashed(s, level, x, y);
+        r = s->table[table_slot].record;
+    }
+    grid_cell *c = &s->records[r];
+    uint32_t count = cell_count(c);
+    if (count > INLINE_ENTRIES && head_fill(count) == 1) { /* its chunk held it alone */
+        uint32_t k = c->chunk;
+        c->chunk = s->chunks[k].next;
+        if (k >= chunk_mark) {
+            s->chunk_high--; /* (the last taken from there: k is chunk_high - 1) */
+        } else {
+            chunk_give(s, k);
+        }
+    }
+    c->meta -= 1u << 6;
+    if (count > 1) {
+        return;
+    }
+    s->cells--;
+    lv->cells--;
+    if (slot != NONE) {
+        lv->window.slots[slot] = 0;
+    } else {
+        s->hashed--;
+        lv->hashed--;
+        table_delete(s, table_slot); /* (the cells after it in its run were there before it) */
+    }
+    if (r >= record_mark) {
+        s->record_high--;
+    } else {
+        record_give(s, r);
     }
 }
 

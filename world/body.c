@@ -352,12 +352,25 @@ static bool has_chain(const rc_world *world, const rc_body *b) {
     return false;
 }
 
+/* The proxies the body's shapes have in the grid of a body of the given type: a proxy a shape, a
+ * static wall's pieces one each. */
+static int32_t proxies_as(const rc_world *world, const rc_body *b, rc_body_type type) {
+    int32_t n = 0;
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        rc_shape trial = world->shapes.data[s];
+        trial.body_type = (uint8_t)type;
+        n += rc_segment_pieces(world, &trial);
+    }
+    return n;
+}
+
 /* A body made static or no longer static: its shapes' proxies go to the other grid (the level's
  * holds the static bodies' shapes). The new proxies are made first, with the boxes the new type
- * gives, into the step's idle scratch of deferred moves (as long as the shapes); false, with
- * nothing changed, when memory runs out. */
-static bool move_proxies_to(rc_world *world, rc_body *b, rc_body_type type) {
-    rc_grid *from = rc_grid_for_type(world, b->type), *to = rc_grid_for_type(world, type);
+ * gives, into the step's idle scratch of deferred moves (as long as the shapes), in the batch
+ * rc_body_set_type opened on that grid: false when memory runs out (the batch's abort takes
+ * back the ones made). */
+static bool make_proxies_in(rc_world *world, const rc_body *b, rc_body_type type) {
+    rc_grid *to = rc_grid_for_type(world, type);
     rc_deferred_move *made = world->deferred.data;
     int32_t n = 0;
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body, ++n) {
@@ -366,18 +379,20 @@ static bool move_proxies_to(rc_world *world, rc_body *b, rc_body_type type) {
         made[n].shape = trial.kind == RC_SHAPE_SEGMENT ? rc_segment_insert_proxy(world, to, &trial, s) /* (the new proxy) */
                                                        : rc_grid_insert(to, rc_shape_fat_box(world, &trial), s);
         if (made[n].shape < 0) {
-            while (--n >= 0) {
-                rc_grid_remove(to, made[n].shape);
-            }
             return false;
         }
     }
-    n = 0;
+    return true;
+}
+
+/* Then, the batch ended, the old proxies go and the shapes take the new ones. */
+static void take_made_proxies(rc_world *world, const rc_body *b) {
+    rc_grid *from = rc_grid_for_type(world, b->type);
+    int32_t n = 0;
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body, ++n) {
         rc_grid_remove(from, world->shapes.data[s].proxy);
-        world->shapes.data[s].proxy = made[n].shape;
+        world->shapes.data[s].proxy = world->deferred.data[n].shape;
     }
-    return true;
 }
 
 /* Are all the body's shapes within RC_BODY_REACH of its position, in its frame, as a moving
@@ -416,9 +431,19 @@ bool rc_body_set_type(rc_world *world, rc_body_id id, rc_body_type type) {
                                         "RC_MAX_ROTATIONAL_INERTIA");
     }
     bool regrid = (type == RC_STATIC) != (b->type == RC_STATIC), level = type == RC_STATIC || b->type == RC_STATIC;
-    if (!rc_grid_reserve(rc_grid_for_type(world, type), 4 * count_shapes(world, b)) ||
-        (regrid && !move_proxies_to(world, b, type))) {
+    /* the reserve and the new proxies in a batch, undone whole if one fails */
+    int32_t made = regrid ? proxies_as(world, b, type) : 0;
+    if (!rc_world_begin_grid_batches(world, type == RC_STATIC ? made : 0, type == RC_STATIC ? 0 : made)) {
         return rc_fail(world, __func__, "out of memory");
+    }
+    if (!rc_grid_reserve(rc_grid_for_type(world, type), 4 * count_shapes(world, b)) ||
+        (regrid && !make_proxies_in(world, b, type))) {
+        rc_world_abort_grid_batches(world);
+        return rc_fail(world, __func__, "out of memory");
+    }
+    rc_world_end_grid_batches(world);
+    if (regrid) {
+        take_made_proxies(world, b);
     }
     count_level_contacts(world, b, -1);
     b->type = (uint8_t)type;
@@ -552,11 +577,17 @@ bool rc_body_set_bullet(rc_world *world, rc_body_id id, bool bullet) {
     if (bullet && !rc_body_can_be_bullet(world, b, false, false)) {
         return rc_fail(world, __func__, "a bullet carries no solid shape (a point) or one solid circle");
     }
-    /* (room to report the shapes' pairs again, as rc_body_set_type makes it) */
-    if (!rc_body_reserve_swept_change(world) ||
-        !rc_grid_reserve(rc_grid_for_type(world, b->type), 4 * count_shapes(world, b))) {
+    /* (room to report the shapes' pairs again, as rc_body_set_type makes it: two reserves, in
+       batches, so that the first is undone when the second fails) */
+    if (!rc_world_begin_grid_batches(world, 0, 0)) {
         return rc_fail(world, __func__, "out of memory");
     }
+    if (!rc_body_reserve_swept_change(world) ||
+        !rc_grid_reserve(rc_grid_for_type(world, b->type), 4 * count_shapes(world, b))) {
+        rc_world_abort_grid_batches(world);
+        return rc_fail(world, __func__, "out of memory");
+    }
+    rc_world_end_grid_batches(world);
     int32_t old_swept = b->swept_shape;
     bool was_bullet = b->bullet;
     b->bullet = bullet;

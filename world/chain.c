@@ -239,22 +239,29 @@ rc_shape_id rc_shape_create_chain(rc_world *world, rc_body_id body_id, const rc_
             }
         }
     }
-    /* the segments' proxies: the last step that can fail (records are written after it) */
+    /* the segments' proxies: the last step that can fail (records are written after it), in a
+       batch that puts the grid back as it was if one fails (removing the ones made would not:
+       the grid's high mark, free lists, moved list and table are state) */
+    rc_grid *grid = rc_grid_for_type(world, body->type);
+    bool level = body->type == RC_STATIC;
+    if (refusal == NULL && !rc_world_begin_grid_batches(world, level ? c.segments : 0, level ? 0 : c.segments)) {
+        refusal = "out of memory";
+    }
     rc_vec2 ends[2];
     for (int32_t k = 0; refusal == NULL && k < c.segments; ++k) {
         rc_vec2 local[2] = {chain_point(&c, k), chain_point(&c, k + 1)};
         place_ends(&base, body->xf, local, c.flipped, ends);
-        int32_t pieces = body->type == RC_STATIC ? rc_wall_piece_count(world, &base, local) : 1;
-        int32_t proxy = rc_wall_insert(world, rc_grid_for_type(world, body->type), ends, pieces, slots[k]);
+        int32_t proxy = rc_wall_insert(world, grid, ends, level ? rc_wall_piece_count(world, &base, local) : 1, slots[k]);
         if (proxy < 0) {
-            for (int32_t j = k - 1; j >= 0; --j) {
-                rc_grid_remove(rc_grid_for_type(world, body->type), world->shapes.data[slots[j]].proxy);
-            }
+            rc_world_abort_grid_batches(world);
             refusal = "out of memory";
             break;
         }
         world->shapes.data[slots[k]].proxy = proxy; /* a free or unused record: only its proxy is written */
         rc_proxy_follow_body_type(world, proxy, body->type);
+    }
+    if (refusal == NULL) {
+        rc_world_end_grid_batches(world);
     }
     if (refusal != NULL) {
         rc_mem_free(&world->allocator, c.points, rc_chain_bytes(count));

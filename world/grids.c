@@ -36,6 +36,27 @@ void rc_world_query_grids(const rc_world *world, rc_aabb box, bool skip_mobile, 
     }
 }
 
+bool rc_world_begin_grid_batches(rc_world *world, int32_t level_inserts, int32_t inserts) {
+    if (!rc_grid_begin_batch(world->level_grid, level_inserts)) {
+        return false;
+    }
+    if (!rc_grid_begin_batch(world->grid, inserts)) {
+        rc_grid_abort_batch(world->level_grid);
+        return false;
+    }
+    return true;
+}
+
+void rc_world_abort_grid_batches(rc_world *world) {
+    rc_grid_abort_batch(world->level_grid);
+    rc_grid_abort_batch(world->grid);
+}
+
+void rc_world_end_grid_batches(rc_world *world) {
+    rc_grid_end_batch(world->level_grid);
+    rc_grid_end_batch(world->grid);
+}
+
 void rc_world_query_point_grids(const rc_world *world, rc_vec2 point, rc_grid_query_fn *fn, void *context) {
     grids_query q = {fn, context, false};
     rc_grid_query_point(world->level_grid, point, grids_query_fn, &q);

@@ -377,27 +377,30 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
         rc_fail(world, func, "a bullet carries no solid shape (a point) or one solid circle");
         return RC_NULL_SHAPE_ID;
     }
-    /* the new shape can change which circle of the body is swept (and has a grown proxy) */
-    if (!rc_body_reserve_swept_change(world)) {
-        rc_fail(world, func, "out of memory");
-        return RC_NULL_SHAPE_ID;
-    }
     if (!rc_array_reserve_aligned(world, world->shapes, world->shapes.count + 1, 64) ||
         !rc_array_reserve(world, world->contact_heads, world->shapes.count + 1) ||
         !rc_array_reserve(world, world->deferred, world->shapes.count + 1) ||
         !rc_id_pool_reserve(&world->allocator, &world->shape_ids, 1) ||
-        (blocked && !poly_reserve(world, n))) {
+        (blocked && !poly_reserve(world, n)) ||
+        !rc_world_begin_grid_batches(world, 1, 1)) {
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
     }
     int32_t index = rc_id_pool_peek(&world->shape_ids, 0);
     s.body_type = body->type;
     s.sensor = def->is_sensor;
-    int32_t proxy = rc_grid_insert(rc_grid_for_type(world, body->type), rc_shape_fat_box(world, &s), index);
+    int32_t proxy = -1;
+    /* the new shape can change which circle of the body is swept (and has a grown proxy): room
+       for that, then the proxy, in batches that the failure of either undoes */
+    if (rc_body_reserve_swept_change(world)) {
+        proxy = rc_grid_insert(rc_grid_for_type(world, body->type), rc_shape_fat_box(world, &s), index);
+    }
     if (proxy < 0) {
+        rc_world_abort_grid_batches(world);
         rc_fail(world, func, "out of memory");
         return RC_NULL_SHAPE_ID;
     }
+    rc_world_end_grid_batches(world);
     rc_proxy_follow_body_type(world, proxy, body->type);
     (void)rc_id_pool_take(&world->shape_ids);
     if (index == world->shapes.count) {

@@ -577,6 +577,14 @@ float rc_world_cell_size(const rc_world *world);
  * wall of 256 pieces tested it 256 times). */
 void rc_world_query_grids(const rc_world *world, rc_aabb box, bool skip_mobile, rc_grid_query_fn *fn, void *context);
 void rc_world_query_point_grids(const rc_world *world, rc_vec2 point, rc_grid_query_fn *fn, void *context);
+/* The grid changes of one call that makes proxies in a batch on each grid (rc_grid_begin_batch;
+ * the counts: how many inserts to expect, a long wall's pieces one each): a call that refuses
+ * when one of them fails aborts both batches (rc_world_abort_grid_batches), which puts the grids
+ * back as they were to the byte; one that goes on ends them before it moves or removes a proxy
+ * (rc_world_end_grid_batches). False, with nothing changed, when memory runs out. */
+bool rc_world_begin_grid_batches(rc_world *world, int32_t level_inserts, int32_t inserts);
+void rc_world_abort_grid_batches(rc_world *world);
+void rc_world_end_grid_batches(rc_world *world);
 /* level_lean.c: make the level's lean copy again if the level changed since it was made (the
  * step does, first); memory running out leaves none, and casts walk the grids. */
 void rc_level_lean_refresh(rc_world *world);
