@@ -431,6 +431,7 @@ static bool take_first_size(rc_grid *grid, rc_aabb box) {
  * journal (room for that reserved). */
 static bool reserve_entries(rc_grid *grid, int64_t additions) {
     grid_table kept;
+    memset(&kept, 0, sizeof kept); /* (the reserve fills it only where it grew the table) */
     if (!rc_grid_store_reserve_split(&grid->allocator, &grid->store, additions, additions,
                                      grid->journal.open ? &kept : NULL)) {
         return false;
