@@ -89,7 +89,7 @@ static inline void integrate_position(rc_soft_step *s, int32_t i, float max2) {
        sub-step a separation that grows without end. The turn is held to the world's turning
        limit (the velocity itself is not: a tiny grenade's friction spins it past the limit
        within a sub-step, which integrate_velocities then holds, and a body's own limit, a
-       prop's quarter turn a sub-step, is held there only, as in Box2D v3): a grenade jammed in
+       prop's eighth of a turn a sub-step, is held there only, as in Box2D v3): a grenade jammed in
        a pile whose solve left it turning at 1e9 rad/s turned by millions of radians a step,
        and its angle went beyond float range */
     if (rc_dot(b->v, b->v) > max2) {

@@ -76,7 +76,7 @@ static float spin_kick(const rc_world *world, float spin_accel, float h) {
     return (float)(w > max ? max : (w < -max ? -max : w));
 }
 
-/* The fastest a body in the solver may turn: a quarter turn per sub-step (as Box2D v3 holds
+/* The fastest a body in the solver may turn: an eighth of a turn (pi/4) per sub-step (as Box2D v3 holds
  * them) for props, so that a plank struck at its end cannot swing its far end through a wall
  * in one step (continuous collision stops a turn only where the body's core would pass); round
  * bodies (every solid shape a circle: wheels, grenades, barrels) roll as fast as the world

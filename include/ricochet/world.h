@@ -218,7 +218,7 @@ RC_API void rc_world_clear_error(rc_world *world);
  *     and carries what it meets for the rest of the step (a prop thrown at a door closing on
  *     it ends the step in front of the door); a prop that moves slowly in a kinematic body's
  *     frame (riding a lift, tumbling in a turning drum) is left to the contacts there; props
- *     turn at most a quarter turn per sub-step (bodies whose solid shapes are all circles as
+ *     turn at most an eighth of a turn (pi/4) per sub-step (bodies whose solid shapes are all circles as
  *     fast as the world allows);
  *   - kinematic bodies push and carry what they meet and are not pushed;
  *   - a bullet (a dynamic body with bullet = true that carries no solid shape, a point, or one
