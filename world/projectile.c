@@ -373,6 +373,14 @@ static bool out_towards(const rc_world *world, const rc_shape *shape, const rc_s
     return rc_dot(rc_motion_dir_from_placed(m, d.normal, tau), n) > 0.0f;
 }
 
+/* May the body stop at p (at time tau): clear of the shape, and where a struck side is given,
+ * on that side (out_towards)? */
+static bool stops_clear(const rc_world *world, const rc_shape *shape, const rc_shape_motion *m, rc_vec2 p, float tau,
+                        float radius, const rc_vec2 *side) {
+    return clear_of(world, shape, rc_motion_to_placed(m, p, tau), radius) &&
+           (side == NULL || out_towards(world, shape, m, p, tau, *side));
+}
+
 /* ---- the sweep --------------------------------------------------------------------------------- */
 
 /* How far the sweeper may go by push at time tau (a fraction of it) before something else stops
@@ -464,13 +472,11 @@ static float stop_short(const rc_world *world, rc_sweeper *s, const sweep_cast *
        behind the door or deep inside it by then, and left through the door's back) */
     bool chased = along <= 0.0f && m.moving;
     float first_stop = stop;
-    bool clear = clear_of(world, shape, rc_motion_to_placed(&m, p, tau), s->radius) &&
-                 (!chased || out_towards(world, shape, &m, p, tau, n));
+    bool clear = stops_clear(world, shape, &m, p, tau, s->radius, chased ? &n : NULL);
     for (int k = 0; k < 8 && stop > 0.0f && !clear; ++k) {
         stop = k < 7 ? 0.5f * stop : 0.0f;
         p = rc_mul_add(s->center, stop, d);
-        clear = clear_of(world, shape, rc_motion_to_placed(&m, p, tau), s->radius) &&
-                (!chased || out_towards(world, shape, &m, p, tau, n));
+        clear = stops_clear(world, shape, &m, p, tau, s->radius, chased ? &n : NULL);
     }
     if (!clear && chased && !out_towards(world, shape, &m, p, tau, n)) {
         stop = first_stop;
