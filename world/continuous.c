@@ -176,15 +176,31 @@ static bool clears_or_meets_later(rc_toi toi) {
     return toi.state == RC_TOI_SEPARATED || ((toi.state == RC_TOI_HIT || toi.state == RC_TOI_FAILED) && toi.t > 0.0f);
 }
 
+/* An inset hull's time of impact with a wall: within the slop of it, or, where it starts nearer
+ * than that (a thin body's skin is thinner than the slop), within half the way it starts from it:
+ * so it goes in no deeper than that in the step. Its start's distance is asked only then. */
+static rc_toi inset_time_of_impact(const continuous_query *q, const rc_hull *inset, const rc_hull *wall,
+                                   const rc_hull_sweep *still) {
+    float slop = q->world->def.linear_slop;
+    rc_toi toi = rc_time_of_impact(inset, &q->sweep, wall, still, slop, 0.25f * slop);
+    if (clears_or_meets_later(toi)) {
+        return toi;
+    }
+    rc_hull a = rc_hull_transform(inset, rc_sweep_transform(&q->sweep, 0.0f));
+    rc_hull b = rc_hull_transform(wall, rc_sweep_transform(still, 0.0f));
+    float target = 0.5f * rc_distance_hulls(&a, &b).distance;
+    if (!(target > 0.0f)) {
+        return toi;
+    }
+    return rc_time_of_impact(inset, &q->sweep, wall, still, target, 0.25f * target);
+}
+
 /* For a shape touching a wall at the step's start: when the part of it not touching yet comes
- * to the wall. First the shape less a skin: a thin one (4 linear slops, the deepest a resting
- * contact sinks and then some: what passes through is at most that), then one of its core's
- * depth. Where it is deeper in than that already, each corner not at the wall yet. `touching`
- * when nothing is left to look at. (A small core circle alone let a spinning plank stopped at a
- * wall swing its far end 1.55 through a wall 0.1 thick in the next step; Box2D v3 falls back to
- * that circle too.) */
-static rc_toi untouched_time_of_impact(continuous_query *q, const rc_hull *wall, const rc_hull_sweep *still,
-                                       rc_toi touching) {
+ * to the wall, the shape less a skin: a thin one (4 linear slops, the deepest a resting contact
+ * sinks and then some: what passes through is at most that), then one of its core's depth.
+ * False where it is deeper in than that already. */
+static bool skin_time_of_impact(const continuous_query *q, const rc_hull *wall, const rc_hull_sweep *still,
+                                rc_toi *out) {
     float slop = q->world->def.linear_slop;
     float skins[2] = {rc_minf(4.0f * slop, q->core), q->core};
     for (int k = 0; k < 2; ++k) {
@@ -192,25 +208,37 @@ static rc_toi untouched_time_of_impact(continuous_query *q, const rc_hull *wall,
         if ((k == 1 && !(skins[1] > skins[0])) || !rc_hull_inset(&q->hull, skins[k], &inset)) {
             continue;
         }
-        rc_toi deeper = rc_time_of_impact(&inset, &q->sweep, wall, still, slop, 0.25f * slop);
-        if (clears_or_meets_later(deeper)) {
-            return deeper;
+        *out = inset_time_of_impact(q, &inset, wall, still);
+        if (clears_or_meets_later(*out)) {
+            return true;
         }
     }
-    rc_toi first = touching;
-    bool some_clear = false;
+    return false;
+}
+
+/* The earlier of two times of impact that meet after the step's start (a failed one at its safe
+ * fraction), as a hit; `a` as it is when neither does. */
+static rc_toi earlier_later_hit(rc_toi a, rc_toi b) {
+    bool a_later = (a.state == RC_TOI_HIT || a.state == RC_TOI_FAILED) && a.t > 0.0f;
+    bool b_later = (b.state == RC_TOI_HIT || b.state == RC_TOI_FAILED) && b.t > 0.0f;
+    rc_toi first = b_later && (!a_later || b.t < a.t) ? b : a;
+    if (a_later || b_later) {
+        first.state = RC_TOI_HIT;
+    }
+    return first;
+}
+
+/* Deeper in than a skin: the earliest of its corners not at the wall yet to come to it (one
+ * swinging into the wall), or SEPARATED. (A small core circle alone let a spinning plank stopped
+ * at a wall swing its far end 1.55 through a wall 0.1 thick in the next step; Box2D v3 falls back
+ * to that circle too. The core is looked at as well: corners alone let a plank 0.02 thick spin
+ * over the tip of a wall's corner and through.) */
+static rc_toi corners_time_of_impact(const continuous_query *q, const rc_hull *wall, const rc_hull_sweep *still) {
+    float slop = q->world->def.linear_slop;
+    rc_toi first = {RC_TOI_SEPARATED, 1.0f, {1.0f, 0.0f}, {0.0f, 0.0f}};
     for (int i = 0; i < q->hull.count && q->hull.count >= 2; ++i) {
         rc_hull corner = rc_hull_circle(q->hull.points[i], q->hull.radius);
-        rc_toi toi = rc_time_of_impact(&corner, &q->sweep, wall, still, slop, 0.25f * slop);
-        if (toi.state == RC_TOI_SEPARATED) {
-            some_clear = true;
-        } else if (clears_or_meets_later(toi) && (first.state != RC_TOI_HIT || toi.t < first.t)) {
-            first = toi;
-            first.state = RC_TOI_HIT;
-        }
-    }
-    if (first.state != RC_TOI_HIT && some_clear) {
-        first.state = RC_TOI_SEPARATED; /* the corners at the wall stay there: the contacts hold them */
+        first = earlier_later_hit(first, rc_time_of_impact(&corner, &q->sweep, wall, still, slop, 0.25f * slop));
     }
     return first;
 }
@@ -261,16 +289,16 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
         q->have_hull = true;
     }
     rc_toi toi = rc_time_of_impact(&q->hull, &q->sweep, &oh, &still, slop, 0.25f * slop);
-    if (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f)) {
+    rc_toi decided;
+    if ((toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f)) &&
+        skin_time_of_impact(q, &oh, &still, &decided)) {
         /* touching already (resting on it, or stopped there by the last step): the whole shape
-           but for a skin of its core's depth must still not pass through. A small core circle
-           alone let a spinning plank stopped at a wall swing its far end 1.55 through a wall
-           0.1 thick in the next step (Box2D v3 falls back to that circle too) */
-        toi = untouched_time_of_impact(q, &oh, &still, toi);
-    }
-    if (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f)) {
-        /* its inside at the wall already: a small core about its middle must still not pass
-           through */
+           but for a skin must still not pass through */
+        toi = decided;
+    } else if (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f)) {
+        /* its inside at the wall already: its corners, and a small core about its middle, must
+           still not pass through */
+        rc_toi corners = corners_time_of_impact(q, &oh, &still);
         rc_hull core = rc_hull_circle(rc_hull_middle(&q->view), q->core);
         toi = rc_time_of_impact(&core, &q->sweep, &oh, &still, slop, 0.25f * slop);
         /* its core touching a wall already (struck hard, or turned into it) and going further
@@ -303,6 +331,7 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
             q->carrier_body = other->body;
             return true;
         }
+        toi = earlier_later_hit(toi, corners);
     }
     /* (a face of a box that its neighbour covers, met at a seam by a crate sliding over it, is no
        wall: the crate slides on) */
