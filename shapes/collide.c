@@ -574,6 +574,28 @@ bool rc_chain_wall_region(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, rc_v
     return towards_a ? in_cone(dir, n_side, n1) : in_cone(dir, n1, n_side);
 }
 
+/* Is d in the wedge swept counter-clockwise from the ray `from` to the ray `to`? */
+static bool in_wedge(rc_vec2 from, rc_vec2 to, rc_vec2 d) {
+    if (rc_cross(from, to) >= 0.0f) {
+        return rc_cross(from, d) >= 0.0f && rc_cross(d, to) >= 0.0f;
+    }
+    return rc_cross(from, d) >= 0.0f || rc_cross(d, to) >= 0.0f;
+}
+
+int rc_two_sided_wall_side(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, rc_vec2 p) {
+    rc_vec2 e = rc_sub(b, a);
+    float along = rc_dot(rc_sub(p, a), e);
+    if (along < 0.0f && !rc_vec2_equal(prev, a)) {
+        /* the wall's left lies counter-clockwise of the ray a -> b */
+        return in_wedge(e, rc_sub(prev, a), rc_sub(p, a)) ? 1 : -1;
+    }
+    if (along > rc_dot(e, e) && !rc_vec2_equal(next, b)) {
+        /* and clockwise of the ray b -> a */
+        return in_wedge(rc_sub(next, b), rc_neg(e), rc_sub(p, b)) ? 1 : -1;
+    }
+    return rc_cross(e, rc_sub(p, a)) < 0.0f ? -1 : 1;
+}
+
 /* rc_collide_chain_wall, or with `held` rc_collide_chain_wall_held. */
 static rc_collision chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, const rc_hull *hull, float margin,
                                bool held) {

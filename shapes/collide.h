@@ -151,6 +151,14 @@ rc_collision rc_collide_chain_wall(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 n
 rc_collision rc_collide_chain_wall_held(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, const rc_hull *hull,
                                         float margin);
 
+/* The side of a two-sided chain's wall a -> b (prev and next as for rc_collide_chain_wall) that
+ * a point faces: +1 its left, -1 its right. Over the wall or beyond an open end, the side of its
+ * line; beyond a joint, the side that bounds the wedge the point is in between this wall and its
+ * neighbour. (A plank past the tip of a spike two walls make faces each wall around the tip; by
+ * one wall's line it was on the side that faces into the spike, which the neighbour closes: that
+ * wall pushed it into the spike, and it sank through.) */
+int rc_two_sided_wall_side(rc_vec2 prev, rc_vec2 a, rc_vec2 b, rc_vec2 next, rc_vec2 p);
+
 /* Is a point (a circle's centre) in the region of a chain's wall, where rc_collide_chain_wall
  * meets a circle with this wall rather than leaving it to a neighbour: over the wall (its ends
  * stretched by slack, a length, against rounding), beyond an open end, or beyond a convex joint

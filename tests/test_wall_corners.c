@@ -16,6 +16,7 @@
 
 #include <ricochet/ricochet.h>
 
+#include "shapes/collide.h"
 #include "support/testing.h"
 #include "support/world_support.h"
 
@@ -123,15 +124,51 @@ START_TEST(a_thin_plank_spinning_over_an_inner_corner_stays_in_the_room) {
 }
 END_TEST
 
+/* rc_two_sided_wall_side by hand. A wall a -> b going up the y axis to a spike's tip b, whose
+ * neighbour goes on to (5, 1): its left is -x. Past the tip and above the neighbour's line, a
+ * point faces the wall's left around the tip (by the wall's line alone, its right); past the tip
+ * and under the neighbour, inside the spike: its right. */
+START_TEST(a_point_past_a_joint_faces_the_side_of_its_wedge) {
+    rc_vec2 a = {0.0f, -5.0f}, b = {0.0f, 0.0f}, next = {5.0f, 1.0f};
+    ck_assert_int_eq(rc_two_sided_wall_side(a, a, b, next, rc_v2(0.1f, 0.3f)), 1);
+    ck_assert_int_eq(rc_two_sided_wall_side(a, a, b, next, rc_v2(1.0f, 0.1f)), -1);
+    ck_assert_int_eq(rc_two_sided_wall_side(a, a, b, next, rc_v2(-1.0f, 0.5f)), 1);
+    ck_assert_int_eq(rc_two_sided_wall_side(a, a, b, next, rc_v2(1.0f, -2.0f)), -1);  /* over the wall */
+    ck_assert_int_eq(rc_two_sided_wall_side(a, a, b, next, rc_v2(-1.0f, -2.0f)), 1);
+    ck_assert_int_eq(rc_two_sided_wall_side(a, a, b, next, rc_v2(-0.5f, -6.0f)), 1);  /* past an open end */
+    ck_assert_int_eq(rc_two_sided_wall_side(a, a, b, next, rc_v2(0.5f, -6.0f)), -1);
+    /* past a flat joint: the line's side */
+    rc_vec2 f0 = {0.0f, 0.0f}, f1 = {1.0f, 0.0f}, f2 = {2.0f, 0.0f};
+    ck_assert_int_eq(rc_two_sided_wall_side(f0, f0, f1, f2, rc_v2(1.5f, 0.1f)), 1);
+    ck_assert_int_eq(rc_two_sided_wall_side(f0, f0, f1, f2, rc_v2(1.5f, -0.1f)), -1);
+    /* before a: the neighbour (-1, 1) -> (0, 0) comes down into a; under it and above the wall's
+       line a point faces the wall's underside around a */
+    rc_vec2 prev = {-1.0f, 1.0f};
+    ck_assert_int_eq(rc_two_sided_wall_side(prev, f0, f1, f1, rc_v2(-0.5f, 0.2f)), -1);
+    ck_assert_int_eq(rc_two_sided_wall_side(prev, f0, f1, f1, rc_v2(-0.5f, 0.7f)), 1);
+    ck_assert_int_eq(rc_two_sided_wall_side(prev, f0, f1, f1, rc_v2(-0.5f, -0.2f)), -1);
+}
+END_TEST
+
+/* The throw that found it: a 3 x 0.02 plank, slowed by the walls of a two-sided star room, came to
+ * lie over the tip of an inner corner, its middle past the end of one wall. That wall met it
+ * from the side facing into the spike, pushed it in, and it sank through. */
+START_TEST(a_thin_plank_over_a_spike_of_a_two_sided_chain_does_not_sink_into_it) {
+    throw_def t = {{1.06426442f, -0.780785322f}, {629.856506f, 536.6073f}, 2.1661377f, 49.7881432f};
+    int out = first_step_out(TWO_SIDED_CHAIN, 1.17938066f, THIN_PLANK, t, rc_v2(0.0f, -10.0f), 300);
+    EXPECT(out < 0, "the plank's centre left the room at step %d", out);
+}
+END_TEST
+
 /* Thrown from anywhere within 2.5 of the room's middle at 50 to 1,000 units/s in any direction,
  * spinning at up to 60 rad/s, with and without gravity: 3 x 0.02 planks, 2 x 0.1 planks and
- * 1.2 x 0.03 slivers stay in the room through 240 steps, among walls of boxes and one-sided
- * chains. (Before, the probe's throws of this kind left the room 25 times in 2,700, some through
+ * 1.2 x 0.03 slivers stay in the room through 240 steps, among walls of boxes and of one- and
+ * two-sided chains. (Before, the probe's throws of this kind left the room 25 times in 2,700, some through
  * each kind of wall.) */
 START_TEST(thin_props_thrown_in_a_star_room_never_leave_it) {
     const int per_kind = rc_test_random_cases(200);
     int thrown = 0;
-    for (int walls = ONE_SIDED_CHAIN; walls <= BOX_WALLS; ++walls) {
+    for (int walls = TWO_SIDED_CHAIN; walls <= BOX_WALLS; ++walls) {
         for (int kind = 0; kind < 3; ++kind) {
             ws_rng r = {0x57a2c0ede5ULL + 31ULL * (unsigned long long)walls + (unsigned long long)kind};
             for (int k = 0; k < per_kind; ++k) {
@@ -206,6 +243,8 @@ static Suite *corners_suite(void) {
     TCase *t = tcase_create("corners");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, a_thin_plank_spinning_over_an_inner_corner_stays_in_the_room);
+    tcase_add_test(t, a_point_past_a_joint_faces_the_side_of_its_wedge);
+    tcase_add_test(t, a_thin_plank_over_a_spike_of_a_two_sided_chain_does_not_sink_into_it);
     tcase_add_test(t, thin_props_thrown_in_a_star_room_never_leave_it);
     tcase_add_test(t, a_spinning_plank_never_gets_inside_a_roof);
     suite_add_tcase(s, t);

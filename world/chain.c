@@ -67,7 +67,7 @@ bool rc_segment_owns(const rc_world *world, const rc_shape *s, rc_vec2 p) {
     a = rc_transform_point(xf, a);
     b = rc_transform_point(xf, b);
     next = rc_transform_point(xf, next);
-    if (!s->one_sided && rc_cross(rc_sub(b, a), rc_sub(p, a)) < 0.0f) {
+    if (!s->one_sided && rc_two_sided_wall_side(prev, a, b, next, p) < 0) {
         rc_wall_from_behind(&prev, &a, &b, &next); /* two-sided, met from its right */
     }
     float slack = 64.0f * FLT_EPSILON * rc_maxf(1.0f, rc_maxf(fabsf(p.x), fabsf(p.y)));

@@ -73,7 +73,8 @@ float rc_contact_margin(const rc_world *world, const rc_shape *a, const rc_shape
 }
 
 /* A hull (in the wall's body frame) against a chain's wall: smooth over the wall's joints. A
- * two-sided wall is met from the side the hull is on: its centroid's, or the side `last_normal`
+ * two-sided wall is met from the side the hull is on: its centroid's (rc_two_sided_wall_side:
+ * beyond a joint, the side facing the wedge it is in), or the side `last_normal`
  * points to (the wall's last manifold with it, zero for none) while any of the hull is there.
  * A contact keeps the side it met the hull on: a small prop pressed into a floor by a pile on
  * it until its centroid crossed the floor's line was met from below then, and thrown through
@@ -89,7 +90,7 @@ static rc_collision collide_wall(const rc_world *world, const rc_shape *wall, co
     rc_hull_view v = rc_hull_view_of(h);
     int side = 1;
     if (!wall->one_sided) {
-        side = rc_cross(rc_sub(b, a), rc_sub(rc_hull_middle(&v), a)) < 0.0f ? -1 : 1;
+        side = rc_two_sided_wall_side(prev, a, b, next, rc_hull_middle(&v));
         if (held != 0 && held != side &&
             rc_hull_reach(&v, rc_scale((float)held, rc_normalize(rc_left_perp(rc_sub(b, a)))), a) > 0.0f) {
             side = held;
