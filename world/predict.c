@@ -92,6 +92,7 @@ typedef struct preview_contact {
     int32_t point_count;
     float rolling_impulse;
     bool touching; /* within the margin where the circle rests, as the world's contact */
+    bool solved;   /* a constraint of this step's solve (not struck by the sweep, nor cancelled) */
 } preview_contact;
 
 typedef struct preview_contacts {
@@ -240,7 +241,8 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     rc_contact_constraint constraints[PREVIEW_CONTACTS];
     int32_t solved[PREVIEW_CONTACTS], n = 0; /* the contacts solved, as the world gathers them */
     for (int32_t i = 0; i < contacts->count; ++i) {
-        const preview_contact *c = &contacts->items[i];
+        preview_contact *c = &contacts->items[i];
+        c->solved = false;
         float gap = rc_contact_least_separation(c->points, c->point_count);
         if (rc_swept_strike(world, s->velocity, c->normal, gap, def->dt)) {
             continue; /* the sweep strikes it */
@@ -265,6 +267,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
             continue;
         }
         rc_constraint_load(q, c->normal, c->points, c->point_count, c->rolling_impulse);
+        c->solved = true;
         q->contact = -1;
         q->touched = false; /* (read by the world's report of bounces only) */
         q->rank = rc_constraint_rank(c->shape, false, -1, true); /* as the world ranks it */
@@ -406,8 +409,13 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
         s.step_bounces = 0;
         s.skipped_count = 0; /* the pre-solve's cancellations last a step */
         s.held = contacts.count > 0 && solve_contacts(world, def, &s, &material, &contacts, rest_shape, &k);
+        /* the shapes whose constraints held it, as the world's gathering keeps them: not those
+           the sweep strikes (a slow touch of such a shape is an impact in the step, and the
+           preview did not list it) */
         for (int32_t i = 0; i < contacts.count && s.support_count < RC_MAX_SUPPORTS; ++i) {
-            supports[s.support_count++] = contacts.items[i].shape;
+            if (contacts.items[i].solved) {
+                supports[s.support_count++] = contacts.items[i].shape;
+            }
         }
         if (!s.held) {
             /* free: the exact kick of gravity and damping over the step */
