@@ -349,6 +349,72 @@ START_TEST(budgets_and_step_limits_follow_the_reference_path) {
 }
 END_TEST
 
+/* A point bullet dropped into a V of two walls (one chain, two chains, or two static triangles;
+ * sides 0.05 to 1.2 rad above the horizontal, restitution up to 0.5) settles at its bottom,
+ * touching one side then the other. A hit slower than restitution_threshold makes no rebound:
+ * it is a touch, numbered 0, and its budget is not spent on it; nor is a touch of either side it
+ * met in its previous step reported. Every impact event is numbered exactly when it came at
+ * restitution_threshold or faster, the numbers count its life's bounces one by one, and its
+ * budget of 100 is what they left of it. Before, each touch of the side it had not met last was
+ * a bounce: a point at rest in a V numbered 83 of them, 13 in its last second. */
+static rc_body_id drop_into_a_v(rc_world *w, ws_rng *r, int kind) {
+    float a1 = ws_range(r, 0.05, 1.2), a2 = ws_range(r, 0.05, 1.2);
+    rc_shape_def sd = rc_shape_default_def();
+    sd.restitution = ws_range(r, 0.0, 0.5);
+    sd.friction = ws_range(r, 0.0, 1.0);
+    rc_body_id g = ws_static_body(w);
+    rc_vec2 p[3] = {{-3.0f * cosf(a1), 3.0f * sinf(a1)}, {0.0f, 0.0f}, {3.0f * cosf(a2), 3.0f * sinf(a2)}};
+    if (kind == 0) {
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_chain(w, g, &sd, p, 3, false)));
+    } else if (kind == 1) {
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_chain(w, g, &sd, p, 2, false)));
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_chain(w, g, &sd, p + 1, 2, false)));
+    } else {
+        rc_vec2 left[3] = {p[0], p[1], {p[0].x, -1.0f}}, right[3] = {p[1], p[2], {p[2].x, -1.0f}};
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_polygon(w, g, &sd, left, 3)));
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_polygon(w, g, &sd, right, 3)));
+    }
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.bullet = true;
+    bd.bounce_budget = 100;
+    bd.position = rc_v2(ws_range(r, -1.0, 1.0), ws_range(r, 2.0, 4.0));
+    bd.linear_velocity = rc_v2(ws_range(r, -2.0, 2.0), 0.0f);
+    rc_body_id b = rc_body_create(w, &bd);
+    ck_assert(!rc_body_id_is_null(b));
+    return b;
+}
+
+START_TEST(touches_too_slow_to_bounce_spend_no_budget) {
+    ws_rng r = {0x76616c6c6579ULL};
+    const int cases = rc_test_random_cases(300);
+    int bounced = 0, touched = 0;
+    for (int i = 0; i < cases; ++i) {
+        rc_world *w = ws_make_world(rc_v2(0.0f, -10.0f));
+        rc_body_id b = drop_into_a_v(w, &r, i % 3);
+        float threshold = rc_world_default_def().restitution_threshold;
+        int made = 0;
+        for (int step = 0; step < 480; ++step) {
+            ck_assert(rc_world_step(w, DT));
+            const rc_impact_event *e;
+            int n = rc_world_impact_events(w, &e);
+            for (int k = 0; k < n; ++k) {
+                bool fast = e[k].approach_speed >= threshold;
+                WS_EXPECT(e[k].bounce == (fast ? made + 1 : 0) && !e[k].spent,
+                          "case %d, step %d: an impact at %.5f numbered %d (%d bounces before it)", i, step,
+                          (double)e[k].approach_speed, e[k].bounce, made);
+                made += fast ? 1 : 0;
+                touched += fast ? 0 : 1;
+            }
+        }
+        ck_assert_int_eq(rc_body_bounces_left(w, b), 100 - made);
+        bounced += made;
+        rc_world_destroy(w);
+    }
+    fprintf(stderr, "[budget] %d points settled into a V: %d bounces, %d touches numbered 0\n", cases, bounced, touched);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("bounce_budget");
     TCase *t = tcase_create("per_step");
@@ -360,6 +426,7 @@ int main(void) {
     tcase_add_test(life, the_preview_spends_a_budget_as_the_world_does);
     tcase_add_test(life, bad_budgets_are_refused);
     tcase_add_test(life, budgets_and_step_limits_follow_the_reference_path);
+    tcase_add_test(life, touches_too_slow_to_bounce_spend_no_budget);
     suite_add_tcase(s, life);
     return rc_test_run(s);
 }

@@ -769,7 +769,10 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
         }
         slide = rc_v2(0.0f, 0.0f);
         ++bounces;
-        rc_report_impact(world, s, sink, index, c.best.point, n, approach, RC_IMPACT_BOUNCE);
+        /* (too slow to bounce, no rebound: a touch, not one of its life's bounces; a point settling
+           into a V numbered each touch as a bounce, and spent its budget at rest) */
+        rc_impact_kind kind = approach < world->def.restitution_threshold ? RC_IMPACT_TOUCH : RC_IMPACT_BOUNCE;
+        rc_report_impact(world, s, sink, index, c.best.point, n, approach, kind);
     }
 }
 
