@@ -68,7 +68,9 @@ typedef struct rc_impact_event {
     rc_vec2 point, normal;     /* where, and the surface normal there (pointing at the projectile) */
     float approach_speed;      /* speed along the normal just before the bounce, > 0 */
     int32_t bounce;            /* which bounce of the projectile's life this is (1 for its first); 0 when
-                                  it did not bounce here (it stopped dead, or started inside the shape) */
+                                  it did not bounce here (it stopped dead, started inside the shape, or
+                                  came slower than restitution_threshold: a touch, which spends no
+                                  bounce of its budget) */
     bool spent;                /* it stopped dead here, its bounces used up (max_bounces 0, or its
                                   bounce budget made): it will not move on by itself */
 } rc_impact_event;
