@@ -176,25 +176,6 @@ static bool clears_or_meets_later(rc_toi toi) {
     return toi.state == RC_TOI_SEPARATED || ((toi.state == RC_TOI_HIT || toi.state == RC_TOI_FAILED) && toi.t > 0.0f);
 }
 
-/* An inset hull's time of impact with a wall: within the slop of it, or, where it starts nearer
- * than that (a thin body's skin is thinner than the slop), within half the way it starts from it:
- * so it goes in no deeper than that in the step. Its start's distance is asked only then. */
-static rc_toi inset_time_of_impact(const continuous_query *q, const rc_hull *inset, const rc_hull *wall,
-                                   const rc_hull_sweep *still) {
-    float slop = q->world->def.linear_slop;
-    rc_toi toi = rc_time_of_impact(inset, &q->sweep, wall, still, slop, 0.25f * slop);
-    if (clears_or_meets_later(toi)) {
-        return toi;
-    }
-    rc_hull a = rc_hull_transform(inset, rc_sweep_transform(&q->sweep, 0.0f));
-    rc_hull b = rc_hull_transform(wall, rc_sweep_transform(still, 0.0f));
-    float target = 0.5f * rc_distance_hulls(&a, &b).distance;
-    if (!(target > 0.0f)) {
-        return toi;
-    }
-    return rc_time_of_impact(inset, &q->sweep, wall, still, target, 0.25f * target);
-}
-
 /* For a shape touching a wall at the step's start: when the part of it not touching yet comes
  * to the wall, the shape less a skin: a thin one (4 linear slops, the deepest a resting contact
  * sinks and then some: what passes through is at most that), then one of its core's depth.
@@ -208,7 +189,7 @@ static bool skin_time_of_impact(const continuous_query *q, const rc_hull *wall, 
         if ((k == 1 && !(skins[1] > skins[0])) || !rc_hull_inset(&q->hull, skins[k], &inset)) {
             continue;
         }
-        *out = inset_time_of_impact(q, &inset, wall, still);
+        *out = rc_time_of_impact(&inset, &q->sweep, wall, still, slop, 0.25f * slop);
         if (clears_or_meets_later(*out)) {
             return true;
         }
@@ -308,13 +289,19 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
         bool moving = still.c1.x != still.c2.x || still.c1.y != still.c2.y || still.a1 != still.a2;
         bool core_at_wall = toi.state == RC_TOI_HIT && toi.t == 0.0f;
         rc_vec2 into = toi.normal;
+        /* how far in it may go in the step: a core at a solid wall by a slop (one that deep is
+           let be: the solver pushes it out); at a chain's wall, to within its core's size of
+           the line */
+        float room = other->kind == RC_SHAPE_SEGMENT ? 0.0f : slop;
         if (other->kind == RC_SHAPE_SEGMENT && ob->type == RC_STATIC &&
             (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f))) {
             /* a chain's wall has no inside: the way into it is across it from the side the
                body started on */
             rc_vec2 e = rc_normalize(rc_sub(other->segment[1], other->segment[0]));
             rc_vec2 n = rc_v2(-e.y, e.x);
-            into = rc_dot(n, rc_sub(q->middle1, other->segment[0])) >= 0.0f ? rc_neg(n) : n;
+            float side = rc_dot(n, rc_sub(q->middle1, other->segment[0]));
+            into = side >= 0.0f ? rc_neg(n) : n;
+            room = fabsf(side) - q->core;
             core_at_wall = true;
         }
         rc_vec2 along = rc_sub(q->middle2, q->middle1);
@@ -323,7 +310,10 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
             rc_transform w1 = rc_sweep_transform(&still, 0.0f), w2 = rc_sweep_transform(&still, 1.0f);
             along = rc_rotate(w2.q, rc_sub(rc_inv_transform_point(w2, q->middle2), rc_inv_transform_point(w1, q->middle1)));
         }
-        if (core_at_wall && rc_dot(along, into) > 0.0f) {
+        /* (stopped at any step into a wall, a plank spawned deep in a floor and turning out of
+           it, which its contacts then left alone, never moved again; a plank 0.01 thick lying
+           on a chain, whose core is always at it, stopped as gravity pulled it) */
+        if (core_at_wall && rc_dot(along, into) > rc_maxf(room, 0.0f)) {
             q->fraction = 0.0f;
             q->embedded = into;
             q->carried = moving;
