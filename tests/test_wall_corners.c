@@ -1,14 +1,12 @@
 /* Thin props spinning over the corners of walls (world.h: a prop never passes through a wall;
- * world/continuous.c). A body that starts a step touching a wall is kept from going deeper than
- * a skin of it; a body only 0.02 thick has a skin thinner than the linear slop, and its time of
- * impact (to within one slop) was met at once and let be. Where it was deeper than the skin,
- * only its corners were looked at, and a corner of the wall piercing its face met none of them.
- * So a 3 x 0.02 plank thrown at 685 units/s spinning at 27 rad/s into a star-shaped room crossed
- * over the tip of one of its inner corners and left the room, through a chain or through boxes
- * 0.1 thick, and planks thrown at the apex of a roof ended with their centre inside it. Now the
- * skin's time of impact is taken to half the way it starts from the wall where it starts within
- * the slop, and deeper in, its core (a small circle about its middle) is looked at along with its
- * corners. */
+ * world/continuous.c). A body that starts a step touching a wall deeper than a skin of it (a
+ * body only 0.02 thick has a skin thinner than the linear slop: always) had only its corners
+ * looked at, and a corner of the wall piercing its face met none of them. So a 3 x 0.02 plank
+ * thrown at 685 units/s spinning at 27 rad/s into a star-shaped room crossed over the tip of one
+ * of its inner corners and left the room, through a chain or through boxes 0.1 thick, and planks
+ * thrown at the apex of a roof ended with their centre inside it. Now its core (a small circle
+ * about its middle) is looked at along with its corners. And a two-sided chain meets a plank
+ * past the tip of a spike from the side that faces it (rc_two_sided_wall_side). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
