@@ -253,25 +253,60 @@ static void table_delete(grid_store *s, uint32_t slot) {
     }
 }
 
+/* Drop cell c's last entry (c is record r, at window slot `slot` or hash slot `table_slot` of
+ * its level): the head chunk it emptied and, when it was the cell's only entry, the record and
+ * its slot go. A chunk or record at or above the marks goes back to the high mark (undoing a
+ * journal's batch: it was the last taken from there), any other to its free list. */
+static void cell_drop_last(grid_store *s, grid_level *lv, grid_cell *c, uint32_t r, uint32_t slot,
+                           uint32_t table_slot, uint32_t record_mark, uint32_t chunk_mark) {
+    uint32_t count = cell_count(c);
+    if (count > INLINE_ENTRIES && head_fill(count) == 1) { /* its chunk held it alone */
+        uint32_t k = c->chunk;
+        c->chunk = s->chunks[k].next;
+        if (k >= chunk_mark) {
+            s->chunk_high--; /* (the last taken from there: k is chunk_high - 1) */
+        } else {
+            chunk_give(s, k);
+        }
+    }
+    c->meta -= 1u << 6;
+    if (count > 1) {
+        return;
+    }
+    s->cells--;
+    lv->cells--;
+    if (slot != NONE) {
+        lv->window.slots[slot] = 0;
+    } else {
+        s->hashed--;
+        lv->hashed--;
+        table_delete(s, table_slot); /* (popped, the cells after it in its run were there before it) */
+    }
+    if (r >= record_mark) {
+        s->record_high--;
+    } else {
+        record_give(s, r);
+    }
+}
+
 /* Remove proxy `entry` (an id) from a cell. */
 static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry) {
     grid_level *lv = &s->levels[level];
     uint32_t slot = window_slot(&lv->window, x, y);
-    uint32_t table_slot = NONE;
-    grid_cell *c;
+    uint32_t table_slot = NONE, r;
     if (slot != NONE) {
-        uint32_t r = lv->window.slots[slot];
-        if (r == 0) {
+        if (lv->window.slots[slot] == 0) {
             return;
         }
-        c = &s->records[r - 1];
+        r = lv->window.slots[slot] - 1;
     } else {
         table_slot = find_hashed(s, level, x, y);
         if (table_slot == NONE) {
             return;
         }
-        c = &s->records[s->table[table_slot].record];
+        r = s->table[table_slot].record;
     }
+    grid_cell *c = &s->records[r];
     uint32_t count = cell_count(c);
     /* the last entry fills the hole */
     uint32_t *last, *hole = NULL;
@@ -304,27 +339,7 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
     }
     *hole = *last;
     memmove(hole_box, last_box, sizeof(uint16_t) * 4);
-    if (count > INLINE_ENTRIES && head_fill(count) == 1) {
-        uint32_t k = c->chunk;
-        c->chunk = s->chunks[k].next;
-        chunk_give(s, k);
-    }
-    c->meta -= 1u << 6;
-    if (count > 1) {
-        return;
-    }
-    s->cells--;
-    lv->cells--;
-    if (slot != NONE) {
-        uint32_t r = lv->window.slots[slot] - 1;
-        lv->window.slots[slot] = 0;
-        record_give(s, r);
-    } else {
-        record_give(s, s->table[table_slot].record);
-        s->hashed--;
-        lv->hashed--;
-        table_delete(s, table_slot);
-    }
+    cell_drop_last(s, lv, c, r, slot, table_slot, NONE, NONE);
 }
 
 void rc_grid_cell_pop(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t record_mark, uint32_t chunk_mark) {
@@ -336,35 +351,7 @@ void rc_grid_cell_pop(grid_store *s, int32_t level, int32_t x, int32_t y, uint32
         table_slot = find_hashed(s, level, x, y);
         r = s->table[table_slot].record;
     }
-    grid_cell *c = &s->records[r];
-    uint32_t count = cell_count(c);
-    if (count > INLINE_ENTRIES && head_fill(count) == 1) { /* its chunk held it alone */
-        uint32_t k = c->chunk;
-        c->chunk = s->chunks[k].next;
-        if (k >= chunk_mark) {
-            s->chunk_high--; /* (the last taken from there: k is chunk_high - 1) */
-        } else {
-            chunk_give(s, k);
-        }
-    }
-    c->meta -= 1u << 6;
-    if (count > 1) {
-        return;
-    }
-    s->cells--;
-    lv->cells--;
-    if (slot != NONE) {
-        lv->window.slots[slot] = 0;
-    } else {
-        s->hashed--;
-        lv->hashed--;
-        table_delete(s, table_slot); /* (the cells after it in its run were there before it) */
-    }
-    if (r >= record_mark) {
-        s->record_high--;
-    } else {
-        record_give(s, r);
-    }
+    cell_drop_last(s, lv, &s->records[r], r, slot, table_slot, record_mark, chunk_mark);
 }
 
 /* The entry and quantised box of a proxy in cell (x, y); box NULL: not boxed. */
