@@ -171,9 +171,19 @@ static bool slow_against(const continuous_query *q, const rc_hull_sweep *motion)
     return slow_in(q, motion, rc_sweep_transform(motion, 0.0f), rc_sweep_transform(motion, 1.0f));
 }
 
+/* Is a time of impact a touch after the step's start (a failed one: at its safe fraction)? */
+static bool meets_later(rc_toi toi) {
+    return (toi.state == RC_TOI_HIT || toi.state == RC_TOI_FAILED) && toi.t > 0.0f;
+}
+
+/* Is it a touch at the step's start (overlapping, or within the target)? */
+static bool touches_at_start(rc_toi toi) {
+    return toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f);
+}
+
 /* Is a time of impact a clearance of the whole step, or a touch after its start? */
 static bool clears_or_meets_later(rc_toi toi) {
-    return toi.state == RC_TOI_SEPARATED || ((toi.state == RC_TOI_HIT || toi.state == RC_TOI_FAILED) && toi.t > 0.0f);
+    return toi.state == RC_TOI_SEPARATED || meets_later(toi);
 }
 
 /* For a shape touching a wall at the step's start: when the part of it not touching yet comes
@@ -200,8 +210,7 @@ static bool skin_time_of_impact(const continuous_query *q, const rc_hull *wall, 
 /* The earlier of two times of impact that meet after the step's start (a failed one at its safe
  * fraction), as a hit; `a` as it is when neither does. */
 static rc_toi earlier_later_hit(rc_toi a, rc_toi b) {
-    bool a_later = (a.state == RC_TOI_HIT || a.state == RC_TOI_FAILED) && a.t > 0.0f;
-    bool b_later = (b.state == RC_TOI_HIT || b.state == RC_TOI_FAILED) && b.t > 0.0f;
+    bool a_later = meets_later(a), b_later = meets_later(b);
     rc_toi first = b_later && (!a_later || b.t < a.t) ? b : a;
     if (a_later || b_later) {
         first.state = RC_TOI_HIT;
@@ -270,13 +279,13 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
         q->have_hull = true;
     }
     rc_toi toi = rc_time_of_impact(&q->hull, &q->sweep, &oh, &still, slop, 0.25f * slop);
+    bool touching = touches_at_start(toi);
     rc_toi decided;
-    if ((toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f)) &&
-        skin_time_of_impact(q, &oh, &still, &decided)) {
+    if (touching && skin_time_of_impact(q, &oh, &still, &decided)) {
         /* touching already (resting on it, or stopped there by the last step): the whole shape
            but for a skin must still not pass through */
         toi = decided;
-    } else if (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f)) {
+    } else if (touching) {
         /* its inside at the wall already: its corners, and a small core about its middle, must
            still not pass through */
         rc_toi corners = corners_time_of_impact(q, &oh, &still);
@@ -293,8 +302,7 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
            let be: the solver pushes it out); at a chain's wall, to within its core's size of
            the line */
         float room = other->kind == RC_SHAPE_SEGMENT ? 0.0f : slop;
-        if (other->kind == RC_SHAPE_SEGMENT && ob->type == RC_STATIC &&
-            (toi.state == RC_TOI_OVERLAPPED || (toi.state == RC_TOI_HIT && toi.t == 0.0f))) {
+        if (other->kind == RC_SHAPE_SEGMENT && ob->type == RC_STATIC && touches_at_start(toi)) {
             /* a chain's wall has no inside: the way into it is across it from the side the
                body started on */
             rc_vec2 e = rc_normalize(rc_sub(other->segment[1], other->segment[0]));
@@ -327,7 +335,7 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
        wall: the crate slides on) */
     rc_vec2 motion = rc_sub(q->sweep.c2, q->sweep.c1);
     float swing = fabsf(q->sweep.a2 - q->sweep.a1) * q->reach;
-    if ((toi.state == RC_TOI_HIT || toi.state == RC_TOI_FAILED) && toi.t > 0.0f && toi.t < q->fraction &&
+    if (meets_later(toi) && toi.t < q->fraction &&
         !(toi.state == RC_TOI_HIT && rc_seam_hidden(world, other, q->shape, toi.point, rc_neg(toi.normal), motion, swing))) {
         q->fraction = toi.t;
         q->carried = still.c1.x != still.c2.x || still.c1.y != still.c2.y || still.a1 != still.a2;
