@@ -38,17 +38,42 @@ void rc_grid_query_aabb_trusted(const rc_grid *grid, rc_aabb box, bool skip_mobi
  * neighbour of every moved body. */
 void rc_grid_find_begun_pairs(const rc_grid *grid, rc_grid_pair_fn *fn, void *context);
 
+/* What a move did to the cells, for rc_grid_move_back to take it back exactly. A cell's entry
+ * that a move takes out is filled by the cell's last one (the order of the entries in a cell is
+ * state: pairs and query answers come in it), and a cell or chunk it takes comes from a free list
+ * or the high mark: a move back by the box alone put the entry last and a chunk anywhere. */
+typedef struct rc_grid_move_note {
+    rc_aabb box;            /* the proxy's box before the move */
+    uint32_t hole_chunk[4]; /* per cell it left, in row order: the chunk its entry was in (UINT32_MAX: the cell's own) */
+    uint8_t hole_slot[4];   /* and the slot there */
+    uint8_t from_high;      /* per cell it entered, in row order: bit 2k its record came from the high mark, 2k+1 its chunk */
+    bool cells_changed;     /* it left or entered a cell */
+} rc_grid_move_note;
+
 /* rc_grid_move without the checks of a live proxy and an unlocked grid (the world's moves of
- * its own proxies in its step; a bad box still changes nothing and gives false): *before gets
- * the proxy's box before the move, for the caller to undo it. */
-bool rc_grid_move_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_aabb *before);
+ * its own proxies in its step; a bad box still changes nothing and gives false): *note gets the
+ * proxy's box before the move and what the move did, for the caller to undo it. */
+bool rc_grid_move_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_grid_move_note *note);
 
 /* The same move made only where it adds no grid entry (it keeps its cells, or leaves some):
- * then it cannot fail, *before gets the box it had and 0 is returned; otherwise nothing changes
- * and rc_grid_move_additions is returned (0 with *before the box it keeps for a bad box). One look at
- * the cells where rc_grid_move_additions and rc_grid_move took two (a falling crowd moves every
- * proxy at every step). */
-int32_t rc_grid_move_in_cells_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_aabb *before);
+ * then it cannot fail, *note is filled and 0 is returned; otherwise nothing changes and
+ * rc_grid_move_additions is returned (0 with note->box the box it keeps for a bad box). One look
+ * at the cells where rc_grid_move_additions and rc_grid_move took two (a falling crowd moves
+ * every proxy at every step). */
+int32_t rc_grid_move_in_cells_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_grid_move_note *note);
+
+/* Moves that can be taken back exactly (the world's step, which may run out of memory after it
+ * moved proxies and must then leave everything as it was, every byte rc_grid_save writes):
+ * rc_grid_open_undo keeps what the moves' notes do not say (the levels' bounds, and the hash
+ * table's slots when it holds cells: false, with nothing changed, when memory for that runs
+ * out); while it is open a reserve that grows the table keeps the old one. rc_grid_move_back
+ * takes back the last move not yet taken back, given its note (the moves taken back in the
+ * reverse order: each finds the cells as its move left them). rc_grid_close_undo ends it:
+ * `undone` when every move since the open was taken back, which puts the rest back. The moved
+ * list is the caller's (rc_grid_unlist_moves). */
+bool rc_grid_open_undo(rc_grid *grid);
+void rc_grid_move_back(rc_grid *grid, int32_t id, const rc_grid_move_note *note);
+void rc_grid_close_undo(rc_grid *grid, bool undone);
 
 /* How many proxies moved (or were inserted or touched) since the moves were last forgotten: 0
  * when a pair finding would report nothing. */

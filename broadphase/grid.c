@@ -110,6 +110,8 @@ void rc_grid_destroy(rc_grid *grid) {
         return;
     }
     rc_grid_end_batch(grid);
+    rc_grid_close_undo(grid, false);
+    rc_grid_undo_free_log(grid);
     rc_allocator a = grid->allocator;
     rc_grid_store_free(&a, &grid->store);
     proxy_arrays arrays = grid_arrays(grid);
@@ -155,23 +157,12 @@ static void mark_new(rc_grid *grid, int32_t id) {
     grid->befores[id] = NO_BOX;
 }
 
-/* A proxy's id as its entries hold it: with ENTRY_MOBILE when it is mobile. */
-static uint32_t entry_id(const rc_grid *grid, int32_t id) {
-    return (uint32_t)id | (grid->proxies[id].mobile ? ENTRY_MOBILE : 0u);
-}
-
 /* Rewrite a live proxy's entries in place from what it is now (boxed when static, with the
  * mobile bit when mobile): its cells stay the same. */
 static void rewrite_entries(rc_grid *grid, int32_t id) {
     const grid_proxy *p = &grid->proxies[id];
     cell_rect r = proxy_rect(grid, (uint32_t)id);
     rc_grid_rect_refresh(&grid->store, p->level, r, r, entry_id(grid, id), p->is_static ? &grid->spans[id].box : NULL);
-}
-
-static void set_proxy_rect(grid_proxy *p, cell_rect r) {
-    p->lx = r.lx;
-    p->ly = r.ly;
-    p->wide = (uint8_t)((r.hx > r.lx ? 1 : 0) | (r.hy > r.ly ? 2 : 0));
 }
 
 
@@ -316,7 +307,8 @@ static bool rebuild(rc_grid *grid, float base_size) {
         if (grid->proxies[id].level >= 0) {
             int32_t l = level_for(&fresh, spans[id].box);
             cell_rect r = rect_of(&fresh.levels[l], spans[id].box);
-            rc_grid_rect_add(&fresh, l, r, NULL, entry_id(grid, id), grid->proxies[id].is_static ? &spans[id].box : NULL);
+            rc_grid_rect_add(&fresh, l, r, NULL, entry_id(grid, id), grid->proxies[id].is_static ? &spans[id].box : NULL,
+                             NULL);
             rc_grid_level_count(&fresh, l, 1, grid->proxies[id].mobile);
             grid->proxies[id].level = (int8_t)l;
             set_proxy_rect(&grid->proxies[id], r);
@@ -377,6 +369,9 @@ bool rc_grid_optimize(rc_grid *grid) {
     if (!changeable(grid) || grid->journal.open) {
         return false; /* (after a batch: its journal undoes inserts and reserves alone) */
     }
+    if (grid->store.hashed == 0 && !grid->undo.open) {
+        rc_grid_undo_free_log(grid); /* (the next open has no table changes to log) */
+    }
     grid->peak_live = grid->live > grid->peak_live ? grid->live : grid->peak_live;
     /* give memory back once three quarters of the proxies it was grown for are gone (decided by
        counts only, so the same calls give the same ids whatever the allocator does) */
@@ -433,11 +428,13 @@ static bool reserve_entries(rc_grid *grid, int64_t additions) {
     grid_table kept;
     memset(&kept, 0, sizeof kept); /* (the reserve fills it only where it grew the table) */
     if (!rc_grid_store_reserve_split(&grid->allocator, &grid->store, additions, additions,
-                                     grid->journal.open ? &kept : NULL)) {
+                                     grid->journal.open || grid->undo.open ? &kept : NULL)) {
         return false;
     }
     if (grid->journal.open && kept.replaced) {
         rc_grid_journal_table(grid, kept);
+    } else if (kept.replaced) {
+        rc_grid_undo_keep_table(grid, kept);
     }
     return true;
 }
@@ -474,7 +471,7 @@ int32_t rc_grid_insert(rc_grid *grid, rc_aabb box, int32_t user) {
     p->prev_piece = -1;
     p->next_piece = -1;
     grid->spans[id].box = box;
-    rc_grid_rect_add(&grid->store, l, r, NULL, (uint32_t)id, NULL);
+    rc_grid_rect_add(&grid->store, l, r, NULL, (uint32_t)id, NULL, NULL);
     rc_grid_level_count(&grid->store, l, 1, false);
     grid->size_bins[size_bin(box_size(box))]++;
     grid->live++;
@@ -511,22 +508,24 @@ bool rc_grid_reserve(rc_grid *grid, int32_t additions) {
     return reserve_entries(grid, additions);
 }
 
-/* rc_grid_move of a live proxy to a valid box whose place (level l, cells r) is found. */
-static bool move_placed(rc_grid *grid, int32_t id, rc_aabb box, int32_t l, cell_rect r) {
+/* rc_grid_move of a live proxy to a valid box whose place (level l, cells r) is found; note (when
+ * not NULL) gets what it did to the cells. */
+static bool move_placed(rc_grid *grid, int32_t id, rc_aabb box, int32_t l, cell_rect r, rc_grid_move_note *note) {
     assert(!grid->journal.open); /* (a batch's journal undoes inserts and reserves alone) */
     grid_proxy *p = &grid->proxies[id];
     grid_span *span = &grid->spans[id];
     int32_t old_level = p->level;
     cell_rect old_rect = proxy_rect(grid, (uint32_t)id);
     const rc_aabb *boxed = p->is_static ? &box : NULL;
-    if (l != old_level || !rect_equal(r, old_rect)) {
+    bool changed = l != old_level || !rect_equal(r, old_rect);
+    if (changed) {
         const cell_rect *keep_old = l == old_level ? &old_rect : NULL;
         const cell_rect *keep_new = l == old_level ? &r : NULL;
-        if (!rc_grid_store_reserve(&grid->allocator, &grid->store, rc_grid_rect_additions(r, keep_old))) {
+        if (!reserve_entries(grid, rc_grid_rect_additions(r, keep_old))) {
             return false;
         }
-        rc_grid_rect_remove(&grid->store, old_level, old_rect, keep_new, (uint32_t)id);
-        rc_grid_rect_add(&grid->store, l, r, keep_old, entry_id(grid, id), boxed);
+        rc_grid_rect_remove(&grid->store, old_level, old_rect, keep_new, (uint32_t)id, note);
+        rc_grid_rect_add(&grid->store, l, r, keep_old, entry_id(grid, id), boxed, note);
         if (keep_old != NULL) {
             rc_grid_rect_refresh(&grid->store, l, r, old_rect, entry_id(grid, id), boxed);
         }
@@ -539,6 +538,9 @@ static bool move_placed(rc_grid *grid, int32_t id, rc_aabb box, int32_t l, cell_
     } else if (boxed != NULL) {
         rc_grid_rect_refresh(&grid->store, l, r, r, entry_id(grid, id), boxed); /* the copies of the box */
     }
+    if (note != NULL) {
+        note->cells_changed = changed; /* (its box before: the callers') */
+    }
     grid->size_bins[size_bin(box_size(span->box))]--;
     grid->size_bins[size_bin(box_size(box))]++;
     mark_moved(grid, id);
@@ -547,28 +549,30 @@ static bool move_placed(rc_grid *grid, int32_t id, rc_aabb box, int32_t l, cell_
 }
 
 /* rc_grid_move of a live proxy (a bad box changes nothing). */
-static bool move_live(rc_grid *grid, int32_t id, rc_aabb box) {
+static bool move_live(rc_grid *grid, int32_t id, rc_aabb box, rc_grid_move_note *note) {
     if (!rc_aabb_is_valid(box)) {
         return false;
     }
     cell_rect r;
     int32_t l = place_of(&grid->store, box, &r);
-    return move_placed(grid, id, box, l, r);
+    return move_placed(grid, id, box, l, r, note);
 }
 
 bool rc_grid_move(rc_grid *grid, int32_t id, rc_aabb box) {
-    return changeable(grid) && is_live(grid, id) && move_live(grid, id, box);
+    return changeable(grid) && is_live(grid, id) && move_live(grid, id, box, NULL);
 }
 
-bool rc_grid_move_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_aabb *before) {
+bool rc_grid_move_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_grid_move_note *note) {
     assert(changeable(grid) && is_live(grid, id));
-    *before = grid->spans[id].box;
-    return move_live(grid, id, box);
+    note->box = grid->spans[id].box;
+    note->cells_changed = false;
+    return move_live(grid, id, box, note);
 }
 
-int32_t rc_grid_move_in_cells_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_aabb *before) {
+int32_t rc_grid_move_in_cells_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc_grid_move_note *note) {
     assert(changeable(grid) && is_live(grid, id));
-    *before = grid->spans[id].box;
+    note->box = grid->spans[id].box;
+    note->cells_changed = false;
     if (!rc_aabb_is_valid(box)) {
         return 0;
     }
@@ -576,7 +580,7 @@ int32_t rc_grid_move_in_cells_trusted(rc_grid *grid, int32_t id, rc_aabb box, rc
     cell_rect r;
     int32_t additions = additions_of_move(grid, id, box, &l, &r);
     if (additions == 0) {
-        (void)move_placed(grid, id, box, l, r); /* (adds no entry: cannot run out of memory) */
+        (void)move_placed(grid, id, box, l, r, note); /* (adds no entry: cannot run out of memory) */
     }
     return additions;
 }
@@ -598,7 +602,7 @@ bool rc_grid_remove(rc_grid *grid, int32_t id) {
 static void remove_one(rc_grid *grid, int32_t id) {
     assert(!grid->journal.open);
     grid_proxy *p = &grid->proxies[id];
-    rc_grid_rect_remove(&grid->store, p->level, proxy_rect(grid, (uint32_t)id), NULL, (uint32_t)id);
+    rc_grid_rect_remove(&grid->store, p->level, proxy_rect(grid, (uint32_t)id), NULL, (uint32_t)id, NULL);
     rc_grid_level_count(&grid->store, p->level, -1, p->mobile);
     grid->size_bins[size_bin(box_size(grid->spans[id].box))]--;
     p->level = -1;

@@ -110,6 +110,9 @@ typedef struct grid_store {
     /* where the cells outside the windows are: open addressing keyed by (level, x, y) */
     grid_slot *table;
     uint32_t capacity; /* table slots: 0 or a power of two */
+    /* open undoable moves (grid_undo.c): the log of the table's changes, or NULL (not state: a
+       store saved or rebuilt has none) */
+    struct grid_table_log *table_log;
     int32_t hashed;
     /* every occupied cell, windowed or hashed */
     grid_cell *records;
@@ -178,6 +181,31 @@ typedef struct grid_journal {
     cell_rect bounds[LEVEL_COUNT]; /* (the store's levels' bounds only grow) */
 } grid_journal;
 
+/* The changes open undoable moves made to a table that held cells (grid_undo.c): each slot as
+ * it was before a change, in order, as far as the log has room; then the whole table, once. */
+typedef struct grid_slot_change {
+    uint32_t at;
+    grid_slot was;
+} grid_slot_change;
+
+typedef struct grid_table_log {
+    grid_slot_change *changes;
+    int32_t count, capacity;
+    grid_slot *copy; /* copy_capacity slots */
+    uint32_t copy_capacity;
+    bool copied;     /* the table as it was when the log ran out of room */
+} grid_table_log;
+
+/* Open undoable moves (grid_undo.c): what the moves' notes do not say, kept from the open.
+ * Memory kept between opens: the log's. */
+typedef struct grid_undo_state {
+    bool open;
+    bool table_held_cells; /* at the open */
+    grid_table kept;       /* the table at the open, kept when a growth replaced it (kept.replaced) */
+    grid_table_log log;
+    cell_rect bounds[LEVEL_COUNT];
+} grid_undo_state;
+
 struct rc_grid {
     rc_allocator allocator;
     /* queries running a caller's callback: while > 0 every change is refused (a callback that
@@ -203,6 +231,7 @@ struct rc_grid {
     int32_t rebuilds;
     int32_t peak_live; /* the most proxies alive since memory was last given back */
     grid_journal journal; /* an open batch's (grid_batch.c) */
+    grid_undo_state undo; /* open undoable moves' (grid_undo.c) */
 };
 
 static inline void lock(const rc_grid *grid) { atomic_fetch_add_explicit(&((rc_grid *)grid)->locks, 1, memory_order_relaxed); }
@@ -487,6 +516,17 @@ static inline cell_rect proxy_rect(const rc_grid *grid, uint32_t id) {
     return r;
 }
 
+static inline void set_proxy_rect(grid_proxy *p, cell_rect r) {
+    p->lx = r.lx;
+    p->ly = r.ly;
+    p->wide = (uint8_t)((r.hx > r.lx ? 1 : 0) | (r.hy > r.ly ? 2 : 0));
+}
+
+/* A proxy's id as its entries hold it: with ENTRY_MOBILE when it is mobile. */
+static inline uint32_t entry_id(const rc_grid *grid, int32_t id) {
+    return (uint32_t)id | (grid->proxies[id].mobile ? ENTRY_MOBILE : 0u);
+}
+
 /* ---- shared between the grid's files -------------------------------------------------------- */
 
 /* grid_store.c: the cells, their entries, and the windows and hash table that find them. */
@@ -508,9 +548,29 @@ void rc_grid_cell_pop(grid_store *s, int32_t level, int32_t x, int32_t y, uint32
 /* Every level's bounds made tight again from its cells (a loaded store: its levels' bounds are
  * not saved). */
 void rc_grid_store_bound_levels(grid_store *s);
-void rc_grid_rect_add(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t id, const rc_aabb *box);
+/* Add the proxy's entries to the cells of r outside skip (box: its box when boxed, else NULL);
+ * note, when not NULL, gets where each cell's record and chunk came from (from_high). */
+void rc_grid_rect_add(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t id, const rc_aabb *box,
+                      rc_grid_move_note *note);
 void rc_grid_rect_refresh(grid_store *s, int32_t level, cell_rect r, cell_rect kept, uint32_t id, const rc_aabb *box);
-void rc_grid_rect_remove(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t entry);
+/* Take the proxy's entries out of the cells of r outside skip (each cell's last entry fills the
+ * hole); note, when not NULL, gets where each was (hole_chunk, hole_slot). */
+void rc_grid_rect_remove(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t entry,
+                         rc_grid_move_note *note);
+/* Put an entry back into cell (level, x, y) where rc_grid_rect_remove took it from (the cell as
+ * that left it): the cell's last entry, which filled the hole, goes back to the end. */
+void rc_grid_cell_put_back(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry, const uint16_t q[4],
+                           uint32_t hole_chunk, uint32_t hole_slot);
+/* The entry and quantised box of a proxy in cell (x, y) of its rectangle r (box NULL: not boxed). */
+static inline uint32_t rc_grid_make_entry(const grid_store *s, int32_t level, uint32_t id, cell_rect r,
+                                          const rc_aabb *box, int32_t x, int32_t y, uint16_t q[4]) {
+    uint32_t entry = entry_of(id, r, x, y);
+    memset(q, 0, sizeof(uint16_t) * 4);
+    if (box != NULL && quantize(*box, s->levels[level].size, x, y, q)) {
+        entry |= ENTRY_BOXED;
+    }
+    return entry;
+}
 int64_t rc_grid_rect_additions(cell_rect r, const cell_rect *skip);
 void rc_grid_level_count(grid_store *s, int32_t level_index, int32_t delta, bool mobile);
 bool rc_grid_visit_level(const grid_store *s, int32_t level, cell_visit_fn *fn, void *context);
@@ -527,5 +587,10 @@ bool rc_grid_journal_reserve_store(rc_grid *grid);
 void rc_grid_journal_insert(rc_grid *grid, int32_t id);
 void rc_grid_journal_table(rc_grid *grid, grid_table kept);
 void rc_grid_journal_store(rc_grid *grid, const grid_store *replaced);
+/* grid_undo.c: a table a growth replaced while undoable moves are open, kept when it is the
+ * open's (else freed). */
+void rc_grid_undo_keep_table(rc_grid *grid, grid_table kept);
+/* The log's memory kept between opens given back. */
+void rc_grid_undo_free_log(rc_grid *grid);
 
 #endif

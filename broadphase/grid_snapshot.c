@@ -170,6 +170,7 @@ static void take_spares(grid_io *io, rc_grid *reuse) {
     for (int32_t l = 0; l < LEVEL_COUNT; ++l) {
         keep_spare(io, s->levels[l].window.slots, rc_grid_window_bytes(&s->levels[l].window));
     }
+    rc_grid_undo_free_log(reuse); /* (scratch, not state) */
     rc_allocator a = reuse->allocator;
     rc_mem_free(&a, reuse, sizeof *reuse);
 }

@@ -100,6 +100,7 @@ bool rc_grid_store_reserve_split(const rc_allocator *a, grid_store *s, int64_t a
     }
     s->table = table;
     s->capacity = (uint32_t)capacity;
+    s->table_log = NULL; /* (open undoable moves keep the replaced table whole: kept) */
     return true;
 }
 
@@ -154,6 +155,21 @@ static void bound_cell(cell_rect *b, bool first, int32_t x, int32_t y) {
 }
 
 /* The cell (level, x, y), opened if it is not occupied yet; the room was reserved. */
+/* Table slot `at` about to change while undoable moves are open: as it was, logged (grid_undo.c). */
+static inline void log_slot(grid_store *s, uint32_t at) {
+    grid_table_log *log = s->table_log;
+    if (log == NULL || log->copied) {
+        return;
+    }
+    if (log->count < log->capacity) {
+        grid_slot_change c = {at, s->table[at]};
+        log->changes[log->count++] = c;
+    } else {
+        memcpy(log->copy, s->table, sizeof(grid_slot) * s->capacity);
+        log->copied = true;
+    }
+}
+
 grid_cell *rc_grid_cell_open(grid_store *s, int32_t level, int32_t x, int32_t y) {
     grid_level *lv = &s->levels[level];
     uint32_t slot = window_slot(&lv->window, x, y);
@@ -176,6 +192,7 @@ grid_cell *rc_grid_cell_open(grid_store *s, int32_t level, int32_t x, int32_t y)
         while (s->table[i].level != 0) {
             i = (i + 1) & mask;
         }
+        log_slot(s, i);
         uint32_t r = record_take(s);
         s->table[i].x = x;
         s->table[i].y = y;
@@ -234,6 +251,7 @@ static void cell_add(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_
 static void table_delete(grid_store *s, uint32_t slot) {
     uint32_t mask = s->capacity - 1;
     uint32_t hole = slot;
+    log_slot(s, hole);
     s->table[hole].level = 0;
     uint32_t j = hole;
     for (;;) {
@@ -246,6 +264,7 @@ static void table_delete(grid_store *s, uint32_t slot) {
         /* the slot at j may stay only if its home lies cyclically in (hole, j] */
         bool stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
         if (!stays) {
+            log_slot(s, j);
             s->table[hole] = *t;
             t->level = 0;
             hole = j;
@@ -289,8 +308,10 @@ static void cell_drop_last(grid_store *s, grid_level *lv, grid_cell *c, uint32_t
     }
 }
 
-/* Remove proxy `entry` (an id) from a cell. */
-static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry) {
+/* Remove proxy `entry` (an id) from a cell; *hole_chunk and *hole_slot (when not NULL) get where
+ * it was (the chunk, NONE for the cell's own entries, and the slot there). */
+static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry, uint32_t *hole_chunk,
+                        uint8_t *hole_slot) {
     grid_level *lv = &s->levels[level];
     uint32_t slot = window_slot(&lv->window, x, y);
     uint32_t table_slot = NONE, r;
@@ -318,10 +339,12 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
         last = &s->chunks[c->chunk].entries[head_fill(count) - 1];
         last_box = s->chunks[c->chunk].boxes[head_fill(count) - 1];
     }
+    uint32_t at_chunk = NONE, at_slot = 0;
     for (uint32_t i = 0; i < count && i < INLINE_ENTRIES && hole == NULL; ++i) {
         if ((c->entries[i] & ENTRY_ID_MASK) == entry) {
             hole = &c->entries[i];
             hole_box = c->boxes[i];
+            at_slot = i;
         }
     }
     for (uint32_t k = c->chunk, n = count > INLINE_ENTRIES ? head_fill(count) : 0; k != NONE && hole == NULL;
@@ -330,12 +353,18 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
             if ((s->chunks[k].entries[i] & ENTRY_ID_MASK) == entry) {
                 hole = &s->chunks[k].entries[i];
                 hole_box = s->chunks[k].boxes[i];
+                at_chunk = k;
+                at_slot = i;
                 break;
             }
         }
     }
     if (hole == NULL) {
         return;
+    }
+    if (hole_chunk != NULL) {
+        *hole_chunk = at_chunk;
+        *hole_slot = (uint8_t)at_slot;
     }
     *hole = *last;
     memmove(hole_box, last_box, sizeof(uint16_t) * 4);
@@ -354,26 +383,45 @@ void rc_grid_cell_pop(grid_store *s, int32_t level, int32_t x, int32_t y, uint32
     cell_drop_last(s, lv, &s->records[r], r, slot, table_slot, record_mark, chunk_mark);
 }
 
-/* The entry and quantised box of a proxy in cell (x, y); box NULL: not boxed. */
-static uint32_t make_entry(const grid_store *s, int32_t level, uint32_t id, cell_rect r, const rc_aabb *box, int32_t x,
-                           int32_t y, uint16_t q[4]) {
-    uint32_t entry = entry_of(id, r, x, y);
-    memset(q, 0, sizeof(uint16_t) * 4);
-    if (box != NULL && quantize(*box, s->levels[level].size, x, y, q)) {
-        entry |= ENTRY_BOXED;
+void rc_grid_rect_add(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t id, const rc_aabb *box,
+                      rc_grid_move_note *note) {
+    uint32_t k = 0;
+    if (note != NULL) {
+        note->from_high = 0;
     }
-    return entry;
-}
-
-void rc_grid_rect_add(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t id, const rc_aabb *box) {
     for (int32_t y = r.ly; y <= r.hy; ++y) {
         for (int32_t x = r.lx; x <= r.hx; ++x) {
             if (skip == NULL || !rect_contains(*skip, x, y)) {
                 uint16_t q[4];
-                uint32_t entry = make_entry(s, level, id, r, box, x, y, q);
+                uint32_t entry = rc_grid_make_entry(s, level, id, r, box, x, y, q);
+                int32_t record_high = s->record_high, chunk_high = s->chunk_high;
                 cell_add(s, level, x, y, entry, q);
+                if (note != NULL) { /* (where the cell's record and the entry's chunk came from) */
+                    uint32_t from_high = (s->record_high != record_high ? 1u : 0u) | (s->chunk_high != chunk_high ? 2u : 0u);
+                    note->from_high = (uint8_t)(note->from_high | from_high << (2 * k++));
+                }
             }
         }
+    }
+}
+
+void rc_grid_cell_put_back(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry, const uint16_t q[4],
+                           uint32_t hole_chunk, uint32_t hole_slot) {
+    cell_add(s, level, x, y, entry, q);
+    grid_cell *c = (grid_cell *)cell_lookup(s, level, x, y);
+    uint32_t count = cell_count(c);
+    uint32_t *last = count <= INLINE_ENTRIES ? &c->entries[count - 1] : &s->chunks[c->chunk].entries[head_fill(count) - 1];
+    uint16_t *last_box = count <= INLINE_ENTRIES ? c->boxes[count - 1] : s->chunks[c->chunk].boxes[head_fill(count) - 1];
+    uint32_t *hole = hole_chunk == NONE ? &c->entries[hole_slot] : &s->chunks[hole_chunk].entries[hole_slot];
+    uint16_t *hole_box = hole_chunk == NONE ? c->boxes[hole_slot] : s->chunks[hole_chunk].boxes[hole_slot];
+    if (hole != last) {
+        uint32_t moved = *hole;
+        uint16_t moved_box[4];
+        memcpy(moved_box, hole_box, sizeof moved_box);
+        *hole = *last;
+        memcpy(hole_box, last_box, sizeof moved_box);
+        *last = moved;
+        memcpy(last_box, moved_box, sizeof moved_box);
     }
 }
 
@@ -389,7 +437,7 @@ void rc_grid_rect_refresh(grid_store *s, int32_t level, cell_rect r, cell_rect k
             grid_cell *c = (grid_cell *)cell_lookup(s, level, x, y);
             uint32_t count = c != NULL ? cell_count(c) : 0;
             uint16_t q[4];
-            uint32_t entry = make_entry(s, level, id, r, box, x, y, q);
+            uint32_t entry = rc_grid_make_entry(s, level, id, r, box, x, y, q);
             for (uint32_t i = 0; i < count && i < INLINE_ENTRIES; ++i) {
                 if ((c->entries[i] & ENTRY_ID_MASK) == (id & ENTRY_ID_MASK)) {
                     c->entries[i] = entry;
@@ -409,11 +457,15 @@ void rc_grid_rect_refresh(grid_store *s, int32_t level, cell_rect r, cell_rect k
     }
 }
 
-void rc_grid_rect_remove(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t entry) {
+void rc_grid_rect_remove(grid_store *s, int32_t level, cell_rect r, const cell_rect *skip, uint32_t entry,
+                         rc_grid_move_note *note) {
+    uint32_t k = 0;
     for (int32_t y = r.ly; y <= r.hy; ++y) {
         for (int32_t x = r.lx; x <= r.hx; ++x) {
             if (skip == NULL || !rect_contains(*skip, x, y)) {
-                cell_remove(s, level, x, y, entry);
+                cell_remove(s, level, x, y, entry, note != NULL ? &note->hole_chunk[k] : NULL,
+                            note != NULL ? &note->hole_slot[k] : NULL);
+                ++k;
             }
         }
     }

@@ -13,7 +13,9 @@ static bool resize(const rc_allocator *allocator, rc_id_pool *pool, int32_t capa
         return false;
     }
     if (pool->capacity > 0) {
-        memcpy(free_slots, pool->free_slots, sizeof(int32_t) * (size_t)pool->free_count);
+        /* all of the free list's array that can have been written (it never holds more than
+           `next`): the slots taken since a mark stay above the count (rc_id_pool_rewind) */
+        memcpy(free_slots, pool->free_slots, sizeof(int32_t) * (size_t)pool->next);
         memcpy(counts, pool->counts, sizeof(uint32_t) * (size_t)pool->next);
     }
     rc_id_pool_free(allocator, pool);
@@ -59,6 +61,16 @@ int32_t rc_id_pool_take(rc_id_pool *pool) {
     int32_t slot = pool->next++;
     pool->counts[slot] = pool->floor;
     return slot;
+}
+
+rc_id_pool_mark rc_id_pool_mark_now(const rc_id_pool *pool) {
+    rc_id_pool_mark m = {pool->free_count, pool->next};
+    return m;
+}
+
+void rc_id_pool_rewind(rc_id_pool *pool, rc_id_pool_mark mark) {
+    pool->free_count = mark.free_count;
+    pool->next = mark.next;
 }
 
 void rc_id_pool_give(rc_id_pool *pool, int32_t slot) {

@@ -39,6 +39,16 @@ void rc_id_pool_free(const rc_allocator *allocator, rc_id_pool *pool);
 int32_t rc_id_pool_peek(const rc_id_pool *pool, int32_t k);
 /* Hand out a slot (needs a reserve). */
 int32_t rc_id_pool_take(rc_id_pool *pool);
+/* Where the pool stands, and every take since then taken back (with no give, trim or shrink
+ * in between): the slots taken from the free list are still in its array above its count (a
+ * take only moves the count; a reserve that grows the array keeps them), those taken new lie
+ * from the mark's `next` on, and a take changes no slot's count. The pool is then as it was,
+ * the slots' ids as they were: a world step that fails takes back the contacts it made. */
+typedef struct rc_id_pool_mark {
+    int32_t free_count, next;
+} rc_id_pool_mark;
+rc_id_pool_mark rc_id_pool_mark_now(const rc_id_pool *pool);
+void rc_id_pool_rewind(rc_id_pool *pool, rc_id_pool_mark mark);
 /* Give a slot back: its count moves on; at its last count it is retired. */
 void rc_id_pool_give(rc_id_pool *pool, int32_t slot);
 /* Slots handed out now. */

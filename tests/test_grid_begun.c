@@ -317,11 +317,11 @@ static void run_twins(rc_vec2 centre, float spread, uint64_t seed) {
         } else {
             box = (rc_aabb){{NAN, 0.0f}, {1.0f, 1.0f}}; /* refused by both */
         }
-        rc_aabb before = {{-1.0f, -1.0f}, {-1.0f, -1.0f}};
+        rc_grid_move_note note = {{{-1.0f, -1.0f}, {-1.0f, -1.0f}}, {0}, {0}, 0, false};
         if (ws_chance(&r, 0.5)) {
             int32_t add = rc_grid_move_additions(a, id, box);
-            ck_assert_int_eq(rc_grid_move_in_cells_trusted(b, id, box, &before), add);
-            ck_assert(rc_aabb_equal(before, was) || add > 0);
+            ck_assert_int_eq(rc_grid_move_in_cells_trusted(b, id, box, &note), add);
+            ck_assert(rc_aabb_equal(note.box, was) || add > 0);
             if (add == 0) {
                 bool moved = rc_grid_move(a, id, box);
                 ck_assert_int_eq(moved, rc_aabb_is_valid(box));
@@ -334,8 +334,8 @@ static void run_twins(rc_vec2 centre, float spread, uint64_t seed) {
             ck_assert(rc_grid_reserve(a, rc_grid_move_additions(a, id, box)));
             ck_assert(rc_grid_reserve(b, rc_grid_move_additions(b, id, box)));
             bool moved = rc_grid_move(a, id, box);
-            ck_assert_int_eq(rc_grid_move_trusted(b, id, box, &before), moved);
-            ck_assert(rc_aabb_equal(before, was));
+            ck_assert_int_eq(rc_grid_move_trusted(b, id, box, &note), moved);
+            ck_assert(rc_aabb_equal(note.box, was));
         }
         ck_assert(rc_aabb_equal(rc_grid_get_box(b, id), rc_grid_get_box(a, id)));
         if (move % 97 == 0) {

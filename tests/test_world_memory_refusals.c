@@ -15,6 +15,12 @@
  * (rc_grid_begin_batch) and reserves that change nothing when they fail, 13 of these 19 cases
  * failed (rc_shape_create_chain and rc_body_set_type inserted proxies one by one and removed
  * them again on a failure; a reserve grew the hash table before the records it could not have).
+ * rc_world_step is refused for memory at any of its allocations, after it has moved bodies and
+ * their grid boxes and made contacts: in a busy scene and in a crowded, far-flung one, every
+ * refusal must leave the snapshot as it was. Before the step took back exactly what it had done,
+ * every refusal past its first reserve changed it (the contact slots it had made stayed counted,
+ * the solver slots and step moves of the bodies stayed the step's, the proxies it moved back went
+ * last in their cells), and the later history differed too.
  *
  * The grid on its own: rc_grid_insert_pieces, rc_grid_reserve and the first insert of an
  * automatic grid refused for memory leave rc_grid_save's bytes as they were (all three failed
@@ -279,7 +285,80 @@ static bool call_body(rc_world *w, scene *s) {
     return !rc_body_id_is_null(rc_body_create(w, &bd));
 }
 
+/* A busy scene about to step: crates falling onto a floor and a chain, a grenade and a bullet in
+ * flight, a kinematic paddle turning through them, and crates just made among the others (the
+ * step's new pairs, contacts, islands and events grow its arrays). */
+static void build_busy(rc_world *w, scene *s) {
+    build_level_chain(w, s);
+    rc_body_id paddle = body_at(w, RC_KINEMATIC, rc_v2(-3.0f, 2.5f));
+    box_at(w, paddle, rc_v2(0, 0), 0.6f);
+    rc_body_set_angular_velocity(w, paddle, 2.0f);
+    rc_body_id grenade = body_at(w, RC_DYNAMIC, rc_v2(2.0f, 4.0f));
+    rc_shape_def sd = rc_shape_default_def();
+    EXPECT(!rc_shape_id_is_null(rc_shape_create_circle(w, grenade, &sd, 0.2f)), "grenade");
+    rc_body_set_linear_velocity(w, grenade, rc_v2(-3.0f, -8.0f));
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.bullet = true;
+    bd.position = rc_v2(8.0f, 1.5f);
+    bd.linear_velocity = rc_v2(-200.0f, 0.0f);
+    EXPECT(!rc_body_id_is_null(rc_body_create(w, &bd)), "bullet");
+    for (int i = 0; i < 3 + s->k; ++i) {
+        box_at(w, body_at(w, RC_DYNAMIC, rc_v2(-6.0f + 1.1f * (float)(i % 10), 1.5f + 0.8f * (float)(i / 10))),
+               rc_v2(0, 0), 0.4f);
+    }
+}
+/* The busy scene, and more that a step's undoing must put back: a heap of small crates in a
+ * few cells (cells of more entries than a record holds: chunks), a group of crates far out,
+ * beyond the grid's windows (hashed cells, which a step may add to its table and grow it),
+ * crates put to sleep after a step (the scratch the last step gave them), a pendulum on a
+ * hinge (joints woken by the step), a sensor, and a kinematic chain sweeping through the heap. */
+static void build_crowded(rc_world *w, scene *s) {
+    build_busy(w, s);
+    for (int i = 0; i < 40; ++i) {
+        box_at(w, body_at(w, RC_DYNAMIC, rc_v2(2.0f + 0.21f * (float)(i % 8), 1.2f + 0.21f * (float)(i / 8))),
+               rc_v2(0, 0), 0.1f);
+    }
+    rc_body_id far_floor = body_at(w, RC_STATIC, rc_v2(4000.0f, -3000.0f));
+    rc_shape_def sd = rc_shape_default_def();
+    EXPECT(!rc_shape_id_is_null(rc_shape_create_box(w, far_floor, &sd, 10.0f, 0.5f)), "far floor");
+    for (int i = 0; i < 4 + s->k; ++i) {
+        rc_body_id b = body_at(w, RC_DYNAMIC, rc_v2(3995.0f + 1.3f * (float)(i % 8), -2999.0f + 1.1f * (float)(i / 8)));
+        box_at(w, b, rc_v2(0, 0), 0.5f);
+        rc_body_set_linear_velocity(w, b, rc_v2(60.0f * (float)(i % 3) - 60.0f, 0.0f)); /* (into other cells) */
+    }
+    rc_body_id hinge = body_at(w, RC_STATIC, rc_v2(-12.0f, 8.0f));
+    rc_body_id bob = body_at(w, RC_DYNAMIC, rc_v2(-10.0f, 8.0f));
+    box_at(w, bob, rc_v2(0, 0), 0.3f);
+    rc_revolute_joint_def jd = rc_revolute_joint_default_def();
+    jd.body_a = hinge;
+    jd.body_b = bob;
+    jd.local_anchor_b = rc_v2(-2.0f, 0.0f);
+    EXPECT(!rc_joint_id_is_null(rc_joint_create_revolute(w, &jd)), "joint: %s", rc_world_last_error(w));
+    sd.is_sensor = true;
+    EXPECT(!rc_shape_id_is_null(rc_shape_create_box(w, s->body[0], &sd, 3.0f, 3.0f)), "sensor");
+    rc_body_id sweeper = body_at(w, RC_KINEMATIC, rc_v2(0.0f, 3.0f));
+    sd.is_sensor = false;
+    const rc_vec2 line[3] = {{-1.0f, 0.0f}, {0.0f, 0.5f}, {1.0f, 0.0f}};
+    EXPECT(!rc_shape_id_is_null(rc_shape_create_chain(w, sweeper, &sd, line, 3, false)), "kinematic chain");
+    rc_body_set_linear_velocity(w, sweeper, rc_v2(4.0f, -1.0f));
+    EXPECT(rc_world_step(w, 1.0f / 60.0f), "step");
+    /* crates put to sleep keep the solver slots the last step gave them */
+    rc_body_id sleeper = body_at(w, RC_DYNAMIC, rc_v2(-8.0f, 1.5f));
+    box_at(w, sleeper, rc_v2(0, 0), 0.4f);
+    EXPECT(rc_world_step(w, 1.0f / 60.0f), "step");
+    EXPECT(rc_body_set_awake(w, sleeper, false), "sleep");
+    EXPECT(rc_body_set_awake(w, bob, false), "sleep");
+}
+
+static bool call_step(rc_world *w, scene *s) {
+    (void)s;
+    return rc_world_step(w, 1.0f / 60.0f);
+}
+
 static const refusal_case cases[] = {
+    {"rc_world_step", build_busy, call_step, 24},
+    {"rc_world_step in a crowded, far-flung scene", build_crowded, call_step, 12},
     {"rc_shape_create_chain on the level", build_floor, call_chain_on_level, 4},
     {"rc_shape_create_chain of long walls on the level", build_floor, call_long_walls_on_level, 4},
     {"rc_shape_create_chain on an empty level", build_empty_level, call_long_walls_on_level, 4},

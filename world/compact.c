@@ -39,6 +39,7 @@ static void compact_bodies(rc_world *world) {
                           sizeof(rc_body), 64);
     /* the step's scratch is sized with the bodies */
     rc_array_shrink(world, world->undo, n + 1);
+    rc_array_shrink(world, world->scratch_undo, n + 1);
     world->islands.count = n;
     rc_array_shrink(world, world->islands, n + 1);
     world->body_masses.count = n;

@@ -99,6 +99,30 @@ int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b) {
     return index;
 }
 
+rc_contact_mark rc_contact_mark_now(const rc_world *world) {
+    rc_contact_mark m = {rc_id_pool_mark_now(&world->contact_ids), world->contacts.count};
+    return m;
+}
+
+/* Each step of rc_contact_create undone, the last made first (the edges were linked at their
+ * lists' heads, so unlinking them puts the heads back); the ids and the array then go back to
+ * the mark (rc_id_pool_rewind). */
+void rc_contacts_take_back(rc_world *world, const int32_t *made, int32_t count, rc_contact_mark mark) {
+    for (int32_t k = count - 1; k >= 0; --k) {
+        rc_contact *c = &world->contacts.data[made[k]];
+        assert(c->in_use && !c->touching);
+        rc_map_remove(&world->contact_map, rc_contact_key(c->shape[0], c->shape[1]));
+        rc_contact_set_changed(world, made[k]);
+        unlink_edge(world, made[k], 1);
+        unlink_edge(world, made[k], 0);
+        rc_contact_count_level(world, c, -1);
+        c->in_use = false;
+    }
+    assert(world->contact_ids.free_count <= mark.ids.free_count && world->contact_ids.next >= mark.ids.next);
+    rc_id_pool_rewind(&world->contact_ids, mark.ids);
+    world->contacts.count = mark.count;
+}
+
 /* Event lists grow by one; the step reserves room before it runs, shape destruction between
  * steps reserves here and drops the event if memory is short (the contact still ends). */
 static void emit_end(rc_world *world, const rc_contact *c) {

@@ -5,6 +5,7 @@
 
 #include <ricochet/world.h>
 
+#include "core/id_pool.h"
 #include "core/map.h"
 #include "shapes/collide.h"
 #include "shapes/shapes.h"
@@ -103,6 +104,16 @@ void rc_contact_count_level(rc_world *world, const rc_contact *c, int delta);
 void rc_contacts_count_levels(rc_world *world);
 int32_t rc_contact_create(rc_world *world, int32_t shape_a, int32_t shape_b); /* needs rc_contact_reserve */
 void rc_contact_destroy(rc_world *world, int32_t contact, bool emit_end);
+/* Where the contact slots stood before contacts were made (a step's start), and those contacts
+ * taken back exactly as if never made (a step that fails): the ids' free list and counts, the
+ * array's count, the shapes' lists, the bodies' counts. Only contacts made since the mark, none
+ * touching, with nothing destroyed in between. */
+typedef struct rc_contact_mark {
+    rc_id_pool_mark ids;
+    int32_t count;
+} rc_contact_mark;
+rc_contact_mark rc_contact_mark_now(const rc_world *world);
+void rc_contacts_take_back(rc_world *world, const int32_t *made, int32_t count, rc_contact_mark mark);
 void rc_shape_destroy_contacts(rc_world *world, int32_t shape);
 /* Something about the shape or body changed outside the step (a teleport, a filter, a type):
  * its contacts are looked at in the next step even if no body there is awake. */

@@ -13,7 +13,7 @@
 void rc_step_move_proxy(rc_world *world, const rc_shape *shape, rc_aabb box) {
     rc_proxy_undo *u = &world->proxy_undo.data[world->proxy_undo.count++];
     u->proxy = shape->proxy;
-    (void)rc_grid_move_trusted(world->grid, shape->proxy, box, &u->box);
+    (void)rc_grid_move_trusted(world->grid, shape->proxy, box, &u->note);
 }
 
 rc_aabb rc_motion_box(rc_aabb before, rc_aabb after, rc_vec2 center, float turn) {
@@ -118,7 +118,7 @@ bool rc_motion_proxy_target(const rc_world *world, const rc_shape *shape, rc_aab
 static int32_t move_or_defer(rc_world *world, int32_t shape, rc_aabb target) {
     const rc_shape *s = &world->shapes.data[shape];
     rc_proxy_undo *u = &world->proxy_undo.data[world->proxy_undo.count];
-    int32_t add = rc_grid_move_in_cells_trusted(world->grid, s->proxy, target, &u->box);
+    int32_t add = rc_grid_move_in_cells_trusted(world->grid, s->proxy, target, &u->note);
     if (add == 0) {
         u->proxy = s->proxy;
         world->proxy_undo.count++;

@@ -36,6 +36,10 @@ void rc_save_undo(rc_world *world, int32_t index) {
     u.last_hit_step = b->last_hit_step;
     u.bounces_left = b->bounces_left;
     u.bounces_made = b->bounces_made;
+    u.solver_slot = b->solver_slot;
+    u.step_bounces = b->step_bounces;
+    u.step_move = b->step_move;
+    u.step_turn = b->step_turn;
     world->undo.data[world->undo.count++] = u;
 }
 
@@ -104,21 +108,28 @@ static void start_step(rc_world *world, float dt) {
     float h = rc_sub_step(world, dt);
     keep_plain_kicks(world, h, dt);
     world->undo.count = 0;
+    world->scratch_undo.count = 0;
     world->solver_owner.count = 0;
     int32_t *slots = world->body_slots.data;
     uint8_t *active = world->body_active.data;
     int32_t kinematic = 0;
     for (int32_t i = 0; i < world->bodies.count; ++i) {
         rc_body *b = &world->bodies.data[i];
-        b->solver_slot = -1; /* asleep or static: none this step, whatever it had */
         slots[i] = -1;
-        b->step_bounces = 0;
         kinematic += b->in_use && b->type == RC_KINEMATIC; /* (asleep or awake: continuous.c) */
         active[i] = b->in_use && b->type != RC_STATIC && b->awake;
+        if (active[i]) {
+            rc_save_undo(world, i); /* (before the scratch below: a step that fails puts it back) */
+        } else if (b->solver_slot != -1 || b->step_bounces != 0) {
+            /* (one that fell asleep in the last step still has its scratch, which a snapshot holds) */
+            rc_body_scratch kept = {i, b->solver_slot, b->step_bounces};
+            world->scratch_undo.data[world->scratch_undo.count++] = kept;
+        }
+        b->solver_slot = -1; /* asleep or static: none this step, whatever it had */
+        b->step_bounces = 0;
         if (!active[i]) {
             continue;
         }
-        rc_save_undo(world, i);
         if (in_solver(b)) {
             int32_t slot = world->solver_owner.count++;
             world->solver_owner.data[slot] = i;
@@ -340,9 +351,10 @@ static bool report_bounces(rc_world *world) {
  * looked ahead where the step tried once did not (a run with a failed allocation differed). */
 static void undo_proxy_moves(rc_world *world) {
     for (int32_t k = world->proxy_undo.count - 1; k >= 0; --k) {
-        rc_grid_move(world->grid, world->proxy_undo.data[k].proxy, world->proxy_undo.data[k].box);
+        rc_grid_move_back(world->grid, world->proxy_undo.data[k].proxy, &world->proxy_undo.data[k].note);
     }
     world->proxy_undo.count = 0;
+    rc_grid_close_undo(world->grid, true);
     rc_grid_unlist_moves(world->grid, world->moves_listed);
 }
 
@@ -363,11 +375,20 @@ static void undo_motion(rc_world *world) {
         b->last_hit_step = u->last_hit_step;
         b->bounces_left = u->bounces_left;
         b->bounces_made = u->bounces_made;
+        b->solver_slot = u->solver_slot;
+        b->step_bounces = u->step_bounces;
+        b->step_move = u->step_move;
+        b->step_turn = u->step_turn;
         b->moved = false;
         for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
             rc_shape_place(world, &world->shapes.data[s], b->xf);
         }
         rc_body_refresh_chains(world, b);
+    }
+    for (int32_t k = 0; k < world->scratch_undo.count; ++k) {
+        const rc_body_scratch *u = &world->scratch_undo.data[k];
+        world->bodies.data[u->body].solver_slot = u->solver_slot;
+        world->bodies.data[u->body].step_bounces = u->step_bounces;
     }
     undo_proxy_moves(world);
 }
@@ -461,9 +482,7 @@ int rc_world_body_move_events(const rc_world *world, const rc_body_move_event **
 /* The step's new contacts gone again (a step that failed). */
 static void forget_new_contacts(rc_world *world) {
     world->contact_dt = 0.0f;
-    for (int32_t k = world->new_contacts.count - 1; k >= 0; --k) {
-        rc_contact_destroy(world, world->new_contacts.data[k], false);
-    }
+    rc_contacts_take_back(world, world->new_contacts.data, world->new_contacts.count, world->contacts_at_start);
     world->new_contacts.count = 0;
 }
 
@@ -482,6 +501,7 @@ static bool reserve_scratch(rc_world *world) {
         return false; /* the solver's blocks name states by 32-bit byte offsets (state_lanes.h) */
     }
     return rc_array_reserve(world, world->islands, n) && rc_array_reserve(world, world->moving, n) &&
+           rc_array_reserve(world, world->scratch_undo, n) &&
            rc_array_reserve(world, world->sweep_list, n) &&
            rc_array_reserve(world, world->solver_owner, n) && rc_array_reserve_aligned(world, world->states, n + 2, 64) &&
            rc_array_reserve(world, world->body_slots, n) && rc_array_reserve(world, world->body_active, n) &&
@@ -516,11 +536,12 @@ bool rc_world_step(rc_world *world, float dt) {
     /* this step's impacts follow the last step's until it cannot fail */
     int32_t impacts_before = world->impacts.count;
     world->new_contacts.count = 0;
+    world->contacts_at_start = rc_contact_mark_now(world);
     world->proxy_undo.count = 0;
     world->moves_listed = rc_grid_moved_count(world->grid);
     world->pair_failed = false;
     world->step_failed = false;
-    if (!reserve_scratch(world)) {
+    if (!reserve_scratch(world) || !rc_grid_open_undo(world->grid)) {
         return rc_fail(world, __func__, "out of memory; the world is as it was before the step");
     }
     rc_bodies_refresh_extents(world); /* (of the bodies whose shapes changed) */
@@ -585,6 +606,7 @@ bool rc_world_step(rc_world *world, float dt) {
         return fail_step(world, impacts_before);
     }
     /* the step cannot fail any more: the pairs are contacts now */
+    rc_grid_close_undo(world->grid, false);
     rc_grid_forget_moves(world->grid);
     rc_grid_forget_moves(world->level_grid);
     /* joints keep their impulses for the next step's start, once the step cannot fail any more;

@@ -22,7 +22,17 @@ typedef struct rc_body_undo {
     bool awake;
     int32_t last_hit_shape, last_hit_step;
     int32_t bounces_left, bounces_made;
+    /* the last step's scratch, which a snapshot holds */
+    int32_t solver_slot, step_bounces;
+    rc_vec2 step_move;
+    float step_turn;
 } rc_body_undo;
+
+/* The last step's scratch of a body that is not in this step (asleep, static), put back if the
+ * step fails. */
+typedef struct rc_body_scratch {
+    int32_t body, solver_slot, step_bounces;
+} rc_body_scratch;
 
 /* A sweep run ahead on the task system (sweep_step.c): what it leaves of its body, and its
  * impacts, kept aside until its turn. impact_count -1: it is done again in its turn (it read the
@@ -45,10 +55,11 @@ typedef struct rc_sweep_ahead {
     rc_kept_impact impacts[RC_IMPACTS_AHEAD];
 } rc_sweep_ahead;
 
-/* A proxy's grid box before the step moved it. */
+/* A proxy's move in the step, to take back exactly if the step fails (note.box: its grid box
+ * before). */
 typedef struct rc_proxy_undo {
     int32_t proxy;
-    rc_aabb box;
+    rc_grid_move_note note;
 } rc_proxy_undo;
 
 /* A grid move that adds cells, made once the grid has room (move.c). */

@@ -101,6 +101,7 @@ struct rc_world {
     int32_t published_impacts;
 
     /* step scratch, sized with the body array so the step never grows it */
+    RC_ARRAY(rc_body_scratch) scratch_undo; /* the bodies not in the step whose scratch it cleared */
     RC_ARRAY(rc_body_undo) undo; /* the awake movable bodies, in index order; then bodies woken by the sweeps */
     RC_ARRAY(rc_island_node) islands; /* count: the bodies' (what a move of the array keeps) */
     RC_ARRAY(int32_t) moving; /* swept bodies from the front, bodies moved by velocity from the back */
@@ -187,6 +188,7 @@ struct rc_world {
     int32_t moves_listed; /* the grid's moved list at the step's start (changes since the last step) */
     uint32_t island_epoch; /* counts what may have split an island (rc_islands_split, island.c) */
     RC_ARRAY(int32_t) new_contacts;
+    rc_contact_mark contacts_at_start; /* the contact slots before the step made new_contacts */
     bool pair_failed;
     bool extents_stale;    /* some body's extents are (rc_bodies_refresh_extents) */
     bool set_changes_full; /* (set_changes above) */
