@@ -16,9 +16,12 @@
  *    distance is never negative;
  *  - manifolds: unit normal, 1 or 2 points, depths >= 0, depth the larger of them;
  *  - rc_rot_from_angle: unit length, the identity for non-finite angles, close to cos/sin. */
+#include <float.h>
+
 #include <ricochet/ricochet.h>
 
 #include "shapes/collide.h" /* rc_collide_views_axis, rc_hulls_apart_on_axis: internal, in the fuzz build's library */
+#include "shapes/shapes.h" /* rc_polygon_input_ok */
 #include "fuzz_input.h"
 
 /* Relative tolerance of the checks: generous against float rounding (about 1e-7), far below
@@ -375,8 +378,13 @@ static void op_convex(fz_input *in) {
     }
     /* a point well inside or well outside is classed the same by every test */
     rc_distance_result dr = rc_point_distance_polygon(&p, a);
-    if (vfinite(a)) {
-        check_unit(dr.normal, "rc_point_distance_polygon");
+    bool valid = rc_polygon_input_ok(&p); /* (one moved may round out of the rules: no answer) */
+    check_unit(dr.normal, "rc_point_distance_polygon");
+    FZ_CHECK(valid && vfinite(a) ? isfinite(dr.distance) && vfinite(dr.point)
+                                 : dr.distance == FLT_MAX && dr.point.x == 0.0f && dr.point.y == 0.0f,
+             "rc_point_distance_polygon: (%g, %g) at %g for %s input", dr.point.x, dr.point.y, dr.distance,
+             valid && vfinite(a) ? "good" : "bad");
+    if (valid && vfinite(a) && dr.distance < FLT_MAX) {
         double size = 0.0;
         for (int i = 0; i < p.count; ++i) {
             size = fmax(size, mag(p.vertices[i]));
@@ -400,8 +408,10 @@ static void op_convex(fz_input *in) {
     }
     rc_mass_data m = rc_compute_polygon_mass(&p, 1.0f);
     FZ_CHECK(!(m.area < 0.0f), "rc_compute_polygon_mass: negative area %g", m.area);
+    FZ_CHECK(isfinite(m.mass) && isfinite(m.rotational_inertia), "rc_compute_polygon_mass: mass %g inertia %g", m.mass,
+             m.rotational_inertia);
     rc_aabb box = rc_polygon_aabb(&p);
-    for (int i = 0; i < p.count; ++i) {
+    for (int i = 0; i < p.count && valid; ++i) {
         FZ_CHECK(rc_aabb_contains_point(box, p.vertices[i]), "rc_polygon_aabb: vertex %d outside", i);
     }
 }
@@ -543,18 +553,18 @@ static void op_circle(fz_input *in) {
         check_hit("rc_circle_cast_circle", o, d, &h, false);
     }
     rc_distance_result dr = rc_point_distance_circle(c, o);
-    if (vfinite(c.center) && isfinite(c.radius) && c.radius > 0.0f && vfinite(o) && vfinite(rc_sub(o, c.center))) {
-        check_unit(dr.normal, "rc_point_distance_circle");
-        /* (a distance beyond float range is infinite, rightly) */
-        FZ_CHECK(isfinite(dr.distance) || mag(rc_sub(o, c.center)) > 1.0e38, "rc_point_distance_circle: distance %g",
-                 dr.distance);
-    }
+    check_unit(dr.normal, "rc_point_distance_circle");
+    FZ_CHECK(isfinite(dr.distance) && vfinite(dr.point), "rc_point_distance_circle: (%g, %g) at %g", dr.point.x,
+             dr.point.y, dr.distance); /* (beyond float range: FLT_MAX; bad input: no answer) */
     rc_aabb box = rc_circle_aabb(c);
-    if (vfinite(c.center) && isfinite(c.radius) && c.radius >= 0.0f && rc_aabb_is_valid(box)) {
+    FZ_CHECK(vfinite(box.lower) && vfinite(box.upper), "rc_circle_aabb: not finite");
+    if (vfinite(c.center) && isfinite(c.radius) && c.radius >= 0.0f && (box.lower.x != 0.0f || box.upper.x != 0.0f ||
+                                                                        box.lower.y != 0.0f || box.upper.y != 0.0f)) {
         FZ_CHECK(rc_aabb_contains_point(box, c.center), "rc_circle_aabb: misses the centre");
     }
     rc_mass_data m = rc_compute_circle_mass(c, fz_float(in));
-    (void)m;
+    FZ_CHECK(isfinite(m.area) && isfinite(m.mass) && isfinite(m.rotational_inertia) && !(m.mass < 0.0f),
+             "rc_compute_circle_mass: area %g mass %g inertia %g", m.area, m.mass, m.rotational_inertia);
 }
 
 static void check_manifold(const char *what, bool touching, const rc_manifold *m) {

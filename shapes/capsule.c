@@ -9,14 +9,29 @@ bool rc_capsule_input_ok(rc_capsule c) {
     return rc_vec2_is_finite(c.center1) && rc_vec2_is_finite(c.center2) && rc_is_finite(c.radius) && c.radius >= 0.0f;
 }
 
+/* A capsule the pure functions take: valid, and within float range (its box's coordinates are
+ * floats). */
+static bool capsule_in_range(rc_capsule c) {
+    return rc_capsule_input_ok(c) && rc_disk_in_range(c.center1, c.radius) && rc_disk_in_range(c.center2, c.radius);
+}
+
 rc_aabb rc_capsule_aabb(rc_capsule c) {
-    rc_aabb box = rc_segment_aabb(c.center1, c.center2);
-    box.lower = rc_v2(box.lower.x - c.radius, box.lower.y - c.radius);
-    box.upper = rc_v2(box.upper.x + c.radius, box.upper.y + c.radius);
-    return box;
+    if (!capsule_in_range(c)) {
+        return (rc_aabb){{0.0f, 0.0f}, {0.0f, 0.0f}};
+    }
+    return rc_capsule_box(c);
 }
 
 rc_mass_data rc_compute_capsule_mass(rc_capsule c, float density) {
+    rc_mass_data none = {0.0f, 0.0f, {0.0f, 0.0f}, 0.0f};
+    if (!capsule_in_range(c) || !rc_is_finite(density) || density < 0.0f) {
+        return none;
+    }
+    rc_mass_data m = rc_capsule_mass_of(c, density);
+    return rc_is_finite(m.area) && rc_is_finite(m.mass) && rc_is_finite(m.rotational_inertia) ? m : none;
+}
+
+rc_mass_data rc_capsule_mass_of(rc_capsule c, float density) {
     /* in double: the squares of long capsules overflow float before their masses do */
     double dx = (double)c.center2.x - c.center1.x, dy = (double)c.center2.y - c.center1.y;
     double length = sqrt(dx * dx + dy * dy), r = c.radius, rr = r * r;
@@ -33,14 +48,27 @@ rc_mass_data rc_compute_capsule_mass(rc_capsule c, float density) {
     m.area = (float)(box_area + disk_area);
     m.mass = (float)(box_mass + disk_mass);
     m.center = rc_lerp(c.center1, c.center2, 0.5f);
+    if (!rc_vec2_is_finite(m.center)) { /* (centres whose difference is no float) */
+        m.center = rc_v2((float)(0.5 * ((double)c.center1.x + c.center2.x)), (float)(0.5 * ((double)c.center1.y + c.center2.y)));
+    }
     m.rotational_inertia = (float)inertia;
     return m;
 }
 
-rc_distance_result rc_point_distance_capsule(rc_capsule c, rc_vec2 p) {
-    rc_distance_result d = rc_point_distance_segment(c.center1, c.center2, p);
+rc_distance_result rc_capsule_distance(rc_capsule c, rc_vec2 p) {
+    rc_distance_result d = rc_segment_distance(c.center1, c.center2, p);
     d.point = rc_mul_add(d.point, c.radius, d.normal);
     d.distance -= c.radius;
+    return d;
+}
+
+rc_distance_result rc_point_distance_capsule(rc_capsule c, rc_vec2 p) {
+    if (!capsule_in_range(c) || !rc_vec2_is_finite(p)) {
+        return rc_no_distance();
+    }
+    rc_distance_result d = rc_segment_distance(c.center1, c.center2, p);
+    d.point = rc_v2((float)(d.point.x + (double)c.radius * d.normal.x), (float)(d.point.y + (double)c.radius * d.normal.y));
+    d.distance = rc_float_distance((double)d.distance - c.radius);
     return d;
 }
 

@@ -296,7 +296,7 @@ bool rc_circle_cast_segment(rc_vec2 a, rc_vec2 b, rc_vec2 origin, float radius, 
     }
     enter_vertex(&entry, origin, translation, a, radius);
     enter_vertex(&entry, origin, translation, b, radius);
-    rc_distance_result dist = rc_point_distance_segment(a, b, origin);
+    rc_distance_result dist = rc_segment_distance(a, b, origin);
     float scale = rc_length(rc_sub(origin, a)) + elen + radius;
     return finish_sweep(&entry, dist.distance < radius, origin, RC_REL_TOL * scale, dlen, hit);
 }

@@ -68,7 +68,7 @@ bool rc_collide_segment_circle(rc_vec2 a, rc_vec2 b, rc_circle circle, rc_manifo
     if (!rc_vec2_is_finite(a) || !rc_vec2_is_finite(b) || !rc_circle_input_ok(circle)) {
         return false;
     }
-    return collide_with_distance(rc_point_distance_segment(a, b, circle.center), circle, m);
+    return collide_with_distance(rc_segment_distance(a, b, circle.center), circle, m);
 }
 
 /* The largest separation of b from a's edge lines, and which edge gives it. */

@@ -293,7 +293,24 @@ rc_polygon rc_transform_polygon(rc_transform xf, const rc_polygon *polygon) {
     return p;
 }
 
+static const rc_mass_data NO_MASS = {0.0f, 0.0f, {0.0f, 0.0f}, 0.0f};
+
+/* Mass data whose numbers are all floats, or none (a shape so large its mass overflows). */
+static rc_mass_data finite_mass(rc_mass_data m) {
+    return rc_is_finite(m.area) && rc_is_finite(m.mass) && rc_is_finite(m.rotational_inertia) ? m : NO_MASS;
+}
+
+static bool density_ok(float density) { return rc_is_finite(density) && density >= 0.0f; }
+
 rc_mass_data rc_compute_circle_mass(rc_circle circle, float density) {
+    return rc_circle_input_ok(circle) && density_ok(density) ? finite_mass(rc_circle_mass_of(circle, density)) : NO_MASS;
+}
+
+rc_mass_data rc_compute_polygon_mass(const rc_polygon *polygon, float density) {
+    return rc_polygon_input_ok(polygon) && density_ok(density) ? finite_mass(rc_polygon_mass_of(polygon, density)) : NO_MASS;
+}
+
+rc_mass_data rc_circle_mass_of(rc_circle circle, float density) {
     rc_mass_data m;
     float rr = circle.radius * circle.radius;
     m.area = RC_PI * rr;
@@ -303,11 +320,8 @@ rc_mass_data rc_compute_circle_mass(rc_circle circle, float density) {
     return m;
 }
 
-rc_mass_data rc_compute_polygon_mass(const rc_polygon *polygon, float density) {
-    rc_mass_data m = {0.0f, 0.0f, {0.0f, 0.0f}, 0.0f};
-    if (polygon == NULL || polygon->count < 3) {
-        return m;
-    }
+rc_mass_data rc_polygon_mass_of(const rc_polygon *polygon, float density) {
+    rc_mass_data m;
     /* Triangles fanned from the centroid; each contributes its area and its second moment
        about the fan point, (area / 6) * (|a|^2 + a.b + |b|^2). */
     rc_vec2 c = polygon->centroid;
@@ -327,22 +341,14 @@ rc_mass_data rc_compute_polygon_mass(const rc_polygon *polygon, float density) {
     return m;
 }
 
+static const rc_aabb NO_BOX = {{0.0f, 0.0f}, {0.0f, 0.0f}};
+
 rc_aabb rc_circle_aabb(rc_circle circle) {
-    rc_vec2 r = {circle.radius, circle.radius};
-    rc_aabb box = {rc_sub(circle.center, r), rc_add(circle.center, r)};
-    return box;
+    return rc_circle_input_ok(circle) && rc_disk_in_range(circle.center, circle.radius) ? rc_circle_box(circle) : NO_BOX;
 }
 
-rc_aabb rc_polygon_aabb(const rc_polygon *polygon) {
-    rc_aabb box = {polygon->vertices[0], polygon->vertices[0]};
-    for (int i = 1; i < polygon->count; ++i) {
-        box.lower = rc_min(box.lower, polygon->vertices[i]);
-        box.upper = rc_max(box.upper, polygon->vertices[i]);
-    }
-    return box;
-}
+rc_aabb rc_polygon_aabb(const rc_polygon *polygon) { return rc_polygon_input_ok(polygon) ? rc_polygon_box(polygon) : NO_BOX; }
 
 rc_aabb rc_segment_aabb(rc_vec2 a, rc_vec2 b) {
-    rc_aabb box = {rc_min(a, b), rc_max(a, b)};
-    return box;
+    return rc_vec2_is_finite(a) && rc_vec2_is_finite(b) ? rc_segment_box(a, b) : NO_BOX;
 }

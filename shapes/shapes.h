@@ -158,6 +158,46 @@ bool rc_convex_ray_cast(const rc_convex *polygon, rc_vec2 origin, rc_vec2 transl
 bool rc_circle_ray_cast(rc_circle circle, rc_vec2 origin, rc_vec2 translation, rc_ray_hit *hit);
 bool rc_convex_circle_cast(const rc_convex *shape, rc_vec2 origin, float radius, rc_vec2 translation, rc_ray_hit *hit);
 rc_distance_result rc_convex_distance(const rc_convex *polygon, rc_vec2 p);
+/* rc_circle_aabb, rc_capsule_aabb, rc_segment_aabb and rc_polygon_aabb of shapes the world made
+ * or checked (valid, within range), unchecked: the step places shapes with them. */
+static inline rc_aabb rc_circle_box(rc_circle c) {
+    rc_aabb box = {{c.center.x - c.radius, c.center.y - c.radius}, {c.center.x + c.radius, c.center.y + c.radius}};
+    return box;
+}
+static inline rc_aabb rc_capsule_box(rc_capsule c) {
+    rc_aabb box = {rc_min(c.center1, c.center2), rc_max(c.center1, c.center2)};
+    box.lower = rc_v2(box.lower.x - c.radius, box.lower.y - c.radius);
+    box.upper = rc_v2(box.upper.x + c.radius, box.upper.y + c.radius);
+    return box;
+}
+static inline rc_aabb rc_segment_box(rc_vec2 a, rc_vec2 b) {
+    rc_aabb box = {rc_min(a, b), rc_max(a, b)};
+    return box;
+}
+static inline rc_aabb rc_polygon_box(const rc_polygon *polygon) {
+    rc_aabb box = {polygon->vertices[0], polygon->vertices[0]};
+    for (int i = 1; i < polygon->count; ++i) {
+        box.lower = rc_min(box.lower, polygon->vertices[i]);
+        box.upper = rc_max(box.upper, polygon->vertices[i]);
+    }
+    return box;
+}
+/* rc_compute_circle_mass, rc_compute_polygon_mass and rc_compute_capsule_mass unchecked: the
+ * world checks its shapes, and their masses against RC_MAX_MASS, itself. */
+rc_mass_data rc_circle_mass_of(rc_circle circle, float density);
+rc_mass_data rc_polygon_mass_of(const rc_polygon *polygon, float density);
+rc_mass_data rc_capsule_mass_of(rc_capsule c, float density);
+/* rc_point_distance_segment, rc_point_distance_circle and rc_point_distance_capsule of the
+ * shapes the world made (finite, within its limit), unchecked and in float as the step has
+ * always worked them out (the public functions work in double, for any finite input). */
+rc_distance_result rc_segment_distance(rc_vec2 a, rc_vec2 b, rc_vec2 p);
+rc_distance_result rc_circle_distance(rc_circle circle, rc_vec2 p);
+rc_distance_result rc_capsule_distance(rc_capsule c, rc_vec2 p);
+/* The pure functions' answers for bad input (geometry.h): no distance, a distance in double
+ * held to float range; and whether the disk about c of radius r (>= 0) lies within float range. */
+rc_distance_result rc_no_distance(void);
+float rc_float_distance(double d);
+bool rc_disk_in_range(rc_vec2 c, float r);
 bool rc_convex_test_point(const rc_convex *polygon, rc_vec2 p);
 bool rc_convex_collide_circle(const rc_convex *a, rc_circle b, rc_manifold *m);
 bool rc_convex_collide(const rc_convex *a, const rc_convex *b, rc_manifold *m);

@@ -8,7 +8,7 @@
 rc_aabb rc_view_aabb(const rc_shape_view *s) {
     switch (s->kind) {
     case RC_SHAPE_CIRCLE:
-        return rc_circle_aabb(s->u.circle);
+        return rc_circle_box(s->u.circle);
     case RC_SHAPE_POLYGON: {
         const rc_convex *p = &s->u.polygon;
         rc_aabb box = {p->vertices[0], p->vertices[0]};
@@ -19,26 +19,26 @@ rc_aabb rc_view_aabb(const rc_shape_view *s) {
         return box;
     }
     case RC_SHAPE_CAPSULE:
-        return rc_capsule_aabb(s->u.capsule);
+        return rc_capsule_box(s->u.capsule);
     case RC_SHAPE_SEGMENT:
         break;
     }
-    return rc_segment_aabb(s->u.segment.a, s->u.segment.b);
+    return rc_segment_box(s->u.segment.a, s->u.segment.b);
 }
 
 
 rc_distance_result rc_view_distance(const rc_shape_view *s, rc_vec2 p) {
     switch (s->kind) {
     case RC_SHAPE_CIRCLE:
-        return rc_point_distance_circle(s->u.circle, p);
+        return rc_circle_distance(s->u.circle, p);
     case RC_SHAPE_POLYGON:
         return rc_convex_distance(&s->u.polygon, p);
     case RC_SHAPE_CAPSULE:
-        return rc_point_distance_capsule(s->u.capsule, p);
+        return rc_capsule_distance(s->u.capsule, p);
     case RC_SHAPE_SEGMENT:
         break;
     }
-    return rc_point_distance_segment(s->u.segment.a, s->u.segment.b, p);
+    return rc_segment_distance(s->u.segment.a, s->u.segment.b, p);
 }
 
 float rc_view_distance_floor(const rc_shape_view *s, rc_vec2 p) {
@@ -74,7 +74,7 @@ bool rc_view_test_point(const rc_shape_view *s, rc_vec2 p) {
     case RC_SHAPE_POLYGON:
         return rc_convex_test_point(&s->u.polygon, p);
     case RC_SHAPE_CAPSULE:
-        return rc_point_distance_capsule(s->u.capsule, p).distance <= 0.0f;
+        return rc_capsule_distance(s->u.capsule, p).distance <= 0.0f;
     case RC_SHAPE_SEGMENT:
         break;
     }

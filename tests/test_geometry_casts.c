@@ -7,6 +7,7 @@
 #include "shapes/shapes.h"
 #include "support/testing.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -519,13 +520,21 @@ END_TEST
 START_TEST(point_distance_polygon_with_edges_rounded_away) {
     rc_polygon tiny = rc_make_box(0x1p-26f, 0x1p-26f);
     rc_polygon flat = rc_transform_polygon((rc_transform){{1, 0}, {1, 0}}, &tiny);
-    rc_distance_result r = rc_point_distance_polygon(&flat, rc_v2(1, 0));
+    rc_convex flat_view = rc_convex_of(&flat);
+    rc_distance_result r = rc_convex_distance(&flat_view, rc_v2(1, 0));
     ck_assert_float_eq(r.distance, 0.0f);
     ck_assert_float_eq(fabsf(r.normal.x), 1.0f);
     ck_assert_float_eq(r.normal.y, 0.0f);
     rc_polygon dot = rc_transform_polygon((rc_transform){{1, 1}, {1, 0}}, &tiny);
-    r = rc_point_distance_polygon(&dot, rc_v2(4, 5));
+    rc_convex dot_view = rc_convex_of(&dot);
+    r = rc_convex_distance(&dot_view, rc_v2(4, 5));
     assert_distance(r, 5, 1, 1, 0.6, 0.8);
+    /* the public function takes valid polygons only (geometry.h), as the casts do: these are
+       not (edges of no length), and the answer is that of no shape */
+    r = rc_point_distance_polygon(&flat, rc_v2(1, 0));
+    ck_assert(r.distance == FLT_MAX && r.normal.x == 1.0f && r.normal.y == 0.0f && r.point.x == 0.0f && r.point.y == 0.0f);
+    r = rc_point_distance_polygon(&dot, rc_v2(4, 5));
+    ck_assert(r.distance == FLT_MAX);
 }
 END_TEST
 

@@ -543,6 +543,6 @@ bool rc_shape_distance(const rc_world *world, const rc_shape *s, rc_vec2 p, rc_d
         return true; /* an open chain's end: a real corner */
     }
     const rc_shape *n = &world->shapes.data[c->segment_shapes[k]];
-    float dn = rc_point_distance_segment(n->segment[0], n->segment[1], p).distance;
+    float dn = rc_segment_distance(n->segment[0], n->segment[1], p).distance;
     return dn > out->distance || (dn == out->distance && !at_start);
 }

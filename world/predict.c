@@ -51,7 +51,7 @@ static bool check_def(const rc_world *world, const rc_prediction_def *def, const
         return rc_fail(world, func, "def's velocity is above the world's max_linear_speed or max_angular_speed");
     }
     if (def->radius > 0.0f) {
-        rc_mass_data md = rc_compute_circle_mass((rc_circle){{0.0f, 0.0f}, def->radius}, def->density);
+        rc_mass_data md = rc_circle_mass_of((rc_circle){{0.0f, 0.0f}, def->radius}, def->density);
         if (!(md.mass <= RC_MAX_MASS) || !(md.rotational_inertia <= RC_MAX_ROTATIONAL_INERTIA)) {
             return rc_fail(world, func, "the circle's mass or rotational inertia (radius %g, density %g) is beyond "
                                         "RC_MAX_MASS or RC_MAX_ROTATIONAL_INERTIA", (double)def->radius,
@@ -73,7 +73,7 @@ static bool check_def(const rc_world *world, const rc_prediction_def *def, const
         return false;
     }
     rc_circle c = {def->position, def->radius};
-    if (!rc_aabb_is_valid(rc_circle_aabb(c)) || !rc_box_in_world(rc_circle_aabb(c))) {
+    if (!rc_aabb_is_valid(rc_circle_box(c)) || !rc_box_in_world(rc_circle_box(c))) {
         return rc_fail(world, func, "the body reaches beyond RC_WORLD_LIMIT");
     }
     return true;
@@ -353,7 +353,7 @@ int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc
     float inv_mass = 1.0f / def->point_mass, inv_inertia = 0.0f;
     if (def->radius > 0.0f) {
         rc_circle disk = {{0.0f, 0.0f}, def->radius};
-        rc_mass_data md = rc_compute_circle_mass(disk, def->density);
+        rc_mass_data md = rc_circle_mass_of(disk, def->density);
         if (md.mass > 0.0f && rc_is_finite(1.0f / md.mass)) { /* as rc_body_update_mass */
             inv_mass = 1.0f / md.mass;
             inv_inertia = md.rotational_inertia > 0.0f && rc_is_finite(1.0f / md.rotational_inertia)

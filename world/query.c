@@ -335,7 +335,7 @@ bool rc_world_cast_polygon(const rc_world *world, const rc_polygon *polygon, rc_
     if (!filter_ok(world, &filter, __func__)) {
         return false;
     }
-    rc_aabb box = rc_polygon_aabb(polygon);
+    rc_aabb box = rc_polygon_box(polygon);
     rc_aabb end = {rc_add(box.lower, translation), rc_add(box.upper, translation)};
     if (!rc_box_in_world(box) || !rc_box_in_world(end)) {
         return rc_fail(world, __func__, "the polygon or its sweep reaches beyond RC_WORLD_LIMIT");
@@ -493,7 +493,7 @@ int32_t rc_world_overlap_circle(const rc_world *world, rc_vec2 center, float rad
     c.point = center;
     c.radius = radius;
     rc_circle disk = {center, radius};
-    rc_aabb box = rc_circle_aabb(disk);
+    rc_aabb box = rc_circle_box(disk);
     if (!rc_aabb_is_valid(box)) {
         return rc_fail(world, __func__, "the circle reaches beyond float range"), -1;
     }
@@ -508,7 +508,7 @@ int32_t rc_world_overlap_polygon(const rc_world *world, const rc_polygon *polygo
     if (!rc_polygon_input_ok(polygon)) {
         return rc_fail(world, __func__, BAD_POLYGON, RC_MAX_POLYGON_VERTICES), -1;
     }
-    rc_aabb box = rc_polygon_aabb(polygon);
+    rc_aabb box = rc_polygon_box(polygon);
     if (!rc_box_in_world(box)) {
         return rc_fail(world, __func__, "the polygon reaches beyond RC_WORLD_LIMIT"), -1;
     }

@@ -148,7 +148,7 @@ static void capsule_place(rc_vec2 *block, rc_transform body, float radius, rc_aa
     }
     block[0] = rc_transform_point(body, block[1]);
     rc_capsule c = {placed[0], placed[1], radius};
-    *box = rc_capsule_aabb(c);
+    *box = rc_capsule_box(c);
 }
 
 void rc_shape_place(rc_world *world, rc_shape *s, rc_transform body) {
@@ -162,7 +162,7 @@ void rc_shape_place(rc_world *world, rc_shape *s, rc_transform body) {
         s->circle.center = block[0];
     } else {
         s->circle = rc_place_circle(&s->base, s->local_radius, body);
-        s->aabb = rc_circle_aabb(s->circle);
+        s->aabb = rc_circle_box(s->circle);
     }
 }
 
@@ -233,9 +233,9 @@ rc_aabb rc_shape_box_at(const rc_world *world, const rc_shape *s, rc_transform b
     } else if (s->kind == RC_SHAPE_CAPSULE) {
         const rc_vec2 *centres = poly_block(world, s) + rc_poly_run(2, 2);
         rc_capsule c = {rc_transform_point(body, centres[0]), rc_transform_point(body, centres[1]), s->circle.radius};
-        box = rc_capsule_aabb(c);
+        box = rc_capsule_box(c);
     } else {
-        box = rc_circle_aabb(rc_place_circle(&s->base, s->local_radius, body));
+        box = rc_circle_box(rc_place_circle(&s->base, s->local_radius, body));
     }
     return box;
 }
@@ -252,13 +252,13 @@ typedef struct shape_source {
 static rc_mass_data mass_of(const rc_base *base, const shape_source *src, float density) {
     if (src->kind == RC_SHAPE_POLYGON) {
         rc_polygon body_frame = rc_base_polygon(base, src->local);
-        return rc_compute_polygon_mass(&body_frame, density);
+        return rc_polygon_mass_of(&body_frame, density);
     }
     if (src->kind == RC_SHAPE_CAPSULE) {
-        return rc_compute_capsule_mass(capsule_in_body(base, src->local->vertices, src->radius), density);
+        return rc_capsule_mass_of(capsule_in_body(base, src->local->vertices, src->radius), density);
     }
     rc_circle c = rc_place_circle(base, src->radius, (rc_transform)RC_TRANSFORM_IDENTITY);
-    return rc_compute_circle_mass(c, density);
+    return rc_circle_mass_of(c, density);
 }
 
 /* A live shape's source (its local numbers stay in its block). */
@@ -280,7 +280,7 @@ rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *s) {
     if (s->kind == RC_SHAPE_CAPSULE) {
         const rc_vec2 *centres = poly_block(world, s) + rc_poly_run(2, 2);
         rc_capsule c = {centres[0], centres[1], s->circle.radius};
-        return rc_compute_capsule_mass(c, s->density);
+        return rc_capsule_mass_of(c, s->density);
     }
     if (s->kind == RC_SHAPE_POLYGON) {
         rc_convex frame = rc_poly_body(poly_block(world, s), s->count);
@@ -290,7 +290,7 @@ rc_mass_data rc_shape_mass(const rc_world *world, const rc_shape *s) {
         memcpy(p.vertices, frame.vertices, sizeof(rc_vec2) * (size_t)frame.count);
         memcpy(p.normals, frame.normals, sizeof(rc_vec2) * (size_t)frame.count);
         p.centroid = frame.centroid;
-        return rc_compute_polygon_mass(&p, s->density);
+        return rc_polygon_mass_of(&p, s->density);
     }
     shape_source src = {RC_SHAPE_CIRCLE, NULL, s->local_radius};
     return mass_of(&s->base, &src, s->density);
@@ -354,9 +354,9 @@ static rc_shape_id attach(rc_world *world, rc_body_id body_id, rc_body *body, co
     } else {
         s.local_radius = src->radius;
         s.circle = rc_place_circle(base, src->radius, body->xf);
-        s.aabb = rc_circle_aabb(s.circle);
+        s.aabb = rc_circle_box(s.circle);
         if (moving) {
-            frame = rc_circle_aabb(rc_place_circle(base, src->radius, RC_TRANSFORM_IDENTITY));
+            frame = rc_circle_box(rc_place_circle(base, src->radius, RC_TRANSFORM_IDENTITY));
         }
     }
     if (!rc_aabb_is_valid(s.aabb) || !rc_box_in_world(s.aabb)) {
@@ -615,7 +615,7 @@ static rc_aabb based_box(const rc_world *world, const rc_shape *s, const rc_base
         rc_capsule c = capsule_in_body(base, src->local->vertices, src->radius);
         c.center1 = rc_transform_point(xf, c.center1);
         c.center2 = rc_transform_point(xf, c.center2);
-        box = rc_capsule_aabb(c);
+        box = rc_capsule_box(c);
     } else if (s->kind == RC_SHAPE_POLYGON) {
         /* the polygon under the new base, placed */
         rc_convex local = rc_shape_local(world, s);

@@ -440,7 +440,7 @@ static inline bool rc_shift_into_world(rc_aabb box, rc_vec2 *center, rc_vec2 *ve
  * Where the body's quick test passes, the box is within and both leave the centre as it is.) */
 static inline bool rc_hold_circle_in_world(rc_vec2 *center, rc_vec2 *velocity, float radius) {
     for (int k = 0;; ++k) {
-        rc_aabb box = rc_circle_aabb((rc_circle){*center, radius}); /* (holds the centre too) */
+        rc_aabb box = rc_circle_box((rc_circle){*center, radius}); /* (holds the centre too) */
         if (rc_box_in_world(box)) {
             return true;
         }

@@ -21,6 +21,15 @@
  * (its edges are no floats) is bad input, as rc_make_polygon refuses it: rays and clips meet
  * nothing. Parallel and near-parallel cases are decided with tolerances scaled to the size of
  * the inputs, never a fixed epsilon.
+ * Bad input. The distance, mass and box functions have no error value. Given a point that is
+ * not finite, a circle or capsule whose centres or radius are not finite, whose radius is
+ * negative or which reaches beyond float range (its box's coordinates would be no floats), a
+ * polygon that is not valid (NULL, or outside the rules of rc_polygon below) or a density that
+ * is not finite or is negative, they give the answer of no shape: a distance result with point
+ * (0, 0), normal (1, 0) and distance FLT_MAX; mass data all zero; the box (0, 0)-(0, 0). Mass
+ * data that would not be floats (a circle of radius 1e20) are no mass either. Any other input
+ * is answered in float range: a distance beyond it (a point at 3e38 from a shape at -3e38) is
+ * FLT_MAX, with the nearest point and the unit normal as ever (the distances work in double).
  */
 #ifndef RICOCHET_GEOMETRY_H
 #define RICOCHET_GEOMETRY_H
@@ -115,8 +124,9 @@ typedef struct rc_circle {
  *    largest vertex coordinate.
  * The casts, distances and manifolds read the vertices, normals and centroid as given (their
  * hits report them), so the casts and manifolds here and the world's polygon queries refuse any
- * other one: they return false (or -1) as for bad input. rc_point_distance_polygon,
- * rc_compute_polygon_mass and rc_polygon_aabb, which have no error value, take it as given. */
+ * other one: they return false (or -1) as for bad input; rc_point_distance_polygon,
+ * rc_compute_polygon_mass and rc_polygon_aabb give the answer of no shape (see "Bad input" at
+ * the top). */
 typedef struct rc_polygon {
     rc_vec2 vertices[RC_MAX_POLYGON_VERTICES];
     rc_vec2 normals[RC_MAX_POLYGON_VERTICES];
