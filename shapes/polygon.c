@@ -284,12 +284,25 @@ rc_polygon rc_make_regular_polygon(int count, float radius, float angle) {
 }
 
 rc_polygon rc_transform_polygon(rc_transform xf, const rc_polygon *polygon) {
-    rc_polygon p = *polygon;
+    rc_polygon p;
+    memset(&p, 0, sizeof p);
+    /* a rotation is a unit (c, s): one that is not would stretch the polygon and its normals */
+    float qq = xf.q.c * xf.q.c + xf.q.s * xf.q.s;
+    if (polygon == NULL || polygon->count < 0 || polygon->count > RC_MAX_POLYGON_VERTICES ||
+        !rc_vec2_is_finite(xf.p) || !(fabsf(qq - 1.0f) <= 1e-5f)) {
+        return p;
+    }
+    p = *polygon;
+    bool finite = rc_vec2_is_finite(p.centroid);
     for (int i = 0; i < p.count; ++i) {
         p.vertices[i] = rc_transform_point(xf, polygon->vertices[i]);
         p.normals[i] = rc_rotate(xf.q, polygon->normals[i]);
+        finite = finite && rc_vec2_is_finite(p.vertices[i]) && rc_vec2_is_finite(p.normals[i]);
     }
     p.centroid = rc_transform_point(xf, polygon->centroid);
+    if (!finite || !rc_vec2_is_finite(p.centroid)) {
+        memset(&p, 0, sizeof p); /* (moved out of float range, or it was not finite) */
+    }
     return p;
 }
 

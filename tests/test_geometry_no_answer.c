@@ -6,7 +6,9 @@
  * distances and zero normals, a negative density or radius gave a negative mass; and finite
  * input overflowed in float: a point at (3e38, 3e38) was reported at distance 0 from the unit
  * box (on its boundary), one at 3e38 from a circle at -3e38 got a NaN normal, a segment 6e38
- * away an infinite distance, a circle of radius 1e20 an infinite mass. Now bad input gives the
+ * away an infinite distance, a circle of radius 1e20 an infinite mass; rc_transform_polygon read
+ * and wrote past the vertices for a count above the most, and made NaN polygons of bad
+ * transforms. Now bad input gives the
  * answer of no shape, and every answer to finite input is finite, with a unit normal, and the
  * distance of a double-precision reference (held to FLT_MAX). */
 #include <check.h>
@@ -108,6 +110,48 @@ START_TEST(bad_input_gives_the_answer_of_no_shape) {
 }
 END_TEST
 
+static bool no_polygon(const rc_polygon *p) {
+    static const rc_polygon zero;
+    return memcmp(p, &zero, sizeof zero) == 0;
+}
+
+/* rc_transform_polygon read past the vertices for a count above RC_MAX_POLYGON_VERTICES (and
+ * wrote past them: its copy is on the stack), crashed on NULL, and gave NaN vertices or
+ * stretched normals for a bad transform. */
+START_TEST(a_bad_move_gives_no_polygon) {
+    rc_polygon box = rc_make_box(1, 1), too_many = box, negative = box, not_finite = box;
+    too_many.count = RC_MAX_POLYGON_VERTICES + 1;
+    negative.count = -1;
+    not_finite.vertices[1].y = INFINITY;
+    rc_transform ok = {{2, 3}, rc_rot_from_angle(0.5f)};
+    rc_transform bad[] = {{{NAN, 0}, {1, 0}}, {{0, INFINITY}, {1, 0}}, {{0, 0}, {2, 0}}, {{0, 0}, {0, 0}},
+                          {{0, 0}, {NAN, 0}}};
+    rc_polygon out = rc_transform_polygon(ok, NULL);
+    EXPECT(no_polygon(&out), "NULL");
+    out = rc_transform_polygon(ok, &too_many);
+    EXPECT(no_polygon(&out), "count above the most");
+    out = rc_transform_polygon(ok, &negative);
+    EXPECT(no_polygon(&out), "negative count");
+    out = rc_transform_polygon(ok, &not_finite);
+    EXPECT(no_polygon(&out), "a vertex not finite");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        out = rc_transform_polygon(bad[i], &box);
+        EXPECT(no_polygon(&out), "transform %zu", i);
+    }
+    /* a box 2e37 wide moved to x = 3.35e38: its right side would be at 3.45e38, no float */
+    rc_polygon wide = rc_make_box(1e37f, 1.0f);
+    out = rc_transform_polygon((rc_transform){{3.35e38f, 0}, {1, 0}}, &wide);
+    EXPECT(no_polygon(&out), "moved out of float range");
+    /* a good move: each vertex where the transform puts it, the polygon valid */
+    out = rc_transform_polygon(ok, &box);
+    for (int i = 0; i < 4; ++i) {
+        rc_vec2 want = rc_transform_point(ok, box.vertices[i]);
+        EXPECT(out.count == 4 && out.vertices[i].x == want.x && out.vertices[i].y == want.y, "vertex %d", i);
+    }
+    EXPECT(!no_distance(rc_point_distance_polygon(&out, rc_v2(0, 0))), "the moved box is valid");
+}
+END_TEST
+
 /* The cases that overflowed, worked out by hand. */
 START_TEST(finite_input_far_out_gives_finite_answers) {
     /* 6e38 from a circle at -3e38: beyond float range, so FLT_MAX, along +x from its right side */
@@ -204,6 +248,7 @@ int main(void) {
     tcase_set_timeout(t, 60);
     tcase_add_test(t, bad_input_gives_the_answer_of_no_shape);
     tcase_add_test(t, finite_input_far_out_gives_finite_answers);
+    tcase_add_test(t, a_bad_move_gives_no_polygon);
     tcase_add_test(t, random_far_queries_agree_with_double);
     suite_add_tcase(s, t);
     return rc_test_run(s);

@@ -165,7 +165,10 @@ RC_API rc_polygon rc_make_box(float half_width, float half_height);
  * polygon with count 0. */
 RC_API rc_polygon rc_make_regular_polygon(int count, float radius, float angle);
 
-/* The polygon moved by a rigid transform. */
+/* The polygon moved by a rigid transform. Bad input gives a polygon with count 0 (all zero):
+ * polygon NULL or its count outside 0..RC_MAX_POLYGON_VERTICES, a position that is not finite,
+ * a rotation that is not a unit (c, s) within 1e-5 (it would stretch the polygon), or a
+ * polygon whose numbers are not finite or would leave float range where it is moved to. */
 RC_API rc_polygon rc_transform_polygon(rc_transform xf, const rc_polygon *polygon);
 
 /* A capsule (a stadium): the points within radius of the segment center1..center2. Radius 0
