@@ -202,8 +202,9 @@ static bool draw_polygon(fz_input *in, rc_polygon *p, double *rounded_at) {
         if (vfinite(xf.p)) {
             rc_polygon moved = rc_transform_polygon(xf, p);
             /* far from the origin the rounding of the move can fold the polygon (its vertices
-               merge or turn): then it is no longer a polygon the functions may be given */
-            if (convex_ccw(&moved)) {
+               merge or turn): then it is no longer a polygon the functions may be given; a move
+               out of float range gives no polygon (count 0: geometry.h) */
+            if (moved.count > 0 && convex_ccw(&moved)) {
                 double from = 0.0;
                 for (int i = 0; i < p->count; ++i) {
                     from = fmax(from, mag(p->vertices[i]));
