@@ -308,6 +308,18 @@ static void cell_drop_last(grid_store *s, grid_level *lv, grid_cell *c, uint32_t
     }
 }
 
+/* Where a cell's last entry (count >= 1) and its quantised box are. */
+static void cell_last(grid_store *s, grid_cell *c, uint32_t **entry, uint16_t **box) {
+    uint32_t count = cell_count(c);
+    if (count <= INLINE_ENTRIES) {
+        *entry = &c->entries[count - 1];
+        *box = c->boxes[count - 1];
+    } else {
+        *entry = &s->chunks[c->chunk].entries[head_fill(count) - 1];
+        *box = s->chunks[c->chunk].boxes[head_fill(count) - 1];
+    }
+}
+
 /* Remove proxy `entry` (an id) from a cell; *hole_chunk and *hole_slot (when not NULL) get where
  * it was (the chunk, NONE for the cell's own entries, and the slot there). */
 static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint32_t entry, uint32_t *hole_chunk,
@@ -332,13 +344,7 @@ static void cell_remove(grid_store *s, int32_t level, int32_t x, int32_t y, uint
     /* the last entry fills the hole */
     uint32_t *last, *hole = NULL;
     uint16_t *last_box, *hole_box = NULL;
-    if (count <= INLINE_ENTRIES) {
-        last = &c->entries[count - 1];
-        last_box = c->boxes[count - 1];
-    } else {
-        last = &s->chunks[c->chunk].entries[head_fill(count) - 1];
-        last_box = s->chunks[c->chunk].boxes[head_fill(count) - 1];
-    }
+    cell_last(s, c, &last, &last_box);
     uint32_t at_chunk = NONE, at_slot = 0;
     for (uint32_t i = 0; i < count && i < INLINE_ENTRIES && hole == NULL; ++i) {
         if ((c->entries[i] & ENTRY_ID_MASK) == entry) {
@@ -409,9 +415,9 @@ void rc_grid_cell_put_back(grid_store *s, int32_t level, int32_t x, int32_t y, u
                            uint32_t hole_chunk, uint32_t hole_slot) {
     cell_add(s, level, x, y, entry, q);
     grid_cell *c = (grid_cell *)cell_lookup(s, level, x, y);
-    uint32_t count = cell_count(c);
-    uint32_t *last = count <= INLINE_ENTRIES ? &c->entries[count - 1] : &s->chunks[c->chunk].entries[head_fill(count) - 1];
-    uint16_t *last_box = count <= INLINE_ENTRIES ? c->boxes[count - 1] : s->chunks[c->chunk].boxes[head_fill(count) - 1];
+    uint32_t *last;
+    uint16_t *last_box;
+    cell_last(s, c, &last, &last_box);
     uint32_t *hole = hole_chunk == NONE ? &c->entries[hole_slot] : &s->chunks[hole_chunk].entries[hole_slot];
     uint16_t *hole_box = hole_chunk == NONE ? c->boxes[hole_slot] : s->chunks[hole_chunk].boxes[hole_slot];
     if (hole != last) {

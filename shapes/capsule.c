@@ -23,12 +23,7 @@ rc_aabb rc_capsule_aabb(rc_capsule c) {
 }
 
 rc_mass_data rc_compute_capsule_mass(rc_capsule c, float density) {
-    rc_mass_data none = {0.0f, 0.0f, {0.0f, 0.0f}, 0.0f};
-    if (!capsule_in_range(c) || !rc_is_finite(density) || density < 0.0f) {
-        return none;
-    }
-    rc_mass_data m = rc_capsule_mass_of(c, density);
-    return rc_is_finite(m.area) && rc_is_finite(m.mass) && rc_is_finite(m.rotational_inertia) ? m : none;
+    return capsule_in_range(c) && rc_density_ok(density) ? rc_finite_mass(rc_capsule_mass_of(c, density)) : RC_NO_MASS;
 }
 
 rc_mass_data rc_capsule_mass_of(rc_capsule c, float density) {

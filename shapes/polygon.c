@@ -306,21 +306,14 @@ rc_polygon rc_transform_polygon(rc_transform xf, const rc_polygon *polygon) {
     return p;
 }
 
-static const rc_mass_data NO_MASS = {0.0f, 0.0f, {0.0f, 0.0f}, 0.0f};
-
-/* Mass data whose numbers are all floats, or none (a shape so large its mass overflows). */
-static rc_mass_data finite_mass(rc_mass_data m) {
-    return rc_is_finite(m.area) && rc_is_finite(m.mass) && rc_is_finite(m.rotational_inertia) ? m : NO_MASS;
-}
-
-static bool density_ok(float density) { return rc_is_finite(density) && density >= 0.0f; }
-
 rc_mass_data rc_compute_circle_mass(rc_circle circle, float density) {
-    return rc_circle_input_ok(circle) && density_ok(density) ? finite_mass(rc_circle_mass_of(circle, density)) : NO_MASS;
+    return rc_circle_input_ok(circle) && rc_density_ok(density) ? rc_finite_mass(rc_circle_mass_of(circle, density))
+                                                                : RC_NO_MASS;
 }
 
 rc_mass_data rc_compute_polygon_mass(const rc_polygon *polygon, float density) {
-    return rc_polygon_input_ok(polygon) && density_ok(density) ? finite_mass(rc_polygon_mass_of(polygon, density)) : NO_MASS;
+    return rc_polygon_input_ok(polygon) && rc_density_ok(density) ? rc_finite_mass(rc_polygon_mass_of(polygon, density))
+                                                                  : RC_NO_MASS;
 }
 
 rc_mass_data rc_circle_mass_of(rc_circle circle, float density) {

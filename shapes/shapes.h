@@ -182,6 +182,13 @@ static inline rc_aabb rc_polygon_box(const rc_polygon *polygon) {
     }
     return box;
 }
+/* The public mass functions' rules for bad input (geometry.h): a density they take; mass data
+ * whose numbers are all floats, or none. */
+#define RC_NO_MASS ((rc_mass_data){0.0f, 0.0f, {0.0f, 0.0f}, 0.0f})
+static inline bool rc_density_ok(float density) { return rc_is_finite(density) && density >= 0.0f; }
+static inline rc_mass_data rc_finite_mass(rc_mass_data m) {
+    return rc_is_finite(m.area) && rc_is_finite(m.mass) && rc_is_finite(m.rotational_inertia) ? m : RC_NO_MASS;
+}
 /* rc_compute_circle_mass, rc_compute_polygon_mass and rc_compute_capsule_mass unchecked: the
  * world checks its shapes, and their masses against RC_MAX_MASS, itself. */
 rc_mass_data rc_circle_mass_of(rc_circle circle, float density);
