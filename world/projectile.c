@@ -17,7 +17,7 @@ typedef struct sweep_cast {
     const rc_sweeper *sweeper;
     rc_vec2 origin, translation;
     float tau0, tau1; /* the times of the step the translation runs over (equal: at one moment) */
-    int32_t exclude; /* a shape not to strike (-1: none) */
+    int32_t exclude, exclude_also; /* shapes not to strike (-1: none) */
     rc_ray_hit best;
     int32_t best_index;
     int32_t last_user; /* the shape the last offer named (a wall's pieces: rc_world_cast_grids) */
@@ -128,104 +128,22 @@ static bool owns_overlap(const rc_world *world, const rc_shape *shape, const rc_
     return !hit->started_inside || rc_segment_owns(world, shape, p);
 }
 
-/* A few float spacings at the coordinates of p and q: how far a rounding may move a point. */
-static float rounding_at(rc_vec2 p, rc_vec2 q) {
-    float size = rc_maxf(rc_maxf(fabsf(p.x), fabsf(p.y)), rc_maxf(fabsf(q.x), fabsf(q.y)));
-    return 4.0f * FLT_EPSILON * rc_maxf(1.0f, size);
-}
-
-/* Is p within `tolerance` of the segment (of its line, between its ends give or take the
- * tolerance)? Its unit left normal and the nearest point of it. */
-static bool near_segment(rc_segment segment, rc_vec2 p, float tolerance, rc_vec2 *left, rc_vec2 *foot) {
-    rc_vec2 e = rc_sub(segment.b, segment.a), r = rc_sub(p, segment.a);
-    float side = rc_cross(e, r), length_squared = rc_dot(e, e);
-    if (!(side * side <= tolerance * tolerance * length_squared) || !(length_squared > 0.0f)) {
-        return false; /* (most segments a walk looks at: far from p) */
-    }
-    float length = sqrtf(length_squared), along = rc_dot(e, r);
-    if (along < -tolerance * length || along > length_squared + tolerance * length) {
-        return false;
-    }
-    *left = rc_v2(-e.y / length, e.x / length);
-    *foot = rc_mul_add(segment.a, rc_maxf(0.0f, rc_minf(along / length_squared, 1.0f)), e);
-    return true;
-}
-
-/* A point's path that a still segment does not stop may yet end on its line, rounded: a point
- * pinched in a one-sided loop's corner 7e-6 from the wall, pushed 6.4e-6 towards it, ended on
- * the wall's line (-9.9999997 rounds to -10), which then no longer faced it, just short of the
- * floor's first point, and it fell out of the room. A path towards the segment that ends within
- * a rounding of it is struck at its end (t = 1; the normal on the side it started from): it
- * stops a skin short (stop_short) and goes on along the wall. */
-static bool ends_on_segment(rc_segment segment, rc_vec2 origin, rc_vec2 d, rc_ray_hit *hit) {
-    rc_vec2 end = rc_add(origin, d), left, foot;
-    if (!near_segment(segment, end, rounding_at(origin, end), &left, &foot)) {
-        return false;
-    }
-    rc_vec2 normal = rc_cross(rc_sub(segment.b, segment.a), rc_sub(origin, segment.a)) < 0.0f ? rc_neg(left) : left;
-    if (!(rc_dot(d, normal) < 0.0f)) {
-        return false; /* (along it, or away: it ends no nearer than it started) */
-    }
-    *hit = (rc_ray_hit){1.0f, foot, normal, false, {0, 0}, {0, 0}};
-    return true;
-}
-
-/* The same for a still polygon: a path towards a face that ends within a rounding of it (the
- * polygon's greatest face distance at the path's end, within a rounding of 0) is struck at its
- * end on that face. A point sliding down a wall 0.01 thick while it drifted towards it at 2e-4
- * units/s ended on its face (x = -20 exactly), stood there inside the wall, stopped as if
- * spawned in it, and never moved again. */
-static bool ends_on_polygon(const rc_convex *polygon, rc_vec2 origin, rc_vec2 d, rc_ray_hit *hit) {
-    rc_vec2 end = rc_add(origin, d);
-    float tolerance = rounding_at(origin, end), most = -INFINITY;
-    int face = -1;
-    for (int i = 0; i < polygon->count; ++i) {
-        float distance = rc_dot(polygon->normals[i], rc_sub(end, polygon->vertices[i]));
-        if (distance > tolerance) {
-            return false; /* (most paths a walk offers: they end clear of the polygon) */
-        }
-        if (distance > most) {
-            most = distance;
-            face = i;
-        }
-    }
-    if (face < 0 || !(most >= -tolerance) || !(rc_dot(d, polygon->normals[face]) < 0.0f)) {
-        return false;
-    }
-    *hit = (rc_ray_hit){1.0f, rc_mul_add(end, -most, polygon->normals[face]), polygon->normals[face], false, {0, 0}, {0, 0}};
-    return true;
-}
-
-/* A point on a one-sided segment's line, or a rounding behind it, that goes on behind it: the
- * segment does not face it, yet it stands where it was stopped on the free side (a stop short of
- * the floor in a corner rounded onto the wall beside it), and is struck where it stands (t = 0,
- * the free side's normal). A point that comes through from behind never stands there: it is
- * more than a rounding behind, or crossing to the free side. */
-static bool backs_through_segment(rc_segment segment, rc_vec2 origin, rc_vec2 d, rc_ray_hit *hit) {
-    rc_vec2 left, foot;
-    if (!near_segment(segment, origin, rounding_at(origin, origin), &left, &foot) || !(rc_dot(d, left) < 0.0f)) {
-        return false;
-    }
-    *hit = (rc_ray_hit){0.0f, foot, left, false, {0, 0}, {0, 0}};
-    return true;
-}
-
 /* The cast of a point or circle against a still shape: its hit; for a point, a path that ends on
- * a segment or a polygon's face (ends_on_segment, ends_on_polygon) or goes on behind a one-sided
- * segment it stands on (backs_through_segment) too. */
+ * a segment or a polygon's face (rc_point_ends_on_segment, rc_point_ends_on_polygon) or goes on
+ * behind a one-sided segment it stands on (rc_point_backs_through_segment) too. */
 static bool cast_still(const rc_shape_view *v, bool one_sided, rc_vec2 origin, float radius, rc_vec2 d,
                        rc_ray_hit *hit) {
     bool point_and_segment = radius == 0.0f && v->kind == RC_SHAPE_SEGMENT;
     if (one_sided && !rc_segment_faces(v->u.segment.a, v->u.segment.b, origin)) {
-        return point_and_segment && backs_through_segment(v->u.segment, origin, d, hit);
+        return point_and_segment && rc_point_backs_through_segment(v->u.segment, origin, d, hit);
     }
     if (rc_view_cast(v, origin, radius, d, hit)) {
         return true;
     }
     if (radius == 0.0f && v->kind == RC_SHAPE_POLYGON) {
-        return ends_on_polygon(&v->u.polygon, origin, d, hit);
+        return rc_point_ends_on_polygon(&v->u.polygon, origin, d, hit);
     }
-    return point_and_segment && ends_on_segment(v->u.segment, origin, d, hit);
+    return point_and_segment && rc_point_ends_on_segment(v->u.segment, origin, d, hit);
 }
 
 /* Does a body that starts the cast overlapping a dynamic or kinematic body's shape (a circle
@@ -255,7 +173,8 @@ static float sweep_fn(int32_t proxy, int32_t user, float max_fraction, void *con
     }
     c->last_user = user;
     const rc_shape *shape = &c->world->shapes.data[user];
-    if (user == c->exclude || !rc_sweep_sees(c->world, c->sweeper, shape) || skipped(c->sweeper, user)) {
+    if (user == c->exclude || user == c->exclude_also || !rc_sweep_sees(c->world, c->sweeper, shape) ||
+        skipped(c->sweeper, user)) {
         return max_fraction;
     }
     rc_shape_motion m = rc_shape_motion_of(c->world, c->sweeper, shape);
@@ -295,7 +214,7 @@ static float lean_sweep_fn(int32_t offset, float max_fraction, void *context) {
     const rc_cast_record *r = rc_cast_record_at(&c->world->level_lean, offset);
     const rc_sweeper *s = c->sweeper;
     /* rc_sweep_sees for a static shape that is no sensor (sensors have no record) */
-    if (r->shape == c->exclude || r->body == s->self_body ||
+    if (r->shape == c->exclude || r->shape == c->exclude_also || r->body == s->self_body ||
         (s->self_body >= 0 && !rc_joints_allow_collision(c->world, s->self_body, r->body)) ||
         !rc_filters_collide(s->filter, r->filter) || skipped(s, r->shape)) {
         return max_fraction;
@@ -327,10 +246,10 @@ static void sweep_lean(const rc_world *world, const rc_level_lean *lean, sweep_c
     }
 }
 
-/* The first shape the sweeper strikes moving by d from where it is over the times tau0..tau1 of
- * the step (bodies in motion meet it on their way). */
-static void cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, float tau0, float tau1, int32_t exclude,
-                      sweep_cast *c) {
+/* The first shape but `exclude` and `also` that the sweeper strikes moving by d from where it is
+ * over the times tau0..tau1 of the step (bodies in motion meet it on their way). */
+static void cast_past(const rc_world *world, const rc_sweeper *s, rc_vec2 d, float tau0, float tau1, int32_t exclude,
+                      int32_t also, sweep_cast *c) {
     c->world = world;
     c->sweeper = s;
     c->origin = s->center;
@@ -338,6 +257,7 @@ static void cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, flo
     c->tau0 = tau0;
     c->tau1 = tau1;
     c->exclude = exclude;
+    c->exclude_also = also;
     c->best_index = -1;
     c->last_user = -1;
     c->met_motion = false;
@@ -348,6 +268,11 @@ static void cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, flo
     }
     /* what rc_sweep_sees leaves out of dynamic bodies is all of them when the sweeper sees none */
     rc_world_cast_grids(world, s->center, s->radius, d, 1.0f, !s->sees_dynamic, sweep_fn, c);
+}
+
+static void cast_from(const rc_world *world, const rc_sweeper *s, rc_vec2 d, float tau0, float tau1, int32_t exclude,
+                      sweep_cast *c) {
+    cast_past(world, s, d, tau0, tau1, exclude, -1, c);
 }
 
 /* Is p clear of the shape where it stands (a point outside it, a circle not overlapping it)? */
@@ -381,13 +306,27 @@ static bool stops_clear(const rc_world *world, const rc_shape *shape, const rc_s
            (side == NULL || out_towards(world, shape, m, p, tau, *side));
 }
 
+/* Does a push of the sweeper (at time tau) that starts overlapping a shape not go into it: not
+ * against the way out of it (the distance's normal, within a thousandth of the push)? */
+static bool pushed_not_into(const rc_world *world, const rc_sweeper *s, int32_t index, float tau, rc_vec2 push) {
+    const rc_shape *shape = &world->shapes.data[index];
+    rc_shape_motion m = rc_shape_motion_of(world, s, shape);
+    rc_shape_view v = rc_shape_view_of(world, shape);
+    rc_distance_result d = rc_view_distance(&v, rc_motion_to_placed(&m, s->center, tau));
+    return rc_dot(push, rc_motion_dir_from_placed(&m, d.normal, tau)) >= -1e-3f * rc_length(push);
+}
+
 /* ---- the sweep --------------------------------------------------------------------------------- */
 
 /* How far the sweeper may go by push at time tau (a fraction of it) before something else stops
  * it a skin short: the cast reaches a skin beyond the push, so that a surface just past its end
  * stops it too (a push of exactly the skin towards a wall a skin away ended on the wall). */
-static float push_allowed(const rc_world *world, const rc_sweeper *s, rc_vec2 push, float tau, int32_t index) {
+static float push_allowed(const rc_world *world, const rc_sweeper *s, rc_vec2 push, float tau, int32_t index,
+                          int32_t *blocker) {
     float length = rc_length(push);
+    if (blocker != NULL) {
+        *blocker = -1;
+    }
     if (!(length > 0.0f)) {
         return 1.0f;
     }
@@ -396,8 +335,19 @@ static float push_allowed(const rc_world *world, const rc_sweeper *s, rc_vec2 pu
     rc_vec2 cast = rc_scale(reach, push);
     sweep_cast blocked;
     cast_from(world, s, cast, tau, tau, index, &blocked);
+    if (blocked.best_index >= 0 && blocked.best.started_inside &&
+        pushed_not_into(world, s, blocked.best_index, tau, push)) {
+        /* in a corner of two shapes it overlaps both of (two tiles at their seam, the floor and
+           the wall of a turning L), a push out of one that does not go into the other is not
+           held by it: the next push takes it out of that one (held, it stayed in both, pushed
+           out of neither, its velocity growing as it stood) */
+        cast_past(world, s, cast, tau, tau, index, blocked.best_index, &blocked);
+    }
     if (blocked.best_index < 0) {
         return 1.0f;
+    }
+    if (blocker != NULL) {
+        *blocker = blocked.best_index;
     }
     if (blocked.best.started_inside) {
         return 0.0f;
@@ -407,10 +357,26 @@ static float push_allowed(const rc_world *world, const rc_sweeper *s, rc_vec2 pu
     return rc_minf(t * reach, 1.0f);
 }
 
+/* Is the sweeper (at time tau) squeezed: does the shape it is pushed out of move against the
+ * shape that blocks the push, their surfaces' velocities where it stands apart (a door closing on
+ * a wall, or passing over a floor)? A shape that moves with the blocker (the floor and the wall
+ * of a turning L, one body or two turning alike) does not: the sweeper is in a corner of theirs,
+ * not caught between them, and going out through another face took it through the floor. */
+static bool squeezed(const rc_world *world, rc_sweeper *s, const rc_shape *shape, int32_t blocker, float tau) {
+    if (blocker < 0) {
+        return false;
+    }
+    const rc_shape *other = &world->shapes.data[blocker];
+    rc_vec2 relative = rc_sub(rc_surface_velocity(world, s, shape, s->center, tau),
+                              rc_surface_velocity(world, s, other, s->center, tau));
+    /* (a thousandth of a skin a second: the roundings of two bodies turning alike are less) */
+    return rc_length(relative) > 1e-3f * rc_world_skin(world, s->center);
+}
+
 /* Out of an overlap with a shape at time tau: along the distance's normal to a skin clear of it,
- * as far as nothing else blocks. Blocked there (squeezed between a closing door and a wall), out
- * through another face of a polygon, the nearest that is clear: the door passes over it rather
- * than holding it inside. The normal it left by. */
+ * as far as nothing else blocks. Blocked there by a shape it closes on (squeezed between a
+ * closing door and a wall), out through another face of a polygon, the nearest that is clear:
+ * the door passes over it rather than holding it inside. The normal it left by. */
 static rc_vec2 push_out(const rc_world *world, rc_sweeper *s, int32_t index, float tau) {
     const rc_shape *shape = &world->shapes.data[index];
     rc_shape_motion m = rc_shape_motion_of(world, s, shape);
@@ -420,8 +386,10 @@ static rc_vec2 push_out(const rc_world *world, rc_sweeper *s, int32_t index, flo
     float skin = rc_world_skin(world, s->center);
     rc_vec2 normal = rc_motion_dir_from_placed(&m, dist.normal, tau);
     rc_vec2 push = rc_scale(s->radius + skin - dist.distance, normal);
-    float allowed = push_allowed(world, s, push, tau, index);
-    if (allowed < 1.0f && m.moving && view.kind == RC_SHAPE_POLYGON) {
+    int32_t blocker;
+    float allowed = push_allowed(world, s, push, tau, index, &blocker);
+    if (allowed < 1.0f && m.moving && view.kind == RC_SHAPE_POLYGON &&
+        squeezed(world, s, shape, blocker, tau)) {
         /* the other faces, nearest first: the first that is clear all the way */
         const rc_convex *poly = &view.u.polygon;
         float best_depth = INFINITY;
@@ -441,7 +409,7 @@ static rc_vec2 push_out(const rc_world *world, rc_sweeper *s, int32_t index, flo
             best_depth = depth;
             rc_vec2 n = rc_motion_dir_from_placed(&m, poly->normals[face], tau);
             rc_vec2 out = rc_scale(s->radius + skin + depth, n);
-            if (push_allowed(world, s, out, tau, index) >= 1.0f) {
+            if (push_allowed(world, s, out, tau, index, NULL) >= 1.0f) {
                 s->center = rc_add(s->center, out);
                 return n;
             }
@@ -486,13 +454,13 @@ static float stop_short(const rc_world *world, rc_sweeper *s, const sweep_cast *
     if (!clear && m.moving) {
         push_out(world, s, c->best_index, tau);
     } else if (s->radius == 0.0f && shape->kind == RC_SHAPE_SEGMENT && !m.moving) {
-        /* a point left on a still segment's line, or a rounding from it (backs_through_segment,
-           ends_on_segment): back a skin onto the side it is struck from, as far as nothing else
+        /* a point left on a still segment's line, or a rounding from it (rc_point_backs_through_segment,
+           rc_point_ends_on_segment): back a skin onto the side it is struck from, as far as nothing else
            stops it, so that no rounding takes it behind */
         float gap = rc_dot(rc_sub(s->center, c->best.point), n);
-        if (gap < rounding_at(s->center, c->best.point)) {
+        if (gap < rc_rounding_at(s->center, c->best.point)) {
             rc_vec2 lift = rc_scale(skin - gap, n);
-            s->center = rc_mul_add(s->center, push_allowed(world, s, lift, tau, c->best_index), lift);
+            s->center = rc_mul_add(s->center, push_allowed(world, s, lift, tau, c->best_index, NULL), lift);
         }
     }
     return stop;

@@ -145,6 +145,17 @@ static inline void rc_body_accel(const rc_body *b, rc_vec2 *accel, float *spin_a
 /* Swept bodies (projectile.c). */
 void rc_sweep(const rc_world *world, rc_sweeper *sweeper, float dt, rc_sweep_sink *sink);
 
+/* A few float spacings at the coordinates of p and q: how far a rounding may move a point. */
+float rc_rounding_at(rc_vec2 p, rc_vec2 q);
+/* A swept point's path from origin by d that a still shape's cast did not stop (sweep_points.c):
+ * does it end on a segment's line, or on a polygon's face, within a rounding, going towards it
+ * (struck at its end, t = 1, on the side it started from)? Does a point that stands on a
+ * one-sided segment's line, or a rounding behind it, go on behind it (struck where it stands,
+ * t = 0, with the free side's normal)? */
+bool rc_point_ends_on_segment(rc_segment segment, rc_vec2 origin, rc_vec2 d, rc_ray_hit *hit);
+bool rc_point_ends_on_polygon(const rc_convex *polygon, rc_vec2 origin, rc_vec2 d, rc_ray_hit *hit);
+bool rc_point_backs_through_segment(rc_segment segment, rc_vec2 origin, rc_vec2 d, rc_ray_hit *hit);
+
 /* ---- bounces (bounce.c) ---------------------------------------------------------------------
  * What a sweep does where it strikes a surface. */
 
