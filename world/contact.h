@@ -267,10 +267,11 @@ bool rc_smooth_solid_seam(rc_world *world, const rc_shape *a, const rc_shape *b,
  * another such polygon covers, within a skin of a corner where another's face runs on flat, or
  * at such a corner with the normal leaning that way, for a body moving by `motion` in the step
  * (its points turning by up to `swing` more) along that surface, so that it meets the seam only
- * as it slides over it (continuous collision: a crate sliding over boxes laid edge to edge meets
- * no seam; one thrown at them, or spinning, meets them)? */
+ * as it slides over it, into the surface by no more than `depth` (continuous collision: a crate
+ * sliding over boxes laid edge to edge meets no seam; one thrown at them, or spinning, meets
+ * them)? */
 bool rc_seam_hidden(const rc_world *world, const rc_shape *polygon, const rc_shape *other, rc_vec2 point,
-                    rc_vec2 outward, rc_vec2 motion, float swing);
+                    rc_vec2 outward, rc_vec2 motion, float swing, float depth);
 /* Recompute a contact's manifold where its bodies are now (carrying impulses over by feature
  * id) and say whether it touches. may_keep: a kept manifold may serve (nothing about the shapes
  * changed but where their bodies are). */

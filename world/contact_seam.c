@@ -431,16 +431,18 @@ bool rc_smooth_solid_seam(rc_world *world, const rc_shape *a, const rc_shape *b,
 
 /* Does a body moving by `motion` in the step, its points turning by at most `swing` more, slide
  * along a surface of normal n rather than come at it: into it (the swing counted as into it) at
- * most half as far as along it, or by no more than a slop? */
-static bool slides_along(const rc_world *world, rc_vec2 motion, float swing, rc_vec2 n) {
+ * most half as far as along it and no deeper than `depth`, or by no more than a slop? (A ratio
+ * alone let a capsule thrown at 900 units/s, 4 units into a ceiling of tiles 0.1 thick and 20
+ * along it in a step, through: every seam it met was taken for one it slid over.) */
+static bool slides_along(const rc_world *world, rc_vec2 motion, float swing, float depth, rc_vec2 n) {
     float into = -rc_dot(motion, n);
     rc_vec2 along = rc_mul_add(motion, into, n);
     into += swing;
-    return into <= 0.5f * rc_length(along) || into <= world->def.linear_slop;
+    return (into <= 0.5f * rc_length(along) && into <= depth) || into <= world->def.linear_slop;
 }
 
 bool rc_seam_hidden(const rc_world *world, const rc_shape *polygon, const rc_shape *other, rc_vec2 point,
-                    rc_vec2 outward, rc_vec2 motion, float swing) {
+                    rc_vec2 outward, rc_vec2 motion, float swing, float depth) {
     if (polygon->kind != RC_SHAPE_POLYGON || polygon->body_type == RC_DYNAMIC) {
         return false;
     }
@@ -460,9 +462,9 @@ bool rc_seam_hidden(const rc_world *world, const rc_shape *polygon, const rc_sha
            is stopped: hidden at every seam it met, it went through) */
         if (rc_distance(a, point) <= near) {
             rc_vec2 from_b = rc_normalize(rc_sub(a, b)), from_before = rc_normalize(rc_sub(a, p->vertices[before]));
-            if ((rc_dot(outward, from_b) > 0.0f && slides_along(world, motion, swing, p->normals[i]) &&
+            if ((rc_dot(outward, from_b) > 0.0f && slides_along(world, motion, swing, depth, p->normals[i]) &&
                  seam_runs_on(&q, NULL, a, b, p->normals[i])) ||
-                (rc_dot(outward, from_before) > 0.0f && slides_along(world, motion, swing, p->normals[before]) &&
+                (rc_dot(outward, from_before) > 0.0f && slides_along(world, motion, swing, depth, p->normals[before]) &&
                  seam_runs_on(&q, NULL, a, p->vertices[before], p->normals[before]))) {
                 return true;
             }
@@ -472,10 +474,10 @@ bool rc_seam_hidden(const rc_world *world, const rc_shape *polygon, const rc_sha
            meets the next box's side face just below its top; deeper in, or coming at the
            floor, it meets it as a wall) */
         if (rc_dot(p->normals[i], outward) >= 1.0f - 1e-4f && fabsf(rc_dot(p->normals[i], rc_sub(point, a))) <= near) {
-            bool at_a = rc_distance(a, point) <= skin && slides_along(world, motion, swing, p->normals[before]) &&
+            bool at_a = rc_distance(a, point) <= skin && slides_along(world, motion, swing, depth, p->normals[before]) &&
                         seam_runs_on(&q, NULL, a, p->vertices[before], p->normals[before]);
             bool at_b = !at_a && rc_distance(b, point) <= skin &&
-                        slides_along(world, motion, swing, p->normals[(i + 1) % n]) &&
+                        slides_along(world, motion, swing, depth, p->normals[(i + 1) % n]) &&
                         seam_runs_on(&q, NULL, b, p->vertices[after], p->normals[(i + 1) % n]);
             if ((at_a || at_b) && face_covered(&q, NULL, a, b, p->normals[i])) {
                 return true;

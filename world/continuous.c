@@ -336,7 +336,8 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     rc_vec2 motion = rc_sub(q->sweep.c2, q->sweep.c1);
     float swing = fabsf(q->sweep.a2 - q->sweep.a1) * q->reach;
     if (meets_later(toi) && toi.t < q->fraction &&
-        !(toi.state == RC_TOI_HIT && rc_seam_hidden(world, other, q->shape, toi.point, rc_neg(toi.normal), motion, swing))) {
+        !(toi.state == RC_TOI_HIT &&
+          rc_seam_hidden(world, other, q->shape, toi.point, rc_neg(toi.normal), motion, swing, q->core))) {
         q->fraction = toi.t;
         q->carried = still.c1.x != still.c2.x || still.c1.y != still.c2.y || still.a1 != still.a2;
         q->carrier = still;
