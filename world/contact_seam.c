@@ -474,7 +474,8 @@ bool rc_seam_hidden(const rc_world *world, const rc_shape *polygon, const rc_sha
            meets the next box's side face just below its top; deeper in, or coming at the
            floor, it meets it as a wall) */
         if (rc_dot(p->normals[i], outward) >= 1.0f - 1e-4f && fabsf(rc_dot(p->normals[i], rc_sub(point, a))) <= near) {
-            bool at_a = rc_distance(a, point) <= skin && slides_along(world, motion, swing, depth, p->normals[before]) &&
+            bool at_a = rc_distance(a, point) <= skin &&
+                        slides_along(world, motion, swing, depth, p->normals[before]) &&
                         seam_runs_on(&q, NULL, a, p->vertices[before], p->normals[before]);
             bool at_b = !at_a && rc_distance(b, point) <= skin &&
                         slides_along(world, motion, swing, depth, p->normals[(i + 1) % n]) &&
