@@ -154,6 +154,9 @@ START_TEST(a_batch_answers_each_ray_as_a_single_cast) {
         ck_assert_int_lt(n, RAYS - RAYS / 20); /* and some rays miss */
     }
     ck_assert_int_eq(rc_world_cast_rays(w, rays, 0, rc_default_query_filter(), NULL), 0);
+    /* an empty batch reads no ray (its range's first ray was read: NULL crashed) */
+    ck_assert_int_eq(rc_world_cast_rays(w, NULL, 0, rc_default_query_filter(), NULL), 0);
+    ck_assert_str_eq(rc_world_last_error(w), "");
     rc_world_destroy(w);
 }
 END_TEST

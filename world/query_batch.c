@@ -56,6 +56,9 @@ static int32_t link_of(const rc_ray_hit *hit) {
 static void cast_range(int32_t start, int32_t end, uint32_t worker, void *context) {
     (void)worker;
     const ray_batch *b = context;
+    if (end <= start) {
+        return; /* (a game's task system may hand out an empty range) */
+    }
     rc_vec2 lo = b->rays[start].origin, hi = lo;
     for (int32_t i = start + 1; i < end; ++i) {
         lo = rc_min(lo, b->rays[i].origin);

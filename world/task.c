@@ -3,6 +3,9 @@
 
 void rc_run_task(const rc_world *world, rc_task_fn *task, int32_t count, int32_t min_range, void *context) {
     const rc_world_def *def = &world->def;
+    if (count <= 0) {
+        return; /* nothing to do (an empty batch of rays: its task read the first ray) */
+    }
     if (def->enqueue_task == NULL || def->worker_count <= 1 || count <= min_range) {
         task(0, count, 0u, context);
         return;
