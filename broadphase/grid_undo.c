@@ -147,7 +147,7 @@ void rc_grid_close_undo(rc_grid *grid, bool undone) {
             s->table = u->kept.slots;
             s->capacity = u->kept.capacity;
             u->kept.replaced = false;
-            if (!u->table_held_cells) {
+            if (!u->table_held_cells && s->table != NULL) {
                 memset(s->table, 0, sizeof(grid_slot) * s->capacity); /* (cells hashed since are gone) */
             }
         }

@@ -316,15 +316,42 @@ static bool wakes_sleeper(const rc_world *world, const rc_contact *c, const rc_b
     return touching_sleeper || closing_on_sleeper(world, c, ba, bb);
 }
 
+static bool refreshed(const rc_contact *c) { return c->in_use && c->flagged && !c->sensor; }
+
+bool rc_contacts_reserve_refresh(rc_world *world) {
+    world->refresh_undo.count = 0;
+    world->refresh_undo_at.count = 0;
+    if (!world->contacts_flagged) {
+        return true;
+    }
+    int32_t n = 0;
+    for (int32_t i = 0; i < world->contacts.count; ++i) {
+        n += refreshed(&world->contacts.data[i]);
+    }
+    return rc_array_reserve_aligned(world, world->refresh_undo, n, 64) &&
+           rc_array_reserve(world, world->refresh_undo_at, n);
+}
+
+void rc_contacts_refresh_undo(rc_world *world) {
+    for (int32_t k = world->refresh_undo.count - 1; k >= 0; --k) {
+        world->contacts.data[world->refresh_undo_at.data[k]] = world->refresh_undo.data[k];
+    }
+    world->refresh_undo.count = 0;
+    world->refresh_undo_at.count = 0;
+}
+
 void rc_contacts_refresh(rc_world *world) {
     if (!world->contacts_flagged) {
         return; /* the last update saw every contact, and nothing flagged one since */
     }
     for (int32_t i = 0; i < world->contacts.count; ++i) {
         rc_contact *c = &world->contacts.data[i];
-        if (!c->in_use || !c->flagged || c->sensor) {
+        if (!refreshed(c)) {
             continue;
         }
+        /* kept as it was, for a step that fails (its room: rc_contacts_reserve_refresh) */
+        world->refresh_undo.data[world->refresh_undo.count++] = *c;
+        world->refresh_undo_at.data[world->refresh_undo_at.count++] = i;
         const rc_shape *a = &world->shapes.data[c->shape[0]], *b = &world->shapes.data[c->shape[1]];
         if (!rc_shapes_should_pair(world, a, b)) {
             rc_contact_set_point_count(world, c, 0); /* the step's end destroys it */

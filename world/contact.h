@@ -153,6 +153,10 @@ float rc_body_brace(const rc_world *world, int32_t body, rc_vec2 n, rc_vec2 *nor
  * filter) get their manifolds where the bodies are now, so the solver does not read stale
  * ones. Events stay with rc_contacts_update. */
 void rc_contacts_refresh(rc_world *world);
+/* Room for rc_contacts_refresh to keep the flagged contacts as they were (false: out of memory,
+ * nothing changed); and put them back as they were, the last kept first (a step that failed). */
+bool rc_contacts_reserve_refresh(rc_world *world);
+void rc_contacts_refresh_undo(rc_world *world);
 void rc_contacts_update(rc_world *world);
 
 /* The narrow phase and the solver's view of contacts. */

@@ -489,6 +489,7 @@ static void forget_new_contacts(rc_world *world) {
 static bool fail_step(rc_world *world, int32_t impacts_before) {
     forget_new_contacts(world);
     undo_motion(world);
+    rc_contacts_refresh_undo(world);
     rc_joints_unwake(world);
     world->impacts.count = impacts_before;
     return rc_fail(world, "rc_world_step", "out of memory; the world is as it was before the step");
@@ -541,7 +542,7 @@ bool rc_world_step(rc_world *world, float dt) {
     world->moves_listed = rc_grid_moved_count(world->grid);
     world->pair_failed = false;
     world->step_failed = false;
-    if (!reserve_scratch(world) || !rc_grid_open_undo(world->grid)) {
+    if (!reserve_scratch(world) || !rc_contacts_reserve_refresh(world) || !rc_grid_open_undo(world->grid)) {
         return rc_fail(world, __func__, "out of memory; the world is as it was before the step");
     }
     rc_bodies_refresh_extents(world); /* (of the bodies whose shapes changed) */
@@ -552,8 +553,9 @@ bool rc_world_step(rc_world *world, float dt) {
     int32_t moved_additions = rc_look_ahead_at_start(world, dt);
     bool looked = rc_move_deferred(world, moved_additions, 0);
     if (!looked || !collide_pending_pairs(world)) {
-        forget_new_contacts(world); /* (nothing else has changed yet but grid boxes) */
+        forget_new_contacts(world); /* (nothing else has changed yet but grid boxes and the refresh) */
         undo_proxy_moves(world);
+        rc_contacts_refresh_undo(world);
         return rc_fail(world, __func__, "out of memory; the world is as it was before the step");
     }
     rc_joints_wake(world);

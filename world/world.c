@@ -130,6 +130,8 @@ static void free_world(rc_world *world) {
     rc_level_index_free(world);
     rc_array_free(world, world->undo);
     rc_array_free(world, world->scratch_undo);
+    rc_array_free(world, world->refresh_undo);
+    rc_array_free(world, world->refresh_undo_at);
     rc_array_free(world, world->islands);
     rc_array_free(world, world->body_masses);
     rc_array_free(world, world->moving);

@@ -102,6 +102,10 @@ struct rc_world {
 
     /* step scratch, sized with the body array so the step never grows it */
     RC_ARRAY(rc_body_scratch) scratch_undo; /* the bodies not in the step whose scratch it cleared */
+    /* the flagged contacts as they were before the step's refresh (rc_contacts_refresh), and
+       where, for a step that fails to put back (sized by the flagged contacts at its start) */
+    RC_ARRAY(rc_contact) refresh_undo;
+    RC_ARRAY(int32_t) refresh_undo_at;
     RC_ARRAY(rc_body_undo) undo; /* the awake movable bodies, in index order; then bodies woken by the sweeps */
     RC_ARRAY(rc_island_node) islands; /* count: the bodies' (what a move of the array keeps) */
     RC_ARRAY(int32_t) moving; /* swept bodies from the front, bodies moved by velocity from the back */
