@@ -765,10 +765,21 @@ typedef struct cell_report {
     void *context;
 } cell_report;
 
+/* A cell's edge at index i of a level of cells `size` wide, held within float range (the top
+ * level's one cell is infinite: 0 x infinity was a NaN box, drawn as NaN segments). */
+static float cell_edge(int64_t i, float size) {
+    if (isinf(size)) {
+        return i <= 0 ? -FLT_MAX : FLT_MAX;
+    }
+    double edge = (double)i * (double)size;
+    return (float)(edge < -FLT_MAX ? -FLT_MAX : edge > FLT_MAX ? FLT_MAX : edge);
+}
+
 static bool report_cell(const grid_cell *c, void *context) {
     const cell_report *r = context;
     float size = r->store->levels[cell_level(c)].size;
-    rc_aabb box = {{(float)c->x * size, (float)c->y * size}, {(float)(c->x + 1) * size, (float)(c->y + 1) * size}};
+    rc_aabb box = {{cell_edge(c->x, size), cell_edge(c->y, size)},
+                   {cell_edge((int64_t)c->x + 1, size), cell_edge((int64_t)c->y + 1, size)}};
     r->fn(cell_level(c), box, (int32_t)cell_count(c), r->context);
     return true;
 }

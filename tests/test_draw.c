@@ -2,6 +2,7 @@
  * numbers (shape placements worked out by hand, rc_shape_aabb, the grid counters, the impact
  * events), for each flag, with callbacks left NULL, with bounds, and for refused input. */
 #include <check.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -398,6 +399,57 @@ START_TEST(grid_cells_in_use_are_outlined) {
 }
 END_TEST
 
+/* The top level's one cell, home of boxes too large for any other (a static box of half size
+ * 1e18, which the world takes), is infinite: its box was 0 x infinity, NaN, and the draw handed
+ * the game NaN and infinite segments. rc_grid_for_each_cell reports it as the box of +-FLT_MAX,
+ * and the draw leaves it out; every other cell is drawn, every coordinate finite. */
+static void note_cell(int32_t level, rc_aabb cell, int32_t count, void *context) {
+    (void)level;
+    (void)count;
+    int *cells = context;
+    cells[0]++;
+    ck_assert(isfinite(cell.lower.x) && isfinite(cell.lower.y) && isfinite(cell.upper.x) && isfinite(cell.upper.y));
+    ck_assert(cell.lower.x < cell.upper.x && cell.lower.y < cell.upper.y);
+    cells[1] += cell.lower.x == -FLT_MAX && cell.lower.y == -FLT_MAX && cell.upper.x == FLT_MAX &&
+                cell.upper.y == FLT_MAX;
+}
+
+START_TEST(the_grid_top_cell_has_no_edges_to_draw) {
+    rc_world *w = ws_make_world(rc_v2(0.0f, 0.0f));
+    rc_body_id ground = ws_static_body(w);
+    rc_shape_def sd = rc_shape_default_def();
+    for (int i = 0; i < 16; ++i) {
+        sd.offset = rc_v2(0.5f * (float)i, 0.0f);
+        ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ground, &sd, 0.05f, 0.05f)));
+    }
+    sd.offset = rc_v2(0.0f, 0.0f);
+    ck_assert(!rc_shape_id_is_null(rc_shape_create_box(w, ground, &sd, 1e18f, 1e18f)));
+    ck_assert(rc_world_step(w, 1.0f / 60.0f));
+    rc_debug_draw d = recording_draw(RC_DRAW_GRID);
+    ck_assert(rc_world_draw(w, &d));
+    rc_world_counters c = rc_world_get_counters(w);
+    ck_assert_int_eq(rec.count, c.broadphase_cells - 1);
+    for (int i = 0; i < rec.count; ++i) {
+        for (int k = 0; k < rec.prims[i].count; ++k) {
+            ck_assert(isfinite(rec.prims[i].v[k].x) && isfinite(rec.prims[i].v[k].y));
+        }
+    }
+    rc_world_destroy(w);
+    /* the grid on its own */
+    rc_grid_def gd = rc_grid_default_def();
+    gd.cell_size = 1e-3f;
+    rc_grid *g = rc_grid_create(&gd);
+    ck_assert_ptr_nonnull(g);
+    ck_assert_int_ge(rc_grid_insert(g, (rc_aabb){{-1e16f, -1e16f}, {1e16f, 1e16f}}, 1), 0);
+    ck_assert_int_ge(rc_grid_insert(g, (rc_aabb){{0.0f, 0.0f}, {1e-4f, 1e-4f}}, 2), 0);
+    int cells[2] = {0, 0};
+    rc_grid_for_each_cell(g, note_cell, cells);
+    ck_assert_int_eq(cells[0], rc_grid_get_stats(g).cells);
+    ck_assert_int_eq(cells[1], 1);
+    rc_grid_destroy(g);
+}
+END_TEST
+
 START_TEST(frames_are_drawn_for_moving_bodies_only) {
     rc_shape_id box, ball;
     rc_body_id body;
@@ -610,6 +662,7 @@ int main(void) {
     suite_add_tcase(s, shapes);
     TCase *layers = tcase_create("layers");
     tcase_add_test(layers, grid_cells_in_use_are_outlined);
+    tcase_add_test(layers, the_grid_top_cell_has_no_edges_to_draw);
     tcase_add_test(layers, frames_are_drawn_for_moving_bodies_only);
     tcase_add_test(layers, resting_contacts_show_their_points_and_normals);
     tcase_add_test(layers, impacts_of_the_last_step_show_where_and_which_way);

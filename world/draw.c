@@ -201,7 +201,10 @@ static void draw_cell(int32_t level, rc_aabb cell, int32_t count, void *context)
     (void)level;
     (void)count;
     const rc_debug_draw *d = context;
-    if (draw_overlaps(d, cell)) {
+    /* (not the top level's one cell, which has no edges to draw: rc_grid_for_each_cell reports it
+       as the box of +-FLT_MAX) */
+    bool unbounded = cell.lower.x == -FLT_MAX && cell.upper.x == FLT_MAX;
+    if (!unbounded && draw_overlaps(d, cell)) {
         draw_box(d, cell, RC_COLOR_GRID);
     }
 }

@@ -43,7 +43,8 @@ typedef enum rc_draw_flags {
     RC_DRAW_SHAPES = 1u << 0,     /* every shape: filled and outlined; a one-sided wall also gets a
                                      short tick on its free side; a point body a point */
     RC_DRAW_AABBS = 1u << 1,      /* each shape's tight box */
-    RC_DRAW_GRID = 1u << 2,       /* every grid cell that holds at least one proxy, on every level */
+    RC_DRAW_GRID = 1u << 2,       /* every grid cell that holds at least one proxy, on every level
+                                     (but the top level's one unbounded cell) */
     RC_DRAW_CONTACTS = 1u << 3,   /* touching contacts: each manifold point and its normal (from
                                      the first shape to the second) */
     RC_DRAW_IMPACTS = 1u << 4,    /* the last step's impact events: the point and the surface normal */

@@ -146,7 +146,10 @@ typedef struct rc_grid_stats {
 
 RC_API rc_grid_stats rc_grid_get_stats(const rc_grid *grid);
 
-/* Visit every occupied cell (level, cell box, number of proxies in it): for debug drawing. */
+/* Visit every occupied cell (level, cell box, number of proxies in it): for debug drawing. The
+ * box is within float range: the top level's one cell, home of boxes too large for any other, is
+ * the box from (-FLT_MAX, -FLT_MAX) to (FLT_MAX, FLT_MAX), and a cell's edge beyond float range is
+ * held at +-FLT_MAX. */
 typedef void rc_grid_cell_fn(int32_t level, rc_aabb cell, int32_t count, void *context);
 RC_API void rc_grid_for_each_cell(const rc_grid *grid, rc_grid_cell_fn *fn, void *context);
 
