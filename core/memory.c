@@ -69,9 +69,17 @@ void *rc_mem_alloc(const rc_allocator *allocator, size_t size) { return rc_mem_a
 
 /* ---- the tally ---- */
 
+static void hold(atomic_int *busy, int by) {
+    if (busy != NULL) {
+        atomic_fetch_add_explicit(busy, by, memory_order_relaxed);
+    }
+}
+
 static void *tally_alloc(size_t size, size_t align, void *user) {
     rc_mem_tally *t = user;
+    hold(t->busy, 1);
     void *p = t->inner.alloc(size, align, t->inner.user);
+    hold(t->busy, -1);
     t->held += p != NULL ? size : 0;
     return p;
 }
@@ -79,7 +87,9 @@ static void *tally_alloc(size_t size, size_t align, void *user) {
 static void tally_free(void *ptr, size_t size, void *user) {
     rc_mem_tally *t = user;
     t->held -= size;
+    hold(t->busy, 1);
     t->inner.free(ptr, size, t->inner.user);
+    hold(t->busy, -1);
 }
 
 rc_allocator rc_mem_tallied(rc_mem_tally *tally) {

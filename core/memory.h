@@ -7,6 +7,8 @@
 
 #include <ricochet/base.h>
 
+#include <stdatomic.h>
+
 /* Ask for the cache line at p ahead of its use (a hint: nothing where the compiler has none). For
  * loops that walk records all over memory in an order of their own. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -26,10 +28,13 @@ void *rc_mem_alloc_aligned(const rc_allocator *allocator, size_t size, size_t al
 void rc_mem_free(const rc_allocator *allocator, void *ptr, size_t size);
 
 /* An allocator over another (inner, resolved) that counts the bytes it holds: a world's, over
- * the game's hook. The arrays of a tally over the default allocator still grow in place. */
+ * the game's hook. The arrays of a tally over the default allocator still grow in place. While
+ * the inner functions run, *busy (when not NULL) is raised by one: a world's lock, so that a
+ * hook that calls back into the world is refused as a callback is. */
 typedef struct rc_mem_tally {
     rc_allocator inner;
     size_t held;
+    atomic_int *busy;
 } rc_mem_tally;
 rc_allocator rc_mem_tallied(rc_mem_tally *tally); /* (the tally must outlive its blocks) */
 

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <ricochet/ricochet.h>
@@ -34,9 +35,10 @@ typedef struct scene {
     rc_shape_id all_shapes[CRATES + 3];
 } scene;
 
-static void scene_make(scene *s) {
+static void scene_make_with(scene *s, rc_allocator allocator) {
     memset(s, 0, sizeof *s);
     rc_world_def wd = rc_world_default_def();
+    wd.allocator = allocator;
     wd.error_fn = ws_error_fn;
     wd.error_user = &s->errors;
     s->world = rc_world_create(&wd);
@@ -76,6 +78,8 @@ static void scene_make(scene *s) {
     s->bullet = rc_body_create(s->world, &bd);
     ck_assert(rc_world_step(s->world, 1.0f / 60.0f));
 }
+
+static void scene_make(scene *s) { scene_make_with(s, (rc_allocator){NULL, NULL, NULL}); }
 
 static void scene_snapshot(const scene *s, ws_snapshot *snap) {
     ws_snapshot_take(snap, s->world, s->all_bodies, CRATES + 2, s->all_shapes, CRATES + 3);
@@ -392,6 +396,78 @@ START_TEST(every_change_is_refused_inside_every_callback) {
     }
     ws_snapshot_free(&before);
     rc_world_destroy(s.world);
+}
+END_TEST
+
+/* The game's allocator hooks run in the middle of the world's changes (a body array growing):
+ * the world is locked while they run, and every change a hook tries is refused as in a callback
+ * (before, a body made from the hook moved the array that the shape being made was writing to:
+ * a use after free; a step from it tripped the grid's assertions). The change that called the
+ * hook then goes on and is made. */
+typedef struct hook_attempt {
+    attempt a;
+    bool armed;
+} hook_attempt;
+
+static void *trying_alloc(size_t size, size_t align, void *user) {
+    hook_attempt *h = user;
+    if (h->armed) {
+        h->armed = false;
+        try_every_change(&h->a);
+    }
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+static void trying_free(void *ptr, size_t size, void *user) {
+    hook_attempt *h = user;
+    (void)size;
+    if (h->armed) {
+        h->armed = false;
+        try_every_change(&h->a);
+    }
+    free(ptr);
+}
+
+START_TEST(every_change_is_refused_inside_the_allocator_hooks) {
+    for (int which = 0; which < 2; ++which) {
+        static hook_attempt h;
+        memset(&h, 0, sizeof h);
+        scene s;
+        scene_make_with(&s, (rc_allocator){trying_alloc, trying_free, &h});
+        h.a.s = &s;
+        rc_body_def bd = rc_body_default_def();
+        bd.type = RC_DYNAMIC;
+        rc_body_id made[300], doomed[300];
+        int count = 0;
+        for (int i = 0; i < 300 && which == 1; ++i) {
+            bd.position = rc_v2((float)i, 80.0f);
+            doomed[i] = rc_body_create(s.world, &bd);
+        }
+        h.armed = true;
+        /* bodies made until the arrays grow (alloc), or destroyed until memory is given back */
+        for (int i = 0; i < 300 && h.a.calls == 0; ++i) {
+            if (which == 0) {
+                bd.position = rc_v2((float)i, 60.0f);
+                made[count] = rc_body_create(s.world, &bd);
+                ck_assert(!rc_body_id_is_null(made[count]));
+                count++;
+            } else {
+                rc_body_destroy(s.world, doomed[i]);
+                ck_assert(rc_world_step(s.world, 1.0f / 60.0f));
+            }
+        }
+        ck_assert_msg(h.a.calls > 0, "the %s hook was never called", which == 0 ? "alloc" : "free");
+        ck_assert_msg(h.a.accepted == 0, "inside the %s hook: %d changes not refused as locked; first: %s",
+                      which == 0 ? "alloc" : "free", h.a.accepted, h.a.first_bad);
+        ck_assert_int_eq(h.a.refused, CHANGE_COUNT);
+        /* unlocked again, and whole */
+        ck_assert(rc_world_step(s.world, 1.0f / 60.0f));
+        for (int i = 0; i < count; ++i) {
+            ck_assert(rc_body_is_valid(s.world, made[i]));
+        }
+        ck_assert(!rc_body_id_is_null(rc_body_create(s.world, &bd)));
+        rc_world_destroy(s.world);
+    }
 }
 END_TEST
 
@@ -875,6 +951,7 @@ int main(void) {
     TCase *callbacks = tcase_create("callbacks");
     tcase_set_timeout(callbacks, 60);
     tcase_add_loop_test(callbacks, every_change_is_refused_inside_every_callback, 0, CB_COUNT);
+    tcase_add_test(callbacks, every_change_is_refused_inside_the_allocator_hooks);
     tcase_add_test(callbacks, a_blast_destroys_what_it_found_after_the_query);
     tcase_add_test(callbacks, queries_answer_inside_callbacks);
     tcase_add_test(callbacks, the_error_callback_is_called_once_and_cannot_change_the_world);

@@ -289,7 +289,7 @@ static void check_array(const uint32_t *a, int32_t count, size_t align, uint32_t
 }
 
 START_TEST(default_arrays_grow_and_shrink_in_place_with_their_contents) {
-    rc_mem_tally tally = {rc_mem_resolve((rc_allocator){NULL, NULL, NULL}), 0};
+    rc_mem_tally tally = {rc_mem_resolve((rc_allocator){NULL, NULL, NULL}), 0, NULL};
     rc_allocator a = rc_mem_tallied(&tally);
     static const size_t aligns[] = {16, 64};
     for (size_t k = 0; k < 2; ++k) {

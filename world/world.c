@@ -68,6 +68,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
     world->joint_lanes = true;
     world->def.allocator = allocator;
     atomic_init(&world->locks, 0);
+    world->tally.busy = &world->locks; /* (the game's hooks run with the world locked) */
     atomic_init(&world->level_kept_revision, 0);
     atomic_init(&world->level_kept_checksum, 0);
     world->id_salt = def->id_salt != 0 ? def->id_salt : salt_from_address(world);

@@ -41,7 +41,10 @@ RC_EXTERN_C_BEGIN
 /* Where a world or grid gets its memory. alloc returns size bytes aligned to align (a power of
  * two, at most 64) or NULL on failure; free receives the same size that was asked for. The
  * library handles a NULL from alloc: the call that needed the memory fails with an error and
- * changes nothing. user is passed back untouched. Leave both functions NULL to use malloc; its
+ * changes nothing. user is passed back untouched. The hooks run in the middle of the library's
+ * changes: they must not call into the world or grid whose memory they serve. A world is locked
+ * while its hooks run (every change is refused, as inside a callback: world.h), but what a query
+ * would read there is half made. Leave both functions NULL to use malloc; its
  * growing arrays (contacts, the solver's scratch) then grow by realloc, which moves a large
  * block's pages instead of copying them (glibc), so that memory already used is not faulted in
  * again. With a hook of the game's, an array grows into a new block: alloc, copy, free. */
