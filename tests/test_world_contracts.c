@@ -751,6 +751,51 @@ START_TEST(ids_of_another_world_are_refused) {
 }
 END_TEST
 
+/* A level reloaded: a world destroyed and the next made, which the allocator puts at the same
+ * address (a hook that hands the same block back, as malloc does). The old world's ids are
+ * refused by the new one. Before, the default salt came from the address alone: every old id
+ * named the new world's body in its slot. */
+static unsigned char world_block[1u << 16] __attribute__((aligned(64)));
+static void *same_block_alloc(size_t size, size_t align, void *user) {
+    int *handed = user;
+    if (*handed == 0 && size <= sizeof world_block) {
+        *handed = 1; /* the first: the world's own record, in the same block each time */
+        return world_block;
+    }
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+static void same_block_free(void *ptr, size_t size, void *user) {
+    (void)size;
+    int *handed = user;
+    if (ptr == (void *)world_block) {
+        *handed = 0;
+    } else {
+        free(ptr);
+    }
+}
+
+START_TEST(ids_of_a_world_destroyed_are_refused_by_the_next_at_its_address) {
+    int handed = 0;
+    rc_world_def wd = rc_world_default_def();
+    wd.allocator = (rc_allocator){same_block_alloc, same_block_free, &handed};
+    rc_body_def bd = rc_body_default_def();
+    int accepted = 0;
+    for (int reload = 0; reload < 20; ++reload) {
+        rc_world *a = rc_world_create(&wd);
+        ck_assert_ptr_eq(a, (void *)world_block);
+        rc_body_id old = rc_body_create(a, &bd);
+        ck_assert(!rc_body_id_is_null(old));
+        rc_world_destroy(a);
+        rc_world *b = rc_world_create(&wd);
+        ck_assert_ptr_eq(b, (void *)world_block);
+        ck_assert(!rc_body_id_is_null(rc_body_create(b, &bd)));
+        accepted += rc_body_is_valid(b, old);
+        rc_world_destroy(b);
+    }
+    ck_assert_msg(accepted == 0, "%d of 20 reloaded worlds took the ids of the world before", accepted);
+}
+END_TEST
+
 /* With the same id_salt, the same calls give the same ids (what replays and lockstep peers
  * need); with another salt, other generations. */
 START_TEST(one_salt_gives_the_same_ids) {
@@ -960,6 +1005,7 @@ int main(void) {
     TCase *ids = tcase_create("ids");
     tcase_add_test(ids, ids_of_another_world_are_refused);
     tcase_add_test(ids, one_salt_gives_the_same_ids);
+    tcase_add_test(ids, ids_of_a_world_destroyed_are_refused_by_the_next_at_its_address);
     tcase_add_test(ids, stale_ids_stay_stale_through_many_reuses);
     tcase_add_test(ids, a_slot_is_retired_before_its_count_wraps);
     suite_add_tcase(suite, ids);

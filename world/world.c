@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 rc_world_def rc_world_default_def(void) {
     rc_world_def def;
@@ -33,10 +34,17 @@ static bool non_negative(float v) { return rc_is_finite(v) && v >= 0.0f; }
 static void forget_thread_errors(const rc_world *world);
 static void free_world(rc_world *world);
 
-/* A salt for a world whose def leaves it 0: from its address, which no other live world has. */
-static uint32_t salt_from_address(const rc_world *world) {
+/* A salt for a world whose def leaves it 0: from its address, which no other live world has,
+ * and the time it is made, which a world made later at the same address (a level reloaded: the
+ * allocator hands the freed block back) does not share. (From its address alone, the ids of a
+ * destroyed world were all valid in the next one.) */
+static uint32_t default_salt(const rc_world *world) {
     uint64_t a = (uint64_t)(uintptr_t)world;
-    return rc_id_generation((uint32_t)(a ^ (a >> 32)), 0x2545F491u);
+    struct timespec now = {0, 0};
+    (void)timespec_get(&now, TIME_UTC);
+    uint64_t t = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+    uint32_t mixed = rc_id_generation((uint32_t)(t ^ (t >> 32)), 0x9E3779B9u);
+    return rc_id_generation((uint32_t)(a ^ (a >> 32)) ^ mixed, 0x2545F491u);
 }
 
 rc_world *rc_world_create(const rc_world_def *def) {
@@ -71,7 +79,7 @@ rc_world *rc_world_create(const rc_world_def *def) {
     world->tally.busy = &world->locks; /* (the game's hooks run with the world locked) */
     atomic_init(&world->level_kept_revision, 0);
     atomic_init(&world->level_kept_checksum, 0);
-    world->id_salt = def->id_salt != 0 ? def->id_salt : salt_from_address(world);
+    world->id_salt = def->id_salt != 0 ? def->id_salt : default_salt(world);
     for (int n = 0; n <= RC_MAX_POLYGON_VERTICES; ++n) {
         world->poly_free[n] = UINT32_MAX;
     }

@@ -119,8 +119,11 @@ typedef struct rc_world_def {
     float max_angular_speed;      /* rad/s; likewise for turning; default 1e5; at most RC_MAX_ANGULAR_SPEED */
     uint32_t id_salt;             /* mixed into the generation of every id the world hands out, so that
                                      an id of another world is refused; 0 (default) takes one from the
-                                     world's address. Give the same non-zero value wherever ids must be
-                                     the same from run to run (see Determinism at rc_world_step). */
+                                     world's address and the time it is made (an id of a world destroyed
+                                     before is refused by a later one at the same address). Give the
+                                     same non-zero value wherever ids must be the same from run to run
+                                     (see Determinism at rc_world_step), and different ones to worlds
+                                     whose ids must not be taken for each other's. */
     int32_t worker_count;         /* threads the task system runs tasks on, 0..RC_MAX_WORKERS (0 and 1:
                                      one); default 1 */
     rc_enqueue_task_fn *enqueue_task; /* the task system: both or neither (then the calling thread */
@@ -305,7 +308,7 @@ RC_API void rc_world_clear_error(rc_world *world);
  * bodies and shapes made and destroyed, setters, steps, and the queries, the mover and
  * rc_world_predict in between) give bit-identical results: every body's state, every event
  * and every query answer (ids included when the worlds were given the same non-zero
- * rc_world_def.id_salt; with the default salt, taken from the world's address, the
+ * rc_world_def.id_salt; with the default salt, taken from the world's address and time, the
  * generations of ids differ from run to run and everything else is the same), whatever the compiler (GCC or Clang), its optimisation level and
  * instruction set extensions (-O0 to -O3, -march=native with FMA), the sanitizers, and the
  * allocator and the addresses it hands out, and whether the processor has AVX (the contact
