@@ -348,13 +348,13 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
 
 /* The kinematic bodies of the world that the body may meet, when it holds few and all of them
  * moved in this step (the grid of moving shapes then holds nothing else continuous collision
- * meets: dynamic shapes and sensors never are): those it is fast against, in `fast`, their
- * count returned; -1 when the world holds others (the grid is asked). A body slow in a kinematic
- * body's frame is let be by that body (slow_against, with the same numbers: the frames are worked
- * out at the step's first look). A tumbler's props, fast in the world's frame and slow in the
- * drum's, asked the grid for the drum's walls at every step; those fast in the drum's frame too
- * (falling inside it) asked it for its four walls among 2,000 props, at about 900 instructions a
- * shape: the walls are looked at alone now. */
+ * meets: dynamic shapes and sensors never are): those it is fast against, their indices in
+ * moved_kinematics in `fast`, their count returned; -1 when the world holds others (the grid is
+ * asked). A body slow in a kinematic body's frame is let be by that body (slow_against, with the
+ * same numbers: the frames are worked out at the step's first look). A tumbler's props, fast in
+ * the world's frame and slow in the drum's, asked the grid for the drum's walls at every step;
+ * those fast in the drum's frame too (falling inside it) asked it for its four walls among 2,000
+ * props, at about 900 instructions a shape: the walls are looked at alone now. */
 static int32_t fast_kinematics(const continuous_query *q, int32_t fast[RC_FEW_KINEMATICS]) {
     rc_world *world = q->world;
     int32_t n = world->moved_kinematic_count;
@@ -374,36 +374,40 @@ static int32_t fast_kinematics(const continuous_query *q, int32_t fast[RC_FEW_KI
     for (int32_t k = 0; k < n; ++k) {
         const rc_moved_kinematic *m = &world->moved_kinematics[k];
         if (!slow_in(q, &m->motion, m->start, m->end)) {
-            fast[count++] = m->body;
+            fast[count++] = k;
         }
     }
     return count;
 }
 
-/* The shapes of the fast kinematic bodies whose grid boxes overlap box, offered to continuous_fn
- * as the grid's query would offer them (a kinematic shape is one proxy, never pieces; a chain's
- * record has none: its segments are shapes of their own). */
+/* The shapes of the fast kinematic bodies whose grid boxes, or where they started the step,
+ * overlap box, offered to continuous_fn as the grid's query would offer them (a kinematic shape
+ * is one proxy, never pieces; a chain's record has none: its segments are shapes of their own). */
 static void offer_kinematic_shapes(continuous_query *q, const int32_t *fast, int32_t count, rc_aabb box) {
     const rc_world *world = q->world;
     for (int32_t k = 0; k < count; ++k) {
-        const rc_moved_kinematic *m = NULL;
-        for (int32_t j = 0; j < world->moved_kinematic_count && m == NULL; ++j) {
-            m = world->moved_kinematics[j].body == fast[k] ? &world->moved_kinematics[j] : NULL;
-        }
-        for (int32_t s = world->bodies.data[fast[k]].first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-            const rc_shape *shape = &world->shapes.data[s];
-            if (shape->proxy < 0) {
+        const rc_moved_kinematic *m = &world->moved_kinematics[fast[k]];
+        const rc_body *kb = &world->bodies.data[m->body];
+        /* where its shapes started the step too (their grid boxes look ahead from where they end
+           it): asked for the grid boxes alone, a wall 0.1 thick at 186 units/s swept over a crate
+           whose whole path lay in the band between, and the crate passed through it. The grid box
+           moved back by the body's move and grown by its turn's reach holds where a shape started:
+           only a shape whose band that makes near is placed there (most of a tumbler's walls not) */
+        rc_vec2 back = rc_sub(m->motion.c1, m->motion.c2);
+        float swing = fabsf(m->motion.a2 - m->motion.a1) * kb->max_extent;
+        for (int32_t s = kb->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+            int32_t proxy = world->shapes.data[s].proxy;
+            if (proxy < 0) {
                 continue;
             }
-            /* its grid box looks ahead from where it ends the step; where it started is looked
-               at too (a wall 0.1 thick at 186 units/s swept over a crate within the step whose
-               box lay wholly in the band between: never offered, it passed through the crate) */
-            bool near = rc_grid_proxy_overlaps_box(world->grid, shape->proxy, box) ||
-                        (m != NULL && rc_aabb_overlaps(rc_aabb_union(rc_shape_box_at(world, shape, m->start),
-                                                                     rc_grid_get_box(world->grid, shape->proxy)),
-                                                       box));
-            if (near) {
-                (void)continuous_fn(shape->proxy, s, q);
+            rc_aabb grid_box = rc_grid_get_box(world->grid, proxy);
+            rc_aabb started = {{grid_box.lower.x + back.x - swing, grid_box.lower.y + back.y - swing},
+                               {grid_box.upper.x + back.x + swing, grid_box.upper.y + back.y + swing}};
+            if (rc_aabb_overlaps(grid_box, box) ||
+                (rc_aabb_overlaps(rc_aabb_union(started, grid_box), box) &&
+                 rc_aabb_overlaps(rc_aabb_union(rc_shape_box_at(world, &world->shapes.data[s], m->start), grid_box),
+                                  box))) {
+                (void)continuous_fn(proxy, s, q);
             }
         }
     }
