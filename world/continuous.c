@@ -431,6 +431,13 @@ static void take_back_rest_of_step(const rc_world *world, rc_body *b, float rest
     }
 }
 
+/* The query looks with the fast body's shape `shape` next (its hull worked out when needed). */
+static void look_with(continuous_query *q, const rc_shape *shape) {
+    q->shape = shape;
+    q->prepared = false;
+    q->have_hull = false;
+}
+
 /* A body that a kinematic body carries for the rest of the step (rc_continuous_fast: met by it
  * at fraction q->fraction, from where the body stands to `center` and `angle`) goes no further
  * than its first touch of a static shape on the way: the kinematic body then passes over it
@@ -452,9 +459,7 @@ static void carry_to_level(continuous_query *carried, rc_body *b, rc_vec2 center
             if (shape->sensor) {
                 continue;
             }
-            q.shape = shape;
-            q.prepared = false;
-            q.have_hull = false;
+            look_with(&q, shape);
             rc_aabb box = rc_aabb_union(rc_shape_box_at(world, shape, q.x1), rc_shape_box_at(world, shape, q.x2));
             if (rc_aabb_is_valid(box)) {
                 rc_grid_query_aabb_trusted(world->level_grid, box, true, continuous_fn, &q);
@@ -491,9 +496,7 @@ void rc_continuous_fast(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_ro
         if (shape->sensor) {
             continue;
         }
-        q.shape = shape;
-        q.prepared = false;
-        q.have_hull = false;
+        look_with(&q, shape);
         /* where it starts is where the last step placed it (its box is the box at x1 but for the
            rounding of a position the game set) */
         rc_aabb box = rc_aabb_union(shape->aabb, rc_shape_box_at(world, shape, q.x2));
