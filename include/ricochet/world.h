@@ -217,10 +217,13 @@ RC_API void rc_world_clear_error(rc_world *world);
  *     load), and touches it within linear_slop; islands of touching bodies sleep together;
  *   - a prop that moves further than half its smallest extent in a step is brought back to its
  *     first touch of a static or kinematic shape (time of impact), so that it does not pass
- *     through thin walls or chains; a kinematic body is met along its own motion in the step,
- *     and carries what it meets for the rest of the step (a prop thrown at a door closing on
- *     it ends the step in front of the door); a prop that moves slowly in a kinematic body's
- *     frame (riding a lift, tumbling in a turning drum) is left to the contacts there; props
+ *     through thin walls or chains; a kinematic body is met along its own motion in the step
+ *     (where its shapes started the step as well as where they end it), and carries what it
+ *     meets for the rest of the step up to that prop's first touch of a static shape (a prop
+ *     thrown at a door closing on it ends the step in front of the door; one a piston drives
+ *     at a wall stops at the wall, and the piston passes over it if it goes on); a prop that
+ *     moves slowly in a kinematic body's frame (riding a lift, tumbling in a turning drum) is
+ *     left to the contacts there; props
  *     turn at most an eighth of a turn (pi/4) per sub-step (bodies whose solid shapes are all circles as
  *     fast as the world allows);
  *   - kinematic bodies push and carry what they meet and are not pushed;
