@@ -180,6 +180,10 @@ void rc_world_give_back_memory(rc_world *world) {
     rc_array_shrink(world, world->sensor_end, world->sensor_end.count + live);
     rc_array_shrink(world, world->impacts, 2 * world->impacts.count);
     rc_array_shrink(world, world->new_contacts, 2 * world->new_contacts.count);
+    /* (the contacts a step kept before its first look at them: every contact of a floor the game
+       moved under a crowd, once) */
+    rc_array_shrink_aligned(world, world->refresh_undo, 2 * world->refresh_undo.count, 64);
+    rc_array_shrink(world, world->refresh_undo_at, 2 * world->refresh_undo_at.count);
     /* the records a restore replaced, kept for the next restore: given back after two seconds
        of 60 Hz steps without one (a game that rolls back restores every frame) */
     if (world->spare != NULL && ++world->steps_since_restore > 120) {
