@@ -288,14 +288,20 @@ static bool clear_of(const rc_world *world, const rc_shape *shape, rc_vec2 p, fl
     return d.distance > radius;
 }
 
+/* The way out of the shape in motion m from p (at time tau of the step), or away from it for a
+ * body outside: the distance's normal where the shape stands then, in the world's frame. */
+static rc_vec2 way_out(const rc_world *world, const rc_shape *shape, const rc_shape_motion *m, rc_vec2 p, float tau) {
+    rc_shape_view v = rc_shape_view_of(world, shape);
+    rc_distance_result d = rc_view_distance(&v, rc_motion_to_placed(m, p, tau));
+    return rc_motion_dir_from_placed(m, d.normal, tau);
+}
+
 /* Is a body at p (at time tau of the step) on the side of the shape in motion m that the normal
  * n (the surface's, where it was struck) faces: the way out of the shape for one inside it, or
  * towards it for one outside, is not across n? */
 static bool out_towards(const rc_world *world, const rc_shape *shape, const rc_shape_motion *m, rc_vec2 p, float tau,
                         rc_vec2 n) {
-    rc_shape_view v = rc_shape_view_of(world, shape);
-    rc_distance_result d = rc_view_distance(&v, rc_motion_to_placed(m, p, tau));
-    return rc_dot(rc_motion_dir_from_placed(m, d.normal, tau), n) > 0.0f;
+    return rc_dot(way_out(world, shape, m, p, tau), n) > 0.0f;
 }
 
 /* May the body stop at p (at time tau): clear of the shape, and where a struck side is given,
@@ -311,9 +317,7 @@ static bool stops_clear(const rc_world *world, const rc_shape *shape, const rc_s
 static bool pushed_not_into(const rc_world *world, const rc_sweeper *s, int32_t index, float tau, rc_vec2 push) {
     const rc_shape *shape = &world->shapes.data[index];
     rc_shape_motion m = rc_shape_motion_of(world, s, shape);
-    rc_shape_view v = rc_shape_view_of(world, shape);
-    rc_distance_result d = rc_view_distance(&v, rc_motion_to_placed(&m, s->center, tau));
-    return rc_dot(push, rc_motion_dir_from_placed(&m, d.normal, tau)) >= -1e-3f * rc_length(push);
+    return rc_dot(push, way_out(world, shape, &m, s->center, tau)) >= -1e-3f * rc_length(push);
 }
 
 /* ---- the sweep --------------------------------------------------------------------------------- */
