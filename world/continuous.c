@@ -84,8 +84,12 @@ typedef struct continuous_query {
 
 /* A chain's wall is met from its free side only, and a body already behind it, or one that
  * ends the step still well in front of it and comes no nearer in between than a quarter of its
- * smallest extent, is let be (no pause at a wall it slides along). */
-static bool wall_crossed(const continuous_query *q, const rc_shape *wall) {
+ * smallest extent, is let be (no pause at a wall it slides along). The sides are taken in the
+ * wall's frame (its body moving as `wall_motion` says): a kinematic chain that swept over a prop
+ * in the step leaves it on the other side of where the wall ends, which is not behind it (a
+ * chain at 200 units/s passed over planks thrown at it, measured against where it ended). */
+static bool wall_crossed(const continuous_query *q, const rc_shape *wall, const rc_body *wall_body,
+                         const rc_hull_sweep *wall_motion) {
     rc_vec2 a = wall->segment[0], b = wall->segment[1];
     rc_vec2 e = rc_sub(b, a);
     float length = rc_length(e);
@@ -93,7 +97,20 @@ static bool wall_crossed(const continuous_query *q, const rc_shape *wall) {
         return true;
     }
     e = rc_normalize(e);
-    float s1 = rc_cross(e, rc_sub(q->middle1, a)), s2 = rc_cross(e, rc_sub(q->middle2, a));
+    rc_vec2 start = q->middle1;
+    float turn = q->sweep.a2 - q->sweep.a1, bend = 0.0f;
+    if (wall_motion->c1.x != wall_motion->c2.x || wall_motion->c1.y != wall_motion->c2.y ||
+        wall_motion->a1 != wall_motion->a2) {
+        /* where the body started, relative to the wall as it started, carried to where the wall
+           ends; a turning wall bends the body's path in its frame off the line between (by less
+           than the turn carries the start) */
+        rc_transform w1 = rc_sweep_transform(wall_motion, 0.0f);
+        start = rc_transform_point(wall_body->xf, rc_inv_transform_point(w1, q->middle1));
+        float wall_turn = wall_motion->a2 - wall_motion->a1;
+        turn -= wall_turn;
+        bend = fabsf(wall_turn) * rc_length(rc_sub(start, wall_motion->c2));
+    }
+    float s1 = rc_cross(e, rc_sub(start, a)), s2 = rc_cross(e, rc_sub(q->middle2, a));
     if (!wall->one_sided) {
         /* two-sided: measured on the side the body starts on */
         s2 = s1 < 0.0f ? -s2 : s2;
@@ -101,7 +118,7 @@ static bool wall_crossed(const continuous_query *q, const rc_shape *wall) {
     }
     /* how far a point of it may come closer than its middle does: by turning (a plank stopped at
        a chain, its middle still, swung its far end through it) */
-    float swing = fabsf(q->sweep.a2 - q->sweep.a1) * q->reach;
+    float swing = fabsf(turn) * q->reach + bend;
     return !(s1 < 0.0f || (s1 - s2 + swing < q->core && s2 > q->core));
 }
 
@@ -259,13 +276,16 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
     }
     prepare_shape(q);
     const rc_body *ob = &world->bodies.data[other->body];
-    if (!ob->enable_response || (other->kind == RC_SHAPE_SEGMENT && !wall_crossed(q, other))) {
+    if (!ob->enable_response) {
+        return true;
+    }
+    rc_hull_sweep still = motion_of(q, ob);
+    if (other->kind == RC_SHAPE_SEGMENT && !wall_crossed(q, other, ob, &still)) {
         return true;
     }
     rc_hull oroom;
     rc_hull_view ov = rc_shape_hull_view(world, other, &oroom);
     float slop = world->def.linear_slop;
-    rc_hull_sweep still = motion_of(q, ob);
     /* (the time of impact counts a touch within 1.25 slops; rounding stays far within 2) */
     if (!may_meet(&ov, &still, ob->xf, q->sweep.c1, q->sweep.c2, q->reach, 2.0f * slop)) {
         return true; /* (most of them: no hull copied) */

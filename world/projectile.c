@@ -509,16 +509,26 @@ static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, r
         float tolerance = 8.0f * FLT_EPSILON * rc_length(s->velocity);
         rc_report_impact(world, s, sink, c.best_index, c.best.point, n, -into > tolerance ? -into : 0.0f,
                          RC_IMPACT_TOUCH);
+        float span = left; /* of the step, that the rest of the path takes */
         if (c.best.started_inside) {
             n = push_out(world, s, c.best_index, c.tau0);
         } else {
             float stop = stop_short(world, s, &c);
             d = rc_scale(1.0f - stop, d);
+            span *= 1.0f - stop;
         }
-        /* the rest slides along the surface, and the velocity keeps what does not go into it */
-        float dn = rc_dot(d, n);
+        /* the rest slides along the surface, and the velocity keeps what does not go into it.
+           Along a kinematic body's surface as it moves over that time, which nothing stops:
+           slid along in the world's frame, a grenade riding a chain that pushed it met the chain
+           again at every leg, by the rounding of each stop, and was left behind it when the legs
+           ran out (the chain swept over it). (A dynamic body's surface gives way: the solver's
+           path has their contact; taken along with a prop pressing a bullet into a wall, the
+           bullet stood wedged there.) */
+        rc_vec2 surface = rc_surface_velocity(world, s, shape, c.best.point, tau);
+        rc_vec2 carried = shape->body_type == RC_KINEMATIC ? rc_scale(span * s->dt, surface) : rc_v2(0.0f, 0.0f);
+        float dn = rc_dot(rc_sub(d, carried), n);
         d = dn < 0.0f ? rc_mul_add(d, -dn, n) : d;
-        float vn = rc_dot(rc_sub(s->velocity, rc_surface_velocity(world, s, shape, c.best.point, tau)), n);
+        float vn = rc_dot(rc_sub(s->velocity, surface), n);
         s->velocity = vn < 0.0f ? rc_mul_add(s->velocity, -vn, n) : s->velocity;
     }
     return true;
