@@ -518,15 +518,15 @@ static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, r
             span *= 1.0f - stop;
         }
         /* the rest slides along the surface, and the velocity keeps what does not go into it.
-           Along a kinematic body's surface as it moves over that time, which nothing stops:
-           slid along in the world's frame, a grenade riding a chain that pushed it met the chain
-           again at every leg, by the rounding of each stop, and was left behind it when the legs
-           ran out (the chain swept over it). (A dynamic body's surface gives way: the solver's
-           path has their contact; taken along with a prop pressing a bullet into a wall, the
-           bullet stood wedged there.) */
+           A kinematic body's surface pressing on it, which nothing stops, takes it along as far
+           as it moves over that time: slid along in the world's frame, a grenade riding a chain
+           that pushed it met the chain again at every leg, by the rounding of each stop, and was
+           left behind it when the legs ran out (the chain swept over it). (A dynamic body's
+           surface gives way: the solver's path has their contact; taken along with a prop
+           pressing a bullet into a wall, the bullet stood wedged there.) */
         rc_vec2 surface = rc_surface_velocity(world, s, shape, c.best.point, tau);
-        rc_vec2 carried = shape->body_type == RC_KINEMATIC ? rc_scale(span * s->dt, surface) : rc_v2(0.0f, 0.0f);
-        float dn = rc_dot(rc_sub(d, carried), n);
+        float pressed = shape->body_type == RC_KINEMATIC ? rc_maxf(rc_dot(surface, n), 0.0f) * span * s->dt : 0.0f;
+        float dn = rc_dot(d, n) - pressed;
         d = dn < 0.0f ? rc_mul_add(d, -dn, n) : d;
         float vn = rc_dot(rc_sub(s->velocity, surface), n);
         s->velocity = vn < 0.0f ? rc_mul_add(s->velocity, -vn, n) : s->velocity;
