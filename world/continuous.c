@@ -511,6 +511,11 @@ void rc_continuous_fast(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_ro
     if (fast_count == 0 && !level) {
         return; /* nothing can stop it (a tumbler's props: no level, slow in the drum's frame) */
     }
+    /* a turn carries a point of it off the line between its two ends (an L turning half a turn
+       in the step swung its post through a chain that its boxes at the two ends did not reach):
+       by at most its reach times (1 - cos(turn / 2)), under turn^2 / 8 of it (rc_motion_box) */
+    float turn = a2 - a1;
+    float bulge = turn != 0.0f ? b->max_extent * rc_minf(0.25f * turn * turn, 2.0f) : 0.0f;
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         const rc_shape *shape = &world->shapes.data[s];
         if (shape->sensor) {
@@ -518,8 +523,10 @@ void rc_continuous_fast(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_ro
         }
         look_with(&q, shape);
         /* where it starts is where the last step placed it (its box is the box at x1 but for the
-           rounding of a position the game set) */
+           rounding of a position the game set), grown by the bulge of its turn */
         rc_aabb box = rc_aabb_union(shape->aabb, rc_shape_box_at(world, shape, q.x2));
+        box.lower = rc_v2(box.lower.x - bulge, box.lower.y - bulge);
+        box.upper = rc_v2(box.upper.x + bulge, box.upper.y + bulge);
         if (!rc_aabb_is_valid(box)) {
             continue;
         }
