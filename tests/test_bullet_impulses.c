@@ -484,6 +484,93 @@ START_TEST(the_preview_of_a_bullet_striking_a_prop_is_what_the_world_does) {
 }
 END_TEST
 
+/* ---- misses -------------------------------------------------------------------------------- */
+
+/* The distance between a circle prop (centre c, radius r) or an unturned box (half extents h
+ * about c) and a point p, in double: brute force's measure. */
+static double prop_gap(bool box, ref_v2 c, double r, ref_v2 h, ref_v2 p) {
+    if (!box) {
+        return hypot(p.x - c.x, p.y - c.y) - r;
+    }
+    double dx = fabs(p.x - c.x) - h.x, dy = fabs(p.y - c.y) - h.y;
+    return dx > 0.0 || dy > 0.0 ? hypot(fmax(dx, 0.0), fmax(dy, 0.0)) : fmax(dx, dy);
+}
+
+/* A circle bullet of radius rb passing a moving prop (a box that does not turn, or a grenade),
+ * no gravity, one step: the closest its centre comes to the prop over the step, by 20,000 points
+ * of the two straight paths in double (brute force), less rb; and whether the world reported an
+ * impact or changed either velocity. */
+static double pass_by(bool box, ref_v2 h, double r, ref_v2 prop_v, ref_v2 at, double rb, ref_v2 v, bool *touched) {
+    rc_world_def def = rc_world_default_def();
+    def.gravity = rc_v2(0.0f, 0.0f);
+    def.enable_sleep = false;
+    rc_world *w = rc_world_create(&def);
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.linear_velocity = rc_v2((float)prop_v.x, (float)prop_v.y);
+    rc_body_id prop = rc_body_create(w, &bd);
+    rc_shape_def sd = rc_shape_default_def();
+    ck_assert(!rc_shape_id_is_null(box ? rc_shape_create_box(w, prop, &sd, (float)h.x, (float)h.y)
+                                       : rc_shape_create_circle(w, prop, &sd, (float)r)));
+    rc_body_id bullet = ws_circle_body(w, rc_v2((float)at.x, (float)at.y), rc_v2((float)v.x, (float)v.y), (float)rb,
+                                       0.5f, 0.5f, true);
+    ck_assert(rc_world_step(w, DT));
+    const rc_impact_event *events;
+    int n = rc_world_impact_events(w, &events);
+    rc_vec2 bv = rc_body_linear_velocity(w, bullet), pv = rc_body_linear_velocity(w, prop);
+    *touched = n != 0 || bv.x != (float)v.x || bv.y != (float)v.y || pv.x != (float)prop_v.x || pv.y != (float)prop_v.y;
+    rc_world_destroy(w);
+    double least = 1e30;
+    for (int k = 0; k <= 20000; ++k) {
+        double t = (double)DT * k / 20000.0;
+        ref_v2 c = ref_v((double)(float)prop_v.x * t, (double)(float)prop_v.y * t);
+        ref_v2 p = ref_v((double)(float)at.x + (double)(float)v.x * t, (double)(float)at.y + (double)(float)v.y * t);
+        least = fmin(least, prop_gap(box, c, r, h, p));
+    }
+    return least - rb;
+}
+
+/* A circle bullet passing 0.05 beside a box moving at 24 units/s was struck by it: their contact
+ * looked as far ahead as they could close in the step (the bullet's 2,400 units/s along the
+ * normal of the step's start), and its speculative point held them apart though their paths never
+ * met: an impact in empty space, the bullet thrown off, the box thrown back (a helper's, and 216
+ * of its 5,000 passes by boxes, 316 by grenades). A bullet's sweep meets dynamic bodies where they
+ * are along their motions; its contacts with them look no further ahead than a resting one now.
+ * That pass, and 2,000 bullets (radius 0.05 to 0.3, 500 to 3,000 units/s) starting 0.02 to 1.5
+ * from a box or a grenade moving at up to 50 units/s whose paths, by brute force, keep at least
+ * 0.01 apart (1,729 of them): no impact, and neither velocity changes (before: 81 struck). */
+START_TEST(a_bullet_passing_a_moving_prop_is_not_struck_by_it) {
+    bool touched;
+    double gap = pass_by(true, ref_v(0.18, 0.06), 0.0, ref_v(0.0, 24.0), ref_v(0.4, 0.3), 0.17, ref_v(0.0, -2400.0),
+                         &touched);
+    ck_assert(gap > 0.04 && gap < 0.06);
+    ck_assert_msg(!touched, "the helper's bullet was struck %.3f from the box", gap);
+    ws_rng r = {0x9a55ull};
+    int struck = 0, misses = 0, cases = rc_test_random_cases(2000);
+    for (int k = 0; k < cases; ++k) {
+        bool box = ws_chance(&r, 0.5);
+        ref_v2 h = ref_v(ws_range(&r, 0.05, 0.6), ws_range(&r, 0.03, 0.6));
+        double radius = ws_range(&r, 0.05, 0.6), rb = ws_range(&r, 0.05, 0.3), start = ws_range(&r, 0.02, 1.5);
+        double a = ws_range(&r, 0.0, 6.2832), b = ws_range(&r, 0.0, 6.2832), speed = ws_range(&r, 500.0, 3000.0);
+        double reach = box ? hypot(h.x, h.y) : radius;
+        ref_v2 at = ref_v((reach + rb + start) * cos(a), (reach + rb + start) * sin(a));
+        ref_v2 prop_v = ref_v(ws_range(&r, -50.0, 50.0), ws_range(&r, -50.0, 50.0));
+        double gap_k = pass_by(box, h, radius, prop_v, at, rb, ref_v(speed * cos(b), speed * sin(b)), &touched);
+        if (gap_k < 0.01) {
+            continue; /* they meet, or nearly: the hits' tests have those */
+        }
+        ++misses;
+        if (touched) {
+            ++struck;
+            printf("[impulses] pass %d: a bullet %.4f from a moving %s was struck\n", k, gap_k, box ? "box" : "grenade");
+        }
+    }
+    ck_assert_msg(misses > cases / 4, "only %d of %d passes were misses", misses, cases);
+    ck_assert_msg(struck == 0, "%d of %d bullets missing a moving prop were struck by it", struck, misses);
+    printf("[impulses] %d bullets passing moving props clear of them: none struck\n", misses);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("bullet_impulses");
     TCase *t = tcase_create("impulses");
@@ -491,6 +578,7 @@ int main(void) {
     tcase_add_test(t, a_bullet_keeps_its_sliding_off_a_frictionless_ball_coming_at_it);
     tcase_add_test(t, random_hits_on_props_follow_the_reference);
     tcase_add_test(t, the_preview_of_a_bullet_striking_a_prop_is_what_the_world_does);
+    tcase_add_test(t, a_bullet_passing_a_moving_prop_is_not_struck_by_it);
     suite_add_tcase(s, t);
     return rc_test_run(s);
 }

@@ -44,6 +44,16 @@ static inline float closing_reach(const rc_world *world, const rc_shape *a, cons
     return rc_is_finite(reach) ? reach : 0.0f;
 }
 
+/* Does the sweep of a's body, awake, meet b's dynamic body on its own: a bullet's meets every
+ * dynamic body but bullets, where they are along their motions (projectile.c)? Then their
+ * contact looks no further ahead than a resting one: a bullet passing 0.05 beside a moving box
+ * was struck by their contact's reach (the step's start normal, closing at the bullet's speed)
+ * and thrown off with the box (a helper's: 216 of 5,000 such passes, 316 by grenades). */
+static inline bool bullet_sweep_meets(const rc_world *world, const rc_shape *a, const rc_shape *b) {
+    return a->swept && a->body_bullet && b->body_type == RC_DYNAMIC && !b->body_bullet &&
+           world->bodies.data[a->body].awake;
+}
+
 /* rc_contact_margin, inlined where the narrow phase asks it (it is asked of nearly every
  * contact the step looks at: called, it was 3% of the tumbler's instructions). */
 static inline __attribute__((always_inline)) float contact_margin(const rc_world *world, const rc_shape *a,
@@ -61,8 +71,10 @@ static inline __attribute__((always_inline)) float contact_margin(const rc_world
            the floor passed over it) */
         const rc_shape *swept = a->swept ? a : b, *other = a->swept ? b : a;
         float base = rc_speculative_margin(world, swept->circle.center);
-        bool reach = other->body_type == RC_DYNAMIC ||
-                     (other->body_type == RC_KINEMATIC && !world->bodies.data[swept->body].awake);
+        bool reach = other->body_type == RC_DYNAMIC
+                         ? !((a->body_bullet | b->body_bullet) &&
+                             (bullet_sweep_meets(world, a, b) || bullet_sweep_meets(world, b, a)))
+                         : other->body_type == RC_KINEMATIC && !world->bodies.data[swept->body].awake;
         return reach ? base + closing_reach(world, a, b) : base;
     }
     return 4.0f * world->def.linear_slop + closing_reach(world, a, b);
