@@ -169,7 +169,11 @@ typedef struct rc_predicted_bounce {
  * bounces into bounces (NULL when bounce_capacity is 0). Returns how many bounces the path
  * has, or -1 on bad input (then nothing is written). A body created as def describes (one
  * circle of that radius at its origin, or a point bullet) follows exactly this path while no
- * other body moves near it. */
+ * other body moves near it and it stays awake: the preview does not sleep, so a body that
+ * comes to rest and falls asleep (world.h: sleep_linear_speed, sleep_time) stops where the
+ * path, slower than the sleep speed by then, goes on creeping (a bullet drifting at 0.04
+ * units/s in no gravity sleeps at step 30 at x = 0.02; the path reaches 0.04 at step 60). Set
+ * enable_sleep false in its rc_body_def to keep them the same. */
 RC_API int32_t rc_world_predict(const rc_world *world, const rc_prediction_def *def, rc_vec2 *positions,
                                 rc_predicted_bounce *bounces, int32_t bounce_capacity);
 
