@@ -324,9 +324,10 @@ static bool pushed_not_into(const rc_world *world, const rc_sweeper *s, int32_t 
 
 /* How far the sweeper may go by push at time tau (a fraction of it) before something else stops
  * it a skin short: the cast reaches a skin beyond the push, so that a surface just past its end
- * stops it too (a push of exactly the skin towards a wall a skin away ended on the wall). */
-static float push_allowed(const rc_world *world, const rc_sweeper *s, rc_vec2 push, float tau, int32_t index,
-                          int32_t *blocker) {
+ * stops it too (a push of exactly the skin towards a wall a skin away ended on the wall).
+ * (sweep_carry.c's moves ask it too.) */
+float rc_sweep_push_allowed(const rc_world *world, const rc_sweeper *s, rc_vec2 push, float tau, int32_t index,
+                            int32_t *blocker) {
     float length = rc_length(push);
     if (blocker != NULL) {
         *blocker = -1;
@@ -391,7 +392,7 @@ static rc_vec2 push_out(const rc_world *world, rc_sweeper *s, int32_t index, flo
     rc_vec2 normal = rc_motion_dir_from_placed(&m, dist.normal, tau);
     rc_vec2 push = rc_scale(s->radius + skin - dist.distance, normal);
     int32_t blocker;
-    float allowed = push_allowed(world, s, push, tau, index, &blocker);
+    float allowed = rc_sweep_push_allowed(world, s, push, tau, index, &blocker);
     if (allowed < 1.0f && m.moving && view.kind == RC_SHAPE_POLYGON &&
         squeezed(world, s, shape, blocker, tau)) {
         /* the other faces, nearest first: the first that is clear all the way */
@@ -413,7 +414,7 @@ static rc_vec2 push_out(const rc_world *world, rc_sweeper *s, int32_t index, flo
             best_depth = depth;
             rc_vec2 n = rc_motion_dir_from_placed(&m, poly->normals[face], tau);
             rc_vec2 out = rc_scale(s->radius + skin + depth, n);
-            if (push_allowed(world, s, out, tau, index, NULL) >= 1.0f) {
+            if (rc_sweep_push_allowed(world, s, out, tau, index, NULL) >= 1.0f) {
                 s->center = rc_add(s->center, out);
                 return n;
             }
@@ -464,7 +465,7 @@ static float stop_short(const rc_world *world, rc_sweeper *s, const sweep_cast *
         float gap = rc_dot(rc_sub(s->center, c->best.point), n);
         if (gap < rc_rounding_at(s->center, c->best.point)) {
             rc_vec2 lift = rc_scale(skin - gap, n);
-            s->center = rc_mul_add(s->center, push_allowed(world, s, lift, tau, c->best_index, NULL), lift);
+            s->center = rc_mul_add(s->center, rc_sweep_push_allowed(world, s, lift, tau, c->best_index, NULL), lift);
         }
     }
     return stop;
@@ -534,34 +535,15 @@ static bool sweep_held(const rc_world *world, rc_sweeper *s, float *remaining, r
     return true;
 }
 
-/* At the step's end, out of a shape in motion that it ends in: back out of the side it came in
- * by, in the shape's frame (the surface its path there, from where it started the step, crosses
- * first, to a skin beyond that surface's tangent, as far as nothing else blocks); push_out when
- * its centre never went in (the nearest way out is that side then). Pushed out the nearest way,
- * a grenade carried round a drum turning at 9 rad/s, which ended a step with its centre past the
- * middle of a wall 0.11 thick, left the drum through it. The normal it left by. */
-static rc_vec2 push_back_out(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 start) {
-    const rc_shape *shape = &world->shapes.data[index];
-    rc_shape_motion m = rc_shape_motion_of(world, s, shape);
-    rc_shape_view view = rc_shape_view_of(world, shape);
-    rc_vec2 from = rc_motion_to_placed(&m, start, 0.0f), q = rc_motion_to_placed(&m, s->center, 1.0f);
-    rc_ray_hit hit;
-    if (!m.moving || !rc_view_cast(&view, from, 0.0f, rc_sub(q, from), &hit) || hit.started_inside) {
-        return push_out(world, s, index, 1.0f);
-    }
-    float depth = rc_dot(hit.normal, rc_sub(hit.point, q)); /* of the centre, under the tangent there */
-    rc_vec2 n = rc_motion_dir_from_placed(&m, hit.normal, 1.0f);
-    rc_vec2 push = rc_scale(depth + s->radius + rc_world_skin(world, s->center), n);
-    s->center = rc_mul_add(s->center, push_allowed(world, s, push, 1.0f, index, NULL), push);
-    return n;
-}
-
-/* Out of the shape it overlaps (push_out, or push_back_out at the step's end when `start` is
- * given), with the bounce off its surface that the push makes: a moving surface gives the body
- * its motion. */
+/* Out of the shape it overlaps (push_out, or at the step's end, when `start` is given, back out
+ * of the side it came in by: rc_sweep_back_out), with the bounce off its surface that the push
+ * makes: a moving surface gives the body its motion. */
 static void push_out_of(const rc_world *world, rc_sweeper *s, int32_t index, float remaining, rc_sweep_sink *sink,
                         rc_vec2 *drift, const rc_vec2 *start) {
-    rc_vec2 normal = start != NULL ? push_back_out(world, s, index, *start) : push_out(world, s, index, 1.0f - remaining);
+    rc_vec2 normal;
+    if (start == NULL || !rc_sweep_back_out(world, s, index, *start, &normal)) {
+        normal = push_out(world, s, index, 1.0f - remaining);
+    }
     rc_vec2 point = rc_mul_add(s->center, -s->radius, normal);
     float approach = rc_bounce_at(world, s, index, normal, point, false, remaining, sink, drift);
     rc_report_impact(world, s, sink, index, point, normal, approach, RC_IMPACT_TOUCH);
@@ -641,27 +623,6 @@ static bool cancelled_by_game(const rc_world *world, rc_sweeper *s, const sweep_
     s->hit_restitution = hit.restitution;
     s->hit_friction = hit.friction;
     return false;
-}
-
-/* Carried on by a kinematic body's surface that it stands against at time tau (a skin off it, n
- * its normal) for the rest of the step (`left` of it), as far as nothing else stops it: where
- * the surface takes the point it stands at, and its own motion along the surface; its velocity
- * turned as the surface turns. For a body that the surface pushed and that meets it again at
- * once, with nothing more to give: a grenade before a turning blade, whose face turns into the
- * straight path the push gave it, was pushed again and again with no effect, stood where it was
- * as if wedged, and the blade turned through it (43 of 1,000 grenades at rest before blades at
- * 2 to 20 rad/s). */
-static void ride_along(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, float tau,
-                       float left) {
-    const rc_shape *shape = &world->shapes.data[index];
-    rc_shape_motion m = rc_shape_motion_of(world, s, shape);
-    rc_vec2 carried = rc_sub(rc_motion_to_placed(&m, s->center, tau), s->center);
-    rc_vec2 own = rc_scale(left * s->dt, rc_sub(s->velocity, rc_surface_velocity(world, s, shape, point, tau)));
-    carried = rc_add(carried, rc_mul_add(own, -rc_dot(own, n), n));
-    s->center = rc_mul_add(s->center, push_allowed(world, s, carried, tau, index, NULL), carried);
-    if (m.turn != 0.0f) {
-        s->velocity = rc_rotate(rc_rot_from_angle((1.0f - tau) * m.turn), s->velocity);
-    }
 }
 
 /* The sweep in free flight (or from a fast hit on the solver's path) over what remains of the
@@ -762,7 +723,7 @@ static void sweep_free(const rc_world *world, rc_sweeper *s, float dt, float rem
             float approach = rc_push_at(world, s, index, n, c.best.point, remaining, sink, &drift);
             rc_report_impact(world, s, sink, index, c.best.point, n, approach, RC_IMPACT_TOUCH);
             if (t == 0.0f && !(approach > 0.0f) && shape->body_type == RC_KINEMATIC) {
-                ride_along(world, s, index, n, c.best.point, 1.0f - remaining, remaining);
+                rc_sweep_ride_along(world, s, index, n, c.best.point, 1.0f - remaining, remaining);
                 break;
             }
             continue;

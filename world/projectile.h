@@ -145,6 +145,18 @@ static inline void rc_body_accel(const rc_body *b, rc_vec2 *accel, float *spin_a
 /* Swept bodies (projectile.c). */
 void rc_sweep(const rc_world *world, rc_sweeper *sweeper, float dt, rc_sweep_sink *sink);
 
+/* How far the sweeper may go by push at time tau (a fraction of it) before something other than
+ * shape `index` stops it a skin short (projectile.c); *blocker (when not NULL): what stops it, or
+ * -1. */
+float rc_sweep_push_allowed(const rc_world *world, const rc_sweeper *s, rc_vec2 push, float tau, int32_t index,
+                            int32_t *blocker);
+/* A sweeper carried on by a kinematic body's surface it stands against, for the rest of the
+ * step; and at the step's end out of a shape in motion by the side it came in by, false when the
+ * nearest way out is that side (sweep_carry.c). */
+void rc_sweep_ride_along(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 n, rc_vec2 point, float tau,
+                         float left);
+bool rc_sweep_back_out(const rc_world *world, rc_sweeper *s, int32_t index, rc_vec2 start, rc_vec2 *normal);
+
 /* A few float spacings at the coordinates of p and q: how far a rounding may move a point. */
 float rc_rounding_at(rc_vec2 p, rc_vec2 q);
 /* A swept point's path from origin by d that a still shape's cast did not stop (sweep_points.c):
