@@ -257,11 +257,13 @@ static bool clear_path_outcome(const rc_world *world, int32_t index, float dt, r
             return false;
         }
         center = rc_add(center, d);
-    } else if (world->moved_kinematic_count > 0 &&
-               (!circle || b->bullet ||
-                !rc_moved_kinematics_stay_apart(world, b->swept_shape, center,
-                                                world->shapes.data[b->swept_shape].circle.radius, d))) {
-        return false; /* at rest, where a kinematic body may move onto it: swept (sweep_held) */
+    } else if (b->bullet || (world->moved_kinematic_count > 0 &&
+                             !rc_moved_kinematics_stay_apart(world, b->swept_shape, center,
+                                                             world->shapes.data[b->swept_shape].circle.radius, d))) {
+        /* at rest, where a kinematic body may move onto it, or a bullet, whose sweep meets the
+           dynamic bodies that move onto it (their contact no longer holds them off a step
+           ahead: contact_collide.c's bullet_sweep_meets): swept (sweep_held) */
+        return false;
     }
     const rc_body_state *st = &world->states.data[slot];
     clear_outcome(b, center, st->v, b->angle + world->turns.data[slot], st->w, out);
