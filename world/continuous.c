@@ -82,6 +82,12 @@ typedef struct continuous_query {
     int32_t carrier_body;
 } continuous_query;
 
+/* Does a body move over the step as this sweep says (a kinematic body that moved; any other
+ * stands still: motion_of)? */
+static inline bool sweep_moves(const rc_hull_sweep *s) {
+    return s->c1.x != s->c2.x || s->c1.y != s->c2.y || s->a1 != s->a2;
+}
+
 /* A chain's wall is met from its free side only, and a body already behind it, or one that
  * ends the step still well in front of it and comes no nearer in between than a quarter of its
  * smallest extent, is let be (no pause at a wall it slides along). The sides are taken in the
@@ -99,8 +105,7 @@ static bool wall_crossed(const continuous_query *q, const rc_shape *wall, const 
     e = rc_normalize(e);
     rc_vec2 start = q->middle1;
     float turn = q->sweep.a2 - q->sweep.a1, bend = 0.0f;
-    if (wall_motion->c1.x != wall_motion->c2.x || wall_motion->c1.y != wall_motion->c2.y ||
-        wall_motion->a1 != wall_motion->a2) {
+    if (sweep_moves(wall_motion)) {
         /* where the body started, relative to the wall as it started, carried to where the wall
            ends; a turning wall bends the body's path in its frame off the line between (by less
            than the turn carries the start) */
@@ -152,7 +157,7 @@ static bool may_meet(const rc_hull_view *h, const rc_hull_sweep *other, rc_trans
         float turn = other->a2 - other->a1;
         float span = rc_maxf(rc_length(rc_sub(c1, other->c1)), rc_length(rc_sub(c2, other->c2))) +
                      rc_length(rc_sub(c2, c1)) + rc_length(rc_sub(other->c2, other->c1));
-        bulge = span * rc_minf(0.25f * turn * turn, 2.0f);
+        bulge = span * rc_turn_bulge(turn);
     } else {
         x1.p = rc_add(x2.p, rc_sub(other->c1, other->c2));
     }
@@ -174,7 +179,7 @@ static bool may_meet(const rc_hull_view *h, const rc_hull_sweep *other, rc_trans
  * the turn between the two, times its reach). */
 static bool slow_in(const continuous_query *q, const rc_hull_sweep *motion, rc_transform start, rc_transform end) {
     const rc_body *b = q->body;
-    if (motion->a1 == motion->a2 && motion->c1.x == motion->c2.x && motion->c1.y == motion->c2.y) {
+    if (!sweep_moves(motion)) {
         return false; /* (still: the world's frame is its frame, and the body is fast there) */
     }
     float turn = motion->a2 - motion->a1;
@@ -315,7 +320,7 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
            in the wall's frame: it goes no further this step than the wall takes it (a moving
            kinematic wall carries it: rc_continuous), and the contacts push it out. (A core
            deeper in has no normal to go by: the solver pushes those out.) */
-        bool moving = still.c1.x != still.c2.x || still.c1.y != still.c2.y || still.a1 != still.a2;
+        bool moving = sweep_moves(&still);
         bool core_at_wall = toi.state == RC_TOI_HIT && toi.t == 0.0f;
         rc_vec2 into = toi.normal;
         /* how far in it may go in the step: a core at a solid wall by a slop (one that deep is
@@ -359,7 +364,7 @@ static bool continuous_fn(int32_t proxy, int32_t user, void *context) {
         !(toi.state == RC_TOI_HIT &&
           rc_seam_hidden(world, other, q->shape, toi.point, rc_neg(toi.normal), motion, swing, q->core))) {
         q->fraction = toi.t;
-        q->carried = still.c1.x != still.c2.x || still.c1.y != still.c2.y || still.a1 != still.a2;
+        q->carried = sweep_moves(&still);
         q->carrier = still;
         q->carrier_body = other->body;
     }
@@ -513,9 +518,9 @@ void rc_continuous_fast(rc_world *world, rc_body *b, rc_vec2 c1, float a1, rc_ro
     }
     /* a turn carries a point of it off the line between its two ends (an L turning half a turn
        in the step swung its post through a chain that its boxes at the two ends did not reach):
-       by at most its reach times (1 - cos(turn / 2)), under turn^2 / 8 of it (rc_motion_box) */
+       by at most its reach's bulge */
     float turn = a2 - a1;
-    float bulge = turn != 0.0f ? b->max_extent * rc_minf(0.25f * turn * turn, 2.0f) : 0.0f;
+    float bulge = turn != 0.0f ? b->max_extent * rc_turn_bulge(turn) : 0.0f;
     for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
         const rc_shape *shape = &world->shapes.data[s];
         if (shape->sensor) {

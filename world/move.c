@@ -19,11 +19,10 @@ void rc_step_move_proxy(rc_world *world, const rc_shape *shape, rc_aabb box) {
 rc_aabb rc_motion_box(rc_aabb before, rc_aabb after, rc_vec2 center, float turn) {
     rc_aabb box = rc_aabb_union(before, after);
     if (turn != 0.0f) {
-        /* a point at distance r from the centre turning by a strays at most r (1 - cos(turn/2))
-           off its chord at the middle, r turn^2 / 8 at most: twice that covers the whole turn */
+        /* (its corners' reach from the centre: rc_turn_bulge) */
         float rx = rc_maxf(fabsf(after.lower.x - center.x), fabsf(after.upper.x - center.x));
         float ry = rc_maxf(fabsf(after.lower.y - center.y), fabsf(after.upper.y - center.y));
-        float bulge = sqrtf(rx * rx + ry * ry) * rc_minf(0.25f * turn * turn, 2.0f);
+        float bulge = sqrtf(rx * rx + ry * ry) * rc_turn_bulge(turn);
         box.lower = rc_v2(box.lower.x - bulge, box.lower.y - bulge);
         box.upper = rc_v2(box.upper.x + bulge, box.upper.y + bulge);
     }

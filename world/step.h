@@ -143,6 +143,10 @@ int32_t rc_look_ahead_at_start(rc_world *world, float dt);
 bool rc_move_deferred(rc_world *world, int32_t additions, int32_t made);
 /* Give a shape's proxy a new grid box, the old one logged for undoing (move.c). */
 void rc_step_move_proxy(rc_world *world, const rc_shape *shape, rc_aabb box);
+/* How far a point at distance 1 from a centre turning by `turn` strays off its chord: r (1 -
+ * cos(turn/2)) at the middle, r turn^2 / 8 at most, and twice that covers the whole turn (at most
+ * 2 r: across). Times the point's reach. */
+static inline float rc_turn_bulge(float turn) { return rc_minf(0.25f * turn * turn, 2.0f); }
 /* The box that holds a box's motion from `before` to `after` while its body turns by `turn`
  * about `center` (where it ends). */
 rc_aabb rc_motion_box(rc_aabb before, rc_aabb after, rc_vec2 center, float turn);
