@@ -158,26 +158,8 @@ static rc_collision point_contact(rc_vec2 q, float ra, rc_vec2 c, float rb, rc_v
     if (separation > margin) {
         return m;
     }
-    rc_vec2 on_a = rc_mul_add(q, ra, n), on_b = rc_mul_add(c, -rb, n);
     m.normal = n;
-    m.points[0].point = rc_lerp(on_a, on_b, 0.5f);
-    if (round_a && (rc_round_inside(ra, rb, distance) || rc_round_inside(rb, ra, distance))) {
-        /* one round end far inside a far larger one: the middle of the stretch of the line inside
-           both (the smaller one's centre or core point), not halfway between the surfaces, which
-           is as far off as the larger radius is long (a fuzz find: a circle inside one of radius
-           6e17 got a lever arm that long, whose roundings made spin without end and then NaN). Only
-           when A is round about q, a circle or a capsule with a radius (the distance from q is
-           then >= 0; a polygon or a wall reaches further behind q than its radius: their points
-           stay as they were) */
-        m.points[0].point = rc_mul_add(q, rc_middle_inside_both(ra, rb, distance), n);
-    } else if (!round_a && rc_round_inside(rb, ra, fabsf(distance))) {
-        /* a polygon or a wall far inside a far larger circle (B's centre outside A or in it):
-           the point on A's surface nearest B's centre, not halfway to B's far surface, as far
-           off as B's radius is long (a fuzz find: a box 1,386 wide around the centre of a circle
-           of radius 5.8e17 got a lever arm that long, and its turn became NaN).
-           rc_collide_polygon_circle does the same. */
-        m.points[0].point = on_a;
-    }
+    m.points[0].point = rc_contact_point_between(q, ra, c, rb, n, distance, round_a);
     m.points[0].separation = separation;
     m.points[0].id = 0;
     m.count = 1;

@@ -135,6 +135,23 @@ rc_collision rc_collide_hull_circle(const rc_hull_view *a, rc_vec2 center, float
  * hulls, without building them): fallback is the normal when the centres coincide. */
 rc_collision rc_collide_circle_pair(rc_vec2 center_a, float radius_a, rc_vec2 center_b, float radius_b,
                                 rc_vec2 fallback, float margin);
+/* The one contact point of round A (radius ra about q, its core point) and round B (radius rb
+ * about c) along the unit normal n from A to B, `distance` apart: halfway between their surfaces;
+ * where one round end lies far inside a far larger one, the middle of the stretch of the line
+ * inside both (round_a: A is round about q, a circle or a capsule with a radius), or for a hull A
+ * far inside a far larger circle, the point on A's surface (a lever arm as long as the larger
+ * radius made spin without end, then NaN). Inline: every grenade pair's point (the pit's). */
+RC_INLINE rc_vec2 rc_contact_point_between(rc_vec2 q, float ra, rc_vec2 c, float rb, rc_vec2 n, float distance,
+                                           bool round_a) {
+    rc_vec2 on_a = rc_mul_add(q, ra, n), on_b = rc_mul_add(c, -rb, n);
+    if (round_a && (rc_round_inside(ra, rb, distance) || rc_round_inside(rb, ra, distance))) {
+        return rc_mul_add(q, rc_middle_inside_both(ra, rb, distance), n);
+    }
+    if (!round_a && rc_round_inside(rb, ra, fabsf(distance))) {
+        return on_a;
+    }
+    return rc_lerp(on_a, on_b, 0.5f);
+}
 
 /* A wall of a chain against a hull, smooth over the chain's joints: `prev` and `next` are the
  * chain's points before a and after b (equal to a or b at an open end). The wall blocks from its

@@ -481,7 +481,24 @@ static bool collide_two_circles(rc_world *world, rc_contact *c, const rc_shape *
     if (boxes_apart(world, a, b, margin)) {
         return none_near(world, c);
     }
-    rc_collision m = rc_collide_circle_shapes(a, ba, b->circle, margin);
+    rc_vec2 d = rc_sub(b->circle.center, a->circle.center);
+    float distance = rc_length(d);
+    float ra = a->circle.radius, rb = b->circle.radius;
+    float separation = distance - ra - rb;
+    rc_collision m;
+    m.count = 0;
+    m.normal = rc_v2(0.0f, 0.0f);
+    if (separation <= margin) {
+        rc_vec2 n = rc_normalize(d);
+        if (n.x == 0.0f && n.y == 0.0f) {
+            n = rc_rotate(ba->xf.q, rc_v2(1.0f, 0.0f));
+        }
+        m.normal = n;
+        m.count = 1;
+        m.points[0].point = rc_contact_point_between(a->circle.center, ra, b->circle.center, rb, n, distance, ra > 0.0f);
+        m.points[0].separation = separation;
+        m.points[0].id = 0;
+    }
     return take_manifold(world, c, a, b, ba, bb, &m, false);
 }
 
