@@ -474,7 +474,9 @@ static inline bool none_near(rc_world *world, rc_contact *c) {
 }
 
 /* rc_contact_collide for two circles (a grenade pile's contacts, most of the grenade pit's): the
- * same steps, without the keeping of manifolds that circles never take. */
+ * same steps, without the keeping of manifolds that circles never take. The manifold is
+ * rc_collide_circle_shapes's, the same numbers, written here: that one clears a whole manifold
+ * and turns A's x axis for coincident centres every time (2% of the pit's instructions). */
 static bool collide_two_circles(rc_world *world, rc_contact *c, const rc_shape *a, const rc_shape *b,
                                 const rc_body *ba, const rc_body *bb) {
     float margin = contact_margin(world, a, b);
