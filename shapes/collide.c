@@ -166,13 +166,6 @@ static rc_collision point_contact(rc_vec2 q, float ra, rc_vec2 c, float rb, rc_v
     return m;
 }
 
-rc_collision rc_collide_circle_pair(rc_vec2 center_a, float radius_a, rc_vec2 center_b, float radius_b,
-                                rc_vec2 fallback, float margin) {
-    rc_vec2 d = rc_sub(center_b, center_a);
-    return point_contact(center_a, radius_a, center_b, radius_b, unit_or(d, fallback), rc_length(d), margin,
-                         radius_a > 0.0f);
-}
-
 rc_collision rc_collide_hull_circle(const rc_hull_view *a, rc_vec2 center, float radius, float margin) {
     rc_vec2 q, n;
     float distance;
