@@ -1,11 +1,12 @@
 /* The contact solver's width (world/contact_solver.c, solver.h): four contacts a block on every
- * machine, eight on x86-64 processors with AVX (contact_solver_avx.c, chosen at run time by
- * rc_solver_widest_lanes). A lane computes what its contact alone would, with the same
- * operations at either width, so the width must change no bit: a pile of every kind of contact
- * (boxes, circles, capsules, polygons; one and two points; restitution, rolling resistance,
- * round sides; a turning kinematic paddle; a grenade crowd) and the busy scene of
- * test_determinism step to the same bits with four lanes as with the widest this processor has.
- * On a processor without AVX both runs have four lanes and the test says so. */
+ * machine, eight on x86-64 processors with AVX (contact_solver_avx.c), sixteen on those with
+ * AVX-512 (contact_solver_avx512.c), chosen at run time by rc_solver_widest_lanes. A lane
+ * computes what its contact alone would, with the same operations at every width, so the width
+ * must change no bit: a pile of every kind of contact (boxes, circles, capsules, polygons; one
+ * and two points; restitution, rolling resistance, round sides; a turning kinematic paddle; a
+ * grenade crowd) and the busy scene of test_determinism step to the same bits with four lanes
+ * as with each wider width this processor has. On a processor without AVX both runs have four
+ * lanes and the test says so. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,18 +21,24 @@ static const float DT = 1.0f / 60.0f;
 
 START_TEST(the_block_sizes_are_worked_out_from_the_layout) {
     int32_t widest = rc_solver_widest_lanes();
-    ck_assert(widest == RC_SOLVER_LANES || widest == RC_SOLVER_WIDE_LANES);
+    ck_assert(widest == RC_SOLVER_LANES || widest == RC_SOLVER_WIDE_LANES || widest == RC_SOLVER_WIDEST_LANES);
     /* a block of four: 38 vectors of four floats (608 bytes) and four arrays of four state
        offsets of four bytes (64): 672 bytes, 10.5 lines of 64 */
     ck_assert_int_eq(rc_solver_block_lines(RC_SOLVER_LANES, 0), 0);
     ck_assert_int_eq(rc_solver_block_lines(RC_SOLVER_LANES, 1), 11);
     ck_assert_int_eq(rc_solver_block_lines(RC_SOLVER_LANES, 2), 21);
     ck_assert_int_eq(rc_solver_block_lines(RC_SOLVER_LANES, 1000), 10500);
-    if (widest == RC_SOLVER_WIDE_LANES) {
+    if (widest >= RC_SOLVER_WIDE_LANES) {
         /* of eight: 38 vectors of eight floats (1,216 bytes) and four arrays of eight offsets
            (128): 1,344 bytes, 21 lines */
         ck_assert_int_eq(rc_solver_block_lines(RC_SOLVER_WIDE_LANES, 1), 21);
         ck_assert_int_eq(rc_solver_block_lines(RC_SOLVER_WIDE_LANES, 3), 63);
+    }
+    if (widest == RC_SOLVER_WIDEST_LANES) {
+        /* of sixteen: 38 vectors of sixteen floats (2,432 bytes) and four arrays of sixteen
+           offsets (256): 2,688 bytes, 42 lines */
+        ck_assert_int_eq(rc_solver_block_lines(RC_SOLVER_WIDEST_LANES, 1), 42);
+        ck_assert_int_eq(rc_solver_block_lines(RC_SOLVER_WIDEST_LANES, 3), 126);
     }
     rc_world_def def = rc_world_default_def();
     rc_world *w = rc_world_create(&def);
@@ -128,12 +135,9 @@ static void body_bits(const rc_world *w, unsigned char *out, size_t *n) {
     *n = at;
 }
 
-START_TEST(a_pile_steps_to_the_same_bits_at_either_width) {
-    int32_t widest = rc_solver_widest_lanes();
-    if (widest == RC_SOLVER_LANES) {
-        printf("[solver lanes] this processor runs four lanes only: both runs have four\n");
-    }
-    rc_world *narrow = pile_world(RC_SOLVER_LANES), *wide = pile_world(widest);
+/* The pile with four lanes and with `lanes`, step by step. */
+static void pile_at_width(int32_t lanes) {
+    rc_world *narrow = pile_world(RC_SOLVER_LANES), *wide = pile_world(lanes);
     static unsigned char a[300 * 6 * sizeof(float)], b[300 * 6 * sizeof(float)];
     int32_t most_constraints = 0;
     for (int step = 0; step < 420; ++step) {
@@ -150,11 +154,22 @@ START_TEST(a_pile_steps_to_the_same_bits_at_either_width) {
     }
     /* the pile was busy: hundreds of contacts solved (colours with more than eight contacts,
        so that the wide blocks fill) */
-    printf("[solver lanes] %d lanes against 4: the same bits over 420 steps, up to %d constraints a step\n", widest,
+    printf("[solver lanes] %d lanes against 4: the same bits over 420 steps, up to %d constraints a step\n", lanes,
            most_constraints);
     ck_assert_int_gt(most_constraints, 300);
     rc_world_destroy(narrow);
     rc_world_destroy(wide);
+}
+
+START_TEST(a_pile_steps_to_the_same_bits_at_every_width) {
+    int32_t widest = rc_solver_widest_lanes();
+    if (widest == RC_SOLVER_LANES) {
+        printf("[solver lanes] this processor runs four lanes only: both runs have four\n");
+    }
+    pile_at_width(widest);
+    if (widest == RC_SOLVER_WIDEST_LANES) {
+        pile_at_width(RC_SOLVER_WIDE_LANES); /* (the eight lanes, which this processor has too) */
+    }
 }
 END_TEST
 
@@ -173,10 +188,16 @@ static uint64_t busy_hash(int32_t lanes) {
     return h;
 }
 
-START_TEST(the_busy_scene_hashes_the_same_at_either_width) {
-    uint64_t narrow = busy_hash(RC_SOLVER_LANES), wide = busy_hash(rc_solver_widest_lanes());
+START_TEST(the_busy_scene_hashes_the_same_at_every_width) {
+    int32_t widest = rc_solver_widest_lanes();
+    uint64_t narrow = busy_hash(RC_SOLVER_LANES), wide = busy_hash(widest);
     ck_assert_msg(narrow == wide, "four lanes 0x%016llx, widest 0x%016llx", (unsigned long long)narrow,
                   (unsigned long long)wide);
+    if (widest == RC_SOLVER_WIDEST_LANES) {
+        uint64_t eight = busy_hash(RC_SOLVER_WIDE_LANES);
+        ck_assert_msg(narrow == eight, "four lanes 0x%016llx, eight 0x%016llx", (unsigned long long)narrow,
+                      (unsigned long long)eight);
+    }
 }
 END_TEST
 
@@ -305,8 +326,8 @@ static Suite *suite(void) {
     TCase *t = tcase_create("core");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, the_block_sizes_are_worked_out_from_the_layout);
-    tcase_add_test(t, a_pile_steps_to_the_same_bits_at_either_width);
-    tcase_add_test(t, the_busy_scene_hashes_the_same_at_either_width);
+    tcase_add_test(t, a_pile_steps_to_the_same_bits_at_every_width);
+    tcase_add_test(t, the_busy_scene_hashes_the_same_at_every_width);
     tcase_add_test(t, joints_in_blocks_step_to_the_bits_they_get_alone);
     suite_add_tcase(s, t);
     return s;

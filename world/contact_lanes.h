@@ -1,7 +1,7 @@
 /* world/contact_lanes.h: the contact solver's blocks as one width lays them out (the bodies of
  * a block's lanes come in and go out by world/state_lanes.h). Included by world/contact_solver.c
- * alone, at either width: after core/simd.h (four lanes: SSE2, NEON or plain C) or
- * core/simd_avx.h (eight), whose RC_LANES it takes. Nothing here is seen by another file: the
+ * alone, at each width: after core/simd.h (four lanes: SSE2, NEON or plain C), core/simd_avx.h
+ * (eight) or core/simd_avx512.h (sixteen), whose RC_LANES it takes. Nothing here is seen by another file: the
  * rest of the world knows a block only as lines of memory (solver.h). */
 #ifndef RICOCHET_WORLD_CONTACT_LANES_H
 #define RICOCHET_WORLD_CONTACT_LANES_H
@@ -37,11 +37,13 @@ typedef struct rc_wide_constraint {
     rc_w relative_velocity[2]; /* per point: the normal velocity before solving */
 } rc_wide_constraint;
 
-_Static_assert(RC_LANES <= 8, "a block's flags have room for eight lanes");
+_Static_assert(RC_LANES <= 16, "a block's flags have room for sixteen lanes");
 _Static_assert(_Alignof(rc_wide_constraint) <= 64, "blocks are aligned to 64 bytes");
 #ifndef RC_SOLVER_AVX
 _Static_assert(RC_LANES == RC_SOLVER_LANES, "the narrow passes have RC_SOLVER_LANES lanes");
 _Static_assert(sizeof(rc_wide_constraint) <= RC_SOLVER_BLOCK_BYTES, "a preview's blocks fit on its stack");
+#elif defined(RC_SOLVER_AVX512)
+_Static_assert(RC_LANES == RC_SOLVER_WIDEST_LANES, "the AVX-512 passes have RC_SOLVER_WIDEST_LANES lanes");
 #else
 _Static_assert(RC_LANES == RC_SOLVER_WIDE_LANES, "the AVX passes have RC_SOLVER_WIDE_LANES lanes");
 #endif

@@ -1,23 +1,25 @@
 /* Soft contact constraints (the "soft step" of Erin Catto's Solver2D), four contacts at a
- * time, or eight: non-penetration with a soft push-out, rolling resistance, Coulomb friction
- * per point, restitution. Anchors are fixed relative to each centre of mass over the step; the
+ * time, or eight, or sixteen: non-penetration with a soft push-out, rolling resistance, Coulomb
+ * friction per point, restitution. Anchors are fixed relative to each centre of mass over the step; the
  * separation is kept current from the bodies' motion so far. Everything per contact is computed
  * in the lanes of core/simd.h, so one contact's numbers are the same whatever shares its block.
  *
- * This file is compiled twice: as itself, with the lanes of core/simd.h (SSE2, NEON or plain C),
+ * This file is compiled three times: as itself, with the lanes of core/simd.h (SSE2, NEON or plain C),
  * and as world/contact_solver_avx.c, with RC_SOLVER_AVX defined and the eight lanes of
  * core/simd_avx.h, on x86-64 builds that can compile AVX (CMake defines
- * RICOCHET_SOLVER_AVX_BUILT for the library then). The packing and the passes are the same
- * code at either width; rc_solve_soft_step runs the width the step asks for (s->lanes). */
-#if defined(RICOCHET_NO_SIMD) && defined(RICOCHET_SOLVER_AVX_BUILT)
-#undef RICOCHET_SOLVER_AVX_BUILT /* (plain C lanes asked for: no AVX either) */
-#endif
-#ifdef RC_SOLVER_AVX
+ * RICOCHET_SOLVER_AVX_BUILT for the library then); and as world/contact_solver_avx512.c, with
+ * RC_SOLVER_AVX and RC_SOLVER_AVX512 defined and the sixteen lanes of core/simd_avx512.h
+ * (RICOCHET_SOLVER_AVX512_BUILT). The packing and the passes are the same code at every
+ * width; rc_solve_soft_step (solver_width.c) runs the width the step asks for (s->lanes). */
+#ifdef RC_SOLVER_AVX512
+#include "core/simd_avx512.h"
+#define SOFT_STEP_AT_WIDTH rc_solve_soft_step_avx512
+#elif defined(RC_SOLVER_AVX)
 #include "core/simd_avx.h"
 #define SOFT_STEP_AT_WIDTH rc_solve_soft_step_avx
 #else
 #include "core/simd.h"
-#define SOFT_STEP_AT_WIDTH soft_step_narrow
+#define SOFT_STEP_AT_WIDTH rc_solve_soft_step_narrow
 #endif
 
 #include "world/solver.h"
@@ -32,11 +34,6 @@
 #include "world/contact_lanes.h"
 #include "world/contact_integrate.h"
 #include "world/contact_block.h"
-
-/* The eight-lane soft step (contact_solver_avx.c, where RICOCHET_SOLVER_AVX_BUILT), and its
- * block's size, which the narrow file cannot see. */
-void rc_solve_soft_step_avx(rc_soft_step *s);
-size_t rc_solver_wide_block_bytes(void);
 
 /* The step's blocks as this width lays them out. */
 static inline rc_wide_constraint *blocks_of(const rc_soft_step *s) { return (rc_wide_constraint *)(void *)s->blocks; }
@@ -200,7 +197,7 @@ static void empty_point(rc_wide_constraint *wc, int k, int lane) {
     set_lane(&w->max_normal_impulse, lane, 0.0f);
 }
 
-static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *w, uint16_t *flags, int lane,
+static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *w, uint32_t *flags, int lane,
                       rc_softness soft, rc_softness soft_static) {
     const rc_contact_constraint *c = &s->constraints[index];
     float ma = c->inv_mass_a, ia = c->inv_inertia_a, mb = c->inv_mass_b, ib = c->inv_inertia_b;
@@ -232,7 +229,7 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     set_lane(&w->rolling, lane, c->rolling);
     float kr = ia + ib;
     set_lane(&w->rolling_mass, lane, kr > 0.0f ? 1.0f / kr : 0.0f);
-    *flags = (uint16_t)(*flags | (c->restitution > 0.0f ? RC_BLOCK_BOUNCY : 0u) |
+    *flags = (uint32_t)(*flags | (c->restitution > 0.0f ? RC_BLOCK_BOUNCY : 0u) |
                        (c->round_a || c->round_b ? RC_BLOCK_ROUND : 0u) | (c->point_count > 1 ? RC_BLOCK_TWO_POINTS : 0u) |
                        (c->rolling > 0.0f ? RC_BLOCK_ROLLING : 0u) |
                        RC_BLOCK_FILLED << (unsigned)lane);
@@ -336,7 +333,7 @@ static void warm_start(rc_soft_step *s) {
     /* read once: the scatters' stores may alias *s, which the loop would read again */
     rc_body_state *states = s->states;
     rc_wide_constraint *blocks = blocks_of(s);
-    const uint16_t *block_flags = s->block_flags;
+    const uint32_t *block_flags = s->block_flags;
     for (int32_t i = 0, count = s->block_count; i < count; ++i) {
         rc_wide_constraint *c = &blocks[i];
         wide_body a = gather(states, c->a), b = gather(states, c->b);
@@ -509,7 +506,7 @@ static inline void solve_friction(rc_wide_constraint *c, wide_body *a, wide_body
  * round and points fixed. A block with no rolling resistance skips it (its lanes' impulses
  * would stay 0: a zero's sign at most), and with it the line that holds it. */
 static inline __attribute__((always_inline)) void solve_block(const rc_soft_step *s, rc_body_state *states,
-                                                              rc_wide_constraint *c, uint16_t flags, bool use_bias,
+                                                              rc_wide_constraint *c, uint32_t flags, bool use_bias,
                                                               bool any_round, int points) {
     wide_body a = gather(states, c->a), b = gather(states, c->b);
     rc_w total;
@@ -526,12 +523,12 @@ static void solve(rc_soft_step *s, bool use_bias) {
     /* read once: the scatters' stores may alias *s, which the loop would read again */
     rc_body_state *states = s->states;
     rc_wide_constraint *blocks = blocks_of(s);
-    const uint16_t *block_flags = s->block_flags;
+    const uint32_t *block_flags = s->block_flags;
     for (int32_t i = 0, count = s->block_count; i < count; ++i) {
         rc_wide_constraint *c = &blocks[i];
         /* four copies: a block with no round side (a crate stack's) skips the selects of the
            turned anchors, a block of one-point contacts (a grenade pile's) the second point */
-        uint16_t flags = block_flags[i];
+        uint32_t flags = block_flags[i];
         if (flags & RC_BLOCK_TWO_POINTS) {
             if (flags & RC_BLOCK_ROUND) {
                 solve_block(s, states, c, flags, use_bias, true, 2);
@@ -719,9 +716,6 @@ static void turn_normals(rc_soft_step *s) {
 /* ---- the soft step ---------------------------------------------------------------------------- */
 
 /* The soft step at this file's width (s->lanes is RC_LANES). */
-#ifndef RC_SOLVER_AVX
-static
-#endif
 void SOFT_STEP_AT_WIDTH(rc_soft_step *s) {
     assert(s->lanes == RC_LANES);
     rc_body_state still = {{0.0f, 0.0f}, 0.0f, 0.0f, {0.0f, 0.0f}, {1.0f, 0.0f}};
@@ -757,40 +751,10 @@ void SOFT_STEP_AT_WIDTH(rc_soft_step *s) {
     }
 }
 
-#ifndef RC_SOLVER_AVX
-int32_t rc_solver_widest_lanes(void) {
-#if defined(RICOCHET_SOLVER_AVX_BUILT) && (defined(__GNUC__) || defined(__clang__))
-    /* (the processor's and its operating system's: GCC's and Clang's check looks at both) */
-    return __builtin_cpu_supports("avx") ? RC_SOLVER_WIDE_LANES : RC_SOLVER_LANES;
-#else
-    return RC_SOLVER_LANES;
-#endif
-}
-
-static size_t block_bytes(int32_t lanes) {
-#ifdef RICOCHET_SOLVER_AVX_BUILT
-    if (lanes == RC_SOLVER_WIDE_LANES) {
-        return rc_solver_wide_block_bytes();
-    }
-#endif
-    (void)lanes;
-    return sizeof(rc_wide_constraint);
-}
-
-int32_t rc_solver_block_lines(int32_t lanes, int32_t blocks) {
-    size_t bytes = block_bytes(lanes) * (size_t)blocks;
-    return (int32_t)((bytes + sizeof(rc_solver_line) - 1u) / sizeof(rc_solver_line));
-}
-
-void rc_solve_soft_step(rc_soft_step *s) {
-#ifdef RICOCHET_SOLVER_AVX_BUILT
-    if (s->lanes == RC_SOLVER_WIDE_LANES) {
-        rc_solve_soft_step_avx(s);
-        return;
-    }
-#endif
-    soft_step_narrow(s);
-}
-#else
+#ifdef RC_SOLVER_AVX512
+size_t rc_solver_widest_block_bytes(void) { return sizeof(rc_wide_constraint); }
+#elif defined(RC_SOLVER_AVX)
 size_t rc_solver_wide_block_bytes(void) { return sizeof(rc_wide_constraint); }
+#else
+size_t rc_solver_narrow_block_bytes(void) { return sizeof(rc_wide_constraint); }
 #endif

@@ -279,7 +279,7 @@ static bool solve_contacts(const rc_world *world, const rc_prediction_def *def, 
     /* four lanes: a preview's contacts all share its body, one to a block (the width changes
        no result) */
     _Alignas(64) rc_solver_line blocks[(size_t)PREVIEW_CONTACTS * RC_SOLVER_BLOCK_BYTES / sizeof(rc_solver_line)];
-    uint16_t block_flags[PREVIEW_CONTACTS];
+    uint32_t block_flags[PREVIEW_CONTACTS];
     step.states = states;
     step.state_count = 1;
     step.constraints = constraints;

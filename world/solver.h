@@ -152,18 +152,22 @@ static inline int32_t rc_first_free_color(uint32_t used, int32_t start, int32_t 
 _Static_assert(RC_SOLVER_COLORS < 256, "a constraint's colour is a byte");
 
 /* A block of contacts packed lane by lane for the passes: RC_SOLVER_LANES of them on every
- * machine, or eight where the library was built with its AVX passes and the processor has AVX
+ * machine, eight where the library was built with its AVX passes and the processor has AVX, or
+ * sixteen where it was built with its AVX-512 passes and the processor has AVX-512 F and DQ
  * (rc_solver_widest_lanes). Its layout is the solver's own (contact_solver.c); the caller
  * provides the memory, rc_solver_block_lines lines of 64 bytes aligned to 64. The lane count
  * changes no result: a lane computes what its contact alone would, with the same operations in
  * every lane and on every instruction set. */
 #define RC_SOLVER_LANES 4
 #define RC_SOLVER_WIDE_LANES 8
+#define RC_SOLVER_WIDEST_LANES 16
 typedef struct rc_solver_line {
     float f[16];
 } rc_solver_line;
-/* The widest blocks this processor runs: RC_SOLVER_WIDE_LANES where the library has its AVX
- * passes and the processor (and its operating system) has AVX, else RC_SOLVER_LANES. */
+/* The widest blocks this processor runs: RC_SOLVER_WIDEST_LANES where the library has its
+ * AVX-512 passes and the processor (and its operating system) has AVX-512 F and DQ, else
+ * RC_SOLVER_WIDE_LANES where it has its AVX passes and the processor has AVX, else
+ * RC_SOLVER_LANES. */
 int32_t rc_solver_widest_lanes(void);
 /* The 64-byte lines that blocks of contacts, lanes to a block, take. */
 int32_t rc_solver_block_lines(int32_t lanes, int32_t blocks);
@@ -171,13 +175,13 @@ int32_t rc_solver_block_lines(int32_t lanes, int32_t blocks);
  * stack, predict.c; checked in contact_solver.c). */
 #define RC_SOLVER_BLOCK_BYTES 768
 
-/* What a block holds, 16 bits per block beside the blocks (rc_soft_step's block_flags): the
+/* What a block holds, 32 bits per block beside the blocks (rc_soft_step's block_flags): the
  * passes and the packing read and write these without touching the block's last line. */
 #define RC_BLOCK_BOUNCY 1u     /* some lane has restitution: the restitution pass looks */
 #define RC_BLOCK_ROUND 2u      /* some lane has a round side: the solve turns its anchors by lane */
 #define RC_BLOCK_TWO_POINTS 4u /* some lane has two points: the passes visit the second */
 #define RC_BLOCK_ROLLING 8u    /* some lane has rolling resistance: the passes apply it */
-#define RC_BLOCK_FILLED 16u    /* (shifted by the lane, up to 7) that lane was packed with a constraint */
+#define RC_BLOCK_FILLED 16u    /* (shifted by the lane, up to 15) that lane was packed with a constraint */
 
 struct rc_joint_constraint;
 struct rc_joint_runs;
@@ -211,8 +215,8 @@ typedef struct rc_soft_step {
     float max_spin;                 /* and turns, at most this fast (rad/s) */
     /* scratch for the colouring (contact_color.c): per state (colours), per constraint (order) */
     uint32_t *colors;
-    int32_t lanes;                  /* contacts to a block: RC_SOLVER_LANES, or RC_SOLVER_WIDE_LANES
-                                       where rc_solver_widest_lanes says so (set by the caller
+    int32_t lanes;                  /* contacts to a block: RC_SOLVER_LANES, or wider where
+                                       rc_solver_widest_lanes says so (set by the caller
                                        before the colouring) */
     int32_t *order;                 /* per constraint: its block and lane, block * lanes + lane
                                        (each run, contact_color.c: a colour's one-point or
@@ -220,7 +224,7 @@ typedef struct rc_soft_step {
                                        constraints' order, lanes to a block) */
     rc_solver_line *blocks;         /* rc_solver_block_lines(lanes, block_count) lines, aligned to
                                        64 bytes, filled by rc_solve_soft_step */
-    uint16_t *block_flags;          /* block_count: each block's RC_BLOCK_* */
+    uint32_t *block_flags;          /* block_count: each block's RC_BLOCK_* */
     int32_t block_count;            /* set by rc_solver_color (or rc_solver_runs) */
     const rc_turning_constraint *turning; /* the constraints whose normals turn, in the */
     int32_t turning_count;                /* constraints' order (none after rc_soft_step_setup) */
@@ -244,5 +248,16 @@ int32_t rc_solver_runs(rc_soft_step *s);
  * velocities (gravity per body: a kick per sub-step), warm start, solve, integrating
  * positions, relax; then restitution, and the impulses back into the constraints. */
 void rc_solve_soft_step(rc_soft_step *s);
+
+/* Each width's soft step and the bytes of its block, for rc_solve_soft_step and
+ * rc_solver_block_lines (solver_width.c), which choose among them: the four-lane one always,
+ * the eight-lane one where RICOCHET_SOLVER_AVX_BUILT (contact_solver_avx.c) and the sixteen-lane
+ * one where RICOCHET_SOLVER_AVX512_BUILT (contact_solver_avx512.c). Called by nothing else. */
+void rc_solve_soft_step_narrow(rc_soft_step *s);
+size_t rc_solver_narrow_block_bytes(void);
+void rc_solve_soft_step_avx(rc_soft_step *s);
+size_t rc_solver_wide_block_bytes(void);
+void rc_solve_soft_step_avx512(rc_soft_step *s);
+size_t rc_solver_widest_block_bytes(void);
 
 #endif

@@ -1,7 +1,7 @@
 /* world/state_lanes.h: the solver states of RC_LANES bodies in and out of the lanes (gather,
  * scatter), for the contact solver's blocks (world/contact_lanes.h, at either width) and the
- * joints' (world/joint_solver.c, four lanes). Included after core/simd.h or core/simd_avx.h,
- * whose RC_LANES it takes. */
+ * joints' (world/joint_solver.c, four lanes). Included after core/simd.h, core/simd_avx.h or
+ * core/simd_avx512.h, whose RC_LANES it takes. */
 #ifndef RICOCHET_WORLD_STATE_LANES_H
 #define RICOCHET_WORLD_STATE_LANES_H
 
@@ -30,7 +30,7 @@ static inline rc_body_state *state_at_mut(rc_body_state *base, uint32_t offset) 
     return (rc_body_state *)(void *)((char *)base + offset);
 }
 
-#if defined(RC_SIMD_AVX)
+#if defined(RC_SIMD_AVX) || defined(RC_SIMD_AVX512)
 
 /* Eight rows of eight floats as eight columns (its own inverse): pairs of rows interleaved,
  * then fours, column k of rows 0-3 in the low half of s[k % 4] for k < 4 and in its high half
@@ -54,24 +54,22 @@ static inline void transpose8(__m256 r[8]) {
     r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
 }
 
-/* Eight states in, as one 8 x 8 transpose (a state is eight floats: one load a lane). */
-static inline wide_body gather(const rc_body_state *base, const uint32_t from[RC_LANES]) {
-    __m256 r[8];
+/* Eight states in, as one 8 x 8 transpose (a state is eight floats: one load a lane): r[k] is
+ * field k of the eight. */
+static inline void gather8(const rc_body_state *base, const uint32_t from[8], __m256 r[8]) {
     for (int lane = 0; lane < 8; ++lane) {
         r[lane] = _mm256_loadu_ps(&state_at(base, from[lane])->v.x);
     }
     transpose8(r);
-    wide_body w = {r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]};
-    return w;
 }
 
-/* Velocities back (with the turn so far, unchanged), each half of the lanes as a 4 x 4
+/* Eight lanes' velocities back (with the turn so far, unchanged), each half of them as a 4 x 4
  * transpose: a lane whose side does not move stores into the sink. */
-static inline void scatter(rc_body_state *base, const uint32_t store[RC_LANES], const wide_body *w) {
+static inline void scatter8(rc_body_state *base, const uint32_t store[8], __m256 vx, __m256 vy, __m256 w) {
     for (int half = 0; half < 2; ++half) {
-        __m128 x = half ? _mm256_extractf128_ps(w->vx, 1) : _mm256_castps256_ps128(w->vx);
-        __m128 y = half ? _mm256_extractf128_ps(w->vy, 1) : _mm256_castps256_ps128(w->vy);
-        __m128 z = half ? _mm256_extractf128_ps(w->w, 1) : _mm256_castps256_ps128(w->w);
+        __m128 x = half ? _mm256_extractf128_ps(vx, 1) : _mm256_castps256_ps128(vx);
+        __m128 y = half ? _mm256_extractf128_ps(vy, 1) : _mm256_castps256_ps128(vy);
+        __m128 z = half ? _mm256_extractf128_ps(w, 1) : _mm256_castps256_ps128(w);
         __m128 t = z; /* the spare gets w */
         _MM_TRANSPOSE4_PS(x, y, z, t);
         _mm_storeu_ps(&state_at_mut(base, store[4 * half + 0])->v.x, x);
@@ -81,13 +79,64 @@ static inline void scatter(rc_body_state *base, const uint32_t store[RC_LANES], 
     }
 }
 
-/* The whole of each state back (the integrations'). */
-static inline void scatter_all(rc_body_state *base, const uint32_t store[RC_LANES], const wide_body *w) {
-    __m256 r[8] = {w->vx, w->vy, w->w, w->spare, w->dpx, w->dpy, w->qc, w->qs};
+/* Eight lanes' whole states back (the integrations'): r[k] is field k of the eight. */
+static inline void scatter_all8(rc_body_state *base, const uint32_t store[8], __m256 r[8]) {
     transpose8(r);
     for (int lane = 0; lane < 8; ++lane) {
         _mm256_storeu_ps(&state_at_mut(base, store[lane])->v.x, r[lane]);
     }
+}
+
+#endif
+
+#if defined(RC_SIMD_AVX)
+
+static inline wide_body gather(const rc_body_state *base, const uint32_t from[RC_LANES]) {
+    __m256 r[8];
+    gather8(base, from, r);
+    wide_body w = {r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]};
+    return w;
+}
+
+static inline void scatter(rc_body_state *base, const uint32_t store[RC_LANES], const wide_body *w) {
+    scatter8(base, store, w->vx, w->vy, w->w);
+}
+
+/* The whole of each state back (the integrations'). */
+static inline void scatter_all(rc_body_state *base, const uint32_t store[RC_LANES], const wide_body *w) {
+    __m256 r[8] = {w->vx, w->vy, w->w, w->spare, w->dpx, w->dpy, w->qc, w->qs};
+    scatter_all8(base, store, r);
+}
+
+#elif defined(RC_SIMD_AVX512)
+
+/* Sixteen lanes: the first eight and the last eight each as the eight-lane ones, joined into the
+ * halves of each field (and split from them going back). */
+static inline __m512 join8(__m256 lo, __m256 hi) { return _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1); }
+static inline __m256 low8(__m512 a) { return _mm512_castps512_ps256(a); }
+static inline __m256 high8(__m512 a) { return _mm512_extractf32x8_ps(a, 1); }
+
+static inline wide_body gather(const rc_body_state *base, const uint32_t from[RC_LANES]) {
+    __m256 lo[8], hi[8];
+    gather8(base, from, lo);
+    gather8(base, from + 8, hi);
+    wide_body w = {join8(lo[0], hi[0]), join8(lo[1], hi[1]), join8(lo[2], hi[2]), join8(lo[3], hi[3]),
+                   join8(lo[4], hi[4]), join8(lo[5], hi[5]), join8(lo[6], hi[6]), join8(lo[7], hi[7])};
+    return w;
+}
+
+static inline void scatter(rc_body_state *base, const uint32_t store[RC_LANES], const wide_body *w) {
+    scatter8(base, store, low8(w->vx), low8(w->vy), low8(w->w));
+    scatter8(base, store + 8, high8(w->vx), high8(w->vy), high8(w->w));
+}
+
+static inline void scatter_all(rc_body_state *base, const uint32_t store[RC_LANES], const wide_body *w) {
+    __m256 lo[8] = {low8(w->vx), low8(w->vy), low8(w->w), low8(w->spare),
+                    low8(w->dpx), low8(w->dpy), low8(w->qc), low8(w->qs)};
+    __m256 hi[8] = {high8(w->vx), high8(w->vy), high8(w->w), high8(w->spare),
+                    high8(w->dpx), high8(w->dpy), high8(w->qc), high8(w->qs)};
+    scatter_all8(base, store, lo);
+    scatter_all8(base, store + 8, hi);
 }
 
 #elif RC_SIMD_SSE2

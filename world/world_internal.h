@@ -154,7 +154,7 @@ struct rc_world {
        is below, with the step's others) */
     RC_ARRAY(int32_t) set_changes;
     RC_ARRAY(rc_solver_line) blocks; /* the solver's blocks (rc_solver_block_lines of them) */
-    RC_ARRAY(uint16_t) block_flags;  /* per block: RC_BLOCK_* (solver.h) */
+    RC_ARRAY(uint32_t) block_flags;  /* per block: RC_BLOCK_* (solver.h) */
     int32_t solver_lanes;            /* contacts to a block: rc_solver_widest_lanes at creation
                                         (the tests may ask for RC_SOLVER_LANES: the same bits) */
     rc_joint_runs joint_runs;        /* the step's joints colour by colour (75 int32_t: with
