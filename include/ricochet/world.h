@@ -316,9 +316,9 @@ RC_API void rc_world_clear_error(rc_world *world);
  * rc_world_def.id_salt; with the default salt, taken from the world's address and time, the
  * generations of ids differ from run to run and everything else is the same), whatever the compiler (GCC or Clang), its optimisation level and
  * instruction set extensions (-O0 to -O3, -march=native with FMA), the sanitizers, and the
- * allocator and the addresses it hands out, and whether the processor has AVX (the contact
- * solver then runs eight contacts at a time instead of four, with the same operations per
- * contact); on x86-64 (SSE2 floating point) and on aarch64
+ * allocator and the addresses it hands out, and whether the processor has AVX or AVX-512 (the
+ * contact solver then runs eight or sixteen contacts at a time instead of four, with the same
+ * operations per contact); on x86-64 (SSE2 floating point) and on aarch64
  * (NEON), the two giving the same bits as each other, with the library built as its CMake
  * build builds it (-ffp-contract=off); whatever the task system (none, or any number of
  * workers taking the ranges in any order). This is what lockstep networking and replays rest
