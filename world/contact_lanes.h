@@ -1,8 +1,8 @@
 /* world/contact_lanes.h: the contact solver's blocks as one width lays them out (the bodies of
  * a block's lanes come in and go out by world/state_lanes.h). Included by world/contact_solver.c
  * alone, at each width: after core/simd.h (four lanes: SSE2, NEON or plain C), core/simd_avx.h
- * (eight) or core/simd_avx512.h (sixteen), whose RC_LANES it takes. Nothing here is seen by another file: the
- * rest of the world knows a block only as lines of memory (solver.h). */
+ * (eight) or core/simd_avx512.h (sixteen), whose RC_LANES it takes. Nothing here is seen by
+ * another file: the rest of the world knows a block only as lines of memory (solver.h). */
 #ifndef RICOCHET_WORLD_CONTACT_LANES_H
 #define RICOCHET_WORLD_CONTACT_LANES_H
 

@@ -1,11 +1,12 @@
 /* Soft contact constraints (the "soft step" of Erin Catto's Solver2D), four contacts at a
  * time, or eight, or sixteen: non-penetration with a soft push-out, rolling resistance, Coulomb
- * friction per point, restitution. Anchors are fixed relative to each centre of mass over the step; the
- * separation is kept current from the bodies' motion so far. Everything per contact is computed
- * in the lanes of core/simd.h, so one contact's numbers are the same whatever shares its block.
+ * friction per point, restitution. Anchors are fixed relative to each centre of mass over the
+ * step; the separation is kept current from the bodies' motion so far. Everything per contact is
+ * computed in the lanes of core/simd.h, so one contact's numbers are the same whatever shares
+ * its block.
  *
- * This file is compiled three times: as itself, with the lanes of core/simd.h (SSE2, NEON or plain C),
- * and as world/contact_solver_avx.c, with RC_SOLVER_AVX defined and the eight lanes of
+ * This file is compiled three times: as itself, with the lanes of core/simd.h (SSE2, NEON or
+ * plain C); as world/contact_solver_avx.c, with RC_SOLVER_AVX defined and the eight lanes of
  * core/simd_avx.h, on x86-64 builds that can compile AVX (CMake defines
  * RICOCHET_SOLVER_AVX_BUILT for the library then); and as world/contact_solver_avx512.c, with
  * RC_SOLVER_AVX and RC_SOLVER_AVX512 defined and the sixteen lanes of core/simd_avx512.h
@@ -229,10 +230,9 @@ static void pack_lane(const rc_soft_step *s, int32_t index, rc_wide_constraint *
     set_lane(&w->rolling, lane, c->rolling);
     float kr = ia + ib;
     set_lane(&w->rolling_mass, lane, kr > 0.0f ? 1.0f / kr : 0.0f);
-    *flags = (uint32_t)(*flags | (c->restitution > 0.0f ? RC_BLOCK_BOUNCY : 0u) |
-                       (c->round_a || c->round_b ? RC_BLOCK_ROUND : 0u) | (c->point_count > 1 ? RC_BLOCK_TWO_POINTS : 0u) |
-                       (c->rolling > 0.0f ? RC_BLOCK_ROLLING : 0u) |
-                       RC_BLOCK_FILLED << (unsigned)lane);
+    *flags |= (c->restitution > 0.0f ? RC_BLOCK_BOUNCY : 0u) | (c->round_a || c->round_b ? RC_BLOCK_ROUND : 0u) |
+              (c->point_count > 1 ? RC_BLOCK_TWO_POINTS : 0u) | (c->rolling > 0.0f ? RC_BLOCK_ROLLING : 0u) |
+              RC_BLOCK_FILLED << (unsigned)lane;
     set_lane_mask(&w->round_a, lane, c->round_a);
     set_lane_mask(&w->round_b, lane, c->round_b);
     set_lane(&w->bias_rate, lane, sf.bias_rate);
