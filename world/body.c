@@ -316,9 +316,12 @@ bool rc_body_set_transform(rc_world *world, rc_body_id id, rc_vec2 position, flo
                      : rc_segment_pieces(world, shape) > 1 ? rc_segment_piece_additions(world, shape, xf)
                                                            : rc_grid_move_additions(rc_grid_for_type(world, b->type), shape->proxy, box);
     }
-    if (!rc_grid_reserve(rc_grid_for_type(world, b->type), additions)) {
+    if (!rc_grid_reserve(rc_grid_for_type(world, b->type), additions) ||
+        !rc_array_reserve(world, world->islands, world->bodies.count)) {
         return rc_fail(world, __func__, "out of memory");
     }
+    /* what rested on it (or it on them) wakes: moved away, a crate would stay asleep in the air */
+    rc_island_wake_changed(world, b, -1);
     b->xf = xf;
     b->angle = angle;
     b->center = rc_transform_point(xf, b->local_center);

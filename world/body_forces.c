@@ -13,19 +13,8 @@ static bool reserve_kinematic_wakes(rc_world *world, const rc_body *b) {
 }
 
 static void wake_what_it_touches(rc_world *world, const rc_body *b) {
-    if (!rc_body_moving_kinematic(b)) {
-        return;
-    }
-    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
-        for (int32_t ci = world->contact_heads.data[s]; ci >= 0;) {
-            const rc_contact *c = &world->contacts.data[ci];
-            int side = c->shape[0] == s ? 0 : 1;
-            const rc_body *other = &world->bodies.data[c->body[1 - side]];
-            if (c->touching && !c->sensor && other->type == RC_DYNAMIC && !other->awake) {
-                (void)rc_island_set_awake(world, c->body[1 - side], true); /* room reserved */
-            }
-            ci = c->edge[side].next;
-        }
+    if (rc_body_moving_kinematic(b)) {
+        rc_island_wake_touching(world, b, -1); /* room reserved */
     }
 }
 

@@ -319,3 +319,27 @@ bool rc_island_set_awake(rc_world *world, int32_t body, bool awake) {
     rc_island_walk(world, body, awake, awake ? wake_visit : sleep_visit, NULL);
     return true;
 }
+
+void rc_island_wake_touching(rc_world *world, const rc_body *b, int32_t only_shape) {
+    for (int32_t s = b->first_shape; s >= 0; s = world->shapes.data[s].next_in_body) {
+        if (only_shape >= 0 && s != only_shape) {
+            continue;
+        }
+        for (int32_t ci = world->contact_heads.data[s]; ci >= 0;) {
+            const rc_contact *c = &world->contacts.data[ci];
+            int side = c->shape[0] == s ? 0 : 1;
+            const rc_body *other = &world->bodies.data[c->body[1 - side]];
+            if (c->touching && !c->sensor && other->type == RC_DYNAMIC && !other->awake) {
+                (void)rc_island_set_awake(world, c->body[1 - side], true); /* room reserved */
+            }
+            ci = c->edge[side].next;
+        }
+    }
+}
+
+void rc_island_wake_changed(rc_world *world, rc_body *b, int32_t only_shape) {
+    if (!b->awake) {
+        (void)rc_island_set_awake(world, (int32_t)(b - world->bodies.data), true); /* room reserved */
+    }
+    rc_island_wake_touching(world, b, only_shape);
+}

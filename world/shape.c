@@ -673,7 +673,7 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     if (mass_problem != NULL) {
         return rc_fail(world, __func__, "%s", mass_problem);
     }
-    if (!rc_grid_reserve(rc_shape_grid(world, s), 4)) {
+    if (!rc_grid_reserve(rc_shape_grid(world, s), 4) || !rc_array_reserve(world, world->islands, world->bodies.count)) {
         return rc_fail(world, __func__, "out of memory");
     }
     s->base = base;
@@ -691,6 +691,7 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     rc_shape_flag_contacts(world, (int32_t)id.index - 1);
     rc_body_mass_changed(world, body);
     rc_body_update_mass(world, body);
+    rc_island_wake_changed(world, body, (int32_t)id.index - 1); /* (what rested on the shape) */
     rc_body_wake(body);
     return true;
 }
@@ -704,6 +705,9 @@ static bool set_material(rc_world *world, rc_shape_id id, float value, int which
         return rc_fail(world, func, "%g must be finite and >= 0", (double)value);
     }
     int32_t index = (int32_t)id.index - 1, n = rc_setter_records(world, index);
+    if (!rc_array_reserve(world, world->islands, world->bodies.count)) {
+        return rc_fail(world, func, "out of memory");
+    }
     if (which == 2 && s->kind != RC_SHAPE_SEGMENT && s->kind != RC_KIND_CHAIN) {
         rc_convex storage;
         shape_source src = source_of(world, s, &storage);
@@ -712,6 +716,7 @@ static bool set_material(rc_world *world, rc_shape_id id, float value, int which
             return rc_fail(world, func, "%s", mass_problem);
         }
     }
+    float old = which == 0 ? s->restitution : which == 1 ? s->friction : s->density;
     for (int32_t k = 0; k < n; ++k) {
         rc_shape *r = &world->shapes.data[rc_setter_record(world, index, k)];
         switch (which) {
@@ -726,9 +731,17 @@ static bool set_material(rc_world *world, rc_shape_id id, float value, int which
             break;
         }
     }
+    rc_body *body = &world->bodies.data[s->body];
     if (which == 2) {
-        rc_body_mass_changed(world, &world->bodies.data[s->body]);
-        rc_body_update_mass(world, &world->bodies.data[s->body]);
+        rc_body_mass_changed(world, body);
+        rc_body_update_mass(world, body);
+    }
+    /* what rests on it may slide, bounce or sink now: a crate asleep on a slope made slippery
+       slides (a chain's: what touches any shape of its body). The same value set again (a game
+       setting it every frame) wakes nothing: the body can still fall asleep. */
+    if (value != old) {
+        bool chain = s->kind == RC_SHAPE_SEGMENT || s->kind == RC_KIND_CHAIN;
+        rc_island_wake_changed(world, body, chain ? -1 : index);
     }
     return true;
 }

@@ -86,9 +86,10 @@ bool rc_shape_set_filter(rc_world *world, rc_shape_id id, rc_filter filter) {
        the next step: have the broadphase report this shape's pairs again (a chain: each of its
        segments) */
     int32_t index = (int32_t)id.index - 1, n = rc_setter_records(world, index);
-    if (!rc_grid_reserve(rc_shape_grid(world, s), 4 * n)) {
+    if (!rc_grid_reserve(rc_shape_grid(world, s), 4 * n) || !rc_array_reserve(world, world->islands, world->bodies.count)) {
         return rc_fail(world, __func__, "out of memory");
     }
+    bool changed = memcmp(&filter, &s->filter, sizeof filter) != 0;
     for (int32_t k = 0; k < n; ++k) {
         int32_t r = rc_setter_record(world, index, k);
         rc_shape *shape = &world->shapes.data[r];
@@ -98,7 +99,14 @@ bool rc_shape_set_filter(rc_world *world, rc_shape_id id, rc_filter filter) {
             rc_shape_flag_contacts(world, r);
         }
     }
-    rc_body_wake(&world->bodies.data[s->body]);
+    rc_body *body = &world->bodies.data[s->body];
+    if (changed) {
+        /* what rests on it may no longer be held (a crate asleep on a platform that now lets it
+           through stayed in the air: a contact that ends wakes nobody) */
+        bool chain = s->kind == RC_SHAPE_SEGMENT || s->kind == RC_KIND_CHAIN;
+        rc_island_wake_changed(world, body, chain ? -1 : index);
+    }
+    rc_body_wake(body);
     return true;
 }
 

@@ -202,5 +202,16 @@ void rc_island_walk(rc_world *world, int32_t start, bool awake, rc_island_visit_
  * is jointed to, and so on through dynamic bodies) woken or put to sleep at once, as they sleep
  * together; a kinematic body is only woken. False when out of memory, nothing changed. */
 bool rc_island_set_awake(rc_world *world, int32_t body, bool awake);
+/* Outside the step: every sleeping dynamic body that touches one of b's shapes (only_shape's,
+ * when it is >= 0) through a touching solid contact is woken with its island. The room for the
+ * walks (world->islands, one node per body) must be reserved by the caller, before it changes
+ * anything. */
+void rc_island_wake_touching(rc_world *world, const rc_body *b, int32_t only_shape);
+/* Outside the step, after a change that may set resting bodies moving (a body moved, a shape's
+ * friction or restitution changed): a sleeping body is woken (a dynamic one with its island;
+ * an awake one keeps its time at rest), and so is what touches it (rc_island_wake_touching), room reserved alike. Without it, a crate
+ * asleep on a box that was moved away stayed asleep in the air (a contact that stops touching
+ * wakes nobody), and one asleep on a slope made slippery stayed put. */
+void rc_island_wake_changed(rc_world *world, rc_body *b, int32_t only_shape);
 
 #endif

@@ -443,12 +443,14 @@ RC_API void *rc_body_user_data(const rc_world *world, rc_body_id body);
 RC_API int32_t rc_body_shapes(const rc_world *world, rc_body_id body, rc_shape_id *ids, int32_t capacity);
 
 /* Setters: false on a bad id or value, nothing changed. Moving a body (transform) updates its
- * shapes and the broadphase at once and wakes it; it is a teleport, not a sweep. Velocities
- * above the world's speed limits are refused. A dynamic body's shapes must give it a mass of at
- * most RC_MAX_MASS and a rotational inertia of at most RC_MAX_ROTATIONAL_INERTIA, and each of
- * them with a density must weigh something (density times area at least FLT_MIN: a polygon 1e-30
- * across has no area in float): making a body dynamic, adding a shape to it, or changing a
- * shape's density or geometry is refused when they would not. */
+ * shapes and the broadphase at once and wakes it, and the sleeping bodies that touched it with
+ * their islands (moved away, it leaves nothing asleep in the air); it is a teleport, not a
+ * sweep. Velocities above the world's speed limits are refused. A dynamic body's shapes must
+ * give it a mass of at most RC_MAX_MASS and a rotational inertia of at most
+ * RC_MAX_ROTATIONAL_INERTIA, and each of them with a density must weigh something (density times
+ * area at least FLT_MIN: a polygon 1e-30 across has no area in float): making a body dynamic,
+ * adding a shape to it, or changing a shape's density or geometry is refused when they would
+ * not. */
 RC_API bool rc_body_set_transform(rc_world *world, rc_body_id body, rc_vec2 position, float angle);
 /* A velocity other than zero wakes the body; a kinematic body set moving also wakes the sleeping
  * bodies it touches, with what they touch (a crate asleep on a platform rides it when it starts).
@@ -645,7 +647,12 @@ RC_API int32_t rc_shape_chain_segments(const rc_world *world, rc_shape_id chain,
 RC_API bool rc_shape_chain_is_loop(const rc_world *world, rc_shape_id chain);
 
 /* Setters: false on a bad id or value, nothing changed. A chain's base transform is fixed when
- * it is made (refused here). */
+ * it is made (refused here). A new base transform, restitution, friction, density or filter
+ * wakes the sleeping bodies that touch the shape, with their islands, and the shape's body
+ * (asleep: with its island): a crate asleep on a slope made slippery slides, one asleep on a
+ * platform whose filter now lets it through falls. A material set to the value it has wakes
+ * nothing (a game may set its materials every frame and still let its bodies sleep); a base
+ * transform or a filter always wakes the shape's own body. */
 RC_API bool rc_shape_set_base_transform(rc_world *world, rc_shape_id shape, rc_vec2 offset, float angle, rc_vec2 scale);
 RC_API bool rc_shape_set_restitution(rc_world *world, rc_shape_id shape, float restitution);
 RC_API bool rc_shape_set_friction(rc_world *world, rc_shape_id shape, float friction);
