@@ -677,6 +677,53 @@ START_TEST(a_failed_step_puts_back_to_sleep_what_its_start_woke) {
 }
 END_TEST
 
+/* A point bullet asleep (at rest for the sleep time, no gravity) met by a kinematic body moving
+ * onto it: a door (a box of half size 0.5 x 2) sliding at `speed` from 3 away (spin 0), or a
+ * blade (a box of half size 3 x 0.1 about the origin) turning at `spin` onto the point at
+ * (2, 0.5). Its least signed distance from the body's box at the end of every step, in double
+ * (negative: inside). Before, the sleeping point was met by nothing (it has no shape, so no
+ * contact woke it) and the door or the blade passed over it: -0.5 and -0.1, inside for a
+ * whole second. */
+static double sleeping_point_least_distance(float speed, float spin) {
+    rc_world *w = ws_make_world(rc_v2(0.0f, 0.0f));
+    rc_body_def bd = rc_body_default_def();
+    bd.type = RC_DYNAMIC;
+    bd.bullet = true;
+    bd.position = spin != 0.0f ? rc_v2(2.0f, 0.5f) : rc_v2(0.0f, 0.0f);
+    rc_body_id point = rc_body_create(w, &bd);
+    ck_assert(!rc_body_id_is_null(point));
+    for (int i = 0; i < 60 && rc_body_is_awake(w, point); ++i) {
+        ck_assert(rc_world_step(w, DT));
+    }
+    ck_assert_msg(!rc_body_is_awake(w, point), "the point bullet did not fall asleep");
+    float hx = spin != 0.0f ? 3.0f : 0.5f, hy = spin != 0.0f ? 0.1f : 2.0f;
+    rc_vec2 start = spin != 0.0f ? rc_v2(0.0f, 0.0f) : rc_v2(-3.0f, 0.0f);
+    rc_body_id mover = kinematic(w, start, rc_v2(spin != 0.0f ? 0.0f : speed, 0.0f), spin);
+    box_on(w, mover, rc_v2(0.0f, 0.0f), hx, hy);
+    double least = INFINITY;
+    for (int i = 0; i < 180; ++i) {
+        ck_assert(rc_world_step(w, DT));
+        rc_transform xf = {rc_body_position(w, mover), rc_rot_from_angle(rc_body_angle(w, mover))};
+        least = fmin(least, box_distance(xf, hx, hy, rc_body_position(w, point)));
+    }
+    rc_world_destroy(w);
+    return least;
+}
+
+START_TEST(a_sleeping_point_bullet_is_pushed_by_what_moves_onto_it) {
+    static const struct {
+        float speed, spin;
+    } cases[] = {{1.0f, 0.0f}, {10.0f, 0.0f}, {40.0f, 0.0f}, {0.0f, 1.0f}, {0.0f, 5.0f}, {0.0f, -3.0f}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        double least = sleeping_point_least_distance(cases[k].speed, cases[k].spin);
+        printf("[moving] a sleeping point bullet met at %g units/s, %g rad/s: least distance %.3g\n",
+               (double)cases[k].speed, (double)cases[k].spin, least);
+        ck_assert_msg(least > -1e-4, "case %zu (%g units/s, %g rad/s): the point ended a step %.6f inside", k,
+                      (double)cases[k].speed, (double)cases[k].spin, -least);
+    }
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("moving_bodies");
     TCase *t = tcase_create("cases");
@@ -688,6 +735,7 @@ int main(void) {
     tcase_add_test(t, a_failed_step_puts_back_to_sleep_what_its_start_woke);
     tcase_add_test(t, a_bullet_shoots_down_a_grenade_in_flight);
     tcase_add_test(t, a_point_between_a_prop_and_the_floor_never_falls_through);
+    tcase_add_test(t, a_sleeping_point_bullet_is_pushed_by_what_moves_onto_it);
     suite_add_tcase(s, t);
     TCase *p = tcase_create("properties");
     tcase_set_timeout(p, 120);

@@ -19,7 +19,7 @@
  * the sleep turn? Its points' fastest is its centre's speed and its reach (max_extent) times its
  * turn, as Box2D v3 has it: a plank 10 long turning at 0.04 rad/s moves its ends at 0.2 units/s,
  * which the turn alone let fall asleep. */
-static bool at_rest(const rc_world_def *def, const rc_body *b) {
+bool rc_body_at_rest(const rc_world_def *def, const rc_body *b) {
     float turn = fabsf(b->angular_velocity);
     return rc_length(b->linear_velocity) + b->max_extent * turn <= def->sleep_linear_speed &&
            turn <= def->sleep_angular_speed;
@@ -34,7 +34,7 @@ static bool count_rest(rc_world *world, float dt) {
         if (b->type != RC_DYNAMIC || !b->awake) {
             continue;
         }
-        if (!def->enable_sleep || !b->enable_sleep || !at_rest(def, b)) {
+        if (!def->enable_sleep || !b->enable_sleep || !rc_body_at_rest(def, b)) {
             b->sleep_time = 0.0f;
             continue;
         }

@@ -54,6 +54,45 @@ static bool in_solver(const rc_body *b) {
     return b->type == RC_KINEMATIC || (b->type == RC_DYNAMIC && b->enable_response);
 }
 
+/* A point bullet asleep is met by nothing: it has no shape, so no contact wakes it, and a body
+ * moving onto it passed over it (a door sliding through a spent bullet lying on the floor, which
+ * world.h promises pushes it). It wakes for a step where a shape of a body that moves has its
+ * grid box over it (a box that looks a step ahead along its body's velocity,
+ * rc_shape_looks_ahead, covers where the shape may go in the step): a kinematic body moving or
+ * turning, or a dynamic one awake and not at rest (a prop that a point bullet stands on, settling
+ * under it, would wake it at every step, and neither would ever sleep). */
+typedef struct point_watch {
+    const rc_world *world;
+    int32_t body;
+    bool met;
+} point_watch;
+
+static bool point_watch_fn(int32_t proxy, int32_t user, void *context) {
+    (void)proxy;
+    point_watch *w = context;
+    const rc_shape *s = &w->world->shapes.data[user];
+    const rc_body *other = &w->world->bodies.data[s->body];
+    bool moves = other->type == RC_KINEMATIC
+                     ? other->linear_velocity.x != 0.0f || other->linear_velocity.y != 0.0f || other->angular_velocity != 0.0f
+                     : other->type == RC_DYNAMIC && other->awake && !rc_body_at_rest(&w->world->def, other);
+    if (s->body == w->body || s->sensor || !moves) {
+        return true;
+    }
+    w->met = true;
+    return false;
+}
+
+static bool sleeping_point_met(const rc_world *world, int32_t index) {
+    const rc_body *b = &world->bodies.data[index];
+    if (!b->in_use || b->awake || b->type != RC_DYNAMIC || b->motion != RC_MOTION_SWEPT_POINT) {
+        return false;
+    }
+    point_watch w = {world, index, false};
+    rc_aabb at = {b->center, b->center};
+    rc_grid_query_aabb_trusted(world->grid, at, false, point_watch_fn, &w);
+    return w.met;
+}
+
 /* The velocity gravity and the applied force add over a time h (a sub-step, or a swept body's
  * step), in double and held to the speed limit. */
 rc_vec2 rc_kick_of(const rc_world *world, float gravity_scale, rc_vec2 accel, float h) {
@@ -118,7 +157,11 @@ static void start_step(rc_world *world, float dt) {
         slots[i] = -1;
         kinematic += b->in_use && b->type == RC_KINEMATIC; /* (asleep or awake: continuous.c) */
         active[i] = b->in_use && b->type != RC_STATIC && b->awake;
-        if (active[i]) {
+        if (!active[i] && sleeping_point_met(world, i)) {
+            rc_save_undo(world, i); /* (asleep: a step that fails puts it back to sleep) */
+            rc_body_wake(b);
+            active[i] = 1;
+        } else if (active[i]) {
             rc_save_undo(world, i); /* (before the scratch below: a step that fails puts it back) */
         } else if (b->solver_slot != -1 || b->step_bounces != 0) {
             /* (one that fell asleep in the last step still has its scratch, which a snapshot holds) */

@@ -191,6 +191,9 @@ bool rc_reserve_blocks(rc_world *world, int32_t count);
 /* Sleep (island.c): bodies slow for the world's sleep time fall asleep together with
  * everything that touches them (an island). */
 void rc_update_sleep(rc_world *world, float dt);
+/* Is the body at rest: no point of it faster than the world's sleep speed, and turning no faster
+ * than its sleep turn (what lets it fall asleep)? */
+bool rc_body_at_rest(const rc_world_def *def, const rc_body *b);
 /* The walk over a dynamic body's island, the one rule for what sleeps and wakes together: start
  * is visited, then each dynamic body reached from it through touching solid contacts and joints,
  * passing only through bodies whose awake flag is not yet `awake`. visit must leave the body

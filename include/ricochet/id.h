@@ -9,7 +9,10 @@
  * that an id of one world is refused by another even where both used the same slot the same
  * number of times (up to a 1 in 2^32 coincidence per check). A slot is reused at most 2^32 - 2
  * times: it is then retired, never handed out again, so a stale id never becomes valid again
- * (a retired slot costs its record, once per four billion reuses). */
+ * (a retired slot costs its record, once per four billion reuses). The one exception is a
+ * restore (snapshot.h), which brings back the ids of the snapshot's moment and then hands out
+ * the same new ids as followed it: a game that rolls back drops the ids of the timeline it
+ * discards. */
 #ifndef RICOCHET_ID_H
 #define RICOCHET_ID_H
 

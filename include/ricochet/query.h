@@ -31,7 +31,9 @@ RC_API rc_query_filter rc_default_query_filter(void);
 
 /* The closest hit along origin + t * translation, 0 <= t <= 1, over all shapes; false on a
  * miss or bad input (a ray of zero length hits nothing). A shape containing the origin is hit
- * at t = 0 with started_inside. Ties at the same fraction go to the lower shape id.
+ * at t = 0 with started_inside. Ties at the same fraction go to the lower shape id. hit may be
+ * NULL: whether anything is hit, nothing written (here and in rc_world_cast_circle and the
+ * filtered forms; a batch's hits may not be NULL).
  *
  * Speed: the step keeps a compact copy of the level (the shapes of static bodies: their cells,
  * and what a cast reads of each shape in one record), which closest-hit rays, swept circles and
@@ -95,7 +97,7 @@ RC_API bool rc_world_cast_circle_all(const rc_world *world, rc_vec2 origin, floa
  * polygon's centroid. Ties go to the lower shape id. False on a miss, a translation of zero
  * length, or bad input (a polygon that rc_make_polygon would not give, see rc_polygon in
  * geometry.h; a translation that is not finite, a sweep beyond RC_WORLD_LIMIT). Touching within
- * float rounding of the shapes' sizes counts as touching. */
+ * float rounding of the shapes' sizes counts as touching. hit may be NULL, as for the rays. */
 RC_API bool rc_world_cast_polygon(const rc_world *world, const rc_polygon *polygon, rc_vec2 translation,
                                   rc_query_filter filter, rc_ray_hit *hit);
 

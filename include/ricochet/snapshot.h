@@ -12,8 +12,9 @@
  * What a restore promises. After rc_world_restore the same calls give bit-identical results to
  * those that followed the moment of the snapshot: every body's state, every event (the event
  * arrays of the step before the snapshot can be read again), every query answer, the ids of new
- * bodies, shapes and joints. Ids of that moment are valid again, and ids handed out after it are stale
- * (refused). This holds for a
+ * bodies, shapes and joints. Ids of that moment are valid again, and ids handed out after it
+ * are stale (refused) until the same calls hand them out again, to the bodies, shapes and
+ * joints those calls make (so drop the ids of a timeline rolled back). This holds for a
  * snapshot restored into the world that took it (rollback) and into any other world (a freshly
  * created one: a save game, a player joining late), and across builds: the format is defined
  * byte by byte, not a memory dump. It is little-endian at every width, independent of the

@@ -302,12 +302,14 @@ RC_API void rc_world_clear_error(rc_world *world);
  * platform or a turning blade is struck where the surface meets it and bounces off its motion
  * (the surface's velocity at the contact). A surface that strikes a swept body which was not
  * moving into it (a door swinging onto a grenade at rest) pushes it: an impact that is not one
- * of its bounces. Nothing swept ends a step inside a moving body: one that kept pressing on it
- * (a blade turning through a grenade it carries) pushes it out where it ends the step. A body
- * squeezed between a moving polygon and something that does not give and that the polygon moves
- * against (a closing door and a wall) leaves the polygon by its nearest face that is clear: the
- * door passes over it. In a corner of shapes that move as one (the floor and wall of a turning
- * L, one body or two) it is pushed out of each in turn, and stays in the corner.
+ * of its bounces, asleep or not (a point bullet asleep wakes for a step in which a shape of a
+ * moving kinematic body, or of a dynamic one not at rest, may reach it). Nothing swept ends a
+ * step inside a moving body: one that kept pressing on it (a blade turning through a grenade it
+ * carries) pushes it out where it ends the step. A body squeezed between a moving polygon and
+ * something that does not give and that the polygon moves against (a closing door and a wall)
+ * leaves the polygon by its nearest face that is clear: the door passes over it. In a corner of
+ * shapes that move as one (the floor and wall of a turning L, one body or two) it is pushed out
+ * of each in turn, and stays in the corner.
  *
  * Determinism. The same calls with the same arguments in the same order (world creation,
  * bodies and shapes made and destroyed, setters, steps, and the queries, the mover and
