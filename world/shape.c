@@ -691,9 +691,15 @@ bool rc_shape_set_base_transform(rc_world *world, rc_shape_id id, rc_vec2 offset
     rc_shape_flag_contacts(world, (int32_t)id.index - 1);
     rc_body_mass_changed(world, body);
     rc_body_update_mass(world, body);
-    rc_island_wake_changed(world, body, (int32_t)id.index - 1); /* (what rested on the shape) */
+    rc_shape_wake_changed(world, (int32_t)id.index - 1); /* (what rested on the shape) */
     rc_body_wake(body);
     return true;
+}
+
+void rc_shape_wake_changed(rc_world *world, int32_t shape) {
+    const rc_shape *s = &world->shapes.data[shape];
+    bool chain = s->kind == RC_SHAPE_SEGMENT || s->kind == RC_KIND_CHAIN;
+    rc_island_wake_changed(world, &world->bodies.data[s->body], chain ? -1 : shape);
 }
 
 static bool set_material(rc_world *world, rc_shape_id id, float value, int which, const char *func) {
@@ -731,17 +737,15 @@ static bool set_material(rc_world *world, rc_shape_id id, float value, int which
             break;
         }
     }
-    rc_body *body = &world->bodies.data[s->body];
     if (which == 2) {
-        rc_body_mass_changed(world, body);
-        rc_body_update_mass(world, body);
+        rc_body_mass_changed(world, &world->bodies.data[s->body]);
+        rc_body_update_mass(world, &world->bodies.data[s->body]);
     }
     /* what rests on it may slide, bounce or sink now: a crate asleep on a slope made slippery
-       slides (a chain's: what touches any shape of its body). The same value set again (a game
-       setting it every frame) wakes nothing: the body can still fall asleep. */
+       slides. The same value set again (a game setting it every frame) wakes nothing: the body
+       can still fall asleep. */
     if (value != old) {
-        bool chain = s->kind == RC_SHAPE_SEGMENT || s->kind == RC_KIND_CHAIN;
-        rc_island_wake_changed(world, body, chain ? -1 : index);
+        rc_shape_wake_changed(world, index);
     }
     return true;
 }

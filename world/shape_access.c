@@ -99,14 +99,12 @@ bool rc_shape_set_filter(rc_world *world, rc_shape_id id, rc_filter filter) {
             rc_shape_flag_contacts(world, r);
         }
     }
-    rc_body *body = &world->bodies.data[s->body];
     if (changed) {
         /* what rests on it may no longer be held (a crate asleep on a platform that now lets it
            through stayed in the air: a contact that ends wakes nobody) */
-        bool chain = s->kind == RC_SHAPE_SEGMENT || s->kind == RC_KIND_CHAIN;
-        rc_island_wake_changed(world, body, chain ? -1 : index);
+        rc_shape_wake_changed(world, index);
     }
-    rc_body_wake(body);
+    rc_body_wake(&world->bodies.data[s->body]);
     return true;
 }
 

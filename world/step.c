@@ -72,9 +72,8 @@ static bool point_watch_fn(int32_t proxy, int32_t user, void *context) {
     point_watch *w = context;
     const rc_shape *s = &w->world->shapes.data[user];
     const rc_body *other = &w->world->bodies.data[s->body];
-    bool moves = other->type == RC_KINEMATIC
-                     ? other->linear_velocity.x != 0.0f || other->linear_velocity.y != 0.0f || other->angular_velocity != 0.0f
-                     : other->type == RC_DYNAMIC && other->awake && !rc_body_at_rest(&w->world->def, other);
+    bool moves = rc_body_moving_kinematic(other) ||
+                 (other->type == RC_DYNAMIC && other->awake && !rc_body_at_rest(&w->world->def, other));
     if (s->body == w->body || s->sensor || !moves) {
         return true;
     }

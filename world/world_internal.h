@@ -553,6 +553,10 @@ static inline bool rc_gather_all_made(const rc_world *world) {
 }
 /* The next gathering looks at every contact again (the world's records were replaced). */
 void rc_gather_forget(rc_world *world);
+/* A shape's material, filter or base transform changed outside the step: its body's island and
+ * the sleeping bodies touching it wake (rc_island_wake_changed; a chain's record or segment: what
+ * touches any shape of its body). Room for the walks reserved by the caller (world->islands). */
+void rc_shape_wake_changed(rc_world *world, int32_t shape);
 /* Refit the proxy and have the next step's pair finding look at all its pairs again, even if its
  * box stays: what a pairing rule refused (a filter, a body type) may pair now. */
 void rc_shape_refind_pairs(rc_world *world, const rc_shape *shape);
