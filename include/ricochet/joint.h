@@ -6,9 +6,9 @@
  * Every joint is solved in each sub-step of the soft step, before the contacts (so that a
  * contact sees where the joints hold the bodies), warm started from the last step's impulses.
  * Its hard parts (a hinge's point, a weld, a prismatic's axis, a rigid distance) are soft
- * constraints as stiff as the step allows (twice the world's contact_hertz, heavily damped):
- * a chain of links does not stretch visibly and never explodes. Springs, motors and limits
- * are solved as Box2D v3 solves them (Erin Catto, "Solver2D").
+ * constraints as stiff as the step allows (twice the world's contact_hertz as the step caps it,
+ * world.h; heavily damped): a chain of links does not stretch visibly and never explodes.
+ * Springs, motors and limits are solved as Box2D v3 solves them (Erin Catto, "Solver2D").
  *
  * Bodies. A joint connects body_a and body_b, two live bodies of the world, not the same, not
  * both without mass (static or kinematic: there would be nothing to move). It acts only on a
